@@ -1,0 +1,104 @@
+"""The immutable event every judge action becomes, and the void rule.
+
+A game (or quidditch match) is a log of events. State is a fold over the *effective*
+events: those not voided. A correction is a new ``void`` event naming its target
+(``data["target"]``) and a reason; it may itself be voided, which restores the target.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+VOID = "void"
+GENESIS_HASH = "0" * 64
+
+
+@dataclass(frozen=True)
+class Event:
+    id: str
+    seq: int
+    type: str
+    game_clock_ms: int | None
+    wall_time: str  # UTC ISO 8601, e.g. "2026-11-29T10:00:00.123456+00:00"
+    judge: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    prev_hash: str = GENESIS_HASH
+    hash: str = ""
+
+    def to_doc(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "seq": self.seq,
+            "type": self.type,
+            "game_clock_ms": self.game_clock_ms,
+            "wall_time": self.wall_time,
+            "judge": self.judge,
+            "data": dict(self.data),
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> Event:
+        return cls(
+            id=doc["id"],
+            seq=doc["seq"],
+            type=doc["type"],
+            game_clock_ms=doc.get("game_clock_ms"),
+            wall_time=doc["wall_time"],
+            judge=doc.get("judge", ""),
+            data=doc.get("data") or {},
+            prev_hash=doc.get("prev_hash", GENESIS_HASH),
+            hash=doc.get("hash", ""),
+        )
+
+
+def canonical(doc: Mapping[str, Any]) -> bytes:
+    """Canonical JSON of an event without its own hash (sorted keys, UTF-8)."""
+    body = {k: v for k, v in doc.items() if k != "hash"}
+    return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+
+
+def compute_hash(doc: Mapping[str, Any]) -> str:
+    """hash = sha256(prev_hash + canonical JSON of the rest) -- DESIGN.md "Events"."""
+    return hashlib.sha256(doc["prev_hash"].encode() + canonical(doc)).hexdigest()
+
+
+def verify_chain(docs: Sequence[Mapping[str, Any]]) -> str | None:
+    """Return None if the chain is intact, else a description of the first break."""
+    prev = GENESIS_HASH
+    for i, doc in enumerate(docs):
+        if doc.get("seq") != i + 1:
+            return f"event #{i + 1}: sequence number {doc.get('seq')!r}, expected {i + 1}"
+        if doc.get("prev_hash") != prev:
+            return f"event #{i + 1}: prev_hash does not match the previous event"
+        if compute_hash(doc) != doc.get("hash"):
+            return f"event #{i + 1}: hash does not match its content"
+        prev = doc["hash"]
+    return None
+
+
+def voided_ids(events: Iterable[Event]) -> set[str]:
+    """Ids voided by an effective void. Walks backwards: a void only targets earlier
+    events, so by the time we meet an event we know whether it is voided itself."""
+    voided: set[str] = set()
+    for ev in reversed(list(events)):
+        if ev.id in voided:
+            continue
+        if ev.type == VOID:
+            target = ev.data.get("target")
+            if target:
+                voided.add(target)
+    return voided
+
+
+def effective(events: Iterable[Event]) -> list[Event]:
+    """The events that count: neither voided nor void events themselves."""
+    evs = list(events)
+    gone = voided_ids(evs)
+    return [e for e in evs if e.id not in gone and e.type != VOID]
