@@ -1,0 +1,198 @@
+"""Rosters and schedules from CSV: every bad row reported with its line, nothing half-imported.
+
+Accepts comma or semicolon, UTF-8 with or without BOM, Cyrillic names.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+TRUE_WORDS = {"1", "yes", "y", "true", "да", "д", "+", "x", "к", "капитан", "captain"}
+FALSE_WORDS = {"", "0", "no", "n", "false", "нет", "н", "-"}
+
+
+@dataclass
+class RosterRow:
+    line: int
+    team: str
+    number: int
+    name: str
+    captain: bool
+
+
+@dataclass
+class ScheduleRow:
+    line: int
+    field: str
+    start: datetime
+    team_a: str
+    team_b: str
+
+
+@dataclass
+class ParseResult:
+    rows: list = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"the file is not UTF-8 (byte {exc.start}); save it as 'CSV UTF-8' and try again"
+        ) from None
+
+
+def _reader(text: str):
+    first = text.splitlines()[0] if text.strip() else ""
+    delim = ";" if first.count(";") > first.count(",") else ","
+    return csv.reader(io.StringIO(text), delimiter=delim)
+
+
+def _header(row: list[str]) -> list[str]:
+    return [c.strip().lower() for c in row]
+
+
+def parse_roster(raw: bytes | str, max_team_size: int | None = None) -> ParseResult:
+    """Header ``team,number,name,captain``."""
+    res = ParseResult()
+    try:
+        text = raw if isinstance(raw, str) else decode(raw)
+    except ValueError as exc:
+        res.errors.append(str(exc))
+        return res
+    rows = list(_reader(text))
+    if not rows:
+        res.errors.append("the file is empty")
+        return res
+    head = _header(rows[0])
+    need = ["team", "number", "name", "captain"]
+    missing = [c for c in need if c not in head]
+    if missing:
+        res.errors.append(
+            f"line 1: header must be team,number,name,captain (missing: {', '.join(missing)})"
+        )
+        return res
+    idx = {c: head.index(c) for c in need}
+    seen: dict[tuple[str, int], int] = {}
+    captains: dict[str, int] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) < len(head):
+            res.errors.append(f"line {line}: {len(row)} columns, expected {len(head)}")
+            continue
+        team = row[idx["team"]].strip()
+        num_s = row[idx["number"]].strip()
+        name = row[idx["name"]].strip()
+        cap_s = row[idx["captain"]].strip().lower()
+        bad = False
+        if not team:
+            res.errors.append(f"line {line}: team is empty")
+            bad = True
+        if not name:
+            res.errors.append(f"line {line}: name is empty")
+            bad = True
+        try:
+            number = int(num_s)
+            if not 0 <= number <= 999:
+                raise ValueError
+        except ValueError:
+            res.errors.append(f"line {line}: number {num_s!r} is not a whole number 0-999")
+            bad = True
+            number = -1
+        if cap_s in TRUE_WORDS:
+            captain = True
+        elif cap_s in FALSE_WORDS:
+            captain = False
+        else:
+            res.errors.append(f"line {line}: captain {cap_s!r} is not yes/no (1/0, да/нет)")
+            bad = True
+            captain = False
+        if bad:
+            continue
+        key = (team.casefold(), number)
+        if key in seen:
+            res.errors.append(f"line {line}: {team} number {number} already on line {seen[key]}")
+            continue
+        seen[key] = line
+        if captain:
+            if team.casefold() in captains:
+                res.errors.append(
+                    f"line {line}: {team} already has a captain (line {captains[team.casefold()]})"
+                )
+                continue
+            captains[team.casefold()] = line
+        res.rows.append(RosterRow(line, team, number, name, captain))
+    teams = {r.team.casefold(): r.team for r in res.rows}
+    for key, team in teams.items():
+        if key not in captains:
+            res.warnings.append(f"{team}: no captain marked")
+        size = sum(1 for r in res.rows if r.team.casefold() == key)
+        if max_team_size and size < max_team_size:
+            res.warnings.append(f"{team}: {size} players, fewer than {max_team_size}")
+    if not res.rows and not res.errors:
+        res.errors.append("no players in the file")
+    return res
+
+
+def parse_time(value: str, day: date) -> datetime:
+    value = value.strip()
+    for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%d.%m.%Y %H:%M"):
+        try:
+            return datetime.strptime(value, fmt)
+        except ValueError:
+            pass
+    t = datetime.strptime(value, "%H:%M").time()
+    return datetime.combine(day, t)
+
+
+def parse_schedule(raw: bytes | str, day: date) -> ParseResult:
+    """Header ``field,start,team_a,team_b``; start is ``HH:MM`` or ``YYYY-MM-DD HH:MM``."""
+    res = ParseResult()
+    try:
+        text = raw if isinstance(raw, str) else decode(raw)
+    except ValueError as exc:
+        res.errors.append(str(exc))
+        return res
+    rows = list(_reader(text))
+    if not rows:
+        res.errors.append("the file is empty")
+        return res
+    head = _header(rows[0])
+    need = ["field", "start", "team_a", "team_b"]
+    missing = [c for c in need if c not in head]
+    if missing:
+        res.errors.append(
+            f"line 1: header must be field,start,team_a,team_b (missing: {', '.join(missing)})"
+        )
+        return res
+    idx = {c: head.index(c) for c in need}
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) < len(head):
+            res.errors.append(f"line {line}: {len(row)} columns, expected {len(head)}")
+            continue
+        fld, start_s, a, b = (row[idx[c]].strip() for c in need)
+        if not fld or not a or not b:
+            res.errors.append(f"line {line}: field, team_a and team_b must not be empty")
+            continue
+        try:
+            start = parse_time(start_s, day)
+        except ValueError:
+            res.errors.append(f"line {line}: start {start_s!r} is not HH:MM")
+            continue
+        res.rows.append(ScheduleRow(line, fld, start, a, b))
+    if not res.rows and not res.errors:
+        res.errors.append("no games in the file")
+    return res

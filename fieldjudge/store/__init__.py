@@ -1,0 +1,15 @@
+"""The only code that touches TinyDB and the file system (DESIGN.md "Storage")."""
+
+from fieldjudge.store.errors import DamagedFile, FolderLocked, Refused, StoreError
+from fieldjudge.store.eventlog import EventLog
+from fieldjudge.store.tournament import Tournament, slugify
+
+__all__ = [
+    "DamagedFile",
+    "EventLog",
+    "FolderLocked",
+    "Refused",
+    "StoreError",
+    "Tournament",
+    "slugify",
+]

@@ -1,0 +1,75 @@
+"""Rotating backups in ``backups/<file stem>/<stamp>.json`` and restoring from them.
+
+A copy is made at startup (of files changed since their newest copy) and when a game is
+closed. At most ``keep`` copies per file are kept.
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+from fieldjudge.store.errors import DamagedFile
+from fieldjudge.store.storage import atomic_write_bytes, load_json_file
+
+DEFAULT_KEEP = 10
+
+
+def _stamp() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+
+
+def backup_dir(folder: Path, file: Path) -> Path:
+    rel = Path(file).relative_to(folder)
+    name = "__".join(rel.with_suffix("").parts)
+    return Path(folder) / "backups" / name
+
+
+def backups_of(folder: Path, file: Path) -> list[Path]:
+    """Newest first."""
+    d = backup_dir(folder, file)
+    if not d.is_dir():
+        return []
+    return sorted(d.glob("*.json"), reverse=True)
+
+
+def make_backup(folder: Path, file: Path, keep: int = DEFAULT_KEEP, only_if_changed=False):
+    file = Path(file)
+    if not file.exists():
+        return None
+    existing = backups_of(folder, file)
+    if only_if_changed and existing and existing[0].stat().st_mtime_ns >= file.stat().st_mtime_ns:
+        return None
+    d = backup_dir(folder, file)
+    d.mkdir(parents=True, exist_ok=True)
+    target = d / f"{_stamp()}.json"
+    atomic_write_bytes(target, file.read_bytes())
+    for old in backups_of(folder, file)[keep:]:
+        old.unlink(missing_ok=True)
+    return target
+
+
+def newest_good_backup(folder: Path, file: Path, validate) -> Path | None:
+    """The newest backup that ``validate(path)`` accepts (raises DamagedFile otherwise)."""
+    for candidate in backups_of(folder, file):
+        try:
+            validate(candidate)
+        except DamagedFile:
+            continue
+        return candidate
+    return None
+
+
+def restore(folder: Path, damaged: Path, backup: Path) -> Path:
+    """Move the damaged file aside to ``damaged/`` (kept, never deleted) and put the backup
+    in its place. Returns where the damaged file now is. Only on the judge's request."""
+    damaged = Path(damaged)
+    aside_dir = Path(folder) / "damaged"
+    aside_dir.mkdir(exist_ok=True)
+    aside = aside_dir / f"{damaged.name}.{_stamp()}"
+    if damaged.exists():
+        shutil.move(str(damaged), aside)
+    load_json_file(backup)  # refuse to restore garbage
+    atomic_write_bytes(damaged, Path(backup).read_bytes())
+    return aside

@@ -1,0 +1,134 @@
+"""One game's (or quidditch match's) append-only, hash-chained event log in a TinyDB file."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tinydb import TinyDB
+
+from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash, verify_chain
+from fieldjudge.store import schema
+from fieldjudge.store.errors import DamagedFile, Refused
+from fieldjudge.store.storage import AtomicJSONStorage
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class EventLog:
+    """Open with :meth:`open` (verifies schema and chain) or :meth:`create`."""
+
+    def __init__(self, path: Path, db: TinyDB, clock: Callable[[], datetime] = utc_now):
+        self.path = Path(path)
+        self._db = db
+        self._events_table = db.table("events", cache_size=0)
+        self.clock = clock
+        self.meta: dict[str, Any] = dict(db.table("meta").get(doc_id=1) or {})
+        self.events: list[Event] = [Event.from_doc(d) for d in self._sorted_docs()]
+        # A guard may refuse an append (e.g. a signed, locked protocol): it returns a
+        # message citing the section, or None.
+        self.guard: Callable[[EventLog, str, Mapping[str, Any]], str | None] | None = None
+
+    def _sorted_docs(self) -> list[dict[str, Any]]:
+        return sorted((dict(d) for d in self._events_table.all()), key=lambda d: d["seq"])
+
+    @classmethod
+    def create(cls, path: Path, kind: str, meta: Mapping[str, Any], clock=utc_now) -> EventLog:
+        path = Path(path)
+        if path.exists():
+            raise FileExistsError(path)
+        db = TinyDB(path, storage=AtomicJSONStorage)
+        doc = {"schema": schema.CURRENT, "kind": kind, **meta}
+        db.storage.write({"meta": {"1": doc}, "events": {}})
+        db.clear_cache()
+        return cls(path, db, clock)
+
+    @classmethod
+    def open(cls, path: Path, clock=utc_now) -> EventLog:
+        path = Path(path)
+        storage_db = TinyDB(path, storage=AtomicJSONStorage, create=False)
+        data = storage_db.storage.read()
+        if data is None:
+            raise DamagedFile(path, "file is empty")
+        data, changed = schema.migrate(data, path)
+        docs = sorted((data.get("events") or {}).values(), key=lambda d: d.get("seq", 0))
+        try:
+            fault = verify_chain(docs)
+        except (KeyError, TypeError, AttributeError) as exc:
+            fault = f"malformed event ({exc!r})"
+        if fault:
+            raise DamagedFile(path, f"broken event chain: {fault}")
+        if changed:
+            storage_db.storage.write(data)
+        storage_db.clear_cache()
+        return cls(path, storage_db, clock)
+
+    # -- reading -----------------------------------------------------------------------
+    @property
+    def kind(self) -> str:
+        return self.meta.get("kind", "")
+
+    @property
+    def last_hash(self) -> str:
+        return self.events[-1].hash if self.events else GENESIS_HASH
+
+    def by_id(self, event_id: str) -> Event | None:
+        return next((e for e in self.events if e.id == event_id), None)
+
+    # -- writing -----------------------------------------------------------------------
+    def append(
+        self,
+        type: str,
+        data: Mapping[str, Any] | None = None,
+        *,
+        judge: str = "",
+        game_clock_ms: int | None = None,
+        wall_time: datetime | None = None,
+        force: bool = False,
+    ) -> Event:
+        """Append one event durably; returns it once it is on disk."""
+        data = dict(data or {})
+        if self.guard is not None and not force:
+            refusal = self.guard(self, type, data)
+            if refusal:
+                raise Refused(refusal)
+        when = (wall_time or self.clock()).astimezone(UTC).isoformat()
+        doc: dict[str, Any] = {
+            "id": uuid.uuid4().hex,
+            "seq": len(self.events) + 1,
+            "type": type,
+            "game_clock_ms": game_clock_ms,
+            "wall_time": when,
+            "judge": judge,
+            "data": data,
+            "prev_hash": self.last_hash,
+        }
+        doc["hash"] = compute_hash(doc)
+        self._events_table.insert(doc)
+        event = Event.from_doc(doc)
+        self.events.append(event)
+        return event
+
+    def void(
+        self, target_id: str, reason: str, *, judge: str = "", game_clock_ms: int | None = None
+    ) -> Event:
+        """A correction: a new event that voids ``target_id`` (the target stays in the log)."""
+        target = self.by_id(target_id)
+        if target is None:
+            raise Refused(f"no event {target_id} in this log")
+        if not reason.strip():
+            raise Refused("a correction needs a reason")
+        return self.append(
+            VOID,
+            {"target": target_id, "reason": reason.strip(), "target_type": target.type},
+            judge=judge,
+            game_clock_ms=game_clock_ms,
+        )
+
+    def close(self) -> None:
+        self._db.close()
