@@ -1,0 +1,430 @@
+"""Chronograph frames → readings. Pure: bytes in, `Reading` / `Garbled` out, no I/O, no clock.
+
+Formats (byte examples and sources: `/work/shared/chrono-protocols.md`):
+
+* ``plain``      number lines: ``287``, ``287.4``, ``+287.4``, ``?000``; zero is the idle frame.
+* ``stalker-a``  Stalker/JUGS "A": hundreds, tens, ones [``.`` tenths]; ``   . `` or blank = idle.
+* ``stalker-be`` Stalker "bE": ``0x88``, unit byte, …, ASCII block count, 15-byte blocks
+  (``'4'`` live, ``'5'`` peak, ``'6'`` hit), CR.  See `StalkerBE` for how a shot is taken.
+* ``decatur``    Decatur SI-3/SI-3C: ``+``/``-``/``?`` direction then the speed; ``OK`` command
+  replies that land inside the data (``12OK3.4``) are removed.
+* ``chrony``     Shooting Chrony broadcast lines (best effort, see `parse_chrony`).
+
+Every frame is one of: a reading, idle (nothing to report), or garbled (counted, shown, never a
+reading).  Parsers never raise on any input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = [
+    "FORMATS",
+    "UNIT_TO_FPS",
+    "AUTO_ORDER",
+    "Reading",
+    "Garbled",
+    "FrameSplitter",
+    "Decoder",
+    "to_fps",
+]
+
+MAX_BUFFER = 4096  # bytes kept without a CR before the splitter gives up on them
+MAX_FRAME = 128  # longer frames are garbage for every supported format (bE is 53 bytes)
+
+# Units → fps.  The frames themselves carry no unit (bE's unit byte is not documented well
+# enough to trust), so the unit is a setting; a unit suffix on a line ("287.4 FPS") wins.
+UNIT_TO_FPS: dict[str, float] = {
+    "fps": 1.0,
+    "mph": 1.46667,
+    "km/h": 0.911344,
+    "m/s": 3.28084,
+    "knots": 1.68781,
+}
+_UNIT_ALIASES = {
+    b"FPS": "fps",
+    b"FT/S": "fps",
+    b"MPH": "mph",
+    b"KPH": "km/h",
+    b"KMH": "km/h",
+    b"KM/H": "km/h",
+    b"M/S": "m/s",
+    b"MPS": "m/s",
+    b"KTS": "knots",
+    b"KN": "knots",
+}
+
+FORMATS = ("plain", "stalker-a", "stalker-be", "decatur", "chrony")
+# `auto` tries these in order and locks onto the first that understands a frame.  The most
+# specific come first; plain is last because it accepts the most.
+AUTO_ORDER = ("stalker-be", "chrony", "decatur", "stalker-a", "plain")
+
+
+def to_fps(value: float, unit: str) -> float:
+    """Convert a speed in `unit` (fps, mph, km/h, m/s, knots) to feet per second."""
+    return round(value * UNIT_TO_FPS[unit], 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One shot: velocity in fps, the format that produced it, host time (monotonic s)."""
+
+    fps: float
+    format: str
+    t: float
+    raw: bytes = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Garbled:
+    """A frame no parser accepted (or that failed a sanity check).  Counted, never a reading."""
+
+    raw: bytes
+    reason: str
+    t: float
+
+
+# --------------------------------------------------------------------------- splitting
+
+
+class FrameSplitter:
+    """Split a byte stream on CR.  Keeps bytes (``0x88`` is not UTF-8), strips LF/NUL/spaces
+    at both ends of a frame, handles glued frames and frames split across reads, and caps the
+    pending buffer: more than `max_buffer` bytes without a CR are handed out as one (over-long,
+    hence garbled) frame so a stuck stream cannot grow memory."""
+
+    def __init__(self, max_buffer: int = MAX_BUFFER) -> None:
+        self.max_buffer = max_buffer
+        self._buf = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        self._buf += data
+        frames: list[bytes] = []
+        while True:
+            i = self._buf.find(b"\r")
+            if i < 0:
+                break
+            frames.append(bytes(self._buf[:i]).strip(b" \n\x00"))
+            del self._buf[: i + 1]
+        if len(self._buf) > self.max_buffer:
+            frames.append(bytes(self._buf[: self.max_buffer]))
+            self._buf.clear()
+        return [f for f in frames if f]
+
+    def clear(self) -> None:
+        self._buf.clear()
+
+    @property
+    def pending(self) -> int:
+        return len(self._buf)
+
+
+# --------------------------------------------------------------------------- per-format parsers
+# Each returns IDLE, a (speed, unit-or-None) tuple, or None ("not this format").
+
+
+class _Idle:
+    def __repr__(self) -> str:
+        return "IDLE"
+
+
+IDLE = _Idle()
+
+_NUM = rb"(\d{1,4}(?:\.\d{1,2})?|\.\d)"
+_UNIT_RE = rb"\s*(FPS|FT/S|MPH|KPH|KMH|KM/H|M/S|MPS|KTS|KN)?"
+_PLAIN_RE = re.compile(rb"^[+?]?\s*" + _NUM + _UNIT_RE + rb"$", re.IGNORECASE)
+_A_RE = re.compile(rb"^0*(\d{0,3})(?:\.(\d?))?" + _UNIT_RE + rb"$", re.IGNORECASE)
+_DECATUR_RE = re.compile(rb"^([+\-?])\s*(\d{1,4}(?:\.\d)?|\.\d)" + _UNIT_RE + rb"$", re.I)
+
+
+def _unit(suffix: bytes | None) -> str | None:
+    return _UNIT_ALIASES.get(suffix.upper()) if suffix else None
+
+
+def parse_plain(frame: bytes):
+    """``287``, ``287.4``, ``+287.4``, ``287.4 FPS``; ``000``/``?000``/``.`` are idle."""
+    if frame == b".":
+        return IDLE
+    m = _PLAIN_RE.match(frame)
+    if not m:
+        return None
+    v = float(m.group(1))
+    return IDLE if v == 0 else (v, _unit(m.group(2)))
+
+
+def parse_stalker_a(frame: bytes):
+    """Stalker "A": up to 3 integer digits, optional ``.`` + tenths; ``.`` alone is idle
+    (the frame ``   . `` after stripping).  Leading zeros or spaces allowed."""
+    m = _A_RE.match(frame)
+    if not m:
+        return None
+    whole, tenths = m.group(1), m.group(2)
+    if not whole and not tenths:
+        return IDLE if (frame.startswith(b".") or frame.startswith(b"0")) else None
+    v = float((whole or b"0") + b"." + (tenths or b"0"))
+    return IDLE if v == 0 else (v, _unit(m.group(3)))
+
+
+_OK = b"OK"
+
+
+def parse_decatur(frame: bytes):
+    """Decatur: direction ``+`` approaching, ``-`` receding, ``?`` unknown, then the speed.
+    The direction is dropped (a ball is timed either way).  ``OK`` alone is a command reply
+    (idle); an ``OK`` inside the data (``12OK3.4``) is removed before parsing, because the
+    reply bytes are inserted between data bytes that stay in order (SI-3 manual p.15)."""
+    if frame.replace(_OK, b"").strip() == b"":
+        return IDLE if _OK in frame else None
+    cleaned = frame.replace(_OK, b"")
+    if _OK in frame and cleaned[:1] not in b"+-?":
+        cleaned = b"?" + cleaned  # SI-3 noise example carries no direction character
+    m = _DECATUR_RE.match(cleaned)
+    if not m:
+        return None
+    v = float(m.group(2))
+    return IDLE if v == 0 else (v, _unit(m.group(3)))
+
+
+_CHRONY_IDLE = re.compile(
+    rb"(shooting chrony|rdy>|ok!|^[{}]+$|^len=|^system:|nf$|nm$|^[0-9a-f]{4}:)", re.I
+)
+_CHRONY_NUMS = re.compile(rb"\d+(?:\.\d+)?")
+_CHRONY_LINE = re.compile(rb"^[\s,;:#\-\d.]+$")
+
+
+def parse_chrony(frame: bytes):
+    """Shooting Chrony broadcast (best effort).  The chrony broadcasts "the velocity that was
+    just measured, the string number, and the shot number" (opgenorth.net), but no capture of
+    the exact layout was found.  Assumption: a line made only of numbers and separators
+    (space , ; : # -) holding at least two numbers; the velocity is the number with the most
+    integer digits (ties → the last), string and shot numbers are the others.  The banner,
+    ``0:rdy>``, ``{}ok!`` and memory-dump header lines are idle."""
+    if _CHRONY_IDLE.search(frame):
+        return IDLE
+    if not _CHRONY_LINE.match(frame):
+        return None
+    nums = _CHRONY_NUMS.findall(frame)
+    if len(nums) < 2:
+        return None
+    best = max(reversed(nums), key=lambda n: len(n.split(b".")[0]))
+    v = float(best)
+    if len(best.split(b".")[0]) < 2:
+        return None
+    return IDLE if v == 0 else (v, None)
+
+
+_SIMPLE = {
+    "plain": parse_plain,
+    "stalker-a": parse_stalker_a,
+    "decatur": parse_decatur,
+    "chrony": parse_chrony,
+}
+
+
+# --------------------------------------------------------------------------- Stalker bE
+
+
+def _be_speed(block: bytes) -> float | None:
+    digits, tenths = block[2:5], block[5:6]
+    text = digits.strip()
+    if not text:
+        return None
+    if not text.isdigit() or tenths not in (b" ", b"") and not tenths.isdigit():
+        raise ValueError("bad digits")
+    return float(text + (b"." + tenths if tenths.strip() else b""))
+
+
+def parse_be_frame(frame: bytes) -> dict[str, float | None] | None:
+    """Decode one bE frame into ``{"live", "peak", "hit"}`` speeds (None = blank field).
+    Returns None when the frame is not bE at all; raises ValueError when it is bE but broken.
+
+    Layout (RadarGun ``radarStalker2.js``): byte 0 ``0x88``, byte 1 unit config, byte 6 block
+    count ``'1'``-``'3'`` (a ``'4'`` is accepted for newer guns' spin block), then 15-byte
+    blocks: id, status, 3 speed digits, tenths, second speed, padding.  Trailing spaces were
+    stripped by the splitter, so the last block is padded back."""
+    if not frame.startswith(b"\x88"):
+        return None
+    if len(frame) < 7 or frame[6:7] not in b"1234":
+        raise ValueError("bE header")
+    n = frame[6] - 0x30
+    body = frame[7:].ljust(15 * n, b" ")
+    if len(body) != 15 * n:
+        raise ValueError("bE length")
+    out: dict[str, float | None] = {"live": None, "peak": None, "hit": None}
+    for i in range(n):
+        block = body[15 * i : 15 * i + 15]
+        kind = {b"4": "live", b"5": "peak", b"6": "hit", b"9": "spin"}.get(block[:1])
+        if kind is None:
+            raise ValueError("bE block id")
+        if kind == "spin":
+            continue
+        out[kind] = _be_speed(block)
+    return out
+
+
+class StalkerBE:
+    """Turn the 20 Hz bE stream into one reading per shot.
+
+    Constant-on guns send a frame every message period whether or not anything moves, and the
+    peak field stays latched after a shot.  So (as RadarGun does): a *burst* starts at the
+    first frame whose live speed is non-zero and ends at the first frame where it is blank/0.
+    The burst gives one reading, stamped with the time of its first frame (the shot), whose
+    speed is the highest of: every live speed and hit speed in the burst, and the peak speed
+    if it changed during the burst (a peak latched before the burst belongs to an earlier shot
+    and is ignored; when no frame came before the burst the peak counts).  The reading is
+    emitted when the burst ends, or by `flush()` (end of stream, unplug)."""
+
+    def __init__(self) -> None:
+        self._last_peak: float | None | bool = False  # False = no frame seen yet
+        self._burst: tuple[float, bytes, float] | None = None  # (t, raw, best)
+        self._base_peak: float | None | bool = False
+
+    def feed(self, frame: bytes, t: float):
+        """Returns a list of (speed, t, raw) or IDLE; raises ValueError on a broken frame."""
+        f = parse_be_frame(frame)
+        if f is None:
+            return None
+        live, peak, hit = f["live"], f["peak"], f["hit"]
+        out: list[tuple[float, float, bytes]] = []
+        moving = bool(live)
+        if moving and self._burst is None:
+            self._burst = (t, frame, 0.0)
+            self._base_peak = self._last_peak
+        if self._burst is not None:
+            t0, raw0, best = self._burst
+            cands = [best, live or 0.0, hit or 0.0]
+            if peak and (self._base_peak is False or peak != self._base_peak):
+                cands.append(peak)
+            self._burst = (t0, raw0, max(cands))
+            if not moving:
+                out.extend(self.flush())
+        self._last_peak = peak
+        return out or IDLE
+
+    def flush(self) -> list[tuple[float, float, bytes]]:
+        if self._burst is None:
+            return []
+        t0, raw0, best = self._burst
+        self._burst = None
+        return [(best, t0, raw0)] if best > 0 else []
+
+
+# --------------------------------------------------------------------------- decoder
+
+
+class Decoder:
+    """Splitter + parser for one stream.  ``feed(chunk, t)`` → list of Reading | Garbled.
+
+    `fmt` is one of FORMATS or ``"auto"`` (locks onto the first format that understands a
+    frame, idle frames included; `locked` tells which).  `unit` is the speed unit the device is
+    set to.  Readings outside `plausible` fps (after conversion) are Garbled, not readings."""
+
+    def __init__(
+        self,
+        fmt: str = "auto",
+        unit: str = "fps",
+        plausible: tuple[float, float] = (1.0, 1000.0),
+    ) -> None:
+        if fmt != "auto" and fmt not in FORMATS:
+            raise ValueError(f"unknown format {fmt!r}; choose from auto, {', '.join(FORMATS)}")
+        if unit not in UNIT_TO_FPS:
+            raise ValueError(f"unknown unit {unit!r}; choose from {', '.join(UNIT_TO_FPS)}")
+        self.fmt = fmt
+        self.unit = unit
+        self.plausible = plausible
+        self.locked: str | None = None if fmt == "auto" else fmt
+        self.splitter = FrameSplitter()
+        self._be = StalkerBE()
+        self._carry: bytes = b""  # Decatur: data cut by an "OK<LF><CR>" reply
+        self.readings = 0
+        self.garbled = 0
+        self.idle = 0
+
+    def reset(self) -> None:
+        """Forget partial data (after a reconnect).  The format lock is kept."""
+        self.splitter.clear()
+        self._be = StalkerBE()
+        self._carry = b""
+
+    def feed(self, data: bytes, t: float) -> list[Reading | Garbled]:
+        out: list[Reading | Garbled] = []
+        for frame in self.splitter.feed(data):
+            out.extend(self._frame(frame, t))
+        return out
+
+    def flush(self) -> list[Reading | Garbled]:
+        """Emit what a stream end completes (a bE burst in progress)."""
+        return [self._reading(v, "stalker-be", t, raw) for v, t, raw in self._be.flush()]
+
+    # -- internals
+
+    def _frame(self, frame: bytes, t: float) -> list[Reading | Garbled]:
+        try:
+            if len(frame) > MAX_FRAME:
+                return self._bad(frame, t, f"frame longer than {MAX_FRAME} bytes")
+            if self.locked is None:
+                for name in AUTO_ORDER:
+                    res = self._try(name, frame, t)
+                    if res is not None:
+                        self.locked = name
+                        return res
+                return self._bad(frame, t, "unrecognised frame")
+            res = self._try(self.locked, frame, t)
+            if res is None:
+                return self._bad(frame, t, f"not a {self.locked} frame")
+            return res
+        except (ValueError, IndexError, OverflowError) as exc:  # a broken frame of a known format
+            return self._bad(frame, t, f"broken frame: {exc}")
+
+    def _try(self, name: str, frame: bytes, t: float) -> list[Reading | Garbled] | None:
+        if name == "stalker-be":
+            res = self._be.feed(frame, t)
+            if res is None:
+                return None
+            if res is IDLE:
+                self.idle += 1
+                return []
+            return [self._reading(v, name, t0, raw) for v, t0, raw in res]
+        if name == "decatur":
+            return self._decatur(frame, t)
+        res = _SIMPLE[name](frame)
+        if res is None:
+            return None
+        if res is IDLE:
+            self.idle += 1
+            return []
+        v, unit = res
+        return [self._reading(v, name, t, frame, unit)]
+
+    def _decatur(self, frame: bytes, t: float) -> list[Reading | Garbled] | None:
+        if self._carry:
+            frame, self._carry = self._carry + frame, b""
+        if frame.endswith(_OK) and frame.replace(_OK, b"").strip():
+            # "12OK" + LF CR: the reply cut a frame in two; join with the next frame
+            self._carry = frame
+            self.idle += 1
+            return []
+        res = parse_decatur(frame)
+        if res is None:
+            return None
+        if res is IDLE:
+            self.idle += 1
+            return []
+        v, unit = res
+        return [self._reading(v, "decatur", t, frame, unit)]
+
+    def _reading(
+        self, v: float, name: str, t: float, raw: bytes, unit: str | None = None
+    ) -> Reading | Garbled:
+        fps = to_fps(v, unit or self.unit)
+        lo, hi = self.plausible
+        if not lo <= fps <= hi:
+            self.garbled += 1
+            return Garbled(raw, f"implausible speed {fps} fps", t)
+        self.readings += 1
+        return Reading(fps, name, t, raw)
+
+    def _bad(self, frame: bytes, t: float, reason: str) -> list[Reading | Garbled]:
+        self.garbled += 1
+        return [Garbled(frame, reason, t)]

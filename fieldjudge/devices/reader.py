@@ -1,0 +1,201 @@
+"""The chronograph reader: a blocking loop meant for a thread.  No Textual, no TinyDB.
+
+It opens the port with ``exclusive=True``, loops on ``read(in_waiting or 1)`` with a short
+timeout, checks the cancellation callable every pass, stamps each chunk with
+``time.monotonic()``, feeds `Decoder` and hands every `Reading`, `Garbled` and `Status` to
+``on_item`` (called in the reader thread).  An unplug (SerialException / OSError) gives
+``Status("disconnected")``; the reader then retries with back-off (0.2 s doubling to 2 s,
+``Status("reconnecting")`` before each wait) until cancelled, and calls
+``reset_input_buffer()`` after every open so a stale backlog is not taken for new shots.
+
+From a Textual screen::
+
+    @work(thread=True, exclusive=True, group="chrono")
+    def run_chrono(self) -> None:
+        worker = get_current_worker()
+        reader = ChronoReader(
+            port, baud, fmt="auto",
+            on_item=lambda item: self.app.call_from_thread(self.on_chrono_item, item),
+        )
+        reader.run(cancelled=lambda: worker.is_cancelled)
+
+Without Textual: ``reader.start_thread()`` … ``reader.stop(); thread.join()``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import serial
+
+from .parsers import Decoder, Garbled, Reading
+
+__all__ = ["Status", "ChronoReader", "ChronoOpenError", "Item"]
+
+CONNECTED = "connected"
+DISCONNECTED = "disconnected"
+RECONNECTING = "reconnecting"
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    state: str  # "connected" | "disconnected" | "reconnecting"
+    message: str
+    t: float
+
+
+Item = Reading | Garbled | Status
+
+
+class ChronoOpenError(Exception):
+    """The port could not be opened and the reader was told not to retry the first open."""
+
+
+class ChronoReader:
+    """Read one chronograph port until cancelled.
+
+    `port` is a device path (``/dev/ttyUSB0``, a ``/dev/serial/by-id`` name, a symlink, COM3)
+    or a pyserial URL (``loop://``).  `fmt`/`unit` go to `Decoder`.  With
+    ``retry_first_open=False`` a first open that fails raises `ChronoOpenError` from `run`
+    (the CLI uses this to report a wrong port); otherwise the reader waits for the device.
+    """
+
+    def __init__(
+        self,
+        port: str,
+        baud: int = 9600,
+        fmt: str = "auto",
+        unit: str = "fps",
+        on_item: Callable[[Item], object] = lambda item: None,
+        *,
+        read_timeout: float = 0.05,
+        backoff_start: float = 0.2,
+        backoff_max: float = 2.0,
+        retry_first_open: bool = True,
+        low_latency: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not 0 < read_timeout <= 0.1:
+            raise ValueError("read_timeout must be in (0, 0.1] s so cancellation stays prompt")
+        self.port = port
+        self.baud = baud
+        self.decoder = Decoder(fmt, unit)
+        self.on_item = on_item
+        self.read_timeout = read_timeout
+        self.backoff_start = backoff_start
+        self.backoff_max = backoff_max
+        self.retry_first_open = retry_first_open
+        self.low_latency = low_latency
+        self.clock = clock
+        self._stop = threading.Event()
+        self.connected = False
+        self.callback_errors = 0
+
+    # -- control
+
+    def stop(self) -> None:
+        """Ask the loop to end; it returns within about one read timeout."""
+        self._stop.set()
+
+    def start_thread(self, name: str = "chrono-reader") -> threading.Thread:
+        """Run `run()` in a daemon thread (for use without Textual)."""
+        th = threading.Thread(target=self.run, name=name, daemon=True)
+        th.start()
+        return th
+
+    # -- the loop
+
+    def run(self, cancelled: Callable[[], bool] | threading.Event | None = None) -> None:
+        """Blocking: read, decode and deliver until `cancelled()` is true or `stop()`."""
+        if isinstance(cancelled, threading.Event):
+            cancelled = cancelled.is_set
+        ext = cancelled or (lambda: False)
+
+        def done() -> bool:
+            return self._stop.is_set() or bool(ext())
+
+        delay = self.backoff_start
+        first = True
+        outage = False
+        while not done():
+            try:
+                ser = self._open()
+            except (serial.SerialException, OSError, ValueError) as exc:
+                if first and not self.retry_first_open:
+                    raise ChronoOpenError(f"cannot open {self.port}: {exc}") from exc
+                if not outage:
+                    self._emit(
+                        Status(DISCONNECTED, f"cannot open {self.port}: {exc}", self.clock())
+                    )
+                    outage = True
+                self._emit(Status(RECONNECTING, f"retry in {delay:.1f} s", self.clock()))
+                self._wait(delay, done)
+                delay = min(delay * 2, self.backoff_max)
+                continue
+            first = False
+            outage = False
+            delay = self.backoff_start
+            self.connected = True
+            self._emit(Status(CONNECTED, f"{self.port} @ {self.baud}", self.clock()))
+            try:
+                self._pump(ser, done)
+            except (serial.SerialException, OSError) as exc:
+                for item in self.decoder.flush():
+                    self._emit(item)
+                self.decoder.reset()
+                self.connected = False
+                outage = True
+                self._emit(Status(DISCONNECTED, str(exc) or type(exc).__name__, self.clock()))
+            finally:
+                self.connected = False
+                try:
+                    ser.close()
+                except Exception:  # noqa: BLE001 - closing a dead port may fail any way
+                    pass
+        for item in self.decoder.flush():
+            self._emit(item)
+
+    def _open(self) -> serial.SerialBase:
+        ser = serial.serial_for_url(
+            self.port,
+            baudrate=self.baud,
+            timeout=self.read_timeout,
+            write_timeout=1.0,
+            exclusive=True,
+            do_not_open=True,
+        )
+        ser.open()
+        try:
+            if self.low_latency and hasattr(ser, "set_low_latency_mode"):
+                ser.set_low_latency_mode(True)  # FTDI latency timer 16 ms → 1 ms (Linux)
+        except (ValueError, OSError, NotImplementedError):
+            pass  # not an FTDI / not Linux / a pty: keep the default latency
+        ser.reset_input_buffer()  # drop a stale backlog from before (re)connect
+        self.decoder.reset()
+        return ser
+
+    def _pump(self, ser: serial.SerialBase, done: Callable[[], bool]) -> None:
+        while not done():
+            data = ser.read(ser.in_waiting or 1)
+            if not data:
+                continue
+            t = self.clock()  # one stamp per chunk; glued frames share it
+            for item in self.decoder.feed(data, t):
+                self._emit(item)
+
+    def _wait(self, seconds: float, done: Callable[[], bool]) -> None:
+        end = time.monotonic() + seconds
+        while not done():
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            self._stop.wait(min(left, self.read_timeout))
+
+    def _emit(self, item: Item) -> None:
+        try:
+            self.on_item(item)
+        except Exception:  # noqa: BLE001 - a UI callback must not kill the reader thread
+            self.callback_errors += 1
