@@ -10,10 +10,11 @@ from typing import Any
 
 from tinydb import TinyDB
 
-from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash, verify_chain
+from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
 from fieldjudge.store import schema
-from fieldjudge.store.errors import DamagedFile, Refused
+from fieldjudge.store.errors import Refused
 from fieldjudge.store.storage import AtomicJSONStorage
+from fieldjudge.store.validate import validate_data
 
 
 def utc_now() -> datetime:
@@ -52,17 +53,7 @@ class EventLog:
     def open(cls, path: Path, clock=utc_now) -> EventLog:
         path = Path(path)
         storage_db = TinyDB(path, storage=AtomicJSONStorage, create=False)
-        data = storage_db.storage.read()
-        if data is None:
-            raise DamagedFile(path, "file is empty")
-        data, changed = schema.migrate(data, path)
-        docs = sorted((data.get("events") or {}).values(), key=lambda d: d.get("seq", 0))
-        try:
-            fault = verify_chain(docs)
-        except (KeyError, TypeError, AttributeError) as exc:
-            fault = f"malformed event ({exc!r})"
-        if fault:
-            raise DamagedFile(path, f"broken event chain: {fault}")
+        data, changed = validate_data(storage_db.storage.read(), path)  # schema, chain
         if changed:
             storage_db.storage.write(data)
         storage_db.clear_cache()

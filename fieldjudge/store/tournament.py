@@ -25,6 +25,7 @@ from fieldjudge.store.eventlog import EventLog
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.lock import FolderLock
 from fieldjudge.store.storage import AtomicJSONStorage, clean_temp_files
+from fieldjudge.store.validate import validate_data
 
 TOURNAMENT_FILE = "tournament.json"
 
@@ -99,10 +100,7 @@ class Tournament:
                 if sub.is_dir():
                     clean_temp_files(sub)
             db = TinyDB(path, storage=AtomicJSONStorage, create=False)
-            data = db.storage.read()
-            if data is None:
-                raise DamagedFile(path, "file is empty")
-            data, changed = schema.migrate(data, path)
+            data, changed = validate_data(db.storage.read(), path)
             if (data.get("meta") or {}).get("1", {}).get("kind") != "tournament":
                 raise DamagedFile(path, "not a tournament file")
             if changed:

@@ -1,0 +1,174 @@
+"""The Textual application: holds the open tournament and routes between screens.
+
+Build it with :func:`make_app` (shared by the CLI and the tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from fieldjudge import i18n
+from fieldjudge.i18n import _
+from fieldjudge.screens.base import translate_bindings
+from fieldjudge.screens.forms import MessageScreen
+from fieldjudge.screens.help import HelpScreen, describe_keys
+from fieldjudge.store import DamagedFile, FolderLocked, Tournament
+from fieldjudge.store.tournament import TOURNAMENT_FILE
+
+
+class FieldJudgeApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "fieldjudge"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("ctrl+t", "toggle_theme", "Theme", show=False),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        data_dir: Path,
+        tournament_folder: Path | None = None,
+        judge: str = "",
+    ) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.data_dir = Path(data_dir)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.initial_folder = tournament_folder
+        self.tournament: Tournament | None = None
+        self.judge = judge
+        self.theme = "textual-dark"
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def on_mount(self) -> None:
+        from fieldjudge.screens.home import HomeScreen
+
+        self.push_screen(HomeScreen())
+        if self.initial_folder is not None:
+            self.open_tournament(self.initial_folder)
+
+    def on_unmount(self) -> None:
+        self.close_tournament()
+
+    # -- tournaments --------------------------------------------------------------------
+    def tournament_folders(self) -> list[Path]:
+        found = [p.parent for p in self.data_dir.glob(f"*/{TOURNAMENT_FILE}")]
+        if (self.data_dir / TOURNAMENT_FILE).exists():
+            found.append(self.data_dir)
+        return sorted(found)
+
+    def open_tournament(self, folder: Path) -> bool:
+        folder = Path(folder)
+        if self.tournament is not None and self.tournament.folder == folder:
+            return True
+        self.close_tournament()
+        try:
+            t = Tournament.open(folder)
+        except FolderLocked as exc:
+            self.push_screen(
+                MessageScreen(
+                    _("Tournament is open elsewhere"),
+                    _("This tournament is already open in another fieldjudge on this laptop")
+                    + f"\n({exc.holder}).\n\n"
+                    + _(
+                        "Close the other window first: two programs writing one folder can lose results."
+                    ),
+                )
+            )
+            return False
+        except DamagedFile as exc:
+            self.show_damaged(folder, exc)
+            return False
+        self.install_tournament(t)
+        return True
+
+    def install_tournament(self, t: Tournament) -> None:
+        from fieldjudge.summaries import install
+
+        install(t)
+        self.tournament = t
+        self.sub_title = t.name
+        self.refresh_home()
+
+    def close_tournament(self) -> None:
+        if self.tournament is not None:
+            self.tournament.close()
+            self.tournament = None
+            self.sub_title = ""
+
+    def show_damaged(self, folder: Path, exc: DamagedFile) -> None:
+        from fieldjudge.screens.damaged import DamagedFileScreen
+
+        self.push_screen(DamagedFileScreen(folder, exc))
+
+    def refresh_home(self) -> None:
+        from fieldjudge.screens.home import HomeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.reload()
+
+    # -- navigation ---------------------------------------------------------------------
+    def open_game(self, game_id: str) -> None:
+        """Open the live game screen for a scheduled game."""
+        try:
+            from fieldjudge.screens.game import GameScreen
+        except ImportError:
+            self.notify(_("The game screen is not available in this build"), severity="error")
+            return
+        assert self.tournament is not None
+        try:
+            self.push_screen(GameScreen(self.tournament, game_id))
+        except DamagedFile as exc:
+            self.show_damaged(self.tournament.folder, exc)
+
+    # -- global actions -----------------------------------------------------------------
+    def action_help(self) -> None:
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            return
+        title = getattr(screen, "SCREEN_TITLE", "") or screen.__class__.__name__
+        self.push_screen(
+            HelpScreen(_(title), describe_keys(screen), _(getattr(screen, "HELP_TEXT", "") or ""))
+        )
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield SystemCommand(_("Help"), _("Keys of this screen (F1)"), self.action_help)
+        yield SystemCommand(
+            _("Light / dark theme"), _("Switch theme (Ctrl+T)"), self.action_toggle_theme
+        )
+        for active in screen.active_bindings.values():
+            b = active.binding
+            if b.description and b.show and active.enabled and b.action not in ("help",):
+                yield SystemCommand(
+                    b.description, f"{self.get_key_display(b)}", _make_runner(screen, b.action)
+                )
+        yield SystemCommand(_("Quit"), _("Leave fieldjudge (Ctrl+Q)"), self.exit)
+
+
+def _make_runner(screen: Screen, action: str):
+    async def run() -> None:
+        await screen.run_action(action)
+
+    return run
+
+
+def make_app(
+    data_dir: Path,
+    tournament_folder: Path | None = None,
+    lang: str | None = None,
+    judge: str = "",
+) -> FieldJudgeApp:
+    """The one factory the CLI and the tests use."""
+    i18n.set_language(lang)
+    return FieldJudgeApp(Path(data_dir), tournament_folder, judge)

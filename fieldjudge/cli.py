@@ -1,0 +1,97 @@
+"""The ``fieldjudge`` command: the app, the demo, and the tools of each area."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import click
+
+from fieldjudge.paths import default_data_dir
+
+
+def _data_dir(ctx: click.Context) -> Path:
+    return ctx.obj["data_dir"] or default_data_dir()
+
+
+@click.group(invoke_without_command=True)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="FIELDJUDGE_DATA",
+    help="Folder holding the tournaments.",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["ru", "en"]),
+    default=None,
+    help="UI language (default: from the system locale).",
+)
+@click.option("--judge", default="", help="Your name, recorded with every event.")
+@click.version_option(package_name="fieldjudge")
+@click.pass_context
+def main(ctx: click.Context, data_dir: Path | None, lang: str | None, judge: str) -> None:
+    """fieldjudge: offline judging for tournament paintball and forum quidditch.
+
+    Without a subcommand, opens the app on the data folder."""
+    ctx.ensure_object(dict)
+    ctx.obj.update(data_dir=data_dir, lang=lang, judge=judge)
+    if ctx.invoked_subcommand is None:
+        _run_app(ctx, _data_dir(ctx), None)
+
+
+def _run_app(ctx: click.Context, data_dir: Path, folder: Path | None) -> None:
+    from fieldjudge.app import make_app
+
+    make_app(data_dir, folder, lang=ctx.obj["lang"], judge=ctx.obj["judge"]).run()
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.pass_context
+def open(ctx: click.Context, folder: Path) -> None:  # noqa: A001 - the subcommand's name
+    """Open the app on one tournament FOLDER."""
+    _run_app(ctx, folder.parent, folder)
+
+
+@main.command()
+@click.option("--no-ui", is_flag=True, help="Only create the demo and print its folder.")
+@click.pass_context
+def demo(ctx: click.Context, no_ui: bool) -> None:
+    """Create the bundled demo tournament in a fresh folder and open it.
+
+    Without --data-dir (or FIELDJUDGE_DATA) the folder is a new temporary one, so your real
+    tournaments are never touched."""
+    from fieldjudge.demo import create_demo, fresh_demo_folder
+
+    data_dir = ctx.obj["data_dir"] or Path(tempfile.mkdtemp(prefix="fieldjudge-demo-"))
+    data_dir.mkdir(parents=True, exist_ok=True)
+    folder = fresh_demo_folder(data_dir)
+    t = create_demo(folder)
+    t.close()
+    click.echo(str(folder))
+    if not no_ui:
+        _run_app(ctx, data_dir, folder)
+
+
+def _register_optional_commands() -> None:
+    """Subcommand groups that live in their own modules."""
+    import importlib
+
+    for module, name in (
+        ("fieldjudge.cli_chrono", "chrono"),
+        ("fieldjudge.cli_results", "export"),
+        ("fieldjudge.cli_results", "verify"),
+        ("fieldjudge.cli_results", "merge"),
+        ("fieldjudge.cli_quidditch", "quidditch"),
+    ):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        main.add_command(getattr(mod, name))
+
+
+_register_optional_commands()

@@ -1,0 +1,105 @@
+"""UI language: gettext catalogs (``.po``) shipped in ``fieldjudge/locale/<lang>/LC_MESSAGES``.
+
+Every ``*.po`` file of a language is loaded and merged, so each screen area can keep its own
+catalog (``app.po``, ``game.po``, ``chrono.po`` ...). Message ids are English; Russian is the
+default for documents captains sign and for the quidditch round post.
+
+Usage: ``from fieldjudge.i18n import _`` then ``_("Start")``.
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import locale
+import os
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+LANGS = ("ru", "en")
+
+
+def parse_po(text: str) -> dict[str, str]:
+    """Parse a .po catalog (msgid/msgstr with continued lines; no plurals needed here)."""
+    out: dict[str, str] = {}
+    msgid: list[str] | None = None
+    msgstr: list[str] | None = None
+    current: list[str] | None = None
+
+    def flush() -> None:
+        if msgid is not None and msgstr is not None:
+            key, val = "".join(msgid), "".join(msgstr)
+            if key and val:
+                out[key] = val
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("msgid "):
+            flush()
+            msgid, msgstr = [ast.literal_eval(line[6:])], None
+            current = msgid
+        elif line.startswith("msgstr "):
+            msgstr = [ast.literal_eval(line[7:])]
+            current = msgstr
+        elif line.startswith('"') and current is not None:
+            current.append(ast.literal_eval(line))
+    flush()
+    return out
+
+
+class POTranslations(gettext.NullTranslations):
+    def __init__(self, catalog: dict[str, str]) -> None:
+        super().__init__()
+        self._catalog = catalog
+
+    def gettext(self, message: str) -> str:
+        return self._catalog.get(message, message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.gettext(singular if n == 1 else plural)
+
+
+def load(lang: str) -> POTranslations:
+    catalog: dict[str, str] = {}
+    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    for po in sorted(folder.glob("*.po")):
+        catalog.update(parse_po(po.read_text(encoding="utf-8")))
+    return POTranslations(catalog)
+
+
+def system_lang() -> str:
+    for var in ("FIELDJUDGE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        val = os.environ.get(var, "")
+        if val:
+            return "ru" if val.lower().startswith("ru") else "en"
+    loc = (locale.getlocale()[0] or "").lower()
+    return "ru" if loc.startswith("ru") else "en"
+
+
+_current: POTranslations = POTranslations({})
+_lang = "en"
+
+
+def set_language(lang: str | None) -> str:
+    global _current, _lang
+    lang = lang or system_lang()
+    if lang not in LANGS:
+        raise ValueError(f"language must be one of {', '.join(LANGS)}")
+    _current = load(lang)
+    _lang = lang
+    return lang
+
+
+def current_language() -> str:
+    return _lang
+
+
+def _(message: str) -> str:
+    return _current.gettext(message)
+
+
+def ru(message: str) -> str:
+    """Russian regardless of the UI language (signed documents, round posts)."""
+    return load("ru").gettext(message)

@@ -1,0 +1,140 @@
+"""A reusable keyboard form in a modal: labelled inputs, Enter moves on / submits, Esc cancels.
+
+Screens build small forms from :class:`Field` lists instead of hand-writing each dialog.
+The form validates with a callback that returns an error message (shown, form kept open)
+or None (form closes and returns the values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Input, Label, Static
+
+from fieldjudge.i18n import _
+from fieldjudge.screens.base import JudgeModal
+
+
+@dataclass(frozen=True)
+class Field:
+    key: str
+    label: str
+    value: str = ""
+    password: bool = False
+    placeholder: str = ""
+    restrict: str | None = None
+
+
+Values = dict[str, str]
+
+
+class FormScreen(JudgeModal[Values | None]):
+    """Returns the values (stripped strings) or None when cancelled."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "submit", "Save"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        fields: list[Field],
+        validate: Callable[[Values], str | None] | None = None,
+        note: str = "",
+    ) -> None:
+        super().__init__()
+        self.form_title = title
+        self.fields = fields
+        self.validate = validate
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.form_title, classes="dialog-title")
+            if self.note:
+                yield Static(self.note, classes="dialog-note")
+            with VerticalScroll():
+                for f in self.fields:
+                    yield Label(f.label)
+                    yield Input(
+                        value=f.value,
+                        password=f.password,
+                        placeholder=f.placeholder,
+                        restrict=f.restrict,
+                        id=f"f-{f.key}",
+                        compact=True,
+                    )
+            yield Static("", id="form-error", classes="error")
+            yield Static(_("Enter: next / save   Esc: cancel"), classes="dialog-keys")
+
+    def values(self) -> Values:
+        return {f.key: self.query_one(f"#f-{f.key}", Input).value.strip() for f in self.fields}
+
+    @on(Input.Submitted)
+    def next_or_submit(self, event: Input.Submitted) -> None:
+        inputs = list(self.query(Input))
+        i = inputs.index(event.input)
+        if i + 1 < len(inputs):
+            inputs[i + 1].focus()
+        else:
+            self.action_submit()
+
+    def action_submit(self) -> None:
+        values = self.values()
+        error = self.validate(values) if self.validate else None
+        if error:
+            self.query_one("#form-error", Static).update(error)
+            return
+        self.dismiss(values)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(JudgeModal[bool]):
+    BINDINGS = [
+        Binding("y,enter", "yes", "Yes"),
+        Binding("n,escape", "no", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question, classes="dialog-title")
+            yield Static(_("y / Enter: yes    n / Esc: no"), classes="dialog-keys")
+
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    def action_no(self) -> None:
+        self.dismiss(False)
+
+
+class MessageScreen(JudgeModal[None]):
+    """A message that must be read: errors of an import, a damaged file..."""
+
+    BINDINGS = [Binding("escape,enter", "close", "Close")]
+
+    def __init__(self, title: str, body: str) -> None:
+        super().__init__()
+        self.msg_title = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.msg_title, classes="dialog-title")
+            with VerticalScroll():
+                yield Static(self.body, markup=False)
+            yield Static(_("Enter / Esc: close"), classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

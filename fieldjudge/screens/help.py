@@ -1,0 +1,47 @@
+"""F1: the keys of the screen underneath, as a modal."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from fieldjudge.i18n import _
+from fieldjudge.screens.base import JudgeModal
+
+
+def describe_keys(screen: Screen) -> list[tuple[str, str]]:
+    rows = []
+    seen = set()
+    for active in screen.active_bindings.values():
+        b = active.binding
+        if not b.description or (b.action, b.description) in seen:
+            continue
+        seen.add((b.action, b.description))
+        rows.append((screen.app.get_key_display(b), b.description))
+    return rows
+
+
+class HelpScreen(JudgeModal[None]):
+    BINDINGS = [Binding("escape,f1,q", "close", "Close")]
+
+    def __init__(self, title: str, keys: list[tuple[str, str]], text: str = "") -> None:
+        super().__init__()
+        self.help_title = title
+        self.keys = keys
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog help"):
+            yield Static(_("Keys") + f": {self.help_title}", classes="dialog-title")
+            with VerticalScroll():
+                if self.text:
+                    yield Static(self.text, classes="dialog-note", markup=False)
+                lines = [f"{k:>12}  {d}" for k, d in self.keys]
+                yield Static("\n".join(lines), markup=False, id="help-keys")
+            yield Static(_("Esc / F1: close"), classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,164 @@
+"""Home: tournaments on the left, the open tournament's games by time and field."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from fieldjudge.i18n import _
+from fieldjudge.screens.base import JudgeScreen
+
+PHASES = {
+    "scheduled": "scheduled",
+    "open": "open",
+    "not_started": "ready",
+    "running": "running",
+    "stopped": "Time!",
+    "hang_check": "hang check",
+    "ended": "ended",
+    "inspection": "inspection",
+    "final": "final",
+    "submitted": "protocol",
+    "signed": "signed",
+    "locked": "locked",
+    "no_show": "no-show",
+    "damaged": "DAMAGED",
+}
+
+
+class HomeScreen(JudgeScreen):
+    SCREEN_TITLE = "Home"
+    HELP_TEXT = (
+        "Tournaments in the data folder are listed on the left; the games of the open "
+        "tournament on the right. Tab moves between the lists."
+    )
+    BINDINGS = [
+        Binding("enter", "open", "Open", show=False),
+        Binding("n", "new_tournament", "New tournament"),
+        Binding("t", "teams", "Teams"),
+        Binding("s", "schedule", "Schedule"),
+        Binding("g", "open_game", "Game"),
+        Binding("r", "reload", "Refresh", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal():
+            with Vertical(id="tournaments-pane"):
+                yield Static(_("Tournaments"), classes="pane-title")
+                yield OptionList(id="tournaments")
+            with Vertical(id="games-pane"):
+                yield Static("", id="tournament-title", classes="pane-title")
+                yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#games", DataTable)
+        table.add_columns(_("Time"), _("Field"), _("Team A"), _("Team B"), _("State"))
+        self.reload()
+
+    # -- data ---------------------------------------------------------------------------
+    def reload(self) -> None:
+        if not self.is_mounted:
+            return
+        options = self.query_one("#tournaments", OptionList)
+        options.clear_options()
+        current = self.app.tournament
+        highlighted = None
+        for i, folder in enumerate(self.app.tournament_folders()):
+            label = folder.name
+            if current is not None and folder == current.folder:
+                label = f"● {current.name}"
+                highlighted = i
+            options.add_option(Option(label, id=str(folder)))
+        if highlighted is not None:
+            options.highlighted = highlighted
+        self.reload_games()
+
+    def reload_games(self) -> None:
+        table = self.query_one("#games", DataTable)
+        title = self.query_one("#tournament-title", Static)
+        table.clear()
+        t = self.app.tournament
+        if t is None:
+            title.update(_("No tournament open: pick one on the left or press n"))
+            return
+        meta = t.meta
+        title.update(f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}")
+        names = t.team_names()
+        for g in t.games():
+            summary = t.game_summary(g["id"])
+            phase = _(PHASES.get(summary.get("phase", ""), summary.get("phase", "")))
+            if "alive" in summary:
+                phase += f" {summary['alive'][0]}:{summary['alive'][1]}"
+            start = datetime.fromisoformat(g["start"])
+            table.add_row(
+                start.strftime("%H:%M"),
+                g["field"],
+                names.get(g["team_a"], "?"),
+                names.get(g["team_b"], "?"),
+                phase,
+                key=g["id"],
+            )
+        t.index.save()
+        if not t.games():
+            title.update(title.render().plain + "  —  " + _("no games yet: press s"))
+
+    # -- actions ------------------------------------------------------------------------
+    @on(OptionList.OptionSelected, "#tournaments")
+    def tournament_chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id and self.app.open_tournament(Path(event.option.id)):
+            self.query_one("#games", DataTable).focus()
+
+    @on(DataTable.RowSelected, "#games")
+    def game_chosen(self, event: DataTable.RowSelected) -> None:
+        self.app.open_game(str(event.row_key.value))
+
+    def action_open(self) -> None:
+        focused = self.focused
+        if isinstance(focused, DataTable):
+            self.action_open_game()
+
+    def action_open_game(self) -> None:
+        table = self.query_one("#games", DataTable)
+        if self.app.tournament is None or table.row_count == 0:
+            self.notify(_("No game to open"), severity="warning")
+            return
+        row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
+        self.app.open_game(str(row_key.value))
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    def action_new_tournament(self) -> None:
+        from fieldjudge.screens.setup import create_tournament_flow
+
+        create_tournament_flow(self.app)
+
+    def _need_tournament(self) -> bool:
+        if self.app.tournament is None:
+            self.notify(_("Open or create a tournament first"), severity="warning")
+            return False
+        return True
+
+    def action_teams(self) -> None:
+        if self._need_tournament():
+            from fieldjudge.screens.teams import TeamsScreen
+
+            self.app.push_screen(TeamsScreen())
+
+    def action_schedule(self) -> None:
+        if self._need_tournament():
+            from fieldjudge.screens.schedule import ScheduleScreen
+
+            self.app.push_screen(ScheduleScreen())
+
+    def on_screen_resume(self) -> None:
+        self.reload()
