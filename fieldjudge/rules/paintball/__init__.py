@@ -1,0 +1,59 @@
+"""Tournament paintball (5x5 flag game, file 003, sections 18-32): pure rules engine.
+
+Modules: ``events`` (event types and their data), ``setup`` (GameSetup, Settings),
+``reasons`` (elimination reasons and sections), ``chrono`` (in-game chrono verdicts),
+``clock`` (game clock across restarts), ``model`` (state dataclasses), ``checks``
+(refusals), ``state`` (fold, validate), ``scoring`` (points, no-shows, standings).
+"""
+
+from fieldjudge.rules.paintball.checks import refusal
+from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict
+from fieldjudge.rules.paintball.clock import (
+    clock_elapsed_ms,
+    clock_remaining_ms,
+    clock_run_out,
+    format_clock,
+)
+from fieldjudge.rules.paintball.model import GameState, PlayerState
+from fieldjudge.rules.paintball.scoring import (
+    GameResult,
+    StandingRow,
+    game_result,
+    no_show_result,
+    standings,
+)
+from fieldjudge.rules.paintball.setup import (
+    ChronoSettings,
+    GameSetup,
+    Points,
+    RosterPlayer,
+    Settings,
+    needs_second_player,
+)
+from fieldjudge.rules.paintball.state import fold, new_state, validate
+
+__all__ = [
+    "ChronoSettings",
+    "ChronoVerdict",
+    "GameResult",
+    "GameSetup",
+    "GameState",
+    "PlayerState",
+    "Points",
+    "RosterPlayer",
+    "Settings",
+    "StandingRow",
+    "chrono_verdict",
+    "clock_elapsed_ms",
+    "clock_remaining_ms",
+    "clock_run_out",
+    "fold",
+    "format_clock",
+    "game_result",
+    "needs_second_player",
+    "new_state",
+    "no_show_result",
+    "refusal",
+    "standings",
+    "validate",
+]

@@ -1,0 +1,225 @@
+"""The state a game log folds into. Plain dataclasses, rebuilt by every fold: treat them as
+read-only in screens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fieldjudge.rules.paintball.setup import GameSetup
+
+# phases
+NOT_STARTED = "not_started"
+RUNNING = "running"
+STOPPED = "stopped"  # "Time!" by the judge
+HANG_CHECK = "hang_check"  # 23.01: awaiting the flag-hang verdict
+ENDED = "ended"  # transient: the fold moves on to inspection or final at once
+INSPECTION = "inspection"  # 18.02: unhit players still to be marked
+FINAL = "final"
+PHASES = (NOT_STARTED, RUNNING, STOPPED, HANG_CHECK, ENDED, INSPECTION, FINAL)
+IN_GAME = (RUNNING, STOPPED)
+
+# player statuses
+IN_PLAY = "in_play"
+ELIMINATED = "eliminated"
+NEUTRAL = "neutral"
+NOT_ADMITTED = "not_admitted"
+NO_MARKER = "no_marker"
+ON_FIELD = (IN_PLAY, NEUTRAL, NO_MARKER)  # unhit players who count as alive
+
+# flag locations
+AT_BASE = "at_base"  # original or spare (see FlagState.spares_hung)
+CARRIED = "carried"
+HUNG = "hung"  # counted flag hang (23.03)
+TAKEN_BY_JUDGE = "taken_by_judge"  # carrier out at the post-game inspection
+
+# end reasons
+END_FLAG_HANG = "flag_hang"
+END_CLOCK = "clock"
+END_TEAM_OUT = "team_out"
+END_JUDGE = "judge"
+END_NO_SHOW = "no_show"
+
+PlayerKey = tuple[str, int]
+
+
+@dataclass
+class Elimination:
+    reason: str
+    section: str
+    game_clock_ms: int | None
+    event_id: str
+    text: str = ""
+
+
+@dataclass
+class Check:
+    kind: str  # "paint" (24) | "neutral" (25)
+    start_ms: int | None
+    end_ms: int | None = None
+    outcome: str | None = None  # eliminated | in_play | escalated | interrupted
+
+    @property
+    def duration_ms(self) -> int | None:
+        if self.start_ms is None or self.end_ms is None:
+            return None
+        return self.end_ms - self.start_ms
+
+
+@dataclass
+class PlayerState:
+    team: str
+    number: int
+    name: str
+    captain: bool = False
+    status: str = IN_PLAY
+    has_marker: bool = True
+    marker_result: str | None = None  # last pre-game verdict (19)
+    elimination: Elimination | None = None
+    check: Check | None = None  # open paint or neutral check
+    checks: list[Check] = field(default_factory=list)  # finished checks
+    carrying: str | None = None  # team id whose flag he carries
+    disqualified: bool = False  # 20.05
+    inspection: str | None = None  # 18.02 result
+
+    @property
+    def key(self) -> PlayerKey:
+        return (self.team, self.number)
+
+    @property
+    def unhit(self) -> bool:
+        return self.status in ON_FIELD
+
+
+@dataclass
+class Capture:
+    team: str
+    number: int
+    game_clock_ms: int | None
+    seq: int
+
+
+@dataclass
+class FlagState:
+    owner: str  # the team whose flag (and base) it is
+    location: str = AT_BASE
+    carrier: PlayerKey | None = None
+    since_ms: int | None = None  # carried by the current carrier since
+    spares_hung: int = 0  # 22.04 / 23.02
+    taken_by_judge: int = 0
+    captures: list[Capture] = field(default_factory=list)
+
+    @property
+    def spare_up(self) -> bool:
+        return self.spares_hung > 0 and self.location == AT_BASE
+
+
+@dataclass
+class ClockState:
+    length_ms: int
+    started: bool = False
+    running: bool = False
+    elapsed_ms: int = 0  # at the last start/resume while running, else where it stopped
+    anchor_wall: str | None = None  # wall_time of the last start/resume while running
+
+
+@dataclass
+class HangAttempt:
+    team: str
+    number: int
+    touch_ms: int | None
+    event_id: str
+    counted: bool | None = None  # None while awaiting the verdict
+    text: str = ""
+
+
+@dataclass
+class ChronoRecord:
+    team: str
+    number: int
+    fps: float | None
+    forbidden_mode: bool
+    game_clock_ms: int | None
+    event_id: str
+    penalty: str
+    text: str
+    source: str = ""
+
+
+@dataclass
+class Note:
+    """A rejected event or a record flagged for the head judge."""
+
+    event_id: str
+    seq: int
+    type: str
+    text: str
+
+
+@dataclass
+class GameState:
+    setup: GameSetup
+    phase: str
+    players: dict[PlayerKey, PlayerState]
+    flags: dict[str, FlagState]  # by owner team
+    clock: ClockState
+    end_reason: str | None = None
+    end_ms: int | None = None
+    hangs: list[HangAttempt] = field(default_factory=list)
+    hang_team: str | None = None  # team whose flag hang counted
+    chrono: list[ChronoRecord] = field(default_factory=list)
+    checkins: dict[str, bool] = field(default_factory=dict)  # team -> late
+    no_show: frozenset[str] = frozenset()
+    first_capture_team: str | None = None
+    rejected: list[Note] = field(default_factory=list)
+    flagged: list[Note] = field(default_factory=list)  # for the head judge
+    penalty_reports: list[Note] = field(default_factory=list)  # 18.02 hits found
+    team_penalties: list[Note] = field(default_factory=list)  # 20.05 → section 11
+    ignored: list[str] = field(default_factory=list)  # ids of unknown event types
+
+    # --- queries ---------------------------------------------------------------------
+
+    def player(self, team: str, number: int) -> PlayerState | None:
+        return self.players.get((str(team), number))
+
+    def team_players(self, team: str) -> list[PlayerState]:
+        return [p for p in self.players.values() if p.team == team]
+
+    def alive(self, team: str) -> int:
+        return sum(1 for p in self.team_players(team) if p.unhit)
+
+    def survivors(self, team: str) -> list[PlayerState]:
+        return [p for p in self.team_players(team) if p.unhit]
+
+    @property
+    def ended(self) -> bool:
+        return self.phase in (ENDED, INSPECTION, FINAL)
+
+    @property
+    def pending_hang(self) -> HangAttempt | None:
+        if self.phase == HANG_CHECK and self.hangs and self.hangs[-1].counted is None:
+            return self.hangs[-1]
+        return None
+
+    def to_inspect(self) -> list[PlayerState]:
+        """18.02: unhit players not yet marked (only once the game ended)."""
+        if self.phase not in (INSPECTION, FINAL):
+            return []
+        return [p for p in self.players.values() if p.unhit and p.inspection is None]
+
+    def carrier_of(self, flag_owner: str) -> PlayerState | None:
+        f = self.flags.get(flag_owner)
+        if f is None or f.carrier is None:
+            return None
+        return self.players.get(f.carrier)
+
+    def flag_held_by(self, team: str) -> FlagState | None:
+        """The opponents' flag if ``team`` holds it with an unhit carrier (30.01)."""
+        f = self.flags.get(self.setup.opponent(team))
+        if f is None or f.location != CARRIED or f.carrier is None or f.carrier[0] != team:
+            return None
+        p = self.players.get(f.carrier)
+        return f if p is not None and p.unhit else None
+
+    def first_capture_ms(self, team: str) -> int | None:
+        caps = self.flags[self.setup.opponent(team)].captures
+        return caps[0].game_clock_ms if caps else None

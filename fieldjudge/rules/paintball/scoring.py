@@ -1,0 +1,204 @@
+"""Game points (30.01), no-shows (32.01-32.02) and standings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball.setup import GameSetup, Settings
+
+# 32.02: numbers stated by the source itself (not defaults)
+NO_SHOW_WIN_POINTS = 3
+NO_SHOW_DIFF = 5
+
+FLAG_HANG = "flag_hang"
+FLAG_HELD = "flag_held"
+DRAW = "draw"
+NO_SHOW = "no_show"
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game_id: str
+    teams: tuple[str, str]
+    points: Mapping[str, int]  # game points by team
+    diff: Mapping[str, int]  # survivor difference, clamped (30.01), tie-break only
+    survivors: Mapping[str, int]
+    outcome: str  # flag_hang | flag_held | draw | no_show
+    flag_hang_team: str | None = None
+    flag_held_team: str | None = None  # team credited with "flag held"
+    first_capture_team: str | None = None
+    no_show: frozenset[str] = frozenset()
+    final: bool = True  # False while the game is not in phase "final"
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        for name in ("points", "diff", "survivors"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+
+    def opponent(self, team: str) -> str:
+        return self.teams[1] if team == self.teams[0] else self.teams[0]
+
+    @property
+    def winner(self) -> str | None:
+        """Higher game points, then higher difference (30.01); None on a full tie."""
+        a, b = self.teams
+        ka, kb = (self.points[a], self.diff[a]), (self.points[b], self.diff[b])
+        if ka == kb:
+            return None
+        return a if ka > kb else b
+
+
+def clamp_diff(settings: Settings, diff: int) -> int:
+    c = settings.diff_clamp
+    return max(-c, min(c, diff))  # 30.01: +5 … -5
+
+
+def game_result(setup: GameSetup, state: m.GameState) -> GameResult:
+    """Points proposed to the senior judge (30.02) from a folded game."""
+    if state.no_show:
+        return no_show_result(setup.settings, state.no_show, setup.teams, setup.game_id)
+    s = setup.settings
+    pts = s.points
+    a, b = setup.teams
+    surv = {t: state.alive(t) for t in (a, b)}
+    diff = {a: clamp_diff(s, surv[a] - surv[b]), b: clamp_diff(s, surv[b] - surv[a])}
+    points = {a: pts.loss, b: pts.loss}
+    notes: list[str] = []
+    held_team = None
+    if state.hang_team is not None:
+        # 23.03 / 30.01: flag hang
+        outcome = FLAG_HANG
+        points[state.hang_team] = pts.flag_hang
+        notes.append(f"30.01: flag hang by {state.hang_team}: {pts.flag_hang}")
+    else:
+        holders = [t for t in (a, b) if state.flag_held_by(t) is not None]
+        if len(holders) == 2:
+            # 30.01: both hold a flag -> only the team that captured first
+            held_team = state.first_capture_team
+            notes.append(f"30.01: both teams hold a flag; {held_team} captured first")
+        elif holders:
+            held_team = holders[0]
+        if held_team is not None:
+            outcome = FLAG_HELD
+            points[held_team] = pts.flag_held
+            notes.append(f"30.01: flag held at the end by {held_team}: {pts.flag_held}")
+        else:
+            outcome = DRAW
+            points = {a: pts.draw, b: pts.draw}
+            notes.append(f"30.01: no flag held at the end: draw, {pts.draw} each")
+    notes.append(
+        f"30.01: survivors {a} {surv[a]} : {surv[b]} {b}, difference clamped to ±{s.diff_clamp}"
+    )
+    return GameResult(
+        game_id=setup.game_id,
+        teams=(a, b),
+        points=points,
+        diff=diff,
+        survivors=surv,
+        outcome=outcome,
+        flag_hang_team=state.hang_team,
+        flag_held_team=held_team,
+        first_capture_team=state.first_capture_team,
+        final=state.phase == m.FINAL,
+        notes=tuple(notes),
+    )
+
+
+def no_show_result(
+    settings: Settings, absent: Iterable[str], teams: tuple[str, str], game_id: str = ""
+) -> GameResult:
+    """32.01-32.02: one absent -> 0 and -5, its opponent 3 and +5; both absent -> 0 each."""
+    a, b = teams
+    gone = frozenset(absent) & {a, b}
+    if not gone:
+        raise ValueError("32.01: no absent team among " + f"{a}, {b}")
+    if len(gone) == 2:
+        points, diff = {a: 0, b: 0}, {a: 0, b: 0}
+        note = "32.01: both teams absent: 0 points each"
+    else:
+        (out,) = gone
+        present = b if out == a else a
+        points = {out: 0, present: NO_SHOW_WIN_POINTS}
+        diff = {out: -NO_SHOW_DIFF, present: NO_SHOW_DIFF}
+        note = f"32.02: no-show by {out}: {present} gets {NO_SHOW_WIN_POINTS} and +{NO_SHOW_DIFF}"
+    return GameResult(
+        game_id=game_id,
+        teams=(a, b),
+        points=points,
+        diff=diff,
+        survivors={a: 0, b: 0},
+        outcome=NO_SHOW,
+        no_show=gone,
+        notes=(note,),
+    )
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    team: str
+    games: int
+    points: int
+    diff: int
+    flag_hangs: int
+    wins: int
+    draws: int
+    losses: int
+    no_shows: int
+    tie_break: str = ""  # how the position against equal teams was decided
+
+
+def _h2h(results: list[GameResult], group: set[str]) -> dict[str, tuple[int, int]]:
+    """Points and difference in the games among ``group`` only."""
+    acc = {t: [0, 0] for t in group}
+    for r in results:
+        if set(r.teams) <= group:
+            for t in r.teams:
+                acc[t][0] += r.points[t]
+                acc[t][1] += r.diff[t]
+    return {t: (v[0], v[1]) for t, v in acc.items()}
+
+
+def standings(results: Iterable[GameResult], teams: Iterable[str] = ()) -> list[StandingRow]:
+    """Rows ordered by game points, then difference, then head-to-head among the teams still
+    tied (points, then difference in their mutual games). Teams still equal share a rank."""
+    res = list(results)
+    tally: dict[str, dict[str, int]] = {}
+    keys = ("games", "points", "diff", "flag_hangs", "wins", "draws", "losses", "no_shows")
+    for t in list(teams) + [t for r in res for t in r.teams]:
+        tally.setdefault(t, dict.fromkeys(keys, 0))
+    for r in res:
+        for t in r.teams:
+            row, o = tally[t], r.opponent(t)
+            row["games"] += 1
+            row["points"] += r.points[t]
+            row["diff"] += r.diff[t]
+            row["flag_hangs"] += r.flag_hang_team == t
+            row["no_shows"] += t in r.no_show
+            if r.points[t] > r.points[o]:
+                row["wins"] += 1
+            elif r.points[t] < r.points[o]:
+                row["losses"] += 1
+            else:
+                row["draws"] += 1
+    primary = {t: (v["points"], v["diff"]) for t, v in tally.items()}
+    groups: dict[tuple[int, int], set[str]] = {}
+    for t, k in primary.items():
+        groups.setdefault(k, set()).add(t)
+    full_key: dict[str, tuple] = {}
+    notes: dict[str, str] = {}
+    for k, group in groups.items():
+        h2h = _h2h(res, group) if len(group) > 1 else {t: (0, 0) for t in group}
+        for t in group:
+            full_key[t] = (-k[0], -k[1], -h2h[t][0], -h2h[t][1])
+            if len(group) > 1:
+                notes[t] = f"head-to-head {h2h[t][0]} pts, {h2h[t][1]:+d} diff"
+    order = sorted(tally, key=lambda t: (full_key[t], t))
+    rows: list[StandingRow] = []
+    for i, t in enumerate(order):
+        rank = rows[-1].rank if rows and full_key[order[i - 1]] == full_key[t] else i + 1
+        rows.append(StandingRow(rank=rank, team=t, tie_break=notes.get(t, ""), **tally[t]))
+    return rows

@@ -1,0 +1,187 @@
+"""Game setup and tournament settings (every RULES.md **default** is a setting)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
+from typing import Any
+
+from fieldjudge.rules.paintball.reasons import PENALTY_GROUP_1_1, PENALTY_KINDS
+
+# 28.02 → 34.01 is not in the source: default group removal 1+1 (RULES.md).
+DEFAULT_PENALTIES: Mapping[str, str] = MappingProxyType({"playing_on": PENALTY_GROUP_1_1})
+
+ABOVE_320_POLICIES = (
+    "group_1_1_flagged",
+    "group_1_1",
+    "removal_flagged",
+    "removal",
+    "disqualification_flagged",
+)
+
+
+@dataclass(frozen=True)
+class Points:
+    """Game points of 30.01 (numbers lost in the source: defaults of the rulebook family)."""
+
+    flag_hang: int = 3
+    flag_held: int = 2
+    draw: int = 1
+    loss: int = 0
+
+
+@dataclass(frozen=True)
+class ChronoSettings:
+    limit_fps: float = 300.0  # 20.02 / 20.03: over this → removal
+    group_above_fps: float = 310.0  # 20.04: over this → group removal 1+1
+    group_upto_fps: float = 320.0  # 20.04: up to this
+    above_320: str = "group_1_1_flagged"  # RULES.md default for the gap above 320 fps
+    rof_min_interval_ms: int = 95  # 20.02
+    after_release_ms: int = 100  # 19.05
+    max_balls: int = 140  # 19.05
+
+
+def _coerce(default: Any, value: Any) -> Any:
+    """Cast ``value`` to the type of ``default``; on failure keep the default."""
+    try:
+        if isinstance(default, bool):
+            return bool(value)
+        if isinstance(default, int) and not isinstance(value, bool):
+            return int(value)
+        if isinstance(default, float):
+            return float(value)
+        if isinstance(default, str):
+            return str(value)
+    except (TypeError, ValueError):
+        return default
+    return default
+
+
+def _from_flat(cls: type, doc: Any) -> Any:
+    base = cls()
+    if not isinstance(doc, Mapping):
+        return base
+    kwargs = {}
+    for f in fields(cls):
+        if f.name in doc:
+            kwargs[f.name] = _coerce(getattr(base, f.name), doc[f.name])
+    return cls(**kwargs)
+
+
+@dataclass(frozen=True)
+class Settings:
+    team_size: int = 5
+    game_length_ms: int = 420_000  # 7:00
+    points: Points = field(default_factory=Points)
+    diff_clamp: int = 5  # 30.01
+    chrono: ChronoSettings = field(default_factory=ChronoSettings)
+    # reason -> penalty kind ("removal" | "group_1_1"); the head judge edits it (34.01, 11)
+    penalties: Mapping[str, str] = field(default_factory=lambda: DEFAULT_PENALTIES)
+    min_gap_minutes: int = 12  # 32.03
+    checkin_minutes: int = 3  # 19.01
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "penalties", MappingProxyType(dict(self.penalties)))
+
+    def penalty_kind(self, reason: str) -> str:
+        return self.penalties.get(reason, "removal")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "team_size": self.team_size,
+            "game_length_ms": self.game_length_ms,
+            "points": {f.name: getattr(self.points, f.name) for f in fields(Points)},
+            "diff_clamp": self.diff_clamp,
+            "chrono": {f.name: getattr(self.chrono, f.name) for f in fields(ChronoSettings)},
+            "penalties": dict(self.penalties),
+            "min_gap_minutes": self.min_gap_minutes,
+            "checkin_minutes": self.checkin_minutes,
+        }
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any] | None) -> Settings:
+        """Unknown keys are ignored, missing or malformed keys take the default."""
+        base = cls()
+        doc = doc if isinstance(doc, Mapping) else {}
+        kwargs: dict[str, Any] = {}
+        for name in (
+            "team_size",
+            "game_length_ms",
+            "diff_clamp",
+            "min_gap_minutes",
+            "checkin_minutes",
+        ):
+            if name in doc:
+                kwargs[name] = _coerce(getattr(base, name), doc[name])
+        if "points" in doc:
+            kwargs["points"] = _from_flat(Points, doc["points"])
+        if "chrono" in doc:
+            chrono = _from_flat(ChronoSettings, doc["chrono"])
+            if chrono.above_320 not in ABOVE_320_POLICIES:
+                chrono = ChronoSettings(
+                    **{
+                        **{f.name: getattr(chrono, f.name) for f in fields(ChronoSettings)},
+                        "above_320": ChronoSettings.above_320,
+                    }
+                )
+            kwargs["chrono"] = chrono
+        pen = dict(DEFAULT_PENALTIES)
+        if isinstance(doc.get("penalties"), Mapping):
+            for k, v in doc["penalties"].items():
+                if isinstance(k, str) and v in PENALTY_KINDS:
+                    pen[k] = v
+        kwargs["penalties"] = pen
+        return cls(**kwargs)
+
+
+def needs_second_player(settings: Settings, reason: str) -> bool:
+    """True when the catalogue turns ``reason`` into a group removal 1+1 (29.08, 34.01):
+    the screen must ask for the second player of the same team."""
+    return settings.penalty_kind(reason) == PENALTY_GROUP_1_1
+
+
+@dataclass(frozen=True)
+class RosterPlayer:
+    number: int
+    name: str
+    captain: bool = False
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    game_id: str
+    team_a: str
+    team_b: str
+    rosters: Mapping[str, tuple[RosterPlayer, ...]]
+    settings: Settings = field(default_factory=Settings)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self,
+            "rosters",
+            MappingProxyType({str(t): tuple(ps) for t, ps in self.rosters.items()}),
+        )
+
+    @property
+    def teams(self) -> tuple[str, str]:
+        return (self.team_a, self.team_b)
+
+    def opponent(self, team: str) -> str:
+        return self.team_b if team == self.team_a else self.team_a
+
+    def problems(self) -> list[str]:
+        """Setup mistakes to show before the game (empty when fine)."""
+        out = []
+        if self.team_a == self.team_b:
+            out.append("a team cannot play itself")
+        for team in self.teams:
+            roster = self.rosters.get(team, ())
+            nums = [p.number for p in roster]
+            if len(set(nums)) != len(nums):
+                out.append(f"{team}: duplicate shirt numbers")
+            if len(roster) > self.settings.team_size:
+                out.append(f"{team}: {len(roster)} players, at most {self.settings.team_size}")
+            if not roster:
+                out.append(f"{team}: empty roster")
+        return out

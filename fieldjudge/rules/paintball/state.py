@@ -1,0 +1,381 @@
+"""fold(setup, events) -> GameState over the effective events, and validate()."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from fieldjudge.rules.events import Event, effective
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball.checks import fps_of, label, num, refusal
+from fieldjudge.rules.paintball.chrono import chrono_verdict
+from fieldjudge.rules.paintball.clock import elapsed_at
+from fieldjudge.rules.paintball.reasons import ALL_REASONS
+from fieldjudge.rules.paintball.setup import GameSetup
+
+
+def new_state(setup: GameSetup) -> m.GameState:
+    players = {}
+    for team in setup.teams:
+        for rp in setup.rosters.get(team, ()):
+            players[(team, rp.number)] = m.PlayerState(team, rp.number, rp.name, rp.captain)
+    return m.GameState(
+        setup=setup,
+        phase=m.NOT_STARTED,
+        players=players,
+        flags={t: m.FlagState(owner=t) for t in setup.teams},
+        clock=m.ClockState(length_ms=setup.settings.game_length_ms),
+    )
+
+
+def fold(setup: GameSetup, events: Iterable[Event]) -> m.GameState:
+    """The state after the effective events, in log order. Never raises on a bad log: an
+    illegal event is kept in ``state.rejected`` with the refusal, an unknown type in
+    ``state.ignored``."""
+    st = new_state(setup)
+    for e in effective(events):
+        if e.type not in ev.EVENT_TYPES:
+            st.ignored.append(e.id)
+            continue
+        data = e.data if isinstance(e.data, Mapping) else {}
+        try:
+            why = refusal(st, e.type, data)
+        except Exception as exc:  # a malformed record must not stop the fold
+            why = f"malformed event: {exc}"
+        if why:
+            st.rejected.append(m.Note(e.id, e.seq, e.type, why))
+            continue
+        try:
+            _APPLY[e.type](st, e, data)
+        except Exception as exc:  # pragma: no cover - refusal() should have caught it
+            st.rejected.append(m.Note(e.id, e.seq, e.type, f"could not apply: {exc}"))
+    return st
+
+
+def validate(
+    setup: GameSetup,
+    events: Iterable[Event],
+    new_event_type: str,
+    data: Mapping[str, Any],
+    game_clock_ms: int | None = None,
+) -> str | None:
+    """A refusal citing the section if the action is illegal after ``events``, else None.
+    Screens holding a folded state can call ``checks.refusal(state, type, data)``."""
+    return refusal(fold(setup, events), new_event_type, data, game_clock_ms)
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def _ms(st: m.GameState, e: Event) -> int | None:
+    """Game time of an event: its own stamp, else derived from the clock and wall time."""
+    if e.game_clock_ms is not None:
+        return max(0, min(int(e.game_clock_ms), st.clock.length_ms))
+    if not st.clock.started:
+        return None
+    try:
+        return elapsed_at(st.clock, e.wall_time)
+    except ValueError:
+        return st.clock.elapsed_ms
+
+
+def _stop_clock(st: m.GameState, at: int | None) -> None:
+    if at is not None:
+        st.clock.elapsed_ms = at
+    st.clock.running, st.clock.anchor_wall = False, None
+
+
+def _pl(st: m.GameState, team: Any, number: Any) -> m.PlayerState:
+    return st.players[(str(team), num(number))]
+
+
+def _close_check(p: m.PlayerState, at: int | None, outcome: str) -> None:
+    if p.check is not None:
+        p.check.end_ms, p.check.outcome = at, outcome
+        p.checks.append(p.check)
+        p.check = None
+
+
+def _restore(p: m.PlayerState) -> None:
+    p.status = m.IN_PLAY if p.has_marker else m.NO_MARKER
+
+
+def _eliminate(
+    st: m.GameState,
+    p: m.PlayerState,
+    reason: str,
+    section: str,
+    at: int | None,
+    e: Event,
+    text: str = "",
+) -> None:
+    p.status = m.ELIMINATED
+    r = ALL_REASONS.get(reason)
+    p.elimination = m.Elimination(reason, section, at, e.id, text or (r.en if r else reason))
+    _close_check(p, at, "eliminated")
+    if p.carrying is not None:
+        flag = st.flags[p.carrying]
+        p.carrying = None
+        flag.carrier, flag.since_ms = None, None
+        flag.taken_by_judge += 1
+        if st.ended:
+            flag.location = m.TAKEN_BY_JUDGE  # game over: no spare goes up
+        else:
+            # 22.04 / 23.02: the judge takes the flag, the spare is hung at its base
+            flag.location = m.AT_BASE
+            flag.spares_hung += 1
+
+
+def _end(st: m.GameState, reason: str, at: int | None) -> None:
+    st.end_reason, st.end_ms = reason, at
+    _stop_clock(st, at)
+    st.phase = m.INSPECTION  # 18.02
+    if not st.to_inspect():
+        st.phase = m.FINAL
+
+
+def _team_out(st: m.GameState, at: int | None) -> None:
+    if st.phase not in (m.RUNNING, m.STOPPED, m.HANG_CHECK):
+        return
+    if any(st.alive(t) == 0 for t in st.setup.teams):
+        _end(st, m.END_TEAM_OUT, at)
+
+
+def _second(st, e, offender, second, why_text, at) -> None:
+    if second is None:
+        return
+    p = _pl(st, offender.team, second)
+    # 29.08: group removal 1+1
+    _eliminate(st, p, "group_removal", "29.08", at, e, f"group removal 1+1 with {why_text}")
+
+
+def _apply_chrono(st, e, p, d, fps, at) -> bool:
+    """Record a reading and apply its verdict (20.02-20.05). True if it eliminates."""
+    forbidden = bool(d.get("forbidden_mode"))
+    cv = chrono_verdict(st.setup.settings, fps, forbidden, fps_of(d.get("interval_ms")))
+    st.chrono.append(
+        m.ChronoRecord(
+            p.team,
+            p.number,
+            fps,
+            forbidden,
+            at,
+            e.id,
+            cv.penalty,
+            cv.text,
+            str(d.get("source", "")),
+        )
+    )
+    if cv.flagged:
+        st.flagged.append(m.Note(e.id, e.seq, e.type, f"{label(p)}: {cv.text}"))
+    if cv.team_penalty:
+        st.team_penalties.append(m.Note(e.id, e.seq, e.type, f"team {p.team}: {cv.text}"))
+    if cv.disqualify:
+        p.disqualified = True
+    if not cv.eliminates:
+        return False
+    if p.status != m.ELIMINATED:
+        _eliminate(st, p, cv.reason, cv.section, at, e, cv.text)
+    _second(st, e, p, d.get("second"), f"{label(p)} ({cv.section})", at)
+    return True
+
+
+# --- appliers -------------------------------------------------------------------------
+
+
+def _a_checkin(st, e, d):
+    st.checkins[str(d["team"])] = bool(d.get("late"))
+
+
+def _a_marker_verdict(st, e, d):
+    p = _pl(st, d["team"], d["number"])
+    p.marker_result = d["result"]
+    p.has_marker = d["result"] != "no_marker"
+    # 19.06 not admitted (may be fixed and re-checked); 19.07 plays without a marker
+    p.status = {"admitted": m.IN_PLAY, "not_admitted": m.NOT_ADMITTED}.get(d["result"], m.NO_MARKER)
+
+
+def _a_no_show(st, e, d):
+    st.no_show = frozenset(str(t) for t in d["absent"])  # 32.01
+    st.end_reason, st.phase = m.END_NO_SHOW, m.FINAL
+
+
+def _a_clock_start(st, e, d):
+    st.clock.started, st.clock.running = True, True
+    st.clock.elapsed_ms, st.clock.anchor_wall = 0, e.wall_time
+    st.phase = m.RUNNING
+    _team_out(st, 0)
+
+
+def _a_time_stop(st, e, d):
+    _stop_clock(st, _ms(st, e))
+    st.phase = m.STOPPED
+
+
+def _a_clock_resume(st, e, d):
+    # 23.02: resumes from where it stopped (for a hang: the touch time)
+    st.clock.running, st.clock.anchor_wall = True, e.wall_time
+    st.phase = m.RUNNING
+
+
+def _a_game_end(st, e, d):
+    if d["reason"] == "clock":
+        _end(st, m.END_CLOCK, st.clock.length_ms)
+    else:
+        st.flagged.append(
+            m.Note(e.id, e.seq, e.type, "game ended by a judge: " + str(d.get("note", "")))
+        )
+        _end(st, m.END_JUDGE, _ms(st, e))
+
+
+def _a_elimination(st, e, d):
+    at = _ms(st, e)
+    reason = d["reason"]
+    section = ALL_REASONS[reason].section
+    offenders = [_pl(st, r["team"], r["number"]) for r in d["players"]]
+    for p in offenders:
+        _eliminate(st, p, reason, section, at, e, str(d.get("note", "")))
+    _second(st, e, offenders[0], d.get("second"), f"{label(offenders[0])} ({section})", at)
+    _team_out(st, at)
+
+
+def _a_paint_check_start(st, e, d):
+    _pl(st, d["team"], d["number"]).check = m.Check("paint", _ms(st, e))
+
+
+def _a_paint_check_end(st, e, d):
+    p, at = _pl(st, d["team"], d["number"]), _ms(st, e)
+    if d["outcome"] == "eliminated":
+        _close_check(p, at, "eliminated")
+        _eliminate(st, p, "hit", "24.01", at, e, "hit found at the paint check")
+        _team_out(st, at)
+    else:
+        _close_check(p, at, "in_play")
+
+
+def _a_neutral_start(st, e, d):
+    p, at = _pl(st, d["team"], d["number"]), _ms(st, e)
+    _close_check(p, at, "escalated")  # 25.01: a paint check that needs a neutral
+    p.check = m.Check("neutral", at)
+    p.status = m.NEUTRAL  # 25.03
+
+
+def _a_neutral_end(st, e, d):
+    p, at = _pl(st, d["team"], d["number"]), _ms(st, e)
+    if d["outcome"] == "eliminated":
+        _close_check(p, at, "eliminated")
+        _eliminate(st, p, "hit", "25.02", at, e, "hit found at the neutral check")
+        _team_out(st, at)
+    else:
+        _close_check(p, at, "in_play")
+        _restore(p)
+
+
+def _a_chrono_reading(st, e, d):
+    p, at = _pl(st, d["team"], d["number"]), _ms(st, e)
+    if _apply_chrono(st, e, p, d, fps_of(d.get("fps")), at):
+        _team_out(st, at)
+
+
+def _a_flag_capture(st, e, d):
+    p, at = _pl(st, d["team"], d["number"]), _ms(st, e)
+    flag = st.flags[st.setup.opponent(p.team)]
+    flag.location, flag.carrier, flag.since_ms = m.CARRIED, p.key, at
+    flag.captures.append(m.Capture(p.team, p.number, at, e.seq))
+    p.carrying = flag.owner
+    if st.first_capture_team is None:
+        st.first_capture_team = p.team  # 30.01: who captured first
+
+
+def _a_flag_handover(st, e, d):
+    # 22.03
+    giver = _pl(st, d["team"], d["from_number"])
+    taker = _pl(st, d["team"], d["to_number"])
+    flag = st.flags[giver.carrying]
+    flag.carrier, flag.since_ms = taker.key, _ms(st, e)
+    taker.carrying, giver.carrying = giver.carrying, None
+
+
+def _a_flag_hang(st, e, d):
+    # 23.01: "Time!" -- the clock stops at the touch
+    at = _ms(st, e)
+    _stop_clock(st, at)
+    st.hangs.append(m.HangAttempt(str(d["team"]), num(d["number"]), at, e.id))
+    st.phase = m.HANG_CHECK
+
+
+def _a_hang_verdict(st, e, d):
+    hang = st.hangs[-1]
+    p = st.players[(hang.team, hang.number)]
+    fps = fps_of(d.get("fps"))
+    at = hang.touch_ms
+    hit = d["paint"] == "hit"
+    cv = chrono_verdict(
+        st.setup.settings, fps, bool(d.get("forbidden_mode")), fps_of(d.get("interval_ms"))
+    )
+    if not hit and not cv.eliminates:
+        # 23.03: the hang counts; the game ended at the touch, not at the verdict
+        if fps is not None:
+            _apply_chrono(st, e, p, d, fps, at)
+        hang.counted, hang.text = True, "23.03: flag hang counted"
+        flag = st.flags[p.carrying]
+        flag.location = m.HUNG  # flag.carrier stays: who hung it
+        p.carrying = None
+        st.hang_team = p.team
+        _end(st, m.END_FLAG_HANG, at)
+        return
+    hang.counted = False
+    if hit:
+        hang.text = "23.02: the carrier is hit"
+        _eliminate(st, p, "hit", "23.02", at, e, "hit found at the flag-hang check")
+    else:
+        hang.text = "23.02: the carrier's marker is over the limit"
+    if fps is not None or cv.eliminates:
+        _apply_chrono(st, e, p, d, fps, at)  # the chrono penalty applies on top (20.03-20.05)
+    # 23.02: the spare flag is up (done by _eliminate); play resumes with clock_resume
+    st.phase = m.STOPPED
+    _team_out(st, at)
+
+
+def _a_inspection(st, e, d):
+    # 18.02
+    p = _pl(st, d["team"], d["number"])
+    result = d["result"]
+    p.inspection = result
+    if result == "clean":
+        _close_check(p, st.end_ms, "in_play")
+        _restore(p)
+    elif result == "hit_found":
+        _eliminate(st, p, "failed_inspection", "18.02", st.end_ms, e)
+        st.penalty_reports.append(
+            m.Note(
+                e.id, e.seq, e.type, f"18.02: hit found on {label(p)}: report for penalty points"
+            )
+        )
+    else:
+        _eliminate(st, p, "did_not_report", "18.02", st.end_ms, e)
+    if not st.to_inspect():
+        st.phase = m.FINAL
+
+
+_APPLY = {
+    ev.CHECKIN: _a_checkin,
+    ev.MARKER_VERDICT: _a_marker_verdict,
+    ev.NO_SHOW: _a_no_show,
+    ev.CLOCK_START: _a_clock_start,
+    ev.TIME_STOP: _a_time_stop,
+    ev.CLOCK_RESUME: _a_clock_resume,
+    ev.GAME_END: _a_game_end,
+    ev.ELIMINATION: _a_elimination,
+    ev.PAINT_CHECK_START: _a_paint_check_start,
+    ev.PAINT_CHECK_END: _a_paint_check_end,
+    ev.NEUTRAL_START: _a_neutral_start,
+    ev.NEUTRAL_END: _a_neutral_end,
+    ev.CHRONO_READING: _a_chrono_reading,
+    ev.FLAG_CAPTURE: _a_flag_capture,
+    ev.FLAG_HANDOVER: _a_flag_handover,
+    ev.FLAG_HANG: _a_flag_hang,
+    ev.HANG_VERDICT: _a_hang_verdict,
+    ev.INSPECTION: _a_inspection,
+}

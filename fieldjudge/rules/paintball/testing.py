@@ -1,0 +1,54 @@
+"""A log builder for tests and demos: fills id, seq, wall_time and the hash chain.
+Pure: the start time is an argument and time advances only as the caller says."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
+
+DEFAULT_START = datetime(2026, 5, 16, 10, 0, 0, tzinfo=UTC)
+
+
+class LogBuilder:
+    """``log.add("clock_start")``; ``log.tick(1500)`` advances game and wall time while the
+    clock runs; ``log.wait(ms)`` advances wall time only (a stopped clock)."""
+
+    def __init__(self, start: datetime = DEFAULT_START, judge: str = "judge-1") -> None:
+        self.events: list[Event] = []
+        self.wall = start
+        self.game_ms = 0
+        self.judge = judge
+
+    def tick(self, ms: int) -> LogBuilder:
+        self.game_ms += ms
+        self.wall += timedelta(milliseconds=ms)
+        return self
+
+    def wait(self, ms: int) -> LogBuilder:
+        self.wall += timedelta(milliseconds=ms)
+        return self
+
+    def add(self, etype: str, game_clock_ms: int | None = -1, **data: Any) -> Event:
+        """Append an event; game_clock_ms defaults to the builder's game time."""
+        prev = self.events[-1].hash if self.events else GENESIS_HASH
+        seq = len(self.events) + 1
+        doc = {
+            "id": f"e{seq}",
+            "seq": seq,
+            "type": etype,
+            "game_clock_ms": self.game_ms if game_clock_ms == -1 else game_clock_ms,
+            "wall_time": self.wall.isoformat(),
+            "judge": self.judge,
+            "data": data,
+            "prev_hash": prev,
+        }
+        doc["hash"] = compute_hash(doc)
+        ev = Event.from_doc(doc)
+        self.events.append(ev)
+        return ev
+
+    def void(self, target: Event | str, reason: str = "mistake") -> Event:
+        tid = target.id if isinstance(target, Event) else target
+        return self.add(VOID, target=tid, reason=reason)
