@@ -1,0 +1,202 @@
+"""``fieldjudge chrono``: list ports, listen to a chronograph, run a simulated one.
+
+``fieldjudge.cli`` does ``main.add_command(chrono)``.  ``python -m fieldjudge.cli_chrono``
+runs the group on its own.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sys
+import threading
+
+import click
+import orjson
+
+from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS, Garbled, Reading
+from fieldjudge.devices.ports import BAUDS, DEFAULT_BAUD, list_chrono_ports
+from fieldjudge.devices.reader import ChronoOpenError, ChronoReader, Status
+
+FORMAT_CHOICES = ("auto", *FORMATS)
+
+
+def item_to_json(item: Reading | Garbled | Status) -> dict:
+    """The JSON line `listen` prints for one reader item."""
+    if isinstance(item, Reading):
+        return {"fps": item.fps, "format": item.format, "t": round(item.t, 4)}
+    if isinstance(item, Garbled):
+        return {"error": item.reason, "raw": item.raw.hex(), "t": round(item.t, 4)}
+    return {"status": item.state, "message": item.message, "t": round(item.t, 4)}
+
+
+def _out(obj: dict) -> None:
+    sys.stdout.buffer.write(orjson.dumps(obj) + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def _stop_on_signals(stop: threading.Event) -> None:
+    """Ctrl-C / SIGTERM set `stop` (a clean exit, no traceback) — main thread only."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            signal.signal(sig, lambda *_: stop.set())
+        except (ValueError, OSError):  # not the main thread (e.g. an embedding test runner)
+            pass
+
+
+@click.group()
+def chrono() -> None:
+    """Radar chronograph: ports, live readings, a simulator for rehearsals."""
+
+
+@chrono.command("ports")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per port.")
+def ports_cmd(as_json: bool) -> None:
+    """List serial ports, USB-serial adapters first."""
+    found = list_chrono_ports()
+    if as_json:
+        for p in found:
+            _out(
+                {
+                    "device": p.device,
+                    "by_id": p.by_id,
+                    "description": p.description,
+                    "usb": p.usb,
+                }
+            )
+        return
+    if not found:
+        click.echo("No serial ports found. Is the chronograph's USB-serial adapter plugged in?")
+    for p in found:
+        click.echo(p.label)
+    click.echo(f"Bauds: {', '.join(map(str, BAUDS))} (default {DEFAULT_BAUD})")
+
+
+@chrono.command("listen")
+@click.option(
+    "--port", "-p", required=True, help="Device path, /dev/serial/by-id name or COM port."
+)
+@click.option("--baud", "-b", type=int, default=DEFAULT_BAUD, show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="auto", show_default=True
+)
+@click.option(
+    "--unit",
+    type=click.Choice(tuple(UNIT_TO_FPS)),
+    default="fps",
+    show_default=True,
+    help="The unit the chronograph is set to (converted to fps).",
+)
+def listen_cmd(port: str, baud: int, fmt: str, unit: str) -> None:
+    """Print one JSON line per reading, garbled frame or status change, until Ctrl-C."""
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def on_item(item: Reading | Garbled | Status) -> None:
+        try:
+            _out(item_to_json(item))
+        except (BrokenPipeError, ValueError):  # reader of our stdout went away
+            stop.set()
+
+    if os.name == "posix" and "://" not in port and not os.path.exists(port):
+        raise click.ClickException(
+            f"port {port} does not exist. List ports with `fieldjudge chrono ports`."
+        )
+    reader = ChronoReader(port, baud, fmt, unit, on_item=on_item, retry_first_open=False)
+
+    def run() -> None:
+        try:
+            reader.run(cancelled=stop)
+        except ChronoOpenError as exc:
+            errors.append(exc)
+        finally:
+            stop.set()
+
+    th = threading.Thread(target=run, name="chrono-listen", daemon=True)
+    _stop_on_signals(stop)
+    th.start()
+    try:
+        while th.is_alive():
+            stop.wait(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        th.join(2.0)
+    if errors:
+        raise click.ClickException(
+            f"{errors[0]}\nCheck the port name with `fieldjudge chrono ports`."
+        )
+
+
+@chrono.command("simulate")
+@click.option("--replay", type=click.Path(exists=True, dir_okay=False), help="JSONL recording.")
+@click.option("--loop", is_flag=True, help="Replay the recording again and again.")
+@click.option("--fps", type=float, default=285.0, show_default=True)
+@click.option("--spread", type=float, default=3.0, show_default=True, help="± fps")
+@click.option("--rate", type=float, default=12.0, show_default=True, help="shots per second")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("plain", "stalker-a", "decatur", "stalker-be")),
+    default="plain",
+    show_default=True,
+)
+@click.option("--count", type=int, default=None, help="Shots to send (default: endless).")
+@click.option("--seed", type=int, default=None, help="Seed for a repeatable stream.")
+@click.option("--link", type=click.Path(dir_okay=False), default=None, help="Symlink path.")
+@click.option("--exit-when-done", is_flag=True, help="Exit after a finite stream ends.")
+def simulate_cmd(
+    replay: str | None,
+    loop: bool,
+    fps: float,
+    spread: float,
+    rate: float,
+    fmt: str,
+    count: int | None,
+    seed: int | None,
+    link: str | None,
+    exit_when_done: bool,
+) -> None:
+    """Pretend to be a chronograph on a pseudo-terminal; prints the port path first."""
+    try:
+        from fieldjudge.devices.simulator import (
+            PtyChrono,
+            generate_stream,
+            load_recording,
+            play,
+        )
+    except ImportError as exc:  # tty/pty: POSIX only
+        raise click.ClickException(f"the simulator needs a POSIX system: {exc}") from exc
+    try:
+        chunks = load_recording(replay) if replay else None
+    except (OSError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    stop = threading.Event()
+    _stop_on_signals(stop)
+    with PtyChrono(link) as sim:
+        click.echo(sim.path)
+        click.echo(
+            f"Simulated chronograph on {sim.path} (-> {sim.slave_name}); Ctrl-C to stop.",
+            err=True,
+        )
+        sys.stdout.flush()
+        try:
+            while not stop.is_set():
+                if chunks is not None:
+                    stream = chunks
+                else:
+                    stream = generate_stream(fps, spread, rate, fmt, random.Random(seed), count)
+                play(sim, stream, cancelled=stop.is_set)
+                if chunks is None or not loop:
+                    break
+            # a finite stream is over: stay plugged in (an idle device) until Ctrl-C
+            while not exit_when_done and not stop.is_set():
+                stop.wait(0.2)
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    chrono()

@@ -1,0 +1,360 @@
+"""Pre-game marker check (19) and in-game reading analysis (20.02).  Pure: no I/O, no clock.
+
+Readings are anything with ``.fps`` and ``.t`` (a `fieldjudge.devices.parsers.Reading`) or
+``(fps, t)`` pairs; ``t`` is the host's monotonic time in seconds when the frame arrived (no
+chronograph sends its own timestamps, so the 95 ms and 100 ms tests rest on host stamps).
+The after-release press time must be on the same clock (``time.monotonic()`` in the UI).
+
+Thresholds come from a settings mapping (tournament settings), keys as in
+`fieldjudge.rules.paintball.setup.ChronoSettings`; an object with those attributes works too:
+
+======================  =======  ==========================================================
+key                     default  rule
+======================  =======  ==========================================================
+limit_fps               300      19.05 velocity must not exceed; 20.03 over it → removal
+rof_min_interval_ms     95       20.02 two consecutive shots closer than this → fail
+after_release_ms        100      19.05 a shot after trigger release later than this → fail
+after_release_shots     1        19.05 more shots than this after release → fail
+max_balls               140      19.05 balls a judge may use on one marker
+======================  =======  ==========================================================
+
+Comparisons are made on milliseconds rounded to 0.001 ms, so float noise never turns an
+exact 95.000 ms gap into a failure: 94 ms fails, 95 ms and 96 ms pass (20.02 "not faster
+than one shot per 95 ms"); 100 ms after release passes, 101 ms fails (19.05).  Velocity is
+strictly "over": 300.0 fps passes, 300.1 fails (19.05 "не должна превышать 300 фпс").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "DEFAULTS",
+    "PASS",
+    "FAIL",
+    "NOT_DONE",
+    "Shot",
+    "TestResult",
+    "MarkerCheck",
+    "ReadingAnalysis",
+    "TimingTolerance",
+    "check_marker",
+    "analyze_readings",
+    "min_interval",
+    "timing_tolerance",
+    "timing_tolerance_ms",
+]
+
+DEFAULTS: dict[str, float] = {
+    "limit_fps": 300.0,  # 19.05, 20.03
+    "rof_min_interval_ms": 95.0,  # 20.02
+    "after_release_ms": 100.0,  # 19.05
+    "after_release_shots": 1,  # 19.05
+    "max_balls": 140,  # 19.05
+}
+
+PASS = "pass"
+FAIL = "fail"
+NOT_DONE = "not_done"
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    fps: float
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class TestResult:
+    name: str  # velocity | rate_of_fire | after_release | slap | ball_limit
+    section: str
+    outcome: str  # pass | fail | not_done
+    message: str
+    near_limit: bool = False  # within the timing tolerance of its threshold
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome == PASS
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerCheck:
+    """The verdict of 19.05.  `admitted` only when every test passed (19.05: "if any test is
+    not passed the marker is not admitted"); the head judge approves the results."""
+
+    admitted: bool
+    tests: tuple[TestResult, ...]
+    max_fps: float | None
+    min_interval_ms: float | None
+    shots_after_release: int | None
+    after_release_delays_ms: tuple[float, ...]
+    balls_used: int
+    balls_left: int
+    reasons: tuple[str, ...]  # "19.05: …" lines for every test not passed
+
+    def test(self, name: str) -> TestResult:
+        return next(t for t in self.tests if t.name == name)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingAnalysis:
+    """20.02 on a series of in-game readings.  The penalty itself (20.03-20.05) comes from
+    `fieldjudge.rules.paintball.chrono.chrono_verdict(settings, max_fps, interval_ms=...)`."""
+
+    shots: int
+    max_fps: float | None
+    min_interval_ms: float | None
+    velocity_ok: bool  # 20.02 / 20.03
+    rate_ok: bool  # 20.02
+    no_penalty: bool  # 20.02: velocity ≤ limit and no interval under the minimum
+    near_limit: bool  # an interval within the timing tolerance of the minimum
+
+
+def _setting(settings: Mapping[str, Any] | Any | None, key: str) -> float:
+    if settings is None:
+        return DEFAULTS[key]
+    if isinstance(settings, Mapping):
+        return settings.get(key, DEFAULTS[key])
+    return getattr(settings, key, DEFAULTS[key])
+
+
+def _shots(readings: Iterable[Any]) -> list[Shot]:
+    out = []
+    for r in readings:
+        if isinstance(r, tuple):
+            out.append(Shot(float(r[0]), float(r[1])))
+        else:
+            out.append(Shot(float(r.fps), float(r.t)))
+    out.sort(key=lambda s: s.t)
+    return out
+
+
+def _ms(a: float, b: float) -> float:
+    return round((b - a) * 1000.0, 3)
+
+
+def min_interval(readings: Iterable[Any]) -> tuple[float, int] | None:
+    """The shortest gap between consecutive shots in ms, and the index of the later shot
+    (readings sorted by time).  None with fewer than two shots."""
+    shots = _shots(readings)
+    best: tuple[float, int] | None = None
+    for i in range(1, len(shots)):
+        gap = _ms(shots[i - 1].t, shots[i].t)
+        if best is None or gap < best[0]:
+            best = (gap, i)
+    return best
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+def analyze_readings(
+    readings: Iterable[Any],
+    settings: Mapping[str, Any] | Any | None = None,
+    tolerance_ms: float = 0.0,
+) -> ReadingAnalysis:
+    """20.02: readings of one marker taken in a game → max velocity and minimum interval."""
+    shots = _shots(readings)
+    limit = _setting(settings, "limit_fps")
+    rof = _setting(settings, "rof_min_interval_ms")
+    max_fps = max((s.fps for s in shots), default=None)
+    mi = min_interval(shots)
+    gap = mi[0] if mi else None
+    velocity_ok = max_fps is None or max_fps <= limit  # 20.03: "свыше 300" is strict
+    rate_ok = gap is None or gap >= rof  # 20.02
+    near = gap is not None and abs(gap - rof) <= tolerance_ms
+    return ReadingAnalysis(
+        shots=len(shots),
+        max_fps=max_fps,
+        min_interval_ms=gap,
+        velocity_ok=velocity_ok,
+        rate_ok=rate_ok,
+        no_penalty=velocity_ok and rate_ok,
+        near_limit=near,
+    )
+
+
+def check_marker(
+    readings: Iterable[Any],
+    *,
+    slap_fired: bool | None,
+    release_t: float | None,
+    balls_used: int | None = None,
+    settings: Mapping[str, Any] | Any | None = None,
+    tolerance_ms: float = 0.0,
+) -> MarkerCheck:
+    """The pre-game marker check of 19.05 (plus the rate of fire of 20.02).
+
+    * `readings` — every reading of this marker during the check, in any order.
+    * `slap_fired` — slap test (19.05): False = did not fire (pass), True = fired (fail),
+      None = not done.
+    * `release_t` — host time the judge marked "trigger released" (19.05); None = not done.
+      Readings with ``t >= release_t`` are shots after release.
+    * `balls_used` — balls spent on this marker; defaults to the number of readings (a ball
+      the radar missed is still a ball, so the screen should let the judge add those).
+    * `tolerance_ms` — the serial timing tolerance (`timing_tolerance`); only marks results
+      as `near_limit`, it never changes a verdict.
+    """
+    shots = _shots(readings)
+    limit = _setting(settings, "limit_fps")
+    rof = _setting(settings, "rof_min_interval_ms")
+    ar_ms = _setting(settings, "after_release_ms")
+    ar_shots = int(_setting(settings, "after_release_shots"))
+    max_balls = int(_setting(settings, "max_balls"))
+    used = len(shots) if balls_used is None else int(balls_used)
+    tests: list[TestResult] = []
+
+    # 19.05 slap test: the marker must not fire from a slap
+    if slap_fired is None:
+        tests.append(TestResult("slap", "19.05", NOT_DONE, "19.05: slap test not done"))
+    elif slap_fired:
+        tests.append(TestResult("slap", "19.05", FAIL, "19.05: marker fired on the slap test"))
+    else:
+        tests.append(TestResult("slap", "19.05", PASS, "19.05: slap test passed"))
+
+    # 19.05 velocity over the radar chrono: must not exceed the limit
+    max_fps = max((s.fps for s in shots), default=None)
+    if max_fps is None:
+        tests.append(TestResult("velocity", "19.05", NOT_DONE, "19.05: no velocity reading"))
+    elif max_fps > limit:
+        tests.append(
+            TestResult(
+                "velocity",
+                "19.05",
+                FAIL,
+                f"19.05: velocity {_fmt(max_fps)} fps is over {_fmt(limit)} fps",
+            )
+        )
+    else:
+        tests.append(TestResult("velocity", "19.05", PASS, f"19.05: velocity {_fmt(max_fps)} fps"))
+
+    # 20.02 rate of fire: no two consecutive shots closer than the minimum interval
+    mi = min_interval(shots)
+    gap = mi[0] if mi else None
+    if gap is None:
+        tests.append(
+            TestResult("rate_of_fire", "20.02", NOT_DONE, "20.02: fewer than two shots timed")
+        )
+    else:
+        near = abs(gap - rof) <= tolerance_ms
+        ok = gap >= rof
+        msg = (
+            f"20.02: shortest interval {_fmt(gap)} ms"
+            + ("" if ok else f" is under {_fmt(rof)} ms")
+            + (f" (within ±{_fmt(tolerance_ms)} ms timing tolerance)" if near else "")
+        )
+        tests.append(TestResult("rate_of_fire", "20.02", PASS if ok else FAIL, msg, near))
+
+    # 19.05 after release: at most one shot, no later than 100 ms after the release
+    delays: tuple[float, ...] = ()
+    n_after: int | None = None
+    if release_t is None:
+        tests.append(
+            TestResult("after_release", "19.05", NOT_DONE, "19.05: after-release test not done")
+        )
+    else:
+        delays = tuple(_ms(release_t, s.t) for s in shots if s.t >= release_t)
+        n_after = len(delays)
+        late = [d for d in delays if d > ar_ms]
+        problems = []
+        if n_after > ar_shots:
+            problems.append(f"{n_after} shots after release (at most {ar_shots})")
+        if late:
+            problems.append(f"a shot {_fmt(max(late))} ms after release (at most {_fmt(ar_ms)})")
+        near = any(abs(d - ar_ms) <= tolerance_ms for d in delays)
+        if problems:
+            msg = "19.05: " + "; ".join(problems)
+        elif n_after:
+            msg = f"19.05: 1 shot {_fmt(delays[0])} ms after release"
+        else:
+            msg = "19.05: no shot after release"
+        tests.append(TestResult("after_release", "19.05", FAIL if problems else PASS, msg, near))
+
+    # 19.05 balls: at most max_balls per marker check
+    if used > max_balls:
+        tests.append(
+            TestResult("ball_limit", "19.05", FAIL, f"19.05: {used} balls used, limit {max_balls}")
+        )
+    else:
+        tests.append(
+            TestResult("ball_limit", "19.05", PASS, f"19.05: {used} of {max_balls} balls used")
+        )
+
+    reasons = tuple(t.message for t in tests if not t.passed)
+    return MarkerCheck(
+        admitted=not reasons,
+        tests=tuple(tests),
+        max_fps=max_fps,
+        min_interval_ms=gap,
+        shots_after_release=n_after,
+        after_release_delays_ms=delays,
+        balls_used=used,
+        balls_left=max(0, max_balls - used),
+        reasons=reasons,
+    )
+
+
+# --------------------------------------------------------------------------- timing tolerance
+
+
+@dataclass(frozen=True, slots=True)
+class TimingTolerance:
+    """What the serial link does to host timestamps.
+
+    * `frame_ms` — time to transmit one frame (10 bits per byte for 8N1) at the baud.
+    * `latency_ms` — USB-serial adapter latency timer (FTDI default 16 ms; 1 ms in low-latency
+      mode): a finished frame may wait this long in the adapter.
+    * `period_ms` — the device's message period for streaming radars (0 = sends on detect).
+
+    A stamp lags the shot by `frame_ms` plus 0…(`latency_ms` + `period_ms`).  The constant
+    frame time cancels in the gap between two readings, so a gap is uncertain by
+    ±`interval_ms` = `latency_ms` + `period_ms`; the delay after a trigger release (a key
+    press stamped on the host at once) may read up to `delay_ms` too long.
+    """
+
+    frame_ms: float
+    latency_ms: float
+    period_ms: float
+
+    @property
+    def interval_ms(self) -> float:
+        return round(self.latency_ms + self.period_ms, 1)
+
+    @property
+    def delay_ms(self) -> float:
+        return round(self.frame_ms + self.latency_ms + self.period_ms, 1)
+
+    def describe(self) -> str:
+        return (
+            f"Serial timing tolerance: intervals ±{self.interval_ms:g} ms, "
+            f"delays up to +{self.delay_ms:g} ms "
+            f"(frame {self.frame_ms:g} ms, adapter latency {self.latency_ms:g} ms"
+            + (f", message period {self.period_ms:g} ms" if self.period_ms else "")
+            + ")"
+        )
+
+
+def timing_tolerance(
+    baud: int,
+    frame_len: int,
+    latency_timer_ms: float = 16.0,
+    message_period_ms: float = 0.0,
+    bits_per_byte: int = 10,
+) -> TimingTolerance:
+    """The timing tolerance of a serial chronograph link (see `TimingTolerance`)."""
+    if baud <= 0 or frame_len < 0:
+        raise ValueError("baud must be > 0 and frame_len >= 0")
+    frame_ms = round(frame_len * bits_per_byte * 1000.0 / baud, 1)
+    return TimingTolerance(frame_ms, float(latency_timer_ms), float(message_period_ms))
+
+
+def timing_tolerance_ms(
+    baud: int, frame_len: int, latency_timer_ms: float = 16.0, message_period_ms: float = 0.0
+) -> float:
+    """Worst-case lag of a host timestamp behind the shot, in ms: frame transmission time at
+    `baud` (8N1) + adapter latency timer + message period.  E.g. a 7-byte ``287.4\\r\\n`` at
+    9600 baud through an FTDI at its default 16 ms: 7.3 + 16 = 23.3 ms."""
+    return timing_tolerance(baud, frame_len, latency_timer_ms, message_period_ms).delay_ms
