@@ -82,7 +82,9 @@ class Settings:
     checkin_minutes: int = 3  # 19.01
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "penalties", MappingProxyType(dict(self.penalties)))
+        # the catalogue always covers the defaults; a given mapping overrides them
+        merged = {**DEFAULT_PENALTIES, **dict(self.penalties)}
+        object.__setattr__(self, "penalties", MappingProxyType(merged))
 
     def penalty_kind(self, reason: str) -> str:
         return self.penalties.get(reason, "removal")

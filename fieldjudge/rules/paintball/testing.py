@@ -52,3 +52,19 @@ class LogBuilder:
     def void(self, target: Event | str, reason: str = "mistake") -> Event:
         tid = target.id if isinstance(target, Event) else target
         return self.add(VOID, target=tid, reason=reason)
+
+
+def demo_setup(settings: Any = None, team_a: str = "red", team_b: str = "blue") -> Any:
+    """Two teams of five, shirt numbers 1-5, captain #1."""
+    from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
+
+    rosters = {
+        t: tuple(RosterPlayer(n, f"{t}-{n}", captain=n == 1) for n in range(1, 6))
+        for t in (team_a, team_b)
+    }
+    return GameSetup("g1", team_a, team_b, rosters, settings or Settings())
+
+
+def ref(team: str, number: int) -> dict[str, Any]:
+    """A player reference as event data names it."""
+    return {"team": team, "number": number}
