@@ -58,9 +58,11 @@ _UNIT_ALIASES = {
 }
 
 FORMATS = ("plain", "stalker-a", "stalker-be", "decatur", "chrony")
-# `auto` tries these in order and locks onto the first that understands a frame.  The most
-# specific come first; plain is last because it accepts the most.
-AUTO_ORDER = ("stalker-be", "chrony", "decatur", "stalker-a", "plain")
+# `auto` tries these in order and locks onto the first that understands a frame (idle frames
+# included).  When the locked format rejects a frame, auto tries the others and re-locks onto
+# one that parses it (a Decatur gun first sending "+287.4" looks plain until a "-" frame).
+# plain accepts everything stalker-a does, so under auto an "A" stream is labelled plain.
+AUTO_ORDER = ("stalker-be", "chrony", "plain", "decatur", "stalker-a")
 
 
 def to_fps(value: float, unit: str) -> float:
@@ -133,7 +135,7 @@ class _Idle:
 
 IDLE = _Idle()
 
-_NUM = rb"(\d{1,4}(?:\.\d{1,2})?|\.\d)"
+_NUM = rb"(\d{1,4}(?:\.\d{0,2})?|\.\d)"
 _UNIT_RE = rb"\s*(FPS|FT/S|MPH|KPH|KMH|KM/H|M/S|MPS|KTS|KN)?"
 _PLAIN_RE = re.compile(rb"^[+?]?\s*" + _NUM + _UNIT_RE + rb"$", re.IGNORECASE)
 _A_RE = re.compile(rb"^0*(\d{0,3})(?:\.(\d?))?" + _UNIT_RE + rb"$", re.IGNORECASE)
@@ -231,7 +233,8 @@ class Decoder:
     """Splitter + parser for one stream.  ``feed(chunk, t)`` → list of Reading | Garbled.
 
     `fmt` is one of FORMATS or ``"auto"`` (locks onto the first format that understands a
-    frame, idle frames included; `locked` tells which).  `unit` is the speed unit the device is
+    frame, idle frames included, re-locking when the stream proves it wrong; `locked` tells
+    which).  `unit` is the speed unit the device is
     set to.  Readings outside `plausible` fps (after conversion) are Garbled, not readings."""
 
     def __init__(
@@ -254,6 +257,7 @@ class Decoder:
         self.readings = 0
         self.garbled = 0
         self.idle = 0
+        self.relocks = 0
 
     def reset(self) -> None:
         """Forget partial data (after a reconnect).  The format lock is kept."""
@@ -277,17 +281,22 @@ class Decoder:
         try:
             if len(frame) > MAX_FRAME:
                 return self._bad(frame, t, f"frame longer than {MAX_FRAME} bytes")
-            if self.locked is None:
-                for name in AUTO_ORDER:
-                    res = self._try(name, frame, t)
-                    if res is not None:
-                        self.locked = name
-                        return res
-                return self._bad(frame, t, "unrecognised frame")
-            res = self._try(self.locked, frame, t)
-            if res is None:
-                return self._bad(frame, t, f"not a {self.locked} frame")
-            return res
+            if self.locked is not None:
+                res = self._try(self.locked, frame, t)
+                if res is not None:
+                    return res
+                if self.fmt != "auto":
+                    return self._bad(frame, t, f"not a {self.locked} frame")
+            for name in AUTO_ORDER:  # auto: lock (or re-lock) onto the first that parses
+                if name == self.locked:
+                    continue
+                res = self._try(name, frame, t)
+                if res is not None:
+                    if self.locked is not None:
+                        self.relocks += 1
+                    self.locked = name
+                    return res
+            return self._bad(frame, t, "unrecognised frame")
         except (ValueError, IndexError, OverflowError) as exc:  # a broken frame of a known format
             return self._bad(frame, t, f"broken frame: {exc}")
 

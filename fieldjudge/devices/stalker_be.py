@@ -59,18 +59,22 @@ class StalkerBE:
     """Turn the 20 Hz bE stream into one reading per shot.
 
     Constant-on guns send a frame every message period whether or not anything moves, and the
-    peak field stays latched after a shot.  So (as RadarGun does): a *burst* starts at the
-    first frame whose live speed is non-zero and ends at the first frame where it is blank/0.
-    The burst gives one reading, stamped with the time of its first frame (the shot), whose
-    speed is the highest of: every live speed and hit speed in the burst, and the peak speed
-    if it changed during the burst (a peak latched before the burst belongs to an earlier shot
-    and is ignored; when no frame came before the burst the peak counts).  The reading is
-    emitted when the burst ends, or by `flush()` (end of stream, unplug)."""
+    peak (and hit) fields stay latched after a shot.  So, as RadarGun does, a *burst* starts at
+    the first frame whose live speed is non-zero and ends at the first frame where it is
+    blank/0.  Each burst gives one reading, stamped with the time of its first frame (the
+    shot).  Its speed is the highest of: the live speeds in the burst, and the peak and hit
+    speeds when they changed during the burst (up to and including the frame that ends it).
+    A peak or hit latched before the burst belongs to an earlier shot and is ignored; when no
+    frame came before the burst they count.  A hit or peak without live speed is not a shot.
+    The reading is emitted when the burst ends, or by `flush()` (end of stream, unplug).
+    """
+
+    _UNSEEN = object()  # no frame before the burst
 
     def __init__(self) -> None:
-        self._last_peak: float | None | bool = False  # False = no frame seen yet
+        self._last: tuple[object, object] = (self._UNSEEN, self._UNSEEN)  # (peak, hit)
+        self._base: tuple[object, object] = (self._UNSEEN, self._UNSEEN)
         self._burst: tuple[float, bytes, float] | None = None  # (t, raw, best)
-        self._base_peak: float | None | bool = False
 
     def feed(self, frame: bytes, t: float):
         """None when `frame` is not bE; else a list of finished shots ``(speed, t0, raw)``,
@@ -83,16 +87,17 @@ class StalkerBE:
         moving = bool(live)
         if moving and self._burst is None:
             self._burst = (t, frame, 0.0)
-            self._base_peak = self._last_peak
+            self._base = self._last
         if self._burst is not None:
             t0, raw0, best = self._burst
-            cands = [best, live or 0.0, hit or 0.0]
-            if peak and (self._base_peak is False or peak != self._base_peak):
-                cands.append(peak)
+            cands = [best, live or 0.0]
+            for value, base in ((peak, self._base[0]), (hit, self._base[1])):
+                if value and (base is self._UNSEEN or value != base):
+                    cands.append(value)
             self._burst = (t0, raw0, max(cands))
             if not moving:
                 out.extend(self.flush())
-        self._last_peak = peak
+        self._last = (peak, hit)
         return out
 
     def flush(self) -> list[tuple[float, float, bytes]]:
