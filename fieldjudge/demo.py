@@ -103,6 +103,7 @@ def create_demo(folder: Path, day: date | None = None, lock: bool = True) -> Tou
                 }
             )
     t.add_games(games)
+    __import__("fieldjudge.demo_history").demo_history.add_history(t)  # issue 5
     return t
 
 

@@ -9,9 +9,38 @@ from typing import Any
 def summarize(t, game_id: str, log) -> dict[str, Any]:
     types = [e.type for e in log.events]
     phase = "open" if types else "scheduled"
-    return {"phase": phase, "events": len(types)}
+    out: dict[str, Any] = {"phase": phase, "events": len(types)}
+    if not types:
+        return out
+    try:
+        out.update(_results_summary(t, game_id, log))
+    except Exception:  # noqa: BLE001 - a summary must never stop the home screen
+        pass
+    return out
+
+
+def _results_summary(t, game_id: str, log) -> dict[str, Any]:
+    from fieldjudge.results import CLOSED_PHASES, result_doc, setup_for, view_from_events
+    from fieldjudge.rules.protocol import PROTOCOL_TYPES
+
+    events = list(log.events)
+    v = view_from_events(t, game_id, events, setup_for(t, game_id, log))
+    out: dict[str, Any] = {"phase": v.phase}
+    if v.state.clock.started and not v.state.no_show:
+        out["alive"] = [v.state.alive(team) for team in v.teams]
+    if v.state.no_show:
+        out["no_show"] = sorted(v.state.no_show)
+    game_events = [e for e in events if e.type not in PROTOCOL_TYPES]
+    if v.final and game_events:
+        out["ended_at"] = game_events[-1].wall_time  # 32.03: the gap starts here
+    if v.phase in CLOSED_PHASES:
+        out["result"] = result_doc(v.result)
+    return out
 
 
 def install(t) -> None:
     """Hook the rules engine into a freshly opened tournament."""
+    from fieldjudge.results import make_guard
+
     t.summarize = summarize
+    t.log_guard = make_guard(t)

@@ -1,0 +1,326 @@
+"""Results of a tournament: the thin adapter between the store (tournament, game logs) and
+the pure rules (the paintball engine's fold and scoring, ``rules.protocol``).
+
+Every action here appends through the game's EventLog, so the lock guard applies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from fieldjudge.pin import check_pin
+from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.events import Event
+from fieldjudge.rules.paintball import GameResult, GameSetup, RosterPlayer, Settings, fold
+from fieldjudge.rules.paintball import game_result as engine_result
+from fieldjudge.rules.paintball import standings as engine_standings
+from fieldjudge.rules.paintball.clock import parse_wall
+from fieldjudge.store import Refused
+
+CLOSED_PHASES = (pr.SUBMITTED, pr.SIGNED, pr.LOCKED, "no_show")
+
+
+def setup_for(t, game_id: str, log=None) -> GameSetup:
+    g = t.game(game_id)
+    if g is None and log is not None:
+        g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
+    if g is None:
+        raise Refused(f"no game {game_id} in the schedule")
+    rosters = {
+        side: tuple(
+            RosterPlayer(int(p["number"]), p["name"], bool(p.get("captain")))
+            for p in t.players(side)
+        )
+        for side in (g["team_a"], g["team_b"])
+    }
+    return GameSetup(game_id, g["team_a"], g["team_b"], rosters, Settings.from_dict(t.settings))
+
+
+@dataclass
+class GameView:
+    """Everything the protocol screen and the exports show of one game."""
+
+    game: dict[str, Any]
+    setup: GameSetup
+    events: list[Event]
+    state: Any  # paintball GameState
+    result: GameResult  # with the head judge's corrections applied
+    computed: GameResult  # as the engine computes it
+    protocol: pr.Protocol
+    names: dict[str, str]
+
+    @property
+    def teams(self) -> tuple[str, str]:
+        return self.setup.teams
+
+    @property
+    def final(self) -> bool:
+        return bool(self.state.no_show) or self.state.phase == "final"
+
+    @property
+    def phase(self) -> str:
+        if self.state.no_show and self.protocol.phase == pr.OPEN:
+            return "no_show"
+        return self.protocol.phase if self.protocol.submission else self.state.phase
+
+    @property
+    def closed(self) -> bool:
+        return self.phase in CLOSED_PHASES
+
+    @property
+    def last_hash(self) -> str:
+        return self.events[-1].hash if self.events else ""
+
+    def name(self, team: str) -> str:
+        return self.names.get(team, team)
+
+
+def view_from_events(t, game_id: str, events: list[Event], setup: GameSetup | None = None):
+    setup = setup or setup_for(t, game_id)
+    state = fold(setup, events)
+    computed = engine_result(setup, state)
+    proto = pr.fold_protocol(events, setup.teams)
+    game = t.game(game_id) or {"id": game_id, "field": "", "start": ""}
+    return GameView(
+        game=game,
+        setup=setup,
+        events=events,
+        state=state,
+        result=pr.apply_corrections(computed, proto),
+        computed=computed,
+        protocol=proto,
+        names=t.team_names(),
+    )
+
+
+def game_view(t, game_id: str) -> GameView:
+    log = t.game_log(game_id)
+    return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
+
+
+def result_doc(r: GameResult) -> dict[str, Any]:
+    return {
+        "teams": list(r.teams),
+        "points": dict(r.points),
+        "diff": dict(r.diff),
+        "survivors": dict(r.survivors),
+        "outcome": r.outcome,
+        "flag_hang_team": r.flag_hang_team,
+        "flag_held_team": r.flag_held_team,
+        "no_show": sorted(r.no_show),
+    }
+
+
+def result_from_doc(game_id: str, d: dict[str, Any]) -> GameResult:
+    return GameResult(
+        game_id=game_id,
+        teams=tuple(d["teams"]),
+        points=d["points"],
+        diff=d["diff"],
+        survivors=d.get("survivors") or {}.fromkeys(d["teams"], 0),
+        outcome=d["outcome"],
+        flag_hang_team=d.get("flag_hang_team"),
+        flag_held_team=d.get("flag_held_team"),
+        no_show=frozenset(d.get("no_show") or ()),
+    )
+
+
+# --- actions -----------------------------------------------------------------------------
+
+
+def _append(t, game_id: str, etype: str, data: dict, judge: str, when: datetime | None = None):
+    log = t.game_log(game_id)
+    return log.append(etype, data, judge=judge, wall_time=when)
+
+
+def submit_protocol(t, game_id: str, judge: str = "", when: datetime | None = None) -> Event:
+    """30.02 / 31: the senior judge submits the result once the game is final."""
+    v = game_view(t, game_id)
+    if not v.final:
+        raise Refused("30.02: points are awarded after the game: finish the game first")
+    if v.protocol.submitted and v.protocol.phase != pr.SUBMITTED:
+        raise Refused("31: the captains have answered; a new protocol is not needed")
+    return _append(t, game_id, pr.PROTOCOL_SUBMITTED, pr.snapshot(v.computed), judge, when)
+
+
+def sign(t, game_id: str, team: str, name: str, judge: str = "", when=None) -> Event:
+    return _append(t, game_id, pr.CAPTAIN_SIGNED, {"team": team, "name": name.strip()}, judge, when)
+
+
+def refuse(t, game_id: str, team: str, reason: str, captain: str = "", judge: str = "", when=None):
+    data = {"team": team, "reason": reason.strip(), "captain": captain.strip()}
+    return _append(t, game_id, pr.CAPTAIN_REFUSED, data, judge, when)
+
+
+def pin_gate(t) -> pr.PinGate:
+    """One gate per open tournament (wrong PINs count across screens)."""
+    gate = getattr(t, "_results_pin_gate", None)
+    if gate is None:
+        gate = pr.PinGate()
+        t._results_pin_gate = gate  # noqa: SLF001
+    return gate
+
+
+def check_head_pin(t, pin: str, now: float, gate: pr.PinGate | None = None) -> None:
+    """Raises Refused on a locked gate or a wrong PIN (counted)."""
+    gate = gate or pin_gate(t)
+    wait = gate.remaining(now)
+    if wait > 0:
+        raise Refused(f"three wrong PINs: correction is locked for {int(wait + 0.999)} s")
+    ok = check_pin(pin, t.meta.get("pin"))
+    gate.record(ok, now)
+    if not ok:
+        if gate.remaining(now) > 0:
+            raise Refused("wrong PIN; three wrong PINs: correction is locked for a minute")
+        raise Refused(f"wrong PIN ({gate.max_failures - gate.failures} attempts left)")
+
+
+def correct_total(
+    t,
+    game_id: str,
+    pin: str,
+    new_points: dict[str, int],
+    reason: str,
+    now: float,
+    new_diff: dict[str, int] | None = None,
+    judge: str = "",
+    when: datetime | None = None,
+) -> Event:
+    """31: the head judge corrects a wrong total of a signed protocol, with his PIN."""
+    v = game_view(t, game_id)
+    why = pr.lock_refusal(
+        v.events, pr.TOTAL_CORRECTED, _corr(v, new_points, new_diff, reason), v.teams
+    )
+    if why:
+        raise Refused(why)
+    check_head_pin(t, pin, now)
+    head = t.meta.get("head_judge", "") or judge
+    data = _corr(v, new_points, new_diff, reason) | {"head_judge": head}
+    return _append(t, game_id, pr.TOTAL_CORRECTED, data, judge or head, when)
+
+
+def _corr(v: GameView, new_points, new_diff, reason: str) -> dict[str, Any]:
+    return {
+        "old_points": dict(v.result.points),
+        "new_points": {k: int(x) for k, x in new_points.items()},
+        "old_diff": dict(v.result.diff),
+        "new_diff": {k: int(x) for k, x in (new_diff or v.result.diff).items()},
+        "reason": reason.strip(),
+    }
+
+
+def previous_game_end(t, game_id: str, team: str) -> datetime | None:
+    """When ``team``'s game before ``game_id`` ended: the last game event of its log, else
+    its scheduled start plus the game length. Naive local time, as the schedule is."""
+    me = t.game(game_id)
+    if me is None:
+        return None
+    before = [
+        g
+        for g in t.games()
+        if g["start"] < me["start"] and team in (g["team_a"], g["team_b"]) and g["id"] != game_id
+    ]
+    if not before:
+        return None
+    prev = before[-1]
+    ended = t.game_summary(prev["id"]).get("ended_at")
+    if ended:
+        return parse_wall(ended).astimezone().replace(tzinfo=None)
+    return datetime.fromisoformat(prev["start"]) + t.game_length
+
+
+def no_show_refusal(t, game_id: str, absent: list[str], now: datetime) -> str | None:
+    """32.03 for each absent team; ``now`` naive local time of the ruling."""
+    gap = int(t.settings.get("min_gap_minutes", 12))
+    names = t.team_names()
+    for team in absent:
+        why = pr.no_show_gap_refusal(
+            names.get(team, team), previous_game_end(t, game_id, team), now, gap
+        )
+        if why:
+            return why
+    return None
+
+
+def record_no_show(
+    t,
+    game_id: str,
+    absent: list[str],
+    reason: str = "late",
+    judge: str = "",
+    when: datetime | None = None,
+) -> Event:
+    """32.01-32.03: the head judge rules a no-show (one or both teams)."""
+    when = when or datetime.now(UTC)
+    local_now = when.astimezone().replace(tzinfo=None)
+    why = no_show_refusal(t, game_id, absent, local_now)
+    if why:
+        raise Refused(why)
+    from fieldjudge.rules.paintball import refusal
+
+    v = game_view(t, game_id)
+    data = {"absent": list(absent), "reason": reason, "ruled_at": when.isoformat()}
+    why = refusal(v.state, pr.NO_SHOW, data)
+    if why:
+        raise Refused(why)
+    return _append(t, game_id, pr.NO_SHOW, data, judge, when)
+
+
+# --- standings ---------------------------------------------------------------------------
+
+
+def closed_results(t) -> list[tuple[dict, GameResult]]:
+    """Results of the games whose protocol was submitted (or ruled a no-show), from the
+    summary index (rebuilt from the game files when stale)."""
+    out = []
+    for g in t.games():
+        s = t.game_summary(g["id"])
+        if s.get("phase") in CLOSED_PHASES and s.get("result"):
+            out.append((g, result_from_doc(g["id"], s["result"])))
+    return out
+
+
+def division_of(t, team_id: str) -> str:
+    team = t.team(team_id) or {}
+    return str(team.get("division") or t.meta.get("division") or "")
+
+
+def standings_by_division(t, results=None) -> dict[str, list]:
+    """{division: [StandingRow]} over the closed games (every team listed)."""
+    results = closed_results(t) if results is None else results
+    groups: dict[str, list[GameResult]] = {}
+    teams: dict[str, list[str]] = {}
+    for team in t.teams():
+        teams.setdefault(division_of(t, team["id"]), []).append(team["id"])
+    for _g, r in results:
+        groups.setdefault(division_of(t, r.teams[0]), []).append(r)
+    return {div: engine_standings(groups.get(div, []), ids) for div, ids in sorted(teams.items())}
+
+
+def make_guard(t) -> Callable:
+    """The store's guard: refuses appends to a locked protocol (31) and no-shows inside a
+    team's 12-minute gap (32.03)."""
+
+    def guard(log, etype: str, data) -> str | None:
+        teams = (str(log.meta.get("team_a", "")), str(log.meta.get("team_b", "")))
+        why = pr.lock_refusal(log.events, etype, data, teams)
+        if why or etype != pr.NO_SHOW:
+            return why
+        absent = data.get("absent") if isinstance(data, dict) else None
+        if not isinstance(absent, list):
+            return None
+        game_id = str(log.meta.get("game_id", ""))
+        ruled = data.get("ruled_at")
+        try:
+            now = parse_wall(ruled) if isinstance(ruled, str) else log.clock()
+        except ValueError:
+            now = log.clock()
+        now = now.astimezone().replace(tzinfo=None)
+        try:
+            return no_show_refusal(t, game_id, [str(a) for a in absent], now)
+        except Exception:  # noqa: BLE001 - a schedule problem must not block the judge
+            return None
+
+    return guard

@@ -1,0 +1,290 @@
+"""The signed game protocol (31), no-show rulings (32) and the lock: pure functions over a
+game's events. No store, no clock: times come in as arguments.
+
+Protocol events live in the game's own log:
+
+- ``protocol_submitted`` -- the senior judge submits the result (30.02, 31). data:
+  ``points`` {team: int}, ``diff`` {team: int}, ``outcome`` str, ``survivors`` {team: int}.
+  A later game event (or a void of one) makes the submission stale: a new protocol is
+  filled and submitted again (31: "при обнаружении ошибки заполняется новый протокол").
+- ``captain_signed`` -- data: ``team``, ``name`` (typed by the captain). Time = wall_time.
+- ``captain_refused`` -- data: ``team``, ``reason``, optional ``captain``. Recorded by the
+  senior judge (31). Time = wall_time.
+- ``total_corrected`` -- only once both captains answered: the head judge corrects a wrong
+  total (31). data: ``old_points``, ``new_points``, ``old_diff``, ``new_diff`` ({team: int}),
+  ``reason``, ``head_judge``.
+
+Both captains signed → the protocol is locked: every event is refused except
+``total_corrected``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from fieldjudge.rules.events import VOID, Event, effective
+
+PROTOCOL_SUBMITTED = "protocol_submitted"
+CAPTAIN_SIGNED = "captain_signed"
+CAPTAIN_REFUSED = "captain_refused"
+TOTAL_CORRECTED = "total_corrected"
+NO_SHOW = "no_show"  # the engine's type (32.01)
+PROTOCOL_TYPES = frozenset({PROTOCOL_SUBMITTED, CAPTAIN_SIGNED, CAPTAIN_REFUSED, TOTAL_CORRECTED})
+
+# protocol phases (the home screen shows them)
+OPEN = "open"
+SUBMITTED = "submitted"
+SIGNED = "signed"  # both captains answered, at least one refused
+LOCKED = "locked"  # both captains signed
+
+LOCKED_MESSAGE = (
+    "31: the protocol is signed by both captains and locked; only the head judge can "
+    "correct a wrong total"
+)
+
+
+@dataclass(frozen=True)
+class Signature:
+    team: str
+    name: str
+    wall_time: str
+    event_id: str
+    judge: str = ""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    team: str
+    reason: str
+    captain: str
+    wall_time: str
+    event_id: str
+    judge: str = ""
+
+
+@dataclass(frozen=True)
+class Correction:
+    old_points: Mapping[str, int]
+    new_points: Mapping[str, int]
+    old_diff: Mapping[str, int]
+    new_diff: Mapping[str, int]
+    reason: str
+    head_judge: str
+    wall_time: str
+    event_id: str
+
+
+@dataclass
+class Protocol:
+    teams: tuple[str, str]
+    submission: Event | None = None
+    stale: bool = False  # a game event came after the submission
+    signatures: dict[str, Signature] = field(default_factory=dict)
+    refusals: dict[str, Refusal] = field(default_factory=dict)
+    corrections: list[Correction] = field(default_factory=list)
+    no_show: frozenset[str] = frozenset()
+    no_show_event: Event | None = None
+
+    @property
+    def submitted(self) -> bool:
+        return self.submission is not None and not self.stale
+
+    @property
+    def locked(self) -> bool:
+        return self.submitted and all(t in self.signatures for t in self.teams)
+
+    def answered(self, team: str) -> bool:
+        return team in self.signatures or team in self.refusals
+
+    @property
+    def all_answered(self) -> bool:
+        return self.submitted and all(self.answered(t) for t in self.teams)
+
+    @property
+    def phase(self) -> str:
+        if self.locked:
+            return LOCKED
+        if self.all_answered:
+            return SIGNED
+        if self.submitted:
+            return SUBMITTED
+        return OPEN
+
+
+def _int_map(value: Any, teams: Sequence[str]) -> dict[str, int] | None:
+    if not isinstance(value, Mapping):
+        return None
+    try:
+        out = {t: int(value[t]) for t in teams}
+    except (KeyError, TypeError, ValueError):
+        return None
+    return out
+
+
+def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
+    """The protocol after ``events`` (voided events do not count)."""
+    evs = list(events)
+    p = Protocol(teams=tuple(teams))  # type: ignore[arg-type]
+    raw_types = {e.id: e.type for e in evs}
+    for e in effective(evs):
+        d = e.data if isinstance(e.data, Mapping) else {}
+        if e.type == PROTOCOL_SUBMITTED:
+            p.submission, p.stale = e, False
+            p.signatures, p.refusals, p.corrections = {}, {}, []
+        elif e.type == CAPTAIN_SIGNED and p.submission is not None:
+            team = str(d.get("team", ""))
+            if team in teams and not p.answered(team):
+                p.signatures[team] = Signature(
+                    team, str(d.get("name", "")), e.wall_time, e.id, e.judge
+                )
+        elif e.type == CAPTAIN_REFUSED and p.submission is not None:
+            team = str(d.get("team", ""))
+            if team in teams and not p.answered(team):
+                p.refusals[team] = Refusal(
+                    team,
+                    str(d.get("reason", "")),
+                    str(d.get("captain", "")),
+                    e.wall_time,
+                    e.id,
+                    e.judge,
+                )
+        elif e.type == TOTAL_CORRECTED:
+            old, new = _int_map(d.get("old_points"), teams), _int_map(d.get("new_points"), teams)
+            if old is None or new is None:
+                continue
+            p.corrections.append(
+                Correction(
+                    old,
+                    new,
+                    _int_map(d.get("old_diff"), teams) or {},
+                    _int_map(d.get("new_diff"), teams) or {},
+                    str(d.get("reason", "")),
+                    str(d.get("head_judge", "") or e.judge),
+                    e.wall_time,
+                    e.id,
+                )
+            )
+        elif e.type == NO_SHOW:
+            absent = d.get("absent") or []
+            if isinstance(absent, list | tuple):
+                p.no_show = frozenset(str(t) for t in absent) & set(teams)
+                p.no_show_event = e
+        if e.type not in PROTOCOL_TYPES and e.type != NO_SHOW and p.submission is not None:
+            p.stale = True
+    # a void after the submission that targets a game event changes the result as well
+    if p.submission is not None:
+        after = [e for e in evs if e.seq > p.submission.seq and e.type == VOID]
+        for v in after:
+            target_type = raw_types.get(str(v.data.get("target", "")), "")
+            if target_type not in PROTOCOL_TYPES:
+                p.stale = True
+    return p
+
+
+def lock_refusal(
+    events: Sequence[Event], etype: str, data: Mapping[str, Any], teams: tuple[str, str]
+) -> str | None:
+    """Why ``etype`` cannot be appended to this game's log now (the store's guard), or None.
+    Game-rule checks are the engine's (``paintball.refusal``); this is the protocol (31)."""
+    p = fold_protocol(events, teams)
+    data = data or {}
+    if p.locked and etype != TOTAL_CORRECTED:
+        return LOCKED_MESSAGE
+    if etype in (CAPTAIN_SIGNED, CAPTAIN_REFUSED):
+        if not p.submitted:
+            return "31: the senior judge submits the protocol before the captains sign"
+        team = str(data.get("team", ""))
+        if team not in teams:
+            return f"31: {team!r} does not play this game"
+        if p.answered(team):
+            return "31: this team's captain has already signed or refused"
+        if etype == CAPTAIN_SIGNED and not str(data.get("name", "")).strip():
+            return "31: the captain types his name to sign"
+        if etype == CAPTAIN_REFUSED and not str(data.get("reason", "")).strip():
+            return "31: the senior judge records the reason of the refusal"
+    if etype == TOTAL_CORRECTED:
+        if not p.all_answered:
+            return (
+                "31: until both captains have answered, the senior judge corrects the "
+                "protocol and submits it again"
+            )
+        if not str(data.get("reason", "")).strip():
+            return "31: a correction of the total needs a reason"
+        if _int_map(data.get("new_points"), teams) is None:
+            return "31: the corrected total needs whole game points for both teams"
+        if _int_map(data.get("old_points"), teams) is None:
+            return "31: the correction must name the old total"
+    return None
+
+
+def apply_corrections(result: Any, protocol: Protocol) -> Any:
+    """The engine's GameResult with the head judge's latest correction of the total (31)."""
+    if not protocol.corrections:
+        return result
+    c = protocol.corrections[-1]
+    diff = {**dict(result.diff), **dict(c.new_diff)}
+    note = f"31: total corrected by the head judge {c.head_judge}: {c.reason}"
+    return replace(result, points=dict(c.new_points), diff=diff, notes=(*tuple(result.notes), note))
+
+
+def snapshot(result: Any) -> dict[str, Any]:
+    """What a ``protocol_submitted`` event records of an engine GameResult."""
+    return {
+        "points": dict(result.points),
+        "diff": dict(result.diff),
+        "survivors": dict(result.survivors),
+        "outcome": result.outcome,
+        "flag_hang_team": result.flag_hang_team,
+        "flag_held_team": result.flag_held_team,
+        "no_show": sorted(result.no_show),
+    }
+
+
+# --- 32.03: no no-show inside a team's 12-minute gap -------------------------------------
+
+
+def no_show_gap_refusal(
+    team_label: str, previous_end: datetime | None, now: datetime, gap_minutes: int
+) -> str | None:
+    """32.03: a team cannot be ruled a no-show within ``gap_minutes`` after its previous
+    game ended. ``previous_end`` None: no previous game."""
+    if previous_end is None:
+        return None
+    allowed = previous_end + timedelta(minutes=gap_minutes)
+    if now < allowed:
+        return (
+            f"32.03: {team_label} finished its previous game at {previous_end:%H:%M}; "
+            f"it cannot be ruled a no-show before {allowed:%H:%M}"
+        )
+    return None
+
+
+# --- the head judge's PIN: three wrong PINs lock correction for a minute -----------------
+
+
+@dataclass
+class PinGate:
+    """Counts wrong PINs; ``now`` is a monotonic time in seconds passed by the caller."""
+
+    max_failures: int = 3
+    lock_seconds: float = 60.0
+    failures: int = 0
+    locked_until: float | None = None
+
+    def remaining(self, now: float) -> float:
+        if self.locked_until is None or now >= self.locked_until:
+            if self.locked_until is not None:
+                self.locked_until, self.failures = None, 0
+            return 0.0
+        return self.locked_until - now
+
+    def record(self, ok: bool, now: float) -> None:
+        if ok:
+            self.failures, self.locked_until = 0, None
+            return
+        self.failures += 1
+        if self.failures >= self.max_failures:
+            self.locked_until = now + self.lock_seconds
