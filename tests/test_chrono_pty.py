@@ -1,0 +1,159 @@
+"""The reader through a real pseudo-terminal: recorded streams, unplug and replug.
+
+Results are awaited by polling a condition with a deadline, never by fixed sleeps; every
+reader thread is stopped and joined by the fixture.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from fieldjudge.devices.parsers import Garbled, Reading
+from fieldjudge.devices.reader import ChronoOpenError, ChronoReader, Status
+from fieldjudge.devices.simulator import PtyChrono, encode_frame, load_recording, play
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals are POSIX")
+
+DATA = Path(__file__).parent / "data"
+sys.path.insert(0, str(DATA))
+from chrono_make_recordings import EXPECTED, EXPECTED_GAPS_MS  # noqa: E402
+
+DEADLINE_S = 5.0
+JITTER_MS = 40.0  # scheduling slack of a loaded test machine on top of the recorded gaps
+
+
+def wait_for(cond: Callable[[], bool], timeout: float = DEADLINE_S, what: str = "") -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what or cond}")
+        time.sleep(0.005)
+
+
+class Rig:
+    """A simulated chrono + a reader thread collecting items."""
+
+    def __init__(self, fmt: str, sim: PtyChrono | None = None, **kw) -> None:
+        self.sim = sim or PtyChrono()
+        self.items: list[Reading | Garbled | Status] = []
+        kw.setdefault("backoff_start", 0.05)
+        kw.setdefault("backoff_max", 0.2)
+        self.reader = ChronoReader(self.sim.path, fmt=fmt, on_item=self.items.append, **kw)
+        self.thread = self.reader.start_thread()
+
+    def readings(self) -> list[Reading]:
+        return [i for i in list(self.items) if isinstance(i, Reading)]
+
+    def statuses(self) -> list[str]:
+        return [i.state for i in list(self.items) if isinstance(i, Status)]
+
+    def wait_states(self, state: str, n: int = 1) -> None:
+        wait_for(lambda: self.statuses().count(state) >= n, what=f"{n}× {state}")
+
+    def stop(self) -> None:
+        self.reader.stop()
+        self.thread.join(3.0)
+        self.sim.close()
+
+
+@pytest.fixture
+def rigs():
+    made: list[Rig] = []
+
+    def make(fmt: str = "auto", **kw) -> Rig:
+        rig = Rig(fmt, **kw)
+        made.append(rig)
+        return rig
+
+    yield make
+    for rig in made:
+        rig.stop()
+    assert not any(r.thread.is_alive() for r in made), "a reader thread did not stop"
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_recorded_stream_every_reading_arrives(rigs, name):
+    fmt = name.replace("_", "-")
+    rig = rigs(fmt)
+    rig.wait_states("connected")
+    play(rig.sim, load_recording(DATA / f"chrono_{name}.jsonl"))
+    want = EXPECTED[name]
+    wait_for(lambda: len(rig.readings()) >= len(want), what=f"{len(want)} readings")
+    got = rig.readings()
+    assert [r.fps for r in got] == want
+    assert all(r.format == fmt for r in got)
+    assert all(a.t <= b.t for a, b in itertools.pairwise(got))
+    garbled = [i for i in rig.items if isinstance(i, Garbled)]
+    assert len(garbled) == (1 if name == "plain" else 0), garbled
+    if name in EXPECTED_GAPS_MS:  # host stamps keep the recorded gaps (94/95/96 ms …)
+        gaps = [(b.t - a.t) * 1000 for a, b in itertools.pairwise(got)]
+        for g, e in zip(gaps, EXPECTED_GAPS_MS[name], strict=True):
+            assert abs(g - e) < JITTER_MS, (gaps, EXPECTED_GAPS_MS[name])
+
+
+def test_unplug_and_replug_mid_stream(rigs):
+    rig = rigs("plain")
+    rig.wait_states("connected")
+    first = [280.1, 285.2, 290.3]
+    play(rig.sim, [(0.01, encode_frame(v)) for v in first])
+    wait_for(lambda: len(rig.readings()) >= 3, what="readings before the unplug")
+    old_slave = rig.sim.slave_name
+    rig.sim.write(b"29")  # half a frame in flight when the cable goes
+    rig.sim.unplug()
+    rig.wait_states("disconnected")
+    rig.sim.plug()  # a new pty; the symlink now points at the new slave
+    assert os.path.realpath(rig.sim.path) == os.path.realpath(rig.sim.slave_name)
+    rig.wait_states("connected", 2)
+    second = [295.4, 296.0, 297.1]
+    play(rig.sim, [(0.01, encode_frame(v)) for v in second])
+    wait_for(lambda: len(rig.readings()) >= 6, what="readings after the replug")
+    assert [r.fps for r in rig.readings()] == first + second  # the half frame is dropped
+    states = rig.statuses()
+    assert states[0] == "connected" and states[-1] == "connected"
+    assert states.index("disconnected") < len(states) - 1
+    assert not any(isinstance(i, Garbled) for i in rig.items)
+    assert old_slave  # (the kernel may reuse the pts number; the path is what matters)
+
+
+def test_device_absent_at_start_then_plugged(rigs):
+    sim = PtyChrono()
+    sim.unplug()
+    os.unlink(sim.path)
+    rig = rigs("plain", sim=sim)
+    rig.wait_states("reconnecting", 2)
+    assert rig.statuses()[0] == "disconnected"
+    sim.plug()
+    rig.wait_states("connected")
+    play(sim, [(0.0, encode_frame(288.0))])
+    wait_for(lambda: len(rig.readings()) == 1)
+
+
+def test_port_is_opened_exclusively(rigs):
+    rig = rigs("plain")
+    rig.wait_states("connected")
+    second = ChronoReader(rig.sim.path, retry_first_open=False)
+    with pytest.raises(ChronoOpenError):
+        second.run()
+
+
+def test_cancellation_callable_stops_the_loop_promptly():
+    with PtyChrono() as sim:
+        flag = threading.Event()
+        items: list = []
+        reader = ChronoReader(sim.path, on_item=items.append)
+        th = threading.Thread(target=reader.run, kwargs={"cancelled": flag.is_set}, daemon=True)
+        th.start()
+        wait_for(lambda: any(isinstance(i, Status) for i in items))
+        started = time.monotonic()
+        flag.set()
+        th.join(2.0)
+        assert not th.is_alive()
+        assert time.monotonic() - started < 1.0
