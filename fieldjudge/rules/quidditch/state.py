@@ -9,9 +9,8 @@ round post can announce it (in round 1 the bludgers are just released and follow
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from .roster import KEEPER, MatchSetup
@@ -178,7 +177,25 @@ class MatchState:
 
     def copy(self) -> MatchState:
         """A deep copy (the setup is immutable and shared)."""
-        return copy.deepcopy(self, memo={id(self.setup): self.setup})
+        return MatchState(
+            setup=self.setup,
+            round_no=self.round_no,
+            next_roll_n=self.next_roll_n,
+            score=dict(self.score),
+            goals=dict(self.goals),
+            quaffle=replace(self.quaffle),
+            zones=dict(self.zones),
+            out=dict(self.out),
+            removed=dict(self.removed),
+            injuries=list(self.injuries),  # Injury records are never mutated
+            bludgers=[replace(b) for b in self.bludgers],
+            seekers={k: replace(v) for k, v in self.seekers.items()},
+            team_warnings=dict(self.team_warnings),
+            player_warnings=dict(self.player_warnings),
+            penalties=list(self.penalties),  # never mutated, only appended/popped
+            ended=self.ended,
+            end_reason=self.end_reason,
+        )
 
 
 def new_match(setup: MatchSetup) -> MatchState:
