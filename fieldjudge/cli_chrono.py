@@ -175,7 +175,11 @@ def simulate_cmd(
         raise click.ClickException(str(exc)) from exc
     stop = threading.Event()
     _stop_on_signals(stop)
-    with PtyChrono(link) as sim:
+    try:
+        sim = PtyChrono(link)
+    except OSError as exc:
+        raise click.ClickException(str(exc)) from exc
+    with sim:
         click.echo(sim.path)
         click.echo(
             f"Simulated chronograph on {sim.path} (-> {sim.slave_name}); Ctrl-C to stop.",

@@ -157,3 +157,14 @@ def test_cancellation_callable_stops_the_loop_promptly():
         th.join(2.0)
         assert not th.is_alive()
         assert time.monotonic() - started < 1.0
+
+
+def test_simulator_never_replaces_a_regular_file(tmp_path):
+    victim = tmp_path / "ttyCHRONO"
+    victim.write_text("keep me")
+    with pytest.raises(FileExistsError):
+        PtyChrono(victim)
+    assert victim.read_text() == "keep me"
+    with PtyChrono(tmp_path / "link") as sim:  # a chosen symlink path works
+        assert os.path.islink(sim.path)
+    assert not os.path.lexists(tmp_path / "link")

@@ -138,6 +138,8 @@ class PtyChrono:
             self._tmpdir = tempfile.mkdtemp(prefix="fieldjudge-chrono-")
             link = os.path.join(self._tmpdir, "ttyCHRONO")
         self.path = os.fspath(link)
+        if os.path.lexists(self.path) and not os.path.islink(self.path):
+            raise FileExistsError(f"{self.path} exists and is not a symlink; not replacing it")
         self.master: int | None = None
         self.slave: int | None = None
         self.slave_name: str | None = None
