@@ -5,7 +5,7 @@ Formats (byte examples and sources: `/work/shared/chrono-protocols.md`):
 * ``plain``      number lines: ``287``, ``287.4``, ``+287.4``, ``?000``; zero is the idle frame.
 * ``stalker-a``  Stalker/JUGS "A": hundreds, tens, ones [``.`` tenths]; ``   . `` or blank = idle.
 * ``stalker-be`` Stalker "bE": ``0x88``, unit byte, …, ASCII block count, 15-byte blocks
-  (``'4'`` live, ``'5'`` peak, ``'6'`` hit), CR.  See `StalkerBE` for how a shot is taken.
+  (``'4'`` live, ``'5'`` peak, ``'6'`` hit), CR.  See `stalker_be.StalkerBE` for how a shot is taken.
 * ``decatur``    Decatur SI-3/SI-3C: ``+``/``-``/``?`` direction then the speed; ``OK`` command
   replies that land inside the data (``12OK3.4``) are removed.
 * ``chrony``     Shooting Chrony broadcast lines (best effort, see `parse_chrony`).
