@@ -4,7 +4,7 @@ computed from the wall time of the last start/resume, never from a ticking count
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fieldjudge.rules.events import Event, effective
@@ -28,7 +28,7 @@ def elapsed_at(clock: ClockState, now_wall: datetime | str) -> int:
     if not clock.running or clock.anchor_wall is None:
         return min(clock.elapsed_ms, clock.length_ms)
     now = parse_wall(now_wall) if isinstance(now_wall, str) else _aware(now_wall)
-    delta = int((now - parse_wall(clock.anchor_wall)).total_seconds() * 1000)
+    delta = (now - parse_wall(clock.anchor_wall)) // timedelta(milliseconds=1)  # exact, no float
     return max(clock.elapsed_ms, min(clock.length_ms, clock.elapsed_ms + delta))
 
 
