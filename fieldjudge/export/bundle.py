@@ -1,0 +1,103 @@
+"""The complete JSON export: the tournament file and every game and match log with its
+whole event chain. It round-trips: :func:`import_bundle` rebuilds an identical folder."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from fieldjudge.store import DamagedFile
+from fieldjudge.store.storage import atomic_write_bytes, load_json_file
+from fieldjudge.store.tournament import TOURNAMENT_FILE
+from fieldjudge.store.validate import validate_data
+
+FORMAT = "fieldjudge-export"
+VERSION = 1
+LOG_FOLDERS = ("games", "quidditch")
+
+
+def log_to_doc(data: dict[str, Any]) -> dict[str, Any]:
+    """A log file's TinyDB tables → {meta, events: [by seq]}."""
+    meta = (data.get("meta") or {}).get("1") or {}
+    events = sorted((data.get("events") or {}).values(), key=lambda d: d.get("seq", 0))
+    return {"meta": meta, "events": events}
+
+
+def doc_to_log(doc: dict[str, Any]) -> dict[str, Any]:
+    """The inverse of :func:`log_to_doc`: TinyDB tables keyed like the store writes them."""
+    events = doc.get("events") or []
+    return {
+        "meta": {"1": dict(doc.get("meta") or {})},
+        "events": {str(i + 1): e for i, e in enumerate(events)},
+    }
+
+
+def read_log_file(path: Path) -> dict[str, Any]:
+    """Validated (JSON, schema, chain) content of one log file, as a doc."""
+    data, _changed = validate_data(load_json_file(path), Path(path))
+    return log_to_doc(data)
+
+
+def build_bundle(folder: Path, now: datetime | None = None) -> dict[str, Any]:
+    folder = Path(folder)
+    tournament, _ = validate_data(
+        load_json_file(folder / TOURNAMENT_FILE), folder / TOURNAMENT_FILE
+    )
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": (now or datetime.now(UTC)).isoformat(),
+        "tournament": tournament,
+    }
+    for sub in LOG_FOLDERS:
+        out[sub] = {p.stem: read_log_file(p) for p in sorted((folder / sub).glob("*.json"))}
+    return out
+
+
+def dumps(bundle: dict[str, Any]) -> bytes:
+    return orjson.dumps(bundle, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+
+
+def load_bundle(path: Path) -> dict[str, Any]:
+    """Parse and check an export file; DamagedFile names what is wrong."""
+    path = Path(path)
+    data = load_json_file(path)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise DamagedFile(path, "not a fieldjudge JSON export")
+    if data.get("version") != VERSION:
+        raise DamagedFile(path, f"export version {data.get('version')!r} is not supported")
+    t = data.get("tournament")
+    if not isinstance(t, dict):
+        raise DamagedFile(path, "the export holds no tournament")
+    validate_data(t, path)
+    for sub in LOG_FOLDERS:
+        logs = data.get(sub) or {}
+        if not isinstance(logs, dict):
+            raise DamagedFile(path, f"{sub}: not an object")
+        for key, doc in logs.items():
+            try:
+                validate_data(doc_to_log(doc), Path(f"{sub}/{key}.json"))
+            except DamagedFile as exc:
+                raise DamagedFile(path, f"{sub}/{key}: {exc.fault}") from exc
+            except (AttributeError, TypeError) as exc:
+                raise DamagedFile(path, f"{sub}/{key}: malformed ({exc})") from exc
+    return data
+
+
+def import_bundle(path: Path, dest: Path) -> Path:
+    """Rebuild the tournament folder of an export in ``dest`` (which must not hold one)."""
+    data = load_bundle(path)
+    dest = Path(dest)
+    if (dest / TOURNAMENT_FILE).exists():
+        raise FileExistsError(f"{dest} already holds a tournament")
+    for sub in ("games", "quidditch", "exports", "backups", ".cache"):
+        (dest / sub).mkdir(parents=True, exist_ok=True)
+    for sub in LOG_FOLDERS:
+        for key, doc in (data.get(sub) or {}).items():
+            name = Path(key).name  # never a path outside the folder
+            atomic_write_bytes(dest / sub / f"{name}.json", orjson.dumps(doc_to_log(doc)))
+    atomic_write_bytes(dest / TOURNAMENT_FILE, orjson.dumps(data["tournament"]))
+    return dest

@@ -1,0 +1,46 @@
+"""Safe file names and writes that never overwrite an existing file silently."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+from fieldjudge.store.storage import atomic_write_bytes
+
+_RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(10)}
+
+
+def safe_name(text: str, limit: int = 60) -> str:
+    """A file-name part safe on every OS whatever a team is called: letters (Cyrillic kept),
+    digits, ``-`` and ``_``; no path separators, dots, control characters or reserved
+    Windows names."""
+    text = unicodedata.normalize("NFC", str(text))
+    s = re.sub(r"[^\w\-]+", "-", text, flags=re.UNICODE).strip("-_")
+    s = re.sub(r"-{2,}", "-", s)[:limit].strip("-_")
+    if not s or s.casefold() in _RESERVED:
+        s = f"x-{s}" if s else "x"
+    return s
+
+
+def free_path(path: Path) -> Path:
+    """``path`` if no file is there, else ``stem-2.ext``, ``stem-3.ext`` ..."""
+    path = Path(path)
+    if not path.exists():
+        return path
+    n = 2
+    while True:
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        if not candidate.exists():
+            return candidate
+        n += 1
+
+
+def write_new(path: Path, payload: bytes, overwrite: bool = False) -> Path:
+    """Write ``payload`` atomically. An existing file is kept: the new one gets a free name
+    (unless ``overwrite`` was asked for explicitly). Returns where it was written."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    target = path if overwrite else free_path(path)
+    atomic_write_bytes(target, payload)
+    return target
