@@ -10,6 +10,7 @@ Usage: ``from fieldjudge.i18n import _`` then ``_("Start")``.
 from __future__ import annotations
 
 import ast
+import functools
 import gettext
 import locale
 import os
@@ -61,6 +62,7 @@ class POTranslations(gettext.NullTranslations):
         return self.gettext(singular if n == 1 else plural)
 
 
+@functools.lru_cache(maxsize=4)
 def load(lang: str) -> POTranslations:
     catalog: dict[str, str] = {}
     folder = LOCALE_DIR / lang / "LC_MESSAGES"

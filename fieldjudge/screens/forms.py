@@ -73,6 +73,10 @@ class FormScreen(JudgeModal[Values | None]):
             yield Static("", id="form-error", classes="error")
             yield Static(_("Enter: next / save   Esc: cancel"), classes="dialog-keys")
 
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).can_focus = False
+        self.query(Input).first().focus()
+
     def values(self) -> Values:
         return {f.key: self.query_one(f"#f-{f.key}", Input).value.strip() for f in self.fields}
 

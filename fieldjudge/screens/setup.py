@@ -11,11 +11,16 @@ from fieldjudge.settings import DEFAULTS, settings_from_form
 from fieldjudge.store import Refused, Tournament, slugify
 
 
-def tournament_fields(today: date) -> list[Field]:
+def today() -> date:
+    """The form's default date (a function so snapshot tests can fix it)."""
+    return date.today()
+
+
+def tournament_fields(day: date) -> list[Field]:
     pts = DEFAULTS["points"]
     return [
         Field("name", _("Tournament name")),
-        Field("date", _("Date (YYYY-MM-DD)"), today.isoformat()),
+        Field("date", _("Date (YYYY-MM-DD)"), day.isoformat()),
         Field("venue", _("Venue")),
         Field("division", _("Division"), "Д3"),
         Field("head_judge", _("Head judge")),
@@ -85,6 +90,6 @@ def create_tournament_flow(app) -> None:
         app.notify(_("Tournament created") + f": {t.folder}")
 
     app.push_screen(
-        FormScreen(_("New tournament"), tournament_fields(date.today()), validate_tournament),
+        FormScreen(_("New tournament"), tournament_fields(today()), validate_tournament),
         done,
     )

@@ -19,7 +19,8 @@ Data = dict[str, dict[str, Any]]
 
 
 def _v0_to_v1(data: Data) -> Data:
-    """Version 0 (the first prototype) had no meta table; its events lacked ``judge``."""
+    """Version 0 (the first prototype) had no schema stamp; its events lacked ``judge``,
+    which readers default to "" (events are never rewritten: that would break the chain)."""
     data = dict(data)
     meta = dict(data.get("meta") or {})
     doc = dict(meta.get("1") or {})
@@ -27,9 +28,6 @@ def _v0_to_v1(data: Data) -> Data:
     doc.setdefault("kind", "game")
     meta["1"] = doc
     data["meta"] = meta
-    events = data.get("events") or {}
-    for ev in events.values():
-        ev.setdefault("judge", "")
     return data
 
 

@@ -1,0 +1,31 @@
+"""Child process of the crash test: appends events (a game log), inserts teams (a
+non-last table of tournament.json) and updates the tournament's meta, printing each
+acknowledgement only after the call returned. Killed with SIGKILL by the test."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from fieldjudge.store import Tournament
+
+
+def main(folder: str, game_id: str, start: int) -> None:
+    t = Tournament.open(Path(folder), startup_backup=False)
+    log = t.game_log(game_id)
+    i = start
+    while True:
+        i += 1
+        ev = log.append("hit", {"team": "A", "number": i % 99, "pad": "ж" * (i % 50)})
+        print(f"E {ev.id}", flush=True)
+        if i % 3 == 0:
+            name = f"Команда {i}"
+            t.add_team(name)
+            print(f"T {name}", flush=True)
+        if i % 4 == 0:
+            t.update_meta(venue=f"venue {i}")
+            print(f"M {i}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]))

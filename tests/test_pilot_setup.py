@@ -1,0 +1,176 @@
+"""A judge sets up a tournament with the keyboard alone (Pilot presses the keys)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable
+
+from fieldjudge.app import make_app
+from fieldjudge.pin import check_pin
+from fieldjudge.screens.forms import FormScreen, MessageScreen
+from fieldjudge.screens.help import HelpScreen
+from fieldjudge.store import Tournament
+
+
+async def wait_for(pilot, condition, what: str = "condition", tries: int = 200) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def type_text(pilot, text: str) -> None:
+    for ch in text:
+        await pilot.press(ch if ch != " " else "space")
+
+
+async def test_create_tournament_by_keys(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    app = make_app(data, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the form")
+        await type_text(pilot, "Кубок Севера")
+        await pilot.press("enter", "enter")  # keep today's date
+        await type_text(pilot, "Полигон")
+        await pilot.press("enter", "enter")  # keep division
+        await type_text(pilot, "Иванов")
+        await pilot.press("enter")
+        await type_text(pilot, "4321")
+        await pilot.press("enter")
+        await type_text(pilot, "4321")
+        await pilot.press("enter")
+        await pilot.press("ctrl+s")  # keep the defaults of 30.01
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        t = app.tournament
+        assert t.name == "Кубок Севера"
+        assert t.meta["venue"] == "Полигон"
+        assert t.settings["points"] == {"flag_hang": 3, "flag_held": 2, "draw": 1, "loss": 0}
+        assert t.settings["game_length_ms"] == 420_000
+        assert check_pin("4321", t.meta["pin"]) and "4321" not in str(t.meta)
+        assert "Кубок Севера" in app.screen.query_one("#tournament-title").render().plain
+        folder = t.folder
+    reopened = Tournament.open(folder)
+    assert reopened.name == "Кубок Севера"
+    reopened.close()
+
+
+async def test_form_refuses_mismatched_pins(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "data", lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_text(pilot, "Cup")
+        for _ in range(4):
+            await pilot.press("enter")
+        await type_text(pilot, "Judge")
+        await pilot.press("enter")
+        await type_text(pilot, "1111")
+        await pilot.press("enter")
+        await type_text(pilot, "2222")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        assert "differ" in app.screen.query_one("#form-error").render().plain
+        assert app.tournament is None
+
+
+async def test_import_roster_by_keys_reports_bad_rows_then_imports(
+    demo_folder: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("team;number;name;captain\nЛисы;1;Анна;да\nЛисы;x;Борис;нет\n", encoding="utf-8")
+    good = tmp_path / "good.csv"
+    good.write_text(
+        "\ufeffteam,number,name,captain\nЛисы,1,Анна,да\nЛисы,2,Борис,нет\n", encoding="utf-8"
+    )
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        before = len(app.tournament.players())
+        await pilot.press("t")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "TeamsScreen")
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_text(pilot, str(bad))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen))
+        assert "line 3" in app.screen.body
+        assert len(app.tournament.players()) == before  # nothing half-imported
+        await pilot.press("escape")
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_text(pilot, str(good))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(app.tournament.players()) == before + 2)
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the warnings")
+        assert "fewer than 5" in app.screen.body
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "TeamsScreen")
+        team = app.tournament.team_by_name("Лисы")
+        assert [p["name"] for p in app.tournament.players(team["id"])] == ["Анна", "Борис"]
+        teams_table = app.screen.query_one("#teams", DataTable)
+        assert any(teams_table.get_row_at(i)[0] == "Лисы" for i in range(teams_table.row_count))
+
+
+async def test_add_game_by_keys_refuses_double_booking(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        n = len(app.tournament.games())
+        await pilot.press("s")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ScheduleScreen")
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await pilot.press("backspace")
+        await type_text(pilot, "3")
+        await pilot.press("enter")
+        await type_text(pilot, "10:00")  # every team already plays at 10:00 or is free
+        await pilot.press("enter")
+        first = app.tournament.games()[0]
+        names = app.tournament.team_names()
+        await type_text(pilot, names[first["team_a"]])
+        await pilot.press("enter")
+        await type_text(pilot, names[first["team_b"]])
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen))
+        assert "booked twice" in app.screen.body
+        assert len(app.tournament.games()) == n
+
+
+async def test_f1_lists_the_keys_of_the_current_screen(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        keys = app.screen.query_one("#help-keys").render().plain
+        assert "Новый турнир" in keys and "Расписание" in keys
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+
+
+async def test_second_app_on_the_same_folder_gets_a_clear_refusal(demo_folder: Path) -> None:
+    holder = Tournament.open(demo_folder)
+    try:
+        app = make_app(demo_folder.parent, demo_folder, lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen))
+            assert "already open in another fieldjudge" in app.screen.body
+            assert app.tournament is None
+    finally:
+        holder.close()
+
+
+async def test_damaged_tournament_file_is_named_and_backup_offered(demo_folder: Path) -> None:
+    Tournament.open(demo_folder).close()  # startup makes a backup
+    (demo_folder / "tournament.json").write_bytes(b"{not json")
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DamagedFileScreen")
+        assert (demo_folder / "tournament.json").read_bytes() == b"{not json"
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.tournament is not None, "the restored tournament")
+        assert list((demo_folder / "damaged").iterdir())

@@ -1,0 +1,33 @@
+"""Snapshots of the main foundation screens (plain ``def``: snap_compare runs its own loop)."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from fieldjudge.app import make_app
+from fieldjudge.demo import create_demo
+
+
+def _demo(tmp_path: Path) -> Path:
+    folder = tmp_path / "snap" / "demo"
+    create_demo(folder, day=date(2026, 6, 1)).close()
+    return folder
+
+
+def test_home_screen(snap_compare, tmp_path: Path) -> None:
+    folder = _demo(tmp_path)
+    assert snap_compare(make_app(folder.parent, folder, lang="ru"), terminal_size=(80, 24))
+
+
+def test_new_tournament_form(snap_compare, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("fieldjudge.screens.setup.today", lambda: date(2026, 6, 1))
+    app = make_app(tmp_path / "empty", lang="ru")
+    assert snap_compare(app, press=["n"], terminal_size=(80, 24))
+
+
+def test_teams_screen(snap_compare, tmp_path: Path) -> None:
+    folder = _demo(tmp_path)
+    assert snap_compare(
+        make_app(folder.parent, folder, lang="en"), press=["t"], terminal_size=(80, 24)
+    )
