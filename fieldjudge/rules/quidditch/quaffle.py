@@ -54,11 +54,17 @@ def resolve_quaffle(ctx: RoundContext) -> None:
             _shot(ctx, d)
         elif d.action == PICK_UP:
             _pick_up(ctx, d)
-        elif d.action == PUSH and ctx.p(d.player).position != SEEKER and d.target:
-            resolve_push(ctx, PH, d.player, d.target, legal=False)
     for d in ctx.decls.values():
         if d.action == INTERCEPT and d.target not in passers:
             ctx.emit(PH, "intercept_no_pass", "5", (d.player,), passer=d.target)
+
+
+def resolve_illegal_pushes(ctx: RoundContext) -> None:
+    """A push by anyone but a seeker is never allowed (10, 11.4); rolled all the same."""
+    for d in ctx.in_post_order():
+        if d.action == PUSH and d.target and ctx.p(d.player).position != SEEKER:
+            if ctx.up(d.player) and d.target in ctx.active_start:
+                resolve_push(ctx, PH, d.player, d.target, legal=False)
 
 
 def _gain(ctx: RoundContext, pid: str, restart: bool = True) -> None:

@@ -16,7 +16,7 @@ from .context import RoundContext
 from .declarations import Declaration, as_mapping
 from .order import apply_order_and_flags
 from .outcome import END, RoundResult
-from .quaffle import resolve_quaffle
+from .quaffle import resolve_illegal_pushes, resolve_quaffle
 from .settings import END_POINTS, END_ROUNDS
 from .snitch import resolve_snitch
 from .state import MatchState
@@ -52,6 +52,7 @@ def resolve_round(
             s.zones[pid] = d.zone
 
     resolve_quaffle(ctx)
+    resolve_illegal_pushes(ctx)
     resolve_bludgers(ctx)
     if not s.ended:
         resolve_snitch(ctx)
