@@ -90,12 +90,12 @@ class _Writer:
             f = _feint(t["feint"], t["bonus"])
             ok = "перехват удался" if t["success"] else "не перехватил"
             parts.append(
-                f"перехват — {self.n(t['player'])}{', ' + f if f else ''}: {roll_ru(r)} — {ok}"
+                f"Перехват — {self.n(t['player'])}{', ' + f if f else ''}: {roll_ru(r)} — {ok}"
             )
         extra = o.rolls[len(o.data.get("tries", [])) :]
         if extra:
             parts.append(
-                "спор за мяч, выше значение забирает: " + "; ".join(roll_ru(r) for r in extra)
+                "Спор за мяч (забирает большее значение): " + "; ".join(roll_ru(r) for r in extra)
             )
         return ("; ".join(parts) + ".") if parts else ""
 

@@ -1,8 +1,9 @@
 """Seekers and the snitch (9), and seeker collisions (10).
 
-Order within the round: (1) if a chase was on, the snitch may vanish (15 %), resetting every
-chase; (2) catch attempts of seekers who caught up -- a push by the other seeker is rolled
-first; if both try, one is drawn; 50 % + a catch feint (once per chase); a catch is +150 and
+Order within the round: (0) pushes between seekers -- allowed only against a seeker who
+attempts a catch (10), otherwise 11.4; (1) if a chase was on, the snitch may vanish (15 %),
+resetting every chase; (2) catch attempts of seekers who caught up and still stand: if both
+try, one is drawn; 50 % + a catch feint (once per chase); a catch is +150 and
 ends the match; (3) chasing seekers advance one round, a speed feint (once per chase) removes
 one more with 85 %; the other seeker may start following; (4) if nobody was chasing, every
 seeker who posted rolls to spot it: 15 % + 5 % per goal of his team; a spot starts a 3-round
