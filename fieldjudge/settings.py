@@ -7,17 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from fieldjudge.i18n import _
+from fieldjudge.rules.paintball.setup import Settings
 
-DEFAULTS: dict[str, Any] = {
-    "team_size": 5,
-    "game_length_ms": 7 * 60 * 1000,
-    # 30.01 (numbers lost in the source; defaults from RULES.md)
-    "points": {"flag_hang": 3, "flag_held": 2, "draw": 1, "loss": 0},
-    "diff_clamp": 5,
-    "min_gap_minutes": 12,  # 32.03
-    "checkin_minutes": 3,  # 19.01
-    "backups_kept": 10,
-}
+# The rules engine owns the defaults of RULES.md (30.01 points, 20.0x chrono limits, the
+# penalty catalogue, 32.03 gap, 19.01 check-in); the store adds its own.
+DEFAULTS: dict[str, Any] = {**Settings().to_dict(), "backups_kept": 10}
 
 
 def parse_clock(text: str) -> int:

@@ -1,0 +1,82 @@
+"""Build large tournaments fast for the benchmarks: game files are written whole (one
+atomic write each) with real, verifiable hash chains, instead of event by event."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import orjson
+
+from fieldjudge.demo import create_demo
+from fieldjudge.rules.events import GENESIS_HASH, compute_hash
+from fieldjudge.store import Tournament
+from fieldjudge.store.storage import atomic_write_bytes
+
+DAY = date(2026, 6, 1)
+
+
+def event_docs(n: int, start_seq: int = 1, prev: str = GENESIS_HASH) -> list[dict]:
+    docs = []
+    t0 = datetime(2026, 6, 1, 10, tzinfo=UTC)
+    for i in range(n):
+        doc = {
+            "id": uuid.uuid4().hex,
+            "seq": start_seq + i,
+            "type": "elimination",
+            "game_clock_ms": i * 100,
+            "wall_time": (t0 + timedelta(milliseconds=i * 100)).isoformat(),
+            "judge": "Судья поля 1",
+            "data": {
+                "reason": "hit",
+                "players": [{"team": "x", "number": i % 99}],
+                "note": "бенчмарк " * 10,
+            },
+            "prev_hash": prev,
+        }
+        doc["hash"] = prev = compute_hash(doc)
+        docs.append(doc)
+    return docs
+
+
+def write_game(path: Path, game: dict, n_events: int) -> None:
+    meta = {
+        "schema": 1,
+        "kind": "game",
+        "game_id": game["id"],
+        "field": game["field"],
+        "start": game["start"],
+        "team_a": game["team_a"],
+        "team_b": game["team_b"],
+    }
+    events = {str(i + 1): d for i, d in enumerate(event_docs(n_events))}
+    atomic_write_bytes(path, orjson.dumps({"meta": {"1": meta}, "events": events}))
+
+
+def build(folder: Path, total_events: int, per_game: int = 250) -> Tournament:
+    """A demo tournament plus enough scheduled games holding ``total_events`` events."""
+    t = create_demo(folder, day=DAY)
+    teams = [x["id"] for x in t.teams()]
+    n_games = max(1, total_events // per_game)
+    start = datetime(2026, 6, 2, 0, 0)  # the day after the demo's games
+    extra = []
+    per_slot = len(teams) // 2
+    for g in range(n_games):
+        slot, k = divmod(g, per_slot)
+        a, b = teams[2 * k], teams[2 * k + 1]
+        # fields 10.. so the benchmark games never clash with the demo schedule
+        extra.append(
+            {
+                "field": str(10 + k),
+                "start": start + slot * timedelta(minutes=20),
+                "team_a": a,
+                "team_b": b,
+            }
+        )
+    t.add_games(extra)
+    demo_fields = {"1", "2"}
+    for g in t.games():
+        if g["field"] not in demo_fields:
+            write_game(t.game_path(g["id"]), g, per_game)
+    return t
