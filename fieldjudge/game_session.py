@@ -1,0 +1,249 @@
+"""One live paintball game, without any UI: the controller the game screen (and the in-game
+chrono screens) drive.
+
+``GameSession(tournament, game_id)`` builds the :class:`GameSetup` from the tournament
+(rosters, settings), opens the game's event log and keeps the folded state current. Every
+judge action goes through :meth:`GameSession.append`, which
+
+1. validates it against the rules engine (``checks.refusal``) and raises
+   :class:`fieldjudge.store.Refused` with the section-citing message if it is illegal,
+2. stamps ``game_clock_ms`` (the elapsed game time now) and the judge,
+3. appends it durably to the log (the store's guard may refuse too: a locked protocol),
+4. refolds the state.
+
+The game clock is never a ticking counter: it is the engine's clock (rebuilt from the
+events' wall times) read at "now". Within a session "now" is anchored once: one wall-time
+reading at construction, then ``time.monotonic()`` deltas, so a wall-clock jump during a
+game (NTP, a judge fixing the time) does not move the game clock. Across a restart the
+elapsed time comes from the events' wall times, so a running clock keeps running.
+
+Usage::
+
+    s = GameSession(tournament, game_id, judge="Ivanov")
+    s.append("clock_start", {})
+    s.append("elimination", {"reason": "hit", "players": [{"team": a, "number": 7}]})
+    s.now_ms(), s.remaining_ms(), s.state.alive(a)
+    s.undo()                      # voids the last event
+    s.tick()                      # call about once a second: ends the game at 0:00
+
+Tests inject a clock: any object with ``now() -> aware datetime`` (see :class:`FakeClock`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from fieldjudge.rules.events import VOID, Event, voided_ids
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball.checks import refusal as engine_refusal
+from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict
+from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at
+from fieldjudge.rules.paintball.model import GameState
+from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
+from fieldjudge.rules.paintball.state import fold
+from fieldjudge.store import Refused
+
+UNDO_REASON = "undo"
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current wall time, an aware UTC datetime."""
+        ...
+
+
+class MonotonicClock:
+    """Wall time from one anchor plus ``time.monotonic()`` deltas (immune to wall jumps)."""
+
+    def __init__(
+        self,
+        wall: Callable[[], datetime] = lambda: datetime.now(UTC),
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._monotonic = monotonic
+        self._wall0 = wall()
+        self._mono0 = monotonic()
+
+    def now(self) -> datetime:
+        return self._wall0 + timedelta(seconds=self._monotonic() - self._mono0)
+
+
+class FakeClock:
+    """A clock for tests: time moves only with :meth:`advance`."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.t = start or datetime.now(UTC)
+
+    def now(self) -> datetime:
+        return self.t
+
+    def advance(self, ms: int) -> None:
+        self.t += timedelta(milliseconds=ms)
+
+
+def game_setup(tournament: Any, game_id: str, log: Any = None) -> GameSetup:
+    """The engine's setup of a scheduled game: rosters and settings from the tournament."""
+    g = tournament.game(game_id)
+    if g is None and log is not None:  # a game file whose schedule entry is gone
+        g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
+    if g is None:
+        raise Refused(f"no game {game_id} in the schedule")
+    rosters = {
+        team: tuple(
+            RosterPlayer(int(p["number"]), str(p["name"]), bool(p.get("captain")))
+            for p in tournament.players(team)
+        )
+        for team in (g["team_a"], g["team_b"])
+    }
+    return GameSetup(
+        game_id, g["team_a"], g["team_b"], rosters, Settings.from_dict(tournament.settings)
+    )
+
+
+class GameSession:
+    """The live state of one game and the only way the UI changes it."""
+
+    def __init__(
+        self,
+        tournament: Any,
+        game_id: str,
+        clock: Clock | None = None,
+        judge: str = "",
+    ) -> None:
+        self.tournament = tournament
+        self.game_id = game_id
+        self.clock: Clock = clock or MonotonicClock()
+        self.judge = judge
+        self.log = tournament.game_log(game_id)  # may raise DamagedFile
+        self.setup = game_setup(tournament, game_id, self.log)
+        self.names: dict[str, str] = tournament.team_names()
+        self.game: dict[str, Any] = tournament.game(game_id) or {}
+        self.state: GameState = fold(self.setup, self.log.events)
+        self._voided: set[str] | None = None
+
+    # -- reading ------------------------------------------------------------------------
+    @property
+    def events(self) -> list[Event]:
+        return self.log.events
+
+    @property
+    def teams(self) -> tuple[str, str]:
+        return self.setup.teams
+
+    def team_name(self, team: str) -> str:
+        return self.names.get(team, team)
+
+    def voided(self) -> set[str]:
+        """Ids of events voided by an effective void (the log strikes them through)."""
+        if self._voided is None:
+            self._voided = voided_ids(self.log.events)
+        return self._voided
+
+    def now_wall(self) -> datetime:
+        return self.clock.now()
+
+    def now_ms(self) -> int:
+        """Elapsed game time now (0 before the start, frozen while stopped)."""
+        return elapsed_at(self.state.clock, self.now_wall())
+
+    def remaining_ms(self) -> int:
+        return self.state.clock.length_ms - self.now_ms()
+
+    def chrono_verdict(
+        self, fps: float | None, forbidden_mode: bool = False, interval_ms: float | None = None
+    ) -> ChronoVerdict:
+        """What a reading would mean under this tournament's settings (20.02-20.05)."""
+        return chrono_verdict(self.setup.settings, fps, forbidden_mode, interval_ms)
+
+    def stamp(self, etype: str, data: Mapping[str, Any] | None = None) -> int | None:
+        """The ``game_clock_ms`` an event of ``etype`` gets if appended now."""
+        if etype == ev.CLOCK_START:
+            return 0
+        if etype == ev.GAME_END and (data or {}).get("reason") == "clock":
+            return self.state.clock.length_ms
+        if not self.state.clock.started:
+            return None
+        return self.now_ms()
+
+    def refusal(self, etype: str, data: Mapping[str, Any] | None = None) -> str | None:
+        """Why ``etype`` with ``data`` cannot be logged now (citing the section), or None."""
+        data = dict(data or {})
+        try:
+            return engine_refusal(self.state, etype, data, self.stamp(etype, data))
+        except Exception as exc:  # malformed data must become a message, never a crash
+            return f"malformed {etype}: {exc}"
+
+    # -- writing ------------------------------------------------------------------------
+    def append(self, etype: str, data: Mapping[str, Any] | None = None) -> Event:
+        """Validate, stamp and append one event durably; returns it once on disk.
+        Raises :class:`Refused` (message citing the section) when it is illegal."""
+        data = dict(data or {})
+        why = self.refusal(etype, data)
+        if why:
+            raise Refused(why)
+        return self._write(etype, data, self.stamp(etype, data))
+
+    def void(self, target_id: str, reason: str) -> Event:
+        """Void any event of the log (a void of a void restores its target)."""
+        target = self.log.by_id(target_id)
+        if target is None:
+            raise Refused(f"no event {target_id} in this game")
+        if target_id in self.voided():
+            raise Refused("this event is already voided")
+        if not reason.strip():
+            raise Refused("a correction needs a reason")
+        stamp = self.now_ms() if self.state.clock.started else None
+        event = self.log.void(target_id, reason, judge=self.judge, game_clock_ms=stamp)
+        self._refold()
+        return event
+
+    def last_undoable(self) -> Event | None:
+        """The newest effective event that is not a void. An automatic ``game_end`` by the
+        clock is skipped: time that ran out cannot be undone."""
+        gone = self.voided()
+        for e in reversed(self.log.events):
+            if e.type == VOID or e.id in gone:
+                continue
+            if e.type == ev.GAME_END and e.data.get("reason") == "clock":
+                continue
+            return e
+        return None
+
+    def undo(self, reason: str = UNDO_REASON) -> Event:
+        """Void the last event (see :meth:`last_undoable`)."""
+        target = self.last_undoable()
+        if target is None:
+            raise Refused("nothing to undo")
+        return self.void(target.id, reason)
+
+    def tick(self) -> Event | None:
+        """End the game when the running clock shows 0:00 (appends ``game_end`` by the
+        clock at the game length). Returns the event or None."""
+        if not clock_run_out(self.state, self.now_wall()):
+            return None
+        return self.append(ev.GAME_END, {"reason": "clock"})
+
+    # -- internals ----------------------------------------------------------------------
+    def _write(self, etype: str, data: dict[str, Any], stamp: int | None) -> Event:
+        event = self.log.append(
+            etype, data, judge=self.judge, game_clock_ms=stamp, wall_time=self.now_wall()
+        )
+        self._refold()
+        return event
+
+    def _refold(self) -> None:
+        self._voided = None
+        self.state = fold(self.setup, self.log.events)
+
+
+__all__ = [
+    "Clock",
+    "FakeClock",
+    "GameSession",
+    "MonotonicClock",
+    "UNDO_REASON",
+    "game_setup",
+]
