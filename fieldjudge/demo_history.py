@@ -50,14 +50,16 @@ class GamePlayer:
         return True
 
 
-def play(t, game_id: str, script: Script, rng: random.Random) -> None:
-    """Play ``script`` in ``game_id`` and close it: protocol submitted, both captains sign."""
+def play(t, game_id: str, script: Script, rng: random.Random, close: bool = True) -> None:
+    """Play ``script`` in ``game_id``; ``close``: the protocol is submitted and both
+    captains sign."""
     p = GamePlayer(t, game_id)
     a, b = p.setup.teams
     length = p.setup.settings.game_length_ms
     if script.kind == "no_show":
         results.record_no_show(t, game_id, [b], "late", judge=p.judge, when=p.at(-60_000))
-        _close(t, p, length)
+        if close:
+            _close(t, p, length)
         return
     for team in (a, b):
         p.add("checkin", None, team=team, late=False)
@@ -95,7 +97,8 @@ def play(t, game_id: str, script: Script, rng: random.Random) -> None:
     st = fold(p.setup, p.log.events)
     for pl in st.to_inspect():
         p.add("inspection", st.end_ms, team=pl.team, number=pl.number, result="clean")
-    _close(t, p, length)
+    if close:
+        _close(t, p, length)
 
 
 def _close(t, p: GamePlayer, length: int) -> None:

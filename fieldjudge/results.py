@@ -253,16 +253,14 @@ def record_no_show(
     when: datetime | None = None,
 ) -> Event:
     """32.01-32.03: the head judge rules a no-show (one or both teams)."""
-    when = when or datetime.now(UTC)
-    local_now = when.astimezone().replace(tzinfo=None)
-    why = no_show_refusal(t, game_id, absent, local_now)
-    if why:
-        raise Refused(why)
     from fieldjudge.rules.paintball import refusal
 
+    when = when or datetime.now(UTC)
     v = game_view(t, game_id)
     data = {"absent": list(absent), "reason": reason, "ruled_at": when.isoformat()}
-    why = refusal(v.state, pr.NO_SHOW, data)
+    why = pr.lock_refusal(v.events, pr.NO_SHOW, data, v.teams)
+    why = why or no_show_refusal(t, game_id, absent, when.astimezone().replace(tzinfo=None))
+    why = why or refusal(v.state, pr.NO_SHOW, data)
     if why:
         raise Refused(why)
     return _append(t, game_id, pr.NO_SHOW, data, judge, when)

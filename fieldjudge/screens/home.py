@@ -46,6 +46,10 @@ class HomeScreen(JudgeScreen):
         Binding("s", "schedule", "Schedule"),
         Binding("g", "open_game", "Game"),
         Binding("r", "reload", "Refresh", show=False),
+        Binding("p", "protocol", "Protocol"),
+        Binding("S", "standings", "Standings"),
+        Binding("x", "export", "Export"),
+        Binding("m", "merge", "Merge"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -159,6 +163,39 @@ class HomeScreen(JudgeScreen):
             from fieldjudge.screens.schedule import ScheduleScreen
 
             self.app.push_screen(ScheduleScreen())
+
+    # -- results (issue 5): protocol, standings, export, merge ---------------------------
+    def _highlighted_game(self) -> str | None:
+        table = self.query_one("#games", DataTable)
+        if self.app.tournament is None or table.row_count == 0:
+            return None
+        return str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value)
+
+    def action_protocol(self) -> None:
+        game_id = self._highlighted_game()
+        if game_id is None:
+            self.notify(_("No game to open"), severity="warning")
+            return
+        from fieldjudge.screens.protocol import ProtocolScreen
+
+        self.app.push_screen(ProtocolScreen(game_id))
+
+    def action_standings(self) -> None:
+        if self._need_tournament():
+            from fieldjudge.screens.standings import StandingsScreen
+
+            self.app.push_screen(StandingsScreen())
+
+    def action_export(self) -> None:
+        from fieldjudge.screens.standings import export_flow
+
+        export_flow(self.app)
+
+    def action_merge(self) -> None:
+        if self._need_tournament():
+            from fieldjudge.screens.merge import MergeScreen
+
+            self.app.push_screen(MergeScreen())
 
     def on_screen_resume(self) -> None:
         self.reload()

@@ -1,0 +1,334 @@
+"""The game protocol (31): the senior judge reviews the result, every elimination and
+penalty, submits it; each captain signs (types his name) or refuses (the senior judge
+records the reason); the head judge corrects a wrong total with his PIN; no-shows (32)."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Header, Static
+
+from fieldjudge import results
+from fieldjudge.export.html import OUTCOMES, game_time, local_time
+from fieldjudge.i18n import _
+from fieldjudge.rules.paintball.reasons import ALL_REASONS
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.forms import ConfirmScreen, Field, FormScreen, Values
+from fieldjudge.store import Refused, StoreError
+
+PHASE_TEXT = {
+    "open": "not submitted",
+    "submitted": "submitted: waiting for the captains",
+    "signed": "answered by both captains (with a refusal)",
+    "locked": "signed by both captains: locked",
+    "no_show": "no-show: not submitted",
+}
+
+
+class ProtocolScreen(JudgeScreen):
+    SCREEN_TITLE = "Game protocol"
+    HELP_TEXT = (
+        "31: the senior judge submits the protocol (u) once the game is over; each captain "
+        "signs by typing his name (1, 2) or refuses (r, the senior judge types the reason). "
+        "Signed by both, the protocol is locked; only the head judge corrects a wrong total "
+        "(c, with the PIN). n: the head judge rules a no-show (32.01-32.03)."
+    )
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("u", "submit", "Submit"),
+        Binding("1", "sign(0)", "Captain A signs"),
+        Binding("2", "sign(1)", "Captain B signs"),
+        Binding("r", "refuse", "Captain refuses"),
+        Binding("c", "correct", "Correct total"),
+        Binding("n", "no_show", "No-show"),
+    ]
+
+    def __init__(self, game_id: str, clock=None) -> None:
+        super().__init__()
+        self.game_id = game_id
+        self.clock = clock
+        self.view: results.GameView | None = None
+
+    @property
+    def t(self):
+        return self.app.tournament
+
+    @property
+    def judge(self) -> str:
+        return getattr(self.app, "judge", "") or ""
+
+    def now(self) -> float:
+        clock = self.clock or getattr(self.app, "results_clock", None) or time.monotonic
+        return clock()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll():
+            yield Static("", id="protocol-body", markup=False)
+        yield Static("", id="protocol-message", classes="error", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        try:
+            self.view = results.game_view(self.t, self.game_id)
+        except StoreError as exc:
+            self.say(str(exc))
+            return
+        self.query_one("#protocol-body", Static).update(self.render_text(self.view))
+
+    def say(self, text: str) -> None:
+        self.query_one("#protocol-message", Static).update(text)
+        if text:
+            self.notify(text, severity="error" if text else "information")
+
+    def render_text(self, v: results.GameView) -> str:
+        a, b = v.teams
+        r = v.result
+        g = v.game
+        lines = [
+            f"{_('Game')} {g.get('id', '')} · {_('Field')} {g.get('field', '')} · "
+            f"{str(g.get('start', '')).replace('T', ' ')}",
+            f"{v.name(a)} — {v.name(b)}",
+            "",
+            f"{_('Protocol')}: {_(PHASE_TEXT.get(v.phase, v.phase))}",
+        ]
+        if not v.final:
+            lines.append(_("The game is not over yet: the result below is provisional"))
+        lines += [
+            "",
+            f"{_('Result')} (30.01): {_(OUTCOMES.get(r.outcome, r.outcome))}",
+            f"  {v.name(a)}: {r.points[a]} {_('pts')}, {r.diff[a]:+d}, {_('survivors')} {r.survivors.get(a, 0)}",
+            f"  {v.name(b)}: {r.points[b]} {_('pts')}, {r.diff[b]:+d}, {_('survivors')} {r.survivors.get(b, 0)}",
+        ]
+        if r.no_show:
+            lines.append(f"  {_('No-show')}: " + ", ".join(v.name(x) for x in sorted(r.no_show)))
+        lines += ["", _("Eliminations") + ":"]
+        elims = [p for p in v.state.players.values() if p.elimination is not None]
+        elims.sort(key=lambda p: (p.elimination.game_clock_ms or 0, p.team, p.number))
+        for p in elims:
+            e = p.elimination
+            reason = ALL_REASONS.get(e.reason)
+            what = _(reason.en) if reason else e.reason
+            lines.append(
+                f"  {game_time(e.game_clock_ms)}  {v.name(p.team)} #{p.number} {p.name}: "
+                f"{what} ({e.section})"
+            )
+        if not elims:
+            lines.append("  —")
+        pens = [c for c in v.state.chrono if c.penalty != "none"]
+        notes = [*v.state.team_penalties, *v.state.penalty_reports, *v.state.flagged]
+        lines += ["", _("Penalties") + ":"]
+        for c in pens:
+            lines.append(f"  {game_time(c.game_clock_ms)}  {v.name(c.team)} #{c.number}: {c.text}")
+        for n in notes:
+            lines.append(f"  {n.text}")
+        if not pens and not notes:
+            lines.append("  —")
+        p = v.protocol
+        lines += ["", _("Signatures") + " (31):"]
+        if p.submission is not None:
+            lines.append(
+                f"  {_('Submitted by the senior judge')}: {p.submission.judge or '—'}, "
+                f"{local_time(p.submission.wall_time)}"
+            )
+        for i, x in enumerate(v.teams):
+            sig, ref = p.signatures.get(x), p.refusals.get(x)
+            key = i + 1
+            if sig:
+                lines.append(
+                    f"  [{key}] {v.name(x)}: {_('signed by')} {sig.name}, {local_time(sig.wall_time)}"
+                )
+            elif ref:
+                lines.append(
+                    f"  [{key}] {v.name(x)}: {_('refused')} {local_time(ref.wall_time)}: {ref.reason}"
+                )
+            else:
+                lines.append(f"  [{key}] {v.name(x)}: —")
+        for c in p.corrections:
+            old = " : ".join(str(c.old_points[x]) for x in v.teams)
+            new = " : ".join(str(c.new_points[x]) for x in v.teams)
+            lines.append(
+                f"  {_('Total corrected by the head judge')} {c.head_judge}, "
+                f"{local_time(c.wall_time)}: {old} → {new} ({c.reason})"
+            )
+        lines += ["", f"{_('Events')}: {len(v.events)} · {_('hash')} {v.last_hash[:16]}"]
+        return "\n".join(lines)
+
+    # -- actions ------------------------------------------------------------------------
+    def _do(self, fn, *args, **kwargs) -> bool:
+        try:
+            fn(self.t, self.game_id, *args, **kwargs)
+        except StoreError as exc:
+            self.say(_(str(exc)))
+            self.reload()
+            return False
+        self.say("")
+        self.reload()
+        self.app.refresh_home()
+        return True
+
+    def action_submit(self) -> None:
+        def done(ok: bool | None) -> None:
+            if ok:
+                self._do(results.submit_protocol, judge=self.judge)
+
+        self.app.push_screen(ConfirmScreen(_("Submit the protocol with this result?")), done)
+
+    def action_sign(self, side: int) -> None:
+        v = self.view
+        if v is None:
+            return
+        team = v.teams[side]
+
+        def done(values: Values | None) -> None:
+            if values:
+                self._do(results.sign, team, values["name"], judge=self.judge)
+
+        self.app.push_screen(
+            FormScreen(
+                _("Captain of {team} signs").format(team=v.name(team)),
+                [Field("name", _("Captain's name"))],
+                lambda vals: None if vals["name"] else _("Type your name to sign"),
+            ),
+            done,
+        )
+
+    def action_refuse(self) -> None:
+        v = self.view
+        if v is None:
+            return
+
+        def check(vals: Values) -> str | None:
+            if vals["side"] not in ("1", "2"):
+                return _("Team: 1 or 2")
+            if not vals["reason"]:
+                return _("Record the reason of the refusal")
+            return None
+
+        def done(values: Values | None) -> None:
+            if values:
+                team = v.teams[int(values["side"]) - 1]
+                self._do(
+                    results.refuse, team, values["reason"], values["captain"], judge=self.judge
+                )
+
+        self.app.push_screen(
+            FormScreen(
+                _("A captain refuses to sign"),
+                [
+                    Field(
+                        "side",
+                        f"{_('Team')}: 1 = {v.name(v.teams[0])}, 2 = {v.name(v.teams[1])}",
+                        restrict=r"[12]?",
+                    ),
+                    Field("captain", _("Captain's name")),
+                    Field("reason", _("Reason of refusal")),
+                ],
+                check,
+            ),
+            done,
+        )
+
+    def action_correct(self) -> None:
+        v = self.view
+        if v is None:
+            return
+        a, b = v.teams
+
+        def check(vals: Values) -> str | None:
+            if not (vals["a"].lstrip("-").isdigit() and vals["b"].lstrip("-").isdigit()):
+                return _("Game points are whole numbers")
+            if not vals["reason"]:
+                return _("A correction needs a reason")
+            if not vals["pin"]:
+                return _("Type the head judge's PIN")
+            return None
+
+        def done(values: Values | None) -> None:
+            if values:
+                self._do(
+                    results.correct_total,
+                    values["pin"],
+                    {a: int(values["a"]), b: int(values["b"])},
+                    values["reason"],
+                    self.now(),
+                    judge=self.judge,
+                )
+
+        self.app.push_screen(
+            FormScreen(
+                _("Head judge: correct a wrong total (31)"),
+                [
+                    Field(
+                        "a",
+                        f"{v.name(a)}: {_('game points')}",
+                        str(v.result.points[a]),
+                        restrict=r"-?\d*",
+                    ),
+                    Field(
+                        "b",
+                        f"{v.name(b)}: {_('game points')}",
+                        str(v.result.points[b]),
+                        restrict=r"-?\d*",
+                    ),
+                    Field("reason", _("Reason")),
+                    Field("pin", _("Head judge's PIN"), password=True),
+                ],
+                check,
+            ),
+            done,
+        )
+
+    def action_no_show(self) -> None:
+        v = self.view
+        if v is None:
+            return
+        a, b = v.teams
+
+        def check(vals: Values) -> str | None:
+            if vals["absent"] not in ("1", "2", "12"):
+                return _("Absent: 1, 2 or 12 (both)")
+            if vals["reason"] not in ("late", "refused"):
+                return _("Reason: late or refused")
+            return None
+
+        def done(values: Values | None) -> None:
+            if values:
+                absent = [v.teams[int(c) - 1] for c in values["absent"]]
+                self._do(
+                    results.record_no_show,
+                    absent,
+                    values["reason"],
+                    judge=self.judge,
+                    when=datetime.now(UTC),
+                )
+
+        self.app.push_screen(
+            FormScreen(
+                _("Head judge: no-show (32.01)"),
+                [
+                    Field(
+                        "absent",
+                        f"{_('Absent')}: 1 = {v.name(a)}, 2 = {v.name(b)}, 12 = {_('both')}",
+                        restrict=r"[12]{0,2}",
+                    ),
+                    Field("reason", _("Reason: late or refused"), "late"),
+                ],
+                check,
+            ),
+            done,
+        )
+
+
+def open_protocol(app, game_id: str) -> None:
+    try:
+        app.push_screen(ProtocolScreen(game_id))
+    except Refused as exc:
+        app.notify(str(exc), severity="error")

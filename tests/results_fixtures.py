@@ -1,0 +1,35 @@
+"""Shared builders for the results tests (issue 5): a demo tournament with history and a
+finished, not yet submitted game."""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+from pathlib import Path
+
+from fieldjudge.demo import create_demo
+from fieldjudge.demo_history import Script, play
+from fieldjudge.summaries import install
+
+DAY = date(2026, 5, 16)
+
+
+def demo(folder: Path, lock: bool = False):
+    t = create_demo(Path(folder), day=DAY, lock=lock)
+    install(t)
+    return t
+
+
+def finished_game(t, index: int = 4, kind: str = "hang", seed: int = 7) -> str:
+    """Play game ``index`` of the schedule to its end without closing the protocol."""
+    g = t.games()[index]
+    play(t, g["id"], Script(kind, 1, 2), random.Random(seed), close=False)
+    return g["id"]
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
