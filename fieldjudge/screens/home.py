@@ -45,6 +45,7 @@ class HomeScreen(JudgeScreen):
         Binding("t", "teams", "Teams"),
         Binding("s", "schedule", "Schedule"),
         Binding("g", "open_game", "Game"),
+        Binding("k", "marker_check", "Marker check"),
         Binding("r", "reload", "Refresh", show=False),
         Binding("p", "protocol", "Protocol"),
         Binding("S", "standings", "Standings"),
@@ -137,6 +138,14 @@ class HomeScreen(JudgeScreen):
             return
         row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
         self.app.open_game(str(row_key.value))
+
+    def action_marker_check(self) -> None:
+        table = self.query_one("#games", DataTable)
+        if self._need_tournament() and table.row_count:
+            from fieldjudge.screens.marker_check import open_marker_check
+
+            row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
+            open_marker_check(self.app, str(row_key.value))
 
     def action_reload(self) -> None:
         self.reload()
