@@ -63,7 +63,7 @@ def _run_and_kill(folder: Path, game_id: str, start: int, rng: random.Random) ->
 def test_sigkill_inside_writes_loses_and_damages_nothing(demo_folder: Path) -> None:
     rng = random.Random(20.04)
     t = Tournament.open(demo_folder)
-    game_id = t.games()[0]["id"]
+    game_id = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
     t.game_log(game_id)  # create the game file
     t.close()
     acked_events: list[str] = []
