@@ -70,7 +70,7 @@ class FieldJudgeApp(App[None]):
             return True
         self.close_tournament()
         try:
-            t = Tournament.open(folder)
+            t = Tournament.open(folder, startup_backup=False)
         except FolderLocked as exc:
             self.push_screen(
                 MessageScreen(
@@ -96,6 +96,16 @@ class FieldJudgeApp(App[None]):
         self.tournament = t
         self.sub_title = t.name
         self.refresh_home()
+        # The startup backup (files changed since their newest copy) runs once the home
+        # screen is drawn, so a judge sees the schedule first.
+        self.call_after_refresh(self._startup_backup, t)
+
+    def _startup_backup(self, t: Tournament) -> None:
+        if self.tournament is t:
+            try:
+                t.backup_all(only_if_changed=True)
+            except OSError as exc:
+                self.notify(_("Backup failed") + f": {exc}", severity="error", timeout=10)
 
     def close_tournament(self) -> None:
         if self.tournament is not None:
