@@ -147,7 +147,7 @@ def test_cli_verify_and_export(tour, tmp_path):
     # a game file broken by hand: verify names it and fails
     broken = tmp_path / "broken"
     bundle.import_bundle(run_export(tour, tmp_path, "json")[0], broken)
-    gfile = sorted((broken / "games").glob("*.json"))[0]
+    gfile = next(p for p in sorted((broken / "games").glob("*.json")) if '"hit"' in p.read_text())
     gfile.write_text(gfile.read_text(encoding="utf-8").replace('"hit"', '"out_of_bounds"', 1))
     res = runner.invoke(main, ["verify", str(broken)])
     assert res.exit_code == 1 and "FAULT" in res.output and gfile.name in res.output
