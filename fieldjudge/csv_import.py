@@ -62,39 +62,43 @@ def _header(row: list[str]) -> list[str]:
     return [c.strip().lower() for c in row]
 
 
-def parse_roster(raw: bytes | str, max_team_size: int | None = None) -> ParseResult:
-    """Header ``team,number,name,captain``."""
-    res = ParseResult()
+def _data_rows(raw: bytes | str, need: list[str], res: ParseResult):
+    """Decode, check the header has the ``need`` columns, and yield ``(line, {column:
+    value})`` for every non-blank row with enough columns; problems go to ``res.errors``."""
     try:
         text = raw if isinstance(raw, str) else decode(raw)
     except ValueError as exc:
         res.errors.append(str(exc))
-        return res
+        return
     rows = list(_reader(text))
     if not rows:
         res.errors.append("the file is empty")
-        return res
+        return
     head = _header(rows[0])
-    need = ["team", "number", "name", "captain"]
     missing = [c for c in need if c not in head]
     if missing:
         res.errors.append(
-            f"line 1: header must be team,number,name,captain (missing: {', '.join(missing)})"
+            f"line 1: header must be {','.join(need)} (missing: {', '.join(missing)})"
         )
-        return res
+        return
     idx = {c: head.index(c) for c in need}
-    seen: dict[tuple[str, int], int] = {}
-    captains: dict[str, int] = {}
     for line, row in enumerate(rows[1:], start=2):
         if not any(c.strip() for c in row):
             continue
         if len(row) < len(head):
             res.errors.append(f"line {line}: {len(row)} columns, expected {len(head)}")
             continue
-        team = row[idx["team"]].strip()
-        num_s = row[idx["number"]].strip()
-        name = row[idx["name"]].strip()
-        cap_s = row[idx["captain"]].strip().lower()
+        yield line, {c: row[idx[c]].strip() for c in need}
+
+
+def parse_roster(raw: bytes | str, max_team_size: int | None = None) -> ParseResult:
+    """Header ``team,number,name,captain``."""
+    res = ParseResult()
+    seen: dict[tuple[str, int], int] = {}
+    captains: dict[str, int] = {}
+    for line, row in _data_rows(raw, ["team", "number", "name", "captain"], res):
+        team, num_s, name = row["team"], row["number"], row["name"]
+        cap_s = row["captain"].lower()
         bad = False
         if not team:
             res.errors.append(f"line {line}: team is empty")
@@ -159,31 +163,8 @@ def parse_time(value: str, day: date) -> datetime:
 def parse_schedule(raw: bytes | str, day: date) -> ParseResult:
     """Header ``field,start,team_a,team_b``; start is ``HH:MM`` or ``YYYY-MM-DD HH:MM``."""
     res = ParseResult()
-    try:
-        text = raw if isinstance(raw, str) else decode(raw)
-    except ValueError as exc:
-        res.errors.append(str(exc))
-        return res
-    rows = list(_reader(text))
-    if not rows:
-        res.errors.append("the file is empty")
-        return res
-    head = _header(rows[0])
-    need = ["field", "start", "team_a", "team_b"]
-    missing = [c for c in need if c not in head]
-    if missing:
-        res.errors.append(
-            f"line 1: header must be field,start,team_a,team_b (missing: {', '.join(missing)})"
-        )
-        return res
-    idx = {c: head.index(c) for c in need}
-    for line, row in enumerate(rows[1:], start=2):
-        if not any(c.strip() for c in row):
-            continue
-        if len(row) < len(head):
-            res.errors.append(f"line {line}: {len(row)} columns, expected {len(head)}")
-            continue
-        fld, start_s, a, b = (row[idx[c]].strip() for c in need)
+    for line, row in _data_rows(raw, ["field", "start", "team_a", "team_b"], res):
+        fld, start_s, a, b = row["field"], row["start"], row["team_a"], row["team_b"]
         if not fld or not a or not b:
             res.errors.append(f"line {line}: field, team_a and team_b must not be empty")
             continue

@@ -12,8 +12,8 @@ from textual.widgets import DataTable, Footer, Header, Static
 from fieldjudge.csv_import import parse_schedule, parse_time
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.csv_flow import import_csv_flow
 from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
-from fieldjudge.screens.teams import read_csv_file
 from fieldjudge.store import Refused
 
 
@@ -127,36 +127,15 @@ class ScheduleScreen(JudgeScreen):
         )
 
     def action_import_csv(self) -> None:
-        def done(v: Values | None) -> None:
-            if v is None:
-                return
-            try:
-                raw = read_csv_file(v["path"])
-            except OSError as exc:
-                self.notify(str(exc), severity="error")
-                return
-            result = parse_schedule(raw, self.t.day)
-            if result.errors:
-                self.app.push_screen(
-                    MessageScreen(_("Nothing imported: fix these rows"), "\n".join(result.errors))
-                )
-                return
-            try:
-                warnings = self.t.import_schedule(result.rows)
-            except Refused as exc:
-                self.app.push_screen(
-                    MessageScreen(
-                        _("Nothing imported: fix these rows"), str(exc).replace("; ", "\n")
-                    )
-                )
-                return
-            self._report(warnings, _("Imported") + f": {len(result.rows)} " + _("games"))
+        def apply(result) -> str:
+            warnings = self.t.import_schedule(result.rows)
+            result.warnings.extend(warnings)
+            return _("Imported") + f": {len(result.rows)} " + _("games")
 
-        self.app.push_screen(
-            FormScreen(
-                _("Import schedule CSV"),
-                [Field("path", _("File path"))],
-                note=_("Header: field,start,team_a,team_b"),
-            ),
-            done,
+        import_csv_flow(
+            self,
+            _("Import schedule CSV"),
+            "field,start,team_a,team_b",
+            lambda raw: parse_schedule(raw, self.t.day),
+            apply,
         )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,15 +11,9 @@ from textual.widgets import DataTable, Footer, Header, Static
 from fieldjudge.csv_import import parse_roster
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.csv_flow import import_csv_flow
+from fieldjudge.screens.forms import Field, FormScreen, Values
 from fieldjudge.store import Refused
-
-
-def read_csv_file(path_text: str) -> bytes:
-    path = Path(path_text).expanduser()
-    if not path.is_file():
-        raise OSError(_("No such file") + f": {path}")
-    return path.read_bytes()
 
 
 class TeamsScreen(JudgeScreen):
@@ -149,41 +141,14 @@ class TeamsScreen(JudgeScreen):
         )
 
     def action_import_csv(self) -> None:
-        def done(v: Values | None) -> None:
-            if v is None:
-                return
-            try:
-                raw = read_csv_file(v["path"])
-            except OSError as exc:
-                self.notify(str(exc), severity="error")
-                return
-            result = parse_roster(raw, self.t.settings.get("team_size"))
-            if result.errors:
-                self.app.push_screen(
-                    MessageScreen(_("Nothing imported: fix these rows"), "\n".join(result.errors))
-                )
-                return
-            try:
-                teams, players = self.t.import_roster(result.rows)
-            except Refused as exc:
-                self.app.push_screen(
-                    MessageScreen(
-                        _("Nothing imported: fix these rows"), str(exc).replace("; ", "\n")
-                    )
-                )
-                return
-            self.reload()
-            msg = _("Imported") + f": {teams} " + _("teams") + f", {players} " + _("players")
-            if result.warnings:
-                self.app.push_screen(MessageScreen(msg, "\n".join(result.warnings)))
-            else:
-                self.notify(msg)
+        def apply(result) -> str:
+            teams, players = self.t.import_roster(result.rows)
+            return _("Imported") + f": {teams} " + _("teams") + f", {players} " + _("players")
 
-        self.app.push_screen(
-            FormScreen(
-                _("Import roster CSV"),
-                [Field("path", _("File path"), placeholder="~/teams.csv")],
-                note=_("Header: team,number,name,captain"),
-            ),
-            done,
+        import_csv_flow(
+            self,
+            _("Import roster CSV"),
+            "team,number,name,captain",
+            lambda raw: parse_roster(raw, self.t.settings.get("team_size")),
+            apply,
         )
