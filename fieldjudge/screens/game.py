@@ -1,0 +1,628 @@
+"""The live paintball game screen (issue 3): rosters, alive counts, clock, flags and the log.
+
+Every key turns into one event through :class:`fieldjudge.game_session.GameSession`, which
+validates it with the rules engine; a refusal is shown in the notice bar, citing the
+section. Multi-step actions (team → number → reason) use the inline prompt
+(``game_prompt``): keys are handled synchronously and in order, so ``a 4 2 Enter`` typed
+at full speed eliminates Medvedi #42 for a hit. The screen renders from the folded state
+after every change and reads the clock from the session four times a second.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.events import Key
+from textual.widgets import Footer, Static
+
+from fieldjudge.game_session import GameSession
+from fieldjudge.i18n import _
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball.checks import _game_phase_refusal
+from fieldjudge.rules.paintball.setup import needs_second_player
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.forms import Field, FormScreen
+from fieldjudge.screens.game_dialogs import InspectionDialog, VoidDialog
+from fieldjudge.screens.game_prompt import Choice, PromptPanel
+from fieldjudge.screens.game_text import (
+    PHASE_HINT,
+    REASON_KEYS,
+    Namer,
+    clock,
+    describe,
+    reason_with_section,
+)
+from fieldjudge.screens.game_widgets import (
+    ClockPanel,
+    EventLogView,
+    FlagsBar,
+    RosterPanel,
+    TeamHeader,
+)
+from fieldjudge.store import Refused
+
+CHRONO_MODULE = "fieldjudge.screens.chrono_ingame"
+
+
+def ref(team: str, number: int) -> dict[str, Any]:
+    return {"team": team, "number": number}
+
+
+class GameScreen(JudgeScreen):
+    SCREEN_TITLE = "Game"
+    CSS_PATH = "game.tcss"
+    HELP_TEXT = (
+        "Space starts or resumes the clock, t calls Time!. a / b eliminate a player of "
+        "team A / B: type the shirt number, then one key for the reason (Enter: hit). "
+        "2: two opponents hit at once. p: paint check, n: neutral (again on the same "
+        "player: the outcome). f: flag capture, h: hand-over, H: flag hang (the touch is "
+        "recorded at once, then the paint check and chrono of the carrier). c: in-game "
+        "chrono. u undoes the last event, v voids any event with a reason. i: post-game "
+        "inspection. Esc cancels a prompt, or goes back."
+    )
+    BINDINGS = [
+        Binding("space", "start_resume", "Start/resume"),
+        Binding("t,е", "time_stop", "Time!"),
+        Binding("a,ф", "eliminate('a')", "Out A"),
+        Binding("b,и", "eliminate('b')", "Out B"),
+        Binding("e,у", "eliminate", "Eliminate", show=False),
+        Binding("2", "simultaneous", "Both hit", show=False),
+        Binding("u,г", "undo", "Undo"),
+        Binding("H,Р", "flag_hang", "Flag hang", key_display="H"),
+        Binding("f,а", "capture", "Capture", show=False),
+        Binding("h,р", "handover", "Hand-over", show=False),
+        Binding("p,з", "paint_check", "Paint check", show=False),
+        Binding("n,т", "neutral", "Neutral", show=False),
+        Binding("c,с", "chrono", "Chrono", show=False),
+        Binding("i,ш", "inspection", "Inspection", show=False),
+        Binding("v,м", "void", "Void", show=False),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, tournament: Any, game_id: str, session: GameSession | None = None):
+        super().__init__()
+        try:
+            judge = str(getattr(self.app, "judge", "") or "")
+        except Exception:  # noqa: BLE001 - built outside a running app
+            judge = ""
+        self.session = session or GameSession(tournament, game_id, judge=judge)
+        self._last_phase = self.session.state.phase
+        self.notice_text = ""
+        self._hang_mode = False
+        self._hang_source = "typed"
+
+    # -- layout ---------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        s = self.session
+        a, b = s.teams
+        g = s.game
+        title = f"{_('Field')} {g.get('field', '?')} · {str(g.get('start', ''))[-5:]}"
+        yield Static(f"{title} · {s.team_name(a)} — {s.team_name(b)}", id="game-title")
+        with Horizontal(id="scoreboard"):
+            yield TeamHeader("a", a, s.team_name(a))
+            yield ClockPanel(id="clock-panel")
+            yield TeamHeader("b", b, s.team_name(b))
+        yield FlagsBar(s.teams)
+        with Horizontal(id="rosters"):
+            yield RosterPanel("a", a, s.state.team_players(a))
+            yield RosterPanel("b", b, s.state.team_players(b))
+        yield Static("", id="notice")
+        with Vertical(id="log-pane"):
+            yield PromptPanel()
+            yield EventLogView(id="event-log")
+        yield Footer()
+
+    @property
+    def prompt(self) -> PromptPanel:
+        return self.query_one(PromptPanel)
+
+    def on_mount(self) -> None:
+        self.refresh_all()
+        self.set_interval(0.25, self.tick)
+
+    def on_screen_resume(self) -> None:
+        # back from a dialog or another screen (e.g. the chrono screen): show the new state
+        if self.is_mounted:
+            self.refresh_all()
+
+    def on_key(self, event: Key) -> None:
+        """An open prompt takes every key, in order, before the screen's bindings."""
+        if self.prompt.active and event.key not in ("ctrl+q", "f1"):
+            event.stop()
+            event.prevent_default()
+            self.prompt.handle_key(event)
+            if not self.prompt.active and not self.notice_text:
+                self._show_notice()
+
+    # -- rendering ------------------------------------------------------------------------
+    def refresh_all(self) -> None:
+        s = self.session
+        st = s.state
+        namer = Namer(s.names, st)
+        for side, team in zip("ab", s.teams, strict=True):
+            self.query_one(f"#team-head-{side}", TeamHeader).show(st.alive(team))
+            self.query_one(f"#roster-{side}", RosterPanel).show(st)
+        self.query_one(FlagsBar).show(st, namer)
+        self.query_one(ClockPanel).show(s)
+        self.query_one(EventLogView).show(s, namer)
+        self._show_notice()
+        if st.phase == m.INSPECTION and self._last_phase not in (m.INSPECTION, m.FINAL):
+            self.call_after_refresh(self.action_inspection)
+        self._last_phase = st.phase
+
+    def _show_notice(self) -> None:
+        bar = self.query_one("#notice", Static)
+        bar.update(self.notice_text or _(PHASE_HINT.get(self.session.state.phase, "")))
+        bar.set_class(self.notice_text.startswith("⚠"), "refused")
+
+    def say(self, text: str) -> None:
+        self.notice_text = text
+        self._show_notice()
+
+    def refuse(self, why: str) -> None:
+        self.say(f"⚠ {why}")
+        self.notify(why, severity="error", timeout=6)
+
+    def tick(self) -> None:
+        try:
+            end = self.session.tick()
+        except Refused as exc:  # e.g. a locked protocol
+            self.refuse(str(exc))
+            return
+        if end is not None:
+            self.notice_text = _("Time ran out: the game is over (0:00)")
+            self.refresh_all()
+        else:
+            self.query_one(ClockPanel).show(self.session)
+
+    # -- helpers ----------------------------------------------------------------------------
+    def record(self, etype: str, data: dict[str, Any], done: str = "") -> bool:
+        """Append one event; show the refusal (citing the section) if any."""
+        try:
+            e = self.session.append(etype, data)
+        except Refused as exc:
+            self.refuse(str(exc))
+            return False
+        namer = Namer(self.session.names, self.session.state)
+        self.notice_text = done or f"✓ {clock(e.game_clock_ms)} {describe(e, namer)}"
+        self.refresh_all()
+        return True
+
+    def phase_refused(self, etype: str) -> bool:
+        why = _game_phase_refusal(self.session.state, etype)
+        if why:
+            self.refuse(why)
+        return bool(why)
+
+    def team_of(self, side: str) -> str:
+        return self.session.teams[0 if side == "a" else 1]
+
+    def ask_team(self, title: str, then: Callable[[str], None]) -> None:
+        a, b = self.session.teams
+        self.notice_text = ""
+        self.prompt.ask_choice(
+            title,
+            [Choice("a", a, self.session.team_name(a)), Choice("b", b, self.session.team_name(b))],
+            then,
+        )
+
+    def ask_number(
+        self,
+        title: str,
+        team: str,
+        then: Callable[[int], None],
+        validate: Callable[[int], str | None] | None = None,
+    ) -> None:
+        self.notice_text = ""
+        numbers = [p.number for p in self.session.setup.rosters.get(team, ())]
+        head = f"{title} — {self.session.team_name(team)}: " + _("shirt number?")
+        self.prompt.ask_number(head, then, numbers, validate)
+
+    def with_second(
+        self, team: str, offender: int, data: dict[str, Any], etype: str, then: Callable
+    ) -> None:
+        """29.08: ask the second player of a group removal 1+1 (same team) when the engine
+        needs one, then ``then(data)``."""
+        why = self.session.refusal(etype, data)
+        if not why or not why.startswith("29.08: group removal"):
+            then(data)
+            return
+
+        def check(n: int) -> str | None:
+            if n == offender:
+                return _("29.08: the second player must be another player")
+            return self.session.refusal(etype, {**data, "second": n})
+
+        self.ask_number(
+            _("Group removal 1+1 (29.08): the second player"),
+            team,
+            lambda n: then({**data, "second": n}),
+            check,
+        )
+
+    def elimination_check(self, team: str) -> Callable[[int], str | None]:
+        def check(n: int) -> str | None:
+            if needs_second_player(self.session.setup.settings, "hit"):
+                return None
+            return self.session.refusal(
+                ev.ELIMINATION, {"reason": "hit", "players": [ref(team, n)]}
+            )
+
+        return check
+
+    def label(self, team: str, number: int) -> str:
+        return Namer(self.session.names, self.session.state).player_full(team, number)
+
+    # -- clock ------------------------------------------------------------------------------
+    def _left(self) -> str:
+        return clock(self.session.remaining_ms())
+
+    def action_start_resume(self) -> None:
+        st = self.session.state
+        if st.phase == m.NOT_STARTED:
+            self.record(ev.CLOCK_START, {}, "▶ " + _("Clock started"))
+        elif st.phase == m.STOPPED:
+            self.record(ev.CLOCK_RESUME, {}, "▶ " + _("Clock resumed at") + f" {self._left()}")
+        elif st.phase == m.RUNNING:
+            self.say(_("The clock is running; t calls Time!"))
+        else:
+            self.refuse(_game_phase_refusal(st, ev.CLOCK_RESUME) or st.phase)
+
+    def action_time_stop(self) -> None:
+        self.record(ev.TIME_STOP, {}, "⏸ " + _("Time! Clock stopped at") + f" {self._left()}")
+
+    # -- eliminations ---------------------------------------------------------------------
+    def action_eliminate(self, side: str | None = None) -> None:
+        if self.phase_refused(ev.ELIMINATION):
+            return
+        if side is None:
+            self.ask_team(_("Eliminate: which team?"), self._eliminate_team)
+        else:
+            self._eliminate_team(self.team_of(side))
+
+    def _eliminate_team(self, team: str) -> None:
+        self.ask_number(
+            _("Eliminate"),
+            team,
+            lambda n: self._eliminate_reason(team, n),
+            self.elimination_check(team),
+        )
+
+    def _eliminate_reason(self, team: str, number: int) -> None:
+        self.prompt.ask_choice(
+            _("Reason for") + f" {self.label(team, number)}:",
+            [Choice(k, r, reason_with_section(r)) for k, r in REASON_KEYS],
+            lambda reason: self._eliminate_record(team, number, reason),
+            default="hit",
+        )
+
+    def _eliminate_record(self, team: str, number: int, reason: str) -> None:
+        data: dict[str, Any] = {"reason": reason, "players": [ref(team, number)]}
+        self.with_second(team, number, data, ev.ELIMINATION, self._record_elimination)
+
+    def _record_elimination(self, data: dict[str, Any]) -> None:
+        self.record(ev.ELIMINATION, data)
+
+    def action_simultaneous(self) -> None:
+        """26: two opponents hit at once → both out in one entry."""
+        if self.phase_refused(ev.ELIMINATION):
+            return
+        a, b = self.session.teams
+
+        def second(na: int) -> None:
+            self.ask_number(
+                _("Both hit (26)"),
+                b,
+                lambda nb: self.record(
+                    ev.ELIMINATION, {"reason": "hit", "players": [ref(a, na), ref(b, nb)]}
+                ),
+                self.elimination_check(b),
+            )
+
+        self.ask_number(_("Both hit (26)"), a, second, self.elimination_check(a))
+
+    # -- checks ---------------------------------------------------------------------------
+    def ask_outcome(self, title: str, then: Callable[[str], None]) -> None:
+        self.prompt.ask_choice(
+            title,
+            [Choice("e", "eliminated", _("eliminated")), Choice("i", "in_play", _("in play"))],
+            then,
+        )
+
+    def action_paint_check(self) -> None:
+        """24: start a paint check, or give the outcome of the open check."""
+        if self.phase_refused(ev.PAINT_CHECK_START):
+            return
+        self.ask_team(_("Paint check: which team?"), self._paint_team)
+
+    def _paint_team(self, team: str) -> None:
+        def check(n: int) -> str | None:
+            p = self.session.state.player(team, n)
+            if p is not None and p.check is not None:
+                return None
+            return self.session.refusal(ev.PAINT_CHECK_START, ref(team, n))
+
+        self.ask_number(_("Paint check"), team, lambda n: self._paint_player(team, n), check)
+
+    def _paint_player(self, team: str, number: int) -> None:
+        p = self.session.state.player(team, number)
+        if p is None or p.check is None:
+            self.record(ev.PAINT_CHECK_START, ref(team, number))
+            return
+        etype = ev.PAINT_CHECK_END if p.check.kind == "paint" else ev.NEUTRAL_END
+        self.ask_outcome(
+            _("Outcome of the check of") + f" {self.label(team, number)}:",
+            lambda outcome: self.record(etype, {**ref(team, number), "outcome": outcome}),
+        )
+
+    def action_neutral(self) -> None:
+        """25: declare a player neutral, or give the outcome of his neutral check."""
+        if self.phase_refused(ev.NEUTRAL_START):
+            return
+        self.ask_team(_("Neutral: which team?"), self._neutral_team)
+
+    def _neutral_team(self, team: str) -> None:
+        def check(n: int) -> str | None:
+            p = self.session.state.player(team, n)
+            if p is not None and p.status == m.NEUTRAL:
+                return None
+            return self.session.refusal(ev.NEUTRAL_START, ref(team, n))
+
+        self.ask_number(_("Neutral"), team, lambda n: self._neutral_player(team, n), check)
+
+    def _neutral_player(self, team: str, number: int) -> None:
+        p = self.session.state.player(team, number)
+        if p is None or p.status != m.NEUTRAL:
+            self.record(ev.NEUTRAL_START, ref(team, number))
+            return
+        self.ask_outcome(
+            _("Outcome of the neutral check of") + f" {self.label(team, number)}:",
+            lambda outcome: self.record(ev.NEUTRAL_END, {**ref(team, number), "outcome": outcome}),
+        )
+
+    # -- flags ----------------------------------------------------------------------------
+    def carriers(self) -> list[m.PlayerState]:
+        st = self.session.state
+        return [p for t in self.session.teams if (p := st.carrier_of(t)) is not None]
+
+    def pick_carrier(self, what: str, then: Callable[[m.PlayerState], None]) -> None:
+        carriers = self.carriers()
+        if not carriers:
+            self.refuse(_("23.01: nobody carries a flag"))
+        elif len(carriers) == 1:
+            then(carriers[0])
+        else:
+            self.ask_team(
+                what + ": " + _("which team's carrier?"),
+                lambda team: then(next(p for p in carriers if p.team == team)),
+            )
+
+    def action_capture(self) -> None:
+        if self.phase_refused(ev.FLAG_CAPTURE):
+            return
+
+        def number(team: str) -> None:
+            self.ask_number(
+                _("Flag capture"),
+                team,
+                lambda n: self.record(ev.FLAG_CAPTURE, ref(team, n)),
+                lambda n: self.session.refusal(ev.FLAG_CAPTURE, ref(team, n)),
+            )
+
+        self.ask_team(_("Flag capture: which team captures?"), number)
+
+    def action_handover(self) -> None:
+        """22.03: the carrier hands the flag to an unhit teammate."""
+        if self.phase_refused(ev.FLAG_HANDOVER):
+            return
+
+        def to(giver: m.PlayerState) -> None:
+            def data(n: int) -> dict[str, Any]:
+                return {"team": giver.team, "from_number": giver.number, "to_number": n}
+
+            self.ask_number(
+                _("Hand-over (22.03) from") + f" #{giver.number} " + _("to"),
+                giver.team,
+                lambda n: self.record(ev.FLAG_HANDOVER, data(n)),
+                lambda n: self.session.refusal(ev.FLAG_HANDOVER, data(n)),
+            )
+
+        self.pick_carrier(_("Hand-over"), to)
+
+    def action_flag_hang(self) -> None:
+        """23.01: one key records the touch now and stops the clock; then the verdict."""
+        if self.session.state.pending_hang is not None:
+            self.hang_verdict()
+            return
+        if self.phase_refused(ev.FLAG_HANG):
+            return
+
+        def hang(carrier: m.PlayerState) -> None:
+            if self.record(ev.FLAG_HANG, ref(carrier.team, carrier.number)):
+                self.hang_verdict()
+
+        self.pick_carrier(_("Flag hang"), hang)
+
+    def hang_verdict(self, initial_fps: float | None = None) -> None:
+        """23.01: the paint check of the carrier (c clean / h hit), then the chrono of his
+        marker (fps typed; ``m`` toggles forbidden mode). The chrono screens may call
+        :meth:`fill_hang_fps` with a device reading while the fps prompt is open."""
+        hang = self.session.state.pending_hang
+        if hang is None:
+            return
+        who = self.label(hang.team, hang.number)
+        self.notice_text = ""
+        self.prompt.ask_choice(
+            _("Flag hang by")
+            + f" {who} "
+            + _("at")
+            + f" {clock(hang.touch_ms)}: "
+            + _("paint check (23.01)?"),
+            [Choice("c", "clean", _("clean")), Choice("h", "hit", _("hit"))],
+            lambda paint: self._hang_fps(paint, initial_fps),
+        )
+
+    def _hang_fps(self, paint: str, initial_fps: float | None) -> None:
+        hang = self.session.state.pending_hang
+        assert hang is not None
+        p = self.session.state.player(hang.team, hang.number)
+        mode = {"forbidden": False, "source": "typed"}
+        self._hang_mode = True
+
+        def title() -> str:
+            t = _("Paint") + f": {_(paint)}. " + _("Chrono of the carrier's marker, fps")
+            if mode["forbidden"]:
+                t += " · " + _("FORBIDDEN MODE (20.05)")
+            return t
+
+        def toggle() -> str:
+            mode["forbidden"] = not mode["forbidden"]
+            return title()
+
+        def data(fps: float | None) -> dict[str, Any]:
+            return {
+                "paint": paint,
+                "fps": fps,
+                "forbidden_mode": mode["forbidden"],
+                "source": self._hang_source,
+            }
+
+        def check(fps: float) -> str | None:
+            why = self.session.refusal(ev.HANG_VERDICT, data(fps))
+            return None if why is None or why.startswith("29.08: group removal") else why
+
+        def done(fps: float) -> None:
+            self._hang_mode = False
+            self.with_second(hang.team, hang.number, data(fps), ev.HANG_VERDICT, self._hang_done)
+
+        self._hang_source = "typed"
+        if p is not None and not p.has_marker:
+            done_data = data(None)
+            self._hang_mode = False
+            self.with_second(hang.team, hang.number, done_data, ev.HANG_VERDICT, self._hang_done)
+            return
+        initial = "" if initial_fps is None else f"{initial_fps:g}"
+        self.prompt.ask_number(
+            title(), done, validate=check, decimal=True, toggles={"m": toggle}, initial=initial
+        )
+
+    def fill_hang_fps(self, fps: float, source: str = "device") -> bool:
+        """Hook for the chrono screens: put a device reading into the open fps prompt of
+        the flag-hang verdict. Returns False when no such prompt is open."""
+        if not (self._hang_mode and self.prompt.active):
+            return False
+        self._hang_source = source
+        self.prompt.set_buffer(f"{fps:g}")
+        return True
+
+    def _hang_done(self, data: dict[str, Any]) -> None:
+        if not self.record(ev.HANG_VERDICT, data):
+            return
+        st = self.session.state
+        if st.hang_team is not None:
+            self.say(
+                "⚑ " + _("23.03: the flag hang counts; the game ended at") + f" {clock(st.end_ms)}"
+            )
+        else:
+            self.say(
+                _("23.02: the hang does not count; spare flag up. Space resumes the clock at")
+                + f" {self._left()}"
+            )
+
+    # -- chrono ---------------------------------------------------------------------------
+    def action_chrono(self) -> None:
+        try:
+            mod = importlib.import_module(CHRONO_MODULE)
+        except ImportError:
+            self.chrono_by_hand()
+            return
+        self.app.push_screen(mod.InGameChronoScreen(self.session, team=None, number=None))
+
+    def chrono_by_hand(self) -> None:
+        """20.01: a reading typed by hand (the chrono screens read the device)."""
+        if self.phase_refused(ev.CHRONO_READING):
+            return
+
+        def number(team: str) -> None:
+            self.ask_number(
+                _("In-game chrono"),
+                team,
+                lambda n: speed(team, n),
+                lambda n: self.session.refusal(ev.CHRONO_READING, {**ref(team, n), "fps": 0}),
+            )
+
+        def speed(team: str, n: int) -> None:
+            self.prompt.ask_number(
+                _("In-game chrono (20)") + f" {self.label(team, n)}: fps?",
+                lambda fps: self.with_second(
+                    team,
+                    n,
+                    {**ref(team, n), "fps": fps, "forbidden_mode": False, "source": "typed"},
+                    ev.CHRONO_READING,
+                    self._chrono_done,
+                ),
+                decimal=True,
+            )
+
+        self.ask_team(_("In-game chrono: which team?"), number)
+
+    def _chrono_done(self, data: dict[str, Any]) -> None:
+        verdict = self.session.chrono_verdict(data["fps"])
+        if self.record(ev.CHRONO_READING, data):
+            self.say(f"{data['fps']:g} fps — {verdict.text}")  # 20.06: shown at once
+
+    # -- after the game ---------------------------------------------------------------------
+    def action_inspection(self) -> None:
+        st = self.session.state
+        if st.phase != m.INSPECTION:
+            self.refuse(_game_phase_refusal(st, ev.INSPECTION) or "18.02")
+            return
+        if not isinstance(self.app.screen, InspectionDialog):
+            self.app.push_screen(InspectionDialog(self.session))
+
+    # -- corrections ----------------------------------------------------------------------
+    def action_undo(self) -> None:
+        target = self.session.last_undoable()
+        try:
+            self.session.undo()
+        except Refused as exc:
+            self.refuse(str(exc))
+            return
+        namer = Namer(self.session.names, self.session.state)
+        self.notice_text = "↶ " + _("Undone") + f": {describe(target, namer)}"
+        self.refresh_all()
+
+    def action_void(self) -> None:
+        def reason(target: str | None) -> None:
+            if target is None:
+                return
+            self.app.push_screen(
+                FormScreen(
+                    _("Reason for the correction"),
+                    [Field("reason", _("Reason"))],
+                    lambda v: None if v["reason"] else _("A correction needs a reason"),
+                ),
+                lambda values: void(target, values),
+            )
+
+        def void(target: str, values: dict[str, str] | None) -> None:
+            if values is None:
+                return
+            try:
+                self.session.void(target, values["reason"])
+            except Refused as exc:
+                self.refuse(str(exc))
+                return
+            self.notice_text = "↶ " + _("Voided")
+            self.refresh_all()
+
+        self.app.push_screen(VoidDialog(self.session), reason)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,223 @@
+"""The inline prompt of the game screen: one key or a typed number, in the screen itself.
+
+Prompts are not separate screens on purpose: a judge types ``a 4 2 Enter`` faster than a
+modal screen appears (Textual delays screen switches), and keys typed in between would
+reach the game screen's own bindings. The game screen forwards every key to the active
+prompt, synchronously and in order, so nothing is lost or misrouted.
+
+- :meth:`PromptPanel.ask_choice`: one key picks a value; Enter picks the default.
+- :meth:`PromptPanel.ask_number`: a shirt number (or an fps reading with ``decimal``);
+  Enter accepts, and a shirt number is accepted at once when the digits name exactly one
+  roster number that no longer number starts with (``42`` → at once; ``7`` waits while
+  ``77`` exists). A validator may refuse it: the message stays, the digits are cleared.
+
+Esc cancels. ``then(value)`` runs after the prompt closed, so it may open the next one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.events import Key
+from textual.widgets import Static
+
+from fieldjudge.i18n import _
+
+# The same keys on a Russian (ЙЦУКЕН) layout: a judge in gloves does not switch layouts.
+RU_KEYS = dict(zip("qwertyuiopasdfghjklzxcvbnm", "йцукенгшщзфывапролдячсмить", strict=True))
+
+
+def key_matches(event: Key, key: str) -> bool:
+    ch = event.character or ""
+    return event.key == key or ch == key or (len(key) == 1 and ch == RU_KEYS.get(key, "\0"))
+
+
+@dataclass(frozen=True)
+class Choice:
+    key: str
+    value: Any
+    label: str
+
+
+@dataclass
+class Prompt:
+    title: str
+    then: Callable[[Any], None]
+    choices: list[Choice] = field(default_factory=list)
+    default: Any = None
+    numbers: list[int] = field(default_factory=list)  # roster numbers (auto-accept)
+    validate: Callable[[Any], str | None] | None = None
+    decimal: bool = False
+    toggles: dict[str, Callable[[], str]] = field(default_factory=dict)  # key -> new title
+    buffer: str = ""
+    error: str = ""
+
+    @property
+    def is_number(self) -> bool:
+        return not self.choices
+
+
+class PromptPanel(Vertical):
+    """Hidden unless a prompt is open."""
+
+    def __init__(self) -> None:
+        super().__init__(id="prompt")
+        self.current: Prompt | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="prompt-title")
+        yield Static("", id="prompt-body")
+        yield Static("", id="prompt-error", classes="error")
+
+    def on_mount(self) -> None:
+        self.display = False
+
+    @property
+    def active(self) -> bool:
+        return self.current is not None
+
+    # -- opening ----------------------------------------------------------------------------
+    def ask_choice(
+        self,
+        title: str,
+        choices: Sequence[Choice],
+        then: Callable[[Any], None],
+        default: Any = None,
+    ) -> None:
+        self._open(Prompt(title, then, choices=list(choices), default=default))
+
+    def ask_number(
+        self,
+        title: str,
+        then: Callable[[Any], None],
+        numbers: Sequence[int] = (),
+        validate: Callable[[Any], str | None] | None = None,
+        decimal: bool = False,
+        toggles: dict[str, Callable[[], str]] | None = None,
+        initial: str = "",
+    ) -> None:
+        p = Prompt(title, then, numbers=list(numbers), validate=validate, decimal=decimal)
+        p.toggles = toggles or {}
+        p.buffer = initial
+        self._open(p)
+
+    def set_buffer(self, text: str) -> None:
+        """Fill the typed value (e.g. a chrono reading from the device)."""
+        if self.current is not None and self.current.is_number:
+            self.current.buffer = text
+            self._redraw()
+
+    def _open(self, prompt: Prompt) -> None:
+        self.current = prompt
+        self.display = True
+        self._redraw()
+
+    def close(self) -> None:
+        self.current = None
+        self.display = False
+
+    # -- rendering --------------------------------------------------------------------------
+    def _redraw(self) -> None:
+        p = self.current
+        if p is None:
+            return
+        self.query_one("#prompt-title", Static).update(p.title)
+        body = self.query_one("#prompt-body", Static)
+        if p.choices:
+            body.update(self._choice_table(p))
+        else:
+            keys = _("Enter: accept · Esc: cancel")
+            for key in p.toggles:
+                keys += f" · {key}"
+            body.update(f"› {p.buffer}▏    {keys}")
+        self.query_one("#prompt-error", Static).update(p.error)
+
+    @staticmethod
+    def _choice_table(p: Prompt) -> Table:
+        rows = (len(p.choices) + 1) // 2 if len(p.choices) > 4 else len(p.choices)
+        grid = Table.grid(padding=(0, 2), expand=True)
+        cols = (len(p.choices) + rows - 1) // rows
+        for _c in range(cols):
+            grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        for r in range(rows):
+            cells = []
+            for c in range(cols):
+                i = c * rows + r
+                if i < len(p.choices):
+                    ch = p.choices[i]
+                    mark = " ◀ Enter" if p.default is not None and ch.value == p.default else ""
+                    cells.append(f"[{ch.key}] {ch.label}{mark}")
+                else:
+                    cells.append("")
+            grid.add_row(*cells)
+        return grid
+
+    # -- keys -------------------------------------------------------------------------------
+    def handle_key(self, event: Key) -> None:
+        p = self.current
+        if p is None:
+            return
+        if event.key == "escape":
+            self.close()
+            return
+        if p.choices:
+            if event.key == "enter" and p.default is not None:
+                self._finish(p.default)
+                return
+            for c in p.choices:
+                if key_matches(event, c.key):
+                    self._finish(c.value)
+                    return
+            return
+        ch = event.character or ""
+        if event.key == "enter":
+            if p.buffer:
+                self._accept(p.buffer)
+        elif event.key == "backspace":
+            p.buffer = p.buffer[:-1]
+        elif ch.isdigit() and len(p.buffer) < (6 if p.decimal else 3):
+            p.buffer += ch
+            p.error = ""
+            self._maybe_auto(p)
+        elif ch in ".," and p.decimal and "." not in p.buffer:
+            p.buffer += "."
+        else:
+            for key, toggle in p.toggles.items():
+                if key_matches(event, key):
+                    p.title = toggle()
+        if self.current is p:
+            self._redraw()
+
+    def _maybe_auto(self, p: Prompt) -> None:
+        if p.decimal or not p.numbers:
+            return
+        exact = [n for n in p.numbers if str(n) == p.buffer]
+        longer = [n for n in p.numbers if str(n).startswith(p.buffer) and str(n) != p.buffer]
+        if exact and not longer:
+            self._accept(p.buffer)
+
+    def _accept(self, text: str) -> None:
+        p = self.current
+        assert p is not None
+        try:
+            value: Any = float(text) if p.decimal else int(text)
+        except ValueError:
+            p.error, p.buffer = _("Type a number"), ""
+            return
+        why = p.validate(value) if p.validate else None
+        if why:
+            p.error, p.buffer = f"⚠ {why}", ""
+            self._redraw()
+            return
+        self._finish(value)
+
+    def _finish(self, value: Any) -> None:
+        p = self.current
+        assert p is not None
+        self.close()
+        p.then(value)

@@ -1,0 +1,209 @@
+"""Words the game screen shows: player states, flags, phases and one line per log event.
+
+Pure formatting over the engine's state (no widgets), translated with ``_()``; reason labels
+come from the engine's catalogue (``reasons.py``: English and Russian)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fieldjudge.i18n import _, current_language
+from fieldjudge.rules.events import VOID, Event
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball.clock import format_clock
+from fieldjudge.rules.paintball.reasons import ALL_REASONS, DIRECT_REASONS
+
+# One key per reason in the elimination menu (Enter = hit, the common case).
+REASON_KEYS: tuple[tuple[str, str], ...] = (
+    ("h", "hit"),
+    ("p", "playing_on"),
+    ("g", "picked_up_balls"),
+    ("o", "out_of_bounds"),
+    ("m", "no_mask"),
+    ("d", "deadman"),
+    ("t", "tools"),
+    ("e", "equipment_over_2m"),
+    ("u", "unsportsmanlike"),
+    ("j", "judge_removal"),
+    ("s", "imitating_signals"),
+    ("f", "own_flag_touch"),
+    ("v", "flag_hidden"),
+    ("k", "marker_tampering"),
+)
+assert {r for _k, r in REASON_KEYS} == set(DIRECT_REASONS)
+
+PHASE_TEXT = {
+    m.NOT_STARTED: "Not started",
+    m.RUNNING: "Game on",
+    m.STOPPED: "Time!",
+    m.HANG_CHECK: "Flag hang check",
+    m.ENDED: "Game over",
+    m.INSPECTION: "Post-game inspection",
+    m.FINAL: "Final",
+}
+
+PHASE_HINT = {
+    m.NOT_STARTED: "Space: start the clock",
+    m.RUNNING: "a / b: eliminate · t: Time! · H: flag hang",
+    m.STOPPED: "Space: resume the clock",
+    m.HANG_CHECK: "H: enter the flag-hang verdict (paint check and chrono)",
+    m.INSPECTION: "i: post-game inspection of the unhit players",
+    m.FINAL: "The game is over; the protocol is next",
+}
+
+END_TEXT = {
+    m.END_FLAG_HANG: "flag hang",
+    m.END_CLOCK: "time ran out",
+    m.END_TEAM_OUT: "a team has nobody left",
+    m.END_JUDGE: "ended by the judge",
+    m.END_NO_SHOW: "no-show",
+}
+
+OUTCOME_TEXT = {"eliminated": "eliminated", "in_play": "in play"}
+INSPECTION_TEXT = {"clean": "clean", "hit_found": "hit found", "did_not_report": "did not report"}
+
+
+def clock(ms: int | None) -> str:
+    return "—" if ms is None else format_clock(ms)
+
+
+def reason_label(reason: str) -> str:
+    r = ALL_REASONS.get(reason)
+    if r is None:
+        return reason
+    return r.ru if current_language() == "ru" else r.en
+
+
+def reason_with_section(reason: str) -> str:
+    r = ALL_REASONS.get(reason)
+    return f"{reason_label(reason)} ({r.section})" if r else reason
+
+
+class Namer:
+    """Team and player names of one game."""
+
+    def __init__(self, names: dict[str, str], state: m.GameState) -> None:
+        self.names = names
+        self.state = state
+
+    def team(self, team: Any) -> str:
+        return self.names.get(str(team), str(team))
+
+    def player(self, team: Any, number: Any) -> str:
+        return f"{self.team(team)} #{number}"
+
+    def player_full(self, team: Any, number: Any) -> str:
+        try:
+            p = self.state.player(str(team), int(number))
+        except (TypeError, ValueError):
+            p = None
+        base = self.player(team, number)
+        return f"{base} {p.name}" if p else base
+
+
+def player_status(p: m.PlayerState) -> tuple[str, str]:
+    """(text, css class) of a player's state for the roster."""
+    extra = ""
+    if p.carrying is not None:
+        extra = " ⚑ " + _("flag")
+    if p.disqualified:
+        extra += " " + _("DQ")
+    if p.status == m.ELIMINATED and p.elimination is not None:
+        el = p.elimination
+        label = reason_label(el.reason)
+        return f"✗ {clock(el.game_clock_ms)} {label} ({el.section}){extra}", "eliminated"
+    if p.status == m.NEUTRAL:
+        start = p.check.start_ms if p.check else None
+        return f"◆ {_('neutral since')} {clock(start)}{extra}", "neutral"
+    if p.status == m.NOT_ADMITTED:
+        return _("not admitted (chrono)"), "not-admitted"
+    if p.check is not None and p.check.kind == "paint":
+        return f"? {_('paint check since')} {clock(p.check.start_ms)}{extra}", "checking"
+    if p.inspection is not None:
+        return f"✓ {_(INSPECTION_TEXT.get(p.inspection, p.inspection))}{extra}", "in-play"
+    base = _("no marker") if p.status == m.NO_MARKER else _("in play")
+    if p.carrying is not None:
+        return f"⚑ {_('carries the flag')}", "carrier"
+    return f"● {base}{extra}", "in-play"
+
+
+def flag_text(st: m.GameState, owner: str, namer: Namer) -> str:
+    f = st.flags[owner]
+    head = _("Flag of") + f" {namer.team(owner)}: "
+    if f.location == m.CARRIED and f.carrier is not None:
+        return head + "⚑ " + _("carried by") + f" {namer.player(*f.carrier)} ({clock(f.since_ms)})"
+    if f.location == m.HUNG:
+        who = namer.player(*f.carrier) if f.carrier else ""
+        return head + _("HUNG") + f" {who}"
+    if f.location == m.TAKEN_BY_JUDGE:
+        return head + _("taken by the judge")
+    if f.spares_hung:
+        return head + _("spare flag at base")
+    return head + _("at base")
+
+
+def _refs(namer: Namer, refs: Any) -> str:
+    out = []
+    for r in refs or []:
+        if isinstance(r, dict):
+            out.append(namer.player_full(r.get("team"), r.get("number")))
+    return ", ".join(out)
+
+
+def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> str:
+    """One log line (without the time)."""
+    d = e.data if isinstance(e.data, dict) else {}
+    t = e.type
+    if t == ev.CLOCK_START:
+        return _("Clock started")
+    if t == ev.TIME_STOP:
+        return _("Time! Clock stopped")
+    if t == ev.CLOCK_RESUME:
+        return _("Clock resumed")
+    if t == ev.GAME_END:
+        return _("Game over") + ": " + _("time ran out" if d.get("reason") == "clock" else "judge")
+    if t == ev.ELIMINATION:
+        text = f"✗ {_refs(namer, d.get('players'))}: {reason_with_section(str(d.get('reason')))}"
+        if d.get("second") is not None:
+            first = (d.get("players") or [{}])[0]
+            text += " + " + namer.player(first.get("team"), d["second"]) + " (1+1, 29.08)"
+        return text
+    if t in (ev.PAINT_CHECK_START, ev.NEUTRAL_START):
+        what = _("Paint check") if t == ev.PAINT_CHECK_START else _("Neutral")
+        return f"{what}: {namer.player_full(d.get('team'), d.get('number'))}"
+    if t in (ev.PAINT_CHECK_END, ev.NEUTRAL_END):
+        what = _("Paint check") if t == ev.PAINT_CHECK_END else _("Neutral check")
+        out = _(OUTCOME_TEXT.get(str(d.get("outcome")), str(d.get("outcome"))))
+        return f"{what} {namer.player(d.get('team'), d.get('number'))}: {out}"
+    if t == ev.CHRONO_READING:
+        return f"{_('Chrono')} {namer.player(d.get('team'), d.get('number'))}: {d.get('fps')} fps"
+    if t == ev.FLAG_CAPTURE:
+        return f"⚑ {namer.player_full(d.get('team'), d.get('number'))} " + _("captured the flag")
+    if t == ev.FLAG_HANDOVER:
+        team = d.get("team")
+        return f"⚑ {namer.player(team, d.get('from_number'))} → #{d.get('to_number')} " + _(
+            "hand-over"
+        )
+    if t == ev.FLAG_HANG:
+        return f"⚑ {_('Flag hang by')} {namer.player(d.get('team'), d.get('number'))} — Time!"
+    if t == ev.HANG_VERDICT:
+        paint = _("clean") if d.get("paint") == "clean" else _("hit")
+        fps = d.get("fps")
+        return f"{_('Hang verdict')}: {paint}, " + (f"{fps} fps" if fps is not None else "—")
+    if t == ev.INSPECTION:
+        res = _(INSPECTION_TEXT.get(str(d.get("result")), str(d.get("result"))))
+        return f"{_('Inspection')} {namer.player(d.get('team'), d.get('number'))}: {res}"
+    if t == VOID:
+        target = (by_id or {}).get(str(d.get("target")))
+        what = describe(target, namer, by_id) if target is not None else str(d.get("target"))
+        return f"↶ {_('Void')}: {what} — {d.get('reason', '')}"
+    if t == ev.CHECKIN:
+        return f"{_('Check-in')}: {namer.team(d.get('team'))}"
+    if t == ev.MARKER_VERDICT:
+        return f"{_('Marker check')} {namer.player(d.get('team'), d.get('number'))}: " + str(
+            d.get("result")
+        )
+    if t == ev.NO_SHOW:
+        return _("No-show") + ": " + ", ".join(namer.team(x) for x in d.get("absent") or [])
+    return t.replace("_", " ")
