@@ -8,6 +8,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from fieldjudge.csv_import import RosterRow
+from fieldjudge.demo_history import add_history
 from fieldjudge.pin import hash_pin
 from fieldjudge.settings import DEFAULTS
 from fieldjudge.store import Tournament
@@ -103,7 +104,7 @@ def create_demo(folder: Path, day: date | None = None, lock: bool = True) -> Tou
                 }
             )
     t.add_games(games)
-    __import__("fieldjudge.demo_history").demo_history.add_history(t)  # issue 5
+    add_history(t)  # the first round played, closed and signed (issue 5)
     return t
 
 

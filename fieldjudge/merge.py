@@ -115,11 +115,7 @@ def _write_log(path: Path, doc: dict[str, Any]) -> None:
 
 def _forget(t, kind: str, log_id: str) -> None:
     """Close our open copy of a log before its file is replaced."""
-    key = log_id if kind == "games" else f"{kind}/{log_id}"
-    log = t._logs.pop(key, None)  # noqa: SLF001 - the store keeps logs open by id
-    if log is not None:
-        log.close()
-    t.index.invalidate(log_id)
+    t.release_log(kind, log_id)
 
 
 def _keep_conflict(t, kind: str, log_id: str, doc: dict, common: int, ours: int) -> Conflict:
@@ -192,7 +188,7 @@ def merge_tournament(t, src: Source, report: MergeReport) -> None:
                     have.add(key(table, d))
                     added[table] += 1
 
-    t._transaction(change)  # noqa: SLF001 - one atomic write of tournament.json
+    t.transaction(change)  # one atomic write of tournament.json
     report.schedule_added = added
 
 

@@ -223,7 +223,7 @@ class Tournament:
             for p in new_players:
                 players[str(_next_id(players))] = p
 
-        self._transaction(change)
+        self.transaction(change)
         return len(new_teams), len(new_players)
 
     # -- schedule ------------------------------------------------------------------------
@@ -282,7 +282,7 @@ class Tournament:
             for g in new:
                 table[str(_next_id(table))] = g
 
-        self._transaction(change)
+        self.transaction(change)
         return check.warnings
 
     def import_schedule(self, rows: Iterable[ScheduleRow]) -> list[str]:
@@ -353,6 +353,15 @@ class Tournament:
     def matches(self) -> list[str]:
         return sorted(p.stem for p in (self.folder / "quidditch").glob("*.json"))
 
+    def release_log(self, kind: str, log_id: str) -> None:
+        """Close our open copy of a game (``kind`` "games") or match ("quidditch") log, e.g.
+        before a merge replaces its file; the next access reopens and re-verifies it."""
+        key = log_id if kind == "games" else f"{kind}/{log_id}"
+        log = self._logs.pop(key, None)
+        if log is not None:
+            log.close()
+        self.index.invalidate(log_id)
+
     def game_summary(self, game_id: str) -> dict[str, Any]:
         """A cached summary of a game (phase, alive counts...) for the home screen. The
         game file is only parsed when it changed since the summary was made."""
@@ -389,7 +398,7 @@ class Tournament:
             backup.make_backup(self.folder, f, keep, only_if_changed=only_if_changed)
 
     # -- internals -----------------------------------------------------------------------
-    def _transaction(self, change: Callable[[dict], None]) -> None:
+    def transaction(self, change: Callable[[dict], None]) -> None:
         """Apply ``change`` to a copy of the whole file and write it once (all or nothing)."""
         data = copy.deepcopy(self._db.storage.read() or {})
         change(data)
