@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 from textual import work
 from textual.app import ComposeResult
@@ -58,9 +60,18 @@ class ChronoFeed(Vertical):
             self.status = status
             self.gen = gen
 
-    def __init__(self, *, autostart: bool = True, id: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        autostart: bool = True,
+        on_reading: Callable[[Reading], object] | None = None,
+        id: str | None = None,
+    ) -> None:
+        """`on_reading` (optional) is called on the app thread for every reading shown —
+        for hosts that cannot handle the bubbling message (a dialog of another module)."""
         super().__init__(id=id, classes="chrono-feed")
         self.autostart = autostart
+        self.on_reading = on_reading
         self.config: ChronoConfig | None = None
         self.state = NONE
         self.state_text = ""
@@ -212,6 +223,8 @@ class ChronoFeed(Vertical):
         self.query_one("#feed-digits", Digits).update(f"{reading.fps:.1f}")
         self.shown_at = time.monotonic()
         self._render_counts()
+        if self.on_reading is not None:
+            self.on_reading(reading)
 
     def _set_state(self, state: str, text: str) -> None:
         self.state = state
@@ -228,6 +241,17 @@ class ChronoFeed(Vertical):
     def _render_counts(self) -> None:
         text = _("readings") + f": {self.readings}   " + _("garbled frames") + f": {self.garbled}"
         self.query_one("#feed-counts", Static).update(text)
+
+
+CSS_FILE = Path(__file__).with_name("chrono.tcss")
+
+
+def load_chrono_css(app) -> None:
+    """Make the chrono styles available on a screen that does not list chrono.tcss."""
+    if not app.stylesheet.has_source(str(CSS_FILE), ""):
+        app.stylesheet.read(CSS_FILE)
+        app.stylesheet.reparse()
+        app.stylesheet.update(app)
 
 
 def _feeds(app) -> list[ChronoFeed]:

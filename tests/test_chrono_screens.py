@@ -1,0 +1,415 @@
+"""Chrono screens with Pilot: the pre-game marker check (19, 20.02, 32.01), the in-game chrono
+(20.03-20.06), disqualification carried to later checks (20.05) and unplug/replug.
+
+Streaming and unplug use a real pty (`PtyChrono`); exact 94/96 ms intervals are injected as
+the very message the reader worker posts (`ChronoFeed.ReadingReceived`) with explicit host
+timestamps, because pty scheduling cannot promise a millisecond."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from fieldjudge.app import make_app
+from fieldjudge.devices.parsers import Reading
+from fieldjudge.devices.simulator import PtyChrono, encode_frame
+from fieldjudge.game_session import GameSession
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.screens.chrono_feed import ChronoFeed
+from fieldjudge.screens.chrono_ingame import InGameChronoScreen, SecondPlayerScreen
+from fieldjudge.screens.forms import FormScreen, MessageScreen
+from fieldjudge.screens.marker_check import FailedMarkerScreen, MarkerCheckScreen
+
+SIZE = (110, 36)
+
+
+async def wait_for(pilot, condition, what: str = "condition", tries: int = 300) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def type_text(pilot, text: str) -> None:
+    for ch in text:
+        await pilot.press(ch)
+
+
+@pytest.fixture
+def sim(monkeypatch: pytest.MonkeyPatch):
+    chrono = PtyChrono()
+    monkeypatch.setenv("FIELDJUDGE_CHRONO_PORT", chrono.path)
+    yield chrono
+    chrono.close()
+
+
+@pytest.fixture
+def no_port(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr("fieldjudge.chrono_service.default_config", lambda: None)
+
+
+def unplayed(t) -> list[dict]:
+    return [g for g in t.games() if not t.game_path(g["id"]).exists()]
+
+
+def set_now(monkeypatch, when: datetime) -> None:
+    monkeypatch.setattr("fieldjudge.screens.marker_check.now_local", lambda: when)
+
+
+def feed(app) -> ChronoFeed:
+    return app.screen.query_one("#feed", ChronoFeed)
+
+
+def inject(app, fps: float, t: float) -> None:
+    """Post exactly what the reader worker posts for one reading."""
+    feed(app).post_message(ChronoFeed.ReadingReceived(Reading(fps, "plain", t, b"")))
+
+
+def verdicts(t, gid: str) -> list[dict]:
+    return [dict(e.data) for e in t.game_log(gid).events if e.type == ev.MARKER_VERDICT]
+
+
+async def open_check(app, pilot, gid: str) -> MarkerCheckScreen:
+    app.push_screen(MarkerCheckScreen(app.tournament, gid))
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, MarkerCheckScreen) and app.screen.query("#feed"),
+        "the check",
+    )
+    return app.screen
+
+
+async def shots(pilot, app, fps_list, gap_ms: float, start: float | None = None) -> float:
+    span = (len(fps_list) - 1) * gap_ms / 1000
+    t0 = time.monotonic() - span - 0.01 if start is None else start  # all before "now"
+    n = len(app.screen.current.shots)
+    for i, fps in enumerate(fps_list):
+        inject(app, fps, t0 + i * gap_ms / 1000)
+    await wait_for(pilot, lambda: len(app.screen.current.shots) == n + len(fps_list), "shots")
+    return t0 + (len(fps_list) - 1) * gap_ms / 1000
+
+
+# --------------------------------------------------------------------------- pre-game
+
+
+async def test_admitted_marker_from_home_with_a_streaming_device(
+    demo_folder: Path, sim: PtyChrono, monkeypatch
+) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        t = app.tournament
+        games = t.games()
+        target = unplayed(t)[0]
+        set_now(monkeypatch, datetime.fromisoformat(target["start"]) - timedelta(minutes=10))
+        app.screen.query_one("#games").focus()
+        for _ in range(games.index(target)):
+            await pilot.press("down")
+        await pilot.press("k")
+        await wait_for(pilot, lambda: isinstance(app.screen, MarkerCheckScreen), "the check")
+        await wait_for(pilot, lambda: feed(app).state == "connected", "the device")
+        await pilot.press("i")  # the team of the highlighted player checks in
+        await wait_for(pilot, lambda: app.screen.state.checkins, "the check-in")
+        team = target["team_a"]
+        assert app.screen.state.checkins == {team: False}
+        await pilot.press("enter", "s")  # first player; slap test: no shot
+        for fps in (284.5, 287.0, 286.0):
+            sim.write(encode_frame(fps))
+            await wait_for(pilot, lambda n=fps: feed(app).last and feed(app).last.fps == n)
+            await pilot.pause(0.12)  # let the player pause between shots
+        await wait_for(pilot, lambda: len(app.screen.current.shots) == 3, "3 readings")
+        assert feed(app).query_one("#feed-digits").value == "286.0"
+        await pilot.press("r")  # trigger released: nothing fires
+        await wait_for(pilot, lambda: app.screen.last_check and app.screen.last_check.admitted)
+        assert "ADMITTED" in app.screen.query_one("#mc-verdict").render().plain
+        await pilot.press("v")
+        await wait_for(pilot, lambda: verdicts(t, target["id"]), "the verdict")
+        v = verdicts(t, target["id"])[0]
+        assert (v["team"], v["number"], v["result"]) == (team, 7, "admitted")
+        assert [r["fps"] for r in v["readings"]] == [284.5, 287.0, 286.0]
+        assert v["tests"]["rate_of_fire"] == "pass" and v["max_fps"] == 287.0
+        tol = app.screen.query_one("#mc-tolerance").render().plain
+        assert "laptop's clock" in tol and "ms" in tol
+
+
+async def test_over_300_not_admitted_then_fixed_and_retested(demo_folder: Path, no_port) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        gid = unplayed(app.tournament)[0]["id"]
+        screen = await open_check(app, pilot, gid)
+        await pilot.press("enter", "s")
+        await shots(pilot, app, [298.0, 301.5, 297.0], 150)
+        await pilot.press("r")
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, FailedMarkerScreen), "19.06 dialog")
+        assert "301.5 fps is over 300" in "\n".join(app.screen.check.reasons)
+        await pilot.press("f")  # 19.06: fix and retest
+        await wait_for(pilot, lambda: verdicts(app.tournament, gid), "the verdict")
+        assert verdicts(app.tournament, gid)[-1]["result"] == "not_admitted"
+        assert screen.current is None
+        # the fixed marker is checked again
+        await pilot.press("enter", "s")
+        await shots(pilot, app, [288.0, 289.0], 150)
+        await pilot.press("r", "v")
+        await wait_for(pilot, lambda: len(verdicts(app.tournament, gid)) == 2)
+        assert verdicts(app.tournament, gid)[-1]["result"] == "admitted"
+        assert screen.state.team_players(screen.setup.team_a)[0].marker_result == "admitted"
+
+
+async def test_rate_of_fire_94_ms_fails_96_ms_passes(demo_folder: Path, no_port) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        gid = unplayed(app.tournament)[0]["id"]
+        screen = await open_check(app, pilot, gid)
+        # player 1: three shots 96 ms apart → rate of fire passes (20.02)
+        await pilot.press("enter", "s")
+        await shots(pilot, app, [285.0, 285.5, 286.0], 96)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.last_check and screen.last_check.admitted)
+        assert screen.last_check.test("rate_of_fire").outcome == "pass"
+        assert screen.last_check.min_interval_ms == 96.0
+        await pilot.press("v")
+        await wait_for(pilot, lambda: len(verdicts(app.tournament, gid)) == 1)
+        # player 2: 94 ms → fails; plays without a marker (19.07)
+        await pilot.press("down", "enter", "s")
+        await shots(pilot, app, [285.0, 285.5, 286.0], 94)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.last_check and not screen.last_check.admitted)
+        assert screen.last_check.test("rate_of_fire").outcome == "fail"
+        assert "94 ms is under 95 ms" in screen.query_one("#mc-tests").render().plain
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, FailedMarkerScreen))
+        await pilot.press("w")
+        await wait_for(pilot, lambda: len(verdicts(app.tournament, gid)) == 2)
+        last = verdicts(app.tournament, gid)[-1]
+        assert (last["number"], last["result"]) == (11, "no_marker")
+        assert last["tests"]["rate_of_fire"] == "fail"
+        assert [r["ms"] for r in last["readings"]] == [0.0, 94.0, 188.0]
+
+
+async def test_after_release_two_shots_and_a_late_one_fail(demo_folder: Path, no_port) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        gid = unplayed(app.tournament)[0]["id"]
+        screen = await open_check(app, pilot, gid)
+        await pilot.press("enter", "s")
+        await shots(pilot, app, [285.0, 286.0], 150, start=time.monotonic() - 1.0)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.current.release_t is not None)
+        rel = screen.current.release_t
+        await shots(pilot, app, [284.0, 283.0], 70, start=rel + 0.05)  # +50 ms, +120 ms
+        await wait_for(pilot, lambda: screen.last_check and len(screen.last_check.tests) == 5)
+        await wait_for(pilot, lambda: screen.last_check.shots_after_release == 2)
+        ar = screen.last_check.test("after_release")
+        assert ar.outcome == "fail"
+        assert "2 shots after release" in ar.message and "120 ms after release" in ar.message
+        assert not screen.last_check.admitted
+
+
+async def test_late_checkin_is_flagged_and_approval_needs_the_pin(
+    demo_folder: Path, no_port, monkeypatch
+) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        g = unplayed(app.tournament)[0]
+        gid = g["id"]
+        set_now(monkeypatch, datetime.fromisoformat(g["start"]) - timedelta(minutes=2))
+        screen = await open_check(app, pilot, gid)
+        await pilot.press("i")
+        await wait_for(pilot, lambda: screen.state.checkins, "the check-in")
+        assert screen.state.checkins[g["team_a"]] is True  # 32.01: possible no-show
+        assert "LATE" in screen.query_one("#mc-checkins").render().plain
+        # approval refused while verdicts are missing
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen))
+        assert "no verdict yet" in app.screen.body
+        await pilot.press("escape")
+        for i in range(5):  # every player of team A plays without a marker (19.07)
+            await pilot.press("w")
+            await wait_for(pilot, lambda n=i: len(verdicts(app.tournament, gid)) == n + 1)
+            await pilot.press("down")
+        await pilot.press("up", "h")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the PIN form")
+        await type_text(pilot, "9999")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Wrong PIN" in app.screen.query_one("#form-error").render().plain
+        for _ in range(4):
+            await pilot.press("backspace")
+        await type_text(pilot, "1234")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        approvals = [e for e in app.tournament.game_log(gid).events if e.type == "marker_approval"]
+        assert len(approvals) == 1 and approvals[0].data["team"] == g["team_a"]
+        assert set(approvals[0].data["results"].values()) == {"no_marker"}
+        assert "approved by the head judge" in screen.query_one("#mc-checkins").render().plain
+
+
+async def test_typed_reading_refuses_bad_input(demo_folder: Path, no_port) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        screen = await open_check(app, pilot, unplayed(app.tournament)[0]["id"])
+        await pilot.press("enter", "t")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_text(pilot, "fast")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Type a speed in fps" in app.screen.query_one("#form-error").render().plain
+        for _ in range(4):
+            await pilot.press("backspace")
+        await type_text(pilot, "291.5")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.current.shots, "the typed reading")
+        assert screen.current.shots[0].fps == 291.5 and feed(app).last.format == "typed"
+
+
+# --------------------------------------------------------------------------- in-game
+
+
+async def _running_game(app, pilot) -> tuple[GameSession, str]:
+    t = app.tournament
+    gid = unplayed(t)[0]["id"]
+    session = GameSession(t, gid, judge="test")
+    session.append(ev.CLOCK_START, {})
+    return session, gid
+
+
+async def _ingame(app, pilot, session, team, number, fps_list, gap_ms=150.0, keys=()):
+    app.push_screen(InGameChronoScreen(session, team, number))
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, InGameChronoScreen) and app.screen.query("#feed")
+    )
+    screen = app.screen
+    for k in keys:
+        await pilot.press(k)
+    t0 = time.monotonic() - 1.0
+    for i, fps in enumerate(fps_list):
+        inject(app, fps, t0 + i * gap_ms / 1000)
+    await wait_for(pilot, lambda: len(screen.shots) == len(fps_list), "readings")
+    await pilot.press("enter")
+    return screen
+
+
+async def test_in_game_305_removes_and_shows_the_reading(demo_folder: Path, no_port) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        session, _gid = await _running_game(app, pilot)
+        a = session.setup.team_a
+        screen = await _ingame(app, pilot, session, a, 7, [298.0, 305.0])
+        await wait_for(pilot, lambda: screen.result_event is not None, "the chrono event")
+        p = session.state.player(a, 7)
+        assert p.status == "eliminated" and p.elimination.reason == "chrono_over_limit"
+        assert screen.result_event.data["fps"] == 305.0
+        assert screen.result_event.data["source"] == "device"
+        # 20.06: the reading stays large until dismissed, new readings do not replace it
+        inject(app, 250.0, time.monotonic())
+        await pilot.pause(0.05)
+        assert screen.query_one("#cg-result-digits").value == "305.0"
+        assert "PLAYER REMOVED" in screen.query_one("#cg-result-text").render().plain
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, InGameChronoScreen))
+
+
+async def test_in_game_315_group_removal_asks_the_second_player(demo_folder: Path, no_port) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        session, _gid = await _running_game(app, pilot)
+        b = session.setup.team_b
+        screen = await _ingame(app, pilot, session, b, 11, [315.0])
+        await wait_for(pilot, lambda: isinstance(app.screen, SecondPlayerScreen), "1+1 prompt")
+        await pilot.press("down", "enter")  # the second teammate in the list: #23
+        await wait_for(pilot, lambda: screen.result_event is not None)
+        assert screen.result_event.data["second"] == 23
+        st = session.state
+        assert st.player(b, 11).elimination.reason == "chrono_group"
+        assert st.player(b, 23).elimination.reason == "group_removal"
+        assert st.alive(b) == 3
+        assert "GROUP REMOVAL 1+1" in screen.query_one("#cg-result-text").render().plain
+
+
+async def test_forbidden_mode_disqualifies_and_a_later_check_refuses(
+    demo_folder: Path, no_port
+) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        t = app.tournament
+        session, gid = await _running_game(app, pilot)
+        a = session.setup.team_a
+        screen = await _ingame(app, pilot, session, a, 42, [289.0, 290.0], keys=["m"])
+        await wait_for(pilot, lambda: screen.result_event is not None)
+        p = session.state.player(a, 42)
+        assert p.disqualified and p.elimination.reason == "forbidden_mode"
+        assert session.state.team_penalties  # 20.05: team penalty of section 11
+        await pilot.press("escape")
+        # a later game of the same team: the marker check cannot admit #42
+        later = next(g for g in unplayed(t) if g["id"] != gid and a in (g["team_a"], g["team_b"]))
+        check = await open_check(app, pilot, later["id"])
+        row = [
+            i for i, key in enumerate(check.query_one("#mc-roster").rows) if key.value == f"{a}|42"
+        ][0]
+        for _ in range(row):
+            await pilot.press("down")
+        await pilot.press("enter")
+        assert "DISQUALIFIED" in check.query_one("#mc-verdict").render().plain
+        await pilot.press("s")
+        await shots(pilot, app, [280.0, 281.0], 150)
+        await pilot.press("r", "v")
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the refusal")
+        assert "20.05" in app.screen.msg_title
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: verdicts(t, later["id"]))
+        v = verdicts(t, later["id"])[-1]
+        assert (v["number"], v["result"]) == (42, "not_admitted") and "20.05" in v["note"]
+
+
+# --------------------------------------------------------------------------- the device
+
+
+async def test_unplug_shows_disconnected_then_recovers(demo_folder: Path, sim: PtyChrono) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await open_check(app, pilot, unplayed(app.tournament)[0]["id"])
+        f = feed(app)
+        await wait_for(pilot, lambda: f.state == "connected", "connected")
+        sim.write(encode_frame(281.0) + b"\x07garbage\r")
+        await wait_for(pilot, lambda: f.readings == 1 and f.garbled == 1, "reading + garbled")
+        sim.unplug()
+        await wait_for(pilot, lambda: f.state == "disconnected", "disconnected")
+        text = f.query_one("#feed-state").render().plain
+        assert "CHRONO DISCONNECTED" in text and f.has_class("-disconnected")
+        sim.plug()
+        await wait_for(pilot, lambda: f.state == "connected", "reconnected", tries=500)
+        await pilot.pause(0.05)
+        sim.write(encode_frame(283.5))
+        await wait_for(pilot, lambda: f.readings == 2, "a reading after the replug")
+        assert f.last.fps == 283.5
+
+
+async def test_port_dialog_switches_the_feed(demo_folder: Path, sim: PtyChrono, no_port) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await open_check(app, pilot, unplayed(app.tournament)[0]["id"])
+        f = feed(app)
+        assert f.state == "none" and "press p" in f.state_text
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChronoSetupScreen")
+        app.screen.query_one("#port").value = sim.path
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: f.state == "connected", "connected to the new port")
+        assert f.config.port == sim.path
+        sim.write(encode_frame(279.0))
+        await wait_for(pilot, lambda: f.readings == 1)
