@@ -51,6 +51,7 @@ class HomeScreen(JudgeScreen):
         Binding("S", "standings", "Standings"),
         Binding("x", "export", "Export"),
         Binding("m", "merge", "Merge"),
+        Binding("q", "quidditch", "Quidditch"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -205,6 +206,11 @@ class HomeScreen(JudgeScreen):
             from fieldjudge.screens.merge import MergeScreen
 
             self.app.push_screen(MergeScreen())
+
+    def action_quidditch(self) -> None:
+        from fieldjudge.screens.quidditch_matches import open_quidditch
+
+        open_quidditch(self.app)
 
     def on_screen_resume(self) -> None:
         self.reload()

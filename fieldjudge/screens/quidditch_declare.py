@@ -1,0 +1,364 @@
+"""One player's declaration for the round, entered with the keyboard (issue 6).
+
+Only the actions valid for the player now are offered (``valid_actions``), the targets valid
+for the chosen action, and the feints of the catalogue with the bonus checked against the
+feint's range for the situation. The ring a shooter told the judge privately goes into a
+masked input, so it never shows on a screen the players might see over a stream.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Checkbox, Input, Label, Select, Static
+
+from fieldjudge.i18n import _
+from fieldjudge.rules.quidditch import (
+    Declaration,
+    MatchState,
+    valid_actions,
+    valid_bludgers,
+    valid_targets,
+)
+from fieldjudge.rules.quidditch import declarations as DC
+from fieldjudge.rules.quidditch.declarations import feint_situation
+from fieldjudge.rules.quidditch.feints import SITUATION_RANGES
+from fieldjudge.rules.quidditch.roster import KEEPER
+from fieldjudge.rules.quidditch.state import CENTRE, rings_zone
+from fieldjudge.screens.base import JudgeModal
+
+ACTION_LABELS = {
+    DC.NONE: "No ball action",
+    DC.CATCH_THROW_UP: "Catch the throw-up",
+    DC.PASS: "Pass",
+    DC.SHOOT: "Shoot",
+    DC.STEAL: "Steal",
+    DC.INTERCEPT: "Intercept",
+    DC.PICK_UP: "Pick up the quaffle",
+    DC.PENALTY_SHOT: "Penalty shot",
+    DC.GUARD: "Guard a ring",
+    DC.HIT_BLUDGER: "Hit a bludger",
+    DC.SEARCH: "Look for the snitch",
+    DC.CHASE: "Chase the snitch",
+    DC.CATCH_SNITCH: "Catch the snitch",
+    DC.PUSH: "Push",
+}
+RING_LABELS = {"left": "Left", "middle": "Middle", "right": "Right"}
+RING_KEYS = {"l": "left", "m": "middle", "r": "right", "1": "left", "2": "middle", "3": "right"}
+FLAG_LABELS = {
+    "11.1": "11.1 outcome written in the post",
+    "11.3": "11.3 touched another position's ball",
+    "11.4": "11.4 illegal contact",
+    "11.6": "11.6 shot from under 5 m",
+}
+SHOTS = (DC.SHOOT, DC.PENALTY_SHOT)
+
+
+def action_label(action: str) -> str:
+    return _(ACTION_LABELS.get(action, action))
+
+
+def parse_ring(text: str) -> str | None:
+    """The shooter's ring typed as l/m/r, 1/2/3 or the English word; None if empty."""
+    t = text.strip().lower()
+    if not t:
+        return None
+    if t in RING_KEYS:
+        return RING_KEYS[t]
+    if t in RING_LABELS:
+        return t
+    raise ValueError(_("Ring: type l, m or r (left, middle, right)"))
+
+
+def _row(label: str, widget, row_id: str) -> Horizontal:
+    return Horizontal(Label(label, classes="qd-label"), widget, id=row_id, classes="qd-row")
+
+
+class DeclareModal(JudgeModal[Declaration | None]):
+    """Returns the declaration, or None when cancelled."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "save", "Save"),
+    ]
+
+    def __init__(self, state: MatchState, pid: str, current: Declaration | None) -> None:
+        super().__init__()
+        self.state = state
+        self.pid = pid
+        self.current = current or Declaration(pid)
+        self.setup = state.setup
+
+    # -- building ---------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        p = self.setup.player(self.pid)
+        c = self.current
+        acts = valid_actions(self.state, self.pid) or [DC.NONE]
+        action = c.action if c.action in acts else acts[0]
+        a, b = self.setup.teams
+        zones = [(_("Centre"), CENTRE)] + [
+            (_("At the rings of {team}").format(team=t.name), rings_zone(t.key)) for t in (a, b)
+        ]
+        feints = [
+            (f"{f.name} ({f.bonus_min}–{f.bonus_max})" if f.bonus_max else f.name, f.name)
+            for f in self.setup.feints
+        ]
+        with Vertical(classes="dialog qd-dialog"):
+            yield Static(
+                f"{self.setup.label(self.pid)} · {_(p.position.capitalize())} · "
+                + _("round {n}").format(n=self.state.round_no),
+                classes="dialog-title",
+            )
+            with VerticalScroll():
+                yield _row(
+                    _("Action"),
+                    Select(
+                        [(action_label(x), x) for x in acts],
+                        value=action,
+                        allow_blank=False,
+                        id="qd-action",
+                        compact=True,
+                    ),
+                    "row-action",
+                )
+                yield _row(
+                    _("Target"),
+                    Select([], prompt=_("nobody"), id="qd-target", compact=True),
+                    "row-target",
+                )
+                yield _row(
+                    _("Bludger"),
+                    Select([], prompt="—", id="qd-bludger", compact=True),
+                    "row-bludger",
+                )
+                yield _row(
+                    _("Ring (private)"),
+                    Input(
+                        value=(c.ring or "") if c.action in SHOTS else "",
+                        password=True,
+                        placeholder="l / m / r",
+                        id="qd-secret-ring",
+                        compact=True,
+                    ),
+                    "row-secret-ring",
+                )
+                yield _row(
+                    _("Ring"),
+                    Select(
+                        [(_(v), k) for k, v in RING_LABELS.items()],
+                        value=c.ring if c.action == DC.GUARD and c.ring else Select.NULL,
+                        prompt=_("not named"),
+                        id="qd-ring",
+                        compact=True,
+                    ),
+                    "row-ring",
+                )
+                if p.position != KEEPER:
+                    yield _row(
+                        _("Where"),
+                        Select(
+                            zones,
+                            value=c.zone or self.state.zone_of(self.pid) or Select.NULL,
+                            prompt=_("not said"),
+                            id="qd-zone",
+                            compact=True,
+                        ),
+                        "row-zone",
+                    )
+                yield _row(
+                    _("Feint"),
+                    Select(
+                        feints,
+                        value=c.feint if self.setup.feints.get(c.feint) else Select.NULL,
+                        prompt=_("no feint"),
+                        id="qd-feint",
+                        compact=True,
+                    ),
+                    "row-feint",
+                )
+                yield _row(
+                    _("Feint bonus"),
+                    Input(
+                        value=str(c.feint_bonus) if c.feint_bonus else "",
+                        restrict=r"\d*",
+                        id="qd-bonus",
+                        compact=True,
+                    ),
+                    "row-bonus",
+                )
+                yield _row(
+                    _("Push"),
+                    Checkbox(_("with a shoulder push"), c.push, id="qd-push", compact=True),
+                    "row-push",
+                )
+                yield _row(
+                    _("If pushed"),
+                    Select(
+                        [(_("push back"), DC.PUSH_BACK), (_("dodge"), DC.DODGE_PUSH)],
+                        value=c.response or Select.NULL,
+                        prompt="—",
+                        id="qd-response",
+                        compact=True,
+                    ),
+                    "row-response",
+                )
+                yield _row(
+                    _("Post number"),
+                    Input(
+                        value=str(c.post_order) if c.post_order else "",
+                        restrict=r"\d*",
+                        id="qd-order",
+                        compact=True,
+                    ),
+                    "row-order",
+                )
+                for flag, text in FLAG_LABELS.items():
+                    yield Checkbox(
+                        _(text),
+                        flag in c.flags,
+                        id=f"qd-flag-{flag.replace('.', '_')}",
+                        compact=True,
+                    )
+            yield Static("", id="qd-hint", classes="dialog-note")
+            yield Static("", id="form-error", classes="error")
+            yield Static(_("Tab: next field   Ctrl+S: save   Esc: cancel"), classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).can_focus = False
+        self._refresh_for(self.query_one("#qd-action", Select).value, initial=True)
+        self.query_one("#qd-action", Select).focus()
+
+    def _label(self, pid: str) -> str:
+        return self.setup.label(pid)
+
+    @on(Select.Changed, "#qd-action")
+    def _action_changed(self, event: Select.Changed) -> None:
+        self._refresh_for(event.value)
+
+    @on(Select.Changed, "#qd-feint")
+    def _feint_changed(self) -> None:
+        self._show_hint()
+
+    def _refresh_for(self, action, initial: bool = False) -> None:
+        action = action if isinstance(action, str) else DC.NONE
+        targets = valid_targets(self.state, self.pid, action)
+        sel = self.query_one("#qd-target", Select)
+        sel.set_options([(self._label(t), t) for t in targets])
+        if targets:
+            keep = self.current.target if initial else None
+            if keep in targets:
+                sel.value = keep
+            elif action in (DC.STEAL, DC.PUSH) and len(targets) == 1:
+                sel.value = targets[0]
+        blud = self.query_one("#qd-bludger", Select)
+        idx = valid_bludgers(self.state, self.pid) if action == DC.HIT_BLUDGER else []
+        blud.set_options([(_("Bludger {n}").format(n=i + 1), i) for i in idx])
+        if idx:
+            blud.value = self.current.bludger if self.current.bludger in idx else idx[0]
+        shows = {
+            "row-target": bool(targets),
+            "row-bludger": bool(idx),
+            "row-secret-ring": action in SHOTS,
+            "row-ring": action == DC.GUARD,
+            "row-push": action == DC.STEAL,
+        }
+        for row_id, visible in shows.items():
+            self.query_one(f"#{row_id}").display = visible
+        self._show_hint()
+
+    def _show_hint(self) -> None:
+        try:
+            decl = self._build(check=False)
+        except ValueError:
+            return
+        hint = ""
+        if decl.feint:
+            sit = feint_situation(self.state, decl)
+            if sit is None:
+                hint = _("This feint does not fit this action")
+            else:
+                lo, hi = self.setup.feints.get(decl.feint).bonus_range(sit)
+                hint = (
+                    _("Bonus {lo}–{hi}").format(lo=lo, hi=hi)
+                    if hi
+                    else _("No bonus: the feint only has to be made")
+                )
+        self.query_one("#qd-hint", Static).update(hint)
+
+    # -- reading ------------------------------------------------------------------------
+    def _value(self, wid: str):
+        try:
+            v = self.query_one(wid, Select).value
+        except Exception:  # noqa: BLE001 - a row that does not exist for this position
+            return None
+        return None if v is Select.NULL or v is Select.BLANK else v
+
+    def _build(self, check: bool = True) -> Declaration:
+        action = self._value("#qd-action") or DC.NONE
+        ring = None
+        if action in SHOTS:
+            ring = parse_ring(self.query_one("#qd-secret-ring", Input).value)
+        elif action == DC.GUARD:
+            ring = self._value("#qd-ring")
+        feint = self._value("#qd-feint")
+        bonus_text = self.query_one("#qd-bonus", Input).value.strip()
+        order_text = self.query_one("#qd-order", Input).value.strip()
+        flags = tuple(
+            f
+            for f in FLAG_LABELS
+            if self.query_one(f"#qd-flag-{f.replace('.', '_')}", Checkbox).value
+        )
+        decl = Declaration(
+            self.pid,
+            action=action,
+            target=self._value("#qd-target"),
+            ring=ring,
+            zone=self._value("#qd-zone"),
+            feint=feint,
+            feint_bonus=int(bonus_text) if bonus_text else 0,
+            post_order=int(order_text) if order_text else 0,
+            bludger=self._value("#qd-bludger") if action == DC.HIT_BLUDGER else None,
+            push=action == DC.STEAL and self.query_one("#qd-push", Checkbox).value,
+            response=self._value("#qd-response"),
+            flags=flags,
+        )
+        if check:
+            self._check(decl, bonus_text)
+        return decl
+
+    def _check(self, decl: Declaration, bonus_text: str) -> None:
+        if decl.action == DC.HIT_BLUDGER and decl.bludger is None:
+            raise ValueError(_("Choose the bludger to hit"))
+        if decl.action in (DC.HIT_BLUDGER, DC.PUSH, DC.STEAL) and not decl.target:
+            raise ValueError(_("Choose the target"))
+        if decl.feint is None:
+            if bonus_text:
+                raise ValueError(_("A bonus needs a feint"))
+            return
+        sit = feint_situation(self.state, decl)
+        if sit is None:
+            raise ValueError(_("This feint does not fit this action"))
+        lo, hi = self.setup.feints.get(decl.feint).bonus_range(sit)
+        if SITUATION_RANGES[sit] == (0, 0) or hi == 0:
+            if decl.feint_bonus:
+                raise ValueError(_("No bonus: the feint only has to be made"))
+            return
+        if not lo <= decl.feint_bonus <= hi:
+            raise ValueError(_("Bonus {lo}–{hi}").format(lo=lo, hi=hi))
+
+    def action_save(self) -> None:
+        try:
+            decl = self._build()
+        except ValueError as exc:
+            self.query_one("#form-error", Static).update(str(exc))
+            return
+        self.dismiss(decl)
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_save()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,179 @@
+"""A forum quidditch judge at the keyboard: new match, a round entered by keys, resolved,
+posted and stored; reopen; void and redo; a snapshot of the round screen."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from textual.widgets import DataTable, Input, Select
+
+from fieldjudge.app import make_app
+from fieldjudge.quidditch_session import ROUND_RESOLVED, QuidditchSession
+from fieldjudge.rules.events import VOID
+from fieldjudge.rules.quidditch import Declaration as D
+from fieldjudge.rules.quidditch.sample import sample_setup
+from fieldjudge.screens.forms import ConfirmScreen, FormScreen, MessageScreen
+from fieldjudge.screens.quidditch_declare import DeclareModal
+from fieldjudge.screens.quidditch_matches import MatchesScreen
+from fieldjudge.screens.quidditch_round import ResultScreen, RoundScreen
+from fieldjudge.store import Tournament
+
+
+async def wait_for(pilot, condition, what: str = "condition", tries: int = 300) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def on_screen(pilot, cls) -> None:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, cls), cls.__name__)
+
+
+def _match_folder(tmp_path: Path, seed: str | None = None, rounds: int = 0) -> Path:
+    data = tmp_path / "data"
+    t = Tournament.create(data / "quidditch", name="Quidditch matches", day=date(2026, 6, 1))
+    s = QuidditchSession.create(t, sample_setup("final"), server_seed=seed)
+    if rounds:
+        s.resolve([D("g_c1", "catch_throw_up", post_order=1), D("g_s", "search")])
+    t.close()
+    return data
+
+
+async def test_round_entered_by_keys_is_resolved_posted_and_stored(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    app = make_app(data, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("q")  # no tournament open: the "quidditch" folder is created
+        await on_screen(pilot, MatchesScreen)
+        assert app.tournament is not None and app.tournament.folder == data / "quidditch"
+        await pilot.press("d")  # a demo match: Гриффиндор — Слизерин
+        await on_screen(pilot, FormScreen)
+        await pilot.press("enter", "enter")
+        await on_screen(pilot, MessageScreen)  # the seed hash to publish
+        session = app.screen_stack[-2].session
+        assert session.seed_hash in app.screen.body
+        await pilot.press("enter")
+        await on_screen(pilot, RoundScreen)
+        screen = app.screen
+        # Джонсон (row 1): catch the throw-up, a feint that does not fit is refused
+        await pilot.press("enter")
+        await on_screen(pilot, DeclareModal)
+        await pilot.press("enter", "down", "enter")  # action: catch the throw-up
+        await wait_for(
+            pilot, lambda: app.screen.query_one("#qd-action", Select).value == "catch_throw_up"
+        )
+        app.screen.query_one("#qd-feint", Select).value = "Штопор"
+        app.screen.query_one("#qd-bonus", Input).value = "7"
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot,
+            lambda: (
+                "bonus" in str(app.screen.query_one("#form-error").render()).lower()
+                or "бонус" in str(app.screen.query_one("#form-error").render()).lower()
+            ),
+        )
+        app.screen.query_one("#qd-bonus", Input).value = ""
+        await pilot.press("ctrl+s")
+        await on_screen(pilot, RoundScreen)
+        assert screen.decls["g_c1"].action == "catch_throw_up"
+        assert screen.decls["g_c1"].feint == "Штопор"
+        # Флинт (row 8): catches too; Поттер (row 7) and Хиггс (row 14) just post
+        table = screen.query_one("#qr-players", DataTable)
+        for row, keys in ((7, ["enter", "down", "enter"]), (6, ["space"]), (13, ["space"])):
+            table.move_cursor(row=row)
+            if keys[0] == "enter":
+                await pilot.press("enter")
+                await on_screen(pilot, DeclareModal)
+                await pilot.press(*keys)
+                await pilot.press("ctrl+s")
+                await on_screen(pilot, RoundScreen)
+            else:
+                await pilot.press(*keys)
+        assert screen.decls["s_c1"].action == "catch_throw_up"
+        assert set(screen.decls) == {"g_c1", "s_c1", "g_s", "s_s"}
+        # the order of posts, by № (Флинт first, then Джонсон)
+        await pilot.press("o")
+        await on_screen(pilot, FormScreen)
+        for ch in "8 1":
+            await pilot.press("space" if ch == " " else ch)
+        await pilot.press("enter")
+        await on_screen(pilot, RoundScreen)
+        assert screen.decls["s_c1"].post_order == 1 and screen.decls["g_c1"].post_order == 2
+        await pilot.press("r")
+        await on_screen(pilot, ConfirmScreen)
+        assert "Хиггс" not in app.screen.question  # posted
+        await pilot.press("y")
+        await on_screen(pilot, ResultScreen)
+        post = app.screen.resolved.post
+        assert post.startswith("Круг 1. Счёт: Гриффиндор 0 : 0 Слизерин")
+        assert "Розыгрыш квоффла" in post and "Проверка бросков: круг 1" in post
+        assert app.clipboard == post
+        path = data / "quidditch" / "quidditch" / session.match_id / "round-1.txt"
+        assert path.read_text(encoding="utf-8") == post + "\n"
+        rolls = app.screen.query_one("#qres-rolls", DataTable)
+        assert rolls.row_count == len(app.screen.resolved.result.rolls) > 0
+        await pilot.press("escape")
+        await on_screen(pilot, RoundScreen)
+        assert screen.state.round_no == 2 and screen.decls == {}
+        assert (
+            "round 2" in str(screen.query_one("#qr-status").render()).lower()
+            or "круг 2" in str(screen.query_one("#qr-status").render()).lower()
+        )
+    events = [e.type for e in session.log.events]
+    assert events == ["match_created", ROUND_RESOLVED]
+
+
+async def test_reopen_restores_the_match_then_void_and_redo(tmp_path: Path) -> None:
+    data = _match_folder(tmp_path, seed="s", rounds=1)
+    app = make_app(data, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("q")
+        await on_screen(pilot, MatchesScreen)
+        await pilot.press("enter")
+        await on_screen(pilot, RoundScreen)
+        screen = app.screen
+        assert screen.state.round_no == 2
+        assert screen.state.quaffle.holder == "g_c1"
+        assert "quaffle" in str(screen.query_one("#qr-players", DataTable).get_row("g_c1"))
+        used = screen.session.consumed_rolls()
+        # void round 1 by keys, then redo it
+        await pilot.press("v")
+        await on_screen(pilot, FormScreen)
+        for ch in "typo":
+            await pilot.press(ch)
+        await pilot.press("enter")
+        await on_screen(pilot, RoundScreen)
+        await wait_for(pilot, lambda: screen.state.round_no == 1, "round 1 again")
+        assert screen.session.log.events[-1].type == VOID
+        screen.query_one("#qr-players", DataTable).move_cursor(row=0)
+        await pilot.press("space")
+        await pilot.press("r")
+        await on_screen(pilot, ConfirmScreen)
+        await pilot.press("y")
+        await on_screen(pilot, ResultScreen)
+        res = app.screen.resolved
+        assert res.result.rolls[0].n == used + 1
+        assert "(причина: typo)" in res.post and "пересчитан" in res.post
+        await pilot.press("escape")
+        await on_screen(pilot, RoundScreen)
+        # a second void of the same round is fine (it is the last); export by keys
+        await pilot.press("x")
+        await on_screen(pilot, MessageScreen)
+        export = data / "quidditch" / "quidditch" / "final" / "export.json"
+        assert str(export) in app.screen.body and export.exists()
+
+
+def test_round_screen_snapshot(snap_compare, tmp_path: Path) -> None:
+    data = _match_folder(tmp_path, seed="snapshot-seed", rounds=1)
+    t = Tournament.open(data / "quidditch", startup_backup=False)
+    drafts = [
+        D("g_c1", "shoot", ring="left", feint="Вулонгонгский зигзаг", feint_bonus=12, post_order=1),
+        D("s_k", "guard", ring="middle", post_order=2),
+        D("s_s", "search", flags=("11.1",)),
+    ]
+    QuidditchSession.open(t, "final").save_draft(2, {d.player: d for d in drafts})
+    t.close()
+    assert snap_compare(make_app(data, lang="ru"), press=["q", "enter"], terminal_size=(100, 30))
