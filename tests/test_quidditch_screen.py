@@ -16,7 +16,8 @@ from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.forms import ConfirmScreen, FormScreen, MessageScreen
 from fieldjudge.screens.quidditch_declare import DeclareModal
 from fieldjudge.screens.quidditch_matches import MatchesScreen
-from fieldjudge.screens.quidditch_round import ResultScreen, RoundScreen
+from fieldjudge.screens.quidditch_result import ResultScreen
+from fieldjudge.screens.quidditch_round import RoundScreen
 from fieldjudge.store import Tournament
 
 
@@ -177,3 +178,64 @@ def test_round_screen_snapshot(snap_compare, tmp_path: Path) -> None:
     QuidditchSession.open(t, "final").save_draft(2, {d.player: d for d in drafts})
     t.close()
     assert snap_compare(make_app(data, lang="ru"), press=["q", "enter"], terminal_size=(100, 30))
+
+
+async def test_new_match_set_up_by_keys_from_csv(tmp_path: Path) -> None:
+    from fieldjudge.quidditch_session import default_rows
+    from fieldjudge.screens.quidditch_feints import FeintsScreen
+    from fieldjudge.screens.quidditch_setup import MatchSetupScreen
+
+    csv_file = tmp_path / "teams.csv"
+    csv_file.write_text(
+        "team,name,position,matches,practices\n"
+        + "\n".join(f"{r.team},{r.name},{r.position},3,1" for r in default_rows("Орлы", "Совы")),
+        encoding="utf-8",
+    )
+    app = make_app(tmp_path / "data", lang="en")
+
+    async def form(key: str, values: dict[str, str]) -> None:
+        await pilot.press(key)
+        await on_screen(pilot, FormScreen)
+        for k, v in values.items():
+            app.screen.query_one(f"#f-{k}", Input).value = v
+        await pilot.press("ctrl+s")
+
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("q")
+        await on_screen(pilot, MatchesScreen)
+        await pilot.press("n")
+        await on_screen(pilot, MatchSetupScreen)
+        setup_screen = app.screen
+        await form("i", {"path": str(tmp_path / "missing.csv")})
+        assert "No such file" in str(app.screen.query_one("#form-error").render())
+        app.screen.query_one("#f-path", Input).value = str(csv_file)
+        await pilot.press("ctrl+s")
+        await on_screen(pilot, MatchSetupScreen)
+        assert setup_screen.teams() == ["Орлы", "Совы"]
+        await form("m", {"id": "cup final", "ia": "О", "ib": "С", "end": "points", "limit": "x"})
+        assert "whole number" in str(app.screen.query_one("#form-error").render())
+        app.screen.query_one("#f-limit", Input).value = "50"
+        await pilot.press("ctrl+s")
+        await on_screen(pilot, MatchSetupScreen)
+        await form("o", {"cap": "90"})
+        await on_screen(pilot, MatchSetupScreen)
+        await pilot.press("f")
+        await on_screen(pilot, FeintsScreen)
+        await form("a", {"name": "Финт Ястреба", "situations": "steal", "min": "5", "max": "30"})
+        assert "+15" in str(app.screen.query_one("#form-error").render())
+        app.screen.query_one("#f-max", Input).value = "12"
+        await pilot.press("ctrl+s")
+        await on_screen(pilot, FeintsScreen)
+        await pilot.press("ctrl+s")
+        await on_screen(pilot, MatchSetupScreen)
+        await form("enter", {"name": "Кэп Орлов", "matches": "7"})
+        await on_screen(pilot, MatchSetupScreen)
+        await pilot.press("ctrl+s")
+        await on_screen(pilot, MessageScreen)
+        await pilot.press("enter")
+        await on_screen(pilot, RoundScreen)
+        setup = app.screen.session.setup
+    assert setup.match_id == "cup-final" and setup.end.kind == "points" and setup.end.limit == 50
+    assert setup.settings.cap == 90 and setup.feints.get("Финт Ястреба").bonus_max == 12
+    assert setup.player("a_chaser1").name == "Кэп Орлов" and setup.player("a_chaser1").matches == 7
+    assert setup.player("b_seeker1").practices == 1 and setup.teams[1].short == "С"

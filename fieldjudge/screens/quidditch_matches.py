@@ -110,7 +110,8 @@ class MatchesScreen(JudgeScreen):
         self.open_match(str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value))
 
     def open_match(self, match_id: str, show_hash: bool = False) -> None:
-        from fieldjudge.screens.quidditch_round import RoundScreen, seed_message
+        from fieldjudge.screens.quidditch_result import seed_message
+        from fieldjudge.screens.quidditch_round import RoundScreen
 
         try:
             session = QuidditchSession.open(self.app.tournament, match_id)

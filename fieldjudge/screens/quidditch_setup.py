@@ -63,9 +63,9 @@ class MatchSetupScreen(JudgeScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.rows: list[RosterRow] = default_rows()
+        self.rows: list[RosterRow] = default_rows("Команда А", "Команда Б")
         self.match_id = "match-1"
-        self.initials: dict[str, str] = {}
+        self.initials: dict[str, str] = {"Команда А": "А", "Команда Б": "Б"}
         self.genitives: dict[str, str] = {}
         self.end = EndCondition()
         self.client_seed = ""
@@ -295,7 +295,7 @@ class MatchSetupScreen(JudgeScreen):
                 client_seed=self.client_seed,
             )
         except SessionError as exc:
-            self.app.push_screen(MessageScreen(_("The match is not ready"), str(exc)))
+            self.app.push_screen(MessageScreen(_("The match is not ready"), _(str(exc))))
             return
         self.dismiss(setup)
 
