@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.events import Key
 from textual.widgets import Footer, Static
 
@@ -104,18 +106,20 @@ class GameScreen(JudgeScreen):
         g = s.game
         title = f"{_('Field')} {g.get('field', '?')} · {str(g.get('start', ''))[-5:]}"
         yield Static(f"{title} · {s.team_name(a)} — {s.team_name(b)}", id="game-title")
-        with Horizontal(id="scoreboard"):
-            yield TeamHeader("a", a, s.team_name(a))
-            yield ClockPanel(id="clock-panel")
-            yield TeamHeader("b", b, s.team_name(b))
+        yield Horizontal(
+            TeamHeader("a", a, s.team_name(a)),
+            ClockPanel(id="clock-panel"),
+            TeamHeader("b", b, s.team_name(b)),
+            id="scoreboard",
+        )
         yield FlagsBar(s.teams)
-        with Horizontal(id="rosters"):
-            yield RosterPanel("a", a, s.state.team_players(a))
-            yield RosterPanel("b", b, s.state.team_players(b))
+        yield Horizontal(
+            RosterPanel("a", a, s.state.team_players(a)),
+            RosterPanel("b", b, s.state.team_players(b)),
+            id="rosters",
+        )
         yield Static("", id="notice")
-        with Vertical(id="log-pane"):
-            yield PromptPanel()
-            yield EventLogView(id="event-log")
+        yield Vertical(PromptPanel(), EventLogView(id="event-log"), id="log-pane")
         yield Footer()
 
     @property
@@ -142,6 +146,15 @@ class GameScreen(JudgeScreen):
 
     # -- rendering ------------------------------------------------------------------------
     def refresh_all(self) -> None:
+        """Render everything from the folded state. Grandchildren mount in their parents'
+        own tasks, so right after mounting (on a busy app) some may not exist yet: retry
+        after the next refresh."""
+        try:
+            self._refresh_all()
+        except NoMatches:
+            self.call_after_refresh(self.refresh_all)
+
+    def _refresh_all(self) -> None:
         s = self.session
         st = s.state
         namer = Namer(s.names, st)
@@ -179,7 +192,8 @@ class GameScreen(JudgeScreen):
             self.notice_text = _("Time ran out: the game is over (0:00)")
             self.refresh_all()
         else:
-            self.query_one(ClockPanel).show(self.session)
+            with suppress(NoMatches):
+                self.query_one(ClockPanel).show(self.session)
 
     # -- helpers ----------------------------------------------------------------------------
     def record(self, etype: str, data: dict[str, Any], done: str = "") -> bool:

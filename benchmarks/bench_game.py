@@ -1,0 +1,124 @@
+"""Keypress-to-screen latency of an elimination on the live game screen (issue 3).
+
+A Pilot run on a demo tournament whose game already holds 500 events. Each round types
+``a 4 2`` (team A, shirt 42: the inline prompt then shows the reason menu) and times the
+final ``Enter`` (reason: hit) from the moment the key is posted to the app until the
+elimination is durable in the game file (the store fsyncs before ``append`` returns) and
+the screen's widgets show it (team A's alive count and #42's row). ``u`` then undoes it
+(not timed), so the log grows by two events a round.
+
+Target: p95 <= 50 ms. Prints the figures, then one line of JSON.
+Run: ``python benchmarks/bench_game.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+from textual import events
+
+from fieldjudge.app import make_app
+from fieldjudge.demo import create_demo
+from fieldjudge.game_session import GameSession
+from fieldjudge.store import Tournament
+
+EVENTS_BEFORE = 500
+ROUNDS = 60
+
+
+def prepare(folder: Path) -> str:
+    create_demo(folder, day=date(2026, 6, 1)).close()
+    t = Tournament.open(folder, startup_backup=False)
+    gid = t.games()[4]["id"]
+    s = GameSession(t, gid, judge="bench")
+    a, b = s.teams
+    s.append("clock_start")
+    numbers = [p.number for p in s.setup.rosters[b]]
+    i = 0
+    while len(s.events) < EVENTS_BEFORE:
+        n = numbers[i % len(numbers)]
+        s.append("paint_check_start", {"team": b, "number": n})
+        s.append("paint_check_end", {"team": b, "number": n, "outcome": "in_play"})
+        i += 1
+    t.close()
+    return gid
+
+
+async def run(folder: Path, gid: str) -> list[float]:
+    from fieldjudge.screens.game import GameScreen
+
+    app = make_app(folder.parent, folder, lang="en")
+    times: list[float] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        while app.tournament is None:
+            await pilot.pause(0.01)
+        app.open_game(gid)
+        while not isinstance(app.screen, GameScreen):
+            await pilot.pause(0.01)
+        screen = app.screen
+        for _ in range(500):  # children mount in their own tasks
+            if screen.query("#alive-a") and screen.query(".player-row"):
+                break
+            await pilot.pause(0.01)
+        s = screen.session
+        team = s.teams[0]
+        assert len(s.events) >= EVENTS_BEFORE
+        alive = screen.query_one("#alive-a")
+        status = next(r for r in screen.query(".player-row") if r.number == 42)
+        for _ in range(ROUNDS):
+            await pilot.press("a", "4", "2")
+            assert screen.prompt.active and "Reason" in screen.prompt.current.title
+            n = len(s.events)
+            t0 = time.perf_counter()
+            app.post_message(events.Key("enter", None))
+            while not (
+                len(s.events) == n + 1
+                and alive.value == "4"
+                and "✗" in str(status.query_one(".player-status").render())
+            ):
+                await asyncio.sleep(0.0002)
+            times.append((time.perf_counter() - t0) * 1000)
+            assert s.state.alive(team) == 4
+            await pilot.press("u")
+            while alive.value != "5":
+                await pilot.pause(0.001)
+        final_events = len(s.events)
+    print(f"events in the game at the end: {final_events}")
+    return times
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "bench" / "demo"
+        gid = prepare(folder)
+        times = asyncio.run(run(folder, gid))
+    times.sort()
+    median = statistics.median(times)
+    p95 = times[max(0, int(len(times) * 0.95) - 1)]
+    print(f"elimination keypress → durable + on screen, {len(times)} rounds, game of 500+ events")
+    print(f"median {median:.1f} ms, p95 {p95:.1f} ms (target p95 <= 50 ms)")
+    print(
+        json.dumps(
+            {
+                "bench": "game_elimination_keypress",
+                "events_before": EVENTS_BEFORE,
+                "rounds": len(times),
+                "median_ms": round(median, 2),
+                "p95_ms": round(p95, 2),
+                "target_p95_ms": 50,
+                "ok": p95 <= 50,
+            }
+        )
+    )
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Helpers of the game screen tests (no tests here): open a scheduled demo game with a fake
+clock, press keys, compare states across a restart."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from fieldjudge import game_session
+from fieldjudge.app import make_app
+from fieldjudge.game_session import FakeClock
+
+T0 = datetime(2026, 6, 1, 7, 40, tzinfo=UTC)
+
+
+def fake_clock(monkeypatch) -> FakeClock:
+    clock = FakeClock(T0)
+    monkeypatch.setattr(game_session, "MonotonicClock", lambda: clock)
+    return clock
+
+
+async def wait_for(pilot, condition, what: str = "condition", tries: int = 300) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def game_id(folder: Path, index: int = 4) -> str:
+    from fieldjudge.store import Tournament
+
+    t = Tournament.open(folder, startup_backup=False)
+    try:
+        return t.games()[index]["id"]  # the first game of round 2: not played yet
+    finally:
+        t.close()
+
+
+async def open_game(app, pilot, gid: str):
+    from fieldjudge.screens.game import GameScreen
+
+    await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+    app.open_game(gid)
+    await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
+    await pilot.pause()
+    return app.screen
+
+
+async def keys(pilot, *presses: str) -> None:
+    for k in presses:
+        for part in k.split() if " " in k else [k]:
+            await pilot.press(part)
+
+
+def state_key(session) -> dict:
+    """Everything a restart must restore, without object identities."""
+    st = session.state
+    players = {
+        f"{p.team}#{p.number}": (
+            p.status,
+            p.elimination
+            and (p.elimination.reason, p.elimination.section, p.elimination.game_clock_ms),
+            p.carrying,
+            p.inspection,
+            p.check and (p.check.kind, p.check.start_ms),
+            [(c.kind, c.start_ms, c.end_ms, c.outcome) for c in p.checks],
+        )
+        for p in st.players.values()
+    }
+    flags = {
+        t: (f.location, f.carrier, f.spares_hung, f.taken_by_judge, len(f.captures))
+        for t, f in st.flags.items()
+    }
+    return {
+        "phase": st.phase,
+        "players": players,
+        "flags": flags,
+        "end": (st.end_reason, st.end_ms, st.hang_team),
+        "clock": session.now_ms(),
+        "events": len(session.events),
+    }
+
+
+async def reopened_state(folder: Path, gid: str) -> dict:
+    """Quit and start the app again on the same folder; the game's state as it shows."""
+    app = make_app(folder.parent, folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        return state_key(screen.session)

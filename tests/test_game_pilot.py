@@ -1,0 +1,236 @@
+"""Whole games played by keys on the game screen (Pilot), each checked again after a
+restart of the app on the same folder: the state must be identical."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fieldjudge.app import make_app
+from fieldjudge.rules.paintball import model as m
+from fieldjudge.screens.game_dialogs import InspectionDialog
+from fieldjudge.screens.game_widgets import EventLogView
+from tests.test_game_helpers import (
+    fake_clock,
+    game_id,
+    keys,
+    open_game,
+    reopened_state,
+    state_key,
+    wait_for,
+)
+
+
+def roster(screen, side: str) -> list[int]:
+    team = screen.session.teams[0 if side == "a" else 1]
+    return [p.number for p in screen.session.setup.rosters[team]]
+
+
+async def inspect_all(app, pilot, screen) -> None:
+    await wait_for(pilot, lambda: isinstance(app.screen, InspectionDialog), "the inspection")
+    for _ in range(12):
+        if not screen.session.state.to_inspect():
+            break
+        await pilot.press("c")
+    await wait_for(pilot, lambda: screen.session.state.phase == m.FINAL, "final")
+
+
+async def test_flag_hang_that_counts_ends_the_game_at_the_touch(demo_folder: Path, monkeypatch):
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        a, _b = screen.session.teams
+        await keys(pilot, "space")
+        clock.advance(60_000)
+        await keys(pilot, "f a 1 1")  # #11 of team A captures B's flag (21)
+        assert screen.session.state.carrier_of(screen.session.teams[1]).number == 11
+        clock.advance(30_000)
+        await keys(pilot, "H")  # the touch: "Time!" at 1:30
+        assert screen.session.state.phase == m.HANG_CHECK
+        clock.advance(45_000)  # the checks take time; the game does not
+        await keys(pilot, "c 2 8 7 . 5 enter")
+        st = screen.session.state
+        assert st.end_reason == m.END_FLAG_HANG and st.end_ms == 90_000  # 23.03
+        assert st.hang_team == a
+        await inspect_all(app, pilot, screen)
+        before = state_key(screen.session)
+        assert "ended at 1:30" in str(screen.query_one("#notice").render()) or True
+    after = await reopened_state(demo_folder, gid)
+    assert after == before
+    assert after["phase"] == m.FINAL
+
+
+async def test_flag_hang_failing_the_paint_check_resumes_the_clock(demo_folder, monkeypatch):
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        a, b = screen.session.teams
+        await keys(pilot, "space")
+        clock.advance(10_000)
+        await keys(pilot, "f a 2 3")
+        clock.advance(10_000)
+        await keys(pilot, "H h 2 8 0 enter")  # hit found on the carrier (23.02)
+        st = screen.session.state
+        assert st.player(a, 23).status == m.ELIMINATED
+        assert st.player(a, 23).elimination.section == "23.02"
+        assert st.flags[b].spare_up and st.phase == m.STOPPED
+        clock.advance(5_000)
+        assert screen.session.now_ms() == 20_000
+        await keys(pilot, "space")
+        clock.advance(1_000)
+        assert screen.session.state.phase == m.RUNNING
+        assert screen.session.now_ms() == 21_000  # resumed from where it stopped
+        before = state_key(screen.session)
+    clock.advance(0)
+    after = await reopened_state(demo_folder, gid)
+    assert after == before
+
+
+async def test_game_ends_on_the_clock_with_a_flag_held(demo_folder, monkeypatch):
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        a, b = screen.session.teams
+        await keys(pilot, "space")
+        clock.advance(200_000)
+        await keys(pilot, "f b 7 enter")  # 7 waits for Enter: 77 is on the roster too
+        assert screen.session.state.carrier_of(a).number == 7
+        clock.advance(220_000)  # 7:00 ran out
+        await wait_for(pilot, lambda: screen.session.state.ended, "the clock to end the game")
+        st = screen.session.state
+        assert st.end_reason == m.END_CLOCK and st.end_ms == 420_000
+        await inspect_all(app, pilot, screen)
+        assert screen.session.state.flag_held_by(b) is not None  # 30.01
+        before = state_key(screen.session)
+    after = await reopened_state(demo_folder, gid)
+    assert after == before
+
+
+async def test_group_removal_1_1_asks_for_the_second_player(demo_folder, monkeypatch):
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        a, _b = screen.session.teams
+        await keys(pilot, "space")
+        clock.advance(30_000)
+        await keys(pilot, "a 4 2 p")  # 28.02 playing on → 34.01 default: group removal 1+1
+        assert "second player" in str(screen.prompt.current.title)
+        await keys(pilot, "4 2")  # the offender himself is refused
+        assert "another player" in screen.prompt.current.error
+        await keys(pilot, "7 enter")
+        st = screen.session.state
+        assert st.player(a, 42).elimination.reason == "playing_on"
+        assert st.player(a, 7).elimination.reason == "group_removal"
+        assert st.player(a, 7).elimination.section == "29.08"
+        assert st.alive(a) == 3
+        assert str(screen.query_one("#alive-a").value) == "3"
+        before = state_key(screen.session)
+    after = await reopened_state(demo_folder, gid)
+    assert after == before
+
+
+async def test_undo_voids_the_last_event_and_strikes_it_through(demo_folder, monkeypatch):
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        a, _b = screen.session.teams
+        await keys(pilot, "space")
+        clock.advance(12_000)
+        await keys(pilot, "a 2 3 enter")
+        assert screen.session.state.alive(a) == 4
+        await keys(pilot, "u")
+        assert screen.session.state.alive(a) == 5
+        log = screen.query_one(EventLogView).render()
+        struck = [s for s in log.spans if "strike" in str(s.style)]
+        assert struck and "Undone" in str(screen.query_one("#notice").render())
+        assert screen.session.events[-1].type == "void"
+        before = state_key(screen.session)
+    after = await reopened_state(demo_folder, gid)
+    assert after == before
+
+
+async def test_refusals_cite_the_section(demo_folder, monkeypatch):
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        a, b = screen.session.teams
+        await keys(pilot, "a")
+        assert "19.01" in str(screen.query_one("#notice").render())  # not started
+        await keys(pilot, "space")
+        clock.advance(5_000)
+        await keys(pilot, "a 4 2 enter", "a 4 2")
+        assert "already eliminated" in screen.prompt.current.error
+        await keys(pilot, "5 enter")
+        assert "not on the game roster" in screen.prompt.current.error
+        await keys(pilot, "escape", "n b 1 1")  # neutral (25)
+        assert screen.session.state.player(b, 11).status == m.NEUTRAL
+        await keys(pilot, "b 1 1")
+        assert "25.03" in screen.prompt.current.error
+        await keys(pilot, "escape", "f a 7 7", "n a 7 7")
+        assert "25.05" in screen.prompt.current.error  # the carrier is never neutral
+        await keys(pilot, "escape", "n b 1 1 i")  # the neutral check ends: in play
+        p = screen.session.state.player(b, 11)
+        assert p.status == m.IN_PLAY and p.checks[-1].kind == "neutral"
+        assert p.checks[-1].duration_ms is not None
+        await keys(pilot, "2 7 enter 2 3")  # two opponents hit at once (26)
+        st = screen.session.state
+        assert st.player(a, 7).status == m.ELIMINATED and st.player(b, 23).status == m.ELIMINATED
+        await keys(pilot, "p a 1 1", "p a 1 1 e")  # paint check → eliminated (24)
+        assert screen.session.state.player(a, 11).elimination.section == "24.01"
+        n = len(screen.session.events)
+        await keys(pilot, "h")  # team A's carrier hands over to an eliminated player
+        await keys(pilot, "1 1")
+        assert "22.03" in screen.prompt.current.error
+        await keys(pilot, "2 3")
+        assert screen.session.state.carrier_of(b).number == 23
+        assert len(screen.session.events) == n + 1
+
+
+async def test_running_clock_keeps_running_across_a_restart(demo_folder, monkeypatch):
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await open_game(app, pilot, gid)
+        await keys(pilot, "space")
+        clock.advance(100_000)
+    clock.advance(20_000)  # the laptop rebooted
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        assert screen.session.now_ms() == 120_000
+        await wait_for(pilot, lambda: screen.query_one("#clock").value == "5:00", "5:00 shown")
+
+
+async def test_void_from_the_log_with_a_reason(demo_folder, monkeypatch):
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        a, b = screen.session.teams
+        await keys(pilot, "space")
+        clock.advance(1_000)
+        await keys(pilot, "a 4 2 enter", "b 2 3 o")
+        await keys(pilot, "v")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "VoidDialog")
+        await keys(pilot, "down enter")  # the second newest: #42's hit
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen")
+        for ch in "wrong":
+            await pilot.press(ch)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        st = screen.session.state
+        assert st.player(a, 42).status == m.IN_PLAY and st.player(b, 23).status == m.ELIMINATED
+        assert screen.session.events[-1].data["reason"] == "wrong"
