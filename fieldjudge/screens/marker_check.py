@@ -11,6 +11,7 @@ A player disqualified in an earlier game (20.05) is never admitted.
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 
 from textual import on
@@ -103,6 +104,7 @@ class MarkerCheckScreen(JudgeScreen):
         self.last_check: MarkerCheck | None = None
         self.dq: dict = {}
         self._dirty_timer = None
+        self._check_cost = 0.0  # seconds the last check_marker took
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -255,9 +257,12 @@ class MarkerCheckScreen(JudgeScreen):
         self._schedule_render()
 
     def _schedule_render(self) -> None:
-        # the big digits update at once (ChronoFeed); the test table at most every 50 ms
+        # The big digits update at once (ChronoFeed); the test table at most every 50 ms, and
+        # less often when the check gets expensive (a stuck trigger streaming thousands of
+        # readings) so it never takes more than ~5 % of the app thread from the feed.
         if self._dirty_timer is None:
-            self._dirty_timer = self.set_timer(0.05, self._timer_render)
+            delay = max(0.05, 20 * self._check_cost)
+            self._dirty_timer = self.set_timer(delay, self._timer_render)
 
     def _timer_render(self) -> None:
         self._dirty_timer = None
@@ -268,7 +273,8 @@ class MarkerCheckScreen(JudgeScreen):
             return
         cfg = session_config(self.app)
         tol = link_tolerance(cfg.baud, cfg.fmt) if cfg else link_tolerance(9600, "auto")
-        self.query_one("#mc-tolerance", Static).update(
+        _set(
+            self.query_one("#mc-tolerance", Static),
             _(
                 "Rate of fire and after release are timed by this laptop's clock when each "
                 "frame arrives (chronographs send no timestamps). The serial link adds up to"
@@ -276,7 +282,7 @@ class MarkerCheckScreen(JudgeScreen):
             + f" ±{tol.interval_ms:g} ms "
             + _("between shots and")
             + f" +{tol.delay_ms:g} ms "
-            + _("after release; results within it are marked ≈.")
+            + _("after release; results within it are marked ≈."),
         )
         player = self.query_one("#mc-player", Static)
         tests = self.query_one("#mc-tests", Static)
@@ -284,14 +290,16 @@ class MarkerCheckScreen(JudgeScreen):
         cur = self.current
         if cur is None:
             self.last_check = None
-            player.update(_("No player: pick one in the list and press Enter"))
-            tests.update("")
-            verdict.update("")
+            _set(player, _("No player: pick one in the list and press Enter"))
+            _set(tests, "")
+            _set(verdict, "")
             verdict.set_classes("")
             return
+        began = time.perf_counter()
         check = cur.result(self.settings, tol.interval_ms)
+        self._check_cost = time.perf_counter() - began
         self.last_check = check
-        player.update(_("Checking") + ": " + self._label(cur.team, cur.number))
+        _set(player, _("Checking") + ": " + self._label(cur.team, cur.number))
         lines = []
         for tr in check.tests:
             mark = OUTCOME_MARK.get(tr.outcome, "?") + ("≈" if tr.near_limit else " ")
@@ -304,24 +312,26 @@ class MarkerCheckScreen(JudgeScreen):
             + _("balls used")
             + f": {check.balls_used} / {self.settings.chrono.max_balls}   {release}"
         )
-        tests.update("\n".join(lines))
+        _set(tests, "\n".join(lines))
         dq = self.dq.get((cur.team, cur.number))
         if dq is not None:
-            verdict.update(
+            _set(
+                verdict,
                 _("DISQUALIFIED for the tournament (20.05), game")
                 + f" {dq.game_id}: {dq.text}. "
-                + _("The marker cannot be admitted.")
+                + _("The marker cannot be admitted."),
             )
             verdict.set_classes("verdict-bad")
         elif check.admitted:
-            verdict.update(_("ADMITTED — press v to record"))
+            _set(verdict, _("ADMITTED — press v to record"))
             verdict.set_classes("verdict-good")
         else:
             done = all(tr.outcome != NOT_DONE for tr in check.tests)
-            verdict.update(
+            _set(
+                verdict,
                 (_("NOT ADMITTED") if done else _("Not finished"))
                 + ": "
-                + "; ".join(r for r in check.reasons)
+                + "; ".join(r for r in check.reasons),
             )
             verdict.set_classes("verdict-bad" if done else "")
 
@@ -374,8 +384,6 @@ class MarkerCheckScreen(JudgeScreen):
             self._render_check()
 
     def action_released(self) -> None:
-        import time
-
         cur = self._need_player()
         if cur is not None:
             cur.release_t = time.monotonic()
@@ -571,6 +579,23 @@ class FailedMarkerScreen(JudgeModal[str | None]):
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice or None)
+
+
+def _set(widget: Static, text: str) -> None:
+    """Update a Static only when its text changed, with a layout pass only when the number
+    of rows it needs changed (the check refreshes while readings stream in)."""
+    old = getattr(widget, "_fj_text", None)
+    if old == text:
+        return
+    widget._fj_text = text  # type: ignore[attr-defined]
+    width = max(1, widget.content_size.width)
+
+    def rows(t: str | None) -> int:
+        if t is None:
+            return -1
+        return sum(max(1, -(-len(line) // width)) for line in t.split("\n"))
+
+    widget.update(text, layout=rows(old) != rows(text))
 
 
 def _wall_local(wall: str) -> str:

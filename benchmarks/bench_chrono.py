@@ -1,0 +1,184 @@
+"""Chronograph stream into the running app: readings lost and frame-to-screen latency.
+
+A pty chronograph (`PtyChrono`) sends 100 frames/s (each frame one shot with its own speed)
+for 60 s into the pre-game marker check screen of a demo tournament, with a player selected,
+running headless under Pilot.  For every frame: the host time just before the write, the
+time the ChronoFeed showed it (Digits updated, on the app thread) and the time the screen
+had refreshed after it.  Targets: 0 readings lost, latency p95 ≤ 50 ms.
+
+    python benchmarks/bench_chrono.py [--seconds 60] [--rate 100]
+
+Prints medians and p95; the last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from datetime import date
+from pathlib import Path
+
+
+def pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def fps_for(i: int) -> float:
+    return round(100.0 + (i % 2000) * 0.1, 1)  # unique over any 20 s window
+
+
+async def run(seconds: float, rate: float) -> dict:
+    from fieldjudge.app import make_app
+    from fieldjudge.demo import create_demo
+    from fieldjudge.devices.simulator import PtyChrono, encode_frame
+    from fieldjudge.screens.chrono_feed import ChronoFeed
+    from fieldjudge.screens.marker_check import MarkerCheckScreen
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-chrono-"))
+    folder = tmp / "data" / "demo"
+    create_demo(folder, day=date(2026, 6, 1)).close()
+    sim = PtyChrono()
+    os.environ["FIELDJUDGE_CHRONO_PORT"] = sim.path
+    sent: dict[float, list[float]] = {}  # fps -> write times (monotonic)
+    shown: list[tuple[float, float]] = []  # (fps, shown at)
+    painted: list[tuple[float, float]] = []  # (fps, after the next refresh)
+    stop = threading.Event()
+    counts = {"sent": 0, "dropped_writes": 0}
+
+    def writer() -> None:
+        period = 1.0 / rate
+        n = int(seconds * rate)
+        deadline = time.monotonic()
+        for i in range(n):
+            deadline += period
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or stop.is_set():
+                    break
+                time.sleep(min(left, 0.002))
+            if stop.is_set():
+                return
+            fps = fps_for(i)
+            frame = encode_frame(fps)
+            t = time.monotonic()
+            if sim.write(frame) == len(frame):
+                sent.setdefault(fps, []).append(t)
+                counts["sent"] += 1
+            else:
+                counts["dropped_writes"] += 1
+
+    app = make_app(folder.parent, folder, lang="en")
+    async with app.run_test(headless=True, size=(110, 36)) as pilot:
+        for _ in range(500):
+            if app.tournament is not None:
+                break
+            await pilot.pause(0.01)
+        t = app.tournament
+        gid = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
+        app.push_screen(MarkerCheckScreen(t, gid))
+        for _ in range(500):
+            scr = app.screen
+            if isinstance(scr, MarkerCheckScreen) and scr.query("#feed"):
+                if scr.query_one("#feed", ChronoFeed).state == "connected":
+                    break
+            await pilot.pause(0.01)
+        screen = app.screen
+        feed = screen.query_one("#feed", ChronoFeed)
+        assert feed.state == "connected", feed.state_text
+        if not os.environ.get("BENCH_NO_PLAYER"):
+            await pilot.press("enter")  # a player is being checked: readings go to his check
+
+        def on_reading(reading) -> None:
+            now = time.monotonic()
+            shown.append((reading.fps, now))
+            feed.call_after_refresh(lambda f=reading.fps: painted.append((f, time.monotonic())))
+
+        feed.on_reading = on_reading
+        th = threading.Thread(target=writer, name="bench-writer", daemon=True)
+        th.start()
+        while th.is_alive():
+            await pilot.pause(0.1)
+        for _ in range(100):  # stragglers
+            if len(shown) >= counts["sent"]:
+                break
+            await pilot.pause(0.01)
+        await pilot.pause(0.1)
+        stop.set()
+        garbled = feed.garbled
+        in_check = len(screen.current.shots) if screen.current else 0
+    sim.close()
+
+    def latencies(pairs: list[tuple[float, float]]) -> list[float]:
+        out = []
+        used: dict[float, int] = {}
+        for fps, t_seen in pairs:
+            times = sent.get(fps, [])
+            k = used.get(fps, 0)
+            if k < len(times):
+                out.append((t_seen - times[k]) * 1000)
+                used[fps] = k + 1
+        return out
+
+    lat_shown = latencies(shown)
+    lat_painted = latencies(painted)
+    return {
+        "bench": "chrono_stream",
+        "seconds": seconds,
+        "rate_hz": rate,
+        "frames_sent": counts["sent"],
+        "writes_dropped_by_pty": counts["dropped_writes"],
+        "readings_shown": len(shown),
+        "readings_in_check": in_check,
+        "readings_lost": counts["sent"] - len(shown),
+        "garbled": garbled,
+        "latency_shown_ms_median": round(statistics.median(lat_shown), 2) if lat_shown else None,
+        "latency_shown_ms_p95": round(pct(lat_shown, 0.95), 2) if lat_shown else None,
+        "latency_screen_ms_median": round(statistics.median(lat_painted), 2)
+        if lat_painted
+        else None,
+        "latency_screen_ms_p95": round(pct(lat_painted, 0.95), 2) if lat_painted else None,
+        "latency_screen_ms_max": round(max(lat_painted), 2) if lat_painted else None,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--rate", type=float, default=100.0, help="frames per second")
+    args = ap.parse_args()
+    if args.seconds <= 0 or args.rate <= 0:
+        sys.exit("--seconds and --rate must be > 0")
+    res = asyncio.run(run(args.seconds, args.rate))
+    print(
+        f"frames sent {res['frames_sent']}, shown {res['readings_shown']}, "
+        f"lost {res['readings_lost']} (target 0), garbled {res['garbled']}"
+    )
+    print(
+        f"frame → ChronoFeed shown: median {res['latency_shown_ms_median']} ms, "
+        f"p95 {res['latency_shown_ms_p95']} ms"
+    )
+    print(
+        f"frame → screen refreshed: median {res['latency_screen_ms_median']} ms, "
+        f"p95 {res['latency_screen_ms_p95']} ms (target ≤ 50), "
+        f"max {res['latency_screen_ms_max']} ms"
+    )
+    res["targets_met"] = bool(
+        res["readings_lost"] == 0
+        and res["latency_screen_ms_p95"] is not None
+        and res["latency_screen_ms_p95"] <= 50
+    )
+    print(json.dumps(res))
+
+
+if __name__ == "__main__":
+    main()
