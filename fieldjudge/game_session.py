@@ -136,6 +136,14 @@ class GameSession:
     def team_name(self, team: str) -> str:
         return self.names.get(team, team)
 
+    def humanize(self, text: str) -> str:
+        """The engine names teams by id in its messages: show their names instead."""
+        for team in self.teams:
+            text = text.replace(f"{team} #", f"{self.team_name(team)} #")
+            text = text.replace(f"team {team}", self.team_name(team))
+            text = text.replace(f"flag of {team}", f"flag of {self.team_name(team)}")
+        return text
+
     def voided(self) -> set[str]:
         """Ids of events voided by an effective void (the log strikes them through)."""
         if self._voided is None:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -136,13 +137,27 @@ class GameScreen(JudgeScreen):
             self.refresh_all()
 
     def on_key(self, event: Key) -> None:
-        """An open prompt takes every key, in order, before the screen's bindings."""
-        if self.prompt.active and event.key not in ("ctrl+q", "f1"):
+        """Every key of this screen is handled here, synchronously and in arrival order:
+        an open prompt takes it, else the screen's own binding runs at once. (Textual
+        checks bindings only after a key bubbled back to the app, behind keys already
+        queued for the screen: ``a42`` typed in one burst would reach the prompt before
+        ``a`` opened it.)"""
+        if event.key in ("ctrl+q", "f1", "ctrl+p"):
+            return
+        if self.prompt.active:
             event.stop()
             event.prevent_default()
             self.prompt.handle_key(event)
             if not self.prompt.active and not self.notice_text:
                 self._show_notice()
+            return
+        bindings = self._bindings.key_to_bindings.get(event.key)
+        if not bindings:
+            return
+        event.stop()
+        event.prevent_default()
+        _dest, name, params = parse_action(bindings[0].action)
+        getattr(self, f"action_{name}")(*params)
 
     # -- rendering ------------------------------------------------------------------------
     def refresh_all(self) -> None:
@@ -179,8 +194,7 @@ class GameScreen(JudgeScreen):
         self._show_notice()
 
     def refuse(self, why: str) -> None:
-        self.say(f"⚠ {why}")
-        self.notify(why, severity="error", timeout=6)
+        self.say(f"⚠ {self.session.humanize(why)}")
 
     def tick(self) -> None:
         try:
@@ -236,7 +250,17 @@ class GameScreen(JudgeScreen):
         self.notice_text = ""
         numbers = [p.number for p in self.session.setup.rosters.get(team, ())]
         head = f"{title} — {self.session.team_name(team)}: " + _("shirt number?")
-        self.prompt.ask_number(head, then, numbers, validate)
+        self.prompt.ask_number(head, then, numbers, self._humane(validate))
+
+    def _humane(self, validate: Callable[[Any], str | None] | None):
+        if validate is None:
+            return None
+
+        def check(value: Any) -> str | None:
+            why = validate(value)
+            return self.session.humanize(why) if why else None
+
+        return check
 
     def with_second(
         self, team: str, offender: int, data: dict[str, Any], etype: str, then: Callable
@@ -523,7 +547,12 @@ class GameScreen(JudgeScreen):
             return
         initial = "" if initial_fps is None else f"{initial_fps:g}"
         self.prompt.ask_number(
-            title(), done, validate=check, decimal=True, toggles={"m": toggle}, initial=initial
+            title(),
+            done,
+            validate=self._humane(check),
+            decimal=True,
+            toggles={"m": toggle},
+            initial=initial,
         )
 
     def fill_hang_fps(self, fps: float, source: str = "device") -> bool:

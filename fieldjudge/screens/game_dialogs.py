@@ -18,7 +18,7 @@ from fieldjudge.game_session import GameSession
 from fieldjudge.i18n import _
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.screens.base import JudgeModal
-from fieldjudge.screens.game_text import INSPECTION_TEXT, Namer, clock, describe
+from fieldjudge.screens.game_text import Namer, clock, describe
 from fieldjudge.store import Refused
 
 
@@ -69,9 +69,8 @@ class InspectionDialog(JudgeModal[None]):
                 ev.INSPECTION, {"team": team, "number": int(number), "result": result}
             )
         except Refused as exc:
-            self.query_one("#inspect-error", Static).update(str(exc))
+            self.query_one("#inspect-error", Static).update(self.session.humanize(str(exc)))
             return
-        self.notify(f"{team} #{number}: {_(INSPECTION_TEXT[result])}")
         self.reload()
         if not self.session.state.to_inspect():
             self.dismiss(None)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.events import Key
@@ -134,7 +135,7 @@ class PromptPanel(Vertical):
             keys = _("Enter: accept · Esc: cancel")
             for key in p.toggles:
                 keys += f" · {key}"
-            body.update(f"› {p.buffer}▏    {keys}")
+            body.update(Text(f"› {p.buffer}▏    {keys}"))
         self.query_one("#prompt-error", Static).update(p.error)
 
     @staticmethod
@@ -151,9 +152,9 @@ class PromptPanel(Vertical):
                 if i < len(p.choices):
                     ch = p.choices[i]
                     mark = " ◀ Enter" if p.default is not None and ch.value == p.default else ""
-                    cells.append(f"[{ch.key}] {ch.label}{mark}")
+                    cells.append(Text(f"[{ch.key}] {ch.label}{mark}"))
                 else:
-                    cells.append("")
+                    cells.append(Text(""))
             grid.add_row(*cells)
         return grid
 

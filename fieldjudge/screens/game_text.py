@@ -112,7 +112,7 @@ def player_status(p: m.PlayerState) -> tuple[str, str]:
     if p.status == m.ELIMINATED and p.elimination is not None:
         el = p.elimination
         label = reason_label(el.reason)
-        return f"✗ {clock(el.game_clock_ms)} {label} ({el.section}){extra}", "eliminated"
+        return f"✗ {clock(el.game_clock_ms)} {el.section} {label}{extra}", "eliminated"
     if p.status == m.NEUTRAL:
         start = p.check.start_ms if p.check else None
         return f"◆ {_('neutral since')} {clock(start)}{extra}", "neutral"
@@ -141,6 +141,13 @@ def flag_text(st: m.GameState, owner: str, namer: Namer) -> str:
     if f.spares_hung:
         return head + _("spare flag at base")
     return head + _("at base")
+
+
+def _fps(value: Any) -> str:
+    try:
+        return f"{float(value):g} fps"
+    except (TypeError, ValueError):
+        return "—"
 
 
 def _refs(namer: Namer, refs: Any) -> str:
@@ -177,7 +184,7 @@ def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> s
         out = _(OUTCOME_TEXT.get(str(d.get("outcome")), str(d.get("outcome"))))
         return f"{what} {namer.player(d.get('team'), d.get('number'))}: {out}"
     if t == ev.CHRONO_READING:
-        return f"{_('Chrono')} {namer.player(d.get('team'), d.get('number'))}: {d.get('fps')} fps"
+        return f"{_('Chrono')} {namer.player(d.get('team'), d.get('number'))}: {_fps(d.get('fps'))}"
     if t == ev.FLAG_CAPTURE:
         return f"⚑ {namer.player_full(d.get('team'), d.get('number'))} " + _("captured the flag")
     if t == ev.FLAG_HANDOVER:
@@ -186,11 +193,11 @@ def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> s
             "hand-over"
         )
     if t == ev.FLAG_HANG:
-        return f"⚑ {_('Flag hang by')} {namer.player(d.get('team'), d.get('number'))} — Time!"
+        who = namer.player(d.get("team"), d.get("number"))
+        return f"⚑ {_('Flag hang by')} {who} — {_('Time!')}"
     if t == ev.HANG_VERDICT:
         paint = _("clean") if d.get("paint") == "clean" else _("hit")
-        fps = d.get("fps")
-        return f"{_('Hang verdict')}: {paint}, " + (f"{fps} fps" if fps is not None else "—")
+        return f"{_('Hang verdict')}: {paint}, {_fps(d.get('fps'))}"
     if t == ev.INSPECTION:
         res = _(INSPECTION_TEXT.get(str(d.get("result")), str(d.get("result"))))
         return f"{_('Inspection')} {namer.player(d.get('team'), d.get('number'))}: {res}"

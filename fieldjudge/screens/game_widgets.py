@@ -53,7 +53,7 @@ class ClockPanel(Vertical):
         st = session.state
         phase = _(PHASE_TEXT.get(st.phase, st.phase))
         if st.ended and st.end_reason:
-            phase += ": " + _(END_TEXT.get(st.end_reason, st.end_reason))
+            phase = _("Over") + ": " + _(END_TEXT.get(st.end_reason, st.end_reason))
         self.query_one("#phase", Static).update(phase)
         digits = self.query_one("#clock", Digits)
         digits.update(format_clock(session.remaining_ms()))
