@@ -234,3 +234,26 @@ async def test_void_from_the_log_with_a_reason(demo_folder, monkeypatch):
         st = screen.session.state
         assert st.player(a, 42).status == m.IN_PLAY and st.player(b, 23).status == m.ELIMINATED
         assert screen.session.events[-1].data["reason"] == "wrong"
+
+
+async def test_keys_typed_in_one_burst_are_handled_in_order(demo_folder, monkeypatch):
+    """A judge types faster than the screen repaints: every key must land where meant."""
+    from textual import events
+
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        a, b = screen.session.teams
+        await keys(pilot, "space")
+        clock.advance(2_000)
+        burst = ["a", "4", "2", "enter", "и", "7", "7", "o", "2", "7", "enter", "1", "1"]
+        for k in burst:  # и: b on a Russian layout
+            app.post_message(events.Key(k, k if len(k) == 1 else None))
+        await wait_for(pilot, lambda: len(screen.session.events) == 4, "three eliminations")
+        st = screen.session.state
+        assert st.player(a, 42).elimination.reason == "hit"
+        assert st.player(b, 77).elimination.reason == "out_of_bounds"
+        assert st.player(a, 7).status == m.ELIMINATED and st.player(b, 11).status == m.ELIMINATED
+        assert st.alive(a) == 3 and st.alive(b) == 3
