@@ -413,3 +413,33 @@ async def test_port_dialog_switches_the_feed(demo_folder: Path, sim: PtyChrono, 
         assert f.config.port == sim.path
         sim.write(encode_frame(279.0))
         await wait_for(pilot, lambda: f.readings == 1)
+
+
+async def test_flag_hang_check_takes_the_speed_from_the_device(
+    demo_folder: Path, no_port, monkeypatch
+) -> None:
+    from fieldjudge.screens.chrono_ingame import attach_hang_chrono
+    from tests.test_game_helpers import fake_clock, game_id, keys, open_game
+
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(app, pilot, gid)
+        a, _b = screen.session.teams
+        await keys(pilot, "space")
+        clock.advance(60_000)
+        await keys(pilot, "f a 1 1", "H", "c")  # capture, hang (23.01), paint clean
+        feed_ = attach_hang_chrono(screen)  # what the game screen's hang fps prompt calls
+        await wait_for(pilot, lambda: feed_.is_mounted, "the hang feed")
+        t0 = time.monotonic() - 1
+        for i, fps in enumerate((288.5, 291.0)):
+            feed_.post_message(ChronoFeed.ReadingReceived(Reading(fps, "plain", t0 + i, b"")))
+        await wait_for(pilot, lambda: feed_.readings == 2, "the readings")
+        await keys(pilot, "enter")
+        st = screen.session.state
+        await wait_for(pilot, lambda: screen.session.state.hangs[-1].counted is not None)
+        verdict = [e for e in screen.session.events if e.type == ev.HANG_VERDICT][-1]
+        assert verdict.data["fps"] == 291.0 and verdict.data["source"] == "device"
+        assert st.hang_team is None or screen.session.state.hang_team == a  # 23.03
+        await wait_for(pilot, lambda: not feed_.is_attached, "the feed leaves with the prompt")

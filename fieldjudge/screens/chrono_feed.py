@@ -107,7 +107,7 @@ class ChronoFeed(Vertical):
         was_top = bool(stack) and stack[-1] is self
         if self in stack:
             stack.remove(self)
-        if was_top and stack and stack[-1].is_mounted:
+        if was_top and stack and stack[-1].is_attached:
             stack[-1].resume(after=self._released)
 
     # -- control (app thread) --------------------------------------------------------------

@@ -194,7 +194,7 @@ class InGameChronoScreen(JudgeScreen):
                 + _("highest")
                 + f": {data['fps']:g} fps"
                 + (
-                    "   " + _("shortest interval") + f": {data['interval_ms']:g} ms"
+                    "   " + _("shortest interval") + f": {data['interval_ms']:.1f} ms"
                     if "interval_ms" in data
                     else ""
                 ),
@@ -355,21 +355,52 @@ class SecondPlayerScreen(JudgeModal[int | None]):
         self.dismiss(None)
 
 
-def attach_hang_chrono(dialog) -> ChronoFeed | None:
-    """Put a ChronoFeed into a flag-hang verdict dialog (23.01): every device reading fills
-    the dialog's speed through its ``set_fps_reading(fps, source)`` hook (the highest speed
-    of the readings taken, as in-game).  Call after the dialog is mounted."""
-    if not hasattr(dialog, "set_fps_reading"):
+def attach_hang_chrono(host) -> ChronoFeed | None:
+    """The flag-hang check (23.01) with the device: mount a `ChronoFeed` on `host` while its
+    fps prompt is open and put every reading (the highest so far) into it through the host's
+    hook — the game screen's ``fill_hang_fps(fps, source) -> bool`` or a dialog's
+    ``set_fps_reading(fps, source)``.  The feed removes itself (releasing the port) once the
+    hook reports the prompt closed (``fill_hang_fps`` returns False, or the game screen's
+    hang prompt is no longer open).  Returns the feed, or None when `host` has no hook."""
+    fill = getattr(host, "fill_hang_fps", None)
+    setter = getattr(host, "set_fps_reading", None)
+    if fill is None and setter is None:
         return None
-    load_chrono_css(dialog.app)
+    old = host.query("#hang-feed")
+    if old:
+        return old.first()
+    load_chrono_css(host.app)
     best: list[float] = []
+
+    def still_open() -> bool:
+        if fill is None:
+            return True  # a dialog: the feed goes with it
+        mode = getattr(host, "_hang_mode", None)
+        return True if mode is None else bool(mode)
 
     def on_reading(reading) -> None:
         best.append(reading.fps)
-        dialog.set_fps_reading(max(best), "typed" if reading.format == "typed" else "device")
+        source = "typed" if reading.format == "typed" else "device"
+        if fill is not None:
+            if fill(max(best), source) is False:
+                feed.remove()
+        else:
+            setter(max(best), source)
+
+    seen = [False]
+
+    def watch() -> None:
+        if feed.is_attached:
+            seen[0] = True
+            if not still_open():
+                feed.remove()
+                timer.stop()
+        elif seen[0]:
+            timer.stop()  # removed with its dialog or after a refused fill
 
     feed = ChronoFeed(on_reading=on_reading, id="hang-feed")
-    containers = dialog.query(".dialog")
-    target = containers.first() if containers else dialog
-    target.mount(feed, before=1 if len(target.children) > 1 else None)
+    containers = host.query(".dialog")
+    target = containers.first() if containers else host
+    target.mount(feed)
+    timer = host.set_interval(0.25, watch)
     return feed

@@ -303,7 +303,7 @@ class MarkerCheckScreen(JudgeScreen):
         lines = []
         for tr in check.tests:
             mark = OUTCOME_MARK.get(tr.outcome, "?") + ("≈" if tr.near_limit else " ")
-            lines.append(f"{mark} {_(TEST_NAMES.get(tr.name, tr.name)):<14} {tr.message}")
+            lines.append(f"{mark} {_(TEST_NAMES.get(tr.name, tr.name)):<17} {tr.message}")
         release = (
             _("trigger released: marked") if cur.release_t is not None else _("press r on release")
         )
