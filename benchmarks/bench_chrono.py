@@ -7,6 +7,7 @@ time the ChronoFeed showed it (Digits updated, on the app thread) and the time t
 had refreshed after it.  Targets: 0 readings lost, latency p95 ≤ 50 ms.
 
     python benchmarks/bench_chrono.py [--seconds 60] [--rate 100]
+    BENCH_NO_PLAYER=1 python benchmarks/bench_chrono.py   # the feed alone, no check running
 
 Prints medians and p95; the last line is JSON.
 """
