@@ -554,6 +554,20 @@ class GameScreen(JudgeScreen):
             toggles={"m": toggle},
             initial=initial,
         )
+        self._attach_hang_device()
+
+    def _attach_hang_device(self) -> None:
+        """With a chronograph configured, the chrono screens feed its readings into the
+        open fps prompt (through :meth:`fill_hang_fps`); without one the fps is typed."""
+        try:
+            mod = importlib.import_module(CHRONO_MODULE)
+            attach = getattr(mod, "attach_hang_chrono", None)
+            from fieldjudge.chrono_service import session_config
+
+            if attach is not None and session_config(self.app) is not None:
+                attach(self)
+        except Exception as exc:  # noqa: BLE001 - a device problem must not stop the hang
+            self.say("⚠ " + _("Chronograph unavailable, type the speed") + f": {exc}")
 
     def fill_hang_fps(self, fps: float, source: str = "device") -> bool:
         """Hook for the chrono screens: put a device reading into the open fps prompt of
