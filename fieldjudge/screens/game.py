@@ -99,6 +99,7 @@ class GameScreen(JudgeScreen):
         self.notice_text = ""
         self._hang_mode = False
         self._hang_source = "typed"
+        self._notice_lines = 0
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -186,7 +187,11 @@ class GameScreen(JudgeScreen):
 
     def _show_notice(self) -> None:
         bar = self.query_one("#notice", Static)
-        bar.update(self.notice_text or _(PHASE_HINT.get(self.session.state.phase, "")))
+        text = self.notice_text or _(PHASE_HINT.get(self.session.state.phase, ""))
+        # one line or two: a layout pass only when that changes (it costs a frame)
+        lines = 1 if len(text) <= max(1, bar.size.width - 2) else 2
+        bar.update(text, layout=lines != self._notice_lines)
+        self._notice_lines = lines
         bar.set_class(self.notice_text.startswith("⚠"), "refused")
 
     def say(self, text: str) -> None:

@@ -45,6 +45,8 @@ class TeamHeader(Vertical):
 
 
 class ClockPanel(Vertical):
+    _shown: tuple[str, str] | None = None
+
     def compose(self) -> ComposeResult:
         yield Static("", id="phase")
         yield Digits("0:00", id="clock")
@@ -54,9 +56,13 @@ class ClockPanel(Vertical):
         phase = _(PHASE_TEXT.get(st.phase, st.phase))
         if st.ended and st.end_reason:
             phase = _("Over") + ": " + _(END_TEXT.get(st.end_reason, st.end_reason))
-        self.query_one("#phase", Static).update(phase)
+        shown = (phase, format_clock(session.remaining_ms()))
+        if shown == self._shown:  # called 4 times a second: repaint only on a change
+            return
+        self._shown = shown
+        self.query_one("#phase", Static).update(phase, layout=False)  # fixed size
         digits = self.query_one("#clock", Digits)
-        digits.update(format_clock(session.remaining_ms()))
+        digits.update(shown[1])
         digits.set_class(st.phase == m.RUNNING, "running")
         digits.set_class(st.phase in (m.STOPPED, m.HANG_CHECK), "stopped")
         digits.set_class(st.ended, "over")
@@ -75,7 +81,7 @@ class PlayerRow(Horizontal):
 
     def show(self, p: m.PlayerState) -> None:
         text, cls = player_status(p)
-        self.query_one(".player-status", Static).update(text)
+        self.query_one(".player-status", Static).update(text, layout=False)  # fixed size
         for c in STATUS_CLASSES:
             self.set_class(c == cls, c)
 
@@ -110,7 +116,7 @@ class FlagsBar(Horizontal):
         for side, team in zip("ab", self.teams, strict=True):
             f = st.flags[team]
             w = self.query_one(f"#flag-{side}", Static)
-            w.update(flag_text(st, team, namer))
+            w.update(flag_text(st, team, namer), layout=False)  # fixed size
             w.set_class(f.location == m.CARRIED, "carried")
             w.set_class(f.location == m.HUNG, "hung")
 
@@ -139,4 +145,4 @@ class EventLogView(Static):
                 line += f"  ⚠ {rejected[e.id]}"
                 style = style or "bold"
             out.append(line + "\n", style=style)
-        self.update(out)
+        self.update(out, layout=False)  # its height is the pane's, whatever the content
