@@ -10,7 +10,6 @@ after every change and reads the clock from the session four times a second.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
@@ -31,7 +30,9 @@ from fieldjudge.rules.paintball.checks import _game_phase_refusal
 from fieldjudge.rules.paintball.setup import needs_second_player
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.forms import Field, FormScreen
+from fieldjudge.screens.game_checks import CheckActions
 from fieldjudge.screens.game_dialogs import InspectionDialog, VoidDialog
+from fieldjudge.screens.game_flags import FlagActions, ref
 from fieldjudge.screens.game_prompt import Choice, PromptPanel
 from fieldjudge.screens.game_text import (
     PHASE_HINT,
@@ -50,14 +51,8 @@ from fieldjudge.screens.game_widgets import (
 )
 from fieldjudge.store import Refused
 
-CHRONO_MODULE = "fieldjudge.screens.chrono_ingame"
 
-
-def ref(team: str, number: int) -> dict[str, Any]:
-    return {"team": team, "number": number}
-
-
-class GameScreen(JudgeScreen):
+class GameScreen(FlagActions, CheckActions, JudgeScreen):
     SCREEN_TITLE = "Game"
     CSS_PATH = "game.tcss"
     HELP_TEXT = (
@@ -369,275 +364,6 @@ class GameScreen(JudgeScreen):
             )
 
         self.ask_number(_("Both hit (26)"), a, second, self.elimination_check(a))
-
-    # -- checks ---------------------------------------------------------------------------
-    def ask_outcome(self, title: str, then: Callable[[str], None]) -> None:
-        self.prompt.ask_choice(
-            title,
-            [Choice("e", "eliminated", _("eliminated")), Choice("i", "in_play", _("in play"))],
-            then,
-        )
-
-    def action_paint_check(self) -> None:
-        """24: start a paint check, or give the outcome of the open check."""
-        if self.phase_refused(ev.PAINT_CHECK_START):
-            return
-        self.ask_team(_("Paint check: which team?"), self._paint_team)
-
-    def _paint_team(self, team: str) -> None:
-        def check(n: int) -> str | None:
-            p = self.session.state.player(team, n)
-            if p is not None and p.check is not None:
-                return None
-            return self.session.refusal(ev.PAINT_CHECK_START, ref(team, n))
-
-        self.ask_number(_("Paint check"), team, lambda n: self._paint_player(team, n), check)
-
-    def _paint_player(self, team: str, number: int) -> None:
-        p = self.session.state.player(team, number)
-        if p is None or p.check is None:
-            self.record(ev.PAINT_CHECK_START, ref(team, number))
-            return
-        etype = ev.PAINT_CHECK_END if p.check.kind == "paint" else ev.NEUTRAL_END
-        self.ask_outcome(
-            _("Outcome of the check of") + f" {self.label(team, number)}:",
-            lambda outcome: self.record(etype, {**ref(team, number), "outcome": outcome}),
-        )
-
-    def action_neutral(self) -> None:
-        """25: declare a player neutral, or give the outcome of his neutral check."""
-        if self.phase_refused(ev.NEUTRAL_START):
-            return
-        self.ask_team(_("Neutral: which team?"), self._neutral_team)
-
-    def _neutral_team(self, team: str) -> None:
-        def check(n: int) -> str | None:
-            p = self.session.state.player(team, n)
-            if p is not None and p.status == m.NEUTRAL:
-                return None
-            return self.session.refusal(ev.NEUTRAL_START, ref(team, n))
-
-        self.ask_number(_("Neutral"), team, lambda n: self._neutral_player(team, n), check)
-
-    def _neutral_player(self, team: str, number: int) -> None:
-        p = self.session.state.player(team, number)
-        if p is None or p.status != m.NEUTRAL:
-            self.record(ev.NEUTRAL_START, ref(team, number))
-            return
-        self.ask_outcome(
-            _("Outcome of the neutral check of") + f" {self.label(team, number)}:",
-            lambda outcome: self.record(ev.NEUTRAL_END, {**ref(team, number), "outcome": outcome}),
-        )
-
-    # -- flags ----------------------------------------------------------------------------
-    def carriers(self) -> list[m.PlayerState]:
-        st = self.session.state
-        return [p for t in self.session.teams if (p := st.carrier_of(t)) is not None]
-
-    def pick_carrier(self, what: str, then: Callable[[m.PlayerState], None]) -> None:
-        carriers = self.carriers()
-        if not carriers:
-            self.refuse(_("23.01: nobody carries a flag"))
-        elif len(carriers) == 1:
-            then(carriers[0])
-        else:
-            self.ask_team(
-                what + ": " + _("which team's carrier?"),
-                lambda team: then(next(p for p in carriers if p.team == team)),
-            )
-
-    def action_capture(self) -> None:
-        if self.phase_refused(ev.FLAG_CAPTURE):
-            return
-
-        def number(team: str) -> None:
-            self.ask_number(
-                _("Flag capture"),
-                team,
-                lambda n: self.record(ev.FLAG_CAPTURE, ref(team, n)),
-                lambda n: self.session.refusal(ev.FLAG_CAPTURE, ref(team, n)),
-            )
-
-        self.ask_team(_("Flag capture: which team captures?"), number)
-
-    def action_handover(self) -> None:
-        """22.03: the carrier hands the flag to an unhit teammate."""
-        if self.phase_refused(ev.FLAG_HANDOVER):
-            return
-
-        def to(giver: m.PlayerState) -> None:
-            def data(n: int) -> dict[str, Any]:
-                return {"team": giver.team, "from_number": giver.number, "to_number": n}
-
-            self.ask_number(
-                _("Hand-over (22.03) from") + f" #{giver.number} " + _("to"),
-                giver.team,
-                lambda n: self.record(ev.FLAG_HANDOVER, data(n)),
-                lambda n: self.session.refusal(ev.FLAG_HANDOVER, data(n)),
-            )
-
-        self.pick_carrier(_("Hand-over"), to)
-
-    def action_flag_hang(self) -> None:
-        """23.01: one key records the touch now and stops the clock; then the verdict."""
-        if self.session.state.pending_hang is not None:
-            self.hang_verdict()
-            return
-        if self.phase_refused(ev.FLAG_HANG):
-            return
-
-        def hang(carrier: m.PlayerState) -> None:
-            if self.record(ev.FLAG_HANG, ref(carrier.team, carrier.number)):
-                self.hang_verdict()
-
-        self.pick_carrier(_("Flag hang"), hang)
-
-    def hang_verdict(self, initial_fps: float | None = None) -> None:
-        """23.01: the paint check of the carrier (c clean / h hit), then the chrono of his
-        marker (fps typed; ``m`` toggles forbidden mode). The chrono screens may call
-        :meth:`fill_hang_fps` with a device reading while the fps prompt is open."""
-        hang = self.session.state.pending_hang
-        if hang is None:
-            return
-        who = self.label(hang.team, hang.number)
-        self.notice_text = ""
-        self.prompt.ask_choice(
-            _("Flag hang by")
-            + f" {who} "
-            + _("at")
-            + f" {clock(hang.touch_ms)}: "
-            + _("paint check (23.01)?"),
-            [Choice("c", "clean", _("clean")), Choice("h", "hit", _("hit"))],
-            lambda paint: self._hang_fps(paint, initial_fps),
-        )
-
-    def _hang_fps(self, paint: str, initial_fps: float | None) -> None:
-        hang = self.session.state.pending_hang
-        assert hang is not None
-        p = self.session.state.player(hang.team, hang.number)
-        mode = {"forbidden": False, "source": "typed"}
-        self._hang_mode = True
-
-        def title() -> str:
-            t = _("Paint") + f": {_(paint)}. " + _("Chrono of the carrier's marker, fps")
-            if mode["forbidden"]:
-                t += " · " + _("FORBIDDEN MODE (20.05)")
-            return t
-
-        def toggle() -> str:
-            mode["forbidden"] = not mode["forbidden"]
-            return title()
-
-        def data(fps: float | None) -> dict[str, Any]:
-            return {
-                "paint": paint,
-                "fps": fps,
-                "forbidden_mode": mode["forbidden"],
-                "source": self._hang_source,
-            }
-
-        def check(fps: float) -> str | None:
-            why = self.session.refusal(ev.HANG_VERDICT, data(fps))
-            return None if why is None or why.startswith("29.08: group removal") else why
-
-        def done(fps: float) -> None:
-            self._hang_mode = False
-            self.with_second(hang.team, hang.number, data(fps), ev.HANG_VERDICT, self._hang_done)
-
-        self._hang_source = "typed"
-        if p is not None and not p.has_marker:
-            done_data = data(None)
-            self._hang_mode = False
-            self.with_second(hang.team, hang.number, done_data, ev.HANG_VERDICT, self._hang_done)
-            return
-        initial = "" if initial_fps is None else f"{initial_fps:g}"
-        self.prompt.ask_number(
-            title(),
-            done,
-            validate=self._humane(check),
-            decimal=True,
-            toggles={"m": toggle},
-            initial=initial,
-        )
-        self._attach_hang_device()
-
-    def _attach_hang_device(self) -> None:
-        """With a chronograph configured, the chrono screens feed its readings into the
-        open fps prompt (through :meth:`fill_hang_fps`); without one the fps is typed."""
-        try:
-            mod = importlib.import_module(CHRONO_MODULE)
-            attach = getattr(mod, "attach_hang_chrono", None)
-            from fieldjudge.chrono_service import session_config
-
-            if attach is not None and session_config(self.app) is not None:
-                attach(self)
-        except Exception as exc:  # noqa: BLE001 - a device problem must not stop the hang
-            self.say("⚠ " + _("Chronograph unavailable, type the speed") + f": {exc}")
-
-    def fill_hang_fps(self, fps: float, source: str = "device") -> bool:
-        """Hook for the chrono screens: put a device reading into the open fps prompt of
-        the flag-hang verdict. Returns False when no such prompt is open."""
-        if not (self._hang_mode and self.prompt.active):
-            return False
-        self._hang_source = source
-        self.prompt.set_buffer(f"{fps:g}")
-        return True
-
-    def _hang_done(self, data: dict[str, Any]) -> None:
-        if not self.record(ev.HANG_VERDICT, data):
-            return
-        st = self.session.state
-        if st.hang_team is not None:
-            self.say(
-                "⚑ " + _("23.03: the flag hang counts; the game ended at") + f" {clock(st.end_ms)}"
-            )
-        else:
-            self.say(
-                _("23.02: the hang does not count; spare flag up. Space resumes the clock at")
-                + f" {self._left()}"
-            )
-
-    # -- chrono ---------------------------------------------------------------------------
-    def action_chrono(self) -> None:
-        try:
-            mod = importlib.import_module(CHRONO_MODULE)
-        except ImportError:
-            self.chrono_by_hand()
-            return
-        self.app.push_screen(mod.InGameChronoScreen(self.session, team=None, number=None))
-
-    def chrono_by_hand(self) -> None:
-        """20.01: a reading typed by hand (the chrono screens read the device)."""
-        if self.phase_refused(ev.CHRONO_READING):
-            return
-
-        def number(team: str) -> None:
-            self.ask_number(
-                _("In-game chrono"),
-                team,
-                lambda n: speed(team, n),
-                lambda n: self.session.refusal(ev.CHRONO_READING, {**ref(team, n), "fps": 0}),
-            )
-
-        def speed(team: str, n: int) -> None:
-            self.prompt.ask_number(
-                _("In-game chrono (20)") + f" {self.label(team, n)}: fps?",
-                lambda fps: self.with_second(
-                    team,
-                    n,
-                    {**ref(team, n), "fps": fps, "forbidden_mode": False, "source": "typed"},
-                    ev.CHRONO_READING,
-                    self._chrono_done,
-                ),
-                decimal=True,
-            )
-
-        self.ask_team(_("In-game chrono: which team?"), number)
-
-    def _chrono_done(self, data: dict[str, Any]) -> None:
-        verdict = self.session.chrono_verdict(data["fps"])
-        if self.record(ev.CHRONO_READING, data):
-            self.say(f"{data['fps']:g} fps — {verdict.text}")  # 20.06: shown at once
 
     # -- after the game ---------------------------------------------------------------------
     def action_inspection(self) -> None:
