@@ -1,0 +1,35 @@
+"""Every UI string has a Russian translation: the judges are Russian speakers."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import fieldjudge
+from fieldjudge import i18n
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
+from po_ids import ids_in  # noqa: E402
+
+PKG = Path(fieldjudge.__file__).parent
+
+
+def test_every_message_id_has_a_russian_translation() -> None:
+    ru = i18n.load("ru")._catalog  # noqa: SLF001
+    missing = {}
+    for f in sorted(PKG.rglob("*.py")):
+        if "rules" in f.relative_to(PKG).parts:
+            continue  # pure engines carry their own Russian texts
+        for msgid in ids_in(str(f)):
+            if msgid not in ru:
+                missing.setdefault(str(f.relative_to(PKG)), []).append(msgid)
+    assert missing == {}
+
+
+def test_translations_keep_their_placeholders() -> None:
+    import re
+
+    field = re.compile(r"\{[a-z_0-9]*\}")
+    ru = i18n.load("ru")._catalog  # noqa: SLF001
+    wrong = {k: v for k, v in ru.items() if sorted(field.findall(k)) != sorted(field.findall(v))}
+    assert wrong == {}
