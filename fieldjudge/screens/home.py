@@ -40,18 +40,19 @@ class HomeScreen(JudgeScreen):
         "tournament on the right. Tab moves between the lists."
     )
     BINDINGS = [
+        # The footer shows the keys of a game day; F1 and Ctrl+P list all of them.
         Binding("enter", "open", "Open", show=False),
-        Binding("n", "new_tournament", "New tournament"),
-        Binding("t", "teams", "Teams"),
-        Binding("s", "schedule", "Schedule"),
         Binding("g", "open_game", "Game"),
         Binding("k", "marker_check", "Marker check"),
-        Binding("r", "reload", "Refresh", show=False),
         Binding("p", "protocol", "Protocol"),
         Binding("S", "standings", "Standings"),
-        Binding("x", "export", "Export"),
-        Binding("m", "merge", "Merge"),
-        Binding("q", "quidditch", "Quidditch"),
+        Binding("t", "teams", "Teams", show=False),
+        Binding("s", "schedule", "Schedule", show=False),
+        Binding("n", "new_tournament", "New tournament", show=False),
+        Binding("x", "export", "Export", show=False),
+        Binding("m", "merge", "Merge", show=False),
+        Binding("q", "quidditch", "Quidditch", show=False),
+        Binding("r", "reload", "Refresh", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -60,6 +61,12 @@ class HomeScreen(JudgeScreen):
             with Vertical(id="tournaments-pane"):
                 yield Static(_("Tournaments"), classes="pane-title")
                 yield OptionList(id="tournaments")
+                yield Static(
+                    _(
+                        "t teams   s schedule\nn new tournament\nx export  m merge\nq quidditch  F1 keys"
+                    ),
+                    id="home-hints",
+                )
             with Vertical(id="games-pane"):
                 yield Static("", id="tournament-title", classes="pane-title")
                 yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
