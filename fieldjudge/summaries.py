@@ -40,7 +40,21 @@ def _results_summary(t, game_id: str, log) -> dict[str, Any]:
 
 def install(t) -> None:
     """Hook the rules engine into a freshly opened tournament."""
-    from fieldjudge.results import make_guard
-
     t.summarize = summarize
-    t.log_guard = make_guard(t)
+    t.log_guard = _lazy_guard(t)
+
+
+def _lazy_guard(t):
+    """The protocol lock guard (31), imported on the first append rather than at startup:
+    the home screen of a big tournament needs none of the rules engine."""
+    guard = None
+
+    def check(log, etype: str, data) -> str | None:
+        nonlocal guard
+        if guard is None:
+            from fieldjudge.results import make_guard
+
+            guard = make_guard(t)
+        return guard(log, etype, data)
+
+    return check
