@@ -41,7 +41,7 @@ from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.checks import refusal as engine_refusal
 from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict
 from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at
-from fieldjudge.rules.paintball.model import GameState
+from fieldjudge.rules.paintball.model import FINAL, GameState
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 from fieldjudge.rules.paintball.state import fold
 from fieldjudge.store import Refused
@@ -115,6 +115,7 @@ class GameSession:
     ) -> None:
         self.tournament = tournament
         self.game_id = game_id
+        self.backup_error: str | None = None
         self.clock: Clock = clock or MonotonicClock()
         self.judge = judge
         self.log = tournament.game_log(game_id)  # may raise DamagedFile
@@ -236,11 +237,21 @@ class GameSession:
 
     # -- internals ----------------------------------------------------------------------
     def _write(self, etype: str, data: dict[str, Any], stamp: int | None) -> Event:
+        was_final = self.state.phase == FINAL
         event = self.log.append(
             etype, data, judge=self.judge, game_clock_ms=stamp, wall_time=self.now_wall()
         )
         self._refold()
+        if self.state.phase == FINAL and not was_final:
+            self._backup()
         return event
+
+    def _backup(self) -> None:
+        """A rotating copy of the game file when the game is closed (DESIGN.md)."""
+        try:
+            self.tournament.backup_game(self.game_id)
+        except OSError as exc:  # the event is safe on disk; only the extra copy failed
+            self.backup_error = str(exc)
 
     def _refold(self) -> None:
         self._voided = None

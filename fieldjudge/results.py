@@ -132,7 +132,12 @@ def result_from_doc(game_id: str, d: dict[str, Any]) -> GameResult:
 
 def _append(t, game_id: str, etype: str, data: dict, judge: str, when: datetime | None = None):
     log = t.game_log(game_id)
-    return log.append(etype, data, judge=judge, wall_time=when)
+    event = log.append(etype, data, judge=judge, wall_time=when)
+    try:
+        t.backup_game(game_id)  # a rotating copy at every closing step of a game
+    except OSError:
+        pass  # the event itself is durable; the extra copy is best effort
+    return event
 
 
 def submit_protocol(t, game_id: str, judge: str = "", when: datetime | None = None) -> Event:
