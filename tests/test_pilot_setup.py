@@ -174,3 +174,26 @@ async def test_damaged_tournament_file_is_named_and_backup_offered(demo_folder: 
         await pilot.press("r")
         await wait_for(pilot, lambda: app.tournament is not None, "the restored tournament")
         assert list((demo_folder / "damaged").iterdir())
+
+
+async def test_damaged_game_file_is_named_and_its_backup_restored(demo_folder: Path) -> None:
+    from fieldjudge.store.backup import make_backup
+
+    t = Tournament.open(demo_folder)
+    game = next(g for g in t.games() if t.game_path(g["id"]).exists())
+    path = t.game_path(game["id"])
+    make_backup(demo_folder, path)
+    good = path.read_bytes()
+    t.close()
+    path.write_bytes(good[: len(good) // 2])  # a torn write from some other tool
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        app.open_game(game["id"])
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DamagedFileScreen")
+        assert "not valid JSON" in app.screen.error.fault
+        assert path.read_bytes() == good[: len(good) // 2]  # never overwritten unasked
+        await pilot.press("r")
+        await wait_for(pilot, lambda: path.read_bytes() == good, "the restored file")
+        app.open_game(game["id"])
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "GameScreen")
