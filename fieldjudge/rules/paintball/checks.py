@@ -8,8 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from fieldjudge.rules.messages import Player
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball import refusals as rx
+from fieldjudge.rules.paintball import refusals_actions as ra
 from fieldjudge.rules.paintball.chrono import chrono_verdict
 from fieldjudge.rules.paintball.clock import format_clock
 from fieldjudge.rules.paintball.reasons import DIRECT_REASONS
@@ -39,8 +42,9 @@ def fps_of(value: Any) -> float | None:
     return f if f >= 0 else None
 
 
-def label(p: m.PlayerState) -> str:
-    return f"{p.team} #{p.number}"
+def label(p: m.PlayerState) -> Player:
+    """The player in a message: ``"<team> #<number>"``, rendered with the team's name."""
+    return Player(p.team, p.number)
 
 
 def _player(
@@ -49,18 +53,18 @@ def _player(
     n = num(number)
     p = st.player(str(team), n) if n is not None else None
     if p is None:
-        return None, f"{section}: {team} #{number} is not on the game roster"
+        return None, rx.not_on_roster(section, team, number)
     return p, None
 
 
 def _on_field(p: m.PlayerState, section: str, *, neutral_ok: bool = False) -> str | None:
     if p.status == m.ELIMINATED:
         why = p.elimination.section if p.elimination else "26"
-        return f"{section}: {label(p)} is already eliminated ({why})"
+        return rx.already_eliminated(section, label(p), why)
     if p.status == m.NOT_ADMITTED:
-        return f"19.06: {label(p)} was not admitted and is not on the field"
+        return rx.not_admitted(label(p))
     if p.status == m.NEUTRAL and not neutral_ok:
-        return f"25.03: {label(p)} is neutral and cannot be eliminated or act until the check ends"
+        return rx.neutral_player(label(p))
     return None
 
 
@@ -70,7 +74,7 @@ def second_refusal(
     """The second player of a group removal 1+1 (29.08): same team, unhit, not neutral."""
     if not needed:
         if second is not None:
-            return f"{section}: this penalty removes one player; no second player is named"
+            return rx.one_player_penalty(section)
         return None
     available = [
         p
@@ -79,40 +83,40 @@ def second_refusal(
     ]
     if second is None:
         if available:
-            return f"29.08: group removal 1+1: name the second player of team {offender.team}"
+            return rx.name_second(offender.team)
         return None
     p, why = _player(st, offender.team, second, "29.08")
     if why:
         return why
     if p.number == offender.number:
-        return "29.08: the second player of a group removal must be another player"
+        return rx.second_is_offender()
     return _on_field(p, "29.08")
 
 
 def _game_phase_refusal(st: m.GameState, etype: str) -> str | None:
     phase = st.phase
     if st.no_show:
-        return "32.01: this game was recorded as a no-show; nothing more can be logged"
+        return rx.no_show_recorded()
     if etype in PRE_GAME:
         if phase != m.NOT_STARTED:
-            return "19.01: pre-game check-in, marker checks and the start happen before the game"
+            return rx.before_game_only()
         return None
     if etype == ev.INSPECTION:
         if phase != m.INSPECTION:
             if phase == m.FINAL:
-                return "18.02: every unhit player has been inspected already"
-            return "18.02: the post-game inspection starts when the game has ended"
+                return rx.all_inspected()
+            return rx.inspection_after_end()
         return None
     if etype == ev.HANG_VERDICT:
-        return None if phase == m.HANG_CHECK else "23.01: no flag hang is awaiting a verdict"
+        return None if phase == m.HANG_CHECK else rx.no_hang_pending()
     if phase == m.HANG_CHECK:
-        return "23.01: awaiting the flag-hang verdict; players stay in their positions"
+        return rx.awaiting_hang()
     if phase == m.NOT_STARTED:
-        return "19.01: the game has not started"
+        return rx.not_started()
     if phase in (m.ENDED, m.INSPECTION, m.FINAL):
-        return "18.02: the game is over; only the post-game inspection remains"
+        return rx.game_over()
     if etype in RUNNING_ONLY and phase != m.RUNNING:
-        return '23.01: "Time!" was called: players freeze until the clock resumes'
+        return rx.time_called()
     return None
 
 
@@ -122,7 +126,7 @@ def refusal(
     """Why ``etype`` with ``data`` cannot be logged now, citing the section; None if legal.
     ``game_clock_ms`` (optional) is the elapsed game time the screen would stamp."""
     if etype not in ev.EVENT_TYPES:
-        return f"unknown paintball event type {etype!r}"
+        return rx.unknown_event(etype)
     data = data or {}
     why = _game_phase_refusal(st, etype)
     if why:
@@ -136,7 +140,7 @@ def refusal(
 
 def _team(st: m.GameState, team: Any, section: str) -> str | None:
     if str(team) not in st.setup.teams:
-        return f"{section}: {team!r} does not play this game"
+        return rx.team_not_playing(section, team)
     return None
 
 
@@ -149,14 +153,14 @@ def _marker_verdict(st, d, _ms):
     if why:
         return why
     if d.get("result") not in ev.MARKER_RESULTS:
-        return "19.06: marker result must be admitted, not_admitted or no_marker"
+        return rx.marker_result_values()
     return None
 
 
 def _no_show(st, d, _ms):
     absent = d.get("absent") or []
     if isinstance(absent, str) or not absent:
-        return "32.01: name the absent team(s)"
+        return rx.name_absent()
     for t in absent:
         why = _team(st, t, "32.01")
         if why:
@@ -170,37 +174,37 @@ def _time_stop(st, d, _ms):
 
 def _clock_resume(st, d, _ms):
     if st.phase != m.STOPPED:
-        return "23.02: the clock is already running"
+        return rx.clock_running()
     return None
 
 
 def _game_end(st, d, ms):
     reason = d.get("reason")
     if reason not in ev.GAME_END_REASONS:
-        return "30.01: a game ends by the clock or by a judge's decision (reason clock | judge)"
+        return rx.game_end_reason()
     if reason == "clock":
         if st.phase != m.RUNNING:
-            return "23.01: the clock is stopped; it cannot run out"
+            return rx.clock_stopped()
         length = st.clock.length_ms
         if ms is not None and ms < length:
-            return f"30.01: the game time has not run out ({format_clock(length - ms)} left)"
+            return rx.time_left(format_clock(length - ms))
     return None
 
 
 def _elimination(st, d, _ms):
     reason = d.get("reason")
     if reason not in DIRECT_REASONS:
-        return f"26: unknown elimination reason {reason!r}"
+        return rx.unknown_reason(reason)
     sec = DIRECT_REASONS[reason].section
     refs = d.get("players") or []
     if not isinstance(refs, list | tuple) or not refs:
-        return f"{sec}: name the eliminated player"
+        return rx.name_eliminated(sec)
     if len(refs) > 2 or (len(refs) == 2 and reason != "hit"):
-        return "26: only two opponents hit at once are eliminated in one entry"
+        return rx.two_at_once()
     players = []
     for ref in refs:
         if not isinstance(ref, Mapping):
-            return f"{sec}: a player is named by team and number"
+            return rx.player_by_team_number(sec)
         p, why = _player(st, ref.get("team"), ref.get("number"), sec)
         if why:
             return why
@@ -210,12 +214,12 @@ def _elimination(st, d, _ms):
         players.append(p)
     if len(players) == 2:
         if players[0].team == players[1].team:
-            return "26: a simultaneous elimination names two opponents, log teammates separately"
+            return rx.teammates_separately()
     if reason == "flag_hidden" and players[0].carrying is None:
-        return f"22.02: {label(players[0])} does not carry a flag"
+        return ra.no_flag("22.02", label(players[0]))
     needed = needs_second_player(st.setup.settings, reason)
     if needed and len(players) != 1:
-        return "29.08: a group removal 1+1 names one offender"
+        return rx.one_offender()
     return second_refusal(st, players[0], d.get("second"), needed, sec)
 
 
@@ -224,10 +228,9 @@ def _open_check(st, d, kind: str, section: str):
     if why:
         return None, why
     if p.check is None or p.check.kind != kind:
-        what = "paint check" if kind == "paint" else "neutral check"
-        return None, f"{section}: {label(p)} has no open {what}"
+        return None, ra.no_open_check(section, label(p), kind)
     if d.get("outcome") not in ev.CHECK_OUTCOMES:
-        return None, f"{section}: the outcome is eliminated or in_play"
+        return None, ra.check_outcome_values(section)
     return p, None
 
 
@@ -239,7 +242,7 @@ def _paint_check_start(st, d, _ms):
     if why:
         return why
     if p.check is not None:
-        return f"24.02: {label(p)} is already being paint-checked"
+        return ra.already_paint_checked(label(p))
     return None
 
 
@@ -252,12 +255,12 @@ def _neutral_start(st, d, _ms):
     if why:
         return why
     if p.status == m.NEUTRAL:
-        return f"25.02: {label(p)} is already neutral"
+        return ra.already_neutral(label(p))
     why = _on_field(p, "25.02")
     if why:
         return why
     if p.carrying is not None:
-        return f"25.05: {label(p)} carries the flag and is never stopped or declared neutral"
+        return ra.carrier_not_neutral(label(p))
     return None
 
 
@@ -273,10 +276,10 @@ def _chrono_reading(st, d, _ms):
     if why:
         return why
     if not p.has_marker:
-        return f"19.07: {label(p)} plays without a marker"
+        return ra.without_marker(label(p))
     fps = fps_of(d.get("fps"))
     if fps is None:
-        return "20.02: the reading needs a speed in fps"
+        return ra.reading_needs_fps()
     cv = chrono_verdict(
         st.setup.settings, fps, bool(d.get("forbidden_mode")), fps_of(d.get("interval_ms"))
     )
@@ -296,13 +299,13 @@ def _flag_capture(st, d, _ms):
     if why:
         return why
     if p.carrying is not None:
-        return f"22.02: {label(p)} already carries a flag"
+        return ra.already_carries(label(p))
     flag = st.flags[st.setup.opponent(p.team)]
     if flag.location == m.CARRIED:
         holder = st.players[flag.carrier]
-        return f"22.03: the flag of {flag.owner} is carried by {label(holder)}"
+        return ra.flag_carried_by(flag.owner, label(holder))
     if flag.location != m.AT_BASE:
-        return f"23.03: the flag of {flag.owner} is no longer in play"
+        return ra.flag_out_of_play(flag.owner)
     return None
 
 
@@ -312,14 +315,14 @@ def _flag_handover(st, d, _ms):
     if why:
         return why
     if giver.carrying is None:
-        return f"22.03: {label(giver)} does not carry a flag"
+        return ra.no_flag("22.03", label(giver))
     taker, why = _player(st, team, d.get("to_number"), "22.03")
     if why:
         return why
     if taker.number == giver.number:
-        return "22.03: hand the flag to another player"
+        return ra.hand_to_another()
     if taker.status == m.ELIMINATED:
-        return f"22.03: {label(taker)} is eliminated; only unhit players may take the flag"
+        return ra.taker_eliminated(label(taker))
     return _on_field(taker, "22.03")
 
 
@@ -328,22 +331,22 @@ def _flag_hang(st, d, _ms):
     if why:
         return why
     if p.carrying is None:
-        return f"23.01: {label(p)} does not carry the opponents' flag"
+        return ra.no_opponents_flag(label(p))
     return None
 
 
 def _hang_verdict(st, d, _ms):
     hang = st.pending_hang
     if hang is None:
-        return "23.01: no flag hang is awaiting a verdict"
+        return rx.no_hang_pending()
     if d.get("paint") not in ("clean", "hit"):
-        return "23.01: the paint check result is clean or hit"
+        return ra.paint_values()
     p = st.players[(hang.team, hang.number)]
     fps = fps_of(d.get("fps"))
     if fps is None and d.get("fps") is not None:
-        return "23.01: the chrono reading must be a speed in fps"
+        return ra.hang_fps_number()
     if fps is None and p.has_marker:
-        return f"23.01: the marker of {label(p)} must be chrono'd before the verdict"
+        return ra.hang_needs_chrono(label(p))
     cv = chrono_verdict(
         st.setup.settings, fps, bool(d.get("forbidden_mode")), fps_of(d.get("interval_ms"))
     )
@@ -355,11 +358,11 @@ def _inspection(st, d, _ms):
     if why:
         return why
     if p.inspection is not None:
-        return f"18.02: {label(p)} is already marked {p.inspection}; void that mark to change it"
+        return ra.already_inspected(label(p), p.inspection)
     if not p.unhit:
-        return f"18.02: only unhit players are inspected; {label(p)} is {p.status}"
+        return ra.only_unhit_inspected(label(p), p.status)
     if d.get("result") not in ev.INSPECTION_RESULTS:
-        return "18.02: the result is clean, hit_found or did_not_report"
+        return ra.inspection_values()
     return None
 
 
