@@ -1,0 +1,96 @@
+"""A match's exports: the JSON everything ``fieldjudge quidditch verify`` needs except the
+server seed (every round, voided ones marked, with declarations, rolls, outcomes and post),
+and the plain text of all posts. Written next to the match, never overwriting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from fieldjudge.store.storage import atomic_write_bytes
+
+from .common import rolls_span, write_text
+
+if TYPE_CHECKING:
+    from .match import QuidditchSession
+
+EXPORT_FORMAT = "fieldjudge-quidditch-export"
+
+
+def export_dict(session: QuidditchSession) -> dict[str, Any]:
+    """Everything ``verify`` needs except the server seed: every round (voided ones
+    marked), its declarations, every roll, the outcomes and the post."""
+    gone = session.voided()
+    rounds = []
+    for e in session.round_events():
+        v = e.id in gone
+        res = e.data["result"]
+        rounds.append(
+            {
+                "event_id": e.id,
+                "round_no": e.data["round_no"],
+                "first_roll": e.data["first_roll"],
+                "voided": v,
+                "void_reason": session.void_reason(e.id) if v else "",
+                "wall_time": e.wall_time,
+                "judge": e.judge,
+                "declarations": e.data["declarations"],
+                "rolls": [{**r, "voided": v} for r in res["rolls"]],
+                "outcomes": res["outcomes"],
+                "score": res["state"]["score"],
+                "post": e.data["post"],
+            }
+        )
+    st = session.state
+    return {
+        "format": EXPORT_FORMAT,
+        "version": 1,
+        "match_id": session.match_id,
+        "seed_hash": session.seed_hash,
+        "client_seed": session.setup.client_seed,
+        "setup": session.setup.to_dict(),
+        "rounds": rounds,
+        "final": {"score": st.score, "ended": st.ended, "end_reason": st.end_reason},
+        "chain_head": session.log.last_hash,
+    }
+
+
+def export_text(session: QuidditchSession) -> str:
+    a, b = session.setup.teams
+    head = [
+        f"Матч {session.match_id}: {a.name} — {b.name}",
+        f"Хэш сида (sha256): {session.seed_hash}",
+        f"Клиентский сид: {session.setup.client_seed or '—'}",
+        "",
+    ]
+    gone = session.voided()
+    body = []
+    for e in session.round_events():
+        if e.id in gone:
+            rolls = e.data["result"]["rolls"]
+            body.append(
+                f"[Круг {e.data['round_no']} аннулирован ({session.void_reason(e.id)}); "
+                f"броски {rolls_span(rolls)} израсходованы]"
+            )
+        else:
+            body.append(e.data["post"])
+        body.append("")
+    return "\n".join(head + body).rstrip() + "\n"
+
+
+def write_exports(session: QuidditchSession) -> tuple[Path, Path]:
+    """``export[-k].json`` and ``posts[-k].txt`` in the match folder, never overwriting."""
+    k = 1
+    while True:
+        suffix = "" if k == 1 else f"-{k}"
+        j, t = session.folder / f"export{suffix}.json", session.folder / f"posts{suffix}.txt"
+        if not j.exists() and not t.exists():
+            break
+        k += 1
+    data = orjson.dumps(export_dict(session), option=orjson.OPT_INDENT_2)
+    session.folder.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(j, data)
+    write_text(t, export_text(session))
+    return j, t

@@ -1,0 +1,160 @@
+"""The teams of a new match: roster rows typed in or imported from CSV, checked against the
+lineup (3 chasers, 2 beaters, a keeper, a seeker per team) and turned into a
+:class:`MatchSetup`."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from fieldjudge.rules.quidditch import (
+    EndCondition,
+    FeintCatalogue,
+    MatchSetup,
+    Player,
+    QuidditchSettings,
+    Team,
+)
+from fieldjudge.rules.quidditch.roster import BEATER, CHASER, KEEPER, LINEUP, POSITIONS, SEEKER
+from fieldjudge.store import slugify
+
+from .common import SessionError
+
+POSITION_ALIASES = {
+    CHASER: CHASER,
+    "охотник": CHASER,
+    "c": CHASER,
+    BEATER: BEATER,
+    "защитник": BEATER,
+    "загонщик": BEATER,
+    "b": BEATER,
+    KEEPER: KEEPER,
+    "вратарь": KEEPER,
+    "k": KEEPER,
+    SEEKER: SEEKER,
+    "ловец": SEEKER,
+    "s": SEEKER,
+}
+POSITION_ORDER = {p: i for i, p in enumerate(POSITIONS)}
+
+
+@dataclass
+class RosterRow:
+    team: str
+    name: str
+    position: str
+    matches: int = 0
+    practices: int = 0
+
+
+def default_rows(team_a: str = "Команда 1", team_b: str = "Команда 2") -> list[RosterRow]:
+    """Fourteen placeholder players (3 chasers, 2 beaters, a keeper, a seeker per team)."""
+    names = {CHASER: "Охотник", BEATER: "Защитник", KEEPER: "Вратарь", SEEKER: "Ловец"}
+    rows = []
+    for team, mark in ((team_a, "А"), (team_b, "Б")):
+        for pos in POSITIONS:
+            for i in range(LINEUP[pos]):
+                num = f" {i + 1}" if LINEUP[pos] > 1 else ""
+                rows.append(RosterRow(team, f"{names[pos]}{num} {mark}", pos))
+    return rows
+
+
+def parse_roster_csv(text: str) -> tuple[list[RosterRow], list[str]]:
+    """``team,name,position,matches,practices`` (comma or semicolon, optional header).
+    Positions in English or Russian. Returns the rows and the errors (line numbers)."""
+    text = text.lstrip("\ufeff")
+    first = text.splitlines()[0] if text.strip() else ""
+    delim = ";" if first.count(";") > first.count(",") else ","
+    rows: list[RosterRow] = []
+    errors: list[str] = []
+    for line_no, cells in enumerate(csv.reader(io.StringIO(text), delimiter=delim), 1):
+        cells = [c.strip() for c in cells]
+        if not any(cells):
+            continue
+        if line_no == 1 and cells[0].lower() in ("team", "команда"):
+            continue
+        if len(cells) < 3:
+            errors.append(f"line {line_no}: expected team,name,position,matches,practices")
+            continue
+        team, name, pos = cells[0], cells[1], cells[2].lower()
+        if not team or not name:
+            errors.append(f"line {line_no}: team and name are required")
+            continue
+        if pos not in POSITION_ALIASES:
+            errors.append(f"line {line_no}: unknown position {cells[2]!r}")
+            continue
+        try:
+            matches = int(cells[3]) if len(cells) > 3 and cells[3] else 0
+            practices = int(cells[4]) if len(cells) > 4 and cells[4] else 0
+        except ValueError:
+            errors.append(f"line {line_no}: matches and practices must be whole numbers")
+            continue
+        if matches < 0 or practices < 0:
+            errors.append(f"line {line_no}: matches and practices cannot be negative")
+            continue
+        rows.append(RosterRow(team, name, POSITION_ALIASES[pos], matches, practices))
+    if not errors:
+        errors.extend(lineup_errors(rows))
+    return rows, errors
+
+
+def lineup_errors(rows: list[RosterRow]) -> list[str]:
+    teams = list(dict.fromkeys(r.team for r in rows))
+    if len(teams) != 2:
+        return [f"a match has two teams, found {len(teams)}: {', '.join(teams) or '-'}"]
+    out = []
+    for t in teams:
+        got = {p: sum(1 for r in rows if r.team == t and r.position == p) for p in POSITIONS}
+        if got != LINEUP:
+            have = ", ".join(f"{n} {p}" for p, n in got.items())
+            out.append(f"team {t}: {have}; expected 3 chaser, 2 beater, 1 keeper, 1 seeker")
+    return out
+
+
+def build_setup(
+    match_id: str,
+    rows: list[RosterRow],
+    *,
+    genitives: Mapping[str, str] | None = None,
+    initials: Mapping[str, str] | None = None,
+    settings: QuidditchSettings | None = None,
+    feints: FeintCatalogue | None = None,
+    end: EndCondition | None = None,
+    client_seed: str = "",
+) -> MatchSetup:
+    """A :class:`MatchSetup` from roster rows; raises :class:`SessionError` when invalid."""
+    mid = slugify(match_id) if match_id.strip() else ""
+    if not mid:
+        raise SessionError("the match needs a name")
+    errors = lineup_errors(rows)
+    if errors:
+        raise SessionError("; ".join(errors))
+    names = list(dict.fromkeys(r.team for r in rows))
+    teams = tuple(
+        Team(key, name, (initials or {}).get(name, ""), (genitives or {}).get(name, ""))
+        for key, name in zip(("a", "b"), names, strict=True)
+    )
+    if teams[0].short == teams[1].short:
+        raise SessionError("the two teams need different initials")
+    key_of = {t.name: t.key for t in teams}
+    counters: dict[tuple[str, str], int] = {}
+    players = []
+    for r in sorted(rows, key=lambda r: (names.index(r.team), POSITION_ORDER[r.position])):
+        k = key_of[r.team]
+        counters[(k, r.position)] = counters.get((k, r.position), 0) + 1
+        pid = f"{k}_{r.position}{counters[(k, r.position)]}"
+        players.append(Player(pid, r.name, k, r.position, r.matches, r.practices))
+    try:
+        return MatchSetup(
+            match_id=mid,
+            teams=(teams[0], teams[1]),
+            players=tuple(players),
+            settings=settings or QuidditchSettings(),
+            feints=feints if feints is not None else FeintCatalogue(),
+            end=end or EndCondition(),
+            client_seed=client_seed,
+        )
+    except ValueError as exc:
+        raise SessionError(str(exc)) from None
