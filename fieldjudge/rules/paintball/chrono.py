@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball.setup import Settings
 
 NONE = "none"
@@ -20,7 +21,7 @@ class ChronoVerdict:
     flagged: bool = False  # to the head judge (the > 320 fps gap, 20.05)
     disqualify: bool = False  # 20.05: for the rest of the tournament
     team_penalty: bool = False  # 20.05: team penalty of section 11
-    text: str = ""
+    text: str = ""  # a RuleMessage (a str): render(lang, names) for the UI
 
     @property
     def eliminates(self) -> bool:
@@ -29,10 +30,6 @@ class ChronoVerdict:
     @property
     def needs_second_player(self) -> bool:
         return self.penalty == GROUP_1_1
-
-
-def _fmt(fps: float) -> str:
-    return f"{fps:g}"
 
 
 def chrono_verdict(
@@ -48,7 +45,7 @@ def chrono_verdict(
     rate_bad = interval_ms is not None and interval_ms < c.rof_min_interval_ms
     if forbidden_mode or rate_bad:
         # 20.05: removal, disqualification for the tournament, team penalty of section 11
-        why = "forbidden mode" if forbidden_mode else f"shots {interval_ms:g} ms apart"
+        why = nt.forbidden_mode() if forbidden_mode else nt.shots_apart(interval_ms)
         return ChronoVerdict(
             DISQUALIFICATION,
             "20.05",
@@ -56,21 +53,18 @@ def chrono_verdict(
             flagged=True,
             disqualify=True,
             team_penalty=True,
-            text=(
-                f"20.05: {why} (minimum {c.rof_min_interval_ms} ms): removal, "
-                "disqualification for the tournament and a team penalty of section 11"
-            ),
+            text=nt.chrono_disqualified(why, c.rof_min_interval_ms),
         )
     if fps is None or fps <= c.limit_fps:
-        shown = "no reading" if fps is None else f"{_fmt(fps)} fps"
-        return ChronoVerdict(NONE, "20.02", None, text=f"20.02: {shown}, no penalty")
+        text = nt.chrono_no_reading() if fps is None else nt.chrono_ok(fps)
+        return ChronoVerdict(NONE, "20.02", None, text=text)
     if fps <= c.group_above_fps:
         # 20.03
         return ChronoVerdict(
             REMOVAL,
             "20.03",
             "chrono_over_limit",
-            text=f"20.03: {_fmt(fps)} fps is over {_fmt(c.limit_fps)} fps: player removed",
+            text=nt.chrono_over_limit(fps, c.limit_fps),
         )
     if fps <= c.group_upto_fps:
         # 20.04
@@ -78,13 +72,12 @@ def chrono_verdict(
             GROUP_1_1,
             "20.04",
             "chrono_group",
-            text=f"20.04: {_fmt(fps)} fps is over {_fmt(c.group_above_fps)} fps: group removal 1+1",
+            text=nt.chrono_group(fps, c.group_above_fps),
         )
     # Above 320 fps the source is silent: the policy is a setting (RULES.md default).
     policy = c.above_320
     flagged = policy.endswith("_flagged")
     base = policy.removesuffix("_flagged")
-    tail = "; flagged for the head judge" if flagged else ""
     if base == DISQUALIFICATION:
         return ChronoVerdict(
             DISQUALIFICATION,
@@ -92,15 +85,13 @@ def chrono_verdict(
             "chrono_above_320",
             flagged=True,
             disqualify=True,
-            text=f"20.04: {_fmt(fps)} fps is over {_fmt(c.group_upto_fps)} fps: removal and "
-            f"disqualification (tournament setting){tail}",
+            text=nt.chrono_above_dq(fps, c.group_upto_fps, flagged),
         )
     kind = GROUP_1_1 if base == GROUP_1_1 else REMOVAL
-    what = "group removal 1+1" if kind == GROUP_1_1 else "player removed"
     return ChronoVerdict(
         kind,
         "20.04",
         "chrono_above_320",
         flagged=flagged,
-        text=f"20.04: {_fmt(fps)} fps is over {_fmt(c.group_upto_fps)} fps: {what}{tail}",
+        text=nt.chrono_above(fps, c.group_upto_fps, kind == GROUP_1_1, flagged),
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball.setup import GameSetup, Settings
 
 # 32.02: numbers stated by the source itself (not defaults)
@@ -32,7 +33,7 @@ class GameResult:
     first_capture_team: str | None = None
     no_show: frozenset[str] = frozenset()
     final: bool = True  # False while the game is not in phase "final"
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = field(default_factory=tuple)  # RuleMessages (str)
 
     def __post_init__(self) -> None:
         for name in ("points", "diff", "survivors"):
@@ -72,26 +73,24 @@ def game_result(setup: GameSetup, state: m.GameState) -> GameResult:
         # 23.03 / 30.01: flag hang
         outcome = FLAG_HANG
         points[state.hang_team] = pts.flag_hang
-        notes.append(f"30.01: flag hang by {state.hang_team}: {pts.flag_hang}")
+        notes.append(nt.flag_hang_points(state.hang_team, pts.flag_hang))
     else:
         holders = [t for t in (a, b) if state.flag_held_by(t) is not None]
         if len(holders) == 2:
             # 30.01: both hold a flag -> only the team that captured first
             held_team = state.first_capture_team
-            notes.append(f"30.01: both teams hold a flag; {held_team} captured first")
+            notes.append(nt.both_hold(held_team))
         elif holders:
             held_team = holders[0]
         if held_team is not None:
             outcome = FLAG_HELD
             points[held_team] = pts.flag_held
-            notes.append(f"30.01: flag held at the end by {held_team}: {pts.flag_held}")
+            notes.append(nt.flag_held_points(held_team, pts.flag_held))
         else:
             outcome = DRAW
             points = {a: pts.draw, b: pts.draw}
-            notes.append(f"30.01: no flag held at the end: draw, {pts.draw} each")
-    notes.append(
-        f"30.01: survivors {a} {surv[a]} : {surv[b]} {b}, difference clamped to ±{s.diff_clamp}"
-    )
+            notes.append(nt.draw_points(pts.draw))
+    notes.append(nt.survivors(a, surv[a], surv[b], b, s.diff_clamp))
     return GameResult(
         game_id=setup.game_id,
         teams=(a, b),
@@ -114,16 +113,16 @@ def no_show_result(
     a, b = teams
     gone = frozenset(absent) & {a, b}
     if not gone:
-        raise ValueError("32.01: no absent team among " + f"{a}, {b}")
+        raise ValueError(nt.no_absent_team(a, b))
     if len(gone) == 2:
         points, diff = {a: 0, b: 0}, {a: 0, b: 0}
-        note = "32.01: both teams absent: 0 points each"
+        note = nt.both_absent()
     else:
         (out,) = gone
         present = b if out == a else a
         points = {out: 0, present: NO_SHOW_WIN_POINTS}
         diff = {out: -NO_SHOW_DIFF, present: NO_SHOW_DIFF}
-        note = f"32.02: no-show by {out}: {present} gets {NO_SHOW_WIN_POINTS} and +{NO_SHOW_DIFF}"
+        note = nt.no_show_by(out, present, NO_SHOW_WIN_POINTS, NO_SHOW_DIFF)
     return GameResult(
         game_id=game_id,
         teams=(a, b),
@@ -195,7 +194,7 @@ def standings(results: Iterable[GameResult], teams: Iterable[str] = ()) -> list[
         for t in group:
             full_key[t] = (-k[0], -k[1], -h2h[t][0], -h2h[t][1])
             if len(group) > 1:
-                notes[t] = f"head-to-head {h2h[t][0]} pts, {h2h[t][1]:+d} diff"
+                notes[t] = nt.head_to_head(h2h[t][0], h2h[t][1])
     order = sorted(tally, key=lambda t: (full_key[t], t))
     rows: list[StandingRow] = []
     for i, t in enumerate(order):

@@ -8,6 +8,7 @@ from typing import Any
 from fieldjudge.rules.events import Event, effective
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball.checks import fps_of, label, num, refusal
 from fieldjudge.rules.paintball.chrono import chrono_verdict
 from fieldjudge.rules.paintball.clock import elapsed_at
@@ -42,14 +43,14 @@ def fold(setup: GameSetup, events: Iterable[Event]) -> m.GameState:
         try:
             why = refusal(st, e.type, data)
         except Exception as exc:  # a malformed record must not stop the fold
-            why = f"malformed event: {exc}"
+            why = nt.malformed_event(exc)
         if why:
             st.rejected.append(m.Note(e.id, e.seq, e.type, why))
             continue
         try:
             _APPLY[e.type](st, e, data)
         except Exception as exc:  # pragma: no cover - refusal() should have caught it
-            st.rejected.append(m.Note(e.id, e.seq, e.type, f"could not apply: {exc}"))
+            st.rejected.append(m.Note(e.id, e.seq, e.type, nt.could_not_apply(exc)))
     return st
 
 
@@ -112,7 +113,9 @@ def _eliminate(
 ) -> None:
     p.status = m.ELIMINATED
     r = ALL_REASONS.get(reason)
-    p.elimination = m.Elimination(reason, section, at, e.id, text or (r.en if r else reason))
+    p.elimination = m.Elimination(
+        reason, section, at, e.id, text or (nt.reason_text(r.en, r.ru) if r else reason)
+    )
     _close_check(p, at, "eliminated")
     if p.carrying is not None:
         flag = st.flags[p.carrying]
@@ -142,12 +145,13 @@ def _team_out(st: m.GameState, at: int | None) -> None:
         _end(st, m.END_TEAM_OUT, at)
 
 
-def _second(st, e, offender, second, why_text, at) -> None:
+def _second(st, e, offender, second, section, at) -> None:
     if second is None:
         return
     p = _pl(st, offender.team, second)
     # 29.08: group removal 1+1
-    _eliminate(st, p, "group_removal", "29.08", at, e, f"group removal 1+1 with {why_text}")
+    text = nt.with_group_removal(label(offender), section)
+    _eliminate(st, p, "group_removal", "29.08", at, e, text)
 
 
 def _apply_chrono(st, e, p, d, fps, at) -> bool:
@@ -168,16 +172,16 @@ def _apply_chrono(st, e, p, d, fps, at) -> bool:
         )
     )
     if cv.flagged:
-        st.flagged.append(m.Note(e.id, e.seq, e.type, f"{label(p)}: {cv.text}"))
+        st.flagged.append(m.Note(e.id, e.seq, e.type, nt.player_note(label(p), cv.text)))
     if cv.team_penalty:
-        st.team_penalties.append(m.Note(e.id, e.seq, e.type, f"team {p.team}: {cv.text}"))
+        st.team_penalties.append(m.Note(e.id, e.seq, e.type, nt.team_note(p.team, cv.text)))
     if cv.disqualify:
         p.disqualified = True
     if not cv.eliminates:
         return False
     if p.status != m.ELIMINATED:
         _eliminate(st, p, cv.reason, cv.section, at, e, cv.text)
-    _second(st, e, p, d.get("second"), f"{label(p)} ({cv.section})", at)
+    _second(st, e, p, d.get("second"), cv.section, at)
     return True
 
 
@@ -223,9 +227,7 @@ def _a_game_end(st, e, d):
     if d["reason"] == "clock":
         _end(st, m.END_CLOCK, st.clock.length_ms)
     else:
-        st.flagged.append(
-            m.Note(e.id, e.seq, e.type, "game ended by a judge: " + str(d.get("note", "")))
-        )
+        st.flagged.append(m.Note(e.id, e.seq, e.type, nt.ended_by_judge(str(d.get("note", "")))))
         _end(st, m.END_JUDGE, _ms(st, e))
 
 
@@ -236,7 +238,7 @@ def _a_elimination(st, e, d):
     offenders = [_pl(st, r["team"], r["number"]) for r in d["players"]]
     for p in offenders:
         _eliminate(st, p, reason, section, at, e, str(d.get("note", "")))
-    _second(st, e, offenders[0], d.get("second"), f"{label(offenders[0])} ({section})", at)
+    _second(st, e, offenders[0], d.get("second"), section, at)
     _team_out(st, at)
 
 
@@ -248,7 +250,7 @@ def _a_paint_check_end(st, e, d):
     p, at = _pl(st, d["team"], d["number"]), _ms(st, e)
     if d["outcome"] == "eliminated":
         _close_check(p, at, "eliminated")
-        _eliminate(st, p, "hit", "24.01", at, e, "hit found at the paint check")
+        _eliminate(st, p, "hit", "24.01", at, e, nt.hit_at_paint_check())
         _team_out(st, at)
     else:
         _close_check(p, at, "in_play")
@@ -265,7 +267,7 @@ def _a_neutral_end(st, e, d):
     p, at = _pl(st, d["team"], d["number"]), _ms(st, e)
     if d["outcome"] == "eliminated":
         _close_check(p, at, "eliminated")
-        _eliminate(st, p, "hit", "25.02", at, e, "hit found at the neutral check")
+        _eliminate(st, p, "hit", "25.02", at, e, nt.hit_at_neutral_check())
         _team_out(st, at)
     else:
         _close_check(p, at, "in_play")
@@ -318,7 +320,7 @@ def _a_hang_verdict(st, e, d):
         # 23.03: the hang counts; the game ended at the touch, not at the verdict
         if fps is not None:
             _apply_chrono(st, e, p, d, fps, at)
-        hang.counted, hang.text = True, "23.03: flag hang counted"
+        hang.counted, hang.text = True, nt.hang_counted()
         flag = st.flags[p.carrying]
         flag.location = m.HUNG  # flag.carrier stays: who hung it
         p.carrying = None
@@ -327,10 +329,10 @@ def _a_hang_verdict(st, e, d):
         return
     hang.counted = False
     if hit:
-        hang.text = "23.02: the carrier is hit"
-        _eliminate(st, p, "hit", "23.02", at, e, "hit found at the flag-hang check")
+        hang.text = nt.carrier_hit()
+        _eliminate(st, p, "hit", "23.02", at, e, nt.hit_at_hang_check())
     else:
-        hang.text = "23.02: the carrier's marker is over the limit"
+        hang.text = nt.carrier_over_limit()
     if fps is not None or cv.eliminates:
         _apply_chrono(st, e, p, d, fps, at)  # the chrono penalty applies on top (20.03-20.05)
     # 23.02: the spare flag is up (done by _eliminate); play resumes with clock_resume
@@ -348,11 +350,7 @@ def _a_inspection(st, e, d):
         _restore(p)
     elif result == "hit_found":
         _eliminate(st, p, "failed_inspection", "18.02", st.end_ms, e)
-        st.penalty_reports.append(
-            m.Note(
-                e.id, e.seq, e.type, f"18.02: hit found on {label(p)}: report for penalty points"
-            )
-        )
+        st.penalty_reports.append(m.Note(e.id, e.seq, e.type, nt.report_hit(label(p))))
     else:
         _eliminate(st, p, "did_not_report", "18.02", st.end_ms, e)
     if not st.to_inspect():

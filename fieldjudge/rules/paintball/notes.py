@@ -1,0 +1,291 @@
+"""What the paintball engine writes down, in English and Russian: chrono verdicts (20),
+the fold's notes and elimination texts (``state.py``), and the scoring notes (30, 32).
+Constructors only: the decisions are in ``chrono.py``, ``state.py`` and ``scoring.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fieldjudge.rules.messages import Phrase, Player, RuleMessage, Team, catalog
+
+R = RuleMessage
+
+FLAGGED = Phrase("; flagged for the head judge", "; передано Главному судье")
+NO_TAIL = Phrase("", "")
+GROUP_1_1 = Phrase("group removal 1+1", "групповое удаление 1+1")
+REMOVED = Phrase("player removed", "игрок удаляется")
+
+# --- in-game chrono (20.02-20.05) ------------------------------------------------------
+
+
+@catalog
+def forbidden_mode() -> Phrase:
+    return Phrase("forbidden mode", "запрещённый режим стрельбы")
+
+
+@catalog
+def shots_apart(interval: float) -> Phrase:
+    return Phrase(
+        "shots {interval:g} ms apart",
+        "интервал между выстрелами {interval:g} мс",
+        interval=interval,
+    )
+
+
+@catalog
+def chrono_disqualified(why: Phrase, minimum: Any) -> RuleMessage:
+    return R(
+        "20.05",
+        "{why} (minimum {minimum} ms): removal, disqualification for the tournament and a "
+        "team penalty of section 11",
+        "{why} (минимум {minimum} мс): удаление, дисквалификация до конца турнира и штраф "
+        "команде по разделу 11",
+        why=why,
+        minimum=minimum,
+    )
+
+
+@catalog
+def chrono_no_reading() -> RuleMessage:
+    return R("20.02", "no reading, no penalty", "нет показания, без штрафа")
+
+
+@catalog
+def chrono_ok(fps: float) -> RuleMessage:
+    return R("20.02", "{fps:g} fps, no penalty", "{fps:g} фпс, без штрафа", fps=fps)
+
+
+@catalog
+def chrono_over_limit(fps: float, limit: float) -> RuleMessage:
+    return R(
+        "20.03",
+        "{fps:g} fps is over {limit:g} fps: player removed",
+        "{fps:g} фпс — свыше {limit:g} фпс: игрок удаляется",
+        fps=fps,
+        limit=limit,
+    )
+
+
+@catalog
+def chrono_group(fps: float, limit: float) -> RuleMessage:
+    return R(
+        "20.04",
+        "{fps:g} fps is over {limit:g} fps: group removal 1+1",
+        "{fps:g} фпс — выше {limit:g} фпс: групповое удаление 1+1",
+        fps=fps,
+        limit=limit,
+    )
+
+
+@catalog
+def chrono_above_dq(fps: float, limit: float, flagged: bool) -> RuleMessage:
+    return R(
+        "20.04",
+        "{fps:g} fps is over {limit:g} fps: removal and disqualification (tournament setting)"
+        "{tail}",
+        "{fps:g} фпс — выше {limit:g} фпс: удаление и дисквалификация (настройка турнира){tail}",
+        fps=fps,
+        limit=limit,
+        tail=FLAGGED if flagged else NO_TAIL,
+    )
+
+
+@catalog
+def chrono_above(fps: float, limit: float, group: bool, flagged: bool) -> RuleMessage:
+    return R(
+        "20.04",
+        "{fps:g} fps is over {limit:g} fps: {what}{tail}",
+        "{fps:g} фпс — выше {limit:g} фпс: {what}{tail}",
+        fps=fps,
+        limit=limit,
+        what=GROUP_1_1 if group else REMOVED,
+        tail=FLAGGED if flagged else NO_TAIL,
+    )
+
+
+# --- the fold (state.py) ---------------------------------------------------------------
+
+
+@catalog
+def malformed_event(error: Any) -> RuleMessage:
+    return R("", "malformed event: {error}", "повреждённая запись события: {error}", error=error)
+
+
+@catalog
+def could_not_apply(error: Any) -> RuleMessage:
+    return R("", "could not apply: {error}", "событие не применено: {error}", error=error)
+
+
+@catalog
+def reason_text(en: str, ru: str) -> Phrase:
+    """An elimination reason of ``reasons.py`` as the elimination's text."""
+    return Phrase(en, ru)
+
+
+@catalog
+def with_group_removal(player: Player, section: str) -> Phrase:
+    return Phrase(
+        "group removal 1+1 with {player} ({section})",
+        "групповое удаление 1+1 вместе с {player} ({section})",
+        player=player,
+        section=section,
+    )
+
+
+@catalog
+def hit_at_paint_check() -> Phrase:
+    return Phrase("hit found at the paint check", "поражение найдено при ПНК")
+
+
+@catalog
+def hit_at_neutral_check() -> Phrase:
+    return Phrase("hit found at the neutral check", "поражение найдено при нейтральной проверке")
+
+
+@catalog
+def hit_at_hang_check() -> Phrase:
+    return Phrase(
+        "hit found at the flag-hang check", "поражение найдено при проверке после водружения флага"
+    )
+
+
+@catalog
+def player_note(player: Player, verdict: Phrase) -> Phrase:
+    return Phrase("{player}: {verdict}", "{player}: {verdict}", player=player, verdict=verdict)
+
+
+@catalog
+def team_note(team: Any, verdict: Phrase) -> Phrase:
+    return Phrase(
+        "team {team}: {verdict}", "команда {team}: {verdict}", team=Team(str(team)), verdict=verdict
+    )
+
+
+@catalog
+def ended_by_judge(note: Any) -> Phrase:
+    return Phrase(
+        "game ended by a judge: {note}", "игра окончена решением судьи: {note}", note=note
+    )
+
+
+@catalog
+def hang_counted() -> RuleMessage:
+    return R("23.03", "flag hang counted", "водружение флага засчитано")
+
+
+@catalog
+def carrier_hit() -> RuleMessage:
+    return R("23.02", "the carrier is hit", "флагоносец поражён")
+
+
+@catalog
+def carrier_over_limit() -> RuleMessage:
+    return R("23.02", "the carrier's marker is over the limit", "маркер флагоносца превысил лимит")
+
+
+@catalog
+def report_hit(player: Player) -> RuleMessage:
+    return R(
+        "18.02",
+        "hit found on {player}: report for penalty points",
+        "у {player} найдено поражение: сообщить Старшему судье для штрафных очков",
+        player=player,
+    )
+
+
+# --- scoring (30.01, 32.01-32.02) ------------------------------------------------------
+
+
+@catalog
+def flag_hang_points(team: Any, points: int) -> RuleMessage:
+    return R(
+        "30.01",
+        "flag hang by {team}: {points}",
+        "водружение флага — {team}: {points}",
+        team=Team(str(team)),
+        points=points,
+    )
+
+
+@catalog
+def both_hold(team: Any) -> RuleMessage:
+    return R(
+        "30.01",
+        "both teams hold a flag; {team} captured first",
+        "флаги удерживают обе команды; первой захватила флаг {team}",
+        team=Team(str(team)),
+    )
+
+
+@catalog
+def flag_held_points(team: Any, points: int) -> RuleMessage:
+    return R(
+        "30.01",
+        "flag held at the end by {team}: {points}",
+        "удержание флага до конца игры — {team}: {points}",
+        team=Team(str(team)),
+        points=points,
+    )
+
+
+@catalog
+def draw_points(points: int) -> RuleMessage:
+    return R(
+        "30.01",
+        "no flag held at the end: draw, {points} each",
+        "к концу игры флаг не удержан: ничья, каждой команде {points}",
+        points=points,
+    )
+
+
+@catalog
+def survivors(a: Any, sa: int, sb: int, b: Any, clamp: int) -> RuleMessage:
+    return R(
+        "30.01",
+        "survivors {a} {sa} : {sb} {b}, difference clamped to ±{clamp}",
+        "сохранённые игроки {a} {sa} : {sb} {b}, разница в пределах ±{clamp}",
+        a=Team(str(a)),
+        sa=sa,
+        sb=sb,
+        b=Team(str(b)),
+        clamp=clamp,
+    )
+
+
+@catalog
+def no_absent_team(a: Any, b: Any) -> RuleMessage:
+    return R(
+        "32.01",
+        "no absent team among {a}, {b}",
+        "среди {a}, {b} нет неявившейся команды",
+        a=Team(str(a)),
+        b=Team(str(b)),
+    )
+
+
+@catalog
+def both_absent() -> RuleMessage:
+    return R("32.01", "both teams absent: 0 points each", "неявка обеих команд: по 0 очков")
+
+
+@catalog
+def no_show_by(out: Any, present: Any, points: int, diff: int) -> RuleMessage:
+    return R(
+        "32.02",
+        "no-show by {out}: {present} gets {points} and +{diff}",
+        "неявка команды {out}: команде {present} — очки за игру {points} и разница +{diff}",
+        out=Team(str(out)),
+        present=Team(str(present)),
+        points=points,
+        diff=diff,
+    )
+
+
+@catalog
+def head_to_head(points: int, diff: int) -> Phrase:
+    return Phrase(
+        "head-to-head {points} pts, {diff:+d} diff",
+        "личные встречи: очки {points}, разница {diff:+d}",
+        points=points,
+        diff=diff,
+    )
