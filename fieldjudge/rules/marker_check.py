@@ -30,6 +30,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fieldjudge.rules import marker_texts as mt
+
 __all__ = [
     "DEFAULTS",
     "PASS",
@@ -71,7 +73,7 @@ class TestResult:
     name: str  # velocity | rate_of_fire | after_release | slap | ball_limit
     section: str
     outcome: str  # pass | fail | not_done
-    message: str
+    message: str  # a RuleMessage (a str): render(lang) for the UI
     near_limit: bool = False  # within the timing tolerance of its threshold
 
     @property
@@ -147,10 +149,6 @@ def min_interval(readings: Iterable[Any]) -> tuple[float, int] | None:
     return best
 
 
-def _fmt(x: float) -> str:
-    return f"{x:g}"
-
-
 def analyze_readings(
     readings: Iterable[Any],
     settings: Mapping[str, Any] | Any | None = None,
@@ -209,79 +207,67 @@ def check_marker(
 
     # 19.05 slap test: the marker must not fire from a slap
     if slap_fired is None:
-        tests.append(TestResult("slap", "19.05", NOT_DONE, "19.05: slap test not done"))
+        tests.append(TestResult("slap", "19.05", NOT_DONE, mt.slap_not_done()))
     elif slap_fired:
-        tests.append(TestResult("slap", "19.05", FAIL, "19.05: marker fired on the slap test"))
+        tests.append(TestResult("slap", "19.05", FAIL, mt.slap_fired()))
     else:
-        tests.append(TestResult("slap", "19.05", PASS, "19.05: slap test passed"))
+        tests.append(TestResult("slap", "19.05", PASS, mt.slap_passed()))
 
     # 19.05 velocity over the radar chrono: must not exceed the limit
     max_fps = max((s.fps for s in shots), default=None)
     if max_fps is None:
-        tests.append(TestResult("velocity", "19.05", NOT_DONE, "19.05: no velocity reading"))
+        tests.append(TestResult("velocity", "19.05", NOT_DONE, mt.no_velocity()))
     elif max_fps > limit:
         tests.append(
             TestResult(
                 "velocity",
                 "19.05",
                 FAIL,
-                f"19.05: velocity {_fmt(max_fps)} fps is over {_fmt(limit)} fps",
+                mt.velocity_over(max_fps, limit),
             )
         )
     else:
-        tests.append(TestResult("velocity", "19.05", PASS, f"19.05: velocity {_fmt(max_fps)} fps"))
+        tests.append(TestResult("velocity", "19.05", PASS, mt.velocity_ok(max_fps)))
 
     # 20.02 rate of fire: no two consecutive shots closer than the minimum interval
     mi = min_interval(shots)
     gap = mi[0] if mi else None
     if gap is None:
-        tests.append(
-            TestResult("rate_of_fire", "20.02", NOT_DONE, "20.02: fewer than two shots timed")
-        )
+        tests.append(TestResult("rate_of_fire", "20.02", NOT_DONE, mt.rof_not_timed()))
     else:
         near = abs(gap - rof) <= tolerance_ms
         ok = gap >= rof
-        msg = (
-            f"20.02: shortest interval {_fmt(gap)} ms"
-            + ("" if ok else f" is under {_fmt(rof)} ms")
-            + (f" (within ±{_fmt(tolerance_ms)} ms timing tolerance)" if near else "")
-        )
+        msg = mt.rof_interval(gap, rof, ok, tolerance_ms if near else None)
         tests.append(TestResult("rate_of_fire", "20.02", PASS if ok else FAIL, msg, near))
 
     # 19.05 after release: at most one shot, no later than 100 ms after the release
     delays: tuple[float, ...] = ()
     n_after: int | None = None
     if release_t is None:
-        tests.append(
-            TestResult("after_release", "19.05", NOT_DONE, "19.05: after-release test not done")
-        )
+        tests.append(TestResult("after_release", "19.05", NOT_DONE, mt.after_release_not_done()))
     else:
         delays = tuple(_ms(release_t, s.t) for s in shots if s.t >= release_t)
         n_after = len(delays)
         late = [d for d in delays if d > ar_ms]
         problems = []
         if n_after > ar_shots:
-            problems.append(f"{n_after} shots after release (at most {ar_shots})")
+            problems.append(mt.shots_after_release(n_after, ar_shots))
         if late:
-            problems.append(f"a shot {_fmt(max(late))} ms after release (at most {_fmt(ar_ms)})")
+            problems.append(mt.late_after_release(max(late), ar_ms))
         near = any(abs(d - ar_ms) <= tolerance_ms for d in delays)
         if problems:
-            msg = "19.05: " + "; ".join(problems)
+            msg = mt.after_release_failed(tuple(problems))
         elif n_after:
-            msg = f"19.05: 1 shot {_fmt(delays[0])} ms after release"
+            msg = mt.one_after_release(delays[0])
         else:
-            msg = "19.05: no shot after release"
+            msg = mt.none_after_release()
         tests.append(TestResult("after_release", "19.05", FAIL if problems else PASS, msg, near))
 
     # 19.05 balls: at most max_balls per marker check
     if used > max_balls:
-        tests.append(
-            TestResult("ball_limit", "19.05", FAIL, f"19.05: {used} balls used, limit {max_balls}")
-        )
+        tests.append(TestResult("ball_limit", "19.05", FAIL, mt.balls_over(used, max_balls)))
     else:
-        tests.append(
-            TestResult("ball_limit", "19.05", PASS, f"19.05: {used} of {max_balls} balls used")
-        )
+        tests.append(TestResult("ball_limit", "19.05", PASS, mt.balls_ok(used, max_balls)))
 
     reasons = tuple(t.message for t in tests if not t.passed)
     return MarkerCheck(

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import VOID, Event, effective
 
 PROTOCOL_SUBMITTED = "protocol_submitted"
@@ -40,10 +41,7 @@ SUBMITTED = "submitted"
 SIGNED = "signed"  # both captains answered, at least one refused
 LOCKED = "locked"  # both captains signed
 
-LOCKED_MESSAGE = (
-    "31: the protocol is signed by both captains and locked; only the head judge can "
-    "correct a wrong total"
-)
+LOCKED_MESSAGE = pt.locked()
 
 
 @dataclass(frozen=True)
@@ -195,28 +193,25 @@ def lock_refusal(
         return LOCKED_MESSAGE
     if etype in (CAPTAIN_SIGNED, CAPTAIN_REFUSED):
         if not p.submitted:
-            return "31: the senior judge submits the protocol before the captains sign"
+            return pt.submit_first()
         team = str(data.get("team", ""))
         if team not in teams:
-            return f"31: {team!r} does not play this game"
+            return pt.team_not_playing(team)
         if p.answered(team):
-            return "31: this team's captain has already signed or refused"
+            return pt.already_answered()
         if etype == CAPTAIN_SIGNED and not str(data.get("name", "")).strip():
-            return "31: the captain types his name to sign"
+            return pt.name_to_sign()
         if etype == CAPTAIN_REFUSED and not str(data.get("reason", "")).strip():
-            return "31: the senior judge records the reason of the refusal"
+            return pt.refusal_reason()
     if etype == TOTAL_CORRECTED:
         if not p.all_answered:
-            return (
-                "31: until both captains have answered, the senior judge corrects the "
-                "protocol and submits it again"
-            )
+            return pt.correct_before_answers()
         if not str(data.get("reason", "")).strip():
-            return "31: a correction of the total needs a reason"
+            return pt.correction_reason()
         if _int_map(data.get("new_points"), teams) is None:
-            return "31: the corrected total needs whole game points for both teams"
+            return pt.correction_points()
         if _int_map(data.get("old_points"), teams) is None:
-            return "31: the correction must name the old total"
+            return pt.correction_old_total()
     return None
 
 
@@ -226,7 +221,7 @@ def apply_corrections(result: Any, protocol: Protocol) -> Any:
         return result
     c = protocol.corrections[-1]
     diff = {**dict(result.diff), **dict(c.new_diff)}
-    note = f"31: total corrected by the head judge {c.head_judge}: {c.reason}"
+    note = pt.corrected(c.head_judge, c.reason)
     return replace(result, points=dict(c.new_points), diff=diff, notes=(*tuple(result.notes), note))
 
 
@@ -255,10 +250,7 @@ def no_show_gap_refusal(
         return None
     allowed = previous_end + timedelta(minutes=gap_minutes)
     if now < allowed:
-        return (
-            f"32.03: {team_label} finished its previous game at {previous_end:%H:%M}; "
-            f"it cannot be ruled a no-show before {allowed:%H:%M}"
-        )
+        return pt.no_show_gap(team_label, f"{previous_end:%H:%M}", f"{allowed:%H:%M}")
     return None
 
 

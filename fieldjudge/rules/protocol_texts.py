@@ -1,0 +1,118 @@
+"""The protocol's refusals and notes (31, 32.03) in English and Russian. Constructors only:
+the decisions are in ``protocol.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fieldjudge.rules.messages import RuleMessage, Team, catalog
+
+R = RuleMessage
+
+
+@catalog
+def locked() -> RuleMessage:
+    return R(
+        "31",
+        "the protocol is signed by both captains and locked; only the head judge can correct "
+        "a wrong total",
+        "протокол подписан обоими капитанами и закрыт; неверную сумму очков может исправить "
+        "только Главный судья",
+    )
+
+
+@catalog
+def submit_first() -> RuleMessage:
+    return R(
+        "31",
+        "the senior judge submits the protocol before the captains sign",
+        "капитаны подписывают протокол после того, как его заполнит Старший судья",
+    )
+
+
+@catalog
+def team_not_playing(team: Any) -> RuleMessage:
+    return R(
+        "31",
+        "{team!r} does not play this game",
+        "команда «{team}» не играет в этой игре",
+        team=Team(str(team)),
+    )
+
+
+@catalog
+def already_answered() -> RuleMessage:
+    return R(
+        "31",
+        "this team's captain has already signed or refused",
+        "капитан этой команды уже подписал протокол или отказался",
+    )
+
+
+@catalog
+def name_to_sign() -> RuleMessage:
+    return R("31", "the captain types his name to sign", "для подписи капитан вводит своё имя")
+
+
+@catalog
+def refusal_reason() -> RuleMessage:
+    return R(
+        "31",
+        "the senior judge records the reason of the refusal",
+        "Старший судья записывает причину отказа",
+    )
+
+
+@catalog
+def correct_before_answers() -> RuleMessage:
+    return R(
+        "31",
+        "until both captains have answered, the senior judge corrects the protocol and "
+        "submits it again",
+        "пока оба капитана не ответили, протокол исправляет Старший судья и подаёт заново",
+    )
+
+
+@catalog
+def correction_reason() -> RuleMessage:
+    return R("31", "a correction of the total needs a reason", "исправлению суммы нужна причина")
+
+
+@catalog
+def correction_points() -> RuleMessage:
+    return R(
+        "31",
+        "the corrected total needs whole game points for both teams",
+        "в исправленной сумме нужны целые очки за игру обеих команд",
+    )
+
+
+@catalog
+def correction_old_total() -> RuleMessage:
+    return R(
+        "31", "the correction must name the old total", "в исправлении указывают прежнюю сумму"
+    )
+
+
+@catalog
+def corrected(judge: Any, reason: Any) -> RuleMessage:
+    return R(
+        "31",
+        "total corrected by the head judge {judge}: {reason}",
+        "сумма очков исправлена Главным судьёй {judge}: {reason}",
+        judge=judge,
+        reason=reason,
+    )
+
+
+@catalog
+def no_show_gap(team: Any, ended: str, allowed: str) -> RuleMessage:
+    return R(
+        "32.03",
+        "{team} finished its previous game at {ended}; it cannot be ruled a no-show before "
+        "{allowed}",
+        "{team} закончила предыдущую игру в {ended}; неявку ей нельзя засчитать раньше {allowed}",
+        team=Team(str(team)),
+        ended=ended,
+        allowed=allowed,
+    )
