@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from textual.widgets import DataTable, Input, Select
+from textual.widgets import DataTable, Input, Select, Static
 
 from fieldjudge.app import make_app
 from fieldjudge.quidditch_session import ROUND_RESOLVED, QuidditchSession
@@ -116,6 +116,9 @@ async def test_round_entered_by_keys_is_resolved_posted_and_stored(tmp_path: Pat
         assert path.read_text(encoding="utf-8") == post + "\n"
         rolls = app.screen.query_one("#qres-rolls", DataTable)
         assert rolls.row_count == len(app.screen.resolved.result.rolls) > 0
+        outcomes = str(app.screen.query_one("#qres-outcomes", Static).render())
+        assert "Квоффл · розыгрыш (п. 2)" in outcomes  # not "quaffle · throw_up"
+        assert "throw_up" not in outcomes and "quaffle" not in outcomes
         await pilot.press("escape")
         await on_screen(pilot, RoundScreen)
         assert screen.state.round_no == 2 and screen.decls == {}

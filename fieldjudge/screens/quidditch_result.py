@@ -10,8 +10,10 @@ from textual.widgets import DataTable, Footer, Header, Static, TextArea
 
 from fieldjudge.i18n import _
 from fieldjudge.quidditch_session import QuidditchSession, Resolved
+from fieldjudge.rules.quidditch import MatchSetup, Outcome
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.forms import MessageScreen
+from fieldjudge.screens.quidditch_labels import outcome_label
 
 
 def seed_message(session: QuidditchSession) -> MessageScreen:
@@ -22,6 +24,12 @@ def seed_message(session: QuidditchSession) -> MessageScreen:
         + f": {session.setup.client_seed or '—'}\n\n"
         + _("Copied to the clipboard. Reveal the seed after the match (Ctrl+R)."),
     )
+
+
+def _outcome_line(o: Outcome, setup: MatchSetup) -> str:
+    """«Квоффл · пас принят (п. 5): Джонсон (Г), Белл (Г)» (no colon when nobody took part)."""
+    names = ", ".join(setup.label(p) for p in o.players if p)
+    return outcome_label(o) + (f": {names}" if names else "")
 
 
 class ResultScreen(JudgeScreen):
@@ -47,12 +55,7 @@ class ResultScreen(JudgeScreen):
             yield DataTable(id="qres-rolls", cursor_type="row", zebra_stripes=True)
             yield Static(_("Outcomes"), classes="pane-title")
             yield Static(
-                "\n".join(
-                    f"{o.phase} · {o.kind} (п. {o.section}): "
-                    + ", ".join(setup.label(p) for p in o.players if p)
-                    for o in res.outcomes
-                )
-                or "—",
+                "\n".join(_outcome_line(o, setup) for o in res.outcomes) or "—",
                 id="qres-outcomes",
                 markup=False,
             )
