@@ -178,6 +178,34 @@ def test_roster_csv_and_setup() -> None:
     _r, errs = parse_roster_csv("A,x,goalie,1,1\nA,y,chaser,one,2\n")
     assert "unknown position" in errs[0] and "whole numbers" in errs[1]
     _r, errs = parse_roster_csv("A,x,chaser\nB,y,chaser\n")
-    assert errs and "expected 3 chaser" in errs[0]
+    assert errs and "a team has 3 chasers" in errs[0]
     with pytest.raises(SessionError, match="different initials"):
         build_setup("m", default_rows("Орлы", "Осы"))
+
+
+def test_session_messages_in_russian(t) -> None:
+    """Refusals and errors reach the screens in the UI language; the post stays as it was."""
+    from fieldjudge import i18n
+
+    i18n.set_language("ru")
+    _r, errs = parse_roster_csv("A,x,goalie,1,1\nA,y,chaser,one,2\nA,z\n")
+    assert errs == [
+        "строка 1: неизвестная позиция 'goalie'",
+        "строка 2: матчи и тренировки должны быть целыми числами",
+        "строка 3: нужны столбцы team,name,position,matches,practices"
+        " (команда, имя, позиция, матчи, тренировки)",
+    ]
+    _r, errs = parse_roster_csv("A,x,chaser\nB,y,chaser\n")
+    assert errs[0].startswith("команда A: охотники: 1, защитники: 0, вратари: 0, ловцы: 0;")
+    with pytest.raises(SessionError, match="^матчу нужно имя$"):
+        build_setup(" ", default_rows())
+    s = QuidditchSession.create(t, sample_setup("m"), server_seed=SEED)
+    with pytest.raises(SessionError, match="^матч с именем m уже есть$"):
+        QuidditchSession.create(t, sample_setup("m"))
+    with pytest.raises(SessionError, match="^матча nope нет$"):
+        QuidditchSession.open(t, "nope")
+    assert s.can_void() == "нет круга для аннулирования"
+    res = s.resolve(ROUND1)
+    assert res.post.startswith("Круг 1. Счёт:")
+    with pytest.raises(SessionError, match="^для исправления нужна причина$"):
+        s.void_last_round(" ")

@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 
+from fieldjudge.i18n import _
 from fieldjudge.rules.dice import seed_commitment
 from fieldjudge.rules.events import VOID, Event, voided_ids
 from fieldjudge.rules.quidditch import (
@@ -61,7 +62,9 @@ class QuidditchSession:
         self.log = log
         first = log.events[0] if log.events else None
         if first is None or first.type != MATCH_CREATED:
-            raise SessionError(f"{log.path.name}: not a quidditch match (no match_created)")
+            raise SessionError(
+                _("{file}: not a quidditch match (no match_created)").format(file=log.path.name)
+            )
         self.setup = MatchSetup.from_dict(first.data["setup"])
         self.server_seed: str = first.data["server_seed"]
         self.folder = log.path.parent / self.setup.match_id
@@ -77,7 +80,7 @@ class QuidditchSession:
         server_seed: str | None = None,
     ) -> QuidditchSession:
         if tournament.match_path(setup.match_id).exists():
-            raise SessionError(f"a match named {setup.match_id} already exists")
+            raise SessionError(_("a match named {id} already exists").format(id=setup.match_id))
         seed = server_seed or new_server_seed()
         setup = replace(setup, seed_hash=seed_commitment(seed))
         log = tournament.match_log(
@@ -93,7 +96,7 @@ class QuidditchSession:
     @classmethod
     def open(cls, tournament: Tournament, match_id: str) -> QuidditchSession:
         if not tournament.match_path(match_id).exists():
-            raise SessionError(f"no match {match_id}")
+            raise SessionError(_("no match {id}").format(id=match_id))
         return cls(tournament, tournament.match_log(match_id))
 
     # -- reading --------------------------------------------------------------------------
@@ -177,13 +180,13 @@ class QuidditchSession:
     def resolve(self, declarations: Iterable[Declaration], *, judge: str = "") -> Resolved:
         state = self.state
         if state.ended:
-            raise SessionError("the match has ended")
+            raise SessionError(_("the match has ended"))
         decls = list(declarations)
         first_roll = state.next_roll_n
         try:
             result = resolve_round(state, decls, make_dice(state, self.server_seed))
         except (ValueError, KeyError) as exc:
-            raise SessionError(f"cannot resolve the round: {exc}") from None
+            raise SessionError(_("cannot resolve the round: {error}").format(error=exc)) from None
         post = render_post(result)
         runs = self.voided_runs(result.round_no)
         if runs:
@@ -203,7 +206,7 @@ class QuidditchSession:
                 judge=judge,
             )
         except StoreError as exc:
-            raise SessionError(str(exc)) from None
+            raise SessionError(_("cannot save the round: {error}").format(error=exc)) from None
         path = self.post_path(result.round_no)
         write_text(path, post + "\n")
         self.save_draft(result.state.round_no, {})
@@ -213,10 +216,10 @@ class QuidditchSession:
         """None when the last round may be voided, else why not."""
         rounds = self.effective_rounds()
         if not rounds:
-            return "no round to void"
+            return _("no round to void")
         last = rounds[-1].data["round_no"]
         if any(e.data["round_no"] > last for e in self.round_events()):
-            return "a later round was already resolved"
+            return _("a later round was already resolved")
         return None
 
     def void_last_round(self, reason: str, *, judge: str = "") -> Event:
@@ -224,12 +227,12 @@ class QuidditchSession:
         if why:
             raise SessionError(why)
         if not reason.strip():
-            raise SessionError("a correction needs a reason")
+            raise SessionError(_("a correction needs a reason"))
         target = self.effective_rounds()[-1]
         try:
             ev = self.log.void(target.id, reason, judge=judge)
         except Refused as exc:
-            raise SessionError(str(exc)) from None
+            raise SessionError(_("cannot void the round: {error}").format(error=exc)) from None
         n = target.data["round_no"]
         write_text(
             self.post_path(n),

@@ -9,6 +9,7 @@ import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import (
     EndCondition,
     FeintCatalogue,
@@ -49,6 +50,16 @@ class RosterRow:
     practices: int = 0
 
 
+def position_names() -> dict[str, str]:
+    """The positions, plural, in the UI language (for the lineup messages)."""
+    return {
+        CHASER: _("chasers"),
+        BEATER: _("beaters"),
+        KEEPER: _("keepers"),
+        SEEKER: _("seekers"),
+    }
+
+
 def default_rows(team_a: str = "Команда 1", team_b: str = "Команда 2") -> list[RosterRow]:
     """Fourteen placeholder players (3 chasers, 2 beaters, a keeper, a seeker per team)."""
     names = {CHASER: "Охотник", BEATER: "Защитник", KEEPER: "Вратарь", SEEKER: "Ловец"}
@@ -76,23 +87,31 @@ def parse_roster_csv(text: str) -> tuple[list[RosterRow], list[str]]:
         if line_no == 1 and cells[0].lower() in ("team", "команда"):
             continue
         if len(cells) < 3:
-            errors.append(f"line {line_no}: expected team,name,position,matches,practices")
+            errors.append(
+                _("line {n}: expected team,name,position,matches,practices").format(n=line_no)
+            )
             continue
         team, name, pos = cells[0], cells[1], cells[2].lower()
         if not team or not name:
-            errors.append(f"line {line_no}: team and name are required")
+            errors.append(_("line {n}: team and name are required").format(n=line_no))
             continue
         if pos not in POSITION_ALIASES:
-            errors.append(f"line {line_no}: unknown position {cells[2]!r}")
+            errors.append(
+                _("line {n}: unknown position {position}").format(
+                    n=line_no, position=repr(cells[2])
+                )
+            )
             continue
         try:
             matches = int(cells[3]) if len(cells) > 3 and cells[3] else 0
             practices = int(cells[4]) if len(cells) > 4 and cells[4] else 0
         except ValueError:
-            errors.append(f"line {line_no}: matches and practices must be whole numbers")
+            errors.append(
+                _("line {n}: matches and practices must be whole numbers").format(n=line_no)
+            )
             continue
         if matches < 0 or practices < 0:
-            errors.append(f"line {line_no}: matches and practices cannot be negative")
+            errors.append(_("line {n}: matches and practices cannot be negative").format(n=line_no))
             continue
         rows.append(RosterRow(team, name, POSITION_ALIASES[pos], matches, practices))
     if not errors:
@@ -103,13 +122,22 @@ def parse_roster_csv(text: str) -> tuple[list[RosterRow], list[str]]:
 def lineup_errors(rows: list[RosterRow]) -> list[str]:
     teams = list(dict.fromkeys(r.team for r in rows))
     if len(teams) != 2:
-        return [f"a match has two teams, found {len(teams)}: {', '.join(teams) or '-'}"]
+        return [
+            _("a match has two teams, found {n}: {teams}").format(
+                n=len(teams), teams=", ".join(teams) or "-"
+            )
+        ]
     out = []
     for t in teams:
         got = {p: sum(1 for r in rows if r.team == t and r.position == p) for p in POSITIONS}
         if got != LINEUP:
-            have = ", ".join(f"{n} {p}" for p, n in got.items())
-            out.append(f"team {t}: {have}; expected 3 chaser, 2 beater, 1 keeper, 1 seeker")
+            names = position_names()
+            have = ", ".join(f"{names[p]}: {n}" for p, n in got.items())
+            out.append(
+                _(
+                    "team {team}: {have}; a team has 3 chasers, 2 beaters, a keeper and a seeker"
+                ).format(team=t, have=have)
+            )
     return out
 
 
@@ -127,7 +155,7 @@ def build_setup(
     """A :class:`MatchSetup` from roster rows; raises :class:`SessionError` when invalid."""
     mid = slugify(match_id) if match_id.strip() else ""
     if not mid:
-        raise SessionError("the match needs a name")
+        raise SessionError(_("the match needs a name"))
     errors = lineup_errors(rows)
     if errors:
         raise SessionError("; ".join(errors))
@@ -137,7 +165,7 @@ def build_setup(
         for key, name in zip(("a", "b"), names, strict=True)
     )
     if teams[0].short == teams[1].short:
-        raise SessionError("the two teams need different initials")
+        raise SessionError(_("the two teams need different initials"))
     key_of = {t.name: t.key for t in teams}
     counters: dict[tuple[str, str], int] = {}
     players = []
@@ -157,4 +185,4 @@ def build_setup(
             client_seed=client_seed,
         )
     except ValueError as exc:
-        raise SessionError(str(exc)) from None
+        raise SessionError(_("the match setup is not valid: {error}").format(error=exc)) from None

@@ -304,7 +304,7 @@ class RoundScreen(JudgeScreen):
     def action_void(self) -> None:
         why = self.session.can_void()
         if why:
-            self.notify(_(why.capitalize()), severity="warning")
+            self.notify(why[:1].upper() + why[1:], severity="warning")
             return
         n = self.session.effective_rounds()[-1].data["round_no"]
 

@@ -295,7 +295,7 @@ class MatchSetupScreen(JudgeScreen):
                 client_seed=self.client_seed,
             )
         except SessionError as exc:
-            self.app.push_screen(MessageScreen(_("The match is not ready"), _(str(exc))))
+            self.app.push_screen(MessageScreen(_("The match is not ready"), str(exc)))
             return
         self.dismiss(setup)
 
