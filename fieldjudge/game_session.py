@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.events import VOID, Event, voided_ids
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.checks import refusal as engine_refusal
@@ -137,13 +138,10 @@ class GameSession:
     def team_name(self, team: str) -> str:
         return self.names.get(team, team)
 
-    def humanize(self, text: str) -> str:
-        """The engine names teams by id in its messages: show their names instead."""
-        for team in self.teams:
-            text = text.replace(f"{team} #", f"{self.team_name(team)} #")
-            text = text.replace(f"team {team}", self.team_name(team))
-            text = text.replace(f"flag of {team}", f"flag of {self.team_name(team)}")
-        return text
+    def humanize(self, message: Any) -> str:
+        """An engine message (or a ``Refused`` carrying one) in the UI language, teams by
+        their names (``i18n.rule_text``); a plain string through the UI catalog."""
+        return _(rule_text(message, self.names))
 
     def voided(self) -> set[str]:
         """Ids of events voided by an effective void (the log strikes them through)."""

@@ -4,7 +4,9 @@ Every ``*.po`` file of a language is loaded and merged, so each screen area can 
 catalog (``app.po``, ``game.po``, ``chrono.po`` ...). Message ids are English; Russian is the
 default for documents captains sign and for the quidditch round post.
 
-Usage: ``from fieldjudge.i18n import _`` then ``_("Start")``.
+Usage: ``from fieldjudge.i18n import _`` then ``_("Start")``. The rules engines' messages
+carry both languages themselves (``fieldjudge.rules.messages``): show them with
+``rule_text(msg, names)``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ import functools
 import gettext
 import locale
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+
+from fieldjudge.rules.messages import render
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGS = ("ru", "en")
@@ -105,3 +111,10 @@ def _(message: str) -> str:
 def ru(message: str) -> str:
     """Russian regardless of the UI language (signed documents, round posts)."""
     return load("ru").gettext(message)
+
+
+def rule_text(message: Any, names: Mapping[str, str] | None = None, lang: str | None = None) -> str:
+    """A rules engine's message in the UI language (or ``lang``), team ids replaced by
+    ``names`` ({team id: display name}). Takes a ``RuleMessage`` / ``Phrase``, an exception
+    carrying one (``Refused(msg)``), or a plain ``str`` (shown as it is)."""
+    return render(message, lang or _lang, names)

@@ -111,7 +111,8 @@ def no_show_gap(team: Any, ended: str, allowed: str) -> RuleMessage:
         "32.03",
         "{team} finished its previous game at {ended}; it cannot be ruled a no-show before "
         "{allowed}",
-        "{team} закончила предыдущую игру в {ended}; неявку ей нельзя засчитать раньше {allowed}",
+        "команда «{team}» закончила предыдущую игру в {ended}; неявку ей нельзя засчитать "
+        "раньше {allowed}",
         team=Team(str(team)),
         ended=ended,
         allowed=allowed,

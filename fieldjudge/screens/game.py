@@ -193,14 +193,15 @@ class GameScreen(FlagActions, CheckActions, JudgeScreen):
         self.notice_text = text
         self._show_notice()
 
-    def refuse(self, why: str) -> None:
+    def refuse(self, why: Any) -> None:
+        """Show a refusal: an engine message (or a ``Refused``) in the UI language."""
         self.say(f"⚠ {self.session.humanize(why)}")
 
     def tick(self) -> None:
         try:
             end = self.session.tick()
         except Refused as exc:  # e.g. a locked protocol
-            self.refuse(str(exc))
+            self.refuse(exc)
             return
         if end is not None:
             self.notice_text = _("Time ran out: the game is over (0:00)")
@@ -215,7 +216,7 @@ class GameScreen(FlagActions, CheckActions, JudgeScreen):
         try:
             e = self.session.append(etype, data)
         except Refused as exc:
-            self.refuse(str(exc))
+            self.refuse(exc)
             return False
         namer = Namer(self.session.names, self.session.state)
         self.notice_text = done or f"✓ {clock(e.game_clock_ms)} {describe(e, namer)}"
@@ -380,7 +381,7 @@ class GameScreen(FlagActions, CheckActions, JudgeScreen):
         try:
             self.session.undo()
         except Refused as exc:
-            self.refuse(str(exc))
+            self.refuse(exc)
             return
         namer = Namer(self.session.names, self.session.state)
         self.notice_text = "↶ " + _("Undone") + f": {describe(target, namer)}"
@@ -405,7 +406,7 @@ class GameScreen(FlagActions, CheckActions, JudgeScreen):
             try:
                 self.session.void(target, values["reason"])
             except Refused as exc:
-                self.refuse(str(exc))
+                self.refuse(exc)
                 return
             self.notice_text = "↶ " + _("Voided")
             self.refresh_all()

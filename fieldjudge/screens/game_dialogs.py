@@ -69,7 +69,7 @@ class InspectionDialog(JudgeModal[None]):
                 ev.INSPECTION, {"team": team, "number": int(number), "result": result}
             )
         except Refused as exc:
-            self.query_one("#inspect-error", Static).update(self.session.humanize(str(exc)))
+            self.query_one("#inspect-error", Static).update(self.session.humanize(exc))
             return
         self.reload()
         if not self.session.state.to_inspect():

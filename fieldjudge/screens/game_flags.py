@@ -235,4 +235,6 @@ class FlagActions:
     def _chrono_done(self, data: dict[str, Any]) -> None:
         verdict = self.session.chrono_verdict(data["fps"])
         if self.record(ev.CHRONO_READING, data):
-            self.say(f"{data['fps']:g} fps — {verdict.text}")  # 20.06: shown at once
+            self.say(
+                f"{data['fps']:g} fps — {self.session.humanize(verdict.text)}"
+            )  # 20.06: shown at once

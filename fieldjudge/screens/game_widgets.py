@@ -128,7 +128,7 @@ class EventLogView(Static):
     def show(self, session: GameSession, namer: Namer) -> None:
         events = session.events
         gone = session.voided()
-        rejected = {n.event_id: n.text for n in session.state.rejected}
+        rejected = {n.event_id: session.humanize(n.text) for n in session.state.rejected}
         by_id = {e.id: e for e in events}
         out = Text(no_wrap=True, overflow="ellipsis")
         shown = events[-LOG_LINES:]

@@ -126,7 +126,7 @@ def reason_text(en: str, ru: str) -> Phrase:
 def with_group_removal(player: Player, section: str) -> Phrase:
     return Phrase(
         "group removal 1+1 with {player} ({section})",
-        "групповое удаление 1+1 вместе с {player} ({section})",
+        "групповое удаление 1+1 вместе с игроком {player} ({section})",
         player=player,
         section=section,
     )
@@ -157,7 +157,10 @@ def player_note(player: Player, verdict: Phrase) -> Phrase:
 @catalog
 def team_note(team: Any, verdict: Phrase) -> Phrase:
     return Phrase(
-        "team {team}: {verdict}", "команда {team}: {verdict}", team=Team(str(team)), verdict=verdict
+        "team {team}: {verdict}",
+        "команда «{team}»: {verdict}",
+        team=Team(str(team)),
+        verdict=verdict,
     )
 
 
@@ -188,7 +191,7 @@ def report_hit(player: Player) -> RuleMessage:
     return R(
         "18.02",
         "hit found on {player}: report for penalty points",
-        "у {player} найдено поражение: сообщить Старшему судье для штрафных очков",
+        "у игрока {player} найдено поражение: сообщить Старшему судье для штрафных очков",
         player=player,
     )
 
@@ -201,7 +204,7 @@ def flag_hang_points(team: Any, points: int) -> RuleMessage:
     return R(
         "30.01",
         "flag hang by {team}: {points}",
-        "водружение флага — {team}: {points}",
+        "водружение флага — «{team}»: {points}",
         team=Team(str(team)),
         points=points,
     )
@@ -212,7 +215,7 @@ def both_hold(team: Any) -> RuleMessage:
     return R(
         "30.01",
         "both teams hold a flag; {team} captured first",
-        "флаги удерживают обе команды; первой захватила флаг {team}",
+        "флаги удерживают обе команды; первой флаг захватила команда «{team}»",
         team=Team(str(team)),
     )
 
@@ -222,7 +225,7 @@ def flag_held_points(team: Any, points: int) -> RuleMessage:
     return R(
         "30.01",
         "flag held at the end by {team}: {points}",
-        "удержание флага до конца игры — {team}: {points}",
+        "удержание флага до конца игры — «{team}»: {points}",
         team=Team(str(team)),
         points=points,
     )
@@ -243,7 +246,7 @@ def survivors(a: Any, sa: int, sb: int, b: Any, clamp: int) -> RuleMessage:
     return R(
         "30.01",
         "survivors {a} {sa} : {sb} {b}, difference clamped to ±{clamp}",
-        "сохранённые игроки {a} {sa} : {sb} {b}, разница в пределах ±{clamp}",
+        "сохранённые игроки: «{a}» {sa} : {sb} «{b}», разница в пределах ±{clamp}",
         a=Team(str(a)),
         sa=sa,
         sb=sb,
@@ -257,7 +260,7 @@ def no_absent_team(a: Any, b: Any) -> RuleMessage:
     return R(
         "32.01",
         "no absent team among {a}, {b}",
-        "среди {a}, {b} нет неявившейся команды",
+        "среди команд «{a}» и «{b}» нет неявившейся",
         a=Team(str(a)),
         b=Team(str(b)),
     )
@@ -273,7 +276,7 @@ def no_show_by(out: Any, present: Any, points: int, diff: int) -> RuleMessage:
     return R(
         "32.02",
         "no-show by {out}: {present} gets {points} and +{diff}",
-        "неявка команды {out}: команде {present} — очки за игру {points} и разница +{diff}",
+        "неявка команды «{out}»: команде «{present}» — очки за игру {points} и разница +{diff}",
         out=Team(str(out)),
         present=Team(str(present)),
         points=points,

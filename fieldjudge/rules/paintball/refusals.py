@@ -126,7 +126,7 @@ def not_admitted(player: Player) -> RuleMessage:
     return R(
         "19.06",
         "{player} was not admitted and is not on the field",
-        "маркер {player} не допущен, игрока нет на поле",
+        "маркер игрока {player} не допущен к игре: игрока нет на поле",
         player=player,
     )
 
@@ -166,7 +166,7 @@ def name_second(team: Any) -> RuleMessage:
     return R(
         "29.08",
         "group removal 1+1: name the second player of team {team}",
-        "групповое удаление 1+1: назовите второго игрока команды {team}",
+        "групповое удаление 1+1: назовите второго игрока команды «{team}»",
         team=Team(str(team)),
     )
 

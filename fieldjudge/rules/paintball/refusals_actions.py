@@ -35,7 +35,7 @@ def no_open_check(section: str, player: Player, kind: str) -> RuleMessage:
     return R(
         section,
         "{player} has no open {what}",
-        "у {player} нет открытой {what}",
+        "у игрока {player} нет незавершённой {what}",
         player=player,
         what=CHECK_KIND.get(kind, CHECK_KIND["paint"]),
     )
@@ -107,7 +107,7 @@ def flag_carried_by(owner: Any, holder: Player) -> RuleMessage:
     return R(
         "22.03",
         "the flag of {owner} is carried by {holder}",
-        "флаг команды {owner} уже несёт {holder}",
+        "флаг команды «{owner}» уже несёт {holder}",
         owner=Team(str(owner)),
         holder=holder,
     )
@@ -118,7 +118,7 @@ def flag_out_of_play(owner: Any) -> RuleMessage:
     return R(
         "23.03",
         "the flag of {owner} is no longer in play",
-        "флаг команды {owner} уже не в игре",
+        "флаг команды «{owner}» уже не в игре",
         owner=Team(str(owner)),
     )
 
@@ -171,7 +171,7 @@ def hang_needs_chrono(player: Player) -> RuleMessage:
     return R(
         "23.01",
         "the marker of {player} must be chrono'd before the verdict",
-        "до решения маркер {player} проверяют на хронографе",
+        "до решения маркер игрока {player} проверяют на хронографе",
         player=player,
     )
 
