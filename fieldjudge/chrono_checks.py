@@ -1,5 +1,6 @@
-"""Pure helpers of the chrono screens: check-in lateness (19.01, 32.01), one player's marker
-check in progress (19.05-19.07, 20.02) and the disqualifications of a tournament (20.05).
+"""Pure helpers of the pre-game marker check: check-in (19.01, 32.01), one player's marker
+check in progress and the verdict it leads to (19.05-19.07, 20.02), the head judge's
+approval (19.05) and the disqualifications of a tournament (20.05).
 
 No Textual, no TinyDB, no clock: times come in as arguments.
 """
@@ -7,12 +8,13 @@ No Textual, no TinyDB, no clock: times come in as arguments.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from fieldjudge.chrono_readings import PlayerReadings
 from fieldjudge.rules.events import Event, effective
-from fieldjudge.rules.marker_check import MarkerCheck, Shot, check_marker
+from fieldjudge.rules.marker_check import NOT_DONE, MarkerCheck, check_marker
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.checks import fps_of, num
 from fieldjudge.rules.paintball.chrono import chrono_verdict
@@ -37,6 +39,30 @@ def checkin_late(start: datetime, at: datetime, minutes: int = 3) -> bool:
     return at > checkin_deadline(start, minutes)
 
 
+def checkin_data(team: str, at: datetime, start: datetime | None, minutes: int = 3) -> dict:
+    """The ``checkin`` event of `team` reporting at `at` (``late`` per 19.01 when the game's
+    start is known; the deadline is recorded with it)."""
+    late = bool(start and checkin_late(start, at, minutes))
+    data: dict[str, Any] = {"team": team, "late": late, "at": at.isoformat(timespec="seconds")}
+    if start:
+        data["deadline"] = checkin_deadline(start, minutes).isoformat(timespec="minutes")
+    return data
+
+
+def checkin_event(events: Iterable[Event], team: str) -> Event | None:
+    """The last ``checkin`` of `team` in a game's log, or None."""
+    found = None
+    for e in events:
+        if e.type == ev.CHECKIN and str(e.data.get("team")) == team:
+            found = e
+    return found
+
+
+def approved(events: Iterable[Event], team: str) -> bool:
+    """True when the head judge approved the results of `team` (19.05)."""
+    return any(e.type == APPROVAL and e.data.get("team") == team for e in events)
+
+
 # --------------------------------------------------------------------------- one marker
 
 
@@ -52,22 +78,15 @@ def _settings_map(settings: Settings) -> dict[str, float]:
 
 
 @dataclass
-class PlayerCheck:
+class PlayerCheck(PlayerReadings):
     """The marker check of one player while it runs (a retest after 19.06 starts afresh).
 
     `shots` hold (fps, host monotonic seconds); `release_t` is the host time the judge
     marked "trigger released"; `extra_balls` are balls the radar missed (19.05: 140)."""
 
-    team: str
-    number: int
-    shots: list[Shot] = field(default_factory=list)
     slap_fired: bool | None = None
     release_t: float | None = None
     extra_balls: int = 0
-    typed: int = 0  # readings typed by the judge
-
-    def add(self, fps: float, t: float) -> None:
-        self.shots.append(Shot(float(fps), float(t)))
 
     @property
     def balls_used(self) -> int:
@@ -100,6 +119,35 @@ class PlayerCheck:
             ],
             "release_ms": rel,
         }
+
+
+# --------------------------------------------------------------------------- the verdict
+
+DISQUALIFIED = "disqualified"  # 20.05: recorded as not admitted, whatever the tests say
+ADMITTED = "admitted"
+UNFINISHED = "unfinished"  # a test is not done yet: nothing is recorded
+FAILED = "failed"  # the judge chooses: fix and retest (19.06) or no marker (19.07)
+
+
+def verdict_step(check: MarkerCheck, disqualified: bool) -> str:
+    """What the verdict key leads to for a check in its current state."""
+    if disqualified:
+        return DISQUALIFIED
+    if check.admitted:
+        return ADMITTED
+    if any(tr.outcome == NOT_DONE for tr in check.tests):
+        return UNFINISHED
+    return FAILED
+
+
+def unfinished_tests(check: MarkerCheck) -> list[str]:
+    """The names of the tests not done yet."""
+    return [tr.name for tr in check.tests if tr.outcome == NOT_DONE]
+
+
+def missing_verdicts(players: Iterable[Any]) -> list[int]:
+    """The numbers of a team's players without a marker verdict (approval waits for them)."""
+    return [p.number for p in players if p.marker_result is None]
 
 
 # --------------------------------------------------------------------------- 20.05

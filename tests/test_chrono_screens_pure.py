@@ -35,3 +35,100 @@ def test_20_05_disqualifications_from_readings_and_hang_verdicts_voids_respected
     dq = disqualifications([("g1", g1), ("g2", g2)], s)
     assert set(dq) == {("A", 7), ("B", 7), ("C", 42)}
     assert dq[("C", 42)].game_id == "g2" and "20.05" in dq[("B", 7)].text
+
+
+def test_typed_speed_accepts_comma_and_rejects_nonsense() -> None:
+    from fieldjudge.chrono_readings import parse_fps
+
+    assert parse_fps(" 287,5 ") == 287.5
+    assert parse_fps("abc") is None and parse_fps("0") is None and parse_fps("1000") is None
+
+
+def test_checkin_record_event_and_approval_19_01_19_05() -> None:
+    from fieldjudge.chrono_checks import APPROVAL, approved, checkin_data, checkin_event
+
+    start = datetime(2026, 6, 1, 10, 40)
+    on_time = checkin_data("A", datetime(2026, 6, 1, 10, 30), start)
+    assert on_time == {
+        "team": "A",
+        "late": False,
+        "at": "2026-06-01T10:30:00",
+        "deadline": "2026-06-01T10:37",
+    }
+    assert checkin_data("B", datetime(2026, 6, 1, 10, 38), start)["late"] is True
+    assert checkin_data("B", datetime(2026, 6, 1, 10, 38), None) == {
+        "team": "B",
+        "late": False,
+        "at": "2026-06-01T10:38:00",
+    }
+    log = [_e(1, "checkin", team="A"), _e(2, "checkin", team="A"), _e(3, APPROVAL, team="B")]
+    assert checkin_event(log, "A").id == "e2" and checkin_event(log, "B") is None
+    assert approved(log, "B") and not approved(log, "A")
+
+
+def test_verdict_step_disqualified_admitted_unfinished_failed() -> None:
+    from fieldjudge.chrono_checks import (
+        ADMITTED,
+        DISQUALIFIED,
+        FAILED,
+        UNFINISHED,
+        PlayerCheck,
+        unfinished_tests,
+        verdict_step,
+    )
+
+    s = Settings()
+    pc = PlayerCheck("A", 7)
+    assert verdict_step(pc.result(s), False) == UNFINISHED
+    assert "slap" in unfinished_tests(pc.result(s))
+    pc.slap_fired = False
+    for i, fps in enumerate((280.0, 282.0, 281.0)):
+        pc.add(fps, 10 + i * 0.2)
+    pc.release_t = 11.0
+    assert verdict_step(pc.result(s), False) == ADMITTED
+    assert verdict_step(pc.result(s), True) == DISQUALIFIED
+    pc.slap_fired = True
+    assert verdict_step(pc.result(s), False) == FAILED
+
+
+def test_readings_source_and_in_game_event_data_20_02() -> None:
+    from fieldjudge.chrono_readings import InGameReadings
+
+    r = InGameReadings("A", 7)
+    assert r.event_data() is None
+    r.add(290.0, 1.0, "typed")
+    assert r.event_data() == {
+        "team": "A",
+        "number": 7,
+        "fps": 290.0,
+        "forbidden_mode": False,
+        "source": "typed",
+    }
+    r.add(301.0, 1.09)
+    r.forbidden_mode = True
+    data = r.event_data()
+    assert data["fps"] == 301.0 and data["source"] == "device" and data["forbidden_mode"]
+    assert round(data["interval_ms"]) == 90
+    r.clear()
+    assert r.event_data() is None and r.typed == 0 and r.forbidden_mode
+
+
+def test_roster_and_checkin_texts_name_the_sections() -> None:
+    from fieldjudge.chrono_text import checkin_line, player_label, roster_result
+
+    class P:
+        name = "Ivan"
+
+    assert player_label("Reds", 7, P()) == "Reds #7 Ivan" and player_label("Reds", 7, None) == (
+        "Reds #7"
+    )
+    assert "20.05" in roster_result("admitted", True) and roster_result(None, False) == "—"
+    late = checkin_line(
+        "Reds",
+        _e(1, "checkin", team="A", at="2026-06-01T10:38:00"),
+        deadline="10:37",
+        late=True,
+        approved=False,
+    )
+    assert "10:38:00" in late and "32.01" in late
+    assert "10:37" in checkin_line("Reds", None, deadline="10:37", late=False, approved=False)

@@ -1,0 +1,98 @@
+"""The readings of one player at the chrono while the judge takes them: the part the pre-game
+marker check (19) and the in-game chrono (20.02) share, and the in-game record (20.02-20.05).
+
+No Textual, no TinyDB, no clock: reading times come in as arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fieldjudge.rules.marker_check import Shot, analyze_readings
+from fieldjudge.rules.paintball import model as m
+
+TYPED = "typed"
+DEVICE = "device"
+
+
+def parse_fps(text: str) -> float | None:
+    """A speed the judge typed ("287.5" or "287,5"), or None when it is not a plausible one."""
+    try:
+        v = float(text.strip().replace(",", "."))
+    except ValueError:
+        return None
+    return v if 0 < v < 1000 else None
+
+
+def reading_source(reading_format: str) -> str:
+    """``typed`` for a reading the judge typed, ``device`` for one the chronograph sent."""
+    return TYPED if reading_format == TYPED else DEVICE
+
+
+@dataclass
+class PlayerReadings:
+    """The readings of one player so far: `shots` hold (fps, host monotonic seconds)."""
+
+    team: str
+    number: int
+    shots: list[Shot] = field(default_factory=list)
+    typed: int = 0  # readings typed by the judge
+
+    def add(self, fps: float, t: float, source: str = DEVICE) -> None:
+        self.shots.append(Shot(float(fps), float(t)))
+        if source == TYPED:
+            self.typed += 1
+
+    def clear(self) -> None:
+        self.shots.clear()
+        self.typed = 0
+
+    @property
+    def source(self) -> str:
+        """``device`` when at least one reading came from the chronograph, else ``typed``."""
+        return DEVICE if len(self.shots) > self.typed else TYPED
+
+
+@dataclass
+class InGameReadings(PlayerReadings):
+    """20.02: the readings of one player in a game, and whether the judge saw a forbidden
+    firing mode (20.05)."""
+
+    forbidden_mode: bool = False
+
+    def event_data(self) -> dict[str, Any] | None:
+        """The ``chrono_reading`` event for these readings (the highest speed and the shortest
+        interval), or None before the first reading."""
+        if not self.shots:
+            return None
+        a = analyze_readings(self.shots)
+        data: dict[str, Any] = {
+            "team": self.team,
+            "number": self.number,
+            "fps": a.max_fps,
+            "forbidden_mode": self.forbidden_mode,
+            "source": self.source,
+        }
+        if a.min_interval_ms is not None:
+            data["interval_ms"] = a.min_interval_ms
+        return data
+
+
+def chrono_candidates(state: m.GameState, teams: Iterable[str]) -> list[m.PlayerState]:
+    """The players the in-game chrono may check: in play and carrying a marker."""
+    out: list[m.PlayerState] = []
+    for team in teams:
+        out += [p for p in state.team_players(team) if p.status == m.IN_PLAY and p.has_marker]
+    return out
+
+
+def second_player_candidates(state: m.GameState, team: str, number: int) -> list[m.PlayerState]:
+    """20.04 / 29.08: who may be the second player of a group removal 1+1 (same team, on the
+    field: in play or playing without a marker)."""
+    return [
+        p
+        for p in state.team_players(team)
+        if p.number != number and p.status in (m.IN_PLAY, m.NO_MARKER)
+    ]
