@@ -20,7 +20,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
-from fieldjudge.chrono_checks import APPROVAL, PlayerCheck, checkin_deadline, checkin_late
+from fieldjudge.chrono_checks import (
+    PlayerCheck,
+    approved,
+    checkin_data,
+    checkin_deadline,
+    checkin_event,
+)
+from fieldjudge.chrono_readings import parse_fps, reading_source
 from fieldjudge.chrono_service import (
     game_state,
     link_tolerance,
@@ -28,30 +35,33 @@ from fieldjudge.chrono_service import (
     tournament_disqualifications,
     tournament_settings,
 )
+from fieldjudge.chrono_text import (
+    check_verdict,
+    checkin_line,
+    player_label,
+    roster_result,
+    tests_table,
+    tolerance_note,
+)
 from fieldjudge.i18n import _
-from fieldjudge.pin import check_pin
-from fieldjudge.rules.marker_check import FAIL, NOT_DONE, PASS, MarkerCheck
+from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import refusal
-from fieldjudge.rules.paintball.clock import parse_wall
-from fieldjudge.screens.base import JudgeModal, JudgeScreen
-from fieldjudge.screens.chrono_feed import ChronoFeed, typed_reading
-from fieldjudge.screens.forms import Field, FormScreen, MessageScreen
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.chrono_dialogs import (
+    FailedMarkerScreen,
+    ask_typed_reading,
+    choose_chrono_port,
+    explain_failed_append,
+)
+from fieldjudge.screens.chrono_feed import ChronoFeed
+from fieldjudge.screens.chrono_widgets import set_text
+from fieldjudge.screens.forms import MessageScreen
+from fieldjudge.screens.marker_check_verdict import VerdictActions
 from fieldjudge.store import Refused
 
-RESULT_TEXT = {
-    "admitted": "admitted",
-    "not_admitted": "not admitted (19.06)",
-    "no_marker": "plays without a marker (19.07)",
-}
-TEST_NAMES = {
-    "slap": "Slap test",
-    "velocity": "Velocity",
-    "rate_of_fire": "Rate of fire",
-    "after_release": "After release",
-    "ball_limit": "Balls",
-}
-OUTCOME_MARK = {PASS: "✓", FAIL: "✗", NOT_DONE: "·"}
+# FailedMarkerScreen and parse_fps moved (chrono_dialogs, chrono_readings): still importable here
+__all__ = ["FailedMarkerScreen", "MarkerCheckScreen", "now_local", "open_marker_check", "parse_fps"]
 
 
 def now_local() -> datetime:
@@ -59,15 +69,7 @@ def now_local() -> datetime:
     return datetime.now()
 
 
-def parse_fps(text: str) -> float | None:
-    try:
-        v = float(text.strip().replace(",", "."))
-    except ValueError:
-        return None
-    return v if 0 < v < 1000 else None
-
-
-class MarkerCheckScreen(JudgeScreen):
+class MarkerCheckScreen(VerdictActions, JudgeScreen):
     CSS_PATH = "chrono.tcss"
     SCREEN_TITLE = "Marker check"
     HELP_TEXT = (
@@ -164,58 +166,33 @@ class MarkerCheckScreen(JudgeScreen):
         table.clear()
         for team in self.setup.teams:
             for p in self.state.team_players(team):
-                if (team, p.number) in self.dq:
-                    result = _("DISQUALIFIED (20.05)")
-                    if p.marker_result:
-                        result += " / " + _(RESULT_TEXT.get(p.marker_result, p.marker_result))
-                elif p.marker_result:
-                    result = _(RESULT_TEXT.get(p.marker_result, p.marker_result))
-                else:
-                    result = "—"
                 table.add_row(
                     self.names.get(team, team),
                     str(p.number),
                     p.name,
-                    result,
+                    roster_result(p.marker_result, (team, p.number) in self.dq),
                     key=f"{team}|{p.number}",
                 )
         if table.row_count:
             table.move_cursor(row=min(max(keep, 0), table.row_count - 1))
         self._render_checkins()
 
-    def _checkin_event(self, team: str):
-        found = None
-        for e in self.game_log.events:
-            if e.type == ev.CHECKIN and str(e.data.get("team")) == team:
-                found = e
-        return found
-
-    def _approved(self, team: str) -> bool:
-        return any(e.type == APPROVAL and e.data.get("team") == team for e in self.game_log.events)
-
     def _render_checkins(self) -> None:
         start = self._start()
-        parts = []
-        for team in self.setup.teams:
-            name = self.names.get(team, team)
-            e = self._checkin_event(team)
-            if e is None:
-                deadline = (
-                    checkin_deadline(start, self.settings.checkin_minutes).strftime("%H:%M")
-                    if start
-                    else "?"
-                )
-                parts.append(f"{name}: " + _("not checked in (by") + f" {deadline})")
-                continue
-            at = e.data.get("at") or ""
-            shown = at[11:19] if len(at) >= 19 else _wall_local(e.wall_time)
-            text = f"{name}: " + _("checked in") + f" {shown}"
-            if self.state.checkins.get(team):
-                text += " — " + _("LATE: possible no-show for the head judge (32.01)")
-            if self._approved(team):
-                text += " — " + _("approved by the head judge")
-            parts.append(text)
-        self.query_one("#mc-checkins", Static).update("\n".join(parts))
+        minutes = self.settings.checkin_minutes
+        deadline = checkin_deadline(start, minutes).strftime("%H:%M") if start else "?"
+        events = self.game_log.events
+        lines = [
+            checkin_line(
+                self.names.get(team, team),
+                checkin_event(events, team),
+                deadline=deadline,
+                late=bool(self.state.checkins.get(team)),
+                approved=approved(events, team),
+            )
+            for team in self.setup.teams
+        ]
+        self.query_one("#mc-checkins", Static).update("\n".join(lines))
 
     def _row_player(self) -> tuple[str, int] | None:
         table = self.query_one("#mc-roster", DataTable)
@@ -225,10 +202,12 @@ class MarkerCheckScreen(JudgeScreen):
         team, number = str(row_key.value).split("|")
         return team, int(number)
 
+    def _row_team(self) -> str | None:
+        who = self._row_player()
+        return None if who is None else who[0]
+
     def _label(self, team: str, number: int) -> str:
-        p = self.state.player(team, number)
-        name = f" {p.name}" if p else ""
-        return f"{self.names.get(team, team)} #{number}{name}"
+        return player_label(self.names.get(team, team), number, self.state.player(team, number))
 
     # -- appending (app thread only) ------------------------------------------------------
     def _append(self, etype: str, data: dict, *, engine: bool = True) -> bool:
@@ -240,11 +219,8 @@ class MarkerCheckScreen(JudgeScreen):
                 return False
         try:
             self.game_log.append(etype, data, judge=getattr(self.app, "judge", ""))
-        except Refused as exc:
-            self.app.push_screen(MessageScreen(_("Refused"), str(exc)))
-            return False
-        except OSError as exc:
-            self.app.push_screen(MessageScreen(_("Could not save"), str(exc)))
+        except (Refused, OSError) as exc:
+            explain_failed_append(self.app, exc)
             return False
         self.reload()
         return True
@@ -253,7 +229,8 @@ class MarkerCheckScreen(JudgeScreen):
     def on_chrono_feed_reading_received(self, message: ChronoFeed.ReadingReceived) -> None:
         if self.current is None:
             return
-        self.current.add(message.reading.fps, message.reading.t)
+        r = message.reading
+        self.current.add(r.fps, r.t, reading_source(r.format))
         self._schedule_render()
 
     def _schedule_render(self) -> None:
@@ -273,67 +250,27 @@ class MarkerCheckScreen(JudgeScreen):
             return
         cfg = session_config(self.app)
         tol = link_tolerance(cfg.baud, cfg.fmt) if cfg else link_tolerance(9600, "auto")
-        _set(
-            self.query_one("#mc-tolerance", Static),
-            _(
-                "Rate of fire and after release are timed by this laptop's clock when each "
-                "frame arrives (chronographs send no timestamps). The serial link adds up to"
-            )
-            + f" ±{tol.interval_ms:g} ms "
-            + _("between shots and")
-            + f" +{tol.delay_ms:g} ms "
-            + _("after release; results within it are marked ≈."),
-        )
+        set_text(self.query_one("#mc-tolerance", Static), tolerance_note(tol))
         player = self.query_one("#mc-player", Static)
         tests = self.query_one("#mc-tests", Static)
         verdict = self.query_one("#mc-verdict", Static)
         cur = self.current
         if cur is None:
             self.last_check = None
-            _set(player, _("No player: pick one in the list and press Enter"))
-            _set(tests, "")
-            _set(verdict, "")
+            set_text(player, _("No player: pick one in the list and press Enter"))
+            set_text(tests, "")
+            set_text(verdict, "")
             verdict.set_classes("")
             return
         began = time.perf_counter()
         check = cur.result(self.settings, tol.interval_ms)
         self._check_cost = time.perf_counter() - began
         self.last_check = check
-        _set(player, _("Checking") + ": " + self._label(cur.team, cur.number))
-        lines = []
-        for tr in check.tests:
-            mark = OUTCOME_MARK.get(tr.outcome, "?") + ("≈" if tr.near_limit else " ")
-            lines.append(f"{mark} {_(TEST_NAMES.get(tr.name, tr.name)):<17} {tr.message}")
-        release = (
-            _("trigger released: marked") if cur.release_t is not None else _("press r on release")
-        )
-        lines.append(
-            f"  {_('Readings')}: {len(cur.shots)}   "
-            + _("balls used")
-            + f": {check.balls_used} / {self.settings.chrono.max_balls}   {release}"
-        )
-        _set(tests, "\n".join(lines))
-        dq = self.dq.get((cur.team, cur.number))
-        if dq is not None:
-            _set(
-                verdict,
-                _("DISQUALIFIED for the tournament (20.05), game")
-                + f" {dq.game_id}: {dq.text}. "
-                + _("The marker cannot be admitted."),
-            )
-            verdict.set_classes("verdict-bad")
-        elif check.admitted:
-            _set(verdict, _("ADMITTED — press v to record"))
-            verdict.set_classes("verdict-good")
-        else:
-            done = all(tr.outcome != NOT_DONE for tr in check.tests)
-            _set(
-                verdict,
-                (_("NOT ADMITTED") if done else _("Not finished"))
-                + ": "
-                + "; ".join(r for r in check.reasons),
-            )
-            verdict.set_classes("verdict-bad" if done else "")
+        set_text(player, _("Checking") + ": " + self._label(cur.team, cur.number))
+        set_text(tests, tests_table(check, cur, self.settings.chrono.max_balls))
+        text, classes = check_verdict(check, self.dq.get((cur.team, cur.number)))
+        set_text(verdict, text)
+        verdict.set_classes(classes)
 
     # -- actions --------------------------------------------------------------------------
     @on(DataTable.RowSelected, "#mc-roster")
@@ -354,23 +291,14 @@ class MarkerCheckScreen(JudgeScreen):
         self.app.pop_screen()
 
     def action_checkin(self) -> None:
-        who = self._row_player()
-        if who is None:
+        team = self._row_team()
+        if team is None:
             return
-        team = who[0]
-        e = self._checkin_event(team)
-        if e is not None:
+        if checkin_event(self.game_log.events, team) is not None:
             self.notify(_("This team has checked in already"), severity="warning")
             return
-        at = now_local()
-        start = self._start()
-        late = bool(start and checkin_late(start, at, self.settings.checkin_minutes))
-        data = {"team": team, "late": late, "at": at.isoformat(timespec="seconds")}
-        if start:
-            data["deadline"] = checkin_deadline(start, self.settings.checkin_minutes).isoformat(
-                timespec="minutes"
-            )
-        if self._append(ev.CHECKIN, data) and late:
+        data = checkin_data(team, now_local(), self._start(), self.settings.checkin_minutes)
+        if self._append(ev.CHECKIN, data) and data["late"]:
             self.notify(
                 _("Late check-in: the game is flagged as a possible no-show (32.01)"),
                 severity="warning",
@@ -402,207 +330,11 @@ class MarkerCheckScreen(JudgeScreen):
             self._render_check()
 
     def action_type_reading(self) -> None:
-        if self._need_player() is None:
-            return
-
-        def check(values: dict[str, str]) -> str | None:
-            if parse_fps(values["fps"]) is None:
-                return _("Type a speed in fps, e.g. 287.5")
-            return None
-
-        def done(values: dict[str, str] | None) -> None:
-            if values:
-                fps = parse_fps(values["fps"])
-                if fps is not None and self.current is not None:
-                    self.query_one(ChronoFeed).post_message(
-                        ChronoFeed.ReadingReceived(typed_reading(fps))
-                    )
-                    self.current.typed += 1
-
-        self.app.push_screen(
-            FormScreen(_("Type a reading"), [Field("fps", _("Speed, fps"))], check), done
-        )
+        if self._need_player() is not None:
+            ask_typed_reading(self)
 
     def action_chrono_setup(self) -> None:
-        from fieldjudge.screens.chrono_setup import ChronoSetupScreen
-
-        def done(cfg) -> None:
-            if cfg is not None:
-                self.query_one(ChronoFeed).start(cfg)
-                self._render_check()
-
-        self.app.push_screen(ChronoSetupScreen(session_config(self.app)), done)
-
-    def _record(self, result: str, note: str = "") -> None:
-        cur = self.current
-        if cur is None:
-            return
-        check = self.last_check or cur.result(self.settings)
-        data = {"team": cur.team, "number": cur.number, "result": result, **cur.record(check)}
-        if note:
-            data["note"] = note
-        if self._append(ev.MARKER_VERDICT, data):
-            self.current = None
-            self._render_check()
-            self.notify(self._label(data["team"], data["number"]) + ": " + _(RESULT_TEXT[result]))
-
-    def action_verdict(self) -> None:
-        cur = self._need_player()
-        if cur is None:
-            return
-        self._render_check()
-        check = self.last_check
-        assert check is not None
-        dq = self.dq.get((cur.team, cur.number))
-        if dq is not None:
-            self.app.push_screen(
-                MessageScreen(
-                    _("Disqualified (20.05)"),
-                    self._label(cur.team, cur.number)
-                    + " "
-                    + _("was disqualified for the tournament in game")
-                    + f" {dq.game_id} ({dq.text}).\n"
-                    + _("The marker cannot be admitted; recorded as not admitted."),
-                )
-            )
-            self._record("not_admitted", "20.05: disqualified in game " + dq.game_id)
-            return
-        if check.admitted:
-            self._record("admitted")
-            return
-        if any(tr.outcome == NOT_DONE for tr in check.tests):
-            missing = [_(TEST_NAMES[tr.name]) for tr in check.tests if tr.outcome == NOT_DONE]
-            self.app.push_screen(
-                MessageScreen(
-                    _("Check not finished"),
-                    _("These tests are not done yet") + ": " + ", ".join(missing),
-                )
-            )
-            return
-
-        def chosen(choice: str | None) -> None:
-            if choice == "fix":
-                self._record("not_admitted", "; ".join(check.reasons))
-            elif choice == "no_marker":
-                self._record("no_marker", "; ".join(check.reasons))
-
-        self.app.push_screen(FailedMarkerScreen(self._label(cur.team, cur.number), check), chosen)
-
-    def action_no_marker(self) -> None:
-        who = (
-            self._row_player() if self.current is None else (self.current.team, self.current.number)
-        )
-        if who is None:
-            return
-        if self.current is None:
-            self.current = PlayerCheck(*who)
-        self._record("no_marker", "19.07")
-
-    def action_approve(self) -> None:
-        who = self._row_player()
-        if who is None:
-            return
-        team = who[0]
-        self.setup, self.state, self.game_log = game_state(self.t, self.game_id)
-        missing = [p.number for p in self.state.team_players(team) if p.marker_result is None]
-        name = self.names.get(team, team)
-        if missing:
-            self.app.push_screen(
-                MessageScreen(
-                    _("Not every marker is checked"),
-                    f"{name}: " + _("no verdict yet for") + " #" + ", #".join(map(str, missing)),
-                )
-            )
-            return
-        if self._approved(team):
-            self.notify(_("Already approved"), severity="warning")
-            return
-        stored = self.t.meta.get("pin")
-
-        def check(values: dict[str, str]) -> str | None:
-            if not stored:
-                return _("No head judge PIN is set for this tournament")
-            if not check_pin(values["pin"], stored):
-                return _("Wrong PIN")
-            return None
-
-        def done(values: dict[str, str] | None) -> None:
-            if values is None:
-                return
-            results = {str(p.number): p.marker_result for p in self.state.team_players(team)}
-            self._append(
-                APPROVAL,
-                {
-                    "team": team,
-                    "results": results,
-                    "approved_by": str(self.t.meta.get("head_judge", "")),
-                },
-                engine=False,
-            )
-
-        self.app.push_screen(
-            FormScreen(
-                _("Head judge approval (19.05)") + f": {name}",
-                [Field("pin", _("Head judge PIN"), password=True)],
-                check,
-            ),
-            done,
-        )
-
-
-class FailedMarkerScreen(JudgeModal[str | None]):
-    """19.06 / 19.07: the marker failed — fix and retest, or play without a marker."""
-
-    BINDINGS = [
-        Binding("f", "choose('fix')", "Fix and retest (19.06)"),
-        Binding("w", "choose('no_marker')", "Play without a marker (19.07)"),
-        Binding("escape", "choose('')", "Cancel"),
-    ]
-
-    def __init__(self, who: str, check: MarkerCheck) -> None:
-        super().__init__()
-        self.who = who
-        self.check = check
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(_("NOT ADMITTED") + f": {self.who}", classes="dialog-title")
-            yield Static("\n".join(self.check.reasons), markup=False)
-            yield Static(
-                _("f: not admitted, fix and retest (19.06)")
-                + "\n"
-                + _("w: plays without a marker (19.07)")
-                + "\n"
-                + _("Esc: back to the check"),
-                classes="dialog-keys",
-            )
-
-    def action_choose(self, choice: str) -> None:
-        self.dismiss(choice or None)
-
-
-def _set(widget: Static, text: str) -> None:
-    """Update a Static only when its text changed, with a layout pass only when the number
-    of rows it needs changed (the check refreshes while readings stream in)."""
-    old = getattr(widget, "_fj_text", None)
-    if old == text:
-        return
-    widget._fj_text = text  # type: ignore[attr-defined]
-    width = max(1, widget.content_size.width)
-
-    def rows(t: str | None) -> int:
-        if t is None:
-            return -1
-        return sum(max(1, -(-len(line) // width)) for line in t.split("\n"))
-
-    widget.update(text, layout=rows(old) != rows(text))
-
-
-def _wall_local(wall: str) -> str:
-    try:
-        return parse_wall(wall).astimezone().strftime("%H:%M:%S")
-    except ValueError:
-        return "?"
+        choose_chrono_port(self, then=self._render_check)
 
 
 def open_marker_check(app, game_id: str) -> None:
