@@ -180,3 +180,23 @@ async def test_russian_ui_refuses_eliminating_a_neutral_player_in_russian(demo_f
         shown = str(screen.query_one("#prompt-error").render())
         assert "25.03" in shown and "нейтральным" in shown
         assert screen.session.state.player(b, 11).status == m.NEUTRAL
+
+
+def test_html_protocol_renders_engine_notes_in_its_language(tournament):
+    from fieldjudge import results
+    from fieldjudge.export.html import protocol_html
+    from fieldjudge.game_session import FakeClock, GameSession
+    from tests.test_game_helpers import T0
+
+    gid = tournament.games()[4]["id"]
+    s = GameSession(tournament, gid, clock=FakeClock(T0))
+    a, b = s.teams
+    s.append("clock_start", {})
+    s.append("chrono_reading", {"team": a, "number": 42, "fps": 305})
+    s.append("chrono_reading", {"team": b, "number": 11, "fps": 280, "forbidden_mode": True})
+    v = results.game_view(tournament, gid)
+    ru, en = protocol_html(tournament, v), protocol_html(tournament, v, lang="en")
+    assert "20.03: 305 фпс — свыше 300 фпс: игрок удаляется" in ru
+    assert "20.03: 305 fps is over 300 fps: player removed" in en
+    assert f"команда «{s.team_name(b)}»: 20.05: запрещённый режим стрельбы" in ru
+    assert f"team {s.team_name(b)}: 20.05: forbidden mode" in en

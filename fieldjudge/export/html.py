@@ -9,6 +9,7 @@ from datetime import datetime
 from html import escape
 
 from fieldjudge import i18n
+from fieldjudge.i18n import rule_text
 from fieldjudge.rules.paintball.clock import parse_wall
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 
@@ -146,11 +147,20 @@ def protocol_section(t, v, tr: Tr, lang: str) -> str:
         )
     )
     pens = [
-        (game_time(c.game_clock_ms), name(c.team), c.number, f"{c.fps} fps", c.text)
+        (
+            game_time(c.game_clock_ms),
+            name(c.team),
+            c.number,
+            f"{c.fps} fps",
+            rule_text(c.text, v.names, lang),
+        )
         for c in v.state.chrono
         if c.penalty != "none"
     ]
-    notes = [n.text for n in (*v.state.team_penalties, *v.state.penalty_reports, *v.state.flagged)]
+    notes = [
+        rule_text(n.text, v.names, lang)
+        for n in (*v.state.team_penalties, *v.state.penalty_reports, *v.state.flagged)
+    ]
     out.append(f"<h2>{escape(tr('Penalties'))}</h2>")
     out.append(_table([tr("Time"), tr("Team"), tr("No."), tr("Chrono"), tr("Verdict")], pens, (2,)))
     for n in notes:
@@ -238,7 +248,8 @@ STANDING_HEADERS = (
 )
 
 
-def standing_rows(t, rows) -> list[tuple]:
+def standing_rows(t, rows, lang: str | None = None) -> list[tuple]:
+    """Table rows of the standings; the tie-break note in ``lang`` (default: the UI's)."""
     names = t.team_names()
     return [
         (
@@ -252,7 +263,7 @@ def standing_rows(t, rows) -> list[tuple]:
             r.draws,
             r.losses,
             r.no_shows,
-            r.tie_break,
+            rule_text(r.tie_break, names, lang),
         )
         for r in rows
     ]
@@ -272,7 +283,7 @@ def standings_html(t, by_division: dict, lang: str = "ru", now: datetime | None 
         parts.append(
             _table(
                 [tr(h) for h in STANDING_HEADERS],
-                standing_rows(t, rows),
+                standing_rows(t, rows, lang),
                 num_cols=(0, 2, 3, 4, 5, 6, 7, 8, 9),
             )
         )

@@ -14,7 +14,7 @@ from textual.widgets import Footer, Header, Static
 
 from fieldjudge import results
 from fieldjudge.export.html import OUTCOMES, game_time, local_time
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.forms import ConfirmScreen, Field, FormScreen, Values
@@ -126,9 +126,10 @@ class ProtocolScreen(JudgeScreen):
         notes = [*v.state.team_penalties, *v.state.penalty_reports, *v.state.flagged]
         lines += ["", _("Penalties") + ":"]
         for c in pens:
-            lines.append(f"  {game_time(c.game_clock_ms)}  {v.name(c.team)} #{c.number}: {c.text}")
+            verdict = rule_text(c.text, v.names)
+            lines.append(f"  {game_time(c.game_clock_ms)}  {v.name(c.team)} #{c.number}: {verdict}")
         for n in notes:
-            lines.append(f"  {n.text}")
+            lines.append(f"  {rule_text(n.text, v.names)}")
         if not pens and not notes:
             lines.append("  —")
         p = v.protocol
@@ -166,7 +167,7 @@ class ProtocolScreen(JudgeScreen):
         try:
             fn(self.t, self.game_id, *args, **kwargs)
         except StoreError as exc:
-            self.say(_(str(exc)))
+            self.say(_(rule_text(exc, self.view.names if self.view else None)))
             self.reload()
             return False
         self.say("")
@@ -331,4 +332,4 @@ def open_protocol(app, game_id: str) -> None:
     try:
         app.push_screen(ProtocolScreen(game_id))
     except Refused as exc:
-        app.notify(str(exc), severity="error")
+        app.notify(_(rule_text(exc)), severity="error")
