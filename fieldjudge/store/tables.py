@@ -1,0 +1,186 @@
+"""The tables of ``tournament.json``: teams, rosters and the schedule (32.03 checks).
+
+Mixed into :class:`fieldjudge.store.tournament.Tournament`; every multi-row change is one
+atomic write (``transaction``), so an import is all or nothing."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from tinydb import TinyDB
+
+from fieldjudge.csv_import import RosterRow, ScheduleRow
+from fieldjudge.rules.schedule import ScheduleCheck, Slot, check_schedule
+from fieldjudge.store.errors import Refused
+
+
+def _next_id(table: dict[str, Any]) -> int:
+    return max((int(k) for k in table), default=0) + 1
+
+
+class TablesMixin:
+    _db: TinyDB
+    settings: dict[str, Any]
+    day: date
+    transaction: Callable[[Callable[[dict], None]], None]
+
+    # -- teams and rosters ---------------------------------------------------------------
+    def teams(self) -> list[dict[str, Any]]:
+        return sorted((dict(d) for d in self._db.table("teams").all()), key=lambda t: t["name"])
+
+    def team(self, team_id: str) -> dict[str, Any] | None:
+        return next((t for t in self.teams() if t["id"] == team_id), None)
+
+    def team_by_name(self, name: str) -> dict[str, Any] | None:
+        key = name.strip().casefold()
+        return next((t for t in self.teams() if t["name"].casefold() == key), None)
+
+    def team_names(self) -> dict[str, str]:
+        return {t["id"]: t["name"] for t in self.teams()}
+
+    def players(self, team_id: str | None = None) -> list[dict[str, Any]]:
+        ps = (dict(d) for d in self._db.table("players").all())
+        if team_id is not None:
+            ps = (p for p in ps if p["team_id"] == team_id)
+        return sorted(ps, key=lambda p: (p["team_id"], p["number"]))
+
+    def add_team(self, name: str) -> dict[str, Any]:
+        name = name.strip()
+        if not name:
+            raise Refused("a team needs a name")
+        if self.team_by_name(name):
+            raise Refused(f"team {name!r} already exists")
+        team = {"id": uuid.uuid4().hex[:8], "name": name}
+        self._db.table("teams").insert(team)
+        return team
+
+    def add_player(self, team_id: str, number: int, name: str, captain: bool = False) -> dict:
+        if not name.strip():
+            raise Refused("a player needs a name")
+        if not 0 <= number <= 999:
+            raise Refused("a player number is 0-999")
+        roster = self.players(team_id)
+        if any(p["number"] == number for p in roster):
+            raise Refused(f"number {number} is already in this team")
+        if captain and any(p["captain"] for p in roster):
+            raise Refused("this team already has a captain")
+        player = {"team_id": team_id, "number": number, "name": name.strip(), "captain": captain}
+        self._db.table("players").insert(player)
+        return player
+
+    def import_roster(self, rows: Iterable[RosterRow]) -> tuple[int, int]:
+        """Add all rows in one atomic write (new teams created). Refuses, changing nothing,
+        if any row clashes with a player already stored. Returns (teams added, players)."""
+        rows = list(rows)
+        existing = {t["name"].casefold(): t["id"] for t in self.teams()}
+        taken = {(p["team_id"], p["number"]) for p in self.players()}
+        has_captain = {p["team_id"] for p in self.players() if p["captain"]}
+        new_teams: dict[str, dict[str, Any]] = {}
+        new_players = []
+        errors = []
+        for r in rows:
+            key = r.team.casefold()
+            tid = existing.get(key) or new_teams.get(key, {}).get("id")
+            if tid is None:
+                tid = uuid.uuid4().hex[:8]
+                new_teams[key] = {"id": tid, "name": r.team}
+            if (tid, r.number) in taken:
+                errors.append(f"line {r.line}: {r.team} number {r.number} is already registered")
+                continue
+            if r.captain and tid in has_captain:
+                errors.append(f"line {r.line}: {r.team} already has a captain")
+                continue
+            new_players.append(
+                {"team_id": tid, "number": r.number, "name": r.name, "captain": r.captain}
+            )
+        if errors:
+            raise Refused("; ".join(errors))
+
+        def change(data: dict) -> None:
+            teams = data.setdefault("teams", {})
+            players = data.setdefault("players", {})
+            for t in new_teams.values():
+                teams[str(_next_id(teams))] = t
+            for p in new_players:
+                players[str(_next_id(players))] = p
+
+        self.transaction(change)
+        return len(new_teams), len(new_players)
+
+    # -- schedule ------------------------------------------------------------------------
+    def games(self) -> list[dict[str, Any]]:
+        return sorted(
+            (dict(d) for d in self._db.table("games").all()),
+            key=lambda g: (g["start"], str(g["field"])),
+        )
+
+    def game(self, game_id: str) -> dict[str, Any] | None:
+        return next((g for g in self.games() if g["id"] == game_id), None)
+
+    @property
+    def game_length(self) -> timedelta:
+        return timedelta(milliseconds=int(self.settings.get("game_length_ms", 420_000)))
+
+    def check_games(self, extra: list[dict[str, Any]]) -> ScheduleCheck:
+        slots = [
+            Slot(
+                g["id"],
+                str(g["field"]),
+                datetime.fromisoformat(g["start"]),
+                g["team_a"],
+                g["team_b"],
+            )
+            for g in self.games() + extra
+        ]
+        gap = timedelta(minutes=int(self.settings.get("min_gap_minutes", 12)))
+        return check_schedule(slots, self.game_length, gap, self.team_names())
+
+    def add_games(self, games: list[dict[str, Any]]) -> list[str]:
+        """Add games atomically; refuses (nothing added) on an error of 32.03's schedule
+        check, returns its warnings."""
+        new = []
+        for g in games:
+            for side in ("team_a", "team_b"):
+                if not self.team(g[side]):
+                    raise Refused(f"unknown team {g[side]!r}")
+            new.append(
+                {
+                    "id": g.get("id") or "g" + uuid.uuid4().hex[:8],
+                    "field": str(g["field"]),
+                    "start": g["start"].isoformat(timespec="minutes")
+                    if isinstance(g["start"], datetime)
+                    else g["start"],
+                    "team_a": g["team_a"],
+                    "team_b": g["team_b"],
+                }
+            )
+        check = self.check_games(new)
+        if check.errors:
+            raise Refused("; ".join(check.errors))
+
+        def change(data: dict) -> None:
+            table = data.setdefault("games", {})
+            for g in new:
+                table[str(_next_id(table))] = g
+
+        self.transaction(change)
+        return check.warnings
+
+    def import_schedule(self, rows: Iterable[ScheduleRow]) -> list[str]:
+        games, errors = [], []
+        for r in rows:
+            a, b = self.team_by_name(r.team_a), self.team_by_name(r.team_b)
+            if not a:
+                errors.append(f"line {r.line}: unknown team {r.team_a!r}")
+            if not b:
+                errors.append(f"line {r.line}: unknown team {r.team_b!r}")
+            if a and b:
+                games.append(
+                    {"field": r.field, "start": r.start, "team_a": a["id"], "team_b": b["id"]}
+                )
+        if errors:
+            raise Refused("; ".join(errors))
+        return self.add_games(games)
