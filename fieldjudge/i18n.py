@@ -11,11 +11,11 @@ carry both languages themselves (``fieldjudge.rules.messages``): show them with
 
 from __future__ import annotations
 
-import ast
 import functools
 import gettext
 import locale
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,18 @@ from fieldjudge.rules.messages import render
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGS = ("ru", "en")
+
+
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+_ESCAPE = re.compile(r"\\(.)")
+
+
+def _po_string(token: str) -> str:
+    """The value of one quoted .po string ("..." with C escapes)."""
+    token = token.strip()
+    if len(token) < 2 or token[0] != '"' or token[-1] != '"':
+        raise ValueError(f"not a quoted .po string: {token!r}")
+    return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), token[1:-1])
 
 
 def parse_po(text: str) -> dict[str, str]:
@@ -45,13 +57,13 @@ def parse_po(text: str) -> dict[str, str]:
             continue
         if line.startswith("msgid "):
             flush()
-            msgid, msgstr = [ast.literal_eval(line[6:])], None
+            msgid, msgstr = [_po_string(line[6:])], None
             current = msgid
         elif line.startswith("msgstr "):
-            msgstr = [ast.literal_eval(line[7:])]
+            msgstr = [_po_string(line[7:])]
             current = msgstr
         elif line.startswith('"') and current is not None:
-            current.append(ast.literal_eval(line))
+            current.append(_po_string(line))
     flush()
     return out
 

@@ -22,3 +22,12 @@ def test_russian_catalog_translates_the_shell() -> None:
 def test_every_shipped_catalog_parses() -> None:
     for lang in i18n.LANGS:
         assert isinstance(i18n.load(lang).gettext("x"), str)
+
+
+def test_po_escapes_match_python_string_rules() -> None:
+    import ast
+
+    for raw in [r'"say \"hi\""', r'"two\nlines"', r'"tab\there"', r'"back\\slash"', '"ёжик"']:
+        po = f"msgid {raw}\nmsgstr {raw}\n"
+        value = ast.literal_eval(raw)
+        assert i18n.parse_po(po) == {value: value}
