@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from fieldjudge.chrono_checks import PlayerCheck
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.marker_check import FAIL, NOT_DONE, PASS, MarkerCheck, TimingTolerance
 from fieldjudge.rules.paintball.clock import parse_wall
@@ -106,7 +106,7 @@ def tests_table(check: MarkerCheck, cur: PlayerCheck, max_balls: int) -> str:
     lines = []
     for tr in check.tests:
         mark = OUTCOME_MARK.get(tr.outcome, "?") + ("≈" if tr.near_limit else " ")
-        lines.append(f"{mark} {_(TEST_NAMES.get(tr.name, tr.name)):<17} {tr.message}")
+        lines.append(f"{mark} {_(TEST_NAMES.get(tr.name, tr.name)):<17} {rule_text(tr.message)}")
     release = (
         _("trigger released: marked") if cur.release_t is not None else _("press r on release")
     )
@@ -123,14 +123,18 @@ def check_verdict(check: MarkerCheck, dq: Any | None) -> tuple[str, str]:
     if dq is not None:
         return (
             _("DISQUALIFIED for the tournament (20.05), game")
-            + f" {dq.game_id}: {dq.text}. "
+            + f" {dq.game_id}: {rule_text(dq.text)}. "
             + _("The marker cannot be admitted."),
             "verdict-bad",
         )
     if check.admitted:
         return _("ADMITTED — press v to record"), "verdict-good"
     done = all(tr.outcome != NOT_DONE for tr in check.tests)
-    text = (_("NOT ADMITTED") if done else _("Not finished")) + ": " + "; ".join(check.reasons)
+    text = (
+        (_("NOT ADMITTED") if done else _("Not finished"))
+        + ": "
+        + "; ".join(map(rule_text, check.reasons))
+    )
     return text, "verdict-bad" if done else ""
 
 
@@ -140,7 +144,7 @@ def disqualified_message(label: str, dq: Any) -> str:
         label
         + " "
         + _("was disqualified for the tournament in game")
-        + f" {dq.game_id} ({dq.text}).\n"
+        + f" {dq.game_id} ({rule_text(dq.text)}).\n"
         + _("The marker cannot be admitted; recorded as not admitted.")
     )
 
@@ -170,13 +174,13 @@ def ingame_analysis(
     ]
     if mode:
         lines.append(mode)
-    lines.append(_("Verdict if recorded") + f": {verdict_text}")
+    lines.append(_("Verdict if recorded") + f": {rule_text(verdict_text)}")
     return "\n".join(lines)
 
 
 def ingame_result(label: str, cv: Any, second_label: str | None = None) -> str:
     """The recorded reading's outcome, shown until the judge closes it (20.06)."""
-    text = [label + ": " + _(PENALTY_TEXT.get(cv.penalty, cv.penalty)), cv.text]
+    text = [label + ": " + _(PENALTY_TEXT.get(cv.penalty, cv.penalty)), rule_text(cv.text)]
     if second_label is not None:
         text.append(_("Second player (29.08)") + ": " + second_label)
     if cv.flagged:

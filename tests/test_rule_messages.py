@@ -156,7 +156,7 @@ def test_engine_results_carry_both_languages(tournament):
     assert cv.text == "20.04: 315 fps is over 310 fps: group removal 1+1"
     assert cv.text.render("ru") == "20.04: 315 фпс — выше 310 фпс: групповое удаление 1+1"
     check = check_marker([(301.0, 0.0)], slap_fired=False, release_t=None)
-    assert check.reasons[0].render("ru") == "19.05: скорость 301 фпс превышает 300 фпс"
+    assert check.reasons[0].render("ru") == "19.05: скорость 301 фпс выше 300 фпс"
 
 
 async def test_russian_ui_refuses_eliminating_a_neutral_player_in_russian(demo_folder, monkeypatch):

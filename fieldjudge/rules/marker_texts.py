@@ -10,7 +10,7 @@ R = RuleMessage
 
 @catalog
 def slap_not_done() -> RuleMessage:
-    return R("19.05", "slap test not done", "проверка на механический реактив не проведена")
+    return R("19.05", "slap test not done", "реактив не проверен")
 
 
 @catalog
@@ -20,7 +20,7 @@ def slap_fired() -> RuleMessage:
 
 @catalog
 def slap_passed() -> RuleMessage:
-    return R("19.05", "slap test passed", "проверка на механический реактив пройдена")
+    return R("19.05", "slap test passed", "маркер не выстрелил")
 
 
 @catalog
@@ -33,7 +33,7 @@ def velocity_over(fps: float, limit: float) -> RuleMessage:
     return R(
         "19.05",
         "velocity {fps:g} fps is over {limit:g} fps",
-        "скорость {fps:g} фпс превышает {limit:g} фпс",
+        "скорость {fps:g} фпс выше {limit:g} фпс",
         fps=fps,
         limit=limit,
     )
@@ -75,14 +75,14 @@ def rof_interval(gap: float, minimum: float, ok: bool, tolerance: float | None) 
 
 @catalog
 def after_release_not_done() -> RuleMessage:
-    return R("19.05", "after-release test not done", "проверка на последействие не проведена")
+    return R("19.05", "after-release test not done", "последействие не проверено")
 
 
 @catalog
 def shots_after_release(shots: int, limit: int) -> Phrase:
     return Phrase(
         "{n} shots after release (at most {limit})",
-        "выстрелов после отпускания крючка: {n} (не более {limit})",
+        "после отпускания выстрелов: {n} (не более {limit})",
         n=shots,
         limit=limit,
     )
@@ -92,7 +92,7 @@ def shots_after_release(shots: int, limit: int) -> Phrase:
 def late_after_release(delay: float, limit: float) -> Phrase:
     return Phrase(
         "a shot {d:g} ms after release (at most {limit:g})",
-        "выстрел через {d:g} мс после отпускания крючка (не более {limit:g})",
+        "выстрел через {d:g} мс после отпускания (не более {limit:g})",
         d=delay,
         limit=limit,
     )
@@ -108,14 +108,14 @@ def one_after_release(delay: float) -> RuleMessage:
     return R(
         "19.05",
         "1 shot {d:g} ms after release",
-        "1 выстрел через {d:g} мс после отпускания крючка",
+        "1 выстрел через {d:g} мс после отпускания",
         d=delay,
     )
 
 
 @catalog
 def none_after_release() -> RuleMessage:
-    return R("19.05", "no shot after release", "после отпускания крючка выстрелов нет")
+    return R("19.05", "no shot after release", "после отпускания выстрелов нет")
 
 
 @catalog
@@ -123,7 +123,7 @@ def balls_over(used: int, limit: int) -> RuleMessage:
     return R(
         "19.05",
         "{used} balls used, limit {limit}",
-        "израсходовано шаров: {used}, лимит {limit}",
+        "шаров: {used}, лимит {limit}",
         used=used,
         limit=limit,
     )
@@ -134,7 +134,7 @@ def balls_ok(used: int, limit: int) -> RuleMessage:
     return R(
         "19.05",
         "{used} of {limit} balls used",
-        "израсходовано шаров: {used} из {limit}",
+        "шаров: {used} из {limit}",
         used=used,
         limit=limit,
     )

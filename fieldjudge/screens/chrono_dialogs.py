@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from fieldjudge.chrono_readings import parse_fps
 from fieldjudge.chrono_service import session_config
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.pin import check_pin
 from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.screens.base import JudgeModal
@@ -89,7 +89,7 @@ def ask_head_judge_pin(
 def explain_failed_append(app, exc: Exception) -> None:
     """The store refused an event (`Refused`) or could not write it (`OSError`)."""
     title = _("Refused") if isinstance(exc, Refused) else _("Could not save")
-    app.push_screen(MessageScreen(title, str(exc)))
+    app.push_screen(MessageScreen(title, rule_text(exc)))
 
 
 class FailedMarkerScreen(JudgeModal[str | None]):
@@ -109,7 +109,7 @@ class FailedMarkerScreen(JudgeModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(_("NOT ADMITTED") + f": {self.who}", classes="dialog-title")
-            yield Static("\n".join(self.check.reasons), markup=False)
+            yield Static("\n".join(map(rule_text, self.check.reasons)), markup=False)
             yield Static(
                 _("f: not admitted, fix and retest (19.06)")
                 + "\n"

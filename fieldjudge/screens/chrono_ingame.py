@@ -29,7 +29,7 @@ from fieldjudge.chrono_readings import (
     second_player_candidates,
 )
 from fieldjudge.chrono_text import PENALTY_TEXT, ingame_analysis, ingame_result, player_label
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.marker_check import Shot
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.clock import format_clock
@@ -233,7 +233,8 @@ class InGameChronoScreen(JudgeScreen):
 
                 self.app.push_screen(
                     SecondPlayerScreen(
-                        cv.text, [(p.number, self._label(p.team, p.number)) for p in mates]
+                        rule_text(cv.text),
+                        [(p.number, self._label(p.team, p.number)) for p in mates],
                     ),
                     second,
                 )

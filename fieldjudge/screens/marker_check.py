@@ -43,7 +43,7 @@ from fieldjudge.chrono_text import (
     tests_table,
     tolerance_note,
 )
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import refusal
@@ -215,7 +215,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         if engine:
             why = refusal(self.state, etype, data)
             if why:
-                self.app.push_screen(MessageScreen(_("Refused"), why))
+                self.app.push_screen(MessageScreen(_("Refused"), rule_text(why, self.names)))
                 return False
         try:
             self.game_log.append(etype, data, judge=getattr(self.app, "judge", ""))
