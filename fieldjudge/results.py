@@ -12,6 +12,7 @@ from typing import Any
 
 from fieldjudge.pin import check_pin
 from fieldjudge.rules import protocol as pr
+from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import GameResult, GameSetup, RosterPlayer, Settings, fold
 from fieldjudge.rules.paintball import game_result as engine_result
@@ -144,9 +145,9 @@ def submit_protocol(t, game_id: str, judge: str = "", when: datetime | None = No
     """30.02 / 31: the senior judge submits the result once the game is final."""
     v = game_view(t, game_id)
     if not v.final:
-        raise Refused("30.02: points are awarded after the game: finish the game first")
+        raise Refused(pt.finish_first())
     if v.protocol.submitted and v.protocol.phase != pr.SUBMITTED:
-        raise Refused("31: the captains have answered; a new protocol is not needed")
+        raise Refused(pt.new_protocol_not_needed())
     return _append(t, game_id, pr.PROTOCOL_SUBMITTED, pr.snapshot(v.computed), judge, when)
 
 
@@ -173,13 +174,13 @@ def check_head_pin(t, pin: str, now: float, gate: pr.PinGate | None = None) -> N
     gate = gate or pin_gate(t)
     wait = gate.remaining(now)
     if wait > 0:
-        raise Refused(f"three wrong PINs: correction is locked for {int(wait + 0.999)} s")
+        raise Refused(pt.pin_locked(int(wait + 0.999)))
     ok = check_pin(pin, t.meta.get("pin"))
     gate.record(ok, now)
     if not ok:
         if gate.remaining(now) > 0:
-            raise Refused("wrong PIN; three wrong PINs: correction is locked for a minute")
-        raise Refused(f"wrong PIN ({gate.max_failures - gate.failures} attempts left)")
+            raise Refused(pt.pin_wrong_locked())
+        raise Refused(pt.pin_wrong(gate.max_failures - gate.failures))
 
 
 def correct_total(

@@ -35,7 +35,7 @@ SAMPLES = {
     "player": Player("t1", 7),
     "why": "26",
     "etype": "bogus",
-    "left": "0:20",
+    "left": ["0:20", 2],
     "reason": "bogus",
     "kind": ["paint", "neutral"],
     "owner": "t2",
@@ -72,6 +72,7 @@ SAMPLES = {
     "judge": "Петров",
     "ended": "10:00",
     "allowed": "10:12",
+    "seconds": 42,
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldjudge.rules.messages import RuleMessage, Team, catalog
+from fieldjudge.rules.messages import Phrase, RuleMessage, Team, catalog
 
 R = RuleMessage
 
@@ -116,4 +116,46 @@ def no_show_gap(team: Any, ended: str, allowed: str) -> RuleMessage:
         team=Team(str(team)),
         ended=ended,
         allowed=allowed,
+    )
+
+
+@catalog
+def finish_first() -> RuleMessage:
+    return R(
+        "30.02",
+        "points are awarded after the game: finish the game first",
+        "очки начисляются по окончании игры: сначала завершите игру",
+    )
+
+
+@catalog
+def new_protocol_not_needed() -> RuleMessage:
+    return R(
+        "31",
+        "the captains have answered; a new protocol is not needed",
+        "капитаны уже ответили; новый протокол не нужен",
+    )
+
+
+@catalog
+def pin_locked(seconds: int) -> Phrase:
+    return Phrase(
+        "three wrong PINs: correction is locked for {seconds} s",
+        "три неверных PIN: исправление заблокировано на {seconds} с",
+        seconds=seconds,
+    )
+
+
+@catalog
+def pin_wrong_locked() -> Phrase:
+    return Phrase(
+        "wrong PIN; three wrong PINs: correction is locked for a minute",
+        "неверный PIN; три неверных PIN: исправление заблокировано на минуту",
+    )
+
+
+@catalog
+def pin_wrong(left: int) -> Phrase:
+    return Phrase(
+        "wrong PIN ({left} attempts left)", "неверный PIN (осталось попыток: {left})", left=left
     )
