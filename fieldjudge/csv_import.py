@@ -10,6 +10,8 @@ import io
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from fieldjudge.i18n import _
+
 TRUE_WORDS = {"1", "yes", "y", "true", "да", "д", "+", "x", "к", "капитан", "captain"}
 FALSE_WORDS = {"", "0", "no", "n", "false", "нет", "н", "-"}
 
@@ -48,7 +50,9 @@ def decode(raw: bytes) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValueError(
-            f"the file is not UTF-8 (byte {exc.start}); save it as 'CSV UTF-8' and try again"
+            _("the file is not UTF-8 (byte {byte}); save it as 'CSV UTF-8' and try again").format(
+                byte=exc.start
+            )
         ) from None
 
 
@@ -72,13 +76,15 @@ def _data_rows(raw: bytes | str, need: list[str], res: ParseResult):
         return
     rows = list(_reader(text))
     if not rows:
-        res.errors.append("the file is empty")
+        res.errors.append(_("the file is empty"))
         return
     head = _header(rows[0])
     missing = [c for c in need if c not in head]
     if missing:
         res.errors.append(
-            f"line 1: header must be {','.join(need)} (missing: {', '.join(missing)})"
+            _("line 1: header must be {header} (missing: {missing})").format(
+                header=",".join(need), missing=", ".join(missing)
+            )
         )
         return
     idx = {c: head.index(c) for c in need}
@@ -86,7 +92,11 @@ def _data_rows(raw: bytes | str, need: list[str], res: ParseResult):
         if not any(c.strip() for c in row):
             continue
         if len(row) < len(head):
-            res.errors.append(f"line {line}: {len(row)} columns, expected {len(head)}")
+            res.errors.append(
+                _("line {line}: {n} columns, expected {m}").format(
+                    line=line, n=len(row), m=len(head)
+                )
+            )
             continue
         yield line, {c: row[idx[c]].strip() for c in need}
 
@@ -101,17 +111,21 @@ def parse_roster(raw: bytes | str, max_team_size: int | None = None) -> ParseRes
         cap_s = row["captain"].lower()
         bad = False
         if not team:
-            res.errors.append(f"line {line}: team is empty")
+            res.errors.append(_("line {line}: team is empty").format(line=line))
             bad = True
         if not name:
-            res.errors.append(f"line {line}: name is empty")
+            res.errors.append(_("line {line}: name is empty").format(line=line))
             bad = True
         try:
             number = int(num_s)
             if not 0 <= number <= 999:
                 raise ValueError
         except ValueError:
-            res.errors.append(f"line {line}: number {num_s!r} is not a whole number 0-999")
+            res.errors.append(
+                _("line {line}: number {value} is not a whole number 0-999").format(
+                    line=line, value=repr(num_s)
+                )
+            )
             bad = True
             number = -1
         if cap_s in TRUE_WORDS:
@@ -119,20 +133,30 @@ def parse_roster(raw: bytes | str, max_team_size: int | None = None) -> ParseRes
         elif cap_s in FALSE_WORDS:
             captain = False
         else:
-            res.errors.append(f"line {line}: captain {cap_s!r} is not yes/no (1/0, да/нет)")
+            res.errors.append(
+                _("line {line}: captain {value} is not yes/no (1/0, да/нет)").format(
+                    line=line, value=repr(cap_s)
+                )
+            )
             bad = True
             captain = False
         if bad:
             continue
         key = (team.casefold(), number)
         if key in seen:
-            res.errors.append(f"line {line}: {team} number {number} already on line {seen[key]}")
+            res.errors.append(
+                _("line {line}: {team} number {number} already on line {other}").format(
+                    line=line, team=team, number=number, other=seen[key]
+                )
+            )
             continue
         seen[key] = line
         if captain:
             if team.casefold() in captains:
                 res.errors.append(
-                    f"line {line}: {team} already has a captain (line {captains[team.casefold()]})"
+                    _("line {line}: {team} already has a captain (line {other})").format(
+                        line=line, team=team, other=captains[team.casefold()]
+                    )
                 )
                 continue
             captains[team.casefold()] = line
@@ -140,12 +164,14 @@ def parse_roster(raw: bytes | str, max_team_size: int | None = None) -> ParseRes
     teams = {r.team.casefold(): r.team for r in res.rows}
     for key, team in teams.items():
         if key not in captains:
-            res.warnings.append(f"{team}: no captain marked")
+            res.warnings.append(_("{team}: no captain marked").format(team=team))
         size = sum(1 for r in res.rows if r.team.casefold() == key)
         if max_team_size and size < max_team_size:
-            res.warnings.append(f"{team}: {size} players, fewer than {max_team_size}")
+            res.warnings.append(
+                _("{team}: {n} players, fewer than {m}").format(team=team, n=size, m=max_team_size)
+            )
     if not res.rows and not res.errors:
-        res.errors.append("no players in the file")
+        res.errors.append(_("no players in the file"))
     return res
 
 
@@ -166,14 +192,18 @@ def parse_schedule(raw: bytes | str, day: date) -> ParseResult:
     for line, row in _data_rows(raw, ["field", "start", "team_a", "team_b"], res):
         fld, start_s, a, b = row["field"], row["start"], row["team_a"], row["team_b"]
         if not fld or not a or not b:
-            res.errors.append(f"line {line}: field, team_a and team_b must not be empty")
+            res.errors.append(
+                _("line {line}: field, team_a and team_b must not be empty").format(line=line)
+            )
             continue
         try:
             start = parse_time(start_s, day)
         except ValueError:
-            res.errors.append(f"line {line}: start {start_s!r} is not HH:MM")
+            res.errors.append(
+                _("line {line}: start {value} is not HH:MM").format(line=line, value=repr(start_s))
+            )
             continue
         res.rows.append(ScheduleRow(line, fld, start, a, b))
     if not res.rows and not res.errors:
-        res.errors.append("no games in the file")
+        res.errors.append(_("no games in the file"))
     return res

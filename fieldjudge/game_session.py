@@ -91,7 +91,7 @@ def game_setup(tournament: Any, game_id: str, log: Any = None) -> GameSetup:
     if g is None and log is not None:  # a game file whose schedule entry is gone
         g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
     if g is None:
-        raise Refused(f"no game {game_id} in the schedule")
+        raise Refused(_("no game {game} in the schedule").format(game=game_id))
     rosters = {
         team: tuple(
             RosterPlayer(int(p["number"]), str(p["name"]), bool(p.get("captain")))
@@ -197,11 +197,11 @@ class GameSession:
         """Void any event of the log (a void of a void restores its target)."""
         target = self.log.by_id(target_id)
         if target is None:
-            raise Refused(f"no event {target_id} in this game")
+            raise Refused(_("no event {event} in this game").format(event=target_id))
         if target_id in self.voided():
-            raise Refused("this event is already voided")
+            raise Refused(_("this event is already voided"))
         if not reason.strip():
-            raise Refused("a correction needs a reason")
+            raise Refused(_("a correction needs a reason"))
         stamp = self.now_ms() if self.state.clock.started else None
         event = self.log.void(target_id, reason, judge=self.judge, game_clock_ms=stamp)
         self._refold()
@@ -223,7 +223,7 @@ class GameSession:
         """Void the last event (see :meth:`last_undoable`)."""
         target = self.last_undoable()
         if target is None:
-            raise Refused("nothing to undo")
+            raise Refused(_("nothing to undo"))
         return self.void(target.id, reason)
 
     def tick(self) -> Event | None:

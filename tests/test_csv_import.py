@@ -49,3 +49,29 @@ def test_schedule_rows_and_errors() -> None:
     res = parse_schedule(raw.encode(), date(2026, 6, 1))
     assert len(res.rows) == 1 and res.rows[0].start.hour == 10
     assert [e.split(":")[0] for e in res.errors] == ["line 3", "line 4"]
+
+
+def test_errors_speak_russian_in_the_russian_ui() -> None:
+    from fieldjudge import i18n
+
+    i18n.set_language("ru")
+    try:
+        res = parse_roster("team,number,name,captain\nЛисы,x,Анна,да\n".encode())
+        assert res.errors == ["строка 2: номер 'x' — не целое число 0–999"]
+    finally:
+        i18n.set_language("en")
+
+
+def test_schedule_warning_renders_in_both_languages() -> None:
+    from datetime import datetime, timedelta
+
+    from fieldjudge.i18n import rule_text
+    from fieldjudge.rules.schedule import Slot, check_schedule
+
+    t = datetime(2026, 6, 1, 10)
+    slots = [Slot("g1", "1", t, "a", "b"), Slot("g2", "1", t + timedelta(minutes=17), "a", "c")]
+    check = check_schedule(slots, timedelta(minutes=7), names={"a": "Волки"})
+    assert check.errors == []
+    (warning,) = check.warnings
+    assert warning.startswith("32.03: Волки has only 10 min")
+    assert rule_text(warning, lang="ru").startswith("32.03: у «Волки» между играми")

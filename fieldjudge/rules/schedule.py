@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from fieldjudge.rules.messages import Phrase, RuleMessage
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -18,8 +20,8 @@ class Slot:
 
 @dataclass(frozen=True)
 class ScheduleCheck:
-    errors: list[str]
-    warnings: list[str]
+    errors: list[Phrase]
+    warnings: list[Phrase]
 
 
 def check_schedule(
@@ -31,15 +33,23 @@ def check_schedule(
     """Errors: a team against itself, a team in two games that overlap in time, two games
     on one field at once. Warnings: less than ``min_gap`` between a team's games (32.03)."""
     names = names or {}
-    errors: list[str] = []
-    warnings: list[str] = []
+    errors: list[Phrase] = []
+    warnings: list[Phrase] = []
 
     def n(team: str) -> str:
         return names.get(team, team)
 
     for s in slots:
         if s.team_a == s.team_b:
-            errors.append(f"{s.start:%H:%M} field {s.field}: {n(s.team_a)} cannot play itself")
+            errors.append(
+                Phrase(
+                    "{time} field {field}: {team} cannot play itself",
+                    "{time}, поле {field}: команда «{team}» не может играть сама с собой",
+                    time=f"{s.start:%H:%M}",
+                    field=s.field,
+                    team=n(s.team_a),
+                )
+            )
     by_team: dict[str, list[Slot]] = {}
     for s in slots:
         by_team.setdefault(s.team_a, []).append(s)
@@ -51,14 +61,31 @@ def check_schedule(
             gap = nxt.start - (prev.start + game_length)
             if nxt.start < prev.start + game_length:
                 errors.append(
-                    f"{n(team)} is booked twice at once: {prev.start:%H:%M} field {prev.field}"
-                    f" and {nxt.start:%H:%M} field {nxt.field}"
+                    Phrase(
+                        "{team} is booked twice at once: {t1} field {f1} and {t2} field {f2}",
+                        "«{team}» стоит в расписании дважды одновременно: {t1} поле {f1} и"
+                        " {t2} поле {f2}",
+                        team=n(team),
+                        t1=f"{prev.start:%H:%M}",
+                        f1=prev.field,
+                        t2=f"{nxt.start:%H:%M}",
+                        f2=nxt.field,
+                    )
                 )
             elif gap < min_gap:
                 warnings.append(
-                    f"32.03: {n(team)} has only {int(gap.total_seconds() // 60)} min between"
-                    f" {prev.start:%H:%M} and {nxt.start:%H:%M} (at least"
-                    f" {int(min_gap.total_seconds() // 60)} required)"
+                    RuleMessage(
+                        "32.03",
+                        "{team} has only {gap} min between {t1} and {t2} (at least {need}"
+                        " required)",
+                        "у «{team}» между играми в {t1} и {t2} только {gap} мин (нужно не"
+                        " меньше {need})",
+                        team=n(team),
+                        gap=int(gap.total_seconds() // 60),
+                        t1=f"{prev.start:%H:%M}",
+                        t2=f"{nxt.start:%H:%M}",
+                        need=int(min_gap.total_seconds() // 60),
+                    )
                 )
     by_field: dict[str, list[Slot]] = {}
     for s in slots:
@@ -68,6 +95,12 @@ def check_schedule(
         for prev, nxt in zip(games, games[1:], strict=False):
             if nxt.start < prev.start + game_length:
                 errors.append(
-                    f"field {field} has two games at once: {prev.start:%H:%M} and {nxt.start:%H:%M}"
+                    Phrase(
+                        "field {field} has two games at once: {t1} and {t2}",
+                        "на поле {field} две игры одновременно: {t1} и {t2}",
+                        field=field,
+                        t1=f"{prev.start:%H:%M}",
+                        t2=f"{nxt.start:%H:%M}",
+                    )
                 )
     return ScheduleCheck(errors, warnings)

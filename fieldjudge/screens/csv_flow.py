@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fieldjudge.csv_import import ParseResult
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.store import Refused
 
@@ -52,7 +52,7 @@ def import_csv_flow(
             return
         screen.reload()
         if result.warnings:
-            app.push_screen(MessageScreen(msg, "\n".join(result.warnings)))
+            app.push_screen(MessageScreen(msg, "\n".join(rule_text(w) for w in result.warnings)))
         else:
             screen.notify(msg)
 

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
 from fieldjudge.csv_import import parse_schedule, parse_time
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.csv_flow import import_csv_flow
 from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
@@ -72,7 +72,7 @@ class ScheduleScreen(JudgeScreen):
     def _report(self, warnings: list[str], added: str) -> None:
         self.reload()
         if warnings:
-            self.app.push_screen(MessageScreen(added, "\n".join(warnings)))
+            self.app.push_screen(MessageScreen(added, "\n".join(rule_text(w) for w in warnings)))
         else:
             self.notify(added)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from tinydb import TinyDB
 
+from fieldjudge.i18n import _
 from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
 from fieldjudge.store import schema
 from fieldjudge.store.errors import Refused
@@ -111,9 +112,9 @@ class EventLog:
         """A correction: a new event that voids ``target_id`` (the target stays in the log)."""
         target = self.by_id(target_id)
         if target is None:
-            raise Refused(f"no event {target_id} in this log")
+            raise Refused(_("no event {event} in this game").format(event=target_id))
         if not reason.strip():
-            raise Refused("a correction needs a reason")
+            raise Refused(_("a correction needs a reason"))
         return self.append(
             VOID,
             {"target": target_id, "reason": reason.strip(), "target_type": target.type},

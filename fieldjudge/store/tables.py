@@ -13,6 +13,7 @@ from typing import Any
 from tinydb import TinyDB
 
 from fieldjudge.csv_import import RosterRow, ScheduleRow
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.schedule import ScheduleCheck, Slot, check_schedule
 from fieldjudge.store.errors import Refused
 
@@ -50,23 +51,23 @@ class TablesMixin:
     def add_team(self, name: str) -> dict[str, Any]:
         name = name.strip()
         if not name:
-            raise Refused("a team needs a name")
+            raise Refused(_("a team needs a name"))
         if self.team_by_name(name):
-            raise Refused(f"team {name!r} already exists")
+            raise Refused(_("team {name} already exists").format(name=repr(name)))
         team = {"id": uuid.uuid4().hex[:8], "name": name}
         self._db.table("teams").insert(team)
         return team
 
     def add_player(self, team_id: str, number: int, name: str, captain: bool = False) -> dict:
         if not name.strip():
-            raise Refused("a player needs a name")
+            raise Refused(_("a player needs a name"))
         if not 0 <= number <= 999:
-            raise Refused("a player number is 0-999")
+            raise Refused(_("a player number is 0-999"))
         roster = self.players(team_id)
         if any(p["number"] == number for p in roster):
-            raise Refused(f"number {number} is already in this team")
+            raise Refused(_("number {number} is already in this team").format(number=number))
         if captain and any(p["captain"] for p in roster):
-            raise Refused("this team already has a captain")
+            raise Refused(_("this team already has a captain"))
         player = {"team_id": team_id, "number": number, "name": name.strip(), "captain": captain}
         self._db.table("players").insert(player)
         return player
@@ -88,10 +89,16 @@ class TablesMixin:
                 tid = uuid.uuid4().hex[:8]
                 new_teams[key] = {"id": tid, "name": r.team}
             if (tid, r.number) in taken:
-                errors.append(f"line {r.line}: {r.team} number {r.number} is already registered")
+                errors.append(
+                    _("line {line}: {team} number {number} is already registered").format(
+                        line=r.line, team=r.team, number=r.number
+                    )
+                )
                 continue
             if r.captain and tid in has_captain:
-                errors.append(f"line {r.line}: {r.team} already has a captain")
+                errors.append(
+                    _("line {line}: {team} already has a captain").format(line=r.line, team=r.team)
+                )
                 continue
             new_players.append(
                 {"team_id": tid, "number": r.number, "name": r.name, "captain": r.captain}
@@ -145,7 +152,7 @@ class TablesMixin:
         for g in games:
             for side in ("team_a", "team_b"):
                 if not self.team(g[side]):
-                    raise Refused(f"unknown team {g[side]!r}")
+                    raise Refused(_("unknown team {team}").format(team=repr(g[side])))
             new.append(
                 {
                     "id": g.get("id") or "g" + uuid.uuid4().hex[:8],
@@ -159,7 +166,7 @@ class TablesMixin:
             )
         check = self.check_games(new)
         if check.errors:
-            raise Refused("; ".join(check.errors))
+            raise Refused("; ".join(rule_text(e) for e in check.errors))
 
         def change(data: dict) -> None:
             table = data.setdefault("games", {})
@@ -174,9 +181,13 @@ class TablesMixin:
         for r in rows:
             a, b = self.team_by_name(r.team_a), self.team_by_name(r.team_b)
             if not a:
-                errors.append(f"line {r.line}: unknown team {r.team_a!r}")
+                errors.append(
+                    _("line {line}: unknown team {team}").format(line=r.line, team=repr(r.team_a))
+                )
             if not b:
-                errors.append(f"line {r.line}: unknown team {r.team_b!r}")
+                errors.append(
+                    _("line {line}: unknown team {team}").format(line=r.line, team=repr(r.team_b))
+                )
             if a and b:
                 games.append(
                     {"field": r.field, "start": r.start, "team_a": a["id"], "team_b": b["id"]}
