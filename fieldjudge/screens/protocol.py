@@ -15,9 +15,9 @@ from textual.widgets import Footer, Header, Static
 from fieldjudge import results
 from fieldjudge.export.html import OUTCOMES, game_time, local_time
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.forms import ConfirmScreen, Field, FormScreen, Values
+from fieldjudge.screens.game_text import reason_label
 from fieldjudge.store import Refused, StoreError
 
 PHASE_TEXT = {
@@ -114,8 +114,7 @@ class ProtocolScreen(JudgeScreen):
         elims.sort(key=lambda p: (p.elimination.game_clock_ms or 0, p.team, p.number))
         for p in elims:
             e = p.elimination
-            reason = ALL_REASONS.get(e.reason)
-            what = _(reason.en) if reason else e.reason
+            what = reason_label(e.reason)
             lines.append(
                 f"  {game_time(e.game_clock_ms)}  {v.name(p.team)} #{p.number} {p.name}: "
                 f"{what} ({e.section})"
