@@ -14,20 +14,27 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fixtures import build  # noqa: E402
+from fixtures import build, write_game  # noqa: E402
 
 SIZES = (1_000, 10_000, 50_000)
-APPENDS = 200
+SAMPLES = 200  # appends measured, each into its own game
+GAME_EVENTS = 200
 
 
 def measure(total: int, root: Path) -> dict:
+    """One durable append into each of SAMPLES games that hold exactly 200 events."""
     t = build(root / f"t{total}", total)
-    game_id = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
-    log = t.game_log(game_id)
-    for i in range(200):
-        log.append("note", {"i": i})
+    logs = []
+    for k in range(SAMPLES):
+        gid = f"bench-{k:03d}"
+        write_game(
+            t.game_path(gid),
+            {"id": gid, "field": "9", "start": "2026-06-01T09:00", "team_a": "a", "team_b": "b"},
+            GAME_EVENTS,
+        )
+        logs.append(t.game_log(gid, create=False))
     times = []
-    for i in range(APPENDS):
+    for i, log in enumerate(logs):
         t0 = time.perf_counter()
         log.append("elimination", {"reason": "hit", "players": [{"team": "a", "number": i}]})
         times.append((time.perf_counter() - t0) * 1000)
