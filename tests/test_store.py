@@ -214,3 +214,18 @@ def test_summary_index_avoids_reparsing(tournament: Tournament) -> None:
 def test_verify_chain_reports_the_first_break() -> None:
     assert verify_chain([]) is None
     assert "sequence" in verify_chain([{"seq": 2}])
+
+
+def test_startup_backup_copies_only_changed_files(demo_folder: Path) -> None:
+    t = Tournament.open(demo_folder)  # the first open copies every file
+    path = demo_folder / "tournament.json"
+    games = sorted((demo_folder / "games").glob("*.json"))
+    assert len(backups_of(demo_folder, path)) == 1
+    assert all(len(backups_of(demo_folder, g)) == 1 for g in games)
+    t.backup_all()
+    assert len(backups_of(demo_folder, path)) == 1  # unchanged: no new copy
+    t.update_meta(venue="elsewhere")
+    t.backup_all()
+    assert len(backups_of(demo_folder, path)) == 2
+    assert all(len(backups_of(demo_folder, g)) == 1 for g in games)
+    t.close()

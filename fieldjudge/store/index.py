@@ -18,16 +18,20 @@ class SummaryIndex:
     def __init__(self, folder: Path) -> None:
         self.path = Path(folder) / ".cache" / "index.json"
         self._entries: dict[str, dict[str, Any]] = {}
+        # file (relative to the folder) -> its key when its newest backup was made
+        self.backed_up: dict[str, list[int]] = {}
         self._dirty = False
         try:
             data = orjson.loads(self.path.read_bytes())
             if data.get("version") == VERSION:
                 self._entries = data.get("games", {})
+                self.backed_up = data.get("backed_up", {})
         except (OSError, orjson.JSONDecodeError, AttributeError):
             self._entries = {}
 
     @staticmethod
-    def _key(path: Path) -> list[int] | None:
+    def file_key(path: Path) -> list[int] | None:
+        """(size, mtime in ns): what says a file changed without reading it."""
         try:
             st = path.stat()
         except OSError:
@@ -36,13 +40,18 @@ class SummaryIndex:
 
     def get(self, game_id: str, path: Path) -> dict[str, Any] | None:
         entry = self._entries.get(game_id)
-        if entry is None or entry.get("key") != self._key(path):
+        if entry is None or entry.get("key") != self.file_key(path):
             return None
         return entry["summary"]
 
     def put(self, game_id: str, path: Path, summary: dict[str, Any]) -> None:
-        self._entries[game_id] = {"key": self._key(path), "summary": summary}
+        self._entries[game_id] = {"key": self.file_key(path), "summary": summary}
         self._dirty = True
+
+    def mark_backed_up(self, rel: str, key: list[int] | None) -> None:
+        if key is not None and self.backed_up.get(rel) != key:
+            self.backed_up[rel] = key
+            self._dirty = True
 
     def invalidate(self, game_id: str) -> None:
         if self._entries.pop(game_id, None) is not None:
@@ -52,5 +61,8 @@ class SummaryIndex:
         if not self._dirty:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(self.path, orjson.dumps({"version": VERSION, "games": self._entries}))
+        atomic_write_bytes(
+            self.path,
+            orjson.dumps({"version": VERSION, "games": self._entries, "backed_up": self.backed_up}),
+        )
         self._dirty = False

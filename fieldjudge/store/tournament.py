@@ -236,7 +236,18 @@ class Tournament(TablesMixin):
         files += sorted((self.folder / "games").glob("*.json"))
         files += sorted((self.folder / "quidditch").glob("*.json"))
         for f in files:
+            rel = f.relative_to(self.folder).as_posix()
+            key = self.index.file_key(f)
+            if (
+                only_if_changed
+                and key is not None
+                and self.index.backed_up.get(rel) == key
+                and backup.backup_dir(self.folder, f).is_dir()
+            ):
+                continue  # unchanged since its last copy: one stat instead of a listing
             backup.make_backup(self.folder, f, keep, only_if_changed=only_if_changed)
+            self.index.mark_backed_up(rel, key)
+        self.index.save()
 
     # -- internals -----------------------------------------------------------------------
     def transaction(self, change: Callable[[dict], None]) -> None:
