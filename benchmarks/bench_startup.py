@@ -57,7 +57,7 @@ folder = Path(sys.argv[1])
 
 async def pilot_run(pilot):
     app = pilot.app
-    while app.tournament is None or app.screen.query("#games").first().row_count == 0:
+    while app.tournament is None or not any(t.row_count for t in app.screen.query("#games")):
         await pilot.pause(0.001)
     await pilot.pause()
     print("READY", flush=True)

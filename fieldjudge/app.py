@@ -20,6 +20,8 @@ from fieldjudge.screens.help import HelpScreen, describe_keys
 from fieldjudge.store import DamagedFile, FolderLocked, Tournament
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 
+STARTUP_BACKUP_DELAY_S = 1.0
+
 
 class FieldJudgeApp(App[None]):
     CSS_PATH = "app.tcss"
@@ -47,10 +49,13 @@ class FieldJudgeApp(App[None]):
         self.theme = "textual-dark"
 
     # -- lifecycle ----------------------------------------------------------------------
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> Screen:
+        """The home screen is the base of the stack (no extra screen switch at startup)."""
         from fieldjudge.screens.home import HomeScreen
 
-        self.push_screen(HomeScreen())
+        return HomeScreen()
+
+    def on_mount(self) -> None:
         if self.initial_folder is not None:
             self.open_tournament(self.initial_folder)
 
@@ -96,9 +101,9 @@ class FieldJudgeApp(App[None]):
         self.tournament = t
         self.sub_title = t.name
         self.refresh_home()
-        # The startup backup (files changed since their newest copy) runs once the home
-        # screen is drawn, so a judge sees the schedule first.
-        self.call_after_refresh(self._startup_backup, t)
+        # The startup backup (files changed since their newest copy) runs a moment after
+        # the home screen is drawn, so a judge sees the schedule first.
+        self.set_timer(STARTUP_BACKUP_DELAY_S, lambda: self._startup_backup(t))
 
     def _startup_backup(self, t: Tournament) -> None:
         if self.tournament is t:

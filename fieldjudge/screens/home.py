@@ -75,11 +75,12 @@ class HomeScreen(JudgeScreen):
     def on_mount(self) -> None:
         table = self.query_one("#games", DataTable)
         table.add_columns(_("Time"), _("Field"), _("Team A"), _("Team B"), _("State"))
-        self.reload()
+        # The first ScreenResume follows mount: on_screen_resume fills the lists.
+        self._shown = False
 
     # -- data ---------------------------------------------------------------------------
     def reload(self) -> None:
-        if not self.is_mounted:
+        if not getattr(self, "_shown", False):  # filled when first shown
             return
         options = self.query_one("#tournaments", OptionList)
         options.clear_options()
@@ -220,4 +221,7 @@ class HomeScreen(JudgeScreen):
         open_quidditch(self.app)
 
     def on_screen_resume(self) -> None:
+        """Fill the lists when first shown and whenever the judge comes back (a game may
+        have moved on meanwhile)."""
+        self._shown = True
         self.reload()
