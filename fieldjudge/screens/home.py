@@ -110,8 +110,15 @@ class HomeScreen(JudgeScreen):
         for g in t.games():
             summary = t.game_summary(g["id"])
             phase = _(PHASES.get(summary.get("phase", ""), summary.get("phase", "")))
-            if "alive" in summary:
-                phase += f" {summary['alive'][0]}:{summary['alive'][1]}"
+            result = summary.get("result")
+            if summary.get("no_show"):  # 32.01: who did not come, instead of the score
+                absent = ", ".join(names.get(x, x) for x in summary["no_show"])
+                phase = _("no-show") + ": " + absent
+            elif result and result.get("points"):
+                pts = result["points"]  # 30.01 game points of a closed game
+                phase += f" · {pts.get(g['team_a'], 0)}:{pts.get(g['team_b'], 0)} " + _("pts")
+            elif "alive" in summary:  # players in play
+                phase += f" · {summary['alive'][0]}:{summary['alive'][1]}"
             start = datetime.fromisoformat(g["start"])
             table.add_row(
                 start.strftime("%H:%M"),
