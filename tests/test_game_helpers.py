@@ -3,6 +3,7 @@ clock, press keys, compare states across a restart."""
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -27,6 +28,11 @@ async def wait_for(pilot, condition, what: str = "condition", tries: int = 300) 
     raise AssertionError(f"timed out waiting for {what}")
 
 
+async def type_text(pilot, text: str) -> None:
+    for ch in text:
+        await pilot.press(ch if ch != " " else "space")
+
+
 def game_id(folder: Path, index: int = 4) -> str:
     from fieldjudge.store import Tournament
 
@@ -45,6 +51,14 @@ async def open_game(app, pilot, gid: str):
     await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
     await pilot.pause()
     return app.screen
+
+
+@asynccontextmanager
+async def game_screen(folder: Path, gid: str, lang: str = "en", size=(100, 32)):
+    """The app on ``folder`` with game ``gid`` open on the game screen: (app, pilot, screen)."""
+    app = make_app(folder.parent, folder, lang=lang)
+    async with app.run_test(size=size) as pilot:
+        yield app, pilot, await open_game(app, pilot, gid)
 
 
 async def keys(pilot, *presses: str) -> None:
@@ -84,7 +98,5 @@ def state_key(session) -> dict:
 
 async def reopened_state(folder: Path, gid: str) -> dict:
     """Quit and start the app again on the same folder; the game's state as it shows."""
-    app = make_app(folder.parent, folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        screen = await open_game(app, pilot, gid)
+    async with game_screen(folder, gid) as (_app, _pilot, screen):
         return state_key(screen.session)

@@ -5,19 +5,32 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fieldjudge.app import make_app
+import pytest
+
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.game_dialogs import InspectionDialog
 from fieldjudge.screens.game_widgets import EventLogView
 from tests.test_game_helpers import (
     fake_clock,
     game_id,
+    game_screen,
     keys,
-    open_game,
     reopened_state,
     state_key,
     wait_for,
 )
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The game clock, advanced by hand."""
+    return fake_clock(monkeypatch)
+
+
+@pytest.fixture
+def gid(demo_folder: Path) -> str:
+    """A scheduled demo game that has not been played."""
+    return game_id(demo_folder)
 
 
 def roster(screen, side: str) -> list[int]:
@@ -34,12 +47,8 @@ async def inspect_all(app, pilot, screen) -> None:
     await wait_for(pilot, lambda: screen.session.state.phase == m.FINAL, "final")
 
 
-async def test_flag_hang_that_counts_ends_the_game_at_the_touch(demo_folder: Path, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        screen = await open_game(app, pilot, gid)
+async def test_flag_hang_that_counts_ends_the_game_at_the_touch(demo_folder: Path, gid, clock):
+    async with game_screen(demo_folder, gid) as (app, pilot, screen):
         a, _b = screen.session.teams
         await keys(pilot, "space")
         clock.advance(60_000)
@@ -55,18 +64,15 @@ async def test_flag_hang_that_counts_ends_the_game_at_the_touch(demo_folder: Pat
         assert st.hang_team == a
         await inspect_all(app, pilot, screen)
         before = state_key(screen.session)
-        assert "ended at 1:30" in str(screen.query_one("#notice").render()) or True
+        notice = str(screen.query_one("#notice").render())
+        assert "23.03" in notice and "the game ended at 1:30" in notice
     after = await reopened_state(demo_folder, gid)
     assert after == before
     assert after["phase"] == m.FINAL
 
 
-async def test_flag_hang_failing_the_paint_check_resumes_the_clock(demo_folder, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        screen = await open_game(app, pilot, gid)
+async def test_flag_hang_failing_the_paint_check_resumes_the_clock(demo_folder: Path, gid, clock):
+    async with game_screen(demo_folder, gid) as (app, pilot, screen):
         a, b = screen.session.teams
         await keys(pilot, "space")
         clock.advance(10_000)
@@ -85,16 +91,11 @@ async def test_flag_hang_failing_the_paint_check_resumes_the_clock(demo_folder, 
         assert screen.session.now_ms() == 21_000  # resumed from where it stopped
         before = state_key(screen.session)
     clock.advance(0)
-    after = await reopened_state(demo_folder, gid)
-    assert after == before
+    assert await reopened_state(demo_folder, gid) == before
 
 
-async def test_game_ends_on_the_clock_with_a_flag_held(demo_folder, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        screen = await open_game(app, pilot, gid)
+async def test_game_ends_on_the_clock_with_a_flag_held(demo_folder: Path, gid, clock):
+    async with game_screen(demo_folder, gid) as (app, pilot, screen):
         a, b = screen.session.teams
         await keys(pilot, "space")
         clock.advance(200_000)
@@ -107,16 +108,11 @@ async def test_game_ends_on_the_clock_with_a_flag_held(demo_folder, monkeypatch)
         await inspect_all(app, pilot, screen)
         assert screen.session.state.flag_held_by(b) is not None  # 30.01
         before = state_key(screen.session)
-    after = await reopened_state(demo_folder, gid)
-    assert after == before
+    assert await reopened_state(demo_folder, gid) == before
 
 
-async def test_group_removal_1_1_asks_for_the_second_player(demo_folder, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        screen = await open_game(app, pilot, gid)
+async def test_group_removal_1_1_asks_for_the_second_player(demo_folder: Path, gid, clock):
+    async with game_screen(demo_folder, gid) as (app, pilot, screen):
         a, _b = screen.session.teams
         await keys(pilot, "space")
         clock.advance(30_000)
@@ -132,16 +128,11 @@ async def test_group_removal_1_1_asks_for_the_second_player(demo_folder, monkeyp
         assert st.alive(a) == 3
         assert str(screen.query_one("#alive-a").value) == "3"
         before = state_key(screen.session)
-    after = await reopened_state(demo_folder, gid)
-    assert after == before
+    assert await reopened_state(demo_folder, gid) == before
 
 
-async def test_undo_voids_the_last_event_and_strikes_it_through(demo_folder, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        screen = await open_game(app, pilot, gid)
+async def test_undo_voids_the_last_event_and_strikes_it_through(demo_folder: Path, gid, clock):
+    async with game_screen(demo_folder, gid) as (app, pilot, screen):
         a, _b = screen.session.teams
         await keys(pilot, "space")
         clock.advance(12_000)
@@ -150,20 +141,16 @@ async def test_undo_voids_the_last_event_and_strikes_it_through(demo_folder, mon
         await keys(pilot, "u")
         assert screen.session.state.alive(a) == 5
         log = screen.query_one(EventLogView).render()
-        struck = [s for s in log.spans if "strike" in str(s.style)]
-        assert struck and "Undone" in str(screen.query_one("#notice").render())
+        struck = [log.plain[s.start : s.end] for s in log.spans if "strike" in str(s.style)]
+        assert any("#23" in text for text in struck), struck  # the hit, struck through
+        assert "Undone" in str(screen.query_one("#notice").render())
         assert screen.session.events[-1].type == "void"
         before = state_key(screen.session)
-    after = await reopened_state(demo_folder, gid)
-    assert after == before
+    assert await reopened_state(demo_folder, gid) == before
 
 
-async def test_refusals_cite_the_section(demo_folder, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        screen = await open_game(app, pilot, gid)
+async def test_refusals_cite_the_section(demo_folder: Path, gid, clock):
+    async with game_screen(demo_folder, gid) as (app, pilot, screen):
         a, b = screen.session.teams
         await keys(pilot, "a")
         assert "19.01" in str(screen.query_one("#notice").render())  # not started
@@ -182,7 +169,8 @@ async def test_refusals_cite_the_section(demo_folder, monkeypatch):
         await keys(pilot, "escape", "n b 1 1 i")  # the neutral check ends: in play
         p = screen.session.state.player(b, 11)
         assert p.status == m.IN_PLAY and p.checks[-1].kind == "neutral"
-        assert p.checks[-1].duration_ms is not None
+        check = p.checks[-1]  # declared and ended at 0:05 (the clock did not move)
+        assert (check.start_ms, check.end_ms, check.duration_ms) == (5_000, 5_000, 0)
         await keys(pilot, "2 7 enter 2 3")  # two opponents hit at once (26)
         st = screen.session.state
         assert st.player(a, 7).status == m.ELIMINATED and st.player(b, 23).status == m.ELIMINATED
@@ -197,28 +185,18 @@ async def test_refusals_cite_the_section(demo_folder, monkeypatch):
         assert len(screen.session.events) == n + 1
 
 
-async def test_running_clock_keeps_running_across_a_restart(demo_folder, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        await open_game(app, pilot, gid)
+async def test_running_clock_keeps_running_across_a_restart(demo_folder: Path, gid, clock):
+    async with game_screen(demo_folder, gid) as (_app, pilot, _screen):
         await keys(pilot, "space")
         clock.advance(100_000)
     clock.advance(20_000)  # the laptop rebooted
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        screen = await open_game(app, pilot, gid)
+    async with game_screen(demo_folder, gid) as (_app, pilot, screen):
         assert screen.session.now_ms() == 120_000
         await wait_for(pilot, lambda: screen.query_one("#clock").value == "5:00", "5:00 shown")
 
 
-async def test_void_from_the_log_with_a_reason(demo_folder, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        screen = await open_game(app, pilot, gid)
+async def test_void_from_the_log_with_a_reason(demo_folder: Path, gid, clock):
+    async with game_screen(demo_folder, gid) as (app, pilot, screen):
         a, b = screen.session.teams
         await keys(pilot, "space")
         clock.advance(1_000)
@@ -236,15 +214,11 @@ async def test_void_from_the_log_with_a_reason(demo_folder, monkeypatch):
         assert screen.session.events[-1].data["reason"] == "wrong"
 
 
-async def test_keys_typed_in_one_burst_are_handled_in_order(demo_folder, monkeypatch):
+async def test_keys_typed_in_one_burst_are_handled_in_order(demo_folder: Path, gid, clock):
     """A judge types faster than the screen repaints: every key must land where meant."""
     from textual import events
 
-    clock = fake_clock(monkeypatch)
-    gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="ru")
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await open_game(app, pilot, gid)
+    async with game_screen(demo_folder, gid, lang="ru", size=(80, 24)) as (app, pilot, screen):
         a, b = screen.session.teams
         await keys(pilot, "space")
         clock.advance(2_000)
