@@ -56,6 +56,7 @@ class FieldJudgeApp(App[None]):
         return HomeScreen()
 
     def on_mount(self) -> None:
+        self.show_subtitle()
         if self.initial_folder is not None:
             self.open_tournament(self.initial_folder)
 
@@ -99,7 +100,7 @@ class FieldJudgeApp(App[None]):
 
         install(t)
         self.tournament = t
-        self.sub_title = t.name
+        self.show_subtitle()
         self.refresh_home()
         # The startup backup (files changed since their newest copy) runs a moment after
         # the home screen is drawn, so a judge sees the schedule first.
@@ -116,7 +117,17 @@ class FieldJudgeApp(App[None]):
         if self.tournament is not None:
             self.tournament.close()
             self.tournament = None
-            self.sub_title = ""
+            self.show_subtitle()
+
+    def show_subtitle(self) -> None:
+        """The open tournament and the judge whose name goes with every event."""
+        parts = [self.tournament.name] if self.tournament is not None else []
+        parts.append(_("judge: {name}").format(name=self.judge or "—"))
+        self.sub_title = " · ".join(parts)
+
+    def set_judge(self, name: str) -> None:
+        self.judge = name.strip()
+        self.show_subtitle()
 
     def show_damaged(self, folder: Path, exc: DamagedFile) -> None:
         from fieldjudge.screens.damaged import DamagedFileScreen

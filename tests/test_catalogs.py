@@ -33,3 +33,18 @@ def test_translations_keep_their_placeholders() -> None:
     ru = i18n.load("ru")._catalog  # noqa: SLF001
     wrong = {k: v for k, v in ru.items() if sorted(field.findall(k)) != sorted(field.findall(v))}
     assert wrong == {}
+
+
+def test_no_message_id_is_translated_differently_in_two_catalogs() -> None:
+    """The catalogs of one language are merged: a clash would silently pick one."""
+    folder = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES"
+    seen: dict[str, tuple[str, str]] = {}
+    clashes = []
+    for po in sorted(folder.glob("*.po")):
+        for msgid, msgstr in i18n.parse_po(po.read_text(encoding="utf-8")).items():
+            if msgid in seen and seen[msgid][1] != msgstr:
+                clashes.append(
+                    f"{msgid!r}: {seen[msgid][0]} {seen[msgid][1]!r} / {po.name} {msgstr!r}"
+                )
+            seen.setdefault(msgid, (po.name, msgstr))
+    assert clashes == []

@@ -197,3 +197,23 @@ async def test_damaged_game_file_is_named_and_its_backup_restored(demo_folder: P
         await wait_for(pilot, lambda: path.read_bytes() == good, "the restored file")
         app.open_game(game["id"])
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "GameScreen")
+
+
+async def test_judge_name_is_recorded_with_every_event(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("j")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_text(pilot, "Петров")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.judge == "Петров")
+        assert "судья: Петров" in app.sub_title
+        t = app.tournament
+        gid = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
+        app.open_game(gid)
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "GameScreen")
+        await pilot.press("space")  # start the clock
+        log = t.game_log(gid)
+        await wait_for(pilot, lambda: len(log.events) == 1, "the clock start event")
+        assert log.events[0].type == "clock_start" and log.events[0].judge == "Петров"

@@ -52,6 +52,7 @@ class HomeScreen(JudgeScreen):
         Binding("x", "export", "Export", show=False),
         Binding("m", "merge", "Merge", show=False),
         Binding("q", "quidditch", "Quidditch", show=False),
+        Binding("j", "judge", "Judge name", show=False),
         Binding("r", "reload", "Refresh", show=False),
     ]
 
@@ -63,7 +64,7 @@ class HomeScreen(JudgeScreen):
                 yield OptionList(id="tournaments")
                 yield Static(
                     _(
-                        "t teams   s schedule\nn new tournament\nx export  m merge\nq quidditch  F1 keys"
+                        "t teams   s schedule\nn new tournament\nx export  m merge\nj judge   q quidditch\nF1 all keys"
                     ),
                     id="home-hints",
                 )
@@ -162,6 +163,24 @@ class HomeScreen(JudgeScreen):
 
             row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
             open_marker_check(self.app, str(row_key.value))
+
+    def action_judge(self) -> None:
+        """Who is judging on this laptop: recorded with every event from now on."""
+        from fieldjudge.screens.forms import Field, FormScreen
+
+        def done(values) -> None:
+            if values is not None:
+                self.app.set_judge(values["name"])
+                self.notify(_("Events are now recorded as judged by") + f" {self.app.judge}")
+
+        self.app.push_screen(
+            FormScreen(
+                _("Judge name"),
+                [Field("name", _("Your name"), self.app.judge)],
+                lambda v: None if v["name"] else _("Type your name"),
+            ),
+            done,
+        )
 
     def action_reload(self) -> None:
         self.reload()
