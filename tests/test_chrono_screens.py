@@ -8,6 +8,7 @@ timestamps, because pty scheduling cannot promise a millisecond."""
 from __future__ import annotations
 
 import time
+from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -22,21 +23,18 @@ from fieldjudge.screens.chrono_feed import ChronoFeed
 from fieldjudge.screens.chrono_ingame import InGameChronoScreen, SecondPlayerScreen
 from fieldjudge.screens.forms import FormScreen, MessageScreen
 from fieldjudge.screens.marker_check import FailedMarkerScreen, MarkerCheckScreen
+from tests.test_game_helpers import type_text, wait_for
 
 SIZE = (110, 36)
 
 
-async def wait_for(pilot, condition, what: str = "condition", tries: int = 300) -> None:
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-async def type_text(pilot, text: str) -> None:
-    for ch in text:
-        await pilot.press(ch)
+@asynccontextmanager
+async def judging(folder: Path):
+    """The app on the demo tournament, loaded: (app, pilot)."""
+    app = make_app(folder.parent, folder, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        yield app, pilot
 
 
 @pytest.fixture
@@ -54,6 +52,11 @@ def no_port(monkeypatch: pytest.MonkeyPatch):
 
 def unplayed(t) -> list[dict]:
     return [g for g in t.games() if not t.game_path(g["id"]).exists()]
+
+
+def next_game(app) -> str:
+    """The id of the first game not played yet."""
+    return unplayed(app.tournament)[0]["id"]
 
 
 def set_now(monkeypatch, when: datetime) -> None:
@@ -99,9 +102,7 @@ async def shots(pilot, app, fps_list, gap_ms: float, start: float | None = None)
 async def test_admitted_marker_from_home_with_a_streaming_device(
     demo_folder: Path, sim: PtyChrono, monkeypatch
 ) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
+    async with judging(demo_folder) as (app, pilot):
         t = app.tournament
         games = t.games()
         target = unplayed(t)[0]
@@ -120,7 +121,7 @@ async def test_admitted_marker_from_home_with_a_streaming_device(
         for fps in (284.5, 287.0, 286.0):
             sim.write(encode_frame(fps))
             await wait_for(pilot, lambda n=fps: feed(app).last and feed(app).last.fps == n)
-            await pilot.pause(0.12)  # let the player pause between shots
+            await pilot.pause(0.12)  # real time between shots: host stamps ≥ 95 ms apart (20.02)
         await wait_for(pilot, lambda: len(app.screen.current.shots) == 3, "3 readings")
         assert feed(app).query_one("#feed-digits").value == "286.0"
         await pilot.press("r")  # trigger released: nothing fires
@@ -137,10 +138,8 @@ async def test_admitted_marker_from_home_with_a_streaming_device(
 
 
 async def test_over_300_not_admitted_then_fixed_and_retested(demo_folder: Path, no_port) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        gid = unplayed(app.tournament)[0]["id"]
+    async with judging(demo_folder) as (app, pilot):
+        gid = next_game(app)
         screen = await open_check(app, pilot, gid)
         await pilot.press("enter", "s")
         await shots(pilot, app, [298.0, 301.5, 297.0], 150)
@@ -162,10 +161,8 @@ async def test_over_300_not_admitted_then_fixed_and_retested(demo_folder: Path, 
 
 
 async def test_rate_of_fire_94_ms_fails_96_ms_passes(demo_folder: Path, no_port) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        gid = unplayed(app.tournament)[0]["id"]
+    async with judging(demo_folder) as (app, pilot):
+        gid = next_game(app)
         screen = await open_check(app, pilot, gid)
         # player 1: three shots 96 ms apart → rate of fire passes (20.02)
         await pilot.press("enter", "s")
@@ -194,10 +191,8 @@ async def test_rate_of_fire_94_ms_fails_96_ms_passes(demo_folder: Path, no_port)
 
 
 async def test_after_release_two_shots_and_a_late_one_fail(demo_folder: Path, no_port) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        gid = unplayed(app.tournament)[0]["id"]
+    async with judging(demo_folder) as (app, pilot):
+        gid = next_game(app)
         screen = await open_check(app, pilot, gid)
         await pilot.press("enter", "s")
         await shots(pilot, app, [285.0, 286.0], 150, start=time.monotonic() - 1.0)
@@ -216,9 +211,7 @@ async def test_after_release_two_shots_and_a_late_one_fail(demo_folder: Path, no
 async def test_late_checkin_is_flagged_and_approval_needs_the_pin(
     demo_folder: Path, no_port, monkeypatch
 ) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
+    async with judging(demo_folder) as (app, pilot):
         g = unplayed(app.tournament)[0]
         gid = g["id"]
         set_now(monkeypatch, datetime.fromisoformat(g["start"]) - timedelta(minutes=2))
@@ -254,10 +247,8 @@ async def test_late_checkin_is_flagged_and_approval_needs_the_pin(
 
 
 async def test_typed_reading_refuses_bad_input(demo_folder: Path, no_port) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        screen = await open_check(app, pilot, unplayed(app.tournament)[0]["id"])
+    async with judging(demo_folder) as (app, pilot):
+        screen = await open_check(app, pilot, next_game(app))
         await pilot.press("enter", "t")
         await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
         await type_text(pilot, "fast")
@@ -300,9 +291,7 @@ async def _ingame(app, pilot, session, team, number, fps_list, gap_ms=150.0, key
 
 
 async def test_in_game_305_removes_and_shows_the_reading(demo_folder: Path, no_port) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
+    async with judging(demo_folder) as (app, pilot):
         session, _gid = await _running_game(app, pilot)
         a = session.setup.team_a
         screen = await _ingame(app, pilot, session, a, 7, [298.0, 305.0])
@@ -313,7 +302,9 @@ async def test_in_game_305_removes_and_shows_the_reading(demo_folder: Path, no_p
         assert screen.result_event.data["source"] == "device"
         # 20.06: the reading stays large until dismissed, new readings do not replace it
         inject(app, 250.0, time.monotonic())
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: feed(app).last.fps == 250.0, "the feed takes the reading")
+        await pilot.pause()  # the screen has handled the same reading (it bubbles up)
+        assert [s.fps for s in screen.shots] == [298.0, 305.0]  # the 250 was not taken
         assert screen.query_one("#cg-result-digits").value == "305.0"
         assert "PLAYER REMOVED" in screen.query_one("#cg-result-text").render().plain
         await pilot.press("enter")
@@ -321,9 +312,7 @@ async def test_in_game_305_removes_and_shows_the_reading(demo_folder: Path, no_p
 
 
 async def test_in_game_315_group_removal_asks_the_second_player(demo_folder: Path, no_port) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
+    async with judging(demo_folder) as (app, pilot):
         session, _gid = await _running_game(app, pilot)
         b = session.setup.team_b
         screen = await _ingame(app, pilot, session, b, 11, [315.0])
@@ -341,9 +330,7 @@ async def test_in_game_315_group_removal_asks_the_second_player(demo_folder: Pat
 async def test_forbidden_mode_disqualifies_and_a_later_check_refuses(
     demo_folder: Path, no_port
 ) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
+    async with judging(demo_folder) as (app, pilot):
         t = app.tournament
         session, gid = await _running_game(app, pilot)
         a = session.setup.team_a
@@ -351,7 +338,9 @@ async def test_forbidden_mode_disqualifies_and_a_later_check_refuses(
         await wait_for(pilot, lambda: screen.result_event is not None)
         p = session.state.player(a, 42)
         assert p.disqualified and p.elimination.reason == "forbidden_mode"
-        assert session.state.team_penalties  # 20.05: team penalty of section 11
+        (penalty,) = session.state.team_penalties  # 20.05: team penalty of section 11
+        assert penalty.event_id == screen.result_event.id
+        assert str(penalty.text).startswith(f"team {a}: 20.05")
         await pilot.press("escape")
         # a later game of the same team: the marker check cannot admit #42
         later = next(g for g in unplayed(t) if g["id"] != gid and a in (g["team_a"], g["team_b"]))
@@ -378,10 +367,8 @@ async def test_forbidden_mode_disqualifies_and_a_later_check_refuses(
 
 
 async def test_unplug_shows_disconnected_then_recovers(demo_folder: Path, sim: PtyChrono) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        await open_check(app, pilot, unplayed(app.tournament)[0]["id"])
+    async with judging(demo_folder) as (app, pilot):
+        await open_check(app, pilot, next_game(app))
         f = feed(app)
         await wait_for(pilot, lambda: f.state == "connected", "connected")
         sim.write(encode_frame(281.0) + b"\x07garbage\r")
@@ -392,17 +379,14 @@ async def test_unplug_shows_disconnected_then_recovers(demo_folder: Path, sim: P
         assert "CHRONO DISCONNECTED" in text and f.has_class("-disconnected")
         sim.plug()
         await wait_for(pilot, lambda: f.state == "connected", "reconnected", tries=500)
-        await pilot.pause(0.05)
         sim.write(encode_frame(283.5))
         await wait_for(pilot, lambda: f.readings == 2, "a reading after the replug")
         assert f.last.fps == 283.5
 
 
 async def test_port_dialog_switches_the_feed(demo_folder: Path, sim: PtyChrono, no_port) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        await open_check(app, pilot, unplayed(app.tournament)[0]["id"])
+    async with judging(demo_folder) as (app, pilot):
+        await open_check(app, pilot, next_game(app))
         f = feed(app)
         assert f.state == "none" and "press p" in f.state_text
         await pilot.press("p")
@@ -413,6 +397,7 @@ async def test_port_dialog_switches_the_feed(demo_folder: Path, sim: PtyChrono, 
         assert f.config.port == sim.path
         sim.write(encode_frame(279.0))
         await wait_for(pilot, lambda: f.readings == 1)
+        assert f.last.fps == 279.0
 
 
 async def test_flag_hang_check_takes_the_speed_from_the_device(
@@ -437,9 +422,10 @@ async def test_flag_hang_check_takes_the_speed_from_the_device(
             feed_.post_message(ChronoFeed.ReadingReceived(Reading(fps, "plain", t0 + i, b"")))
         await wait_for(pilot, lambda: feed_.readings == 2, "the readings")
         await keys(pilot, "enter")
-        st = screen.session.state
         await wait_for(pilot, lambda: screen.session.state.hangs[-1].counted is not None)
         verdict = [e for e in screen.session.events if e.type == ev.HANG_VERDICT][-1]
         assert verdict.data["fps"] == 291.0 and verdict.data["source"] == "device"
-        assert st.hang_team is None or screen.session.state.hang_team == a  # 23.03
+        st = screen.session.state  # clean paint, 291 fps: the hang counts (23.03)
+        assert st.hangs[-1].counted is True and st.hang_team == a
+        assert (st.end_reason, st.end_ms) == ("flag_hang", 60_000)
         await wait_for(pilot, lambda: not feed_.is_attached, "the feed leaves with the prompt")
