@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from fieldjudge.devices.parsers import (
     AUTO_ORDER,
     FORMATS,
+    IDLE,
     Decoder,
     FrameSplitter,
     Garbled,
@@ -102,7 +103,7 @@ def test_idle_frames_are_neither_reading_nor_garbage(frame):
 
 
 def test_stalker_a_idle_and_tenths():
-    assert parse_stalker_a(b".") is not None and parse_stalker_a(b".") != (0.0, None)
+    assert parse_stalker_a(b".") is IDLE
     assert parse_stalker_a(b"287") == (287.0, None)
     assert parse_stalker_a(b"058.6") == (58.6, None)
     assert parse_stalker_a(b"1024") is None

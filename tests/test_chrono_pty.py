@@ -105,7 +105,6 @@ def test_unplug_and_replug_mid_stream(rigs):
     first = [280.1, 285.2, 290.3]
     play(rig.sim, [(0.01, encode_frame(v)) for v in first])
     wait_for(lambda: len(rig.readings()) >= 3, what="readings before the unplug")
-    old_slave = rig.sim.slave_name
     rig.sim.write(b"29")  # half a frame in flight when the cable goes
     rig.sim.unplug()
     rig.wait_states("disconnected")
@@ -120,7 +119,6 @@ def test_unplug_and_replug_mid_stream(rigs):
     assert states[0] == "connected" and states[-1] == "connected"
     assert states.index("disconnected") < len(states) - 1
     assert not any(isinstance(i, Garbled) for i in rig.items)
-    assert old_slave  # (the kernel may reuse the pts number; the path is what matters)
 
 
 def test_device_absent_at_start_then_plugged(rigs):
@@ -134,6 +132,7 @@ def test_device_absent_at_start_then_plugged(rigs):
     rig.wait_states("connected")
     play(sim, [(0.0, encode_frame(288.0))])
     wait_for(lambda: len(rig.readings()) == 1)
+    assert [r.fps for r in rig.readings()] == [288.0]
 
 
 def test_port_is_opened_exclusively(rigs):

@@ -328,7 +328,8 @@ def test_8_missed_hit_is_wasted_and_bludger_targets_at_random():
     res = resolve(st, _hit("s_c1"), 1, 99)
     assert not only(res, "hit_away").data["accurate"]
     assert res.state.out == {} and not res.state.bludgers[0].rest
-    assert res.state.bludgers[0].target is not None
+    (draw,) = [r for r in res.rolls if r.purpose.startswith("цель бладжера 1 ")]
+    assert draw.value == 1 and res.state.bludgers[0].target == "g_c1"  # the first candidate
 
 
 def test_8_failed_interception_leaves_the_target_to_dodge():
