@@ -13,6 +13,7 @@ from fieldjudge.demo import create_demo
 from fieldjudge.devices.parsers import Reading
 from fieldjudge.screens.chrono_feed import ChronoFeed
 from fieldjudge.screens.marker_check import MarkerCheckScreen
+from tests.test_game_helpers import wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -34,20 +35,16 @@ def test_marker_check_screen_ru(snap_compare, tmp_path: Path) -> None:
         t = app.tournament
         gid = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
         app.push_screen(MarkerCheckScreen(t, gid))
-        for _ in range(200):
-            if isinstance(app.screen, MarkerCheckScreen) and app.screen.query("#feed"):
-                break
-            await pilot.pause(0.01)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MarkerCheckScreen) and app.screen.query("#feed")
+        )
         await pilot.press("enter", "s")
         feed = app.screen.query_one("#feed", ChronoFeed)
         t0 = time.monotonic() - 1
         for i, fps in enumerate((286.5, 288.0, 287.5)):
             feed.post_message(ChronoFeed.ReadingReceived(Reading(fps, "plain", t0 + i * 0.12, b"")))
-        for _ in range(200):
-            if app.screen.current and len(app.screen.current.shots) == 3:
-                break
-            await pilot.pause(0.01)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: app.screen.current and len(app.screen.current.shots) == 3)
+        await wait_for(pilot, lambda: feed.query_one("#feed-digits").value == "287.5", "287.5")
 
     assert snap_compare(
         make_app(folder.parent, folder, lang="ru"), run_before=run_before, terminal_size=(110, 34)

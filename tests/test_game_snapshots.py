@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 from fieldjudge.app import make_app
 from fieldjudge.demo import create_demo
@@ -13,88 +16,71 @@ from tests.test_game_helpers import fake_clock, game_id, keys, open_game, wait_f
 SIZE = (80, 24)
 
 
-def _folder(tmp_path: Path) -> Path:
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch) -> SimpleNamespace:
+    """A demo tournament, its first unplayed game and the fake clock."""
+    clock = fake_clock(monkeypatch)
     folder = tmp_path / "snap" / "demo"
     create_demo(folder, day=date(2026, 6, 1)).close()
-    return folder
+    return SimpleNamespace(folder=folder, gid=game_id(folder), clock=clock)
 
 
-def _app(folder: Path, lang: str = "ru"):
-    return make_app(folder.parent, folder, lang=lang)
+def _app(game, lang: str = "ru"):
+    return make_app(game.folder.parent, game.folder, lang=lang)
 
 
-def test_game_not_started(snap_compare, tmp_path: Path, monkeypatch) -> None:
-    fake_clock(monkeypatch)
-    folder = _folder(tmp_path)
-    gid = game_id(folder)
+async def _started(pilot, game, ms: int):
+    """Open the game, start the clock and let ``ms`` of game time run."""
+    screen = await open_game(pilot.app, pilot, game.gid)
+    await keys(pilot, "space")
+    game.clock.advance(ms)
+    return screen
 
+
+def test_game_not_started(snap_compare, game) -> None:
     async def run_before(pilot) -> None:
-        await open_game(pilot.app, pilot, gid)
+        await open_game(pilot.app, pilot, game.gid)
 
-    assert snap_compare(_app(folder), run_before=run_before, terminal_size=SIZE)
+    assert snap_compare(_app(game), run_before=run_before, terminal_size=SIZE)
 
 
-def test_game_running_with_eliminations_flag_and_checks(snap_compare, tmp_path, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    folder = _folder(tmp_path)
-    gid = game_id(folder)
-
+def test_game_running_with_eliminations_flag_and_checks(snap_compare, game):
     async def run_before(pilot) -> None:
-        screen = await open_game(pilot.app, pilot, gid)
-        await keys(pilot, "space")
-        clock.advance(75_000)
+        screen = await _started(pilot, game, 75_000)
         await keys(pilot, "a 4 2 enter", "b 7 7 o", "f a 1 1", "n b 2 3", "p b 7 enter")
-        clock.advance(12_000)
+        game.clock.advance(12_000)
         await keys(pilot, "a 2 3")  # the reason menu is open
         await wait_for(pilot, lambda: screen.prompt.active)
 
-    assert snap_compare(_app(folder), run_before=run_before, terminal_size=SIZE)
+    assert snap_compare(_app(game), run_before=run_before, terminal_size=SIZE)
 
 
-def test_game_flag_hang_verdict(snap_compare, tmp_path, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    folder = _folder(tmp_path)
-    gid = game_id(folder)
-
+def test_game_flag_hang_verdict(snap_compare, game):
     async def run_before(pilot) -> None:
-        await open_game(pilot.app, pilot, gid)
-        await keys(pilot, "space")
-        clock.advance(30_000)
+        await _started(pilot, game, 30_000)
         await keys(pilot, "f b 4 2")
-        clock.advance(95_000)
+        game.clock.advance(95_000)
         await keys(pilot, "H c 2 9 1")
 
-    assert snap_compare(_app(folder), run_before=run_before, terminal_size=SIZE)
+    assert snap_compare(_app(game), run_before=run_before, terminal_size=SIZE)
 
 
-def test_game_refusal_and_undo_in_english(snap_compare, tmp_path, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    folder = _folder(tmp_path)
-    gid = game_id(folder)
-
+def test_game_refusal_and_undo_in_english(snap_compare, game):
     async def run_before(pilot) -> None:
-        await open_game(pilot.app, pilot, gid)
-        await keys(pilot, "space")
-        clock.advance(61_000)
+        await _started(pilot, game, 61_000)
         await keys(pilot, "a 1 1 enter", "b 2 3 d", "u", "t", "a 1 1")
 
-    assert snap_compare(_app(folder, "en"), run_before=run_before, terminal_size=SIZE)
+    assert snap_compare(_app(game, "en"), run_before=run_before, terminal_size=SIZE)
 
 
-def test_game_post_game_inspection(snap_compare, tmp_path, monkeypatch):
-    clock = fake_clock(monkeypatch)
-    folder = _folder(tmp_path)
-    gid = game_id(folder)
-
+def test_game_post_game_inspection(snap_compare, game):
     async def run_before(pilot) -> None:
         from fieldjudge.screens.game_dialogs import InspectionDialog
 
-        await open_game(pilot.app, pilot, gid)
-        await keys(pilot, "space")
-        clock.advance(100_000)
+        await _started(pilot, game, 100_000)
         await keys(pilot, "a 7 enter enter", "b 1 1 enter")
-        clock.advance(320_000)  # 7:00 ran out
+        game.clock.advance(320_000)  # 7:00 ran out
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, InspectionDialog))
         await keys(pilot, "c", "down h")
 
-    assert snap_compare(_app(folder), run_before=run_before, terminal_size=SIZE)
+    assert snap_compare(_app(game), run_before=run_before, terminal_size=SIZE)
