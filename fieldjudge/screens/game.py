@@ -150,10 +150,13 @@ class GameScreen(FlagActions, CheckActions, JudgeScreen):
         bindings = self._bindings.key_to_bindings.get(event.key)
         if not bindings:
             return
+        dest, name, params = parse_action(bindings[0].action)
+        action = getattr(self, f"action_{name}", None)
+        if dest or action is None:
+            return  # an inherited binding of another namespace (tab: app.focus_next)
         event.stop()
         event.prevent_default()
-        _dest, name, params = parse_action(bindings[0].action)
-        getattr(self, f"action_{name}")(*params)
+        action(*params)
 
     # -- rendering ------------------------------------------------------------------------
     def refresh_all(self) -> None:
