@@ -11,19 +11,7 @@ from fieldjudge.pin import check_pin
 from fieldjudge.screens.forms import FormScreen, MessageScreen
 from fieldjudge.screens.help import HelpScreen
 from fieldjudge.store import Tournament
-
-
-async def wait_for(pilot, condition, what: str = "condition", tries: int = 200) -> None:
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-async def type_text(pilot, text: str) -> None:
-    for ch in text:
-        await pilot.press(ch if ch != " " else "space")
+from tests.test_game_helpers import type_text, wait_for
 
 
 async def test_create_tournament_by_keys(tmp_path: Path) -> None:
@@ -165,7 +153,9 @@ async def test_second_app_on_the_same_folder_gets_a_clear_refusal(demo_folder: P
 
 
 async def test_damaged_tournament_file_is_named_and_backup_offered(demo_folder: Path) -> None:
-    Tournament.open(demo_folder).close()  # startup makes a backup
+    t = Tournament.open(demo_folder)  # startup makes a backup
+    name = t.name
+    t.close()
     (demo_folder / "tournament.json").write_bytes(b"{not json")
     app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(100, 32)) as pilot:
@@ -173,7 +163,9 @@ async def test_damaged_tournament_file_is_named_and_backup_offered(demo_folder: 
         assert (demo_folder / "tournament.json").read_bytes() == b"{not json"
         await pilot.press("r")
         await wait_for(pilot, lambda: app.tournament is not None, "the restored tournament")
-        assert list((demo_folder / "damaged").iterdir())
+        assert app.tournament.name == name
+        kept = [p.read_bytes() for p in (demo_folder / "damaged").iterdir()]
+        assert kept == [b"{not json"]  # the damaged file is set aside, never deleted
 
 
 async def test_damaged_game_file_is_named_and_its_backup_restored(demo_folder: Path) -> None:
