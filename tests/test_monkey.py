@@ -67,3 +67,35 @@ async def test_key_storm_from_the_home_screen(demo_folder: Path, seed: int) -> N
         await _wait_for(pilot, lambda: app.tournament is not None)
         await _storm(pilot, random.Random(seed), 200)
     assert app.return_code in (None, 0)
+
+
+async def test_key_storm_on_the_marker_check(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("tab")
+        for _ in range(4):  # the first unplayed game
+            await pilot.press("down")
+        await pilot.press("k")
+        await _wait_for(pilot, lambda: app.screen.__class__.__name__ == "MarkerCheckScreen")
+        await _storm(pilot, random.Random(6), 150)
+
+
+async def test_key_storm_on_a_quidditch_round(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("q")
+        await _wait_for(pilot, lambda: app.screen.__class__.__name__ == "MatchesScreen")
+        await pilot.press("d")  # the demo match: Enter keeps its name, Enter starts it
+        for _ in range(2):
+            await pilot.pause(0.05)
+            await pilot.press("enter")
+        await _wait_for(
+            pilot,
+            lambda: (
+                "Round" in app.screen.__class__.__name__
+                or app.screen.__class__.__name__ == "MessageScreen"
+            ),
+        )
+        await _storm(pilot, random.Random(7), 150)
