@@ -1,6 +1,6 @@
 """Chronograph frames → readings. Pure: bytes in, `Reading` / `Garbled` out, no I/O, no clock.
 
-Formats (byte examples and sources: `/work/shared/chrono-protocols.md`):
+Formats (byte examples and sources: `shared/chrono-protocols.md` of the project's design notes):
 
 * ``plain``      number lines: ``287``, ``287.4``, ``+287.4``, ``?000``; zero is the idle frame.
 * ``stalker-a``  Stalker/JUGS "A": hundreds, tens, ones [``.`` tenths]; ``   . `` or blank = idle.

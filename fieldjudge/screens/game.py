@@ -29,9 +29,8 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import _game_phase_refusal
 from fieldjudge.rules.paintball.setup import needs_second_player
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import Field, FormScreen
 from fieldjudge.screens.game_checks import CheckActions
-from fieldjudge.screens.game_dialogs import InspectionDialog, VoidDialog
+from fieldjudge.screens.game_corrections import CorrectionActions
 from fieldjudge.screens.game_flags import FlagActions, ref
 from fieldjudge.screens.game_prompt import Choice, PromptPanel
 from fieldjudge.screens.game_text import (
@@ -52,7 +51,7 @@ from fieldjudge.screens.game_widgets import (
 from fieldjudge.store import Refused
 
 
-class GameScreen(FlagActions, CheckActions, JudgeScreen):
+class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
     SCREEN_TITLE = "Game"
     CSS_PATH = "game.tcss"
     HELP_TEXT = (
@@ -368,53 +367,6 @@ class GameScreen(FlagActions, CheckActions, JudgeScreen):
             )
 
         self.ask_number(_("Both hit (26)"), a, second, self.elimination_check(a))
-
-    # -- after the game ---------------------------------------------------------------------
-    def action_inspection(self) -> None:
-        st = self.session.state
-        if st.phase != m.INSPECTION:
-            self.refuse(_game_phase_refusal(st, ev.INSPECTION) or "18.02")
-            return
-        if not isinstance(self.app.screen, InspectionDialog):
-            self.app.push_screen(InspectionDialog(self.session))
-
-    # -- corrections ----------------------------------------------------------------------
-    def action_undo(self) -> None:
-        target = self.session.last_undoable()
-        try:
-            self.session.undo()
-        except Refused as exc:
-            self.refuse(exc)
-            return
-        namer = Namer(self.session.names, self.session.state)
-        self.notice_text = "↶ " + _("Undone") + f": {describe(target, namer)}"
-        self.refresh_all()
-
-    def action_void(self) -> None:
-        def reason(target: str | None) -> None:
-            if target is None:
-                return
-            self.app.push_screen(
-                FormScreen(
-                    _("Reason for the correction"),
-                    [Field("reason", _("Reason"))],
-                    lambda v: None if v["reason"] else _("A correction needs a reason"),
-                ),
-                lambda values: void(target, values),
-            )
-
-        def void(target: str, values: dict[str, str] | None) -> None:
-            if values is None:
-                return
-            try:
-                self.session.void(target, values["reason"])
-            except Refused as exc:
-                self.refuse(exc)
-                return
-            self.notice_text = "↶ " + _("Voided")
-            self.refresh_all()
-
-        self.app.push_screen(VoidDialog(self.session), reason)
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -1,0 +1,63 @@
+"""Post-game inspection (18.02) and corrections (undo, void with a reason) of the game
+screen, as a mixin of :class:`fieldjudge.screens.game.GameScreen`. Both corrections are
+``void`` events: the log strikes the target through and the state is folded again."""
+
+from __future__ import annotations
+
+from fieldjudge.i18n import _
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball.checks import _game_phase_refusal
+from fieldjudge.screens.forms import Field, FormScreen
+from fieldjudge.screens.game_dialogs import InspectionDialog, VoidDialog
+from fieldjudge.screens.game_text import Namer, describe
+from fieldjudge.store import Refused
+
+
+class CorrectionActions:
+    # -- after the game ---------------------------------------------------------------------
+    def action_inspection(self) -> None:
+        st = self.session.state
+        if st.phase != m.INSPECTION:
+            self.refuse(_game_phase_refusal(st, ev.INSPECTION) or "18.02")
+            return
+        if not isinstance(self.app.screen, InspectionDialog):
+            self.app.push_screen(InspectionDialog(self.session))
+
+    # -- corrections ----------------------------------------------------------------------
+    def action_undo(self) -> None:
+        target = self.session.last_undoable()
+        try:
+            self.session.undo()
+        except Refused as exc:
+            self.refuse(exc)
+            return
+        namer = Namer(self.session.names, self.session.state)
+        self.notice_text = "↶ " + _("Undone") + f": {describe(target, namer)}"
+        self.refresh_all()
+
+    def action_void(self) -> None:
+        def reason(target: str | None) -> None:
+            if target is None:
+                return
+            self.app.push_screen(
+                FormScreen(
+                    _("Reason for the correction"),
+                    [Field("reason", _("Reason"))],
+                    lambda v: None if v["reason"] else _("A correction needs a reason"),
+                ),
+                lambda values: void(target, values),
+            )
+
+        def void(target: str, values: dict[str, str] | None) -> None:
+            if values is None:
+                return
+            try:
+                self.session.void(target, values["reason"])
+            except Refused as exc:
+                self.refuse(exc)
+                return
+            self.notice_text = "↶ " + _("Voided")
+            self.refresh_all()
+
+        self.app.push_screen(VoidDialog(self.session), reason)
