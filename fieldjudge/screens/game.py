@@ -26,7 +26,7 @@ from fieldjudge.game_session import GameSession
 from fieldjudge.i18n import _
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.rules.paintball.checks import _game_phase_refusal
+from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.rules.paintball.setup import needs_second_player
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.game_checks import CheckActions
@@ -226,7 +226,7 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
         return True
 
     def phase_refused(self, etype: str) -> bool:
-        why = _game_phase_refusal(self.session.state, etype)
+        why = game_phase_refusal(self.session.state, etype)
         if why:
             self.refuse(why)
         return bool(why)
@@ -313,7 +313,7 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
         elif st.phase == m.RUNNING:
             self.say(_("The clock is running; t calls Time!"))
         else:
-            self.refuse(_game_phase_refusal(st, ev.CLOCK_RESUME) or st.phase)
+            self.refuse(game_phase_refusal(st, ev.CLOCK_RESUME) or st.phase)
 
     def action_time_stop(self) -> None:
         self.record(ev.TIME_STOP, {}, "⏸ " + _("Time! Clock stopped at") + f" {self._left()}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fieldjudge.i18n import _
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.rules.paintball.checks import _game_phase_refusal
+from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.screens.forms import Field, FormScreen
 from fieldjudge.screens.game_dialogs import InspectionDialog, VoidDialog
 from fieldjudge.screens.game_text import Namer, describe
@@ -19,7 +19,7 @@ class CorrectionActions:
     def action_inspection(self) -> None:
         st = self.session.state
         if st.phase != m.INSPECTION:
-            self.refuse(_game_phase_refusal(st, ev.INSPECTION) or "18.02")
+            self.refuse(game_phase_refusal(st, ev.INSPECTION) or "18.02")
             return
         if not isinstance(self.app.screen, InspectionDialog):
             self.app.push_screen(InspectionDialog(self.session))

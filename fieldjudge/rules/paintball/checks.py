@@ -93,7 +93,9 @@ def second_refusal(
     return _on_field(p, "29.08")
 
 
-def _game_phase_refusal(st: m.GameState, etype: str) -> str | None:
+def game_phase_refusal(st: m.GameState, etype: str) -> str | None:
+    """Why an event of this type is refused in the game's current phase, or None (the
+    game screen asks this before opening a prompt)."""
     phase = st.phase
     if st.no_show:
         return rx.no_show_recorded()
@@ -128,7 +130,7 @@ def refusal(
     if etype not in ev.EVENT_TYPES:
         return rx.unknown_event(etype)
     data = data or {}
-    why = _game_phase_refusal(st, etype)
+    why = game_phase_refusal(st, etype)
     if why:
         return why
     check = _CHECKS.get(etype)
