@@ -61,7 +61,8 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
         "player: the outcome). f: flag capture, h: hand-over, H: flag hang (the touch is "
         "recorded at once, then the paint check and chrono of the carrier). c: in-game "
         "chrono. u undoes the last event, v voids any event with a reason. i: post-game "
-        "inspection. Esc cancels a prompt, or goes back."
+        "inspection. E ends the game by the judge's decision (with a reason, flagged for the "
+        "head judge). Esc cancels a prompt, or goes back."
     )
     BINDINGS = [
         Binding("space", "start_resume", "Start/resume"),
@@ -79,6 +80,7 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
         Binding("c,с", "chrono", "Chrono", show=False),
         Binding("i,ш", "inspection", "Inspection", show=False),
         Binding("v,м", "void", "Void", show=False),
+        Binding("E,У", "end_by_judge", "End game (judge)", show=False, key_display="E"),
         Binding("escape", "back", "Back"),
     ]
 

@@ -24,6 +24,29 @@ class CorrectionActions:
         if not isinstance(self.app.screen, InspectionDialog):
             self.app.push_screen(InspectionDialog(self.session))
 
+    def action_end_by_judge(self) -> None:
+        """End the game by the judge's decision (weather, injury, the field unusable): a
+        ``game_end`` with the reason, flagged for the head judge; inspection follows."""
+        if self.phase_refused(ev.GAME_END):
+            return
+
+        def done(values: dict[str, str] | None) -> None:
+            if values is not None:  # the inspection (18.02) opens by itself after it
+                self.record(
+                    ev.GAME_END,
+                    {"reason": m.END_JUDGE, "note": values["note"]},
+                    _("Game ended by the judge"),
+                )
+
+        self.app.push_screen(
+            FormScreen(
+                _("End the game now?"),
+                [Field("note", _("Why (for the head judge)"))],
+                lambda v: None if v["note"] else _("Say why the game ends"),
+            ),
+            done,
+        )
+
     # -- corrections ----------------------------------------------------------------------
     def action_undo(self) -> None:
         target = self.session.last_undoable()
