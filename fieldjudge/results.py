@@ -67,10 +67,6 @@ class GameView:
         return self.protocol.phase if self.protocol.submission else self.state.phase
 
     @property
-    def closed(self) -> bool:
-        return self.phase in CLOSED_PHASES
-
-    @property
     def last_hash(self) -> str:
         return self.events[-1].hash if self.events else ""
 

@@ -37,11 +37,11 @@ class HomeScreen(JudgeScreen):
     SCREEN_TITLE = "Home"
     HELP_TEXT = (
         "Tournaments in the data folder are listed on the left; the games of the open "
-        "tournament on the right. Tab moves between the lists."
+        "tournament on the right. Tab moves between the lists; Enter opens the highlighted "
+        "tournament or game."
     )
     BINDINGS = [
         # The footer shows the keys of a game day; F1 and Ctrl+P list all of them.
-        Binding("enter", "open", "Open", show=False),
         Binding("g", "open_game", "Game"),
         Binding("k", "marker_check", "Marker check"),
         Binding("p", "protocol", "Protocol"),
@@ -142,11 +142,6 @@ class HomeScreen(JudgeScreen):
     @on(DataTable.RowSelected, "#games")
     def game_chosen(self, event: DataTable.RowSelected) -> None:
         self.app.open_game(str(event.row_key.value))
-
-    def action_open(self) -> None:
-        focused = self.focused
-        if isinstance(focused, DataTable):
-            self.action_open_game()
 
     def action_open_game(self) -> None:
         table = self.query_one("#games", DataTable)

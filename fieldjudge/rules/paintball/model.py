@@ -219,7 +219,3 @@ class GameState:
             return None
         p = self.players.get(f.carrier)
         return f if p is not None and p.unhit else None
-
-    def first_capture_ms(self, team: str) -> int | None:
-        caps = self.flags[self.setup.opponent(team)].captures
-        return caps[0].game_clock_ms if caps else None

@@ -74,8 +74,3 @@ ALL_REASONS: dict[str, Reason] = {**DIRECT_REASONS, **DERIVED_REASONS}
 PENALTY_REMOVAL = "removal"
 PENALTY_GROUP_1_1 = "group_1_1"
 PENALTY_KINDS = (PENALTY_REMOVAL, PENALTY_GROUP_1_1)
-
-
-def section_of(reason: str) -> str:
-    r = ALL_REASONS.get(reason)
-    return r.section if r else "?"

@@ -13,7 +13,7 @@ from .declarations import RING_NAMES_RU
 from .order import next_round_order
 from .outcome import BLUDGERS, END, QUAFFLE, SNITCH, WARNINGS, Outcome, RoundResult
 from .roster import MatchSetup
-from .state import CENTRE, HELD, LOOSE, RINGS_PREFIX, THROW_UP, MatchState
+from .state import HELD, LOOSE, THROW_UP, MatchState
 
 WASTED_RU = {
     "no_receiver": "пас без адресата",
@@ -33,14 +33,6 @@ END_RU = {
     "points": "достигнут лимит очков",
     "rounds": "достигнут лимит кругов",
 }
-
-
-def zone_ru(setup: MatchSetup, zone: str | None) -> str:
-    if zone == CENTRE:
-        return "в центре поля"
-    if zone and zone.startswith(RINGS_PREFIX):
-        return f"у колец {setup.team(zone[len(RINGS_PREFIX) :]).of}"
-    return "место не указано"
 
 
 def roll_ru(r: Roll) -> str:
