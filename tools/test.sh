@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The one command that installs everything the tests need and runs them (README "Two
+# commands", and .ci/run). System packages the tests use (headless Chromium for the pit
+# display page, Syncthing for sync) come from Debian's apt when missing; Python packages
+# from pyproject.toml's test extra, in a virtual environment (VENV, default .venv).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV="${VENV:-.venv}"
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v syncthing >/dev/null 2>&1 || need+=(syncthing)
+if ((${#need[@]})); then
+    if command -v apt-get >/dev/null 2>&1; then
+        SUDO=""
+        [ "$(id -u)" = 0 ] || SUDO="sudo"
+        echo "installing system packages: ${need[*]}"
+        $SUDO apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+    else
+        echo "warning: no apt-get; the tests that need ${need[*]} will fail" >&2
+    fi
+fi
+
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+. "$VENV/bin/activate"
+python -m pip install --quiet --upgrade pip
+python -m pip install --quiet -e '.[test]'
+
+python -m pytest -p no:cacheprovider "$@"
