@@ -17,12 +17,12 @@ from pathlib import Path
 import orjson
 
 from fieldjudge.csv_import import RosterRow
-from fieldjudge.demo_history import Script, play
 from fieldjudge.export import bundle, run_export
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
+from fieldjudge.services.demo_history import Script, play
+from fieldjudge.services.summaries import install
 from fieldjudge.settings import DEFAULTS
 from fieldjudge.store import Tournament
-from fieldjudge.summaries import install
 
 GAMES, TEAMS, RUNS = 120, 16, 5
 

@@ -28,8 +28,8 @@ from pathlib import Path
 from textual import events
 
 from fieldjudge.app import make_app
-from fieldjudge.demo import create_demo
-from fieldjudge.game_session import GameSession
+from fieldjudge.services.demo import create_demo
+from fieldjudge.services.game import GameSession
 from fieldjudge.store import Tournament
 
 EVENTS_BEFORE = 500

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import orjson
 
-from fieldjudge.demo import create_demo
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
+from fieldjudge.services.demo import create_demo
 from fieldjudge.store import Tournament
 from fieldjudge.store.storage import atomic_write_bytes
 

@@ -96,7 +96,7 @@ class FieldJudgeApp(App[None]):
         return True
 
     def install_tournament(self, t: Tournament) -> None:
-        from fieldjudge.summaries import install
+        from fieldjudge.services.summaries import install
 
         install(t)
         self.tournament = t

@@ -62,7 +62,7 @@ def demo(ctx: click.Context, no_ui: bool) -> None:
 
     Without --data-dir (or FIELDJUDGE_DATA) the folder is a new temporary one, so your real
     tournaments are never touched."""
-    from fieldjudge.demo import create_demo, fresh_demo_folder
+    from fieldjudge.services.demo import create_demo, fresh_demo_folder
 
     data_dir = ctx.obj["data_dir"] or Path(tempfile.mkdtemp(prefix="fieldjudge-demo-"))
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -74,24 +74,14 @@ def demo(ctx: click.Context, no_ui: bool) -> None:
         _run_app(ctx, data_dir, folder)
 
 
-def _register_optional_commands() -> None:
-    """Subcommand groups that live in their own modules."""
-    import importlib
+def _register_commands() -> None:
+    """Subcommand groups that live in their own modules (fieldjudge.commands)."""
+    from fieldjudge.commands.chrono import chrono
+    from fieldjudge.commands.quidditch import quidditch
+    from fieldjudge.commands.results import export, merge, verify
 
-    for module, name in (
-        ("fieldjudge.cli_chrono", "chrono"),
-        ("fieldjudge.cli_results", "export"),
-        ("fieldjudge.cli_results", "verify"),
-        ("fieldjudge.cli_results", "merge"),
-        ("fieldjudge.cli_quidditch", "quidditch"),
-    ):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        main.add_command(getattr(mod, name))
+    for command in (chrono, export, verify, merge, quidditch):
+        main.add_command(command)
 
 
-_register_optional_commands()
+_register_commands()

@@ -24,7 +24,7 @@ def _isolate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 @pytest.fixture
 def demo_folder(tmp_path: Path) -> Path:
     """A demo tournament on disk (closed, unlocked), dated 2026-06-01."""
-    from fieldjudge.demo import create_demo
+    from fieldjudge.services.demo import create_demo
 
     folder = tmp_path / "data" / "demo"
     t = create_demo(folder, day=date(2026, 6, 1))

@@ -7,9 +7,9 @@ import random
 from datetime import date
 from pathlib import Path
 
-from fieldjudge.demo import create_demo
-from fieldjudge.demo_history import Script, play
-from fieldjudge.summaries import install
+from fieldjudge.services.demo import create_demo
+from fieldjudge.services.demo_history import Script, play
+from fieldjudge.services.summaries import install
 
 DAY = date(2026, 5, 16)
 

@@ -17,12 +17,12 @@ import pytest
 from fieldjudge.app import make_app
 from fieldjudge.devices.parsers import Reading
 from fieldjudge.devices.simulator import PtyChrono, encode_frame
-from fieldjudge.game_session import GameSession
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.screens.chrono_feed import ChronoFeed
 from fieldjudge.screens.chrono_ingame import InGameChronoScreen, SecondPlayerScreen
 from fieldjudge.screens.forms import FormScreen, MessageScreen
 from fieldjudge.screens.marker_check import FailedMarkerScreen, MarkerCheckScreen
+from fieldjudge.services.game import GameSession
 from tests.test_game_helpers import type_text, wait_for
 
 SIZE = (110, 36)
@@ -47,7 +47,7 @@ def sim(monkeypatch: pytest.MonkeyPatch):
 
 @pytest.fixture
 def no_port(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr("fieldjudge.chrono_service.default_config", lambda: None)
+    monkeypatch.setattr("fieldjudge.services.chrono.default_config", lambda: None)
 
 
 def unplayed(t) -> list[dict]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fieldjudge import game_session
 from fieldjudge.app import make_app
-from fieldjudge.game_session import FakeClock
+from fieldjudge.services.game import FakeClock
 
 T0 = datetime(2026, 6, 1, 7, 40, tzinfo=UTC)
 

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from fieldjudge.game_session import FakeClock, GameSession, MonotonicClock
 from fieldjudge.rules.paintball import model as m
+from fieldjudge.services.game import FakeClock, GameSession, MonotonicClock
 from fieldjudge.store import Refused, Tournament
 
 T0 = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)

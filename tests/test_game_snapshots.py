@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from fieldjudge.app import make_app
-from fieldjudge.demo import create_demo
+from fieldjudge.services.demo import create_demo
 from tests.test_game_helpers import fake_clock, game_id, keys, open_game, wait_for
 
 SIZE = (80, 24)

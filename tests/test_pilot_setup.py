@@ -7,9 +7,9 @@ from pathlib import Path
 from textual.widgets import DataTable
 
 from fieldjudge.app import make_app
-from fieldjudge.pin import check_pin
 from fieldjudge.screens.forms import FormScreen, MessageScreen
 from fieldjudge.screens.help import HelpScreen
+from fieldjudge.services.pin import check_pin
 from fieldjudge.store import Tournament
 from tests.test_game_helpers import type_text, wait_for
 

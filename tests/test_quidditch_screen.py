@@ -10,7 +10,6 @@ import orjson
 from textual.widgets import DataTable, Input, Select, Static
 
 from fieldjudge.app import make_app
-from fieldjudge.quidditch_session import ROUND_RESOLVED, QuidditchSession
 from fieldjudge.rules.events import VOID
 from fieldjudge.rules.quidditch import Declaration as D
 from fieldjudge.rules.quidditch.sample import sample_setup
@@ -19,6 +18,7 @@ from fieldjudge.screens.quidditch_declare import DeclareModal
 from fieldjudge.screens.quidditch_matches import MatchesScreen
 from fieldjudge.screens.quidditch_result import ResultScreen
 from fieldjudge.screens.quidditch_round import RoundScreen
+from fieldjudge.services.quidditch import ROUND_RESOLVED, QuidditchSession
 from fieldjudge.store import Tournament
 from tests.test_game_helpers import wait_for
 
@@ -176,9 +176,9 @@ def test_round_screen_snapshot(snap_compare, tmp_path: Path) -> None:
 
 
 async def test_new_match_set_up_by_keys_from_csv(tmp_path: Path) -> None:
-    from fieldjudge.quidditch_session import default_rows
     from fieldjudge.screens.quidditch_feints import FeintsScreen
     from fieldjudge.screens.quidditch_setup import MatchSetupScreen
+    from fieldjudge.services.quidditch import default_rows
 
     csv_file = tmp_path / "teams.csv"
     csv_file.write_text(

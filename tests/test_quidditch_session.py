@@ -11,7 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from fieldjudge.cli import main
-from fieldjudge.quidditch_session import (
+from fieldjudge.rules.dice import seed_commitment
+from fieldjudge.rules.quidditch import Declaration as D
+from fieldjudge.rules.quidditch.sample import sample_setup
+from fieldjudge.services.quidditch import (
     MATCH_CREATED,
     ROUND_RESOLVED,
     QuidditchSession,
@@ -21,9 +24,6 @@ from fieldjudge.quidditch_session import (
     parse_roster_csv,
     verify_export,
 )
-from fieldjudge.rules.dice import seed_commitment
-from fieldjudge.rules.quidditch import Declaration as D
-from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.store import Tournament
 
 SEED = "honest-seed"

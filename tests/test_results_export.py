@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 from results_fixtures import demo
 
-from fieldjudge import results
 from fieldjudge.cli import main
 from fieldjudge.export import bundle, run_export
 from fieldjudge.export.names import safe_name
+from fieldjudge.services import results
 from fieldjudge.store import Refused
 
 

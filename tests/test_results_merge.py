@@ -10,11 +10,11 @@ import shutil
 import orjson
 from results_fixtures import demo
 
-from fieldjudge.demo_history import Script, play
 from fieldjudge.export import bundle
-from fieldjudge.merge import conflicts, merge_into, resolve
+from fieldjudge.services.demo_history import Script, play
+from fieldjudge.services.merge import conflicts, merge_into, resolve
+from fieldjudge.services.summaries import install
 from fieldjudge.store import Tournament
-from fieldjudge.summaries import install
 
 
 def open_t(folder):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from results_fixtures import FakeClock, demo, finished_game
 
-from fieldjudge import results
 from fieldjudge.app import make_app
-from fieldjudge.demo import DEMO_PIN
 from fieldjudge.rules import protocol as pr
 from fieldjudge.screens.protocol import ProtocolScreen
+from fieldjudge.services import results
+from fieldjudge.services.demo import DEMO_PIN
 
 
 async def wait_for(pilot, cond, tries: int = 100) -> None:

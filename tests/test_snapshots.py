@@ -6,7 +6,7 @@ from datetime import date
 from pathlib import Path
 
 from fieldjudge.app import make_app
-from fieldjudge.demo import create_demo
+from fieldjudge.services.demo import create_demo
 
 
 def _demo(tmp_path: Path) -> Path:

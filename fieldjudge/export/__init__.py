@@ -10,9 +10,9 @@ from pathlib import Path
 
 import orjson
 
-from fieldjudge import results
 from fieldjudge.export import bundle, html, tables
 from fieldjudge.export.names import safe_name, write_new
+from fieldjudge.services import results
 from fieldjudge.store import Refused
 
 FORMATS = ("html", "csv", "json")

@@ -15,14 +15,14 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from fieldjudge.chrono_readings import parse_fps
-from fieldjudge.chrono_service import session_config
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.pin import check_pin
+from fieldjudge.rules.chrono_readings import parse_fps
 from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono_feed import ChronoFeed, typed_reading
 from fieldjudge.screens.forms import Field, FormScreen, MessageScreen
+from fieldjudge.services.chrono import session_config
+from fieldjudge.services.pin import check_pin
 from fieldjudge.store import Refused
 
 

@@ -26,10 +26,10 @@ from textual.message import Message
 from textual.widgets import Digits, Static
 from textual.worker import get_current_worker
 
-from fieldjudge.chrono_service import ChronoConfig, session_config
 from fieldjudge.devices.parsers import Garbled, Reading
 from fieldjudge.devices.reader import CONNECTED, DISCONNECTED, ChronoReader, Status
 from fieldjudge.i18n import _
+from fieldjudge.services.chrono import ChronoConfig, session_config
 
 NONE = "none"  # no port chosen
 

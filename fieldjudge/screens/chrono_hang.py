@@ -4,7 +4,7 @@ the game screen while its hang fps prompt is open (or into a dialog with a
 
 from __future__ import annotations
 
-from fieldjudge.chrono_readings import reading_source
+from fieldjudge.rules.chrono_readings import reading_source
 from fieldjudge.screens.chrono_feed import ChronoFeed, load_chrono_css
 
 

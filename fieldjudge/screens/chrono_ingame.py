@@ -21,15 +21,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Digits, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from fieldjudge.chrono_readings import (
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.chrono_readings import (
     InGameReadings,
     chrono_candidates,
     parse_fps,
     reading_source,
     second_player_candidates,
 )
-from fieldjudge.chrono_text import PENALTY_TEXT, ingame_analysis, ingame_result, player_label
-from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.marker_check import Shot
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.clock import format_clock
@@ -42,6 +41,12 @@ from fieldjudge.screens.chrono_dialogs import (
 )
 from fieldjudge.screens.chrono_feed import ChronoFeed
 from fieldjudge.screens.chrono_hang import attach_hang_chrono
+from fieldjudge.screens.chrono_text import (
+    PENALTY_TEXT,
+    ingame_analysis,
+    ingame_result,
+    player_label,
+)
 from fieldjudge.store import Refused
 
 __all__ = [

@@ -9,11 +9,11 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from fieldjudge.chrono_service import ChronoConfig, link_tolerance, set_session_config
 from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
 from fieldjudge.devices.ports import BAUD_HINTS, BAUDS, DEFAULT_BAUD, list_chrono_ports
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeModal
+from fieldjudge.services.chrono import ChronoConfig, link_tolerance, set_session_config
 
 
 class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):

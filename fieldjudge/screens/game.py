@@ -1,6 +1,6 @@
 """The live paintball game screen (issue 3): rosters, alive counts, clock, flags and the log.
 
-Every key turns into one event through :class:`fieldjudge.game_session.GameSession`, which
+Every key turns into one event through :class:`fieldjudge.services.game.GameSession`, which
 validates it with the rules engine; a refusal is shown in the notice bar, citing the
 section. Multi-step actions (team → number → reason) use the inline prompt
 (``game_prompt``): keys are handled synchronously and in order, so ``a 4 2 Enter`` typed
@@ -22,7 +22,6 @@ from textual.css.query import NoMatches
 from textual.events import Key
 from textual.widgets import Footer, Static
 
-from fieldjudge.game_session import GameSession
 from fieldjudge.i18n import _
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
@@ -48,6 +47,7 @@ from fieldjudge.screens.game_widgets import (
     RosterPanel,
     TeamHeader,
 )
+from fieldjudge.services.game import GameSession
 from fieldjudge.store import Refused
 
 

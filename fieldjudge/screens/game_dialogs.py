@@ -14,11 +14,11 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from fieldjudge.game_session import GameSession
 from fieldjudge.i18n import _
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.game_text import Namer, clock, describe
+from fieldjudge.services.game import GameSession
 from fieldjudge.store import Refused
 
 

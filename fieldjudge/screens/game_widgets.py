@@ -8,7 +8,6 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Digits, Static
 
-from fieldjudge.game_session import GameSession
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import VOID
 from fieldjudge.rules.paintball import model as m
@@ -22,6 +21,7 @@ from fieldjudge.screens.game_text import (
     flag_text,
     player_status,
 )
+from fieldjudge.services.game import GameSession
 
 STATUS_CLASSES = ("in-play", "eliminated", "neutral", "not-admitted", "checking", "carrier")
 LOG_LINES = 60  # newest first; the pane shows what fits

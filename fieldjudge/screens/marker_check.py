@@ -20,30 +20,15 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
-from fieldjudge.chrono_checks import (
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.chrono_checks import (
     PlayerCheck,
     approved,
     checkin_data,
     checkin_deadline,
     checkin_event,
 )
-from fieldjudge.chrono_readings import parse_fps, reading_source
-from fieldjudge.chrono_service import (
-    game_state,
-    link_tolerance,
-    session_config,
-    tournament_disqualifications,
-    tournament_settings,
-)
-from fieldjudge.chrono_text import (
-    check_verdict,
-    checkin_line,
-    player_label,
-    roster_result,
-    tests_table,
-    tolerance_note,
-)
-from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.chrono_readings import parse_fps, reading_source
 from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import refusal
@@ -55,9 +40,24 @@ from fieldjudge.screens.chrono_dialogs import (
     explain_failed_append,
 )
 from fieldjudge.screens.chrono_feed import ChronoFeed
+from fieldjudge.screens.chrono_text import (
+    check_verdict,
+    checkin_line,
+    player_label,
+    roster_result,
+    tests_table,
+    tolerance_note,
+)
 from fieldjudge.screens.chrono_widgets import set_text
 from fieldjudge.screens.forms import MessageScreen
 from fieldjudge.screens.marker_check_verdict import VerdictActions
+from fieldjudge.services.chrono import (
+    game_state,
+    link_tolerance,
+    session_config,
+    tournament_disqualifications,
+    tournament_settings,
+)
 from fieldjudge.store import Refused
 
 # FailedMarkerScreen and parse_fps moved (chrono_dialogs, chrono_readings): still importable here

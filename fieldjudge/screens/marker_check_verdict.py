@@ -6,7 +6,8 @@ checked, "plays without a marker" and the head judge's approval of a team, as a 
 
 from __future__ import annotations
 
-from fieldjudge.chrono_checks import (
+from fieldjudge.i18n import _
+from fieldjudge.rules.chrono_checks import (
     ADMITTED,
     APPROVAL,
     DISQUALIFIED,
@@ -17,13 +18,12 @@ from fieldjudge.chrono_checks import (
     unfinished_tests,
     verdict_step,
 )
-from fieldjudge.chrono_service import game_state
-from fieldjudge.chrono_text import disqualified_message, names_of_tests, result_text
-from fieldjudge.i18n import _
 from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.screens.chrono_dialogs import FailedMarkerScreen, ask_head_judge_pin
+from fieldjudge.screens.chrono_text import disqualified_message, names_of_tests, result_text
 from fieldjudge.screens.forms import MessageScreen
+from fieldjudge.services.chrono import game_state
 
 
 class VerdictActions:

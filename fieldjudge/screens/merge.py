@@ -8,10 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
-from fieldjudge import merge
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.forms import ConfirmScreen, Field, FormScreen, Values
+from fieldjudge.services import merge
 from fieldjudge.store import DamagedFile, StoreError
 
 

@@ -18,11 +18,11 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
 from fieldjudge.i18n import _
-from fieldjudge.quidditch_session import QuidditchSession, SessionError, match_list
 from fieldjudge.rules.quidditch import MatchSetup
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.services.quidditch import QuidditchSession, SessionError, match_list
 from fieldjudge.store import DamagedFile, FolderLocked, StoreError, Tournament
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 

@@ -9,11 +9,11 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static, TextArea
 
 from fieldjudge.i18n import _
-from fieldjudge.quidditch_session import QuidditchSession, Resolved
 from fieldjudge.rules.quidditch import MatchSetup, Outcome
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.forms import MessageScreen
 from fieldjudge.screens.quidditch_labels import outcome_label
+from fieldjudge.services.quidditch import QuidditchSession, Resolved
 
 
 def seed_message(session: QuidditchSession) -> MessageScreen:

@@ -10,7 +10,6 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
 from fieldjudge.i18n import _
-from fieldjudge.quidditch_session import QuidditchSession, SessionError
 from fieldjudge.rules.quidditch import Declaration, check_post_order
 from fieldjudge.rules.quidditch import declarations as DC
 from fieldjudge.rules.quidditch.state import HELD, LOOSE
@@ -18,6 +17,7 @@ from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.forms import ConfirmScreen, Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.quidditch_declare import DeclareModal, action_label
 from fieldjudge.screens.quidditch_result import ResultScreen, seed_message
+from fieldjudge.services.quidditch import QuidditchSession, SessionError
 
 ORDER_RULES = {
     "beaters_last": "beaters post last",

@@ -14,17 +14,17 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
 from fieldjudge.i18n import _
-from fieldjudge.quidditch_session import (
+from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
+from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.services.quidditch import (
     RosterRow,
     SessionError,
     build_setup,
     default_rows,
     parse_roster_csv,
 )
-from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
-from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
-from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
 
 # The settings RULES.md marks as defaults (not in the rulebook): shown in the settings form.
 SKILL_FIELDS = (

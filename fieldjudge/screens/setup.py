@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date
 
 from fieldjudge.i18n import _
-from fieldjudge.pin import hash_pin
 from fieldjudge.screens.forms import Field, FormScreen, Values
+from fieldjudge.services.pin import hash_pin
 from fieldjudge.settings import DEFAULTS, settings_from_form
 from fieldjudge.store import Refused, Tournament, slugify
 

@@ -8,8 +8,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from fieldjudge.chrono_checks import Disqualification, disqualifications
 from fieldjudge.devices.ports import DEFAULT_BAUD, list_chrono_ports
+from fieldjudge.rules.chrono_checks import Disqualification, disqualifications
 from fieldjudge.rules.marker_check import TimingTolerance, timing_tolerance
 from fieldjudge.rules.paintball.setup import Settings
 
@@ -81,8 +81,8 @@ def tournament_settings(t) -> Settings:
 
 def game_state(t, game_id: str):
     """(setup, folded state, log) of a game; creates the log file when it is missing."""
-    from fieldjudge.results import setup_for
     from fieldjudge.rules.paintball import fold
+    from fieldjudge.services.results import setup_for
 
     log = t.game_log(game_id)
     setup = setup_for(t, game_id, log)

@@ -1,6 +1,6 @@
 """``fieldjudge chrono``: list ports, listen to a chronograph, run a simulated one.
 
-``fieldjudge.cli`` does ``main.add_command(chrono)``.  ``python -m fieldjudge.cli_chrono``
+``fieldjudge.cli`` does ``main.add_command(chrono)``.  ``python -m fieldjudge.commands.chrono``
 runs the group on its own.
 """
 

@@ -8,8 +8,8 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from fieldjudge.csv_import import RosterRow
-from fieldjudge.demo_history import add_history
-from fieldjudge.pin import hash_pin
+from fieldjudge.services.demo_history import add_history
+from fieldjudge.services.pin import hash_pin
 from fieldjudge.settings import DEFAULTS
 from fieldjudge.store import Tournament
 

@@ -45,7 +45,7 @@ def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
 
 @contextlib.contextmanager
 def _opened(folder: Path, lock: bool):
-    from fieldjudge.summaries import install
+    from fieldjudge.services.summaries import install
 
     try:
         t = Tournament.open(folder, lock=lock, startup_backup=lock)
@@ -103,7 +103,7 @@ def verify(ctx, folder: Path | None) -> None:
 
     Without FOLDER: the current folder if it is a tournament, else every tournament in the
     data folder."""
-    from fieldjudge.verify import verify_folder
+    from fieldjudge.services.verify import verify_folder
 
     if folder is not None:
         folders = [folder]
@@ -145,7 +145,7 @@ def verify(ctx, folder: Path | None) -> None:
 def merge(ctx, source: Path, folder: Path | None) -> None:
     """Import another laptop's tournament folder or JSON export: new events are added,
     duplicates skipped, diverging games listed as conflicts for the head judge."""
-    from fieldjudge.merge import load_source, merge_into
+    from fieldjudge.services.merge import load_source, merge_into
 
     if folder is None:
         try:

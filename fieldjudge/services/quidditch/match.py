@@ -240,7 +240,7 @@ class QuidditchSession:
         )
         return ev
 
-    # -- exports (fieldjudge.quidditch_session.exports) ------------------------------------
+    # -- exports (fieldjudge.services.quidditch.exports) ------------------------------------
     def export_dict(self) -> dict[str, Any]:
         return exports.export_dict(self)
 

@@ -20,8 +20,8 @@ def summarize(t, game_id: str, log) -> dict[str, Any]:
 
 
 def _results_summary(t, game_id: str, log) -> dict[str, Any]:
-    from fieldjudge.results import CLOSED_PHASES, result_doc, setup_for, view_from_events
     from fieldjudge.rules.protocol import PROTOCOL_TYPES
+    from fieldjudge.services.results import CLOSED_PHASES, result_doc, setup_for, view_from_events
 
     events = list(log.events)
     v = view_from_events(t, game_id, events, setup_for(t, game_id, log))
@@ -52,7 +52,7 @@ def _lazy_guard(t):
     def check(log, etype: str, data) -> str | None:
         nonlocal guard
         if guard is None:
-            from fieldjudge.results import make_guard
+            from fieldjudge.services.results import make_guard
 
             guard = make_guard(t)
         return guard(log, etype, data)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from fieldjudge.chrono_checks import PlayerCheck
 from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.chrono_checks import PlayerCheck
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.marker_check import FAIL, NOT_DONE, PASS, MarkerCheck, TimingTolerance
 from fieldjudge.rules.paintball.clock import parse_wall

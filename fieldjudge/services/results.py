@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from fieldjudge.pin import check_pin
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import Event
@@ -18,6 +17,7 @@ from fieldjudge.rules.paintball import GameResult, GameSetup, RosterPlayer, Sett
 from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
+from fieldjudge.services.pin import check_pin
 from fieldjudge.store import Refused
 
 CLOSED_PHASES = (pr.SUBMITTED, pr.SIGNED, pr.LOCKED, "no_show")

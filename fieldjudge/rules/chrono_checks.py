@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from fieldjudge.chrono_readings import PlayerReadings
+from fieldjudge.rules.chrono_readings import PlayerReadings
 from fieldjudge.rules.events import Event, effective
 from fieldjudge.rules.marker_check import NOT_DONE, MarkerCheck, check_marker
 from fieldjudge.rules.paintball import events as ev

@@ -10,8 +10,8 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from fieldjudge import results
 from fieldjudge.rules.paintball import fold, refusal
+from fieldjudge.services import results
 
 SEED = 20260516
 
@@ -118,7 +118,7 @@ SCRIPTS = (
 
 def add_history(t, seed: int = SEED) -> None:
     """Play the first round of the schedule (at most four games) from ``seed``."""
-    from fieldjudge.summaries import install
+    from fieldjudge.services.summaries import install
 
     install(t)
     rng = random.Random(seed)

@@ -23,7 +23,7 @@ def verify(export: Path, seed: str) -> None:
     Checks the seed against the hash published before the match, every roll (voided ones
     too; no roll number used twice), and replays every round from its declarations.
     Exits with 1 and lists every mismatch if anything differs."""
-    from fieldjudge.quidditch_session import count_rolls, verify_export
+    from fieldjudge.services.quidditch import count_rolls, verify_export
 
     try:
         data = orjson.loads(export.read_bytes())
@@ -61,8 +61,8 @@ def verify(export: Path, seed: str) -> None:
 @click.pass_context
 def export(ctx: click.Context, match_id: str, folder: Path | None, out: Path | None) -> None:
     """Export MATCH_ID as JSON (for verify) and print where the files are."""
-    from fieldjudge.cli_results import _data_dir
-    from fieldjudge.quidditch_session import QuidditchSession, SessionError
+    from fieldjudge.commands.results import _data_dir
+    from fieldjudge.services.quidditch import QuidditchSession, SessionError
     from fieldjudge.store import DamagedFile, StoreError, Tournament
     from fieldjudge.store.storage import atomic_write_bytes
 
