@@ -28,9 +28,9 @@ from pathlib import Path
 from textual import events
 
 from fieldjudge.app import make_app
+from fieldjudge.services import open_tournament
 from fieldjudge.services.demo import create_demo
 from fieldjudge.services.game import GameSession
-from fieldjudge.store import Tournament
 
 EVENTS_BEFORE = 500
 ROUNDS = 60
@@ -38,7 +38,7 @@ ROUNDS = 60
 
 def prepare(folder: Path) -> str:
     create_demo(folder, day=date(2026, 6, 1)).close()
-    t = Tournament.open(folder, startup_backup=False)
+    t = open_tournament(folder, startup_backup=False)
     gid = t.games()[4]["id"]
     s = GameSession(t, gid, judge="bench")
     a, b = s.teams

@@ -10,8 +10,8 @@ from pathlib import Path
 import orjson
 
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
+from fieldjudge.services import TournamentService
 from fieldjudge.services.demo import create_demo
-from fieldjudge.store import Tournament
 from fieldjudge.store.storage import atomic_write_bytes
 
 DAY = date(2026, 6, 1)
@@ -54,7 +54,7 @@ def write_game(path: Path, game: dict, n_events: int) -> None:
     atomic_write_bytes(path, orjson.dumps({"meta": {"1": meta}, "events": events}))
 
 
-def build(folder: Path, total_events: int, per_game: int = 250) -> Tournament:
+def build(folder: Path, total_events: int, per_game: int = 250) -> TournamentService:
     """A demo tournament plus enough scheduled games holding ``total_events`` events."""
     t = create_demo(folder, day=DAY)
     teams = [x["id"] for x in t.teams()]

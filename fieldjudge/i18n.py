@@ -128,5 +128,14 @@ def ru(message: str) -> str:
 def rule_text(message: Any, names: Mapping[str, str] | None = None, lang: str | None = None) -> str:
     """A rules engine's message in the UI language (or ``lang``), team ids replaced by
     ``names`` ({team id: display name}). Takes a ``RuleMessage`` / ``Phrase``, an exception
-    carrying one (``Refused(msg)``), or a plain ``str`` (shown as it is)."""
+    carrying one (``Refused(msg)``), a store refusal (an English message id ``template``
+    and its ``params``, or several ``errors``), or a plain ``str`` (shown as it is)."""
+    if isinstance(message, BaseException):
+        errors = getattr(message, "errors", None)
+        if isinstance(errors, list):
+            return "; ".join(rule_text(e, names, lang) for e in errors)
+        template = getattr(message, "template", None)
+        if isinstance(template, str):
+            text = load(lang).gettext(template) if lang else _(template)
+            return text.format(**getattr(message, "params", {}))
     return render(message, lang or _lang, names)

@@ -34,8 +34,8 @@ def demo_folder(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def tournament(demo_folder: Path):
-    from fieldjudge.store import Tournament
+    from fieldjudge.services import open_tournament
 
-    t = Tournament.open(demo_folder)
+    t = open_tournament(demo_folder)
     yield t
     t.close()

@@ -9,14 +9,13 @@ from pathlib import Path
 
 from fieldjudge.services.demo import create_demo
 from fieldjudge.services.demo_history import Script, play
-from fieldjudge.services.summaries import install
 
 DAY = date(2026, 5, 16)
 
 
 def demo(folder: Path, lock: bool = False):
     t = create_demo(Path(folder), day=DAY, lock=lock)
-    install(t)
+
     return t
 
 

@@ -7,8 +7,8 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from fieldjudge import game_session
 from fieldjudge.app import make_app
+from fieldjudge.services import game as game_session
 from fieldjudge.services.game import FakeClock
 
 T0 = datetime(2026, 6, 1, 7, 40, tzinfo=UTC)
@@ -34,9 +34,9 @@ async def type_text(pilot, text: str) -> None:
 
 
 def game_id(folder: Path, index: int = 4) -> str:
-    from fieldjudge.store import Tournament
+    from fieldjudge.services import open_tournament
 
-    t = Tournament.open(folder, startup_backup=False)
+    t = open_tournament(folder, startup_backup=False)
     try:
         return t.games()[index]["id"]  # the first game of round 2: not played yet
     finally:

@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from fieldjudge.rules.events import effective, verify_chain
-from fieldjudge.store import DamagedFile, EventLog, FolderLocked, Refused, Tournament
+from fieldjudge.store import DamagedFile, EventLog, FolderLocked, Refused, Tournament, WriteKey
 from fieldjudge.store.backup import backups_of, make_backup, newest_good_backup, restore
 from fieldjudge.store.storage import TEMP_MARK
 from fieldjudge.store.validate import validate_file
@@ -136,10 +136,11 @@ def test_stray_temp_files_are_cleaned_on_open(demo_folder: Path) -> None:
 
 def test_backups_rotate_and_newest_good_one_is_offered(tmp_path: Path) -> None:
     folder = tmp_path / "t"
-    t = Tournament.create(folder, name="T", day=date(2026, 6, 1), lock=False)
+    key = WriteKey()
+    t = Tournament.create(folder, name="T", day=date(2026, 6, 1), lock=False, key=key)
     path = folder / "tournament.json"
     for i in range(13):
-        t.update_meta(venue=f"v{i}")
+        t.update_meta(key, venue=f"v{i}")
         make_backup(folder, path, keep=10)
     assert len(backups_of(folder, path)) == 10
     newest = backups_of(folder, path)[0]
@@ -197,16 +198,17 @@ def test_schedule_refuses_double_booking_and_warns_on_short_gap(tournament: Tour
     assert len(tournament.games()) == n + 2
 
 
-def test_summary_index_avoids_reparsing(tournament: Tournament) -> None:
-    gid = tournament.games()[0]["id"]
-    log = tournament.game_log(gid)
-    log.append("note", {"text": "x"})
+def test_summary_index_avoids_reparsing(tournament, monkeypatch) -> None:
+    from fieldjudge.services import summaries
+
+    gid = tournament.games()[-1]["id"]  # not played yet (the first round is signed)
+    tournament.append_game_event(gid, "note", {"text": "x"})
     s1 = tournament.game_summary(gid)
     calls = []
-    tournament.summarize = lambda t, g, lg: calls.append(g) or {}
+    monkeypatch.setattr(summaries, "summarize", lambda t, g, lg: calls.append(g) or {})
     assert tournament.game_summary(gid) == s1  # unchanged file: served from the index
     assert calls == []
-    log.append("note", {"text": "y"})
+    tournament.append_game_event(gid, "note", {"text": "y"})
     tournament.game_summary(gid)
     assert calls == [gid]
 
@@ -217,7 +219,8 @@ def test_verify_chain_reports_the_first_break() -> None:
 
 
 def test_startup_backup_copies_only_changed_files(demo_folder: Path) -> None:
-    t = Tournament.open(demo_folder)  # the first open copies every file
+    key = WriteKey()
+    t = Tournament.open(demo_folder, key=key)  # the first open copies every file
     path = demo_folder / "tournament.json"
     games = sorted((demo_folder / "games").glob("*.json"))
     assert len(backups_of(demo_folder, path)) == 1
@@ -225,7 +228,7 @@ def test_startup_backup_copies_only_changed_files(demo_folder: Path) -> None:
     assert games and all(n >= 1 for n in counts)
     t.backup_all()
     assert len(backups_of(demo_folder, path)) == 1  # unchanged: no new copy
-    t.update_meta(venue="elsewhere")
+    t.update_meta(key, venue="elsewhere")
     t.backup_all()
     assert len(backups_of(demo_folder, path)) == 2
     assert [len(backups_of(demo_folder, g)) for g in games] == counts

@@ -62,13 +62,14 @@ def verify(export: Path, seed: str) -> None:
 def export(ctx: click.Context, match_id: str, folder: Path | None, out: Path | None) -> None:
     """Export MATCH_ID as JSON (for verify) and print where the files are."""
     from fieldjudge.commands.results import _data_dir
+    from fieldjudge.services import open_tournament
     from fieldjudge.services.quidditch import QuidditchSession, SessionError
-    from fieldjudge.store import DamagedFile, StoreError, Tournament
+    from fieldjudge.store import DamagedFile, StoreError
     from fieldjudge.store.storage import atomic_write_bytes
 
     folder = folder or _data_dir(ctx) / "quidditch"
     try:
-        t = Tournament.open(folder, lock=False, startup_backup=False)
+        t = open_tournament(folder, lock=False, startup_backup=False)
     except DamagedFile as exc:
         raise click.ClickException(f"{exc.path}: {exc.fault}") from None
     try:

@@ -45,17 +45,16 @@ def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
 
 @contextlib.contextmanager
 def _opened(folder: Path, lock: bool):
-    from fieldjudge.services.summaries import install
+    from fieldjudge.services import open_tournament
 
     try:
-        t = Tournament.open(folder, lock=lock, startup_backup=lock)
+        t = open_tournament(folder, lock=lock, startup_backup=lock)
     except FolderLocked as exc:
         raise click.ClickException(
             f"{exc}: close the app on this tournament first, then run this again"
         ) from None
     except DamagedFile as exc:
         raise click.ClickException(f"damaged file {exc.path}: {exc.fault}") from None
-    install(t)
     try:
         yield t
     finally:

@@ -159,3 +159,30 @@ def pin_wrong(left: int) -> Phrase:
     return Phrase(
         "wrong PIN ({left} attempts left)", "неверный PIN (осталось попыток: {left})", left=left
     )
+
+
+@catalog
+def correction_needs_pin() -> RuleMessage:
+    return R(
+        "31",
+        "only the head judge corrects a total, with his PIN",
+        "исправить сумму очков может только Главный судья, введя свой PIN",
+    )
+
+
+@catalog
+def no_show_needs_pin() -> RuleMessage:
+    return R(
+        "32.01",
+        "only the head judge rules a no-show, with his PIN",
+        "неявку команды фиксирует только Главный судья, введя свой PIN",
+    )
+
+
+@catalog
+def decision_needs_pin() -> RuleMessage:
+    return R(
+        "31",
+        "only the head judge decides which copy of a game log stands, with his PIN",
+        "какая копия протокола игры верна, решает только Главный судья, введя свой PIN",
+    )

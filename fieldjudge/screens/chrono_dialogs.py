@@ -19,9 +19,8 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.chrono_readings import parse_fps
 from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.screens.base import JudgeModal
-from fieldjudge.screens.chrono_feed import ChronoFeed, typed_reading
+from fieldjudge.screens.chrono_feed import ChronoFeed, session_config, typed_reading
 from fieldjudge.screens.forms import Field, FormScreen, MessageScreen
-from fieldjudge.services.chrono import session_config
 from fieldjudge.services.pin import check_pin
 from fieldjudge.store import Refused
 

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual import work
 from textual.app import ComposeResult
@@ -29,7 +30,7 @@ from textual.worker import get_current_worker
 from fieldjudge.devices.parsers import Garbled, Reading
 from fieldjudge.devices.reader import CONNECTED, DISCONNECTED, ChronoReader, Status
 from fieldjudge.i18n import _
-from fieldjudge.services.chrono import ChronoConfig, session_config
+from fieldjudge.services.chrono import ChronoConfig
 
 NONE = "none"  # no port chosen
 
@@ -255,9 +256,15 @@ def load_chrono_css(app) -> None:
         app.stylesheet.update(app)
 
 
-def _feeds(app) -> list[ChronoFeed]:
-    stack = getattr(app, "_fieldjudge_chrono_feeds", None)
-    if stack is None:
-        stack = []
-        app._fieldjudge_chrono_feeds = stack
-    return stack
+def session_config(app: Any) -> ChronoConfig | None:
+    """The port chosen in this run of the app (``FieldJudgeApp.chrono``)."""
+    return app.chrono.config
+
+
+def set_session_config(app: Any, cfg: ChronoConfig | None) -> None:
+    app.chrono.choose(cfg)
+
+
+def _feeds(app: Any) -> list[ChronoFeed]:
+    """The feeds on screen, newest last (``FieldJudgeApp.chrono_feeds``)."""
+    return app.chrono_feeds

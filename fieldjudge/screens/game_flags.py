@@ -165,7 +165,7 @@ class FlagActions:
         try:
             mod = importlib.import_module(CHRONO_MODULE)
             attach = getattr(mod, "attach_hang_chrono", None)
-            from fieldjudge.services.chrono import session_config
+            from fieldjudge.screens.chrono_feed import session_config
 
             if attach is not None and session_config(self.app) is not None:
                 attach(self)

@@ -39,7 +39,7 @@ from fieldjudge.screens.chrono_dialogs import (
     choose_chrono_port,
     explain_failed_append,
 )
-from fieldjudge.screens.chrono_feed import ChronoFeed
+from fieldjudge.screens.chrono_feed import ChronoFeed, session_config
 from fieldjudge.screens.chrono_text import (
     check_verdict,
     checkin_line,
@@ -54,7 +54,6 @@ from fieldjudge.screens.marker_check_verdict import VerdictActions
 from fieldjudge.services.chrono import (
     game_state,
     link_tolerance,
-    session_config,
     tournament_disqualifications,
     tournament_settings,
 )
@@ -218,7 +217,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
                 self.app.push_screen(MessageScreen(_("Refused"), rule_text(why, self.names)))
                 return False
         try:
-            self.game_log.append(etype, data, judge=getattr(self.app, "judge", ""))
+            self.t.append_game_event(self.game_id, etype, data, judge=self.app.judge)
         except (Refused, OSError) as exc:
             explain_failed_append(self.app, exc)
             return False

@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import ConfirmScreen, Field, FormScreen, Values
+from fieldjudge.screens.forms import Field, FormScreen, Values
 from fieldjudge.services import merge
 from fieldjudge.store import DamagedFile, StoreError
 
@@ -88,11 +88,11 @@ class MergeScreen(JudgeScreen):
             else _("Replace this laptop's log of {game} with the other copy?")
         ).format(game=path.name.split("--")[0])
 
-        def done(ok: bool | None) -> None:
-            if not ok:
+        def done(values: Values | None) -> None:
+            if not values:
                 return
             try:
-                kept = merge.resolve(self.app.tournament, path, which)
+                kept = merge.resolve(self.app.tournament, path, which, values["pin"])
             except (StoreError, OSError) as exc:
                 self.show(str(exc))
                 return
@@ -100,4 +100,11 @@ class MergeScreen(JudgeScreen):
             self.reload()
             self.app.refresh_home()
 
-        self.app.push_screen(ConfirmScreen(question), done)
+        self.app.push_screen(
+            FormScreen(
+                question,
+                [Field("pin", _("Head judge's PIN"), password=True)],
+                lambda v: None if v["pin"] else _("Type the head judge's PIN"),
+            ),
+            done,
+        )

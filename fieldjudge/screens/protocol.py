@@ -4,7 +4,6 @@ records the reason); the head judge corrects a wrong total with his PIN; no-show
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 
 from textual.app import ComposeResult
@@ -47,10 +46,9 @@ class ProtocolScreen(JudgeScreen):
         Binding("n", "no_show", "No-show"),
     ]
 
-    def __init__(self, game_id: str, clock=None) -> None:
+    def __init__(self, game_id: str) -> None:
         super().__init__()
         self.game_id = game_id
-        self.clock = clock
         self.view: results.GameView | None = None
 
     @property
@@ -60,10 +58,6 @@ class ProtocolScreen(JudgeScreen):
     @property
     def judge(self) -> str:
         return getattr(self.app, "judge", "") or ""
-
-    def now(self) -> float:
-        clock = self.clock or getattr(self.app, "results_clock", None) or time.monotonic
-        return clock()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -258,7 +252,6 @@ class ProtocolScreen(JudgeScreen):
                     values["pin"],
                     {a: int(values["a"]), b: int(values["b"])},
                     values["reason"],
-                    self.now(),
                     judge=self.judge,
                 )
 
@@ -297,6 +290,8 @@ class ProtocolScreen(JudgeScreen):
                 return _("Absent: 1, 2 or 12 (both)")
             if vals["reason"] not in ("late", "refused"):
                 return _("Reason: late or refused")
+            if not vals["pin"]:
+                return _("Type the head judge's PIN")
             return None
 
         def done(values: Values | None) -> None:
@@ -308,6 +303,7 @@ class ProtocolScreen(JudgeScreen):
                     values["reason"],
                     judge=self.judge,
                     when=datetime.now(UTC),
+                    pin=values["pin"],
                 )
 
         self.app.push_screen(
@@ -320,6 +316,7 @@ class ProtocolScreen(JudgeScreen):
                         restrict=r"[12]{0,2}",
                     ),
                     Field("reason", _("Reason: late or refused"), "late"),
+                    Field("pin", _("Head judge's PIN"), password=True),
                 ],
                 check,
             ),

@@ -22,8 +22,9 @@ from fieldjudge.rules.quidditch import MatchSetup
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.services import create_tournament
 from fieldjudge.services.quidditch import QuidditchSession, SessionError, match_list
-from fieldjudge.store import DamagedFile, FolderLocked, StoreError, Tournament
+from fieldjudge.store import DamagedFile, FolderLocked, StoreError
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 
 QUIDDITCH_FOLDER = "quidditch"
@@ -38,7 +39,12 @@ def open_quidditch(app) -> None:
                 return
         else:
             try:
-                t = Tournament.create(folder, name=_("Quidditch matches"), day=date.today())
+                t = create_tournament(
+                    folder,
+                    name=_("Quidditch matches"),
+                    day=date.today(),
+                    monotonic=app.monotonic,
+                )
             except (FileExistsError, FolderLocked, DamagedFile, OSError) as exc:
                 app.push_screen(MessageScreen(_("Cannot create the folder"), str(exc)))
                 return

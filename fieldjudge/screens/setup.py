@@ -6,9 +6,10 @@ from datetime import date
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.forms import Field, FormScreen, Values
+from fieldjudge.services import TournamentService, create_tournament
 from fieldjudge.services.pin import hash_pin
 from fieldjudge.settings import DEFAULTS, settings_from_form
-from fieldjudge.store import Refused, Tournament, slugify
+from fieldjudge.store import Refused, slugify
 
 
 def today() -> date:
@@ -57,14 +58,14 @@ def validate_tournament(v: Values) -> str | None:
     return None
 
 
-def create_from_values(data_dir, v: Values) -> Tournament:
+def create_from_values(data_dir, v: Values, monotonic=None) -> TournamentService:
     base = slugify(v["name"])
     folder = data_dir / base
     n = 2
     while folder.exists():
         folder = data_dir / f"{base}-{n}"
         n += 1
-    return Tournament.create(
+    return create_tournament(
         folder,
         name=v["name"],
         day=date.fromisoformat(v["date"]),
@@ -73,6 +74,7 @@ def create_from_values(data_dir, v: Values) -> Tournament:
         pin_hash=hash_pin(v["pin"]),
         division=v["division"],
         settings=settings_from_form(v),
+        **({"monotonic": monotonic} if monotonic else {}),
     )
 
 
@@ -82,7 +84,7 @@ def create_tournament_flow(app) -> None:
             return
         try:
             app.close_tournament()
-            t = create_from_values(app.data_dir, values)
+            t = create_from_values(app.data_dir, values, app.monotonic)
         except (OSError, Refused) as exc:
             app.notify(str(exc), severity="error")
             return

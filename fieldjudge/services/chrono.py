@@ -1,17 +1,24 @@
-"""Non-UI glue of the chrono screens: the chosen port (remembered for the session), the
-timing tolerance of that link, and the store helpers (a game's folded state, the
-tournament's disqualifications).  No Textual here."""
+"""The chrono service: the chosen port (remembered for the run: :class:`ChronoSession`),
+the timing tolerance of that link, a game's folded state and the tournament's
+disqualifications.  No Textual here."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fieldjudge.devices.ports import DEFAULT_BAUD, list_chrono_ports
 from fieldjudge.rules.chrono_checks import Disqualification, disqualifications
+from fieldjudge.rules.events import Event
 from fieldjudge.rules.marker_check import TimingTolerance, timing_tolerance
-from fieldjudge.rules.paintball.setup import Settings
+from fieldjudge.rules.paintball.model import GameState
+from fieldjudge.rules.paintball.setup import GameSetup, Settings
+from fieldjudge.store import EventLog
+
+if TYPE_CHECKING:
+    from fieldjudge.services.tournament import TournamentService
 
 ENV_PORT = "FIELDJUDGE_CHRONO_PORT"  # e.g. the simulator's --link path for rehearsals
 
@@ -56,30 +63,35 @@ def default_config() -> ChronoConfig | None:
     return ChronoConfig(ports[0].open_path) if ports else None
 
 
-_UNSET = object()
+class ChronoSession:
+    """The chronograph chosen in this run of the app: the default (``default_config``) is
+    looked up on first use, the judge's choice replaces it. Given to the app once."""
 
+    def __init__(self, default: Callable[[], ChronoConfig | None] = default_config) -> None:
+        self._default = default
+        self._config: ChronoConfig | None = None
+        self._asked = False
 
-def session_config(app: Any) -> ChronoConfig | None:
-    """The port chosen in this run of the app (the first call picks the default)."""
-    cfg = getattr(app, "_fieldjudge_chrono_config", _UNSET)
-    if cfg is _UNSET:
-        cfg = default_config()
-        app._fieldjudge_chrono_config = cfg
-    return cfg  # type: ignore[return-value]
+    @property
+    def config(self) -> ChronoConfig | None:
+        if not self._asked:
+            self._config = self._default()
+            self._asked = True
+        return self._config
 
-
-def set_session_config(app: Any, cfg: ChronoConfig | None) -> None:
-    app._fieldjudge_chrono_config = cfg
+    def choose(self, cfg: ChronoConfig | None) -> None:
+        self._config = cfg
+        self._asked = True
 
 
 # --------------------------------------------------------------------------- store helpers
 
 
-def tournament_settings(t) -> Settings:
+def tournament_settings(t: TournamentService) -> Settings:
     return Settings.from_dict(t.settings)
 
 
-def game_state(t, game_id: str):
+def game_state(t: TournamentService, game_id: str) -> tuple[GameSetup, GameState, EventLog]:
     """(setup, folded state, log) of a game; creates the log file when it is missing."""
     from fieldjudge.rules.paintball import fold
     from fieldjudge.services.results import setup_for
@@ -90,7 +102,7 @@ def game_state(t, game_id: str):
 
 
 def tournament_disqualifications(
-    t, skip_game: str | None = None
+    t: TournamentService, skip_game: str | None = None
 ) -> tuple[dict[tuple[str, int], Disqualification], list[str]]:
     """Disqualifications (20.05) over every game file of the tournament, and the game ids
     whose files could not be read (named to the judge, never silently skipped)."""
@@ -103,7 +115,8 @@ def tournament_disqualifications(
         if gid == skip_game or not t.game_path(gid).exists():
             continue
         try:
-            games.append((gid, list(t.game_log(gid, create=False).events)))
+            events: list[Event] = list(t.game_log(gid, create=False).events)
+            games.append((gid, events))
         except (DamagedFile, OSError, ValueError):
             unreadable.append(gid)
     return disqualifications(games, tournament_settings(t)), unreadable

@@ -8,12 +8,11 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from fieldjudge.csv_import import RosterRow
-from fieldjudge.services.demo_history import add_history
+from fieldjudge.services.demo_history import DEMO_PIN, add_history
+from fieldjudge.services.opening import create_tournament
 from fieldjudge.services.pin import hash_pin
+from fieldjudge.services.tournament import TournamentService
 from fieldjudge.settings import DEFAULTS
-from fieldjudge.store import Tournament
-
-DEMO_PIN = "1234"
 
 TEAMS = {
     "Медведи": [
@@ -70,9 +69,9 @@ def round_robin(names: list[str], rounds: int) -> list[list[tuple[str, str]]]:
     return out
 
 
-def create_demo(folder: Path, day: date | None = None, lock: bool = True) -> Tournament:
+def create_demo(folder: Path, day: date | None = None, lock: bool = True) -> TournamentService:
     day = day or date.today()
-    t = Tournament.create(
+    t = create_tournament(
         folder,
         name="Демо-кубок по пейнтболу",
         day=day,

@@ -12,8 +12,10 @@ from datetime import datetime, timedelta
 
 from fieldjudge.rules.paintball import fold, refusal
 from fieldjudge.services import results
+from fieldjudge.services.tournament import TournamentService
 
 SEED = 20260516
+DEMO_PIN = "1234"  # the demo head judge's PIN (shown in the README)
 
 
 @dataclass
@@ -29,7 +31,9 @@ class Script:
 class GamePlayer:
     """Appends events to one game's log at given game times, through the engine's checks."""
 
-    def __init__(self, t, game_id: str, judge: str = "Старший судья Демо") -> None:
+    def __init__(
+        self, t: TournamentService, game_id: str, judge: str = "Старший судья Демо"
+    ) -> None:
         self.t = t
         self.game_id = game_id
         self.log = t.game_log(game_id)
@@ -46,18 +50,27 @@ class GamePlayer:
         if refusal(st, etype, data, ms):
             return False
         when = self.at(ms if ms is not None else 0)
-        self.log.append(etype, data, judge=self.judge, game_clock_ms=ms, wall_time=when)
+        self.t.append_game_event(
+            self.game_id, etype, data, judge=self.judge, game_clock_ms=ms, wall_time=when
+        )
         return True
 
 
-def play(t, game_id: str, script: Script, rng: random.Random, close: bool = True) -> None:
+def play(
+    t: TournamentService,
+    game_id: str,
+    script: Script,
+    rng: random.Random,
+    close: bool = True,
+    pin: str = DEMO_PIN,
+) -> None:
     """Play ``script`` in ``game_id``; ``close``: the protocol is submitted and both
     captains sign."""
     p = GamePlayer(t, game_id)
     a, b = p.setup.teams
     length = p.setup.settings.game_length_ms
     if script.kind == "no_show":
-        results.record_no_show(t, game_id, [b], "late", judge=p.judge, when=p.at(-60_000))
+        results.record_no_show(t, game_id, [b], "late", judge=p.judge, when=p.at(-60_000), pin=pin)
         if close:
             _close(t, p, length)
         return
@@ -101,7 +114,7 @@ def play(t, game_id: str, script: Script, rng: random.Random, close: bool = True
         _close(t, p, length)
 
 
-def _close(t, p: GamePlayer, length: int) -> None:
+def _close(t: TournamentService, p: GamePlayer, length: int) -> None:
     results.submit_protocol(t, p.game_id, judge=p.judge, when=p.at(length + 60_000))
     for i, team in enumerate(p.setup.teams):
         captain = next((x.name for x in p.setup.rosters[team] if x.captain), "")
@@ -116,11 +129,8 @@ SCRIPTS = (
 )
 
 
-def add_history(t, seed: int = SEED) -> None:
+def add_history(t: TournamentService, seed: int = SEED) -> None:
     """Play the first round of the schedule (at most four games) from ``seed``."""
-    from fieldjudge.services.summaries import install
-
-    install(t)
     rng = random.Random(seed)
     first_round = t.games()[: len(SCRIPTS)]
     for g, script in zip(first_round, SCRIPTS, strict=False):

@@ -8,7 +8,8 @@ judge action goes through :meth:`GameSession.append`, which
 1. validates it against the rules engine (``checks.refusal``) and raises
    :class:`fieldjudge.store.Refused` with the section-citing message if it is illegal,
 2. stamps ``game_clock_ms`` (the elapsed game time now) and the judge,
-3. appends it durably to the log (the store's guard may refuse too: a locked protocol),
+3. appends it through the tournament's one writer (``TournamentService.append_game_event``,
+   which checks the protocol lock and the head judge's authority),
 4. refolds the state.
 
 The game clock is never a ticking counter: it is the engine's clock (rebuilt from the
@@ -45,7 +46,8 @@ from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at
 from fieldjudge.rules.paintball.model import FINAL, GameState
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 from fieldjudge.rules.paintball.state import fold
-from fieldjudge.store import Refused
+from fieldjudge.services.tournament import TournamentService
+from fieldjudge.store import EventLog, Refused
 
 UNDO_REASON = "undo"
 
@@ -85,7 +87,9 @@ class FakeClock:
         self.t += timedelta(milliseconds=ms)
 
 
-def game_setup(tournament: Any, game_id: str, log: Any = None) -> GameSetup:
+def game_setup(
+    tournament: TournamentService, game_id: str, log: EventLog | None = None
+) -> GameSetup:
     """The engine's setup of a scheduled game: rosters and settings from the tournament."""
     g = tournament.game(game_id)
     if g is None and log is not None:  # a game file whose schedule entry is gone
@@ -109,7 +113,7 @@ class GameSession:
 
     def __init__(
         self,
-        tournament: Any,
+        tournament: TournamentService,
         game_id: str,
         clock: Clock | None = None,
         judge: str = "",
@@ -203,7 +207,14 @@ class GameSession:
         if not reason.strip():
             raise Refused(_("a correction needs a reason"))
         stamp = self.now_ms() if self.state.clock.started else None
-        event = self.log.void(target_id, reason, judge=self.judge, game_clock_ms=stamp)
+        event = self.tournament.append_game_event(
+            self.game_id,
+            VOID,
+            {"target": target_id, "reason": reason},
+            judge=self.judge,
+            game_clock_ms=stamp,
+            wall_time=self.now_wall(),
+        )
         self._refold()
         return event
 
@@ -236,8 +247,13 @@ class GameSession:
     # -- internals ----------------------------------------------------------------------
     def _write(self, etype: str, data: dict[str, Any], stamp: int | None) -> Event:
         was_final = self.state.phase == FINAL
-        event = self.log.append(
-            etype, data, judge=self.judge, game_clock_ms=stamp, wall_time=self.now_wall()
+        event = self.tournament.append_game_event(
+            self.game_id,
+            etype,
+            data,
+            judge=self.judge,
+            game_clock_ms=stamp,
+            wall_time=self.now_wall(),
         )
         self._refold()
         if self.state.phase == FINAL and not was_final:

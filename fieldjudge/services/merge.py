@@ -3,7 +3,10 @@
 Events are matched by id along the hash chain: a log that is a prefix of ours adds nothing
 (duplicates skipped); a log that extends ours is taken (fast-forward); two logs of the same
 game that both added different events after a common prefix are a conflict: ours stays, the
-other copy is kept in ``conflicts/`` until the head judge chooses. Never mixed silently.
+other copy is kept in ``conflicts/`` until the head judge chooses (with his PIN). Never
+mixed silently. New events pass the same authority check as an append on this laptop
+(``services.authority``): an event a locked protocol refuses is not merged (31), and a
+head judge's action made elsewhere waits, as a conflict, for the head judge's decision.
 The schedule, teams and players of the other ``tournament.json`` are united by id."""
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from typing import Any
 import orjson
 
 from fieldjudge.export import bundle
+from fieldjudge.i18n import rule_text
+from fieldjudge.services import authority
+from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import DamagedFile, Refused
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
 from fieldjudge.store.tournament import TOURNAMENT_FILE
@@ -113,12 +119,14 @@ def _write_log(path: Path, doc: dict[str, Any]) -> None:
     atomic_write_bytes(path, orjson.dumps(bundle.doc_to_log(doc)))
 
 
-def _forget(t, kind: str, log_id: str) -> None:
+def _forget(t: TournamentService, kind: str, log_id: str) -> None:
     """Close our open copy of a log before its file is replaced."""
     t.release_log(kind, log_id)
 
 
-def _keep_conflict(t, kind: str, log_id: str, doc: dict, common: int, ours: int) -> Conflict:
+def _keep_conflict(
+    t: TournamentService, kind: str, log_id: str, doc: dict, common: int, ours: int
+) -> Conflict:
     events = doc["events"]
     folder = t.folder / CONFLICTS / kind
     folder.mkdir(parents=True, exist_ok=True)
@@ -137,12 +145,50 @@ def _keep_conflict(t, kind: str, log_id: str, doc: dict, common: int, ours: int)
     return Conflict(kind, log_id, common, ours, len(events) - common, path)
 
 
-def merge_logs(t, src: Source, report: MergeReport) -> None:
+def _refused(kind: str, doc: dict, start: int) -> tuple[str | None, bool]:
+    """The first of the other copy's new events this laptop would refuse: (message, whether
+    it waits for the head judge) or (None, False)."""
+    if kind != "games":
+        return None, False
+    meta = doc.get("meta") or {}
+    teams = (str(meta.get("team_a", "")), str(meta.get("team_b", "")))
+    events = doc.get("events") or []
+    try:
+        found = authority.log_refusals(events, start, teams)
+    except (KeyError, TypeError, ValueError) as exc:
+        return f"malformed event ({exc!r})", False
+    if not found:
+        return None, False
+    i, why, head = found[0]
+    return f"event #{events[i].get('seq')} ({events[i].get('type')}): {rule_text(why)}", head
+
+
+def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
     for kind, logs in src.logs.items():
         for log_id, doc in sorted(logs.items()):
             log_id = Path(log_id).name
             path = t.folder / kind / f"{log_id}.json"
             theirs = doc.get("events") or []
+            k0 = 0
+            if path.exists():
+                try:
+                    k0 = _common(bundle.read_log_file(path)["events"], theirs)
+                except DamagedFile:
+                    k0 = 0
+            why, for_head_judge = _refused(kind, doc, k0)
+            if why and not for_head_judge:
+                report.errors.append(f"{kind}/{log_id}: not merged: {why}")
+                continue
+            if why and for_head_judge:
+                ours_n = 0
+                if path.exists():
+                    try:
+                        ours_n = len(bundle.read_log_file(path)["events"])
+                    except DamagedFile:
+                        ours_n = 0
+                report.conflicts.append(_keep_conflict(t, kind, log_id, doc, k0, ours_n - k0))
+                report.errors.append(f"{kind}/{log_id}: waits for the head judge: {why}")
+                continue
             if not path.exists():
                 _write_log(path, doc)
                 report.added_logs.append(f"{kind}/{log_id}")
@@ -168,7 +214,7 @@ def merge_logs(t, src: Source, report: MergeReport) -> None:
                 report.conflicts.append(_keep_conflict(t, kind, log_id, doc, k, len(ours) - k))
 
 
-def merge_tournament(t, src: Source, report: MergeReport) -> None:
+def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> None:
     """Teams, players and games of the other tournament.json missing here (by id)."""
     other = src.tournament
     added = {"teams": 0, "players": 0, "games": 0}
@@ -192,7 +238,7 @@ def merge_tournament(t, src: Source, report: MergeReport) -> None:
     report.schedule_added = added
 
 
-def merge_into(t, source: Path) -> MergeReport:
+def merge_into(t: TournamentService, source: Path) -> MergeReport:
     """Merge a folder or a JSON export into the open tournament ``t``."""
     src = load_source(Path(source))
     ours_id = t.meta.get("id")
@@ -210,15 +256,20 @@ def merge_into(t, source: Path) -> MergeReport:
     return report
 
 
-def conflicts(t) -> list[Path]:
+def conflicts(t: TournamentService) -> list[Path]:
     folder = t.folder / CONFLICTS
     return sorted(p for kind in bundle.LOG_FOLDERS for p in (folder / kind).glob("*--*.json"))
 
 
-def resolve(t, conflict_path: Path, keep: str) -> Path:
-    """The head judge chooses: ``keep="ours"`` keeps our log, ``"theirs"`` takes the other
-    copy. The copy not chosen is moved to ``conflicts/resolved/`` (never deleted)."""
+def resolve(t: TournamentService, conflict_path: Path, keep: str, pin: str = "") -> Path:
+    """The head judge chooses, with his PIN: ``keep="ours"`` keeps our log, ``"theirs"``
+    takes the other copy. The copy not chosen is moved to ``conflicts/resolved/`` (never
+    deleted)."""
     conflict_path = Path(conflict_path)
+    if keep not in ("ours", "theirs"):
+        raise Refused("choose ours or theirs")
+    if not t.is_head_judge(t.head_judge(pin)):
+        raise Refused(authority.head_judge_refusal(""))
     kind = conflict_path.parent.name
     log_id = conflict_path.name.split("--")[0]
     ours = t.folder / kind / f"{log_id}.json"

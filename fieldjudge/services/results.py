@@ -1,11 +1,13 @@
-"""Results of a tournament: the thin adapter between the store (tournament, game logs) and
-the pure rules (the paintball engine's fold and scoring, ``rules.protocol``).
+"""Results of a tournament: the protocol actions (30.02, 31, 32) and standings, between the
+store (tournament, game logs) and the pure rules (the paintball engine's fold and scoring,
+``rules.protocol``).
 
-Every action here appends through the game's EventLog, so the lock guard applies."""
+Every action appends through ``TournamentService.append_game_event`` (the one writer: the
+protocol lock and the head judge's authority are checked there); the head judge's actions
+take his PIN and ask the service for his grant."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -17,18 +19,21 @@ from fieldjudge.rules.paintball import GameResult, GameSetup, RosterPlayer, Sett
 from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
-from fieldjudge.services.pin import check_pin
+from fieldjudge.services.authority import HeadJudge
+from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
+
+Svc = TournamentService
 
 CLOSED_PHASES = (pr.SUBMITTED, pr.SIGNED, pr.LOCKED, "no_show")
 
 
-def setup_for(t, game_id: str, log=None) -> GameSetup:
+def setup_for(t: Svc, game_id: str, log: Any = None) -> GameSetup:
     g = t.game(game_id)
     if g is None and log is not None:
         g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
     if g is None:
-        raise Refused(f"no game {game_id} in the schedule")
+        raise Refused("no game {game} in the schedule", game=game_id)
     rosters = {
         side: tuple(
             RosterPlayer(int(p["number"]), p["name"], bool(p.get("captain")))
@@ -74,7 +79,9 @@ class GameView:
         return self.names.get(team, team)
 
 
-def view_from_events(t, game_id: str, events: list[Event], setup: GameSetup | None = None):
+def view_from_events(
+    t: Svc, game_id: str, events: list[Event], setup: GameSetup | None = None
+) -> GameView:
     setup = setup or setup_for(t, game_id)
     state = fold(setup, events)
     computed = engine_result(setup, state)
@@ -92,7 +99,7 @@ def view_from_events(t, game_id: str, events: list[Event], setup: GameSetup | No
     )
 
 
-def game_view(t, game_id: str) -> GameView:
+def game_view(t: Svc, game_id: str) -> GameView:
     log = t.game_log(game_id)
     return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
 
@@ -127,9 +134,18 @@ def result_from_doc(game_id: str, d: dict[str, Any]) -> GameResult:
 # --- actions -----------------------------------------------------------------------------
 
 
-def _append(t, game_id: str, etype: str, data: dict, judge: str, when: datetime | None = None):
-    log = t.game_log(game_id)
-    event = log.append(etype, data, judge=judge, wall_time=when)
+def _append(
+    t: Svc,
+    game_id: str,
+    etype: str,
+    data: dict[str, Any],
+    judge: str,
+    when: datetime | None = None,
+    head_judge: HeadJudge | None = None,
+) -> Event:
+    event = t.append_game_event(
+        game_id, etype, data, judge=judge, wall_time=when, head_judge=head_judge
+    )
     try:
         t.backup_game(game_id)  # a rotating copy at every closing step of a game
     except OSError:
@@ -137,7 +153,7 @@ def _append(t, game_id: str, etype: str, data: dict, judge: str, when: datetime 
     return event
 
 
-def submit_protocol(t, game_id: str, judge: str = "", when: datetime | None = None) -> Event:
+def submit_protocol(t: Svc, game_id: str, judge: str = "", when: datetime | None = None) -> Event:
     """30.02 / 31: the senior judge submits the result once the game is final."""
     v = game_view(t, game_id)
     if not v.final:
@@ -147,45 +163,31 @@ def submit_protocol(t, game_id: str, judge: str = "", when: datetime | None = No
     return _append(t, game_id, pr.PROTOCOL_SUBMITTED, pr.snapshot(v.computed), judge, when)
 
 
-def sign(t, game_id: str, team: str, name: str, judge: str = "", when=None) -> Event:
+def sign(
+    t: Svc, game_id: str, team: str, name: str, judge: str = "", when: datetime | None = None
+) -> Event:
     return _append(t, game_id, pr.CAPTAIN_SIGNED, {"team": team, "name": name.strip()}, judge, when)
 
 
-def refuse(t, game_id: str, team: str, reason: str, captain: str = "", judge: str = "", when=None):
+def refuse(
+    t: Svc,
+    game_id: str,
+    team: str,
+    reason: str,
+    captain: str = "",
+    judge: str = "",
+    when: datetime | None = None,
+) -> Event:
     data = {"team": team, "reason": reason.strip(), "captain": captain.strip()}
     return _append(t, game_id, pr.CAPTAIN_REFUSED, data, judge, when)
 
 
-def pin_gate(t) -> pr.PinGate:
-    """One gate per open tournament (wrong PINs count across screens)."""
-    gate = getattr(t, "_results_pin_gate", None)
-    if gate is None:
-        gate = pr.PinGate()
-        t._results_pin_gate = gate  # noqa: SLF001
-    return gate
-
-
-def check_head_pin(t, pin: str, now: float, gate: pr.PinGate | None = None) -> None:
-    """Raises Refused on a locked gate or a wrong PIN (counted)."""
-    gate = gate or pin_gate(t)
-    wait = gate.remaining(now)
-    if wait > 0:
-        raise Refused(pt.pin_locked(int(wait + 0.999)))
-    ok = check_pin(pin, t.meta.get("pin"))
-    gate.record(ok, now)
-    if not ok:
-        if gate.remaining(now) > 0:
-            raise Refused(pt.pin_wrong_locked())
-        raise Refused(pt.pin_wrong(gate.max_failures - gate.failures))
-
-
 def correct_total(
-    t,
+    t: Svc,
     game_id: str,
     pin: str,
     new_points: dict[str, int],
     reason: str,
-    now: float,
     new_diff: dict[str, int] | None = None,
     judge: str = "",
     when: datetime | None = None,
@@ -197,13 +199,15 @@ def correct_total(
     )
     if why:
         raise Refused(why)
-    check_head_pin(t, pin, now)
+    grant = t.head_judge(pin)
     head = t.meta.get("head_judge", "") or judge
     data = _corr(v, new_points, new_diff, reason) | {"head_judge": head}
-    return _append(t, game_id, pr.TOTAL_CORRECTED, data, judge or head, when)
+    return _append(t, game_id, pr.TOTAL_CORRECTED, data, judge or head, when, grant)
 
 
-def _corr(v: GameView, new_points, new_diff, reason: str) -> dict[str, Any]:
+def _corr(
+    v: GameView, new_points: dict[str, int], new_diff: dict[str, int] | None, reason: str
+) -> dict[str, Any]:
     return {
         "old_points": dict(v.result.points),
         "new_points": {k: int(x) for k, x in new_points.items()},
@@ -213,7 +217,7 @@ def _corr(v: GameView, new_points, new_diff, reason: str) -> dict[str, Any]:
     }
 
 
-def previous_game_end(t, game_id: str, team: str) -> datetime | None:
+def previous_game_end(t: Svc, game_id: str, team: str) -> datetime | None:
     """When ``team``'s game before ``game_id`` ended: the last game event of its log, else
     its scheduled start plus the game length. Naive local time, as the schedule is."""
     me = t.game(game_id)
@@ -233,7 +237,7 @@ def previous_game_end(t, game_id: str, team: str) -> datetime | None:
     return datetime.fromisoformat(prev["start"]) + t.game_length
 
 
-def no_show_refusal(t, game_id: str, absent: list[str], now: datetime) -> str | None:
+def no_show_refusal(t: Svc, game_id: str, absent: list[str], now: datetime) -> str | None:
     """32.03 for each absent team; ``now`` naive local time of the ruling."""
     gap = int(t.settings.get("min_gap_minutes", 12))
     names = t.team_names()
@@ -247,14 +251,15 @@ def no_show_refusal(t, game_id: str, absent: list[str], now: datetime) -> str | 
 
 
 def record_no_show(
-    t,
+    t: Svc,
     game_id: str,
     absent: list[str],
     reason: str = "late",
     judge: str = "",
     when: datetime | None = None,
+    pin: str = "",
 ) -> Event:
-    """32.01-32.03: the head judge rules a no-show (one or both teams)."""
+    """32.01-32.03: the head judge rules a no-show (one or both teams), with his PIN."""
     from fieldjudge.rules.paintball import refusal
 
     when = when or datetime.now(UTC)
@@ -265,13 +270,14 @@ def record_no_show(
     why = why or refusal(v.state, pr.NO_SHOW, data)
     if why:
         raise Refused(why)
-    return _append(t, game_id, pr.NO_SHOW, data, judge, when)
+    grant = t.head_judge(pin)
+    return _append(t, game_id, pr.NO_SHOW, data, judge, when, grant)
 
 
 # --- standings ---------------------------------------------------------------------------
 
 
-def closed_results(t) -> list[tuple[dict, GameResult]]:
+def closed_results(t: Svc) -> list[tuple[dict, GameResult]]:
     """Results of the games whose protocol was submitted (or ruled a no-show), from the
     summary index (rebuilt from the game files when stale)."""
     out = []
@@ -282,12 +288,14 @@ def closed_results(t) -> list[tuple[dict, GameResult]]:
     return out
 
 
-def division_of(t, team_id: str) -> str:
+def division_of(t: Svc, team_id: str) -> str:
     team = t.team(team_id) or {}
     return str(team.get("division") or t.meta.get("division") or "")
 
 
-def standings_by_division(t, results=None) -> dict[str, list]:
+def standings_by_division(
+    t: Svc, results: list[tuple[dict, GameResult]] | None = None
+) -> dict[str, list]:
     """{division: [StandingRow]} over the closed games (every team listed)."""
     results = closed_results(t) if results is None else results
     groups: dict[str, list[GameResult]] = {}
@@ -297,30 +305,3 @@ def standings_by_division(t, results=None) -> dict[str, list]:
     for _g, r in results:
         groups.setdefault(division_of(t, r.teams[0]), []).append(r)
     return {div: engine_standings(groups.get(div, []), ids) for div, ids in sorted(teams.items())}
-
-
-def make_guard(t) -> Callable:
-    """The store's guard: refuses appends to a locked protocol (31) and no-shows inside a
-    team's 12-minute gap (32.03)."""
-
-    def guard(log, etype: str, data) -> str | None:
-        teams = (str(log.meta.get("team_a", "")), str(log.meta.get("team_b", "")))
-        why = pr.lock_refusal(log.events, etype, data, teams)
-        if why or etype != pr.NO_SHOW:
-            return why
-        absent = data.get("absent") if isinstance(data, dict) else None
-        if not isinstance(absent, list):
-            return None
-        game_id = str(log.meta.get("game_id", ""))
-        ruled = data.get("ruled_at")
-        try:
-            now = parse_wall(ruled) if isinstance(ruled, str) else log.clock()
-        except ValueError:
-            now = log.clock()
-        now = now.astimezone().replace(tzinfo=None)
-        try:
-            return no_show_refusal(t, game_id, [str(a) for a in absent], now)
-        except Exception:  # noqa: BLE001 - a schedule problem must not block the judge
-            return None
-
-    return guard

@@ -1,12 +1,18 @@
 """What the home screen shows of a game, computed from its log by the rules engine and
-cached in the summary index (never the source of truth)."""
+cached in the summary index (never the source of truth) by
+``TournamentService.game_summary``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from fieldjudge.store import EventLog
+
+if TYPE_CHECKING:
+    from fieldjudge.services.tournament import TournamentService
 
 
-def summarize(t, game_id: str, log) -> dict[str, Any]:
+def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
     types = [e.type for e in log.events]
     phase = "open" if types else "scheduled"
     out: dict[str, Any] = {"phase": phase, "events": len(types)}
@@ -19,7 +25,7 @@ def summarize(t, game_id: str, log) -> dict[str, Any]:
     return out
 
 
-def _results_summary(t, game_id: str, log) -> dict[str, Any]:
+def _results_summary(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
     from fieldjudge.rules.protocol import PROTOCOL_TYPES
     from fieldjudge.services.results import CLOSED_PHASES, result_doc, setup_for, view_from_events
 
@@ -36,25 +42,3 @@ def _results_summary(t, game_id: str, log) -> dict[str, Any]:
     if v.phase in CLOSED_PHASES:
         out["result"] = result_doc(v.result)
     return out
-
-
-def install(t) -> None:
-    """Hook the rules engine into a freshly opened tournament."""
-    t.summarize = summarize
-    t.log_guard = _lazy_guard(t)
-
-
-def _lazy_guard(t):
-    """The protocol lock guard (31), imported on the first append rather than at startup:
-    the home screen of a big tournament needs none of the rules engine."""
-    guard = None
-
-    def check(log, etype: str, data) -> str | None:
-        nonlocal guard
-        if guard is None:
-            from fieldjudge.services.results import make_guard
-
-            guard = make_guard(t)
-        return guard(log, etype, data)
-
-    return check

@@ -10,10 +10,9 @@ from typing import Any
 
 from tinydb import TinyDB
 
-from fieldjudge.i18n import _
 from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
 from fieldjudge.store import schema
-from fieldjudge.store.errors import Refused
+from fieldjudge.store.errors import NotTheWriter, Refused, WriteKey
 from fieldjudge.store.storage import AtomicJSONStorage
 from fieldjudge.store.validate import validate_data
 
@@ -23,24 +22,39 @@ def utc_now() -> datetime:
 
 
 class EventLog:
-    """Open with :meth:`open` (verifies schema and chain) or :meth:`create`."""
+    """Open with :meth:`open` (verifies schema and chain) or :meth:`create`.
 
-    def __init__(self, path: Path, db: TinyDB, clock: Callable[[], datetime] = utc_now):
+    A log opened with a ``key`` (every log of a tournament: ``Tournament.game_log``) appends
+    only when given the same key, which only the services hold: they check the rules and
+    the authority first. A bare log (no key, no tournament) is the store's own unit."""
+
+    def __init__(
+        self,
+        path: Path,
+        db: TinyDB,
+        clock: Callable[[], datetime] = utc_now,
+        key: WriteKey | None = None,
+    ):
         self.path = Path(path)
         self._db = db
+        self._key = key
         self._events_table = db.table("events", cache_size=0)
         self.clock = clock
         self.meta: dict[str, Any] = dict(db.table("meta").get(doc_id=1) or {})
         self.events: list[Event] = [Event.from_doc(d) for d in self._sorted_docs()]
-        # A guard may refuse an append (e.g. a signed, locked protocol): it returns a
-        # message citing the section, or None.
-        self.guard: Callable[[EventLog, str, Mapping[str, Any]], str | None] | None = None
 
     def _sorted_docs(self) -> list[dict[str, Any]]:
         return sorted((dict(d) for d in self._events_table.all()), key=lambda d: d["seq"])
 
     @classmethod
-    def create(cls, path: Path, kind: str, meta: Mapping[str, Any], clock=utc_now) -> EventLog:
+    def create(
+        cls,
+        path: Path,
+        kind: str,
+        meta: Mapping[str, Any],
+        clock: Callable[[], datetime] = utc_now,
+        key: WriteKey | None = None,
+    ) -> EventLog:
         path = Path(path)
         if path.exists():
             raise FileExistsError(path)
@@ -48,17 +62,19 @@ class EventLog:
         doc = {"schema": schema.CURRENT, "kind": kind, **meta}
         db.storage.write({"meta": {"1": doc}, "events": {}})
         db.clear_cache()
-        return cls(path, db, clock)
+        return cls(path, db, clock, key)
 
     @classmethod
-    def open(cls, path: Path, clock=utc_now) -> EventLog:
+    def open(
+        cls, path: Path, clock: Callable[[], datetime] = utc_now, key: WriteKey | None = None
+    ) -> EventLog:
         path = Path(path)
         storage_db = TinyDB(path, storage=AtomicJSONStorage, create=False)
         data, changed = validate_data(storage_db.storage.read(), path)  # schema, chain
         if changed:
             storage_db.storage.write(data)
         storage_db.clear_cache()
-        return cls(path, storage_db, clock)
+        return cls(path, storage_db, clock, key)
 
     # -- reading -----------------------------------------------------------------------
     @property
@@ -81,14 +97,12 @@ class EventLog:
         judge: str = "",
         game_clock_ms: int | None = None,
         wall_time: datetime | None = None,
-        force: bool = False,
+        key: WriteKey | None = None,
     ) -> Event:
-        """Append one event durably; returns it once it is on disk."""
+        """Append one event durably; returns it once it is on disk. Raises
+        :class:`NotTheWriter` without the key this log was opened with."""
+        self._check_key(key)
         data = dict(data or {})
-        if self.guard is not None and not force:
-            refusal = self.guard(self, type, data)
-            if refusal:
-                raise Refused(refusal)
         when = (wall_time or self.clock()).astimezone(UTC).isoformat()
         doc: dict[str, Any] = {
             "id": uuid.uuid4().hex,
@@ -117,20 +131,35 @@ class EventLog:
         data.setdefault("events", {})[str(doc["seq"])] = doc
         self._db.storage.write(data)
 
+    def _check_key(self, key: WriteKey | None) -> None:
+        if self._key is not None and key is not self._key:
+            raise NotTheWriter(self.path.name)
+        if self._key is None and self.meta.get("tournament_id"):
+            raise NotTheWriter(self.path.name)  # a tournament's log opened bare
+
     def void(
-        self, target_id: str, reason: str, *, judge: str = "", game_clock_ms: int | None = None
+        self,
+        target_id: str,
+        reason: str,
+        *,
+        judge: str = "",
+        game_clock_ms: int | None = None,
+        wall_time: datetime | None = None,
+        key: WriteKey | None = None,
     ) -> Event:
         """A correction: a new event that voids ``target_id`` (the target stays in the log)."""
         target = self.by_id(target_id)
         if target is None:
-            raise Refused(_("no event {event} in this game").format(event=target_id))
+            raise Refused("no event {event} in this game", event=target_id)
         if not reason.strip():
-            raise Refused(_("a correction needs a reason"))
+            raise Refused("a correction needs a reason")
         return self.append(
             VOID,
             {"target": target_id, "reason": reason.strip(), "target_type": target.type},
             judge=judge,
             game_clock_ms=game_clock_ms,
+            wall_time=wall_time,
+            key=key,
         )
 
     def close(self) -> None:

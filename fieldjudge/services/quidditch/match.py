@@ -25,7 +25,8 @@ from fieldjudge.rules.quidditch import (
     render_post,
     resolve_round,
 )
-from fieldjudge.store import EventLog, Refused, StoreError, Tournament
+from fieldjudge.services.tournament import TournamentService
+from fieldjudge.store import EventLog, Refused, StoreError
 from fieldjudge.store.storage import atomic_write_bytes
 
 from . import exports
@@ -57,7 +58,7 @@ def redo_note(round_no: int, voided: list[tuple[list[dict], str]]) -> str:
 
 
 class QuidditchSession:
-    def __init__(self, tournament: Tournament, log: EventLog) -> None:
+    def __init__(self, tournament: TournamentService, log: EventLog) -> None:
         self.tournament = tournament
         self.log = log
         first = log.events[0] if log.events else None
@@ -73,7 +74,7 @@ class QuidditchSession:
     @classmethod
     def create(
         cls,
-        tournament: Tournament,
+        tournament: TournamentService,
         setup: MatchSetup,
         *,
         judge: str = "",
@@ -83,18 +84,17 @@ class QuidditchSession:
             raise SessionError(_("a match named {id} already exists").format(id=setup.match_id))
         seed = server_seed or new_server_seed()
         setup = replace(setup, seed_hash=seed_commitment(seed))
-        log = tournament.match_log(
-            setup.match_id, {"teams": [t.name for t in setup.teams], "seed_hash": setup.seed_hash}
-        )
-        log.append(
+        tournament.append_match_event(
+            setup.match_id,
             MATCH_CREATED,
             {"setup": setup.to_dict(), "server_seed": seed, "seed_hash": setup.seed_hash},
             judge=judge,
+            meta={"teams": [t.name for t in setup.teams], "seed_hash": setup.seed_hash},
         )
-        return cls(tournament, log)
+        return cls(tournament, tournament.match_log(setup.match_id))
 
     @classmethod
-    def open(cls, tournament: Tournament, match_id: str) -> QuidditchSession:
+    def open(cls, tournament: TournamentService, match_id: str) -> QuidditchSession:
         if not tournament.match_path(match_id).exists():
             raise SessionError(_("no match {id}").format(id=match_id))
         return cls(tournament, tournament.match_log(match_id))
@@ -194,7 +194,8 @@ class QuidditchSession:
             lines[-1] = lines[-1] + " " + redo_note(result.round_no, runs)
             post = "\n".join(lines)
         try:
-            event = self.log.append(
+            event = self.tournament.append_match_event(
+                self.match_id,
                 ROUND_RESOLVED,
                 {
                     "round_no": result.round_no,
@@ -230,7 +231,9 @@ class QuidditchSession:
             raise SessionError(_("a correction needs a reason"))
         target = self.effective_rounds()[-1]
         try:
-            ev = self.log.void(target.id, reason, judge=judge)
+            ev = self.tournament.append_match_event(
+                self.match_id, VOID, {"target": target.id, "reason": reason}, judge=judge
+            )
         except Refused as exc:
             raise SessionError(_("cannot void the round: {error}").format(error=exc)) from None
         n = target.data["round_no"]
@@ -251,7 +254,7 @@ class QuidditchSession:
         return exports.write_exports(self)
 
 
-def match_list(tournament: Tournament) -> list[dict[str, Any]]:
+def match_list(tournament: TournamentService) -> list[dict[str, Any]]:
     """One row per match file for the matches screen (unreadable files reported, not raised)."""
     out = []
     for mid in tournament.matches():
