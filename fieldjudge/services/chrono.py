@@ -67,7 +67,7 @@ class ChronoSession:
     """The chronograph chosen in this run of the app: the default (``default_config``) is
     looked up on first use, the judge's choice replaces it. Given to the app once."""
 
-    def __init__(self, default: Callable[[], ChronoConfig | None] = default_config) -> None:
+    def __init__(self, default: Callable[[], ChronoConfig | None] | None = None) -> None:
         self._default = default
         self._config: ChronoConfig | None = None
         self._asked = False
@@ -75,7 +75,7 @@ class ChronoSession:
     @property
     def config(self) -> ChronoConfig | None:
         if not self._asked:
-            self._config = self._default()
+            self._config = (self._default or default_config)()
             self._asked = True
         return self._config
 

@@ -199,7 +199,7 @@ def correct_total(
     )
     if why:
         raise Refused(why)
-    grant = t.head_judge(pin)
+    grant = t.head_judge(pin, pr.TOTAL_CORRECTED)
     head = t.meta.get("head_judge", "") or judge
     data = _corr(v, new_points, new_diff, reason) | {"head_judge": head}
     return _append(t, game_id, pr.TOTAL_CORRECTED, data, judge or head, when, grant)
@@ -270,7 +270,7 @@ def record_no_show(
     why = why or refusal(v.state, pr.NO_SHOW, data)
     if why:
         raise Refused(why)
-    grant = t.head_judge(pin)
+    grant = t.head_judge(pin, pr.NO_SHOW)
     return _append(t, game_id, pr.NO_SHOW, data, judge, when, grant)
 
 

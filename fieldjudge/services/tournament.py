@@ -20,6 +20,7 @@ from fieldjudge.i18n import rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import VOID, Event
+from fieldjudge.rules.messages import joined
 from fieldjudge.rules.schedule import ScheduleCheck
 from fieldjudge.services import authority
 from fieldjudge.services.authority import HeadJudge
@@ -198,20 +199,22 @@ class TournamentService:
         self.store.transaction(change, self._key)
 
     # -- the head judge ---------------------------------------------------------------
-    def head_judge(self, pin: str) -> HeadJudge:
-        """The head judge's grant for his actions; raises :class:`Refused` on a wrong PIN
-        (counted: three wrong lock the gate for a minute, across screens)."""
+    def head_judge(self, pin: str, action: str = "") -> HeadJudge:
+        """The head judge's grant for ``action`` (an event type, "" for a conflict
+        decision); raises :class:`Refused` citing the section on a wrong PIN (counted:
+        three wrong lock the gate for a minute, across screens)."""
         now = self.monotonic()
         gate = self.pin_gate
+        rule = authority.head_judge_refusal(action)
         wait = gate.remaining(now)
         if wait > 0:
-            raise Refused(pt.pin_locked(int(wait + 0.999)))
+            raise Refused(joined((rule, pt.pin_locked(int(wait + 0.999)))))
         ok = check_pin(pin, self.meta.get("pin"))
         gate.record(ok, now)
         if not ok:
             if gate.remaining(now) > 0:
-                raise Refused(pt.pin_wrong_locked())
-            raise Refused(pt.pin_wrong(gate.max_failures - gate.failures))
+                raise Refused(joined((rule, pt.pin_wrong_locked())))
+            raise Refused(joined((rule, pt.pin_wrong(gate.max_failures - gate.failures))))
         grant = HeadJudge(str(self.meta.get("head_judge", "")))
         self._grants.add(grant)
         return grant
