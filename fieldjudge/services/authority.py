@@ -14,6 +14,7 @@ from typing import Any
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import Event
+from fieldjudge.rules.messages import RuleMessage
 
 #: event types only the head judge may append (with his PIN)
 HEAD_JUDGE_TYPES = frozenset({pr.TOTAL_CORRECTED, pr.NO_SHOW})
@@ -34,7 +35,7 @@ class HeadJudge:
         return f"<HeadJudge {self.name!r}>"
 
 
-def head_judge_refusal(etype: str) -> str:
+def head_judge_refusal(etype: str) -> RuleMessage:
     """The refusal of a head-judge action without his PIN, citing the section."""
     if etype == pr.NO_SHOW:
         return pt.no_show_needs_pin()
@@ -64,7 +65,7 @@ def log_refusals(
     would have refused: ``(index, message, needs_head_judge)``. A head-judge action cannot
     be checked here (its PIN was typed elsewhere): it waits for the head judge's decision."""
     evs = [Event.from_doc(dict(d)) for d in events]
-    out = []
+    out: list[tuple[int, str, bool]] = []
     for i in range(start, len(evs)):
         e = evs[i]
         if e.type in HEAD_JUDGE_TYPES:

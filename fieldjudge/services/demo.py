@@ -90,6 +90,7 @@ def create_demo(folder: Path, day: date | None = None, lock: bool = True) -> Tou
             line += 1
     t.import_roster(rows)
     start = datetime.combine(day, datetime.min.time()).replace(hour=10)
+    team_id = {name: tid for tid, name in t.team_names().items()}
     games = []
     for r, pairs in enumerate(round_robin(list(TEAMS), 3)):
         for i, (a, b) in enumerate(pairs):
@@ -98,8 +99,8 @@ def create_demo(folder: Path, day: date | None = None, lock: bool = True) -> Tou
                 {
                     "field": str(i % 2 + 1),
                     "start": start + slot * SLOT,
-                    "team_a": t.team_by_name(a)["id"],
-                    "team_b": t.team_by_name(b)["id"],
+                    "team_a": team_id[a],
+                    "team_b": team_id[b],
                 }
             )
     t.add_games(games)

@@ -39,6 +39,8 @@ class GamePlayer:
         self.log = t.game_log(game_id)
         self.setup = results.setup_for(t, game_id, self.log)
         g = t.game(game_id)
+        if g is None:
+            raise ValueError(f"no game {game_id} in the schedule")
         self.start = datetime.fromisoformat(g["start"]).astimezone()  # local → aware
         self.judge = judge
 

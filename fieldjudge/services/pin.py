@@ -22,9 +22,9 @@ def check_pin(pin: str, stored: dict[str, object] | None) -> bool:
     digest = hashlib.scrypt(
         pin.encode(),
         salt=salt,
-        n=int(stored["n"]),
-        r=int(stored["r"]),
-        p=int(stored["p"]),
+        n=int(str(stored["n"])),
+        r=int(str(stored["r"])),
+        p=int(str(stored["p"])),
         dklen=32,
     )
     return hmac.compare_digest(digest.hex(), str(stored["hash"]))

@@ -42,8 +42,15 @@ def _next_id(table: dict[str, Any]) -> int:
 
 class TablesMixin:
     _db: TinyDB
-    settings: dict[str, Any]
-    day: date
+
+    @property
+    def settings(self) -> dict[str, Any]:  # the tournament's (Tournament.settings)
+        raise NotImplementedError
+
+    @property
+    def day(self) -> date:  # the tournament's day (Tournament.day)
+        raise NotImplementedError
+
     transaction: Callable[..., None]
     check_key: Callable[..., None]
 
@@ -207,7 +214,7 @@ class TablesMixin:
                 table[str(_next_id(table))] = g
 
         self.transaction(change, key)
-        return check.warnings
+        return list[str](check.warnings)
 
     def import_schedule(
         self, rows: Iterable[ScheduleRow], key: WriteKey | None = None

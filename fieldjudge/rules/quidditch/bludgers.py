@@ -67,7 +67,7 @@ def _hit_away(ctx: RoundContext, i: int, beater: str, protected: str) -> bool:
     if not r1.success:
         ctx.emit(PH, "hit_missed_ball", "8", (beater, protected), [r1], bludger=i + 1)
         return False
-    aim = ctx.decl(beater).target
+    aim = ctx.decl(beater).target  # type: ignore[union-attr]
     valid_aim = aim is not None and (
         ctx.p(aim).team != bp.team or (ctx.p(aim).position == BEATER and aim != beater)
     )
@@ -88,11 +88,11 @@ def _hit_away(ctx: RoundContext, i: int, beater: str, protected: str) -> bool:
         valid_aim=valid_aim,
     )
     if hit:
-        if ctx.p(aim).position == KEEPER and aim not in ctx.scoring_keepers:
+        if ctx.p(aim).position == KEEPER and aim not in ctx.scoring_keepers:  # type: ignore[arg-type]
             ctx.team_warning(bp.team, "11.5", beater)
             ctx.penalty(bp.team, "11.5")
         if ctx.up(aim):
-            dodge(ctx, i, aim, aimed=True)
+            dodge(ctx, i, aim, aimed=True)  # type: ignore[arg-type]
     return True
 
 

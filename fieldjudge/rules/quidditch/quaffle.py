@@ -141,7 +141,7 @@ def _pass(ctx: RoundContext, d: Declaration) -> None:
             r = ctx.roll(f"перехват: {p.name}", ctx.thr(ctx.cfg.intercept, bonus))
             tries.append((i.player, feint, bonus, r))
     won = [t for t in tries if t[3].success]
-    contest = []
+    contest: list = []
     if len(won) > 1:
         won, contest = _contest(ctx, won)
     tries_data = [
@@ -159,8 +159,8 @@ def _pass(ctx: RoundContext, d: Declaration) -> None:
             PH, "pass_wasted", "5", (passer, recv or ""), rolls, reason=reason, tries=tries_data
         )
     else:
-        _gain(ctx, recv, restart=False)  # a pass keeps the carrying count (3)
-        ctx.emit(PH, "pass_caught", "5", (passer, recv), rolls, tries=tries_data)
+        _gain(ctx, recv, restart=False)  # type: ignore[arg-type]  # a pass keeps the count (3)
+        ctx.emit(PH, "pass_caught", "5", (passer, recv), rolls, tries=tries_data)  # type: ignore[arg-type]
 
 
 def _contest(ctx: RoundContext, won: list) -> tuple[list, list]:
@@ -191,22 +191,21 @@ def _steal(ctx: RoundContext, d: Declaration, steal_teams: set[str]) -> None:
     if (
         q.status != HELD
         or carrier != q.holder
-        or ctx.p(carrier).position != CHASER
-        or ctx.p(carrier).team == p.team
+        or ctx.p(carrier).position != CHASER  # type: ignore[arg-type]
+        or ctx.p(carrier).team == p.team  # type: ignore[arg-type]
     ):
         ctx.emit(PH, "steal_no_ball", "4", (d.player, carrier or ""))
         return
     if d.push:
-        resolve_push(ctx, PH, d.player, carrier, legal=True)
+        resolve_push(ctx, PH, d.player, carrier, legal=True)  # type: ignore[arg-type]
         if not ctx.up(d.player) or q.holder != carrier:
             return
     feint, bonus = ctx.feint(d.player, F.STEAL)
     r = ctx.roll(f"отъём: {p.name}", ctx.thr(ctx.cfg.steal, bonus))
     if r.success:
         _gain(ctx, d.player)
-    ctx.emit(
-        PH, "steal", "4", (d.player, carrier), [r], feint=feint, bonus=bonus, success=r.success
-    )
+    pair = (d.player, carrier or "")  # carrier is set here: checked above
+    ctx.emit(PH, "steal", "4", pair, [r], feint=feint, bonus=bonus, success=r.success)
 
 
 def _keeper_ring(ctx: RoundContext, keeper: str) -> str | None:
@@ -291,4 +290,4 @@ def _penalty(ctx: RoundContext) -> None:
         ctx.emit(PH, "penalty_waiting", "5.1", (), team=pen.team)
         return
     ctx.s.penalties.pop(0)
-    _shoot_at(ctx, shooters[0].player, shooters[0].ring, "5.1", "penalty")
+    _shoot_at(ctx, shooters[0].player, shooters[0].ring, "5.1", "penalty")  # type: ignore[arg-type]

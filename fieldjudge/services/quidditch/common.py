@@ -3,7 +3,7 @@ of the match log, and the wording of a span of roll numbers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ class SessionError(Exception):
     """A clear message for the judge (bad input, a refused correction, a missing match)."""
 
 
-def rolls_span(rolls: list[Mapping[str, Any]]) -> str:
+def rolls_span(rolls: Sequence[Mapping[str, Any]]) -> str:
     """«№a–b» of a round's rolls, in Russian (it goes into posts and exports)."""
     if not rolls:
         return "бросков не было"
