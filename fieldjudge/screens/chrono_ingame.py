@@ -30,7 +30,6 @@ from fieldjudge.rules.chrono_readings import (
     second_player_candidates,
 )
 from fieldjudge.rules.marker_check import Shot
-from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.clock import format_clock
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono_dialogs import (
@@ -248,7 +247,7 @@ class InGameChronoScreen(JudgeScreen):
 
     def _append(self, data: dict) -> None:
         try:
-            event = self.session.append(ev.CHRONO_READING, data)
+            event = self.session.chrono_reading(**data)
         except (Refused, OSError) as exc:
             explain_failed_append(self.app, exc)
             return

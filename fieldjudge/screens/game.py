@@ -23,14 +23,14 @@ from textual.events import Key
 from textual.widgets import Footer, Static
 
 from fieldjudge.i18n import _
+from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
-from fieldjudge.rules.paintball.setup import needs_second_player
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.game_checks import CheckActions
 from fieldjudge.screens.game_corrections import CorrectionActions
-from fieldjudge.screens.game_flags import FlagActions, ref
+from fieldjudge.screens.game_flags import FlagActions
 from fieldjudge.screens.game_prompt import Choice, PromptPanel
 from fieldjudge.screens.game_text import (
     PHASE_HINT,
@@ -47,7 +47,7 @@ from fieldjudge.screens.game_widgets import (
     RosterPanel,
     TeamHeader,
 )
-from fieldjudge.services.game import GameSession
+from fieldjudge.services.game import GameSession, SecondPlayerNeeded
 from fieldjudge.store import Refused
 
 
@@ -215,17 +215,21 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
                 self.query_one(ClockPanel).show(self.session)
 
     # -- helpers ----------------------------------------------------------------------------
-    def record(self, etype: str, data: dict[str, Any], done: str = "") -> bool:
-        """Append one event; show the refusal (citing the section) if any."""
+    def record(self, act: Callable[[], Event], done: str = "") -> bool:
+        """Run one intent of the live game (it appends one event); show the refusal
+        (citing the section) if any."""
         try:
-            e = self.session.append(etype, data)
+            e = act()
         except Refused as exc:
             self.refuse(exc)
             return False
+        self.recorded(e, done)
+        return True
+
+    def recorded(self, e: Event, done: str = "") -> None:
         namer = Namer(self.session.names, self.session.state)
         self.notice_text = done or f"✓ {clock(e.game_clock_ms)} {describe(e, namer)}"
         self.refresh_all()
-        return True
 
     def phase_refused(self, etype: str) -> bool:
         why = game_phase_refusal(self.session.state, etype)
@@ -268,34 +272,45 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
         return check
 
     def with_second(
-        self, team: str, offender: int, data: dict[str, Any], etype: str, then: Callable
+        self,
+        team: str,
+        offender: int,
+        act: Callable[[int | None], Event],
+        probe: Callable[[int], str | None],
+        after: Callable[[Event], None] | None = None,
     ) -> None:
-        """29.08: ask the second player of a group removal 1+1 (same team) when the engine
-        needs one, then ``then(data)``."""
-        why = self.session.refusal(etype, data)
-        if not why or not why.startswith("29.08: group removal"):
-            then(data)
-            return
+        """Run ``act(None)``; when the service answers that a group removal 1+1 (29.08)
+        needs the second player, ask for him (``probe`` validates a number) and run
+        ``act(second)``. ``after(event)`` once the event is recorded."""
+
+        def attempt(second: int | None) -> None:
+            try:
+                e = act(second)
+            except SecondPlayerNeeded:
+                ask()
+                return
+            except Refused as exc:
+                self.refuse(exc)
+                return
+            self.recorded(e)
+            if after is not None:
+                after(e)
 
         def check(n: int) -> str | None:
             if n == offender:
                 return _("29.08: the second player must be another player")
-            return self.session.refusal(etype, {**data, "second": n})
+            return probe(n)
 
-        self.ask_number(
-            _("Group removal 1+1 (29.08): the second player"),
-            team,
-            lambda n: then({**data, "second": n}),
-            check,
-        )
+        def ask() -> None:
+            self.ask_number(_("Group removal 1+1 (29.08): the second player"), team, attempt, check)
+
+        attempt(None)
 
     def elimination_check(self, team: str) -> Callable[[int], str | None]:
         def check(n: int) -> str | None:
-            if needs_second_player(self.session.setup.settings, "hit"):
+            if self.session.needs_second_player("hit"):
                 return None
-            return self.session.refusal(
-                ev.ELIMINATION, {"reason": "hit", "players": [ref(team, n)]}
-            )
+            return self.session.elimination_refusal(team, n)
 
         return check
 
@@ -309,16 +324,17 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
     def action_start_resume(self) -> None:
         st = self.session.state
         if st.phase == m.NOT_STARTED:
-            self.record(ev.CLOCK_START, {}, "▶ " + _("Clock started"))
+            self.record(self.session.start_clock, "▶ " + _("Clock started"))
         elif st.phase == m.STOPPED:
-            self.record(ev.CLOCK_RESUME, {}, "▶ " + _("Clock resumed at") + f" {self._left()}")
+            left = self._left()
+            self.record(self.session.resume_clock, "▶ " + _("Clock resumed at") + f" {left}")
         elif st.phase == m.RUNNING:
             self.say(_("The clock is running; t calls Time!"))
         else:
             self.refuse(game_phase_refusal(st, ev.CLOCK_RESUME) or st.phase)
 
     def action_time_stop(self) -> None:
-        self.record(ev.TIME_STOP, {}, "⏸ " + _("Time! Clock stopped at") + f" {self._left()}")
+        self.record(self.session.stop_time, "⏸ " + _("Time! Clock stopped at") + f" {self._left()}")
 
     # -- eliminations ---------------------------------------------------------------------
     def action_eliminate(self, side: str | None = None) -> None:
@@ -346,11 +362,12 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
         )
 
     def _eliminate_record(self, team: str, number: int, reason: str) -> None:
-        data: dict[str, Any] = {"reason": reason, "players": [ref(team, number)]}
-        self.with_second(team, number, data, ev.ELIMINATION, self._record_elimination)
-
-    def _record_elimination(self, data: dict[str, Any]) -> None:
-        self.record(ev.ELIMINATION, data)
+        self.with_second(
+            team,
+            number,
+            lambda second: self.session.eliminate(team, number, reason, second),
+            lambda second: self.session.elimination_refusal(team, number, reason, second),
+        )
 
     def action_simultaneous(self) -> None:
         """26: two opponents hit at once → both out in one entry."""
@@ -362,9 +379,7 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
             self.ask_number(
                 _("Both hit (26)"),
                 b,
-                lambda nb: self.record(
-                    ev.ELIMINATION, {"reason": "hit", "players": [ref(a, na), ref(b, nb)]}
-                ),
+                lambda nb: self.record(lambda: self.session.eliminate_both(na, nb)),
                 self.elimination_check(b),
             )
 

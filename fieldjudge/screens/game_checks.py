@@ -8,7 +8,6 @@ from collections.abc import Callable
 from fieldjudge.i18n import _
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.screens.game_flags import ref
 from fieldjudge.screens.game_prompt import Choice
 
 
@@ -35,19 +34,18 @@ class CheckActions:
             p = self.session.state.player(team, n)
             if p is not None and p.check is not None:
                 return None
-            return self.session.refusal(ev.PAINT_CHECK_START, ref(team, n))
+            return self.session.check_refusal("paint", team, n)
 
         self.ask_number(_("Paint check"), team, lambda n: self._paint_player(team, n), check)
 
     def _paint_player(self, team: str, number: int) -> None:
         p = self.session.state.player(team, number)
         if p is None or p.check is None:
-            self.record(ev.PAINT_CHECK_START, ref(team, number))
+            self.record(lambda: self.session.start_paint_check(team, number))
             return
-        etype = ev.PAINT_CHECK_END if p.check.kind == "paint" else ev.NEUTRAL_END
         self.ask_outcome(
             _("Outcome of the check of") + f" {self.label(team, number)}:",
-            lambda outcome: self.record(etype, {**ref(team, number), "outcome": outcome}),
+            lambda outcome: self.record(lambda: self.session.end_check(team, number, outcome)),
         )
 
     def action_neutral(self) -> None:
@@ -61,16 +59,16 @@ class CheckActions:
             p = self.session.state.player(team, n)
             if p is not None and p.status == m.NEUTRAL:
                 return None
-            return self.session.refusal(ev.NEUTRAL_START, ref(team, n))
+            return self.session.check_refusal("neutral", team, n)
 
         self.ask_number(_("Neutral"), team, lambda n: self._neutral_player(team, n), check)
 
     def _neutral_player(self, team: str, number: int) -> None:
         p = self.session.state.player(team, number)
         if p is None or p.status != m.NEUTRAL:
-            self.record(ev.NEUTRAL_START, ref(team, number))
+            self.record(lambda: self.session.start_neutral(team, number))
             return
         self.ask_outcome(
             _("Outcome of the neutral check of") + f" {self.label(team, number)}:",
-            lambda outcome: self.record(ev.NEUTRAL_END, {**ref(team, number), "outcome": outcome}),
+            lambda outcome: self.record(lambda: self.session.end_neutral(team, number, outcome)),
         )

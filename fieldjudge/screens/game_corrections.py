@@ -32,11 +32,8 @@ class CorrectionActions:
 
         def done(values: dict[str, str] | None) -> None:
             if values is not None:  # the inspection (18.02) opens by itself after it
-                self.record(
-                    ev.GAME_END,
-                    {"reason": m.END_JUDGE, "note": values["note"]},
-                    _("Game ended by the judge"),
-                )
+                note = values["note"]
+                self.record(lambda: self.session.end_by_judge(note), _("Game ended by the judge"))
 
         self.app.push_screen(
             FormScreen(

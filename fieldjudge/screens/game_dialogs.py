@@ -15,7 +15,6 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from fieldjudge.i18n import _
-from fieldjudge.rules.paintball import events as ev
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.game_text import Namer, clock, describe
 from fieldjudge.services.game import GameSession
@@ -65,9 +64,7 @@ class InspectionDialog(JudgeModal[None]):
             return
         team, number = str(ol.get_option_at_index(ol.highlighted).id).split("|")
         try:
-            self.session.append(
-                ev.INSPECTION, {"team": team, "number": int(number), "result": result}
-            )
+            self.session.inspect(team, int(number), result)
         except Refused as exc:
             self.query_one("#inspect-error", Static).update(self.session.humanize(exc))
             return

@@ -4,21 +4,14 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from typing import Any
 
 from fieldjudge.i18n import _
+from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.game_prompt import Choice
 from fieldjudge.screens.game_text import clock
-
-CHRONO_MODULE = "fieldjudge.screens.chrono_ingame"
-
-
-def ref(team: str, number: int) -> dict[str, Any]:
-    return {"team": team, "number": number}
 
 
 class FlagActions:
@@ -52,8 +45,8 @@ class FlagActions:
             self.ask_number(
                 _("Flag capture"),
                 team,
-                lambda n: self.record(ev.FLAG_CAPTURE, ref(team, n)),
-                lambda n: self.session.refusal(ev.FLAG_CAPTURE, ref(team, n)),
+                lambda n: self.record(lambda: self.session.capture_flag(team, n)),
+                lambda n: self.session.capture_refusal(team, n),
             )
 
         self.ask_team(_("Flag capture: which team captures?"), number)
@@ -64,14 +57,12 @@ class FlagActions:
             return
 
         def to(giver: m.PlayerState) -> None:
-            def data(n: int) -> dict[str, Any]:
-                return {"team": giver.team, "from_number": giver.number, "to_number": n}
-
+            team, number = giver.team, giver.number
             self.ask_number(
                 _("Hand-over (22.03) from") + f" #{giver.number} " + _("to"),
                 giver.team,
-                lambda n: self.record(ev.FLAG_HANDOVER, data(n)),
-                lambda n: self.session.refusal(ev.FLAG_HANDOVER, data(n)),
+                lambda n: self.record(lambda: self.session.hand_over_flag(team, number, n)),
+                lambda n: self.session.handover_refusal(team, number, n),
             )
 
         self.pick_carrier(_("Hand-over"), to)
@@ -85,7 +76,7 @@ class FlagActions:
             return
 
         def hang(carrier: m.PlayerState) -> None:
-            if self.record(ev.FLAG_HANG, ref(carrier.team, carrier.number)):
+            if self.record(lambda: self.session.hang_flag(carrier.team, carrier.number)):
                 self.hang_verdict()
 
         self.pick_carrier(_("Flag hang"), hang)
@@ -126,27 +117,27 @@ class FlagActions:
             mode["forbidden"] = not mode["forbidden"]
             return title()
 
-        def data(fps: float | None) -> dict[str, Any]:
-            return {
-                "paint": paint,
-                "fps": fps,
-                "forbidden_mode": mode["forbidden"],
-                "source": self._hang_source,
-            }
-
         def check(fps: float) -> str | None:
-            why = self.session.refusal(ev.HANG_VERDICT, data(fps))
-            return None if why is None or why.startswith("29.08: group removal") else why
+            return self.session.hang_verdict_refusal(
+                paint, fps, bool(mode["forbidden"]), self._hang_source
+            )
 
-        def done(fps: float) -> None:
+        def done(fps: float | None) -> None:
             self._hang_mode = False
-            self.with_second(hang.team, hang.number, data(fps), ev.HANG_VERDICT, self._hang_done)
+            forbidden, source = bool(mode["forbidden"]), self._hang_source
+            self.with_second(
+                hang.team,
+                hang.number,
+                lambda second: self.session.hang_verdict(paint, fps, forbidden, source, second),
+                lambda second: self.session.hang_verdict_refusal(
+                    paint, fps, forbidden, source, second
+                ),
+                self._hang_done,
+            )
 
         self._hang_source = "typed"
         if p is not None and not p.has_marker:
-            done_data = data(None)
-            self._hang_mode = False
-            self.with_second(hang.team, hang.number, done_data, ev.HANG_VERDICT, self._hang_done)
+            done(None)
             return
         initial = "" if initial_fps is None else f"{initial_fps:g}"
         self.prompt.ask_number(
@@ -162,13 +153,12 @@ class FlagActions:
     def _attach_hang_device(self) -> None:
         """With a chronograph configured, the chrono screens feed its readings into the
         open fps prompt (through :meth:`fill_hang_fps`); without one the fps is typed."""
-        try:
-            mod = importlib.import_module(CHRONO_MODULE)
-            attach = getattr(mod, "attach_hang_chrono", None)
-            from fieldjudge.screens.chrono_feed import session_config
+        from fieldjudge.screens.chrono_feed import session_config
+        from fieldjudge.screens.chrono_ingame import attach_hang_chrono
 
-            if attach is not None and session_config(self.app) is not None:
-                attach(self)
+        try:
+            if session_config(self.app) is not None:
+                attach_hang_chrono(self)
         except Exception as exc:  # noqa: BLE001 - a device problem must not stop the hang
             self.say("⚠ " + _("Chronograph unavailable, type the speed") + f": {exc}")
 
@@ -181,9 +171,7 @@ class FlagActions:
         self.prompt.set_buffer(f"{fps:g}")
         return True
 
-    def _hang_done(self, data: dict[str, Any]) -> None:
-        if not self.record(ev.HANG_VERDICT, data):
-            return
+    def _hang_done(self, _event: Event) -> None:
         st = self.session.state
         if st.hang_team is not None:
             self.say(
@@ -197,44 +185,6 @@ class FlagActions:
 
     # -- chrono ---------------------------------------------------------------------------
     def action_chrono(self) -> None:
-        try:
-            mod = importlib.import_module(CHRONO_MODULE)
-        except ImportError:
-            self.chrono_by_hand()
-            return
-        self.app.push_screen(mod.InGameChronoScreen(self.session, team=None, number=None))
+        from fieldjudge.screens.chrono_ingame import InGameChronoScreen
 
-    def chrono_by_hand(self) -> None:
-        """20.01: a reading typed by hand (the chrono screens read the device)."""
-        if self.phase_refused(ev.CHRONO_READING):
-            return
-
-        def number(team: str) -> None:
-            self.ask_number(
-                _("In-game chrono"),
-                team,
-                lambda n: speed(team, n),
-                lambda n: self.session.refusal(ev.CHRONO_READING, {**ref(team, n), "fps": 0}),
-            )
-
-        def speed(team: str, n: int) -> None:
-            self.prompt.ask_number(
-                _("In-game chrono (20)") + f" {self.label(team, n)}: fps?",
-                lambda fps: self.with_second(
-                    team,
-                    n,
-                    {**ref(team, n), "fps": fps, "forbidden_mode": False, "source": "typed"},
-                    ev.CHRONO_READING,
-                    self._chrono_done,
-                ),
-                decimal=True,
-            )
-
-        self.ask_team(_("In-game chrono: which team?"), number)
-
-    def _chrono_done(self, data: dict[str, Any]) -> None:
-        verdict = self.session.chrono_verdict(data["fps"])
-        if self.record(ev.CHRONO_READING, data):
-            self.say(
-                f"{data['fps']:g} fps — {self.session.humanize(verdict.text)}"
-            )  # 20.06: shown at once
+        self.app.push_screen(InGameChronoScreen(self.session, team=None, number=None))

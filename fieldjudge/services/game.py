@@ -39,17 +39,42 @@ from typing import Any, Protocol
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.events import VOID, Event, voided_ids
+from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball import refusals as rx
 from fieldjudge.rules.paintball.checks import refusal as engine_refusal
 from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict
 from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at
-from fieldjudge.rules.paintball.model import FINAL, GameState
+from fieldjudge.rules.paintball.model import END_JUDGE, FINAL, GameState
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
+from fieldjudge.rules.paintball.setup import needs_second_player as penalty_needs_second
 from fieldjudge.rules.paintball.state import fold
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import EventLog, Refused
 
 UNDO_REASON = "undo"
+
+#: the engine's "name the second player" refusal (29.08), by its template, not its text
+_NAME_SECOND = rx.name_second("").en
+
+
+def asks_second_player(why: Any) -> bool:
+    """29.08: whether an engine refusal only asks for the second player of a group
+    removal 1+1 (a typed test on the message's template, never on its rendered text)."""
+    message = why.args[0] if isinstance(why, BaseException) and why.args else why
+    return isinstance(message, Phrase) and message.en == _NAME_SECOND
+
+
+class SecondPlayerNeeded(Refused):
+    """29.08: the event is a group removal 1+1; name the second player of ``team``."""
+
+    def __init__(self, message: Any, team: str) -> None:
+        super().__init__(message)
+        self.team = team
+
+
+def _ref(team: str, number: int) -> dict[str, Any]:
+    return {"team": team, "number": int(number)}
 
 
 class Clock(Protocol):
@@ -192,10 +217,176 @@ class GameSession:
         """Validate, stamp and append one event durably; returns it once on disk.
         Raises :class:`Refused` (message citing the section) when it is illegal."""
         data = dict(data or {})
-        why = self.refusal(etype, data)
+        why = self.refusal(etype, data)  # the rules engine, asked once per event
         if why:
+            if asks_second_player(why):
+                raise SecondPlayerNeeded(why, str(data.get("team") or _first_team(data)))
             raise Refused(why)
         return self._write(etype, data, self.stamp(etype, data))
+
+    # -- intents (what the screens call: no event payloads outside the services) --------
+    def start_clock(self) -> Event:
+        return self.append(ev.CLOCK_START)
+
+    def resume_clock(self) -> Event:
+        return self.append(ev.CLOCK_RESUME)
+
+    def stop_time(self) -> Event:
+        return self.append(ev.TIME_STOP)
+
+    def end_by_judge(self, note: str) -> Event:
+        """The judge ends the game (weather, injury...): flagged for the head judge."""
+        return self.append(ev.GAME_END, {"reason": END_JUDGE, "note": note})
+
+    @staticmethod
+    def _elimination(
+        team: str, number: int, reason: str, second: int | None = None
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {"reason": reason, "players": [_ref(team, number)]}
+        if second is not None:
+            data["second"] = int(second)
+        return data
+
+    def eliminate(
+        self, team: str, number: int, reason: str = "hit", second: int | None = None
+    ) -> Event:
+        """One player out (26-29, 34); raises :class:`SecondPlayerNeeded` when the reason
+        is a group removal 1+1 (29.08) and ``second`` is missing."""
+        return self.append(ev.ELIMINATION, self._elimination(team, number, reason, second))
+
+    def eliminate_both(self, a_number: int, b_number: int) -> Event:
+        """26: two opponents hit at once, both out in one entry."""
+        a, b = self.teams
+        data = {"reason": "hit", "players": [_ref(a, a_number), _ref(b, b_number)]}
+        return self.append(ev.ELIMINATION, data)
+
+    def elimination_refusal(
+        self, team: str, number: int, reason: str = "hit", second: int | None = None
+    ) -> str | None:
+        """Why this elimination would be refused, ignoring a second player still to name."""
+        why = self.refusal(ev.ELIMINATION, self._elimination(team, number, reason, second))
+        return None if asks_second_player(why) else why
+
+    def needs_second_player(self, reason: str) -> bool:
+        """29.08, 34.01: whether ``reason`` is a group removal 1+1 in this tournament."""
+        return penalty_needs_second(self.setup.settings, reason)
+
+    def start_paint_check(self, team: str, number: int) -> Event:
+        return self.append(ev.PAINT_CHECK_START, _ref(team, number))
+
+    def start_neutral(self, team: str, number: int) -> Event:
+        return self.append(ev.NEUTRAL_START, _ref(team, number))
+
+    def end_check(self, team: str, number: int, outcome: str) -> Event:
+        """The outcome of the player's open paint or neutral check (24, 25)."""
+        p = self.state.player(team, number)
+        kind = p.check.kind if p is not None and p.check is not None else "paint"
+        etype = ev.PAINT_CHECK_END if kind == "paint" else ev.NEUTRAL_END
+        return self.append(etype, {**_ref(team, number), "outcome": outcome})
+
+    def end_neutral(self, team: str, number: int, outcome: str) -> Event:
+        """25: the outcome of a neutral player's check."""
+        return self.append(ev.NEUTRAL_END, {**_ref(team, number), "outcome": outcome})
+
+    def check_refusal(self, kind: str, team: str, number: int) -> str | None:
+        etype = ev.PAINT_CHECK_START if kind == "paint" else ev.NEUTRAL_START
+        return self.refusal(etype, _ref(team, number))
+
+    def capture_flag(self, team: str, number: int) -> Event:
+        return self.append(ev.FLAG_CAPTURE, _ref(team, number))
+
+    def capture_refusal(self, team: str, number: int) -> str | None:
+        return self.refusal(ev.FLAG_CAPTURE, _ref(team, number))
+
+    @staticmethod
+    def _handover(team: str, from_number: int, to_number: int) -> dict[str, Any]:
+        return {"team": team, "from_number": int(from_number), "to_number": int(to_number)}
+
+    def hand_over_flag(self, team: str, from_number: int, to_number: int) -> Event:
+        return self.append(ev.FLAG_HANDOVER, self._handover(team, from_number, to_number))
+
+    def handover_refusal(self, team: str, from_number: int, to_number: int) -> str | None:
+        return self.refusal(ev.FLAG_HANDOVER, self._handover(team, from_number, to_number))
+
+    def hang_flag(self, team: str, number: int) -> Event:
+        return self.append(ev.FLAG_HANG, _ref(team, number))
+
+    @staticmethod
+    def _verdict(
+        paint: str, fps: float | None, forbidden_mode: bool, source: str, second: int | None
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "paint": paint,
+            "fps": fps,
+            "forbidden_mode": forbidden_mode,
+            "source": source,
+        }
+        if second is not None:
+            data["second"] = int(second)
+        return data
+
+    def hang_verdict(
+        self,
+        paint: str,
+        fps: float | None,
+        forbidden_mode: bool = False,
+        source: str = "typed",
+        second: int | None = None,
+    ) -> Event:
+        """23.01: the paint check and chrono of the hanging carrier."""
+        return self.append(
+            ev.HANG_VERDICT, self._verdict(paint, fps, forbidden_mode, source, second)
+        )
+
+    def hang_verdict_refusal(
+        self,
+        paint: str,
+        fps: float | None,
+        forbidden_mode: bool = False,
+        source: str = "typed",
+        second: int | None = None,
+    ) -> str | None:
+        """Why this verdict would be refused, ignoring a second player still to name."""
+        data = self._verdict(paint, fps, forbidden_mode, source, second)
+        why = self.refusal(ev.HANG_VERDICT, data)
+        return None if second is None and asks_second_player(why) else why
+
+    def chrono_reading(
+        self,
+        team: str,
+        number: int,
+        fps: float,
+        forbidden_mode: bool = False,
+        source: str = "typed",
+        second: int | None = None,
+        **details: Any,
+    ) -> Event:
+        """20: an in-game chrono reading (``details``: the device's extra fields)."""
+        data: dict[str, Any] = {
+            **details,
+            **_ref(team, number),
+            "fps": fps,
+            "forbidden_mode": forbidden_mode,
+            "source": source,
+        }
+        if second is not None:
+            data["second"] = int(second)
+        return self.append(ev.CHRONO_READING, data)
+
+    def chrono_refusal(
+        self, team: str, number: int, fps: float = 0, second: int | None = None
+    ) -> str | None:
+        """Why a reading of this player would be refused (ignoring a second player still
+        to name when ``second`` is None)."""
+        data: dict[str, Any] = {**_ref(team, number), "fps": fps}
+        if second is not None:
+            data["second"] = int(second)
+        why = self.refusal(ev.CHRONO_READING, data)
+        return None if second is None and asks_second_player(why) else why
+
+    def inspect(self, team: str, number: int, result: str) -> Event:
+        """18.02: the inspection of a player after the game."""
+        return self.append(ev.INSPECTION, {**_ref(team, number), "result": result})
 
     def void(self, target_id: str, reason: str) -> Event:
         """Void any event of the log (a void of a void restores its target)."""
@@ -272,7 +463,16 @@ class GameSession:
         self.state = fold(self.setup, self.log.events)
 
 
+def _first_team(data: Mapping[str, Any]) -> str:
+    players = data.get("players")
+    if isinstance(players, list) and players and isinstance(players[0], Mapping):
+        return str(players[0].get("team", ""))
+    return ""
+
+
 __all__ = [
+    "SecondPlayerNeeded",
+    "asks_second_player",
     "Clock",
     "FakeClock",
     "GameSession",
