@@ -19,10 +19,9 @@ from fieldjudge.i18n import _
 from fieldjudge.screens.base import translate_bindings
 from fieldjudge.screens.forms import MessageScreen
 from fieldjudge.screens.help import HelpScreen, describe_keys
-from fieldjudge.services import TournamentService, open_tournament
+from fieldjudge.services import TOURNAMENT_FILE, TournamentService, open_tournament
 from fieldjudge.services.chrono import ChronoSession
 from fieldjudge.store import DamagedFile, FolderLocked
-from fieldjudge.store.tournament import TOURNAMENT_FILE
 
 STARTUP_BACKUP_DELAY_S = 1.0
 

@@ -13,9 +13,8 @@ from textual.widgets import Static
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeModal
+from fieldjudge.services.recovery import good_backup, restore_backup
 from fieldjudge.store import DamagedFile
-from fieldjudge.store.backup import newest_good_backup, restore
-from fieldjudge.store.validate import validate_file
 
 
 class DamagedFileScreen(JudgeModal[None]):
@@ -28,7 +27,7 @@ class DamagedFileScreen(JudgeModal[None]):
         super().__init__()
         self.folder = Path(folder)
         self.error = error
-        self.backup = newest_good_backup(self.folder, error.path, validate_file)
+        self.backup = good_backup(self.folder, error.path)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -47,7 +46,7 @@ class DamagedFileScreen(JudgeModal[None]):
         if not self.backup:
             self.notify(_("No good backup to restore"), severity="error")
             return
-        aside = restore(self.folder, self.error.path, self.backup)
+        aside = restore_backup(self.folder, self.error.path, self.backup)
         self.notify(_("Restored; the damaged file is kept at") + f" {aside}")
         self.dismiss(None)
         if self.error.path.name == "tournament.json":

@@ -22,10 +22,9 @@ from fieldjudge.rules.quidditch import MatchSetup
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
-from fieldjudge.services import create_tournament
+from fieldjudge.services import TOURNAMENT_FILE, create_tournament
 from fieldjudge.services.quidditch import QuidditchSession, SessionError, match_list
 from fieldjudge.store import DamagedFile, FolderLocked, StoreError
-from fieldjudge.store.tournament import TOURNAMENT_FILE
 
 QUIDDITCH_FOLDER = "quidditch"
 

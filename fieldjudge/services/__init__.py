@@ -7,5 +7,12 @@ goes through the :class:`TournamentService` it returns, or through the live game
 from fieldjudge.services.authority import HeadJudge
 from fieldjudge.services.opening import create_tournament, open_tournament
 from fieldjudge.services.tournament import TournamentService
+from fieldjudge.store.tournament import TOURNAMENT_FILE
 
-__all__ = ["HeadJudge", "TournamentService", "create_tournament", "open_tournament"]
+__all__ = [
+    "TOURNAMENT_FILE",
+    "HeadJudge",
+    "TournamentService",
+    "create_tournament",
+    "open_tournament",
+]
