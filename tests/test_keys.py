@@ -11,6 +11,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -236,3 +237,15 @@ def test_processes_starting_together_share_one_key(tmp_path: Path) -> None:
     ids = {o.strip() for o, _e in outs}
     assert ids == {LaptopKeys.load_or_create(tmp_path / "cfg").laptop_id}
     assert sorted(p.name for p in (tmp_path / "cfg").iterdir()) == [KEY_FILE]
+
+
+def test_a_temp_key_file_left_by_a_kill_is_removed_once_stale(tmp_path: Path) -> None:
+    keys = LaptopKeys.load_or_create(tmp_path / "cfg", "Поле 1")
+    stale = keys.path.with_name(f"{KEY_FILE}.dead0001.tmp")
+    fresh = keys.path.with_name(f"{KEY_FILE}.live0002.tmp")
+    for p in (stale, fresh):
+        p.write_bytes(b"{}")
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    LaptopKeys.load_or_create(tmp_path / "cfg")
+    assert sorted(p.name for p in (tmp_path / "cfg").iterdir()) == [KEY_FILE, fresh.name]

@@ -23,6 +23,7 @@ import os
 import secrets
 import socket
 import stat
+import time
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ KEY_FILE = "laptop_key.json"
 KEY_SCHEMA = 1
 CONFIG_ENV = "FIELDJUDGE_CONFIG"
 NAME_MAX = 40
+STALE_TEMP_S = 60.0
 
 
 class KeyInSharedFolder(StoreError):
@@ -144,6 +146,7 @@ class LaptopKeys:
             if _inside(folder, shared_abs):
                 raise KeyInSharedFolder(folder, shared_abs)
         path = folder / KEY_FILE
+        _clean_stale_temp_files(folder)
         if path.exists():
             return cls._load(path)
         clean = check_laptop_name(name if name is not None else socket.gethostname() or "laptop")
@@ -230,6 +233,20 @@ def _create_exclusive(path: Path, payload: bytes) -> bool:
         tmp.unlink(missing_ok=True)
     fsync_dir(path.parent)
     return True
+
+
+def _clean_stale_temp_files(folder: Path, now: float | None = None) -> None:
+    """Remove temp key files left by a process killed mid-write (older than a minute, so a
+    process creating the key right now keeps its own)."""
+    if not folder.is_dir():
+        return
+    limit = (time.time() if now is None else now) - STALE_TEMP_S
+    for tmp in folder.glob(f"{KEY_FILE}.*.tmp"):
+        try:
+            if tmp.stat().st_mtime < limit:
+                tmp.unlink()
+        except OSError:
+            pass
 
 
 def _inside(child: Path, parent: Path) -> bool:
