@@ -162,7 +162,7 @@ def test_every_edit_of_the_sealed_parts_is_refused(made) -> None:
 
 def test_a_damaged_record_is_named_not_a_crash(made) -> None:
     record, _ = made
-    cases = [
+    cases: list[object] = [
         None,
         [],
         {},
