@@ -193,3 +193,38 @@ def test_a_new_secret_keeps_the_pinned_key(made) -> None:
         HeadJudgeKey.unlock(new, SECRET)
     with pytest.raises(SecretTooShort):
         HeadJudgeKey.rewrap(unlocked, "short", FAST)
+
+
+def test_each_laptop_pins_the_first_head_judge_key_it_sees(tmp_path, made) -> None:
+    """An attacker who replaces the record *and* the public key in the tournament's files
+    is caught by the key this laptop pinned in its own config folder."""
+    from fieldjudge.services.head_judge import pinned_head_judge_key
+    from fieldjudge.store.errors import DamagedFile
+    from fieldjudge.store.pins import PINS_FILE, BadTournamentId, HeadJudgePins
+
+    record, _ = made
+    forged, _ = HeadJudgeKey.create("мой-собственный-пароль", FAST)
+    pins = HeadJudgePins(tmp_path / "cfg")
+    tid = "5f0c3a7e9b1d4c2a8e6f0b3d7a9c1e5f"
+    assert pins.pinned(tid) is None
+    assert pinned_head_judge_key(pins, tid, record["public_key"], "Кубок") == record["public_key"]
+    # a new object (a restart) still knows it; the same key again is fine
+    again = HeadJudgePins(tmp_path / "cfg")
+    assert again.pinned(tid) == record["public_key"]
+    assert pinned_head_judge_key(again, tid, record["public_key"]) == record["public_key"]
+    with pytest.raises(KeyNotPinned):
+        pinned_head_judge_key(again, tid, forged["public_key"])
+    assert again.pinned(tid) == record["public_key"]
+    # another tournament pins its own; a confirmed change replaces the pin
+    assert pinned_head_judge_key(again, "other", forged["public_key"]) == forged["public_key"]
+    again.replace(tid, forged["public_key"])
+    assert pinned_head_judge_key(again, tid, forged["public_key"]) == forged["public_key"]
+    assert json.loads((tmp_path / "cfg" / PINS_FILE).read_text())["schema"] == 1
+    for bad in ("", "a b", "x" * 65, "a\nb"):
+        with pytest.raises(BadTournamentId):
+            pins.pin(bad, record["public_key"])
+    with pytest.raises(ValueError):
+        pins.pin(tid + "0", "AAAA")
+    (tmp_path / "cfg" / PINS_FILE).write_text("[]")
+    with pytest.raises(DamagedFile):
+        pins.pinned(tid)

@@ -18,11 +18,13 @@ authenticated associated data, so none of them can be changed without breaking t
 **Why replacing the record does not give anyone the head judge's authority.** What
 verification trusts is the head judge's *public key*, and that key is pinned where the
 record cannot reach it: it is registered when the tournament is created (signed into its
-first, genesis version and into each laptop's registration) and copied into every game's
-and every laptop's own records. Someone who writes a record of his own (his passphrase, a
-new key pair) into the tournament can unlock *that* record and sign with *that* key, but the
-signatures verify only against his new public key, which is not the pinned one, so every
-event he signs fails verification as a head-judge event. The app also refuses such a record
+first, genesis version and into each laptop's registration), and each laptop pins it in its
+own config folder the first time it opens the tournament (:func:`pinned_head_judge_key`,
+``store/pins.py``); its fingerprint is printed on every protocol. Someone who writes a
+record of his own (his passphrase, a new key pair) into the tournament can unlock *that*
+record and sign with *that* key, but the signatures verify only against his new public key,
+which is not the pinned one, so every event he signs fails verification as a head-judge
+event; replacing the public key in the files too is caught by every laptop's own pin. The app also refuses such a record
 before signing anything: :meth:`HeadJudgeKey.unlock` with ``pinned_public_key`` raises
 :class:`KeyNotPinned` when the record's key is not the pinned one. (This is unlike a stored
 PIN hash, where replacing the hash replaced the PIN.)
@@ -54,6 +56,7 @@ from cryptography.hazmat.primitives.serialization import (
 from fieldjudge.rules import auth_texts
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
 from fieldjudge.rules.messages import Phrase
+from fieldjudge.store.pins import HeadJudgePins
 
 MIN_SECRET_CHARS = 8
 RECORD_SCHEMA = 1
@@ -233,6 +236,21 @@ class HeadJudgeKey:
         if private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw) != public_raw:
             raise DamagedRecord(auth_texts.damaged_head_judge_record("key pair mismatch"))
         return UnlockedHeadJudge(public_b64, private)
+
+
+def pinned_head_judge_key(
+    pins: HeadJudgePins, tournament_id: str, public_key_b64: str, name: str = ""
+) -> str:
+    """The head judge key to trust for a tournament whose files name ``public_key_b64``.
+
+    The first time this laptop opens the tournament it pins that key (in its own config
+    folder); afterwards a different key raises :class:`KeyNotPinned` (the tournament's key
+    or secret record was replaced). Returns the pinned key.
+    """
+    pinned = pins.pin(tournament_id, public_key_b64, name)
+    if pinned != public_key_b64:
+        raise KeyNotPinned(auth_texts.key_not_pinned())
+    return pinned
 
 
 def _parse(record: Any) -> tuple[str, ScryptParams, bytes, bytes, bytes]:
