@@ -55,7 +55,7 @@ def prepare(folder: Path) -> str:
 
 
 async def run(folder: Path, gid: str) -> tuple[list[float], list[float]]:
-    from fieldjudge.screens.game import GameScreen
+    from fieldjudge.screens.game.screen import GameScreen
 
     app = make_app(folder.parent, folder, lang="en")
     times: list[float] = []

@@ -16,9 +16,8 @@ from textual.screen import Screen
 
 from fieldjudge import i18n
 from fieldjudge.i18n import _
-from fieldjudge.screens.base import translate_bindings
-from fieldjudge.screens.forms import MessageScreen
-from fieldjudge.screens.help import HelpScreen, describe_keys
+from fieldjudge.screens.dialogs.forms import MessageScreen
+from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
 from fieldjudge.services import TOURNAMENT_FILE, TournamentService, open_tournament
 from fieldjudge.services.chrono import ChronoSession
 from fieldjudge.store import DamagedFile, FolderLocked
@@ -45,7 +44,6 @@ class FieldJudgeApp(App[None]):
         chrono: ChronoSession | None = None,
     ) -> None:
         super().__init__()
-        translate_bindings(self)
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.initial_folder = tournament_folder
@@ -135,7 +133,7 @@ class FieldJudgeApp(App[None]):
         self.show_subtitle()
 
     def show_damaged(self, folder: Path, exc: DamagedFile) -> None:
-        from fieldjudge.screens.damaged import DamagedFileScreen
+        from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
 
         self.push_screen(DamagedFileScreen(folder, exc))
 
@@ -149,7 +147,7 @@ class FieldJudgeApp(App[None]):
     # -- navigation ---------------------------------------------------------------------
     def open_game(self, game_id: str) -> None:
         """Open the live game screen for a scheduled game."""
-        from fieldjudge.screens.game import GameScreen
+        from fieldjudge.screens.game.screen import GameScreen
 
         assert self.tournament is not None
         try:

@@ -114,7 +114,7 @@ def test_readings_source_and_in_game_event_data_20_02() -> None:
 
 
 def test_roster_and_checkin_texts_name_the_sections() -> None:
-    from fieldjudge.screens.chrono_text import checkin_line, player_label, roster_result
+    from fieldjudge.screens.chrono.text import checkin_line, player_label, roster_result
 
     class P:
         name = "Ivan"

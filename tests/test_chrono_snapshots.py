@@ -10,8 +10,8 @@ import pytest
 
 from fieldjudge.app import make_app
 from fieldjudge.devices.parsers import Reading
-from fieldjudge.screens.chrono_feed import ChronoFeed
-from fieldjudge.screens.marker_check import MarkerCheckScreen
+from fieldjudge.screens.chrono.feed import ChronoFeed
+from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
 from fieldjudge.services.demo import create_demo
 from tests.test_game_helpers import wait_for
 

@@ -44,7 +44,7 @@ def game_id(folder: Path, index: int = 4) -> str:
 
 
 async def open_game(app, pilot, gid: str):
-    from fieldjudge.screens.game import GameScreen
+    from fieldjudge.screens.game.screen import GameScreen
 
     await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
     app.open_game(gid)

@@ -7,8 +7,8 @@ from pathlib import Path
 from textual.widgets import DataTable
 
 from fieldjudge.app import make_app
-from fieldjudge.screens.forms import FormScreen, MessageScreen
-from fieldjudge.screens.help import HelpScreen
+from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
+from fieldjudge.screens.dialogs.help import HelpScreen
 from fieldjudge.services import open_tournament
 from fieldjudge.services.pin import check_pin
 from tests.test_game_helpers import type_text, wait_for

@@ -13,11 +13,11 @@ from fieldjudge.app import make_app
 from fieldjudge.rules.events import VOID
 from fieldjudge.rules.quidditch import Declaration as D
 from fieldjudge.rules.quidditch.sample import sample_setup
-from fieldjudge.screens.forms import ConfirmScreen, FormScreen, MessageScreen
-from fieldjudge.screens.quidditch_declare import DeclareModal
-from fieldjudge.screens.quidditch_matches import MatchesScreen
-from fieldjudge.screens.quidditch_result import ResultScreen
-from fieldjudge.screens.quidditch_round import RoundScreen
+from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen, MessageScreen
+from fieldjudge.screens.quidditch.declare import DeclareModal
+from fieldjudge.screens.quidditch.matches import MatchesScreen
+from fieldjudge.screens.quidditch.result import ResultScreen
+from fieldjudge.screens.quidditch.round import RoundScreen
 from fieldjudge.services import create_tournament, open_tournament
 from fieldjudge.services.quidditch import ROUND_RESOLVED, QuidditchSession
 from tests.test_game_helpers import wait_for
@@ -176,8 +176,8 @@ def test_round_screen_snapshot(snap_compare, tmp_path: Path) -> None:
 
 
 async def test_new_match_set_up_by_keys_from_csv(tmp_path: Path) -> None:
-    from fieldjudge.screens.quidditch_feints import FeintsScreen
-    from fieldjudge.screens.quidditch_setup import MatchSetupScreen
+    from fieldjudge.screens.quidditch.feints import FeintsScreen
+    from fieldjudge.screens.quidditch.setup import MatchSetupScreen
     from fieldjudge.services.quidditch import default_rows
 
     csv_file = tmp_path / "teams.csv"

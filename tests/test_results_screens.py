@@ -6,7 +6,7 @@ from results_fixtures import FakeClock, demo, finished_game
 
 from fieldjudge.app import make_app
 from fieldjudge.rules import protocol as pr
-from fieldjudge.screens.protocol import ProtocolScreen
+from fieldjudge.screens.results.protocol import ProtocolScreen
 from fieldjudge.services.demo import DEMO_PIN
 
 

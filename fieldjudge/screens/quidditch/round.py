@@ -14,9 +14,9 @@ from fieldjudge.rules.quidditch import Declaration, check_post_order
 from fieldjudge.rules.quidditch import declarations as DC
 from fieldjudge.rules.quidditch.state import HELD, LOOSE
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import ConfirmScreen, Field, FormScreen, MessageScreen, Values
-from fieldjudge.screens.quidditch_declare import DeclareModal, action_label
-from fieldjudge.screens.quidditch_result import ResultScreen, seed_message
+from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.quidditch.declare import DeclareModal, action_label
+from fieldjudge.screens.quidditch.result import ResultScreen, seed_message
 from fieldjudge.services.quidditch import QuidditchSession, SessionError
 
 ORDER_RULES = {

@@ -5,7 +5,7 @@ the game screen while its hang fps prompt is open (or into a dialog with a
 from __future__ import annotations
 
 from fieldjudge.rules.chrono_readings import reading_source
-from fieldjudge.screens.chrono_feed import ChronoFeed, load_chrono_css
+from fieldjudge.screens.chrono.feed import ChronoFeed, load_chrono_css
 
 
 def attach_hang_chrono(host) -> ChronoFeed | None:

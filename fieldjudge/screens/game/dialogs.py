@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeModal
-from fieldjudge.screens.game_text import Namer, clock, describe
+from fieldjudge.screens.game.text import Namer, clock, describe
 from fieldjudge.services.game import GameSession
 from fieldjudge.store import Refused
 

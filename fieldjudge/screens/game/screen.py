@@ -14,7 +14,6 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
-from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -28,11 +27,10 @@ from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.game_checks import CheckActions
-from fieldjudge.screens.game_corrections import CorrectionActions
-from fieldjudge.screens.game_flags import FlagActions
-from fieldjudge.screens.game_prompt import Choice, PromptPanel
-from fieldjudge.screens.game_text import (
+from fieldjudge.screens.game.checks import CheckActions
+from fieldjudge.screens.game.corrections import CorrectionActions
+from fieldjudge.screens.game.flags import FlagActions
+from fieldjudge.screens.game.text import (
     PHASE_HINT,
     REASON_KEYS,
     Namer,
@@ -40,13 +38,14 @@ from fieldjudge.screens.game_text import (
     describe,
     reason_with_section,
 )
-from fieldjudge.screens.game_widgets import (
+from fieldjudge.screens.game.widgets import (
     ClockPanel,
     EventLogView,
     FlagsBar,
     RosterPanel,
     TeamHeader,
 )
+from fieldjudge.screens.widgets.prompt import Choice, PromptPanel
 from fieldjudge.services.game import GameSession, SecondPlayerNeeded
 from fieldjudge.store import Refused
 
@@ -133,12 +132,13 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
         if self.is_mounted:
             self.refresh_all()
 
-    def on_key(self, event: Key) -> None:
-        """Every key of this screen is handled here, synchronously and in arrival order:
-        an open prompt takes it, else the screen's own binding runs at once. (Textual
-        checks bindings only after a key bubbled back to the app, behind keys already
-        queued for the screen: ``a42`` typed in one burst would reach the prompt before
-        ``a`` opened it.)"""
+    async def on_key(self, event: Key) -> None:
+        """Every key of this screen is taken here, in arrival order: an open prompt takes
+        it, else this screen's binding runs (``active_bindings`` and ``run_action``:
+        Textual's own tables and dispatch, ``check_action`` included) before the next key
+        is read. (Textual checks non-priority bindings only after a key bubbled back to
+        the app, behind keys already queued for the screen: ``a42`` typed in one burst
+        would reach the prompt before ``a`` opened it.)"""
         if event.key in ("ctrl+q", "f1", "ctrl+p"):
             return
         if self.prompt.active:
@@ -148,16 +148,12 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
             if not self.prompt.active and not self.notice_text:
                 self._show_notice()
             return
-        bindings = self._bindings.key_to_bindings.get(event.key)
-        if not bindings:
-            return
-        dest, name, params = parse_action(bindings[0].action)
-        action = getattr(self, f"action_{name}", None)
-        if dest or action is None:
-            return  # an inherited binding of another namespace (tab: app.focus_next)
+        active = self.active_bindings.get(event.key)
+        if active is None or active.node is not self or not active.enabled:
+            return  # an app binding (ctrl+t) or another namespace's (tab: focus_next)
         event.stop()
         event.prevent_default()
-        action(*params)
+        await self.run_action(active.binding.action)
 
     # -- rendering ------------------------------------------------------------------------
     def refresh_all(self) -> None:

@@ -1,5 +1,5 @@
 """Paint and neutral checks of the game screen (24-25), as a mixin of
-:class:`fieldjudge.screens.game.GameScreen`."""
+:class:`fieldjudge.screens.game.screen.GameScreen`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 from fieldjudge.i18n import _
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.screens.game_prompt import Choice
+from fieldjudge.screens.widgets.prompt import Choice
 
 
 class CheckActions:

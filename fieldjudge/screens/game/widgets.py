@@ -12,7 +12,7 @@ from fieldjudge.i18n import _
 from fieldjudge.rules.events import VOID
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.clock import format_clock
-from fieldjudge.screens.game_text import (
+from fieldjudge.screens.game.text import (
     END_TEXT,
     PHASE_TEXT,
     Namer,

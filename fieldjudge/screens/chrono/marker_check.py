@@ -33,14 +33,15 @@ from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import refusal
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.chrono_dialogs import (
+from fieldjudge.screens.chrono.dialogs import (
     FailedMarkerScreen,
     ask_typed_reading,
     choose_chrono_port,
     explain_failed_append,
 )
-from fieldjudge.screens.chrono_feed import ChronoFeed, session_config
-from fieldjudge.screens.chrono_text import (
+from fieldjudge.screens.chrono.feed import ChronoFeed, session_config
+from fieldjudge.screens.chrono.marker_check_verdict import VerdictActions
+from fieldjudge.screens.chrono.text import (
     check_verdict,
     checkin_line,
     player_label,
@@ -48,9 +49,8 @@ from fieldjudge.screens.chrono_text import (
     tests_table,
     tolerance_note,
 )
-from fieldjudge.screens.chrono_widgets import set_text
-from fieldjudge.screens.forms import MessageScreen
-from fieldjudge.screens.marker_check_verdict import VerdictActions
+from fieldjudge.screens.chrono.widgets import set_text
+from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.services.chrono import (
     game_state,
     link_tolerance,

@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import Field, FormScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
 from fieldjudge.services import merge
 from fieldjudge.store import DamagedFile, StoreError
 

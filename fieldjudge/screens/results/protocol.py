@@ -14,8 +14,8 @@ from textual.widgets import Footer, Header, Static
 from fieldjudge.export.html import OUTCOMES, game_time, local_time
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import ConfirmScreen, Field, FormScreen, Values
-from fieldjudge.screens.game_text import reason_label
+from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
+from fieldjudge.screens.game.text import reason_label
 from fieldjudge.services import results
 from fieldjudge.store import Refused, StoreError
 

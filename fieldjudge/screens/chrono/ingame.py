@@ -32,15 +32,15 @@ from fieldjudge.rules.chrono_readings import (
 from fieldjudge.rules.marker_check import Shot
 from fieldjudge.rules.paintball.clock import format_clock
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.chrono_dialogs import (
+from fieldjudge.screens.chrono.dialogs import (
     SecondPlayerScreen,
     ask_typed_reading,
     choose_chrono_port,
     explain_failed_append,
 )
-from fieldjudge.screens.chrono_feed import ChronoFeed
-from fieldjudge.screens.chrono_hang import attach_hang_chrono
-from fieldjudge.screens.chrono_text import (
+from fieldjudge.screens.chrono.feed import ChronoFeed
+from fieldjudge.screens.chrono.hang import attach_hang_chrono
+from fieldjudge.screens.chrono.text import (
     PENALTY_TEXT,
     ingame_analysis,
     ingame_result,

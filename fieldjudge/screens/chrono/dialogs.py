@@ -19,8 +19,8 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.chrono_readings import parse_fps
 from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.screens.base import JudgeModal
-from fieldjudge.screens.chrono_feed import ChronoFeed, session_config, typed_reading
-from fieldjudge.screens.forms import Field, FormScreen, MessageScreen
+from fieldjudge.screens.chrono.feed import ChronoFeed, session_config, typed_reading
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen
 from fieldjudge.services.pin import check_pin
 from fieldjudge.store import Refused
 
@@ -48,7 +48,7 @@ def ask_typed_reading(screen: Screen) -> None:
 
 def choose_chrono_port(screen: Screen, then: Callable[[], object] | None = None) -> None:
     """Choose the chronograph port; `screen`'s feed restarts on the new one, then `then()`."""
-    from fieldjudge.screens.chrono_setup import ChronoSetupScreen
+    from fieldjudge.screens.chrono.setup import ChronoSetupScreen
 
     def done(cfg) -> None:
         if cfg is not None:

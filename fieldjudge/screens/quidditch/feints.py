@@ -13,7 +13,7 @@ from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import Feint, FeintCatalogue
 from fieldjudge.rules.quidditch.feints import SITUATION_NAMES_RU, SITUATION_RANGES, SITUATIONS
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import Field, FormScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
 
 SITUATION_ALIASES = {**{s: s for s in SITUATIONS}, **{v: k for k, v in SITUATION_NAMES_RU.items()}}
 

@@ -17,7 +17,7 @@ from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
 from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.services.quidditch import (
     RosterRow,
     SessionError,
@@ -269,7 +269,7 @@ class MatchSetupScreen(JudgeScreen):
         )
 
     def action_feints(self) -> None:
-        from fieldjudge.screens.quidditch_feints import FeintsScreen
+        from fieldjudge.screens.quidditch.feints import FeintsScreen
 
         def done(cat: FeintCatalogue | None) -> None:
             if cat is not None:

@@ -21,7 +21,7 @@ from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import MatchSetup
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.services import TOURNAMENT_FILE, create_tournament
 from fieldjudge.services.quidditch import QuidditchSession, SessionError, match_list
 from fieldjudge.store import DamagedFile, FolderLocked, StoreError
@@ -115,8 +115,8 @@ class MatchesScreen(JudgeScreen):
         self.open_match(str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value))
 
     def open_match(self, match_id: str, show_hash: bool = False) -> None:
-        from fieldjudge.screens.quidditch_result import seed_message
-        from fieldjudge.screens.quidditch_round import RoundScreen
+        from fieldjudge.screens.quidditch.result import seed_message
+        from fieldjudge.screens.quidditch.round import RoundScreen
 
         try:
             session = QuidditchSession.open(self.app.tournament, match_id)
@@ -145,7 +145,7 @@ class MatchesScreen(JudgeScreen):
         self.open_match(setup.match_id, show_hash=True)
 
     def action_new_match(self) -> None:
-        from fieldjudge.screens.quidditch_setup import MatchSetupScreen
+        from fieldjudge.screens.quidditch.setup import MatchSetupScreen
 
         self.app.push_screen(MatchSetupScreen(), self.start)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from fieldjudge.i18n import _
-from fieldjudge.screens.forms import Field, FormScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
 from fieldjudge.services import TournamentService, create_tournament
 from fieldjudge.services.pin import hash_pin
 from fieldjudge.settings import DEFAULTS, settings_from_form

@@ -13,7 +13,7 @@ from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
 from fieldjudge.devices.ports import BAUD_HINTS, BAUDS, DEFAULT_BAUD, list_chrono_ports
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeModal
-from fieldjudge.screens.chrono_feed import set_session_config
+from fieldjudge.screens.chrono.feed import set_session_config
 from fieldjudge.services.chrono import ChronoConfig, link_tolerance
 
 

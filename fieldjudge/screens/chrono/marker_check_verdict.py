@@ -1,6 +1,6 @@
 """Recording the marker check's outcomes (19.05-19.07, 20.05): the verdict of the player being
 checked, "plays without a marker" and the head judge's approval of a team, as a mixin of
-:class:`fieldjudge.screens.marker_check.MarkerCheckScreen` (which provides `current`,
+:class:`fieldjudge.screens.chrono.marker_check.MarkerCheckScreen` (which provides `current`,
 `last_check`, `dq`, `settings`, `t`, `state`, `game_log` and the `_append`, `_label`,
 `_need_player`, `_row_player`, `_row_team`, `_render_check` methods)."""
 
@@ -20,9 +20,9 @@ from fieldjudge.rules.chrono_checks import (
 )
 from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.rules.paintball import events as ev
-from fieldjudge.screens.chrono_dialogs import FailedMarkerScreen, ask_head_judge_pin
-from fieldjudge.screens.chrono_text import disqualified_message, names_of_tests, result_text
-from fieldjudge.screens.forms import MessageScreen
+from fieldjudge.screens.chrono.dialogs import FailedMarkerScreen, ask_head_judge_pin
+from fieldjudge.screens.chrono.text import disqualified_message, names_of_tests, result_text
+from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.services.chrono import game_state
 
 

@@ -1,5 +1,5 @@
 """Post-game inspection (18.02) and corrections (undo, void with a reason) of the game
-screen, as a mixin of :class:`fieldjudge.screens.game.GameScreen`. Both corrections are
+screen, as a mixin of :class:`fieldjudge.screens.game.screen.GameScreen`. Both corrections are
 ``void`` events: the log strikes the target through and the state is folded again."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from fieldjudge.i18n import _
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
-from fieldjudge.screens.forms import Field, FormScreen
-from fieldjudge.screens.game_dialogs import InspectionDialog, VoidDialog
-from fieldjudge.screens.game_text import Namer, describe
+from fieldjudge.screens.dialogs.forms import Field, FormScreen
+from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
+from fieldjudge.screens.game.text import Namer, describe
 from fieldjudge.store import Refused
 
 

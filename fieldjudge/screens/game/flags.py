@@ -1,5 +1,5 @@
 """Flag, flag-hang and chrono actions of the game screen (21-23, 20), as a mixin of
-:class:`fieldjudge.screens.game.GameScreen` (it provides ``session``, ``prompt``,
+:class:`fieldjudge.screens.game.screen.GameScreen` (it provides ``session``, ``prompt``,
 ``record``, ``ask_team``, ``ask_number``, ``with_second``, ``refuse``, ``say``...)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from fieldjudge.i18n import _
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.screens.game_prompt import Choice
-from fieldjudge.screens.game_text import clock
+from fieldjudge.screens.game.text import clock
+from fieldjudge.screens.widgets.prompt import Choice
 
 
 class FlagActions:
@@ -153,8 +153,8 @@ class FlagActions:
     def _attach_hang_device(self) -> None:
         """With a chronograph configured, the chrono screens feed its readings into the
         open fps prompt (through :meth:`fill_hang_fps`); without one the fps is typed."""
-        from fieldjudge.screens.chrono_feed import session_config
-        from fieldjudge.screens.chrono_ingame import attach_hang_chrono
+        from fieldjudge.screens.chrono.feed import session_config
+        from fieldjudge.screens.chrono.ingame import attach_hang_chrono
 
         try:
             if session_config(self.app) is not None:
@@ -185,6 +185,6 @@ class FlagActions:
 
     # -- chrono ---------------------------------------------------------------------------
     def action_chrono(self) -> None:
-        from fieldjudge.screens.chrono_ingame import InGameChronoScreen
+        from fieldjudge.screens.chrono.ingame import InGameChronoScreen
 
         self.app.push_screen(InGameChronoScreen(self.session, team=None, number=None))

@@ -11,8 +11,8 @@ from textual.widgets import DataTable, Footer, Header, Static, TextArea
 from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import MatchSetup, Outcome
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import MessageScreen
-from fieldjudge.screens.quidditch_labels import outcome_label
+from fieldjudge.screens.dialogs.forms import MessageScreen
+from fieldjudge.screens.quidditch.labels import outcome_label
 from fieldjudge.services.quidditch import QuidditchSession, Resolved
 
 

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from fieldjudge.export.html import standing_rows
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.services import results
 from fieldjudge.store import StoreError
 

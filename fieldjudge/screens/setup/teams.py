@@ -11,8 +11,8 @@ from textual.widgets import DataTable, Footer, Header, Static
 from fieldjudge.csv_import import parse_roster
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.csv_flow import import_csv_flow
-from fieldjudge.screens.forms import Field, FormScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
+from fieldjudge.screens.setup.csv_flow import import_csv_flow
 from fieldjudge.store import Refused
 
 

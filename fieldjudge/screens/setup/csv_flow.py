@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fieldjudge.csv_import import ParseResult
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.store import Refused
 
 

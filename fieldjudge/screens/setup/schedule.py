@@ -12,8 +12,8 @@ from textual.widgets import DataTable, Footer, Header, Static
 from fieldjudge.csv_import import parse_schedule, parse_time
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.csv_flow import import_csv_flow
-from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.setup.csv_flow import import_csv_flow
 from fieldjudge.store import Refused
 
 
