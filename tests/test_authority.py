@@ -202,3 +202,22 @@ def test_31_merge_of_an_event_after_the_lock_is_refused(svc, tmp_path) -> None:
         f"games/{gid}: not merged: event #{len(svc.game_log(gid).events) + 1} (note): "
         + str(pr.LOCKED_MESSAGE)
     ]
+
+
+def test_19_05_marker_approval_without_pin_is_refused_everywhere(svc) -> None:
+    from fieldjudge.rules.chrono_checks import APPROVAL
+    from fieldjudge.services.marker_check import MarkerCheckService
+
+    gid = svc.games()[-1]["id"]
+    team = svc.game(gid)["team_a"]
+    service = MarkerCheckService(svc, gid)
+    for pin in ("", "9999"):
+        with pytest.raises(Refused, match=r"^19\.05: only the head judge approves"):
+            service.approve(team, pin)
+    data = {"team": team, "results": {}, "approved_by": "nobody"}
+    for grant in (None, HeadJudge("forged")):
+        with pytest.raises(Refused, match=r"^19\.05: only the head judge approves"):
+            svc.append_game_event(gid, APPROVAL, data, head_judge=grant)
+    assert [e.type for e in svc.game_log(gid).events] == []
+    service.approve(team, DEMO_PIN)
+    assert [e.type for e in svc.game_log(gid).events] == [APPROVAL]

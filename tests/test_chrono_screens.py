@@ -234,7 +234,8 @@ async def test_late_checkin_is_flagged_and_approval_needs_the_pin(
         await type_text(pilot, "9999")
         await pilot.press("enter")
         await pilot.pause()
-        assert "Wrong PIN" in app.screen.query_one("#form-error").render().plain
+        error = app.screen.query_one("#form-error").render().plain
+        assert error.startswith("19.05: only the head judge approves") and "wrong PIN" in error
         for _ in range(4):
             await pilot.press("backspace")
         await type_text(pilot, "1234")

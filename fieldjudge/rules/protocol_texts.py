@@ -186,3 +186,12 @@ def decision_needs_pin() -> RuleMessage:
         "only the head judge decides which copy of a game log stands, with his PIN",
         "какая копия протокола игры верна, решает только Главный судья, введя свой PIN",
     )
+
+
+@catalog
+def approval_needs_pin() -> RuleMessage:
+    return R(
+        "19.05",
+        "only the head judge approves a team's marker checks, with his PIN",
+        "результаты проверки маркеров команды утверждает только Главный судья, введя свой PIN",
+    )

@@ -13,11 +13,12 @@ from typing import Any
 
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
+from fieldjudge.rules.chrono_checks import APPROVAL
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.messages import RuleMessage
 
-#: event types only the head judge may append (with his PIN)
-HEAD_JUDGE_TYPES = frozenset({pr.TOTAL_CORRECTED, pr.NO_SHOW})
+#: event types only the head judge may append (with his PIN): 31, 32.01, 19.05
+HEAD_JUDGE_TYPES = frozenset({pr.TOTAL_CORRECTED, pr.NO_SHOW, APPROVAL})
 
 
 class HeadJudge:
@@ -41,6 +42,8 @@ def head_judge_refusal(etype: str) -> RuleMessage:
         return pt.no_show_needs_pin()
     if etype == pr.TOTAL_CORRECTED:
         return pt.correction_needs_pin()
+    if etype == APPROVAL:
+        return pt.approval_needs_pin()
     return pt.decision_needs_pin()
 
 

@@ -21,7 +21,6 @@ from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.feed import ChronoFeed, session_config, typed_reading
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen
-from fieldjudge.services.pin import check_pin
 from fieldjudge.store import Refused
 
 
@@ -60,15 +59,19 @@ def choose_chrono_port(screen: Screen, then: Callable[[], object] | None = None)
 
 
 def ask_head_judge_pin(
-    screen: Screen, team_name: str, stored_pin: str | None, approved: Callable[[], object]
+    screen: Screen,
+    team_name: str,
+    approve: Callable[[str], object],
+    approved: Callable[[], object],
 ) -> None:
-    """19.05: the head judge approves a team's results with his PIN; `approved()` follows."""
+    """19.05: the head judge approves a team's results with his PIN: ``approve(pin)`` (the
+    service checks the PIN and appends; a refusal stays in the form), then ``approved()``."""
 
     def check(values: dict[str, str]) -> str | None:
-        if not stored_pin:
-            return _("No head judge PIN is set for this tournament")
-        if not check_pin(values["pin"], stored_pin):
-            return _("Wrong PIN")
+        try:
+            approve(values["pin"])
+        except Refused as exc:
+            return rule_text(exc)
         return None
 
     def done(values: dict[str, str] | None) -> None:

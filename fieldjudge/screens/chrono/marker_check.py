@@ -12,6 +12,7 @@ A player disqualified in an earlier game (20.05) is never admitted.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import datetime
 
 from textual import on
@@ -30,8 +31,6 @@ from fieldjudge.rules.chrono_checks import (
 )
 from fieldjudge.rules.chrono_readings import parse_fps, reading_source
 from fieldjudge.rules.marker_check import MarkerCheck
-from fieldjudge.rules.paintball import events as ev
-from fieldjudge.rules.paintball import refusal
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono.dialogs import (
     FailedMarkerScreen,
@@ -57,6 +56,7 @@ from fieldjudge.services.chrono import (
     tournament_disqualifications,
     tournament_settings,
 )
+from fieldjudge.services.marker_check import MarkerCheckService
 from fieldjudge.store import Refused
 
 # FailedMarkerScreen and parse_fps moved (chrono_dialogs, chrono_readings): still importable here
@@ -97,6 +97,11 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         super().__init__()
         self.t = tournament
         self.game_id = game_id
+        try:
+            judge = str(self.app.judge)
+        except Exception:  # noqa: BLE001 - built outside a running app
+            judge = ""
+        self.service = MarkerCheckService(tournament, game_id, judge=judge)
         self.settings = tournament_settings(tournament)
         self.setup, self.state, self.game_log = game_state(tournament, game_id)
         self.game = tournament.game(game_id) or {}
@@ -209,16 +214,15 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         return player_label(self.names.get(team, team), number, self.state.player(team, number))
 
     # -- appending (app thread only) ------------------------------------------------------
-    def _append(self, etype: str, data: dict, *, engine: bool = True) -> bool:
-        self.setup, self.state, self.game_log = game_state(self.t, self.game_id)
-        if engine:
-            why = refusal(self.state, etype, data)
-            if why:
-                self.app.push_screen(MessageScreen(_("Refused"), rule_text(why, self.names)))
-                return False
+    def _run(self, act: Callable[[], object]) -> bool:
+        """Run one write of the marker-check service; show its refusal (citing the
+        section) or the write error."""
         try:
-            self.t.append_game_event(self.game_id, etype, data, judge=self.app.judge)
-        except (Refused, OSError) as exc:
+            act()
+        except Refused as exc:
+            self.app.push_screen(MessageScreen(_("Refused"), rule_text(exc, self.names)))
+            return False
+        except OSError as exc:
             explain_failed_append(self.app, exc)
             return False
         self.reload()
@@ -296,8 +300,9 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         if checkin_event(self.game_log.events, team) is not None:
             self.notify(_("This team has checked in already"), severity="warning")
             return
-        data = checkin_data(team, now_local(), self._start(), self.settings.checkin_minutes)
-        if self._append(ev.CHECKIN, data) and data["late"]:
+        at, start, minutes = now_local(), self._start(), self.settings.checkin_minutes
+        late = checkin_data(team, at, start, minutes)["late"]
+        if self._run(lambda: self.service.checkin(team, at, start, minutes)) and late:
             self.notify(
                 _("Late check-in: the game is flagged as a possible no-show (32.01)"),
                 severity="warning",

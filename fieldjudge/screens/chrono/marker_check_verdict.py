@@ -9,7 +9,6 @@ from __future__ import annotations
 from fieldjudge.i18n import _
 from fieldjudge.rules.chrono_checks import (
     ADMITTED,
-    APPROVAL,
     DISQUALIFIED,
     UNFINISHED,
     PlayerCheck,
@@ -19,7 +18,6 @@ from fieldjudge.rules.chrono_checks import (
     verdict_step,
 )
 from fieldjudge.rules.marker_check import MarkerCheck
-from fieldjudge.rules.paintball import events as ev
 from fieldjudge.screens.chrono.dialogs import FailedMarkerScreen, ask_head_judge_pin
 from fieldjudge.screens.chrono.text import disqualified_message, names_of_tests, result_text
 from fieldjudge.screens.dialogs.forms import MessageScreen
@@ -34,13 +32,11 @@ class VerdictActions:
         if cur is None:
             return
         check = self.last_check or cur.result(self.settings)
-        data = {"team": cur.team, "number": cur.number, "result": result, **cur.record(check)}
-        if note:
-            data["note"] = note
-        if self._append(ev.MARKER_VERDICT, data):
+        team, number = cur.team, cur.number
+        if self._run(lambda: self.service.verdict(team, number, result, cur.record(check), note)):
             self.current = None
             self._render_check()
-            self.notify(self._label(data["team"], data["number"]) + ": " + result_text(result))
+            self.notify(self._label(team, number) + ": " + result_text(result))
 
     def action_verdict(self) -> None:
         cur = self._need_player()
@@ -108,13 +104,4 @@ class VerdictActions:
             self.notify(_("Already approved"), severity="warning")
             return
 
-        def record() -> None:
-            results = {str(p.number): p.marker_result for p in self.state.team_players(team)}
-            data = {
-                "team": team,
-                "results": results,
-                "approved_by": str(self.t.meta.get("head_judge", "")),
-            }
-            self._append(APPROVAL, data, engine=False)
-
-        ask_head_judge_pin(self, name, self.t.meta.get("pin"), record)
+        ask_head_judge_pin(self, name, lambda pin: self.service.approve(team, pin), self.reload)
