@@ -28,7 +28,7 @@ def attach_hang_chrono(host) -> ChronoFeed | None:
     def still_open() -> bool:
         if fill is None:
             return True  # a dialog: the feed goes with it
-        mode = getattr(host, "_hang_mode", None)
+        mode = getattr(host, "hang_prompt_open", None)
         return True if mode is None else bool(mode)
 
     def on_reading(reading) -> None:

@@ -1,5 +1,6 @@
 """Post-game inspection (18.02) and corrections (undo, void with a reason) of the game
-screen, as a mixin of :class:`fieldjudge.screens.game.screen.GameScreen`. Both corrections are
+screen: an action group working on the screen through its ``GameHost`` interface. Both
+corrections are
 ``void`` events: the log strikes the target through and the state is folded again."""
 
 from __future__ import annotations
@@ -10,32 +11,40 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
+from fieldjudge.screens.game.host import GameHost
 from fieldjudge.screens.game.text import Namer, describe
 from fieldjudge.store import Refused
 
 
 class CorrectionActions:
-    # -- after the game ---------------------------------------------------------------------
-    def action_inspection(self) -> None:
-        st = self.session.state
-        if st.phase != m.INSPECTION:
-            self.refuse(game_phase_refusal(st, ev.INSPECTION) or "18.02")
-            return
-        if not isinstance(self.app.screen, InspectionDialog):
-            self.app.push_screen(InspectionDialog(self.session))
+    """18.02 inspection, undo, void with a reason, the end of a game by the judge."""
 
-    def action_end_by_judge(self) -> None:
+    def __init__(self, host: GameHost) -> None:
+        self.host = host
+
+    # -- after the game ---------------------------------------------------------------------
+    def inspection(self) -> None:
+        st = self.host.session.state
+        if st.phase != m.INSPECTION:
+            self.host.refuse(game_phase_refusal(st, ev.INSPECTION) or "18.02")
+            return
+        if not isinstance(self.host.app.screen, InspectionDialog):
+            self.host.app.push_screen(InspectionDialog(self.host.session))
+
+    def end_by_judge(self) -> None:
         """End the game by the judge's decision (weather, injury, the field unusable): a
         ``game_end`` with the reason, flagged for the head judge; inspection follows."""
-        if self.phase_refused(ev.GAME_END):
+        if self.host.phase_refused(ev.GAME_END):
             return
 
         def done(values: dict[str, str] | None) -> None:
             if values is not None:  # the inspection (18.02) opens by itself after it
                 note = values["note"]
-                self.record(lambda: self.session.end_by_judge(note), _("Game ended by the judge"))
+                self.host.record(
+                    lambda: self.host.session.end_by_judge(note), _("Game ended by the judge")
+                )
 
-        self.app.push_screen(
+        self.host.app.push_screen(
             FormScreen(
                 _("End the game now?"),
                 [Field("note", _("Why (for the head judge)"))],
@@ -45,22 +54,22 @@ class CorrectionActions:
         )
 
     # -- corrections ----------------------------------------------------------------------
-    def action_undo(self) -> None:
-        target = self.session.last_undoable()
+    def undo(self) -> None:
+        target = self.host.session.last_undoable()
         try:
-            self.session.undo()
+            self.host.session.undo()
         except Refused as exc:
-            self.refuse(exc)
+            self.host.refuse(exc)
             return
-        namer = Namer(self.session.names, self.session.state)
-        self.notice_text = "↶ " + _("Undone") + f": {describe(target, namer)}"
-        self.refresh_all()
+        namer = Namer(self.host.session.names, self.host.session.state)
+        self.host.notice_text = "↶ " + _("Undone") + f": {describe(target, namer)}"
+        self.host.refresh_all()
 
-    def action_void(self) -> None:
+    def void(self) -> None:
         def reason(target: str | None) -> None:
             if target is None:
                 return
-            self.app.push_screen(
+            self.host.app.push_screen(
                 FormScreen(
                     _("Reason for the correction"),
                     [Field("reason", _("Reason"))],
@@ -73,11 +82,11 @@ class CorrectionActions:
             if values is None:
                 return
             try:
-                self.session.void(target, values["reason"])
+                self.host.session.void(target, values["reason"])
             except Refused as exc:
-                self.refuse(exc)
+                self.host.refuse(exc)
                 return
-            self.notice_text = "↶ " + _("Voided")
-            self.refresh_all()
+            self.host.notice_text = "↶ " + _("Voided")
+            self.host.refresh_all()
 
-        self.app.push_screen(VoidDialog(self.session), reason)
+        self.host.app.push_screen(VoidDialog(self.host.session), reason)

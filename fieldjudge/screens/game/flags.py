@@ -1,6 +1,6 @@
-"""Flag, flag-hang and chrono actions of the game screen (21-23, 20), as a mixin of
-:class:`fieldjudge.screens.game.screen.GameScreen` (it provides ``session``, ``prompt``,
-``record``, ``ask_team``, ``ask_number``, ``with_second``, ``refuse``, ``say``...)."""
+"""Flag, flag-hang and chrono actions of the game screen (21-23, 20): an action group
+working on the screen through its :class:`~fieldjudge.screens.game.host.GameHost`
+interface."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from fieldjudge.i18n import _
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
+from fieldjudge.screens.game.host import GameHost
 from fieldjudge.screens.game.text import clock
 from fieldjudge.screens.widgets.prompt import Choice
 
@@ -17,66 +18,70 @@ from fieldjudge.screens.widgets.prompt import Choice
 class FlagActions:
     """22-23: capture, hand-over, flag hang and its verdict; 20: in-game chrono."""
 
-    _hang_mode = False
-    _hang_source = "typed"
+    def __init__(self, host: GameHost) -> None:
+        self.host = host
+        self._hang_mode = False  # the hang verdict's fps prompt is open
+        self._hang_source = "typed"  # where its fps came from ("typed" or the device)
 
     # -- flags ----------------------------------------------------------------------------
     def carriers(self) -> list[m.PlayerState]:
-        st = self.session.state
-        return [p for t in self.session.teams if (p := st.carrier_of(t)) is not None]
+        st = self.host.session.state
+        return [p for t in self.host.session.teams if (p := st.carrier_of(t)) is not None]
 
     def pick_carrier(self, what: str, then: Callable[[m.PlayerState], None]) -> None:
         carriers = self.carriers()
         if not carriers:
-            self.refuse(_("23.01: nobody carries a flag"))
+            self.host.refuse(_("23.01: nobody carries a flag"))
         elif len(carriers) == 1:
             then(carriers[0])
         else:
-            self.ask_team(
+            self.host.ask_team(
                 what + ": " + _("which team's carrier?"),
                 lambda team: then(next(p for p in carriers if p.team == team)),
             )
 
-    def action_capture(self) -> None:
-        if self.phase_refused(ev.FLAG_CAPTURE):
+    def capture(self) -> None:
+        if self.host.phase_refused(ev.FLAG_CAPTURE):
             return
 
         def number(team: str) -> None:
-            self.ask_number(
+            self.host.ask_number(
                 _("Flag capture"),
                 team,
-                lambda n: self.record(lambda: self.session.capture_flag(team, n)),
-                lambda n: self.session.capture_refusal(team, n),
+                lambda n: self.host.record(lambda: self.host.session.capture_flag(team, n)),
+                lambda n: self.host.session.capture_refusal(team, n),
             )
 
-        self.ask_team(_("Flag capture: which team captures?"), number)
+        self.host.ask_team(_("Flag capture: which team captures?"), number)
 
-    def action_handover(self) -> None:
+    def handover(self) -> None:
         """22.03: the carrier hands the flag to an unhit teammate."""
-        if self.phase_refused(ev.FLAG_HANDOVER):
+        if self.host.phase_refused(ev.FLAG_HANDOVER):
             return
 
         def to(giver: m.PlayerState) -> None:
             team, number = giver.team, giver.number
-            self.ask_number(
+            self.host.ask_number(
                 _("Hand-over (22.03) from") + f" #{giver.number} " + _("to"),
                 giver.team,
-                lambda n: self.record(lambda: self.session.hand_over_flag(team, number, n)),
-                lambda n: self.session.handover_refusal(team, number, n),
+                lambda n: self.host.record(
+                    lambda: self.host.session.hand_over_flag(team, number, n)
+                ),
+                lambda n: self.host.session.handover_refusal(team, number, n),
             )
 
         self.pick_carrier(_("Hand-over"), to)
 
-    def action_flag_hang(self) -> None:
+    def flag_hang(self) -> None:
         """23.01: one key records the touch now and stops the clock; then the verdict."""
-        if self.session.state.pending_hang is not None:
+        if self.host.session.state.pending_hang is not None:
             self.hang_verdict()
             return
-        if self.phase_refused(ev.FLAG_HANG):
+        if self.host.phase_refused(ev.FLAG_HANG):
             return
 
         def hang(carrier: m.PlayerState) -> None:
-            if self.record(lambda: self.session.hang_flag(carrier.team, carrier.number)):
+            if self.host.record(lambda: self.host.session.hang_flag(carrier.team, carrier.number)):
                 self.hang_verdict()
 
         self.pick_carrier(_("Flag hang"), hang)
@@ -85,12 +90,12 @@ class FlagActions:
         """23.01: the paint check of the carrier (c clean / h hit), then the chrono of his
         marker (fps typed; ``m`` toggles forbidden mode). The chrono screens may call
         :meth:`fill_hang_fps` with a device reading while the fps prompt is open."""
-        hang = self.session.state.pending_hang
+        hang = self.host.session.state.pending_hang
         if hang is None:
             return
-        who = self.label(hang.team, hang.number)
-        self.notice_text = ""
-        self.prompt.ask_choice(
+        who = self.host.label(hang.team, hang.number)
+        self.host.notice_text = ""
+        self.host.prompt.ask_choice(
             _("Flag hang by")
             + f" {who} "
             + _("at")
@@ -101,9 +106,9 @@ class FlagActions:
         )
 
     def _hang_fps(self, paint: str, initial_fps: float | None) -> None:
-        hang = self.session.state.pending_hang
+        hang = self.host.session.state.pending_hang
         assert hang is not None
-        p = self.session.state.player(hang.team, hang.number)
+        p = self.host.session.state.player(hang.team, hang.number)
         mode = {"forbidden": False, "source": "typed"}
         self._hang_mode = True
 
@@ -118,18 +123,20 @@ class FlagActions:
             return title()
 
         def check(fps: float) -> str | None:
-            return self.session.hang_verdict_refusal(
+            return self.host.session.hang_verdict_refusal(
                 paint, fps, bool(mode["forbidden"]), self._hang_source
             )
 
         def done(fps: float | None) -> None:
             self._hang_mode = False
             forbidden, source = bool(mode["forbidden"]), self._hang_source
-            self.with_second(
+            self.host.with_second(
                 hang.team,
                 hang.number,
-                lambda second: self.session.hang_verdict(paint, fps, forbidden, source, second),
-                lambda second: self.session.hang_verdict_refusal(
+                lambda second: self.host.session.hang_verdict(
+                    paint, fps, forbidden, source, second
+                ),
+                lambda second: self.host.session.hang_verdict_refusal(
                     paint, fps, forbidden, source, second
                 ),
                 self._hang_done,
@@ -140,10 +147,10 @@ class FlagActions:
             done(None)
             return
         initial = "" if initial_fps is None else f"{initial_fps:g}"
-        self.prompt.ask_number(
+        self.host.prompt.ask_number(
             title(),
             done,
-            validate=self._humane(check),
+            validate=self.host.humane(check),
             decimal=True,
             toggles={"m": toggle},
             initial=initial,
@@ -157,34 +164,39 @@ class FlagActions:
         from fieldjudge.screens.chrono.ingame import attach_hang_chrono
 
         try:
-            if session_config(self.app) is not None:
-                attach_hang_chrono(self)
+            if session_config(self.host.app) is not None:
+                attach_hang_chrono(self.host)
         except Exception as exc:  # noqa: BLE001 - a device problem must not stop the hang
-            self.say("⚠ " + _("Chronograph unavailable, type the speed") + f": {exc}")
+            self.host.say("⚠ " + _("Chronograph unavailable, type the speed") + f": {exc}")
+
+    @property
+    def prompt_open(self) -> bool:
+        """Whether the hang verdict's fps prompt is open."""
+        return self._hang_mode
 
     def fill_hang_fps(self, fps: float, source: str = "device") -> bool:
         """Hook for the chrono screens: put a device reading into the open fps prompt of
         the flag-hang verdict. Returns False when no such prompt is open."""
-        if not (self._hang_mode and self.prompt.active):
+        if not (self._hang_mode and self.host.prompt.active):
             return False
         self._hang_source = source
-        self.prompt.set_buffer(f"{fps:g}")
+        self.host.prompt.set_buffer(f"{fps:g}")
         return True
 
     def _hang_done(self, _event: Event) -> None:
-        st = self.session.state
+        st = self.host.session.state
         if st.hang_team is not None:
-            self.say(
+            self.host.say(
                 "⚑ " + _("23.03: the flag hang counts; the game ended at") + f" {clock(st.end_ms)}"
             )
         else:
-            self.say(
+            self.host.say(
                 _("23.02: the hang does not count; spare flag up. Space resumes the clock at")
-                + f" {self._left()}"
+                + f" {self.host.time_left()}"
             )
 
     # -- chrono ---------------------------------------------------------------------------
-    def action_chrono(self) -> None:
+    def chrono(self) -> None:
         from fieldjudge.screens.chrono.ingame import InGameChronoScreen
 
-        self.app.push_screen(InGameChronoScreen(self.session, team=None, number=None))
+        self.host.app.push_screen(InGameChronoScreen(self.host.session, team=None, number=None))

@@ -50,7 +50,7 @@ from fieldjudge.services.game import GameSession, SecondPlayerNeeded
 from fieldjudge.store import Refused
 
 
-class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
+class GameScreen(JudgeScreen):
     SCREEN_TITLE = "Game"
     CSS_PATH = "game.tcss"
     HELP_TEXT = (
@@ -92,8 +92,10 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
         self.session = session or GameSession(tournament, game_id, judge=judge)
         self._last_phase = self.session.state.phase
         self.notice_text = ""
-        self._hang_mode = False
-        self._hang_source = "typed"
+        # the action groups, each given this screen through the GameHost interface
+        self.checks = CheckActions(self)
+        self.corrections = CorrectionActions(self)
+        self.flags = FlagActions(self)
         self._notice_lines = 0
 
     # -- layout ---------------------------------------------------------------------------
@@ -255,9 +257,9 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
         self.notice_text = ""
         numbers = [p.number for p in self.session.setup.rosters.get(team, ())]
         head = f"{title} — {self.session.team_name(team)}: " + _("shirt number?")
-        self.prompt.ask_number(head, then, numbers, self._humane(validate))
+        self.prompt.ask_number(head, then, numbers, self.humane(validate))
 
-    def _humane(self, validate: Callable[[Any], str | None] | None):
+    def humane(self, validate: Callable[[Any], str | None] | None):
         if validate is None:
             return None
 
@@ -314,7 +316,7 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
         return Namer(self.session.names, self.session.state).player_full(team, number)
 
     # -- clock ------------------------------------------------------------------------------
-    def _left(self) -> str:
+    def time_left(self) -> str:
         return clock(self.session.remaining_ms())
 
     def action_start_resume(self) -> None:
@@ -322,7 +324,7 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
         if st.phase == m.NOT_STARTED:
             self.record(self.session.start_clock, "▶ " + _("Clock started"))
         elif st.phase == m.STOPPED:
-            left = self._left()
+            left = self.time_left()
             self.record(self.session.resume_clock, "▶ " + _("Clock resumed at") + f" {left}")
         elif st.phase == m.RUNNING:
             self.say(_("The clock is running; t calls Time!"))
@@ -330,7 +332,9 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
             self.refuse(game_phase_refusal(st, ev.CLOCK_RESUME) or st.phase)
 
     def action_time_stop(self) -> None:
-        self.record(self.session.stop_time, "⏸ " + _("Time! Clock stopped at") + f" {self._left()}")
+        self.record(
+            self.session.stop_time, "⏸ " + _("Time! Clock stopped at") + f" {self.time_left()}"
+        )
 
     # -- eliminations ---------------------------------------------------------------------
     def action_eliminate(self, side: str | None = None) -> None:
@@ -380,6 +384,50 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
             )
 
         self.ask_number(_("Both hit (26)"), a, second, self.elimination_check(a))
+
+    # -- the action groups' keys --------------------------------------------------------
+    def action_paint_check(self) -> None:
+        self.checks.paint_check()
+
+    def action_neutral(self) -> None:
+        self.checks.neutral()
+
+    def action_capture(self) -> None:
+        self.flags.capture()
+
+    def action_handover(self) -> None:
+        self.flags.handover()
+
+    def action_flag_hang(self) -> None:
+        self.flags.flag_hang()
+
+    def action_chrono(self) -> None:
+        self.flags.chrono()
+
+    def action_inspection(self) -> None:
+        self.corrections.inspection()
+
+    def action_undo(self) -> None:
+        self.corrections.undo()
+
+    def action_void(self) -> None:
+        self.corrections.void()
+
+    def action_end_by_judge(self) -> None:
+        self.corrections.end_by_judge()
+
+    def hang_verdict(self, initial_fps: float | None = None) -> None:
+        """23.01: the verdict of a pending flag hang (the chrono screens call it)."""
+        self.flags.hang_verdict(initial_fps)
+
+    @property
+    def hang_prompt_open(self) -> bool:
+        """Whether the flag hang's fps prompt is open (the chrono feed stays while it is)."""
+        return self.flags.prompt_open
+
+    def fill_hang_fps(self, fps: float, source: str = "device") -> bool:
+        """Hook for the chrono screens: a device reading into the hang's fps prompt."""
+        return self.flags.fill_hang_fps(fps, source)
 
     def action_back(self) -> None:
         self.app.pop_screen()
