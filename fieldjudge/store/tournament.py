@@ -70,7 +70,7 @@ class Tournament(TablesMixin):
             fl.acquire()
         db = TinyDB(folder / TOURNAMENT_FILE, storage=AtomicJSONStorage)
         meta = {
-            "schema": schema.CURRENT,
+            "schema": schema.TOURNAMENT_SCHEMA,
             "kind": "tournament",
             "id": uuid.uuid4().hex,
             "name": name,
@@ -98,6 +98,8 @@ class Tournament(TablesMixin):
             for sub in (folder, folder / "games", folder / "quidditch"):
                 if sub.is_dir():
                     clean_temp_files(sub)
+            if (folder / "backups").is_dir():  # an interrupted backup leaves one too
+                clean_temp_files(folder / "backups", recursive=True)
             db = TinyDB(path, storage=AtomicJSONStorage, create=False)
             data, changed = validate_data(db.storage.read(), path)
             if (data.get("meta") or {}).get("1", {}).get("kind") != "tournament":
@@ -213,13 +215,20 @@ class Tournament(TablesMixin):
         if not path.exists():
             summary: dict[str, Any] = {"phase": "scheduled", "events": 0}
         else:
+            # A log opened only to summarise it is closed again: the cold open of a
+            # tournament never holds every game's events in memory.
+            kept = game_id in self._logs
             try:
-                log = self.game_log(game_id, create=False)
+                log = self._logs[game_id] if kept else EventLog.open(path)
+            except DamagedFile as exc:
+                return {"phase": "damaged", "fault": exc.fault}
+            try:
                 summary = {"phase": "open", "events": len(log.events)}
                 if self.summarize is not None:
                     summary.update(self.summarize(self, game_id, log))
-            except DamagedFile as exc:
-                return {"phase": "damaged", "fault": exc.fault}
+            finally:
+                if not kept:
+                    log.close()
         self.index.put(game_id, path, summary)
         return summary
 
