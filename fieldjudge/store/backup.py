@@ -43,11 +43,16 @@ def make_backup(folder: Path, file: Path, keep: int = DEFAULT_KEEP, only_if_chan
     file = Path(file)
     if not file.exists():
         return None
-    existing = backups_of(folder, file)
-    if only_if_changed and existing and existing[0].stat().st_mtime_ns >= file.stat().st_mtime_ns:
-        return None
     try:
         raw = read_file_bytes(file)
+    except DamagedFile:
+        return None
+    existing = backups_of(folder, file)
+    # Compared by content: two writes within one tick of the file system's clock share
+    # an mtime, so "newer than the copy" cannot be told from timestamps.
+    if only_if_changed and existing and existing[0].read_bytes() == raw:
+        return None
+    try:
         validate_bytes(raw, file)
     except DamagedFile:
         return None
