@@ -59,7 +59,7 @@ def make_backup(folder: Path, file: Path, keep: int = DEFAULT_KEEP, only_if_chan
     d = backup_dir(folder, file)
     d.mkdir(parents=True, exist_ok=True)
     target = d / f"{_stamp()}.json"
-    atomic_write_bytes(target, raw)
+    atomic_write_bytes(target, raw, tag=b"b")
     for old in backups_of(folder, file)[keep:]:
         old.unlink(missing_ok=True)
     return target

@@ -28,6 +28,8 @@ except ImportError:  # pragma: no cover - Windows
 TEMP_MARK = ".fj-tmp-"
 # Test hook (DESIGN.md "Testing"): when set, the process writes one byte to this file
 # descriptor just before each durable write, so a crash test can kill it inside the write.
+# The byte names the write: a = line append, t = trim of a cut-off line, c = compaction,
+# b = backup copy, r = any other atomic rewrite.
 _HOOK_FD = os.environ.get("FIELDJUDGE_TEST_WRITE_SIGNAL_FD")
 
 
@@ -42,9 +44,9 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _signal_write() -> None:
+def _signal_write(tag: bytes) -> None:
     if _HOOK_FD:
-        os.write(int(_HOOK_FD), b"w")
+        os.write(int(_HOOK_FD), tag)
 
 
 def _write_all(fd: int, payload: bytes) -> None:
@@ -54,11 +56,11 @@ def _write_all(fd: int, payload: bytes) -> None:
         view = view[written:]
 
 
-def atomic_write_bytes(path: Path, payload: bytes) -> None:
+def atomic_write_bytes(path: Path, payload: bytes, *, tag: bytes = b"r") -> None:
     """Write ``payload`` to ``path`` so that a crash leaves the old or the new content."""
     path = Path(path)
     tmp = path.with_name(f"{path.name}{TEMP_MARK}{secrets.token_hex(4)}")
-    _signal_write()
+    _signal_write(tag)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
         _write_all(fd, payload)
@@ -242,7 +244,7 @@ class LineStorage(Storage):
         if st.st_size != self._end:
             if st.st_size == self._size > self._end:
                 # The cut-off last line we saw when reading: never acknowledged, trim it.
-                _signal_write()
+                _signal_write(b"t")
                 os.ftruncate(self._fd, self._end)
                 os.fsync(self._fd)
                 self._size = self._end
@@ -252,7 +254,7 @@ class LineStorage(Storage):
 
     def _append_line(self, line: bytes) -> None:
         fd = self._writer()
-        _signal_write()
+        _signal_write(b"a")
         try:
             _write_all(fd, line)
             os.fsync(fd)
@@ -347,7 +349,7 @@ class LineStorage(Storage):
             return
         self._writer()  # locked, and refusing to compact over someone else's writes
         payload = lines.file_bytes(data, self._schema)
-        atomic_write_bytes(self.path, payload)
+        atomic_write_bytes(self.path, payload, tag=b"c")
         self._release()
         self._end = self._size = len(payload)
         self._records = self._live = sum(len(t) for t in data.values())
