@@ -28,7 +28,7 @@ from fieldjudge.demo import create_demo  # noqa: E402
 def main() -> None:
     kills = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     t0 = time.monotonic()
-    with tempfile.TemporaryDirectory(dir=Path(__file__).parent) as tmp:
+    with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "crash"
         create_demo(folder, day=date(2026, 6, 1)).close()
         acked, damage, aimed = kill_many(folder, kills, seed=10.13)

@@ -100,7 +100,7 @@ def measure(n: int, root: Path, samples: int) -> dict:
 
 def main() -> None:
     samples = int(sys.argv[1]) if len(sys.argv) > 1 else 300
-    with tempfile.TemporaryDirectory(dir=Path(__file__).parent) as tmp:
+    with tempfile.TemporaryDirectory() as tmp:
         rows = [measure(n, Path(tmp), samples) for n in SIZES]
     for r in rows:
         s, a = r["store"], r["anchor"]

@@ -7,8 +7,6 @@ import uuid
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-import orjson
-
 from fieldjudge.demo import create_demo
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
 from fieldjudge.store import Tournament, lines, schema

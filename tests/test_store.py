@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from fieldjudge.rules.events import compute_hash, effective, verify_chain
 from fieldjudge.store import DamagedFile, EventLog, FolderLocked, Refused, Tournament
+from fieldjudge.store.backup import backups_of, make_backup, newest_good_backup, restore
 from fieldjudge.store.errors import WriterConflict
 from fieldjudge.store.eventlog import HANDOVER
-from fieldjudge.store.backup import backups_of, make_backup, newest_good_backup, restore
 from fieldjudge.store.storage import TEMP_MARK
 from fieldjudge.store.validate import validate_file
 

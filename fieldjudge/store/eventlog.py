@@ -109,14 +109,11 @@ class EventLog:
         db = TinyDB(path, storage=LineStorage)
         db.storage.prime(rp)  # type: ignore[attr-defined]
         log = cls(path, db, clock)
-        if expect_head is not None and (log.head["count"], log.head["hash"]) != tuple(
-            expect_head
-        ):
+        if expect_head is not None and (log.head["count"], log.head["hash"]) != tuple(expect_head):
             n, h = expect_head
             log.close()
             fault = (
-                f"truncated: the manifest records {n} events, the file holds "
-                f"{len(log.events)}"
+                f"truncated: the manifest records {n} events, the file holds {len(log.events)}"
                 if n > len(log.events)
                 else f"the file's head ({len(log.events)} events, {log.last_hash[:12]}…) is "
                 f"not the manifest's ({n} events, {str(h)[:12]}…)"

@@ -164,8 +164,7 @@ def require_log_tables(data: Data, schema: int, path: Path) -> None:
     if (data["meta"]["1"].get("schema")) != schema:
         raise DamagedFile(
             path,
-            f"the header says schema {schema}, the meta record "
-            f"{data['meta']['1'].get('schema')!r}",
+            f"the header says schema {schema}, the meta record {data['meta']['1'].get('schema')!r}",
         )
     if "events" not in data:
         raise DamagedFile(path, "stripped: no events table")
