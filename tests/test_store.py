@@ -281,6 +281,19 @@ def test_schema_1_file_made_by_the_old_store_migrates_on_open(tmp_path: Path) ->
     assert len(EventLog.open(path).events) == 4
 
 
+def test_an_object_file_written_by_a_merge_opens_and_reopens(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    log = _game(path, 2)
+    docs = [e.to_doc() for e in log.events]
+    log.close()
+    meta = {"schema": 2, "kind": "game", "game_id": "g", "owner": "laptop-1"}
+    path.write_bytes(orjson.dumps({"meta": {"1": meta}, "events": {"1": docs[0], "2": docs[1]}}))
+    assert EventLog.open(path).head == {"count": 2, "hash": docs[1]["hash"], "owner": "laptop-1"}
+    again = EventLog.open(path)  # now in the line format, with its head
+    assert [e.hash for e in again.events] == [d["hash"] for d in docs]
+    assert _lines(path)[1]["set"]["head"]["1"]["count"] == 2
+
+
 def test_migration_from_schema_0(tmp_path: Path) -> None:
     from fieldjudge.rules.events import GENESIS_HASH
 

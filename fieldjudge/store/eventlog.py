@@ -102,7 +102,11 @@ class EventLog:
             data, _changed = validate_data(parse_file_bytes(raw, path), path)
             if (data.get("meta") or {}).get("1", {}).get("kind") == "tournament":
                 raise DamagedFile(path, "a tournament file, not a game or match log")
-            # Migration (schema 1, one JSON object): rewrite once in the line format.
+            # Migration (schema 1, one JSON object; or an object written by a merge or an
+            # import, whose head is its last event): rewrite once in the line format.
+            if "head" not in data:
+                meta = schema.meta_of(data) or {}
+                data["head"] = {"1": schema.head_of(meta, schema.sorted_event_docs(data))}
             payload = lines.file_bytes(data, schema.LOG_SCHEMA)
             atomic_write_bytes(path, payload)
             rp = lines.replay(payload, path)
