@@ -522,3 +522,23 @@ def test_summaries_do_not_keep_logs_open(tournament: Tournament) -> None:
         tournament.release_log("games", gid)
     assert [tournament.game_summary(g)["events"] for g in gids] == counts
     assert tournament._logs == {}  # noqa: SLF001 - what the cold open keeps in memory
+
+
+def test_game_and_match_files_share_the_line_format_and_record_their_owner(
+    tournament: Tournament,
+) -> None:
+    gid = next(g["id"] for g in tournament.games() if not tournament.game_path(g["id"]).exists())
+    game = tournament.game_log(gid, owner="1a2b3c4d5e6f7a8b")
+    match = tournament.match_log("m1", {"home": "Гриффиндор"}, owner="1a2b3c4d5e6f7a8b")
+    ev = match.append("roll", {"value": 42})
+    for log in (game, match):
+        assert log.path.read_bytes().startswith(b'{"format":"fieldjudge-lines","version":1,')
+        assert log.owner == "1a2b3c4d5e6f7a8b"
+    tournament.release_log("quidditch", "m1")
+    again = tournament.match_log("m1")
+    assert (again.kind, again.meta["home"], [e.id for e in again.events]) == (
+        "quidditch",
+        "Гриффиндор",
+        [ev.id],
+    )
+    assert again.head == {"count": 1, "hash": ev.hash, "owner": "1a2b3c4d5e6f7a8b"}

@@ -151,8 +151,9 @@ class Tournament(TablesMixin):
     def match_path(self, match_id: str) -> Path:
         return self.folder / "quidditch" / f"{match_id}.json"
 
-    def game_log(self, game_id: str, create: bool = True) -> EventLog:
-        """The game's event log, opened (chain verified) once and kept open."""
+    def game_log(self, game_id: str, create: bool = True, owner: str | None = None) -> EventLog:
+        """The game's event log, opened (chain verified) once and kept open. A new file
+        records ``owner`` (the id of the laptop creating it) as the game's owner."""
         if game_id in self._logs:
             return self._logs[game_id]
         path = self.game_path(game_id)
@@ -173,6 +174,7 @@ class Tournament(TablesMixin):
                     "team_a": g["team_a"],
                     "team_b": g["team_b"],
                 },
+                owner=owner,
             )
         else:
             raise DamagedFile(path, "no such game file")
@@ -180,7 +182,9 @@ class Tournament(TablesMixin):
         self._logs[game_id] = log
         return log
 
-    def match_log(self, match_id: str, meta: dict | None = None) -> EventLog:
+    def match_log(
+        self, match_id: str, meta: dict | None = None, owner: str | None = None
+    ) -> EventLog:
         key = f"quidditch/{match_id}"
         if key in self._logs:
             return self._logs[key]
@@ -188,7 +192,9 @@ class Tournament(TablesMixin):
         log = (
             EventLog.open(path)
             if path.exists()
-            else EventLog.create(path, "quidditch", {"match_id": match_id, **(meta or {})})
+            else EventLog.create(
+                path, "quidditch", {"match_id": match_id, **(meta or {})}, owner=owner
+            )
         )
         self._logs[key] = log
         return log
