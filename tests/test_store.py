@@ -542,3 +542,36 @@ def test_game_and_match_files_share_the_line_format_and_record_their_owner(
         [ev.id],
     )
     assert again.head == {"count": 1, "hash": ev.hash, "owner": "1a2b3c4d5e6f7a8b"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    ops=st.lists(
+        st.tuples(st.sampled_from(["insert", "update", "remove"]), st.integers(0, 9)),
+        max_size=60,
+    )
+)
+def test_line_storage_replays_exactly_what_tinydb_holds(ops: list[tuple[str, int]]) -> None:
+    from tinydb import TinyDB
+
+    from fieldjudge.store.storage import LineStorage
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "x.json"
+        db = TinyDB(path, storage=LineStorage, create=True, schema=2)
+        db.storage.compact_min_dead = 3  # compact often
+        table = db.table("things", cache_size=0)
+        table.insert({"k": -1, "n": -1})  # creates the file
+        for n, (op, k) in enumerate(ops):
+            ids = sorted(d.doc_id for d in table.all())
+            if op == "insert" or not ids:
+                table.insert({"k": k, "n": n})
+            elif op == "update":
+                table.update({"n": n, "k": k}, doc_ids=[ids[k % len(ids)]])
+            else:
+                table.remove(doc_ids=[ids[k % len(ids)]])
+        expected = {d.doc_id: dict(d) for d in table.all()}
+        db.close()
+        again = TinyDB(path, storage=LineStorage)
+        assert {d.doc_id: dict(d) for d in again.table("things").all()} == expected
+        again.close()

@@ -48,7 +48,7 @@ class EventLog:
         self._db = db
         self._storage: LineStorage = db.storage  # type: ignore[assignment]
         self.clock = clock
-        data = self._storage.read() or {}
+        data = self._storage.data() or {}
         self.meta: dict[str, Any] = dict((data.get("meta") or {}).get("1") or {})
         self.events: list[Event] = [Event.from_doc(d) for d in schema.sorted_event_docs(data)]
         self._head: dict[str, Any] = dict((data.get("head") or {}).get("1") or {})

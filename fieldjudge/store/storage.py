@@ -190,6 +190,17 @@ class LineStorage(Storage):
         self._written = None
 
     def read(self) -> lines.Data | None:
+        """TinyDB's read: TinyDB changes the documents it gets in place before it calls
+        :meth:`write`, so what is on disk is remembered (serialised) before handing them
+        out; :meth:`data` is the read without that cost (the event log's)."""
+        data = self.data()
+        if data is not None and self._written is None:
+            self._written = {
+                t: {k: orjson.dumps(d) for k, d in docs.items()} for t, docs in data.items()
+            }
+        return data
+
+    def data(self) -> lines.Data | None:
         if self._cache is None:
             try:
                 raw = self.path.read_bytes()
@@ -272,7 +283,7 @@ class LineStorage(Storage):
         self, sets: Mapping[str, Mapping[str, Any]], dels: Mapping[str, list[str]] | None = None
     ) -> None:
         """Append one record (documents set and deleted) durably: the constant-cost path."""
-        data = self.read()
+        data = self.data()
         if data is None:
             raise DamagedFile(self.path, "missing: the file does not exist")
         self._append_line(lines.record_bytes(sets, dels))
@@ -295,7 +306,9 @@ class LineStorage(Storage):
             self.create_file(data, self._schema or lines.VERSION)
             return
         try:
-            old = self._doc_bytes()
+            if self._written is None:
+                raise RuntimeError("write() without read(): TinyDB always reads first")
+            old = self._written
             sets: dict[str, dict[str, Any]] = {}
             dels: dict[str, list[str]] = {}
             new: dict[str, dict[str, bytes]] = {}
@@ -327,14 +340,6 @@ class LineStorage(Storage):
         self._live = sum(len(t) for t in data.values())
         self.maybe_compact()
 
-    def _doc_bytes(self) -> dict[str, dict[str, bytes]]:
-        if self._written is None:
-            data = self.read() or {}
-            self._written = {
-                t: {k: orjson.dumps(d) for k, d in docs.items()} for t, docs in data.items()
-            }
-        return self._written
-
     def maybe_compact(self) -> bool:
         dead = self._records - self._live
         if dead > self._live and dead >= self.compact_min_dead:
@@ -344,7 +349,7 @@ class LineStorage(Storage):
 
     def compact(self) -> None:
         """Rewrite the live documents atomically (temp file, fsync, rename, fsync folder)."""
-        data = self.read()
+        data = self.data()
         if data is None:
             return
         self._writer()  # locked, and refusing to compact over someone else's writes
