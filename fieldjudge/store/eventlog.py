@@ -40,6 +40,21 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def write_log_file(path: Path, data: dict[str, Any]) -> bytes:
+    """Write validated log tables (``{"meta", "events"[, "head"]}``, e.g. a merged or
+    imported log) as a whole line-format file, atomically; a missing head is made from the
+    last event. Returns the bytes written."""
+    data = dict(data)
+    meta = dict(schema.meta_of(data) or {})
+    meta["schema"] = schema.LOG_SCHEMA
+    data["meta"] = {"1": meta}
+    if "head" not in data:
+        data["head"] = {"1": schema.head_of(meta, schema.sorted_event_docs(data))}
+    payload = lines.file_bytes(data, schema.LOG_SCHEMA)
+    atomic_write_bytes(Path(path), payload)
+    return payload
+
+
 class EventLog:
     """Open with :meth:`open` (verifies schema, chain and head) or :meth:`create`."""
 
@@ -104,12 +119,7 @@ class EventLog:
                 raise DamagedFile(path, "a tournament file, not a game or match log")
             # Migration (schema 1, one JSON object; or an object written by a merge or an
             # import, whose head is its last event): rewrite once in the line format.
-            if "head" not in data:
-                meta = schema.meta_of(data) or {}
-                data["head"] = {"1": schema.head_of(meta, schema.sorted_event_docs(data))}
-            payload = lines.file_bytes(data, schema.LOG_SCHEMA)
-            atomic_write_bytes(path, payload)
-            rp = lines.replay(payload, path)
+            rp = lines.replay(write_log_file(path, data), path)
         db = TinyDB(path, storage=LineStorage)
         db.storage.prime(rp)  # type: ignore[attr-defined]
         log = cls(path, db, clock)
