@@ -575,3 +575,24 @@ def test_line_storage_replays_exactly_what_tinydb_holds(ops: list[tuple[str, int
         again = TinyDB(path, storage=LineStorage)
         assert {d.doc_id: dict(d) for d in again.table("things").all()} == expected
         again.close()
+
+
+def test_verify_names_a_file_whose_events_were_deleted_behind_its_head(
+    demo_folder: Path,
+) -> None:
+    from fieldjudge.verify import verify_folder
+
+    path = next(iter(sorted((demo_folder / "games").glob("*.json"))))
+    log = EventLog.open(path)
+    n = len(log.events)
+    log.compact()
+    log.close()
+    recs = _lines(path)
+    events = next(r["set"]["events"] for r in recs[1:] if r["set"].get("events"))
+    del events[str(n)]
+    tampered = _write_lines(path, recs)
+    faults = verify_folder(demo_folder)
+    assert faults[f"games/{path.name}"] == [
+        f"truncated: the head records {n} events, the file holds {n - 1}"
+    ]
+    assert path.read_bytes() == tampered
