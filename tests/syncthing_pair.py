@@ -25,6 +25,7 @@ from fieldjudge.services.sync import (
     add_peer,
     share_folder,
 )
+from fieldjudge.store import StoreError
 
 SYNCTHING = "/usr/bin/syncthing"
 HAVE_SYNCTHING = os.access(SYNCTHING, os.X_OK)
@@ -43,7 +44,7 @@ def poll(check, deadline_s: float, every_s: float = 0.05):
     while time.monotonic() < end:
         try:
             last = check()
-        except (SyncthingUnavailable, OSError, ValueError, KeyError) as exc:
+        except (SyncthingUnavailable, StoreError, OSError, ValueError, KeyError) as exc:
             last = exc
         else:
             if last:
