@@ -516,3 +516,18 @@ def test_divergent_copies_are_kept_for_the_head_judge_and_damaged_ones_named(gam
     assert [c.status for c in scan_sync_conflicts(t)] == [DAMAGED]
     shutil.rmtree(t.folder / "conflicts")
     assert len(find_conflict_copies(t.folder)) == 1
+
+
+def test_the_status_line_in_russian(stub, tmp_path):
+    from fieldjudge import i18n
+
+    st = svc.read_status(stub.client(), tmp_path, now=lambda: NOW)
+    i18n.set_language("ru")
+    try:
+        assert svc.status_line(st) == (
+            "синхронизировано, на связи ноутбуков: 1 из 2: Field 2 на связи; "
+            "Pit был на связи 7 мин назад"
+        )
+        assert svc.status_line(svc.OFF) == "синхронизация выключена"
+    finally:
+        i18n.set_language("en")

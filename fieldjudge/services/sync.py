@@ -110,7 +110,7 @@ def endpoint_from_config(home: Path) -> Endpoint:
         address = parts.netloc
     if not address or address.startswith("unix"):
         raise SyncthingUnavailable(
-            _("Syncthing's GUI address {address!r} is not a TCP address").format(address=address)
+            _("Syncthing's GUI address '{address}' is not a TCP address").format(address=address)
         )
     if not api_key:
         raise SyncthingUnavailable(_("{path} holds no API key").format(path=path))
