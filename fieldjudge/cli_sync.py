@@ -95,9 +95,15 @@ def sync() -> None:
     "--laptop-id", default="", help="Register this laptop in laptops/<id>/ (e.g. field-1)."
 )
 @click.option("--laptop-name", default="", help="This laptop's name shown to the others.")
+@click.option(
+    "--lan-discovery/--no-lan-discovery",
+    default=True,
+    show_default=True,
+    help="Let the laptops find each other on the LAN (off: give --peer-address).",
+)
 def setup(
     syncthing_home, address, api_key, folder, peers, peer_name, peer_address, folder_id,
-    laptop_id, laptop_name,
+    laptop_id, laptop_name, lan_discovery,
 ) -> None:  # fmt: skip
     """Explain, and where Syncthing is running do, the sharing of this tournament folder."""
     from fieldjudge.services import sync as svc
@@ -145,7 +151,7 @@ def setup(
         click.echo("no --peer given: nothing shared yet")
         return
     try:
-        svc.lan_only(client)
+        svc.lan_only(client, {**svc.LAN_OPTIONS, "localAnnounceEnabled": lan_discovery})
         for dev in ids:
             if dev != me:
                 svc.add_peer(client, dev, peer_name, peer_address)

@@ -38,7 +38,7 @@ from fieldjudge.services.sync_conflicts import (
     scan_sync_conflicts,
 )
 from fieldjudge.store import Tournament
-from fieldjudge.store.sync_files import ensure_stignore, find_conflict_copies
+from fieldjudge.store.sync_files import ensure_stignore, find_conflict_copies, laptop_devices
 from fieldjudge.summaries import install
 
 pytestmark = pytest.mark.skipif(
@@ -260,3 +260,47 @@ def test_read_status_of_a_stopped_syncthing_is_sync_off_at_once(laptops, tmp_pat
     st = provider.status()
     assert (st.on, st.folder_id) == (True, "")
     assert status_line(st) == "sync on, this tournament is not shared"
+
+
+def test_sync_setup_and_status_commands_on_a_real_syncthing(laptops, tmp_path):
+    field, head = laptops
+    folder = tmp_path / "cup"
+    t = demo(folder)
+    tid = t.meta["id"]
+    t.close()
+    conn = ["--address", field.client.endpoint.address, "--api-key", field.api_key]
+    args = ["sync", "setup", "--tournament", str(folder), *conn, "--peer", head.device_id,
+            "--peer-name", "head judge laptop", "--peer-address", head.sync_address,
+            "--laptop-id", "field-1", "--laptop-name", "Поле 1", "--no-lan-discovery"]  # fmt: skip
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    assert f"this laptop's device ID (give it to the other laptops): {field.device_id}" in r.output
+    assert f"folder ID: {folder_id_for(tid)}\n" in r.output
+    assert r.output.endswith(
+        "global discovery, relays and NAT: off (LAN only)\n"
+        f"shared {folder_id_for(tid)} with 1 laptop(s); it syncs as soon as the other laptop "
+        "shares the same folder ID\n"
+    )
+    c = field.client
+    f = c.get(f"/rest/config/folders/{folder_id_for(tid)}")
+    assert (f["path"], f["type"], f["fsWatcherEnabled"]) == (
+        str(folder.resolve()),
+        "sendreceive",
+        True,
+    )
+    assert sorted(d["deviceID"] for d in f["devices"]) == sorted([field.device_id, head.device_id])
+    opts = c.get("/rest/config/options")
+    assert [
+        opts[k]
+        for k in ("globalAnnounceEnabled", "relaysEnabled", "natEnabled", "localAnnounceEnabled")
+    ] == [False, False, False, False]
+    assert (folder / ".stignore").is_file()
+    assert laptop_devices(folder) == {"field-1": field.device_id}
+    # The head judge has not shared it yet: connected, but the folder is not in sync.
+    r = CliRunner().invoke(main, ["sync", "status", "--tournament", str(folder), *conn])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0].endswith("1 of 1 laptops connected: head judge laptop connected")
+    assert lines[1] == f"  this laptop: {field.device_id}"
+    assert lines[2].startswith(f"  folder {folder_id_for(tid)}: ")
+    assert lines[3] == f"  head judge laptop {head.device_id[:7]}: connected"
