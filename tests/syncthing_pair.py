@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -51,6 +52,16 @@ def poll(check, deadline_s: float, every_s: float = 0.05):
                 return last
         time.sleep(every_s)
     raise AssertionError(f"not within {deadline_s} s; last: {last!r}")
+
+
+def _die_with_parent() -> None:
+    """Linux: Syncthing gets SIGTERM if the test process dies without its finalizers."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 OPTIONS = {
@@ -133,7 +144,7 @@ class Syncthing:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env=env,
-                start_new_session=True,
+                preexec_fn=_die_with_parent,
             )
         poll(self._up, 60)
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -140,24 +141,34 @@ def scan_sync_conflicts(
         meta = (ours_doc or theirs_doc)["meta"]
         owner = meta.get("owner") or None
         k = _common(ours, theirs)
-        sizes = {"common": k, "ours": len(ours) - k, "theirs": len(theirs) - k}
-        base = {"laptop": laptop, "owner": owner, **sizes}
+
+        found = partial(
+            SyncConflict,
+            c,
+            kind,
+            common=k,
+            ours=len(ours) - k,
+            theirs=len(theirs) - k,
+            laptop=laptop,
+            owner=owner,
+        )
         if k == len(theirs):
-            out.append(SyncConflict(c, kind, CONTAINED, **base))
+            out.append(found(CONTAINED))
         elif k == len(ours):
             owner_device = devices.get(owner or "")
             from_owner = owner is None or (laptop == owner if laptop else owner_device is None)
             if not from_owner:
-                out.append(SyncConflict(c, kind, NOT_OWNER, **base))
+                out.append(found(NOT_OWNER))
             elif may_append(owner, this_laptop_id, handovers_of(c.log_id)) is not None:
-                out.append(SyncConflict(c, kind, WAITING_OWNER, **base))
+                out.append(found(WAITING_OWNER))
             else:
                 _merge(t, kind, c.log_id, theirs_doc)
-                out.append(SyncConflict(c, kind, MERGED, **base))
+                out.append(found(MERGED))
         else:
             report = _merge(t, kind, c.log_id, theirs_doc)
-            kept = report.conflicts[0].path.name if report.conflicts else ""
-            out.append(SyncConflict(c, kind, DIVERGED, detail=kept, **base))
+            out.append(
+                found(DIVERGED, detail=report.conflicts[0].path.name if report.conflicts else "")
+            )
     return out
 
 
