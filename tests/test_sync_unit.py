@@ -531,3 +531,19 @@ def test_the_status_line_in_russian(stub, tmp_path):
         assert svc.status_line(svc.OFF) == "синхронизация выключена"
     finally:
         i18n.set_language("en")
+
+
+def test_theirs_on_a_copy_never_scanned_stages_it_and_archives_our_log(game):
+    t, gid, s = game
+    path = t.game_path(gid)
+    shorter = path.read_bytes()
+    s.append("clock_start")
+    ours = [e.hash for e in s.events]
+    (path.parent / copy_name(gid)).write_bytes(shorter)
+    archived = resolve_sync_conflict(t, path.parent / copy_name(gid), keep="theirs")
+    assert archived == t.folder / "conflicts" / "resolved" / copy_name(gid)
+    assert [e["hash"] for e in bundle.read_log_file(path)["events"]] == ours[:2]
+    kept = [p for p in (t.folder / "conflicts" / "resolved").iterdir() if p != archived]
+    assert [[e["hash"] for e in bundle.read_log_file(p)["events"]] for p in kept] == [ours]
+    assert find_conflict_copies(t.folder) == []
+    assert list((t.folder / "conflicts" / "games").iterdir()) == []

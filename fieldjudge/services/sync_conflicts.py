@@ -20,7 +20,6 @@ decision, moves it to ``conflicts/resolved/`` (local, kept).
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -35,6 +34,7 @@ from fieldjudge.store import DamagedFile, Refused
 from fieldjudge.store.sync_files import (
     ConflictCopy,
     find_conflict_copies,
+    keep_file,
     laptop_devices,
     parse_conflict_name,
 )
@@ -200,7 +200,6 @@ def resolve_sync_conflict(t, path: Path, keep: str, authority: object | None = N
     if kind not in bundle.LOG_FOLDERS or path.parent.parent.resolve() != t.folder.resolve():
         raise Refused(f"{path.name} is not a conflict copy of this tournament")
     resolved = t.folder / merge_logic.CONFLICTS / "resolved"
-    resolved.mkdir(parents=True, exist_ok=True)
     try:
         doc = bundle.read_log_file(path)
     except DamagedFile:
@@ -209,21 +208,17 @@ def resolve_sync_conflict(t, path: Path, keep: str, authority: object | None = N
         doc = {}
     kept = _kept_copy(t, kind, c.log_id, doc) if doc else None
     if keep == "theirs":
-        if kept is None:
-            kept = (
-                t.folder
-                / merge_logic.CONFLICTS
-                / kind
-                / (
-                    f"{c.log_id}--{doc['events'][-1]['hash'][:12] if doc['events'] else 'empty'}.json"
-                )
+        if kept is None:  # stage the copy as a merge conflict, then resolve it as one
+            head = doc["events"][-1]["hash"][:12] if doc["events"] else "empty"
+            kept = keep_file(
+                path,
+                t.folder / merge_logic.CONFLICTS / kind,
+                move=False,
+                name=f"{c.log_id}--{head}.json",
             )
-            kept.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, kept)
         merge_logic.resolve(t, kept, "theirs")  # our log goes to conflicts/resolved/
     elif kept is not None:
         merge_logic.resolve(t, kept, "ours")
-    target = resolved / path.name
-    shutil.move(str(path), target)
+    target = keep_file(path, resolved)
     t.release_log(kind, c.log_id)
     return target

@@ -16,6 +16,7 @@ Who writes what:
 from __future__ import annotations
 
 import re
+import shutil
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -157,3 +158,22 @@ def find_conflict_copies(folder: Path, kinds: tuple[str, ...] = ("games", "quidd
             if c is not None and c.original.suffix == ".json":
                 out.append(c)
     return sorted(out, key=lambda c: (c.when, c.path.name))
+
+
+def keep_file(src: Path, folder: Path, move: bool = True, name: str = "") -> Path:
+    """Move (or copy) ``src`` into ``folder`` (as ``name``, default its own name), never
+    over an existing file (a numbered name instead): what the head judge did not keep is
+    archived, not deleted."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    want = Path(name or Path(src).name)
+    target = folder / want
+    n = 2
+    while target.exists():
+        target = folder / f"{want.stem}-{n}{want.suffix}"
+        n += 1
+    if move:
+        shutil.move(str(src), target)
+    else:
+        shutil.copyfile(src, target)
+    return target
