@@ -38,6 +38,7 @@ from syncthing_pair import (  # noqa: E402
 
 from fieldjudge.demo import create_demo  # noqa: E402
 from fieldjudge.game_session import FakeClock, GameSession  # noqa: E402
+from fieldjudge.services.sync_refresh import ChangedLogs  # noqa: E402
 from fieldjudge.store import StoreError, Tournament  # noqa: E402
 from fieldjudge.store.sync_files import ensure_stignore  # noqa: E402
 from fieldjudge.summaries import install  # noqa: E402
@@ -51,8 +52,8 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
-def seen_in_log(t_head: Tournament, gid: str, event_id: str) -> bool:
-    t_head.release_log("games", gid)
+def seen_in_log(t_head: Tournament, changed: ChangedLogs, gid: str, event_id: str) -> bool:
+    changed.poll()  # what the head judge's app does about once a second
     try:
         log = t_head.game_log(gid, create=False)
     except StoreError:  # not there yet, or Syncthing is replacing it right now
@@ -105,11 +106,12 @@ def main() -> None:
         tf = Tournament.open(field_dir)
         install(tf)
         th = Tournament.open(head_dir, lock=False, startup_backup=False)
+        changed = ChangedLogs(th)
         gid = next(g["id"] for g in tf.games() if not tf.game_path(g["id"]).exists())
         clock = FakeClock(datetime(2026, 6, 1, 9, tzinfo=UTC))
         s = GameSession(tf, gid, clock=clock, judge="bench")
         s.append("clock_start")
-        poll(lambda: seen_in_log(th, gid, s.events[-1].id), 60, every_s=POLL_S)
+        poll(lambda: seen_in_log(th, changed, gid, s.events[-1].id), 60, every_s=POLL_S)
         a = s.teams[0]
         number = s.setup.rosters[a][0].number
 
@@ -121,7 +123,7 @@ def main() -> None:
                 data["outcome"] = "in_play"
             return s.append(etype, data).id
 
-        app = timed(append_event, lambda k: seen_in_log(th, gid, k), n)
+        app = timed(append_event, lambda k: seen_in_log(th, changed, gid, k), n)
 
         lines_src = field_dir / "anchor.jsonl"
         lines_dst = head_dir / "anchor.jsonl"
@@ -150,7 +152,7 @@ def main() -> None:
 
     print(f"event appended on the field laptop → visible on the head judge's, {n} events")
     print("two Syncthing instances on loopback, watcher delay 1 s (figures under shared load)")
-    line("game event (GameSession → game_log)", app)
+    line("game event (GameSession → head's game_log)", app)
     line("anchor: JSON-lines append → last line", anchor)
     p50, p95, ap95 = statistics.median(app), pct(app, 0.95), pct(anchor, 0.95)
     print(

@@ -37,7 +37,8 @@ from fieldjudge.services.sync_conflicts import (
     resolve_sync_conflict,
     scan_sync_conflicts,
 )
-from fieldjudge.store import Tournament
+from fieldjudge.services.sync_refresh import ChangedLogs
+from fieldjudge.store import Tournament, backup
 from fieldjudge.store.sync_files import ensure_stignore, find_conflict_copies, laptop_devices
 from fieldjudge.summaries import install
 
@@ -128,50 +129,53 @@ def test_a_game_played_on_the_field_laptop_arrives_verifies_and_counts(laptops, 
     # The tournament reaches the field laptop through Syncthing alone.
     poll(lambda: same_files(head_dir, field_dir), SYNC_S)
 
-    t = Tournament.open(field_dir)  # the field laptop's app (locks .cache/lock)
+    # Both apps open: the head judge's keeps its tournament open all along.
+    th = Tournament.open(head_dir)
+    install(th)
+    changed = ChangedLogs(th)
+    t = Tournament.open(field_dir)  # the field laptop's app (locks its own .cache/lock)
     install(t)
     gid = scheduled(t)[0]
+    assert gid not in {g["id"] for g, _r in results.closed_results(th)}
     s = play(t, gid, "Судья поля 1")
     played = [e.hash for e in s.events]
     assert len(played) == 16
 
-    # The events arrive on the head judge's laptop, in order, chain intact.
-    poll(lambda: hashes(head_dir / "games" / f"{gid}.json") == played, SYNC_S)
-    result = CliRunner().invoke(main, ["verify", str(head_dir)])
-    assert result.exit_code == 0, result.output
-    assert result.output.endswith("all files ok\n")
+    def on_head():
+        changed.poll()
+        return [e.hash for e in th.game_log(gid, create=False).events]
 
-    # The senior judge closes the protocol on the field laptop ...
-    a, b = s.teams
-    results.submit_protocol(t, gid, judge="Судья поля 1")
-    for team in (a, b):
-        captain = next(x.name for x in s.setup.rosters[team] if x.captain)
-        results.sign(t, gid, team, captain, judge="Судья поля 1")
-    closed = [e.hash for e in t.game_log(gid).events]
-    expected = results.standings_by_division(t)
-    t.close()
-    assert len(closed) == 19
+    try:
+        # The events arrive on the head judge's laptop, in order, chain intact.
+        poll(lambda: on_head() == played, SYNC_S)
+        assert th.game_summary(gid)["phase"] == "final"
+        result = CliRunner().invoke(main, ["verify", str(head_dir)])
+        assert result.exit_code == 0, result.output
+        assert result.output.endswith("all files ok\n")
 
-    # ... and the head judge's standings include the game.
-    def head_standings():
-        if hashes(head_dir / "games" / f"{gid}.json") != closed:
-            return None
-        th = open_copy(head_dir)
-        try:
-            mine = {g["id"]: r for g, r in results.closed_results(th)}
-            return mine.get(gid), results.standings_by_division(th)
-        finally:
-            th.close()
+        # The senior judge closes the protocol on the field laptop ...
+        a, b = s.teams
+        results.submit_protocol(t, gid, judge="Судья поля 1")
+        for team in (a, b):
+            captain = next(x.name for x in s.setup.rosters[team] if x.captain)
+            results.sign(t, gid, team, captain, judge="Судья поля 1")
+        closed = [e.hash for e in t.game_log(gid).events]
+        expected = results.standings_by_division(t)
+        t.close()
+        assert len(closed) == 19
 
-    got, standings = poll(head_standings, SYNC_S)
-    assert dict(got.points) == {a: 3, b: 0}
-    assert standings == expected
-    # Local files stayed local: the field laptop's lock never reached the head judge.
-    assert (field_dir / ".cache" / "lock").exists()
-    assert not (head_dir / ".cache" / "lock").exists()
-    assert not (head_dir / "backups" / "games").exists() or not list(
-        (head_dir / "backups" / "games").glob(f"{gid}*")
-    )
+        # ... and the head judge's standings include the game.
+        poll(lambda: on_head() == closed, SYNC_S)
+        got = {g["id"]: r for g, r in results.closed_results(th)}[gid]
+        assert dict(got.points) == {a: 3, b: 0}
+        assert results.standings_by_division(th) == expected
+        assert results.game_view(th, gid).phase == "locked"
+    finally:
+        th.close()
+    # Local files stayed local: the field laptop's backups of the game never left it.
+    game_file = Path("games") / f"{gid}.json"
+    assert backup.backup_dir(field_dir, field_dir / game_file).is_dir()
+    assert not backup.backup_dir(head_dir, head_dir / game_file).exists()
 
     # The status line of the field laptop.
     provider = SyncStatusProvider(

@@ -547,3 +547,32 @@ def test_theirs_on_a_copy_never_scanned_stages_it_and_archives_our_log(game):
     assert [[e["hash"] for e in bundle.read_log_file(p)["events"]] for p in kept] == [ours]
     assert find_conflict_copies(t.folder) == []
     assert list((t.folder / "conflicts" / "games").iterdir()) == []
+
+
+def test_a_log_changed_by_another_laptop_is_reread(game, tmp_path):
+    from fieldjudge import results
+    from fieldjudge.services.sync_refresh import ChangedLogs
+
+    t, gid, s = game
+    path = t.game_path(gid)
+    watcher = ChangedLogs(t)
+    assert watcher.poll() == []
+    assert t.game_summary(gid)["events"] == 2
+    from fieldjudge.store import Tournament
+    from fieldjudge.summaries import install
+
+    # The owning laptop appends; "Syncthing" replaces the file under the open tournament.
+    t2 = Tournament.open(t.folder, lock=False, startup_backup=False)
+    install(t2)
+    GameSession(t2, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC))).append(
+        "clock_start"
+    )
+    t2.close()
+    assert [e.type for e in t.game_log(gid).events][-1] == "checkin"  # stale until polled
+    assert watcher.poll(busy=[]) == [f"games/{gid}"]
+    assert [e.type for e in t.game_log(gid).events] == ["checkin", "checkin", "clock_start"]
+    assert t.game_summary(gid)["events"] == 3
+    assert results.game_view(t, gid).state.clock.started
+    assert watcher.poll() == []
+    path.unlink()
+    assert watcher.poll(busy=[gid]) == []  # a game this laptop is writing is left alone
