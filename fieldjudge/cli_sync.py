@@ -92,7 +92,9 @@ def sync() -> None:
     "--folder-id", default="", help="The shared folder's ID (default: from the tournament)."
 )
 @click.option(
-    "--laptop-id", default="", help="Register this laptop in laptops/<id>/ (e.g. field-1)."
+    "--laptop-id",
+    default="",
+    help="This laptop's id in laptops/<id>/ (default: the id of its signing key).",
 )
 @click.option("--laptop-name", default="", help="This laptop's name shown to the others.")
 @click.option(
@@ -141,12 +143,22 @@ def setup(
             "then run this again"
         ) from None
     click.echo(f"this laptop's device ID (give it to the other laptops): {me}")
-    if laptop_id:
+    public_key = ""
+    if not laptop_id:
+        from fieldjudge.store import StoreError
+        from fieldjudge.store.keys import LaptopKeys
+
         try:
-            path = register_laptop(folder, laptop_id, laptop_name or laptop_id, me)
-        except Refused as exc:
-            raise click.ClickException(str(exc)) from None
-        click.echo(f"registered this laptop in {path.relative_to(folder)}")
+            keys = LaptopKeys.load_or_create(name=laptop_name or None, shared_folders=[folder])
+        except (StoreError, OSError) as exc:
+            raise click.ClickException(f"this laptop's key: {exc}") from None
+        laptop_id, public_key = keys.laptop_id, keys.public_key_b64
+        laptop_name = laptop_name or keys.name
+    try:
+        path = register_laptop(folder, laptop_id, laptop_name or laptop_id, me, public_key)
+    except Refused as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"registered this laptop as {laptop_id} in {path.relative_to(folder)}")
     if not ids:
         click.echo("no --peer given: nothing shared yet")
         return

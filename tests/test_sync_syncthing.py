@@ -9,6 +9,7 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
+import orjson
 import pytest
 from click.testing import CliRunner
 from results_fixtures import demo
@@ -308,3 +309,25 @@ def test_sync_setup_and_status_commands_on_a_real_syncthing(laptops, tmp_path):
     assert lines[1] == f"  this laptop: {field.device_id}"
     assert lines[2].startswith(f"  folder {folder_id_for(tid)}: ")
     assert lines[3] == f"  head judge laptop {head.device_id[:7]}: connected"
+
+
+def test_sync_setup_registers_this_laptop_by_its_signing_key(laptops, tmp_path):
+    from fieldjudge.store.keys import LaptopKeys
+
+    field, _head = laptops
+    folder = tmp_path / "cup"
+    t = demo(folder)
+    t.close()
+    conn = ["--address", field.client.endpoint.address, "--api-key", field.api_key]
+    r = CliRunner().invoke(main, ["sync", "setup", "--tournament", str(folder), *conn])
+    assert r.exit_code == 0, r.output
+    keys = LaptopKeys.load_or_create()
+    assert f"registered this laptop as {keys.laptop_id} in laptops/{keys.laptop_id}/" in r.output
+    assert r.output.endswith("no --peer given: nothing shared yet\n")
+    doc = orjson.loads((folder / "laptops" / keys.laptop_id / "laptop.json").read_bytes())
+    assert doc == {
+        "laptop_id": keys.laptop_id,
+        "name": keys.name,
+        "syncthing_device": field.device_id,
+        "public_key": keys.public_key_b64,
+    }

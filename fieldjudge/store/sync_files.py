@@ -89,10 +89,18 @@ def write_laptop_file(folder: Path, laptop_id: str, name: str, payload: bytes) -
     return path
 
 
-def register_laptop(folder: Path, laptop_id: str, name: str, syncthing_device: str = "") -> Path:
-    """``laptops/<id>/laptop.json``: the laptop's name and its Syncthing device ID, so a
-    conflict copy (named after the device that made it) can be traced to a laptop."""
-    doc = {"laptop_id": laptop_id, "name": name, "syncthing_device": syncthing_device}
+def register_laptop(
+    folder: Path, laptop_id: str, name: str, syncthing_device: str = "", public_key: str = ""
+) -> Path:
+    """``laptops/<id>/laptop.json``: the laptop's name, its Syncthing device ID (so a
+    conflict copy, named after the device that made it, can be traced to a laptop) and its
+    public signing key (public only; trusted once the head judge registers it)."""
+    doc = {
+        "laptop_id": laptop_id,
+        "name": name,
+        "syncthing_device": syncthing_device,
+        "public_key": public_key,
+    }
     return write_laptop_file(folder, laptop_id, LAPTOP_FILE, orjson.dumps(doc))
 
 
