@@ -27,6 +27,7 @@ from fieldjudge.services.sync_conflicts import (
     DIVERGED,
     MERGED,
     NOT_OWNER,
+    TOURNAMENT_COPY,
     WAITING_OWNER,
     resolve_sync_conflict,
     scan_sync_conflicts,
@@ -576,3 +577,25 @@ def test_a_log_changed_by_another_laptop_is_reread(game, tmp_path):
     assert watcher.poll() == []
     path.unlink()
     assert watcher.poll(busy=[gid]) == []  # a game this laptop is writing is left alone
+
+
+def test_a_copy_of_tournament_json_is_listed_for_the_head_judge_and_never_taken_whole(game):
+    t, _gid, _s = game
+    name = "tournament.sync-conflict-20260516-101500-FIELD22.json"
+    copy = t.folder / name
+    copy.write_bytes((t.folder / "tournament.json").read_bytes())
+    register_laptop(t.folder, "field-2", "Field 2", FIELD)
+    found = scan_sync_conflicts(t, this_laptop_id="head")
+    assert [(c.kind, c.status, c.laptop) for c in found] == [
+        ("tournament", TOURNAMENT_COPY, "field-2")
+    ]
+    assert found[0].for_head_judge
+    assert found[0].line() == (
+        f"{name} (from field-2): tournament.json was changed on two laptops; only the head "
+        "judge's laptop should change it: for the head judge"
+    )
+    with pytest.raises(Refused, match="is not taken whole"):
+        resolve_sync_conflict(t, copy, keep="theirs")
+    archived = resolve_sync_conflict(t, copy, keep="ours")
+    assert archived == t.folder / "conflicts" / "resolved" / name
+    assert find_conflict_copies(t.folder) == []

@@ -45,6 +45,8 @@ WAITING_OWNER = "waiting_owner"
 NOT_OWNER = "not_owner"
 DIVERGED = "diverged"
 DAMAGED = "damaged"
+TOURNAMENT_COPY = "tournament_copy"
+TOURNAMENT = "tournament"
 RESOLVED = "resolved"
 
 
@@ -84,11 +86,15 @@ class SyncConflict:
                 f"{self.theirs} there: for the head judge"
             ),
             DAMAGED: f"{head}: damaged copy ({self.detail}): for the head judge",
+            TOURNAMENT_COPY: (
+                f"{self.copy.path.name} (from {who}): tournament.json was changed on two "
+                "laptops; only the head judge's laptop should change it: for the head judge"
+            ),
         }.get(self.status, f"{head}: {self.status}")
 
     @property
     def for_head_judge(self) -> bool:
-        return self.status in (NOT_OWNER, DIVERGED, DAMAGED)
+        return self.status in (NOT_OWNER, DIVERGED, DAMAGED, TOURNAMENT_COPY)
 
 
 def _common(ours: list[dict], theirs: list[dict]) -> int:
@@ -126,6 +132,9 @@ def scan_sync_conflicts(
     for c in find_conflict_copies(t.folder):
         kind = c.path.parent.name
         laptop = _laptop_of(devices, c.device)
+        if c.path.parent == Path(t.folder):  # tournament.json: the head judge decides
+            out.append(SyncConflict(c, TOURNAMENT, TOURNAMENT_COPY, laptop=laptop))
+            continue
         try:
             theirs_doc = bundle.read_log_file(c.path)
         except DamagedFile as exc:
@@ -197,9 +206,16 @@ def resolve_sync_conflict(t, path: Path, keep: str, authority: object | None = N
     if c is None or not path.is_file():
         raise Refused(f"{path.name} is not a conflict copy of this tournament")
     kind = path.parent.name
+    resolved = t.folder / merge_logic.CONFLICTS / "resolved"
+    if path.parent.resolve() == t.folder.resolve() and c.original.name == "tournament.json":
+        if keep == "theirs":
+            raise Refused(
+                "a copy of tournament.json is not taken whole: keep ours, then enter again "
+                "what the copy has and ours lacks (the copy stays in conflicts/resolved/)"
+            )
+        return keep_file(path, resolved)
     if kind not in bundle.LOG_FOLDERS or path.parent.parent.resolve() != t.folder.resolve():
         raise Refused(f"{path.name} is not a conflict copy of this tournament")
-    resolved = t.folder / merge_logic.CONFLICTS / "resolved"
     try:
         doc = bundle.read_log_file(path)
     except DamagedFile:

@@ -158,13 +158,17 @@ def parse_conflict_name(path: Path) -> ConflictCopy | None:
 
 
 def find_conflict_copies(folder: Path, kinds: tuple[str, ...] = ("games", "quidditch")) -> list:
-    """Every conflict copy of a game or match log in the tournament folder, oldest first."""
-    out = []
+    """Every conflict copy of a game or match log, and of ``tournament.json`` (which only
+    the head judge's laptop should write), in the tournament folder, oldest first."""
+    folder = Path(folder)
+    candidates = sorted(folder.glob("tournament.sync-conflict-*"))
     for kind in kinds:
-        for p in sorted((Path(folder) / kind).glob("*.sync-conflict-*")):
-            c = parse_conflict_name(p)
-            if c is not None and c.original.suffix == ".json":
-                out.append(c)
+        candidates += sorted((folder / kind).glob("*.sync-conflict-*"))
+    out = []
+    for p in candidates:
+        c = parse_conflict_name(p)
+        if c is not None and c.original.suffix == ".json":
+            out.append(c)
     return sorted(out, key=lambda c: (c.when, c.path.name))
 
 
