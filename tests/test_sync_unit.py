@@ -599,3 +599,15 @@ def test_a_copy_of_tournament_json_is_listed_for_the_head_judge_and_never_taken_
     archived = resolve_sync_conflict(t, copy, keep="ours")
     assert archived == t.folder / "conflicts" / "resolved" / name
     assert find_conflict_copies(t.folder) == []
+
+
+def test_a_syncthing_that_hangs_is_sync_off_after_the_timeout(tmp_path):
+    import socket
+
+    with socket.socket() as s:  # accepts connections (backlog) but never answers
+        s.bind(("127.0.0.1", 0))
+        s.listen(4)
+        address = f"127.0.0.1:{s.getsockname()[1]}"
+        client = svc.SyncthingClient(svc.Endpoint(address, "k"), timeout=0.2)
+        st = svc.read_status(client, tmp_path)
+    assert (st.on, st.reason) == (False, f"Syncthing does not answer at {address} (TimeoutError)")
