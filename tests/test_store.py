@@ -148,7 +148,9 @@ def test_edited_head_owner_is_damage_and_handover_changes_the_owner(tmp_path: Pa
     assert log.owner == "laptop-1"
     with pytest.raises(ValueError):
         log.append(HANDOVER, {})
-    log.append(HANDOVER, {"owner": "laptop-2"}, judge="Главный судья")
+    log.append(HANDOVER, {"from_laptop": "laptop-9", "to_laptop": "laptop-3"})
+    assert log.owner == "laptop-1"  # gives away a game laptop-9 does not hold: no move
+    log.append(HANDOVER, {"from_laptop": "laptop-1", "to_laptop": "laptop-2"}, judge="ГС")
     assert log.owner == "laptop-2"
     log.close()
     assert EventLog.open(path).owner == "laptop-2"

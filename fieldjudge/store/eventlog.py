@@ -23,6 +23,7 @@ from tinydb import TinyDB
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
+from fieldjudge.rules.ownership import current_owner
 from fieldjudge.store import lines, schema
 from fieldjudge.store.errors import DamagedFile, Refused
 from fieldjudge.store.storage import (
@@ -171,8 +172,9 @@ class EventLog:
     ) -> Event:
         """Append one event durably (one fsync'd line: the event and the new head);
         returns it once it is on disk. ``sign(hash) -> signature`` and ``signer`` (key
-        id) add a signature beside the hash. A :data:`HANDOVER` event's
-        ``data["owner"]`` becomes the file's owner in the same line."""
+        id) add a signature beside the hash. A :data:`HANDOVER` event
+        (``data = {"from_laptop", "to_laptop"}``) moves the file's owner in the same line
+        (as ``rules.ownership.current_owner`` does)."""
         data = dict(data or {})
         if self.guard is not None and not force:
             refusal = self.guard(self, type, data)
@@ -182,9 +184,10 @@ class EventLog:
             raise ValueError("sign and signer go together")
         owner = self.owner
         if type == HANDOVER:
-            owner = data.get("owner")
-            if not isinstance(owner, str) or not owner:
-                raise ValueError("a hand-over event names the new owner in data['owner']")
+            move = schema.handover_of(data)
+            if move is None:
+                raise ValueError("a hand-over event names from_laptop and to_laptop")
+            owner = current_owner(owner, [move])
         when = (wall_time or self.clock()).astimezone(UTC).isoformat()
         seq = len(self.events) + 1
         doc: dict[str, Any] = {

@@ -18,15 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from fieldjudge.rules.events import GENESIS_HASH
+from fieldjudge.rules.ownership import Handover, current_owner
 from fieldjudge.store.errors import DamagedFile
 
 LOG_SCHEMA = 2
 TOURNAMENT_SCHEMA = 1
 CURRENT = LOG_SCHEMA
-# The event that hands a game to another laptop: ``data["owner"]`` is the new owner. The
-# services decide who may append it (head judge, signed); the store keeps the head's
-# ``owner`` equal to the last one.
-HANDOVER = "handover"
+# The event that hands a game to another laptop: ``data = {"from_laptop", "to_laptop"}``
+# (rules/ownership.py applies them). The services decide who may append it (head judge,
+# signed); the store keeps the head's ``owner`` equal to the owner the events give.
+HANDOVER = "game_handover"
 
 Data = dict[str, dict[str, Any]]
 
@@ -39,13 +40,17 @@ def sorted_event_docs(data: Data) -> list[dict[str, Any]]:
     return sorted((data.get("events") or {}).values(), key=lambda d: d.get("seq", 0))
 
 
+def handover_of(data: Any) -> Handover | None:
+    if not isinstance(data, dict):
+        return None
+    a, b = data.get("from_laptop"), data.get("to_laptop")
+    return Handover(a, b) if isinstance(a, str) and isinstance(b, str) and a and b else None
+
+
 def owner_of(meta: dict[str, Any], docs: list[dict[str, Any]]) -> str | None:
-    """The owner set at creation, changed by each hand-over event in turn."""
-    owner = meta.get("owner")
-    for d in docs:
-        if d.get("type") == HANDOVER:
-            owner = (d.get("data") or {}).get("owner")
-    return owner
+    """The owner set at creation, moved along each hand-over event in turn."""
+    moves = (handover_of(d.get("data")) for d in docs if d.get("type") == HANDOVER)
+    return current_owner(meta.get("owner"), [h for h in moves if h is not None])
 
 
 def head_of(meta: dict[str, Any], docs: list[dict[str, Any]]) -> dict[str, Any]:
