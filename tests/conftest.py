@@ -14,6 +14,7 @@ from fieldjudge import i18n
 @pytest.fixture(autouse=True)
 def _isolate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("FIELDJUDGE_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("FIELDJUDGE_CONFIG_DIR", str(tmp_path / "config"))  # this laptop's
     monkeypatch.setenv("FIELDJUDGE_LANG", "en")
     # A blinking cursor makes snapshots flaky (textual-anchors.md, pitfall 5).
     monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None, raising=False)

@@ -1,4 +1,5 @@
-"""Choose the chronograph port, baud, frame format and unit (remembered for the session)."""
+"""Choose the chronograph port, baud, frame format and unit (remembered on this laptop, with
+the identity of the device so a replug accepts only the same chronograph)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from fieldjudge.chrono_service import ChronoConfig, link_tolerance, set_session_config
+from fieldjudge.chrono_service import (
+    ChronoConfig,
+    link_tolerance,
+    set_session_config,
+    with_identity,
+)
 from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
 from fieldjudge.devices.ports import BAUD_HINTS, BAUDS, DEFAULT_BAUD, list_chrono_ports
 from fieldjudge.i18n import _
@@ -52,6 +58,7 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
             )
             hints = ", ".join(f"{k} {v}" for k, v in BAUD_HINTS.items())
             yield Static(_("Factory bauds") + f": {hints}", classes="dialog-note")
+            yield Static(_device_text(cur), id="setup-device", classes="dialog-note")
             yield Static("", id="setup-tolerance", classes="dialog-note")
             yield Static("", id="setup-error", classes="error")
             yield Static(
@@ -114,14 +121,30 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
         baud = self.query_one("#baud", Select).value
         fmt = self.query_one("#fmt", Select).value
         unit = self.query_one("#unit", Select).value
-        cfg = ChronoConfig(
-            port,
-            baud if isinstance(baud, int) else DEFAULT_BAUD,
-            fmt if isinstance(fmt, str) else "auto",
-            unit if isinstance(unit, str) else "fps",
+        cur = self.current
+        cfg = with_identity(  # the device on the port now; else the one remembered for it
+            ChronoConfig(
+                port,
+                baud if isinstance(baud, int) else DEFAULT_BAUD,
+                fmt if isinstance(fmt, str) else "auto",
+                unit if isinstance(unit, str) else "fps",
+                cur.device if cur is not None and cur.port == port else None,
+                cur.plausible if cur is not None else ChronoConfig(port).plausible,
+            )
         )
-        set_session_config(self.app, cfg)
+        problem = set_session_config(self.app, cfg)
+        if problem:
+            self.app.notify(
+                _("The port is used now but could not be remembered") + f": {problem}",
+                severity="warning",
+            )
         self.dismiss(cfg)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _device_text(cfg: ChronoConfig) -> str:
+    if cfg.device is not None and cfg.device.known:
+        return _("Remembered device (only it is accepted)") + f": {cfg.device.label}"
+    return _("Device: any on this port (no USB serial number or by-id name known)")
