@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
+from fieldjudge.csv_import import CsvImportError, read_csv_file
 from fieldjudge.i18n import _
 from fieldjudge.quidditch_session import (
     RosterRow,
@@ -163,8 +164,8 @@ class MatchSetupScreen(JudgeScreen):
             if v is None:
                 return
             try:
-                text = Path(v["path"]).expanduser().read_bytes().decode("utf-8-sig")
-            except (OSError, UnicodeDecodeError) as exc:
+                text = read_csv_file(v["path"]).decode("utf-8-sig")
+            except (OSError, UnicodeDecodeError, CsvImportError) as exc:
                 self.app.push_screen(MessageScreen(_("Cannot read the file"), str(exc)))
                 return
             rows, errors = parse_roster_csv(text)
