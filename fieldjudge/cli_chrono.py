@@ -16,7 +16,7 @@ import threading
 import click
 import orjson
 
-from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS, Garbled, Reading
+from fieldjudge.devices.parsers import FORMATS, PLAUSIBLE_FPS, UNIT_TO_FPS, Garbled, Reading
 from fieldjudge.devices.ports import BAUDS, DEFAULT_BAUD, list_chrono_ports
 from fieldjudge.devices.reader import ChronoOpenError, ChronoReader, Status
 
@@ -76,7 +76,11 @@ def ports_cmd(as_json: bool) -> None:
 
 @chrono.command("listen")
 @click.option(
-    "--port", "-p", required=True, help="Device path, /dev/serial/by-id name or COM port."
+    "--port",
+    "-p",
+    default=None,
+    help="Device path, /dev/serial/by-id name or COM port "
+    "(default: the chronograph chosen on this laptop, that device only).",
 )
 @click.option("--baud", "-b", type=int, default=DEFAULT_BAUD, show_default=True)
 @click.option(
@@ -89,8 +93,32 @@ def ports_cmd(as_json: bool) -> None:
     show_default=True,
     help="The unit the chronograph is set to (converted to fps).",
 )
-def listen_cmd(port: str, baud: int, fmt: str, unit: str) -> None:
+@click.option(
+    "--min-fps",
+    type=float,
+    default=PLAUSIBLE_FPS[0],
+    show_default=True,
+    help="Slower readings are errors (noise, a wrong unit), never readings.",
+)
+@click.option("--max-fps", type=float, default=PLAUSIBLE_FPS[1], show_default=True)
+def listen_cmd(
+    port: str | None, baud: int, fmt: str, unit: str, min_fps: float, max_fps: float
+) -> None:
     """Print one JSON line per reading, garbled frame or status change, until Ctrl-C."""
+    if not 0 < min_fps < max_fps:
+        raise click.BadParameter("need 0 < --min-fps < --max-fps", param_hint="--min-fps")
+    expect = None
+    if port is None:
+        from fieldjudge.chrono_service import load_remembered
+
+        saved = load_remembered()
+        if saved is None:
+            raise click.ClickException(
+                "no chronograph chosen on this laptop: give --port "
+                "(list them with `fieldjudge chrono ports`)."
+            )
+        port, expect = saved.port, saved.device
+        click.echo(f"Listening on {port}" + (f" ({expect.label})" if expect else ""), err=True)
     stop = threading.Event()
     errors: list[BaseException] = []
 
@@ -104,7 +132,16 @@ def listen_cmd(port: str, baud: int, fmt: str, unit: str) -> None:
         raise click.ClickException(
             f"port {port} does not exist. List ports with `fieldjudge chrono ports`."
         )
-    reader = ChronoReader(port, baud, fmt, unit, on_item=on_item, retry_first_open=False)
+    reader = ChronoReader(
+        port,
+        baud,
+        fmt,
+        unit,
+        on_item=on_item,
+        retry_first_open=False,
+        plausible=(min_fps, max_fps),
+        expect=expect,
+    )
 
     def run() -> None:
         try:

@@ -118,3 +118,31 @@ def test_the_default_stream_through_a_pty_reaches_the_reader():
             th.join(3)
         rc, err = interrupt(proc)
     assert rc == 0 and "Traceback" not in err
+
+
+@pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals are POSIX")
+def test_listen_without_port_uses_the_remembered_chronograph_and_its_window():
+    from fieldjudge.chrono_service import ChronoConfig, remember
+    from fieldjudge.devices.simulator import PtyChrono, encode_frame
+
+    res = CliRunner().invoke(chrono, ["listen"])
+    assert res.exit_code == 1 and "no chronograph chosen on this laptop" in res.output
+    with PtyChrono() as sim:
+        remember(ChronoConfig(sim.path))  # FIELDJUDGE_CONFIG_DIR is the test's folder
+        proc = subprocess.Popen(
+            [*CMD, "listen", "--format", "plain", "--min-fps", "150", "--max-fps", "320"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            assert '"status":"connected"' in read_lines(proc, 1)[0]
+            sim.write(encode_frame(149.0) + encode_frame(287.4) + encode_frame(330.0))
+            lines = read_lines(proc, 3)
+        finally:
+            rc, err = interrupt(proc)
+    assert [line.split(',"t"')[0] for line in lines] == [
+        '{"error":"implausible speed 149.0 fps","raw":"3134392e30"',
+        '{"fps":287.4,"format":"plain"',
+        '{"error":"implausible speed 330.0 fps","raw":"3333302e30"',
+    ]
+    assert rc == 0 and f"Listening on {sim.path}" in err
