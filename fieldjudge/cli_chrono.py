@@ -12,6 +12,7 @@ import random
 import signal
 import sys
 import threading
+from collections.abc import Iterable
 
 import click
 import orjson
@@ -311,6 +312,7 @@ def simulate_cmd(
         sys.stdout.flush()
         try:
             while not stop.is_set():
+                stream: Iterable[tuple[float, bytes]]
                 if chunks is not None:
                     stream = chunks
                 else:
