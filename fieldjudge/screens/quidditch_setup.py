@@ -14,7 +14,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
 from fieldjudge.csv_import import CsvImportError, read_csv_file
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.quidditch_session import (
     RosterRow,
     SessionError,
@@ -22,6 +22,7 @@ from fieldjudge.quidditch_session import (
     default_rows,
     parse_roster_csv,
 )
+from fieldjudge.rules.names import name_problem
 from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
 from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
 from fieldjudge.screens.base import JudgeScreen
@@ -126,6 +127,8 @@ class MatchSetupScreen(JudgeScreen):
         def check(v: Values) -> str | None:
             if not v["name"]:
                 return _("The name is required")
+            if problem := name_problem(v["name"].strip()):
+                return _("Name") + " " + rule_text(problem)
             if not (v["matches"] or "0").isdigit() or not (v["practices"] or "0").isdigit():
                 return _("Matches and practices are whole numbers")
             return None
@@ -205,6 +208,9 @@ class MatchSetupScreen(JudgeScreen):
                 return _("The match and both teams need names")
             if v["a"] == v["b"]:
                 return _("The teams need different names")
+            for team in (v["a"], v["b"]):
+                if problem := name_problem(team.strip()):
+                    return _("Team name") + " " + rule_text(problem)
             try:
                 parse(v)
             except ValueError as exc:
