@@ -103,9 +103,16 @@ async def test_the_chosen_port_is_remembered_for_the_next_run(
         await pilot.press("p")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChronoSetupScreen")
         app.screen.query_one("#port").value = sim.path
+        assert app.screen.query_one("#plausible").value == "100-500"
+        app.screen.query_one("#plausible").value = "500-100"
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot, lambda: "two numbers" in str(app.screen.query_one("#setup-error").render())
+        )
+        app.screen.query_one("#plausible").value = "150-320"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, MarkerCheckScreen))
-    assert load_remembered() == ChronoConfig(sim.path)
+    assert load_remembered() == ChronoConfig(sim.path, plausible=(150.0, 320.0))
 
     app = make_app(demo_folder.parent, demo_folder, lang="en")  # the next run on this laptop
     async with app.run_test(size=SIZE) as pilot:
@@ -114,8 +121,8 @@ async def test_the_chosen_port_is_remembered_for_the_next_run(
         f = app.screen.query_one("#feed", ChronoFeed)
         await wait_for(pilot, lambda: f.state == "connected", "connected without asking")
         assert f.config.port == sim.path
-        sim.write(encode_frame(287.5))
-        await wait_for(pilot, lambda: f.readings == 1, "a reading")
+        sim.write(encode_frame(140.0) + encode_frame(287.5))  # 140 is outside the window
+        await wait_for(pilot, lambda: f.readings == 1 and f.garbled == 1, "a reading, an error")
         assert f.last.fps == 287.5
 
 

@@ -56,6 +56,9 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
             yield Select(
                 [(u, u) for u in UNIT_TO_FPS], value=cur.unit, allow_blank=False, id="unit"
             )
+            yield Label(_("Plausible speeds, fps (outside: an error, never a reading)"))
+            lo, hi = cur.plausible
+            yield Input(f"{lo:g}-{hi:g}", id="plausible", compact=True)
             hints = ", ".join(f"{k} {v}" for k, v in BAUD_HINTS.items())
             yield Static(_("Factory bauds") + f": {hints}", classes="dialog-note")
             yield Static(_device_text(cur), id="setup-device", classes="dialog-note")
@@ -94,7 +97,7 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
     def _changed(self, _event: Select.Changed) -> None:
         self._show_tolerance()
 
-    @on(Input.Submitted, "#port")
+    @on(Input.Submitted, "#port, #plausible")
     def _port_submitted(self) -> None:
         self.action_save()
 
@@ -121,6 +124,12 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
         baud = self.query_one("#baud", Select).value
         fmt = self.query_one("#fmt", Select).value
         unit = self.query_one("#unit", Select).value
+        window = parse_window(self.query_one("#plausible", Input).value)
+        if window is None:
+            self.query_one("#setup-error", Static).update(
+                _("Plausible speeds: two numbers, e.g. 100-500")
+            )
+            return
         cur = self.current
         cfg = with_identity(  # the device on the port now; else the one remembered for it
             ChronoConfig(
@@ -129,7 +138,7 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
                 fmt if isinstance(fmt, str) else "auto",
                 unit if isinstance(unit, str) else "fps",
                 cur.device if cur is not None and cur.port == port else None,
-                cur.plausible if cur is not None else ChronoConfig(port).plausible,
+                window,
             )
         )
         problem = set_session_config(self.app, cfg)
@@ -148,3 +157,13 @@ def _device_text(cfg: ChronoConfig) -> str:
     if cfg.device is not None and cfg.device.known:
         return _("Remembered device (only it is accepted)") + f": {cfg.device.label}"
     return _("Device: any on this port (no USB serial number or by-id name known)")
+
+
+def parse_window(text: str) -> tuple[float, float] | None:
+    """``"100-500"`` (or ``"100 500"``, ``"100–500"``) → (100.0, 500.0); None when invalid."""
+    parts = text.replace("–", "-").replace(",", ".").replace("-", " ").split()
+    try:
+        lo, hi = (float(p) for p in parts)
+    except ValueError:
+        return None
+    return (lo, hi) if 0 < lo < hi <= 2000 else None
