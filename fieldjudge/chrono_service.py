@@ -4,7 +4,7 @@ disqualifications).  No Textual here.
 
 The chosen port is remembered on this laptop, not in the tournament (another laptop has
 another cable): ``chrono.json`` in the user config folder (platformdirs; the folder can be
-set with ``FIELDJUDGE_CONFIG_DIR``).  It holds the port, baud, format, unit, the plausible
+set with ``FIELDJUDGE_CONFIG``, as for the laptop's key).  It holds the port, baud, format, unit, the plausible
 window and the identity of the device (USB serial number or ``/dev/serial/by-id`` name), so
 after a replug the reader accepts only that same chronograph.
 """
@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import platformdirs
 
 from fieldjudge.chrono_checks import Disqualification, disqualifications
 from fieldjudge.devices.parsers import FORMATS, PLAUSIBLE_FPS, UNIT_TO_FPS
@@ -26,7 +25,6 @@ from fieldjudge.rules.marker_check import TimingTolerance, timing_tolerance
 from fieldjudge.rules.paintball.setup import Settings
 
 ENV_PORT = "FIELDJUDGE_CHRONO_PORT"  # e.g. the simulator's --link path for rehearsals
-ENV_CONFIG_DIR = "FIELDJUDGE_CONFIG_DIR"  # this laptop's settings folder (tests, portable)
 REMEMBERED_FILE = "chrono.json"
 
 # Typical frame length (bytes, terminator included) and message period (ms) per format:
@@ -86,10 +84,10 @@ class ChronoConfig:
 
 
 def config_dir() -> Path:
-    env = os.environ.get(ENV_CONFIG_DIR, "").strip()
-    if env:
-        return Path(env).expanduser()
-    return Path(platformdirs.user_config_dir("fieldjudge", appauthor=False))
+    """This laptop's config folder, the one its signing key uses (``FIELDJUDGE_CONFIG``)."""
+    from fieldjudge.store.keys import default_config_dir
+
+    return default_config_dir()
 
 
 def remembered_path() -> Path:

@@ -1,5 +1,5 @@
 """The chronograph chosen on this laptop is remembered between runs (user config folder, set
-by FIELDJUDGE_CONFIG_DIR in the tests), and the feed waits for that very device after a
+by FIELDJUDGE_CONFIG in the tests), and the feed waits for that very device after a
 replug, saying which one.  Real pseudo-terminals; no patching of the code under test."""
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ def test_listen_without_port_uses_the_remembered_chronograph_and_its_window():
     res = CliRunner().invoke(chrono, ["listen"])
     assert res.exit_code == 1 and "no chronograph chosen on this laptop" in res.output
     with PtyChrono() as sim:
-        remember(ChronoConfig(sim.path))  # FIELDJUDGE_CONFIG_DIR is the test's folder
+        remember(ChronoConfig(sim.path))  # FIELDJUDGE_CONFIG is the test's folder
         proc = subprocess.Popen(
             [*CMD, "listen", "--format", "plain", "--min-fps", "150", "--max-fps", "320"],
             stdout=subprocess.PIPE,
