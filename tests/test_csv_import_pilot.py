@@ -135,3 +135,31 @@ async def test_a_huge_field_lists_its_line_and_imports_nothing(
             "line 3: a field is longer than 131072 characters; the rest of the file was not read"
         )
         assert len(app.tournament.players()) == before
+
+
+async def test_typed_in_team_and_player_names_are_checked(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        teams_before = len(app.tournament.teams())
+        app.push_screen(TeamsScreen())
+        await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen))
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the team form")
+        form = app.screen
+        form.query_one("#f-name").value = "Во\u202eлки"  # pasted with a right-to-left override
+        await pilot.press("enter")
+        error = form.query_one("#form-error")
+        want = (
+            "Team name contains the invisible character U+202E RIGHT-TO-LEFT OVERRIDE at position 3"
+        )
+        await wait_for(pilot, lambda: str(error.render()) == want, "the refusal")
+        form.query_one("#f-name").value = "Я" * 41
+        await pilot.press("enter")
+        want = "Team name is 41 characters long, at most 40 fit on the screens"
+        await wait_for(pilot, lambda: str(error.render()) == want, "the length limit")
+        assert app.screen is form and len(app.tournament.teams()) == teams_before
+        form.query_one("#f-name").value = "Волки-2"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(app.tournament.teams()) == teams_before + 1, "added")
+        assert app.tournament.team_by_name("Волки-2") is not None
