@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -43,22 +43,40 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
         with Vertical(classes="dialog chrono-setup"):
             yield Static(_("Chronograph port"), classes="dialog-title")
             yield Label(_("Ports found (Enter copies one into the field below)"))
-            yield OptionList(id="ports")
-            yield Label(_("Port (device path, /dev/serial/by-id name or COM port)"))
-            yield Input(cur.port, id="port", compact=True)
-            yield Label(_("Baud"))
-            yield Select([(str(b), b) for b in bauds], value=cur.baud, allow_blank=False, id="baud")
-            yield Label(_("Frame format"))
-            yield Select(
-                [(f, f) for f in ("auto", *FORMATS)], value=cur.fmt, allow_blank=False, id="fmt"
-            )
-            yield Label(_("Unit the chronograph sends"))
-            yield Select(
-                [(u, u) for u in UNIT_TO_FPS], value=cur.unit, allow_blank=False, id="unit"
-            )
-            yield Label(_("Plausible speeds, fps (outside: an error, never a reading)"))
-            lo, hi = cur.plausible
-            yield Input(f"{lo:g}-{hi:g}", id="plausible", compact=True)
+            yield OptionList(id="ports", compact=True)
+            with Horizontal(classes="setup-row"):  # one row each: the dialog fits 80×24
+                yield Label(_("Port"))
+                yield Input(cur.port, id="port", compact=True)
+            with Horizontal(classes="setup-row"):
+                yield Label(_("Baud"))
+                yield Select(
+                    [(str(b), b) for b in bauds],
+                    value=cur.baud,
+                    allow_blank=False,
+                    id="baud",
+                    compact=True,
+                )
+                yield Label(_("Format"))
+                yield Select(
+                    [(f, f) for f in ("auto", *FORMATS)],
+                    value=cur.fmt,
+                    allow_blank=False,
+                    id="fmt",
+                    compact=True,
+                )
+                yield Label(_("Unit"))
+                yield Select(
+                    [(u, u) for u in UNIT_TO_FPS],
+                    value=cur.unit,
+                    allow_blank=False,
+                    id="unit",
+                    compact=True,
+                )
+            with Horizontal(classes="setup-row"):
+                yield Label(_("Plausible fps"))
+                lo, hi = cur.plausible
+                yield Input(f"{lo:g}-{hi:g}", id="plausible", compact=True)
+                yield Label(_("outside: an error, never a reading"))
             hints = ", ".join(f"{k} {v}" for k, v in BAUD_HINTS.items())
             yield Static(_("Factory bauds") + f": {hints}", classes="dialog-note")
             yield Static(_device_text(cur), id="setup-device", classes="dialog-note")
