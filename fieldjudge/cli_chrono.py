@@ -65,6 +65,7 @@ def ports_cmd(as_json: bool) -> None:
                     "by_id": p.by_id,
                     "description": p.description,
                     "usb": p.usb,
+                    "serial_number": p.serial_number,
                 }
             )
         return

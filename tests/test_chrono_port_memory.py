@@ -137,3 +137,22 @@ async def test_the_feed_says_which_device_it_waits_for(demo_folder: Path, sim: P
         want = f"ХРОНОГРАФ: ждём USB serial A1B2C3 (FT232R) на {sim.path}"
         await wait_for(pilot, lambda: f.state_text == want, "the waiting text")
         assert f.state == "disconnected" and f.readings == 0
+
+
+async def test_the_port_dialog_fits_80x24_in_russian(demo_folder: Path) -> None:
+    from fieldjudge.screens.chrono_setup import ChronoSetupScreen
+
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        app.push_screen(ChronoSetupScreen(ChronoConfig(DEVICE.by_id or "", device=DEVICE)))
+        await wait_for(pilot, lambda: app.screen.query(".dialog-keys"), "the dialog")
+        dialog = app.screen.query_one(".dialog")
+        keys = app.screen.query_one(".dialog-keys")
+        await wait_for(pilot, lambda: dialog.region.height > 0, "the layout")
+        assert dialog.virtual_size.height <= dialog.scrollable_content_region.height
+        assert keys.region.bottom <= dialog.region.bottom
+        device = str(app.screen.query_one("#setup-device").render())
+        assert device == (
+            "Запомненное устройство (принимается только оно): USB serial A1B2C3 (FT232R)"
+        )
