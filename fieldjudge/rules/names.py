@@ -50,7 +50,7 @@ def name_empty() -> Phrase:
 def name_too_long(length: int, limit: int) -> Phrase:
     return Phrase(
         "is {length} characters long, at most {limit} fit on the screens",
-        "длиной {length} символов, на экран помещается не больше {limit}",
+        "слишком длинное: {length} зн. (на экран помещается не больше {limit})",
         length=length,
         limit=limit,
     )
