@@ -144,7 +144,7 @@ def _data_rows(
 ):
     """Decode, check the header has the ``need`` columns, and yield ``(line, {column:
     value})`` for every non-blank row with enough columns; problems go to ``res.errors``."""
-    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
     if size > limit:
         res.errors.append(too_large_message(size, limit))
         return

@@ -32,6 +32,12 @@ def test_every_forbidden_character_is_named_with_its_position(code: int) -> None
     assert problem.render("ru") == f"содержит невидимый символ U+{code:04X} {name} в позиции 3"
 
 
+def test_a_lone_surrogate_is_refused() -> None:
+    assert name_problem("B\ud800").render("en") == (
+        "contains the invisible character U+D800 SURROGATE at position 2"
+    )
+
+
 def test_bidi_set_is_exactly_the_listed_characters() -> None:
     assert sorted(map(ord, BIDI_CONTROLS)) == BIDI
 

@@ -6,8 +6,9 @@ typed in or imported from a CSV always shows whole and reads the same everywhere
 * not empty (after trimming spaces);
 * at most `MAX_NAME_CHARS` characters, so it fits the roster columns and the protocol at
   80×24;
-* no control characters (Unicode category Cc: NUL, tab, CR, LF, DEL, C1 controls), no line or
-  paragraph separators (U+2028, U+2029), and no bidirectional formatting characters
+* no control characters (Unicode category Cc: NUL, tab, CR, LF, DEL, C1 controls), no lone
+  surrogates (text that is not valid Unicode), no line or paragraph separators (U+2028,
+  U+2029), and no bidirectional formatting characters
   (U+200E/U+200F marks, U+202A-U+202E embeddings and overrides, U+2066-U+2069 isolates):
   a right-to-left override makes "Wolves" print as "sevloW" and can make one team's name look
   like another's on the signed protocol.
@@ -35,12 +36,13 @@ BIDI_CONTROLS = frozenset(
 _LINE_SEPARATORS = "\u2028\u2029"
 # one search over the whole name: C0 and C1 controls and DEL (category Cc), separators, bidi
 _FORBIDDEN = re.compile(
-    "[\x00-\x1f\x7f-\x9f" + _LINE_SEPARATORS + "".join(sorted(BIDI_CONTROLS)) + "]"
+    "[\x00-\x1f\x7f-\x9f\ud800-\udfff" + _LINE_SEPARATORS + "".join(sorted(BIDI_CONTROLS)) + "]"
 )
 
 
 def _char_name(ch: str) -> str:
-    return f"U+{ord(ch):04X} {unicodedata.name(ch, 'CONTROL')}"
+    fallback = "SURROGATE" if unicodedata.category(ch) == "Cs" else "CONTROL"
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, fallback)}"
 
 
 def name_empty() -> Phrase:
