@@ -73,6 +73,8 @@ SAMPLES = {
     "ended": "10:00",
     "allowed": "10:12",
     "seconds": 42,
+    "dq": nt.chrono_disqualified(nt.forbidden_mode(), 95.0),
+    "spots": "левый рукав / left sleeve",
 }
 
 
@@ -194,7 +196,9 @@ def test_html_protocol_renders_engine_notes_in_its_language(tournament):
     a, b = s.teams
     s.append("clock_start", {})
     s.append("chrono_reading", {"team": a, "number": 42, "fps": 305})
-    s.append("chrono_reading", {"team": b, "number": 11, "fps": 280, "forbidden_mode": True})
+    mate = next(p.number for p in s.state.team_players(b) if p.number != 11 and p.unhit)
+    forbidden = {"team": b, "number": 11, "fps": 280, "forbidden_mode": True, "second": mate}
+    s.append("chrono_reading", forbidden)  # 20.05: team penalty from the catalogue (1+1)
     v = results.game_view(tournament, gid)
     ru, en = protocol_html(tournament, v), protocol_html(tournament, v, lang="en")
     assert "20.03: 305 фпс — свыше 300 фпс: игрок удаляется" in ru
