@@ -75,6 +75,8 @@ SAMPLES = {
     "seconds": 42,
     "dq": nt.chrono_disqualified(nt.forbidden_mode(), 95.0),
     "spots": "левый рукав / left sleeve",
+    "key": ["foreign_object", "loose_parts", "toolless_adjuster"],
+    "items": (mt.acceptance_item("foreign_object"), mt.acceptance_item("loose_parts")),
 }
 
 
