@@ -178,7 +178,9 @@ def acceptance_ok() -> RuleMessage:
 
 @catalog
 def modes_forbidden() -> RuleMessage:
-    return R("19.04", "the marker fires in a forbidden mode", "маркер стреляет в запрещённом режиме")
+    return R(
+        "19.04", "the marker fires in a forbidden mode", "маркер стреляет в запрещённом режиме"
+    )
 
 
 @catalog

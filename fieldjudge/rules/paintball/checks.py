@@ -11,11 +11,11 @@ from typing import Any
 from fieldjudge.rules.messages import Player
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball import refusals as rx
 from fieldjudge.rules.paintball import refusals_actions as ra
 from fieldjudge.rules.paintball.chrono import chrono_verdict
 from fieldjudge.rules.paintball.clock import format_clock
-from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball.reasons import (
     ALL_REASONS,
     BEFORE_START_REASONS,
@@ -102,9 +102,7 @@ def second_refusal(
     return _on_field(p, "29.08")
 
 
-def game_phase_refusal(
-    st: m.GameState, etype: str, reason: str | None = None
-) -> str | None:
+def game_phase_refusal(st: m.GameState, etype: str, reason: str | None = None) -> str | None:
     """Why an event of this type is refused in the game's current phase, or None (the
     game screen asks this before opening a prompt). ``reason``: the elimination reason,
     when known (20.07: "markers_down" is taken before the start only)."""
@@ -466,9 +464,7 @@ def advisories(st: m.GameState, etype: str, data: Mapping[str, Any]) -> list[str
     return out
 
 
-def replay_refusal(
-    st: m.GameState, *, head_judge: bool, round_open: bool
-) -> str | None:
+def replay_refusal(st: m.GameState, *, head_judge: bool, round_open: bool) -> str | None:
     """32.03: a no-show game may be replayed only when the organisers caused it, by the
     head judge, while its round is not over. None when the replay is allowed."""
     if not st.no_show:

@@ -34,6 +34,12 @@ def new_state(setup: GameSetup) -> m.GameState:
     )
 
 
+def disqualified_in(states: Iterable[m.GameState]) -> frozenset[tuple[str, int]]:
+    """20.05: the (team, number) of every player disqualified in these games -- pass it as
+    ``GameSetup.disqualified`` of every later game of the tournament."""
+    return frozenset(p.key for st in states for p in st.players.values() if p.disqualified)
+
+
 def fold(setup: GameSetup, events: Iterable[Event]) -> m.GameState:
     """The state after the effective events, in log order. Never raises on a bad log: an
     illegal event is kept in ``state.rejected`` with the refusal, an unknown type in
