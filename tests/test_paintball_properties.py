@@ -376,7 +376,8 @@ def test_standings_sorted_and_ranked(games):
 @given(hs.data(), hs.integers(0, 4))
 def test_18_02_inspection_penalty_points_subtracted_not_below_zero(data, per_hit):
     log = random_game(data, steps=data.draw(hs.integers(0, 45)))
-    base = game_result(demo_setup(Settings(inspection_penalty_points=0)), fold(SETUP, log.events))
+    zero = demo_setup(Settings(inspection_penalty_points=0))
+    base = game_result(zero, fold(zero, log.events))
     setup = demo_setup(Settings(inspection_penalty_points=per_hit))
     st = fold(setup, log.events)
     res = game_result(setup, st)
