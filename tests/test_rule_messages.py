@@ -22,6 +22,7 @@ from fieldjudge.rules.messages import CATALOG, Phrase, Player, RuleMessage, Team
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball import refusals, refusals_actions  # noqa: F401
+from fieldjudge.rules.quidditch import texts as quidditch_texts  # noqa: F401
 from fieldjudge.store import Refused
 from tests.test_game_helpers import fake_clock, game_id, keys, open_game
 
@@ -100,6 +101,7 @@ def _words(template: str) -> str:
 def test_the_catalog_covers_every_engine():
     modules = {key.split(".")[0] for key in CATALOG}
     assert {"refusals", "refusals_actions", "notes", "marker_texts", "protocol_texts"} <= modules
+    assert "texts" in modules  # quidditch
     assert len(CATALOG) >= 90
 
 
@@ -117,7 +119,8 @@ def test_every_message_renders_in_both_languages(key):
         if re.search("[A-Za-z]", _words(msg.en)):
             assert re.search("[А-Яа-яЁё]", _words(msg.ru)), f"{key}: no Russian text"
         if isinstance(msg, RuleMessage) and msg.section:
-            assert re.fullmatch(r"\d{2}(\.\d{2})?", msg.section)
+            # paintball "20.04"; quidditch "5.1", "11.7", "0"
+            assert re.fullmatch(r"\d{2}(\.\d{2})?|\d{1,2}(\.\d)?", msg.section)
             assert en.startswith(msg.section + ": ") and ru.startswith(msg.section + ": ")
         teams_in = any(isinstance(v, Team | Player) for v in msg.params.values())
         if teams_in:
