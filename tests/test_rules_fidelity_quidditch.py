@@ -20,6 +20,7 @@ from fieldjudge.rules.quidditch import (
     FeintCatalogue,
     QuidditchSettings,
     make_dice,
+    new_match,
     render_post,
     resolve_passes,
     resolve_round,
@@ -335,6 +336,23 @@ def test_seed_revealed_session_refuses_the_next_round(tmp_path: Path):
         assert len(again.effective_rounds()) == 1
     finally:
         t.close()
+
+
+# --- sections the issue did not name, for the coverage table (1, 12) --------------------
+
+
+def test_1_start_keepers_before_their_rings_everyone_else_in_the_centre():
+    st = new_match(sample_setup())
+    assert st.zone_of("g_k") == "rings:g" and st.zone_of("s_k") == "rings:s"
+    assert {st.zone_of(p.id) for p in st.setup.players if p.position != "keeper"} == {"centre"}
+    assert st.quaffle.status == "throw_up" and st.score == {"g": 0, "s": 0}
+
+
+def test_12_feint_bonus_is_clipped_into_the_feint_and_the_rulebook_range():
+    st = make_state(holder="g_c1")
+    steal = D("s_c1", "steal", target="g_c1", feint="Манёвр Порскова", feint_bonus=40)
+    o = only(resolve(st, [steal], 99), "steal")
+    assert (o.data["bonus"], o.rolls[0].threshold) == (15, 55)  # 40 % + at most 15
 
 
 # --- invariants -------------------------------------------------------------------------

@@ -119,6 +119,8 @@ DEFAULT_FEINTS: tuple[Feint, ...] = (
 class FeintCatalogue:
     """Feints by name, in catalogue order."""
 
+    # 12: «раздел будет дополняться» -- the catalogue is data the judge edits, not code
+
     def __init__(self, feints: Iterable[Feint] = DEFAULT_FEINTS) -> None:
         self._by_name: dict[str, Feint] = {}
         for f in feints:

@@ -213,6 +213,7 @@ class MatchState:
 
 def new_match(setup: MatchSetup) -> MatchState:
     """The state before round 1: 0:0, the quaffle to be thrown up (1, 2)."""
+    # 1: keepers start before their own rings (zone_of), everyone else in the centre
     keys = [t.key for t in setup.teams]
     return MatchState(
         setup=setup,
