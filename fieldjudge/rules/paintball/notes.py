@@ -300,7 +300,8 @@ def head_to_head(points: int, diff: int) -> Phrase:
 def without_section(message: Any) -> Phrase:
     """A RuleMessage's text without its section head (to embed it in another message)."""
     if isinstance(message, Phrase):
-        return Phrase(message.en, message.ru, **message.params)
+        en, ru = getattr(message, "en", str(message)), getattr(message, "ru", str(message))
+        return Phrase(en, ru, **getattr(message, "params", {}))
     return Phrase(str(message), str(message))
 
 

@@ -88,7 +88,7 @@ def _hit_away(ctx: RoundContext, i: int, beater: str, protected: str) -> bool:
         accurate=hit,
         valid_aim=valid_aim,
     )
-    if hit:
+    if hit and aim is not None:
         if ctx.p(aim).position == KEEPER and aim not in ctx.scoring_keepers:
             ctx.team_warning(bp.team, "11.5", beater)
             ctx.penalty(bp.team, "11.5")

@@ -169,7 +169,7 @@ def _pass(ctx: RoundContext, d: Declaration) -> None:
     if won and ctx.cfg.interception == INTERCEPTION_CONTEST:
         # 5, literal: the higher value of the draw takes the ball, the receiver's included
         values = [(t[0], t[3].value) for t in won]
-        if reason is None:
+        if reason is None and recv is not None:
             rr = ctx.roll(f"поимка паса: {ctx.p(recv).name}")
             contest.append(rr)
             values.append((recv, rr.value))
@@ -244,8 +244,8 @@ def _steal(ctx: RoundContext, d: Declaration, steal_teams: set[str]) -> None:
     p = ctx.p(d.player)
     if p.position != CHASER:
         return
-    feint = ctx.setup.feints.get(d.feint)
-    group = feint is not None and feint.group and feint.fits(F.STEAL)
+    catalogued = ctx.setup.feints.get(d.feint)
+    group = catalogued is not None and catalogued.group and catalogued.fits(F.STEAL)
     if p.team in steal_teams and not group:
         ctx.emit(PH, "steal_refused", "4", (d.player,), team=p.team)
         return
