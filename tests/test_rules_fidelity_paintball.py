@@ -325,6 +325,11 @@ def test_18_02_penalty_points_per_hit_found_subtracted_not_below_zero():
                 log.add("inspection", result="clean", **ref(t, n))
     st = fold(setup, log.events)
     assert st.phase == "final" and st.inspection_points == {R: 1, B: 2}
+    # the notes the protocol prints (export/html.py, screens/protocol.py)
+    assert [n.text for n in st.penalty_reports] == [
+        "18.02: hit found on red #2 at the inspection: 1 penalty point(s)",
+        "18.02: hit found on blue #3 at the inspection: 2 penalty point(s)",
+    ]
     res = game_result(setup, st)
     assert dict(res.points) == {R: 1, B: 0}  # flag held 2 - 1; loss 0 - 2 stays 0
     assert dict(res.penalty_points) == {R: 1, B: 2}

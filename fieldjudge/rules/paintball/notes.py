@@ -186,16 +186,6 @@ def carrier_over_limit() -> RuleMessage:
     return R("23.02", "the carrier's marker is over the limit", "маркер флагоносца превысил лимит")
 
 
-@catalog
-def report_hit(player: Player) -> RuleMessage:
-    return R(
-        "18.02",
-        "hit found on {player}: report for penalty points",
-        "у игрока {player} найдено поражение: сообщить Старшему судье для штрафных очков",
-        player=player,
-    )
-
-
 # --- scoring (30.01, 32.01-32.02) ------------------------------------------------------
 
 

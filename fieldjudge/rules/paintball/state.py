@@ -385,11 +385,13 @@ def _a_inspection(st, e, d):
         _restore(p)
     elif result == "hit_found":
         _eliminate(st, p, "failed_inspection", "18.02", st.end_ms, e)
-        st.penalty_reports.append(m.Note(e.id, e.seq, e.type, nt.report_hit(label(p))))
-        # 18.02: penalty points per hit found, entered by the senior judge (default setting)
+        # 18.02: penalty points per hit found, entered by the senior judge (default setting);
+        # the note is printed on the protocol
         pts = d.get("penalty_points")
         pts = st.setup.settings.inspection_penalty_points if pts is None else int(pts)
         st.inspection_points[p.team] = st.inspection_points.get(p.team, 0) + pts
+        note = nt.inspection_points(label(p), pts)
+        st.penalty_reports.append(m.Note(e.id, e.seq, e.type, note))
     else:
         _eliminate(st, p, "did_not_report", "18.02", st.end_ms, e)
     if not st.to_inspect():
