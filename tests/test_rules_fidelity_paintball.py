@@ -279,7 +279,7 @@ def test_20_05_with_20_04_over_310_both_apply():
     v = chrono_verdict(s, 315, forbidden_mode=True)
     assert (v.penalty, v.disqualify, v.needs_second_player) == ("disqualification", True, True)
     assert v.text == (
-        "20.04: forbidden mode (minimum 95 ms): removal, disqualification for the tournament and "
+        "20.05: forbidden mode (minimum 95 ms): removal, disqualification for the tournament and "
         "a team penalty of section 11; 315 fps is over 310 fps: group removal 1+1 as well "
         "(20.05 and 20.04)"
     )

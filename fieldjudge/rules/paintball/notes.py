@@ -298,7 +298,7 @@ def without_section(message: Any) -> Phrase:
 @catalog
 def chrono_disqualified_and_group(dq: Phrase, fps: float, limit: float) -> RuleMessage:
     return R(
-        "20.04",
+        "20.05",
         "{dq}; {fps:g} fps is over {limit:g} fps: group removal 1+1 as well (20.05 and 20.04)",
         "{dq}; {fps:g} фпс — выше {limit:g} фпс: также групповое удаление 1+1 (20.05 и 20.04)",
         dq=without_section(dq),
