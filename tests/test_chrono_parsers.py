@@ -169,9 +169,12 @@ def test_chrony_banner_is_idle_and_broadcast_is_best_effort():
 
 
 def test_unit_conversion():
-    assert to_fps(100, "mph") == 146.7
-    assert to_fps(100, "km/h") == 91.1
-    assert to_fps(100, "m/s") == 328.1
+    # 20.02/20.03: kept at the device's precision, never rounded to 0.1 before judging
+    assert to_fps(100, "mph") == 146.666666667
+    assert to_fps(100, "km/h") == 91.134441528
+    assert to_fps(100, "m/s") == 328.083989501
+    assert to_fps(205.2, "mph") == 300.96  # was 301.0 after rounding: a removal under 20.03
+    assert to_fps(300.95, "fps") == 300.95
     items, _ = decode(b"195.5\r", "plain", unit="mph")
     assert fps_of(items) == [to_fps(195.5, "mph")]
     items, _ = decode(b"87.6 m/s\r", "plain")  # a unit suffix wins over the setting

@@ -42,12 +42,13 @@ PLAUSIBLE_FPS: tuple[float, float] = (100.0, 500.0)
 
 # Units → fps.  The frames themselves carry no unit (bE's unit byte is not documented well
 # enough to trust), so the unit is a setting; a unit suffix on a line ("287.4 FPS") wins.
+# Exact factors (1 ft = 0.3048 m, 1 mi = 5280 ft, 1 nmi = 1852 m).
 UNIT_TO_FPS: dict[str, float] = {
     "fps": 1.0,
-    "mph": 1.46667,
-    "km/h": 0.911344,
-    "m/s": 3.28084,
-    "knots": 1.68781,
+    "mph": 5280 / 3600,
+    "km/h": 1000 / 0.3048 / 3600,
+    "m/s": 1 / 0.3048,
+    "knots": 1852 / 0.3048 / 3600,
 }
 _UNIT_ALIASES = {
     b"FPS": "fps",
@@ -71,8 +72,13 @@ AUTO_ORDER = ("stalker-be", "chrony", "plain", "decatur", "stalker-a")
 
 
 def to_fps(value: float, unit: str) -> float:
-    """Convert a speed in `unit` (fps, mph, km/h, m/s, knots) to feet per second."""
-    return round(value * UNIT_TO_FPS[unit], 1)
+    """Convert a speed in `unit` (fps, mph, km/h, m/s, knots) to feet per second, kept at
+    the device's precision: no rounding here (RULES.md "Reading precision": the rules judge
+    the whole fps, rounded down, and show the value as read). Only float noise beyond 9
+    decimals is trimmed, so 205.0 mph is 300.666666667 fps, not 300.7."""
+    if unit == "fps":
+        return float(value)
+    return round(value * UNIT_TO_FPS[unit], 9)
 
 
 @dataclass(frozen=True, slots=True)
