@@ -204,7 +204,8 @@ def test_default_window_is_100_to_500_fps_and_outside_is_an_error():
     ]
     assert (d.readings, d.garbled) == (3, 3)
     items, _ = decode(b"200\r", "plain", unit="mph", plausible=PLAUSIBLE_FPS)
-    assert fps_of(items) == [293.3]  # the window applies after the unit conversion
+    # the window applies after the unit conversion (20.02: kept at the device precision)
+    assert fps_of(items) == [200 * 5280 / 3600]
     with pytest.raises(ValueError):
         Decoder("plain", plausible=(500.0, 100.0))
 
