@@ -79,8 +79,9 @@ def _register_commands() -> None:
     from fieldjudge.commands.chrono import chrono
     from fieldjudge.commands.quidditch import quidditch
     from fieldjudge.commands.results import export, merge, verify
+    from fieldjudge.commands.sync import sync
 
-    for command in (chrono, export, verify, merge, quidditch):
+    for command in (chrono, export, verify, merge, quidditch, sync):
         main.add_command(command)
 
 

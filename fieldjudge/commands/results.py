@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from fieldjudge.store import DamagedFile, FolderLocked, StoreError, Tournament
+from fieldjudge.services import open_tournament
+from fieldjudge.store import DamagedFile, FolderLocked, StoreError
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 
 
@@ -45,7 +46,6 @@ def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
 
 @contextlib.contextmanager
 def _opened(folder: Path, lock: bool):
-    from fieldjudge.services import open_tournament
 
     try:
         t = open_tournament(folder, lock=lock, startup_backup=lock)
@@ -157,7 +157,7 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
             if f.resolve() == source.resolve():
                 continue
             with contextlib.suppress(Exception):
-                meta = Tournament.open(f, lock=False, startup_backup=False)
+                meta = open_tournament(f, lock=False, startup_backup=False)
                 if meta.meta.get("id") == tid:
                     same.append(f)
                 meta.close()

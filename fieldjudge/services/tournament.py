@@ -25,7 +25,7 @@ from fieldjudge.rules.schedule import ScheduleCheck
 from fieldjudge.services import authority
 from fieldjudge.services.authority import HeadJudge
 from fieldjudge.services.pin import check_pin
-from fieldjudge.store import DamagedFile, EventLog, Refused, Tournament, WriteKey
+from fieldjudge.store import EventLog, Refused, Tournament, WriteKey
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.tables import RosterRow, ScheduleRow
 
@@ -133,23 +133,11 @@ class TournamentService:
         self.store.release_log(kind, log_id)
 
     def game_summary(self, game_id: str) -> dict[str, Any]:
-        """What the home screen shows of a game, cached in the summary index."""
-        from fieldjudge.services.summaries import summarize
+        """What the home screen shows of a game (the rules' summary), cached by the store's
+        summary index."""
+        from fieldjudge.services import summaries
 
-        cached = self.store.cached_summary(game_id)
-        if cached is not None:
-            return cached
-        if not self.game_path(game_id).exists():
-            summary: dict[str, Any] = {"phase": "scheduled", "events": 0}
-        else:
-            try:
-                log = self.game_log(game_id, create=False)
-            except DamagedFile as exc:
-                return {"phase": "damaged", "fault": exc.fault}
-            summary = {"phase": "open", "events": len(log.events)}
-            summary.update(summarize(self, game_id, log))
-        self.store.cache_summary(game_id, summary)
-        return summary
+        return self.store.game_summary(game_id, lambda log: summaries.summarize(self, game_id, log))
 
     def backup_game(self, game_id: str) -> Path | None:
         return self.store.backup_game(game_id)

@@ -7,18 +7,21 @@ from fieldjudge.store.errors import (
     Refused,
     StoreError,
     WriteKey,
+    WriterConflict,
 )
-from fieldjudge.store.eventlog import EventLog
+from fieldjudge.store.eventlog import HANDOVER, EventLog
 from fieldjudge.store.tournament import Tournament, slugify
 
 __all__ = [
     "DamagedFile",
     "EventLog",
+    "HANDOVER",
     "FolderLocked",
     "NotTheWriter",
     "Refused",
     "StoreError",
     "Tournament",
     "WriteKey",
+    "WriterConflict",
     "slugify",
 ]

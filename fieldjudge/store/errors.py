@@ -84,3 +84,18 @@ class RefusedMany(Refused):
         self.errors = list(errors)
         super().__init__("; ".join(str(e) for e in self.errors) or "refused")
         self.template = None
+
+
+class WriterConflict(StoreError):
+    """Someone else writes (or replaced) this file: appending now would lose events."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"{self.path.name}: {reason}")
+
+
+class MsgId(str):
+    """An English message id inside a refusal's fields, translated with the refusal."""
+
+    is_msgid = True

@@ -12,8 +12,9 @@ from typing import Any, Protocol
 
 from tinydb import TinyDB
 
+from fieldjudge.rules.names import name_problem
 from fieldjudge.rules.schedule import ScheduleCheck, Slot, check_schedule
-from fieldjudge.store.errors import Refused, RefusedMany, WriteKey
+from fieldjudge.store.errors import MsgId, Refused, RefusedMany, WriteKey
 
 
 class RosterRow(Protocol):
@@ -42,6 +43,8 @@ def _next_id(table: dict[str, Any]) -> int:
 
 class TablesMixin:
     _db: TinyDB
+    transaction: Callable[..., None]
+    check_key: Callable[..., None]
 
     @property
     def settings(self) -> dict[str, Any]:  # the tournament's (Tournament.settings)
@@ -50,9 +53,6 @@ class TablesMixin:
     @property
     def day(self) -> date:  # the tournament's day (Tournament.day)
         raise NotImplementedError
-
-    transaction: Callable[..., None]
-    check_key: Callable[..., None]
 
     # -- teams and rosters ---------------------------------------------------------------
     def teams(self) -> list[dict[str, Any]]:
@@ -79,6 +79,8 @@ class TablesMixin:
         name = name.strip()
         if not name:
             raise Refused("a team needs a name")
+        if problem := name_problem(name):
+            raise Refused("team name {problem}", problem=problem)
         if self.team_by_name(name):
             raise Refused("team {name} already exists", name=repr(name))
         team = {"id": uuid.uuid4().hex[:8], "name": name}
@@ -96,6 +98,8 @@ class TablesMixin:
         self.check_key(key)
         if not name.strip():
             raise Refused("a player needs a name")
+        if problem := name_problem(name.strip()):
+            raise Refused("player name {problem}", problem=problem)
         if not 0 <= number <= 999:
             raise Refused("a player number is 0-999")
         roster = self.players(team_id)
@@ -120,6 +124,14 @@ class TablesMixin:
         new_players = []
         errors = []
         for r in rows:
+            bad = [
+                Refused("line {line}: {what} {problem}", line=r.line, what=what, problem=problem)
+                for what, value in ((MsgId("team name"), r.team), (MsgId("player name"), r.name))
+                if (problem := name_problem(value))
+            ]
+            if bad:
+                errors.extend(bad)
+                continue
             folded = r.team.casefold()
             tid = existing.get(folded) or new_teams.get(folded, {}).get("id")
             if tid is None:
@@ -149,10 +161,11 @@ class TablesMixin:
         def change(data: dict) -> None:
             teams = data.setdefault("teams", {})
             players = data.setdefault("players", {})
-            for t in new_teams.values():
-                teams[str(_next_id(teams))] = t
-            for p in new_players:
-                players[str(_next_id(players))] = p
+            # the next free id once per table, then counted up (a scan per row was quadratic)
+            for table, items in ((teams, list(new_teams.values())), (players, new_players)):
+                first = _next_id(table)
+                for i, item in enumerate(items):
+                    table[str(first + i)] = item
 
         self.transaction(change, key)
         return len(new_teams), len(new_players)
@@ -210,8 +223,9 @@ class TablesMixin:
 
         def change(data: dict) -> None:
             table = data.setdefault("games", {})
-            for g in new:
-                table[str(_next_id(table))] = g
+            first = _next_id(table)
+            for i, g in enumerate(new):
+                table[str(first + i)] = g
 
         self.transaction(change, key)
         return list[str](check.warnings)

@@ -82,7 +82,7 @@ class Tournament(TablesMixin):
             fl.acquire()
         db = TinyDB(folder / TOURNAMENT_FILE, storage=AtomicJSONStorage)
         meta = {
-            "schema": schema.CURRENT,
+            "schema": schema.TOURNAMENT_SCHEMA,
             "kind": "tournament",
             "id": uuid.uuid4().hex,
             "name": name,
@@ -117,6 +117,8 @@ class Tournament(TablesMixin):
             for sub in (folder, folder / "games", folder / "quidditch"):
                 if sub.is_dir():
                     clean_temp_files(sub)
+            if (folder / "backups").is_dir():  # an interrupted backup leaves one too
+                clean_temp_files(folder / "backups", recursive=True)
             db = TinyDB(path, storage=AtomicJSONStorage, create=False)
             data, changed = validate_data(db.storage.read(), path)
             if (data.get("meta") or {}).get("1", {}).get("kind") != "tournament":
@@ -169,8 +171,9 @@ class Tournament(TablesMixin):
     def match_path(self, match_id: str) -> Path:
         return self.folder / "quidditch" / f"{match_id}.json"
 
-    def game_log(self, game_id: str, create: bool = True) -> EventLog:
-        """The game's event log, opened (chain verified) once and kept open."""
+    def game_log(self, game_id: str, create: bool = True, owner: str | None = None) -> EventLog:
+        """The game's event log, opened (chain verified) once and kept open. A new file
+        records ``owner`` (the id of the laptop creating it) as the game's owner."""
         if game_id in self._logs:
             return self._logs[game_id]
         path = self.game_path(game_id)
@@ -191,6 +194,7 @@ class Tournament(TablesMixin):
                     "team_a": g["team_a"],
                     "team_b": g["team_b"],
                 },
+                owner=owner,
                 key=self._key,
             )
         else:
@@ -198,7 +202,9 @@ class Tournament(TablesMixin):
         self._logs[game_id] = log
         return log
 
-    def match_log(self, match_id: str, meta: dict | None = None) -> EventLog:
+    def match_log(
+        self, match_id: str, meta: dict | None = None, owner: str | None = None
+    ) -> EventLog:
         key = f"quidditch/{match_id}"
         if key in self._logs:
             return self._logs[key]
@@ -207,7 +213,11 @@ class Tournament(TablesMixin):
             EventLog.open(path, key=self._key)
             if path.exists()
             else EventLog.create(
-                path, "quidditch", {"match_id": match_id, **(meta or {})}, key=self._key
+                path,
+                "quidditch",
+                {"match_id": match_id, **(meta or {})},
+                owner=owner,
+                key=self._key,
             )
         )
         self._logs[key] = log
@@ -225,12 +235,37 @@ class Tournament(TablesMixin):
             log.close()
         self.index.invalidate(log_id)
 
-    def cached_summary(self, game_id: str) -> dict[str, Any] | None:
-        """The summary index's entry of a game if its file did not change since."""
-        return self.index.get(game_id, self.game_path(game_id))
-
-    def cache_summary(self, game_id: str, summary: dict[str, Any]) -> None:
-        self.index.put(game_id, self.game_path(game_id), summary)
+    def game_summary(
+        self,
+        game_id: str,
+        summarize: Callable[[EventLog], dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """A cached summary of a game (phase, alive counts... from ``summarize(log)``, the
+        services' rules) for the home screen. The game file is only parsed when it changed
+        since the summary was made."""
+        path = self.game_path(game_id)
+        cached = self.index.get(game_id, path)
+        if cached is not None:
+            return cached
+        if not path.exists():
+            summary: dict[str, Any] = {"phase": "scheduled", "events": 0}
+        else:
+            # A log opened only to summarise it is closed again: the cold open of a
+            # tournament never holds every game's events in memory.
+            kept = game_id in self._logs
+            try:
+                log = self._logs[game_id] if kept else EventLog.open(path)
+            except DamagedFile as exc:
+                return {"phase": "damaged", "fault": exc.fault}
+            try:
+                summary = {"phase": "open", "events": len(log.events)}
+                if summarize is not None:
+                    summary.update(summarize(log))
+            finally:
+                if not kept:
+                    log.close()
+        self.index.put(game_id, path, summary)
+        return summary
 
     def backup_game(self, game_id: str) -> Path | None:
         return backup.make_backup(

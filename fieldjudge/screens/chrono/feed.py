@@ -28,7 +28,7 @@ from textual.widgets import Digits, Static
 from textual.worker import get_current_worker
 
 from fieldjudge.devices.parsers import Garbled, Reading
-from fieldjudge.devices.reader import CONNECTED, DISCONNECTED, ChronoReader, Status
+from fieldjudge.devices.reader import CONNECTED, DISCONNECTED, WAITING, ChronoReader, Status
 from fieldjudge.i18n import _
 from fieldjudge.services.chrono import ChronoConfig
 
@@ -167,6 +167,8 @@ class ChronoFeed(Vertical):
                 config.fmt,
                 config.unit,
                 on_item=lambda item: self._post(item, gen),
+                plausible=config.plausible,
+                expect=config.device,
             )
             self._reader = reader
             reader.run(cancelled=lambda: worker.is_cancelled)
@@ -215,6 +217,14 @@ class ChronoFeed(Vertical):
             self._set_state(
                 DISCONNECTED, _("CHRONO DISCONNECTED — reconnecting") + f" ({st.message})"
             )
+        elif st.state == WAITING and self.config is not None and self.config.device:
+            # another device (or none) is on the port: say which one we wait for
+            self._set_state(
+                DISCONNECTED,
+                _("CHRONO: waiting for {device} on {port}").format(
+                    device=self.config.device.label, port=self.config.port
+                ),
+            )
         # "reconnecting" keeps the disconnected text: it repeats every retry
 
     # -- display ----------------------------------------------------------------------------
@@ -261,8 +271,9 @@ def session_config(app: Any) -> ChronoConfig | None:
     return app.chrono.config
 
 
-def set_session_config(app: Any, cfg: ChronoConfig | None) -> None:
-    app.chrono.choose(cfg)
+def set_session_config(app: Any, cfg: ChronoConfig | None) -> str | None:
+    """Use ``cfg`` in this run and remember it on this laptop; why it was not remembered."""
+    return app.chrono.choose(cfg)
 
 
 def _feeds(app: Any) -> list[ChronoFeed]:
