@@ -4,7 +4,7 @@ records the reason); the head judge corrects a wrong total with his PIN; no-show
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,6 +17,7 @@ from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
 from fieldjudge.screens.game.text import reason_label
 from fieldjudge.services import results
+from fieldjudge.services.protocol import GameProtocol
 from fieldjudge.store import Refused, StoreError
 
 PHASE_TEXT = {
@@ -156,9 +157,14 @@ class ProtocolScreen(JudgeScreen):
         return "\n".join(lines)
 
     # -- actions ------------------------------------------------------------------------
-    def _do(self, fn, *args, **kwargs) -> bool:
+    @property
+    def protocol(self) -> GameProtocol:
+        return GameProtocol(self.t, self.game_id, self.judge)
+
+    def _do(self, act: Callable[[], object]) -> bool:
+        """Run one intent of the game's protocol; show its refusal (citing the section)."""
         try:
-            fn(self.t, self.game_id, *args, **kwargs)
+            act()
         except StoreError as exc:
             self.say(_(rule_text(exc, self.view.names if self.view else None)))
             self.reload()
@@ -171,7 +177,7 @@ class ProtocolScreen(JudgeScreen):
     def action_submit(self) -> None:
         def done(ok: bool | None) -> None:
             if ok:
-                self._do(results.submit_protocol, judge=self.judge)
+                self._do(self.protocol.submit)
 
         self.app.push_screen(ConfirmScreen(_("Submit the protocol with this result?")), done)
 
@@ -183,7 +189,8 @@ class ProtocolScreen(JudgeScreen):
 
         def done(values: Values | None) -> None:
             if values:
-                self._do(results.sign, team, values["name"], judge=self.judge)
+                name = values["name"]
+                self._do(lambda: self.protocol.sign(team, name))
 
         self.app.push_screen(
             FormScreen(
@@ -209,9 +216,8 @@ class ProtocolScreen(JudgeScreen):
         def done(values: Values | None) -> None:
             if values:
                 team = v.teams[int(values["side"]) - 1]
-                self._do(
-                    results.refuse, team, values["reason"], values["captain"], judge=self.judge
-                )
+                reason, captain = values["reason"], values["captain"]
+                self._do(lambda: self.protocol.refuse(team, reason, captain))
 
         self.app.push_screen(
             FormScreen(
@@ -247,12 +253,10 @@ class ProtocolScreen(JudgeScreen):
 
         def done(values: Values | None) -> None:
             if values:
+                pin, reason = values["pin"], values["reason"]
+                points = {a: int(values["a"]), b: int(values["b"])}
                 self._do(
-                    results.correct_total,
-                    values["pin"],
-                    {a: int(values["a"]), b: int(values["b"])},
-                    values["reason"],
-                    judge=self.judge,
+                    lambda: self.protocol.correct_total(pin, points, reason),
                 )
 
         self.app.push_screen(
@@ -297,14 +301,8 @@ class ProtocolScreen(JudgeScreen):
         def done(values: Values | None) -> None:
             if values:
                 absent = [v.teams[int(c) - 1] for c in values["absent"]]
-                self._do(
-                    results.record_no_show,
-                    absent,
-                    values["reason"],
-                    judge=self.judge,
-                    when=datetime.now(UTC),
-                    pin=values["pin"],
-                )
+                reason, pin = values["reason"], values["pin"]
+                self._do(lambda: self.protocol.no_show(absent, reason, pin))
 
         self.app.push_screen(
             FormScreen(
