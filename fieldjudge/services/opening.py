@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.services.tournament import UNSET, TournamentService
+from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Tournament, WriteKey
 
 
@@ -19,12 +19,11 @@ def open_tournament(
     lock: bool = True,
     startup_backup: bool = True,
     monotonic: Callable[[], float] = time.monotonic,
-    chrono: Any = UNSET,
 ) -> TournamentService:
     """Open an existing tournament folder (raises ``FolderLocked``, ``DamagedFile``)."""
     key = WriteKey()
     store = Tournament.open(Path(folder), lock=lock, startup_backup=startup_backup, key=key)
-    return TournamentService(store, key, monotonic=monotonic, chrono=chrono)
+    return TournamentService(store, key, monotonic=monotonic)
 
 
 def create_tournament(

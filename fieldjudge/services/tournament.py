@@ -29,8 +29,6 @@ from fieldjudge.store import EventLog, Refused, Tournament, WriteKey
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.tables import RosterRow, ScheduleRow
 
-UNSET: Any = object()
-
 
 def translated(exc: Refused) -> Refused:
     """A store refusal with its message in the UI language (engine messages stay as they
@@ -49,7 +47,6 @@ class TournamentService:
         key: WriteKey,
         *,
         monotonic: Callable[[], float] = time.monotonic,
-        chrono: Any = UNSET,
     ) -> None:
         store.check_key(key)  # refuse a key that is not the store's
         self.store = store
@@ -57,8 +54,6 @@ class TournamentService:
         self.monotonic = monotonic
         self.pin_gate = pr.PinGate()
         self._grants: weakref.WeakSet[HeadJudge] = weakref.WeakSet()
-        # the chronograph chosen in this run (fieldjudge.services.chrono.ChronoConfig|None)
-        self.chrono_config: Any = chrono
 
     # -- reading (the store's) --------------------------------------------------------
     @property
