@@ -22,9 +22,9 @@ def _pick_folder(data_dir: Path) -> Path:
     )
     if not found:
         raise click.ClickException(
-            _("No tournament in {folder}. Pass the tournament folder: fieldjudge serve FOLDER").format(
-                folder=data_dir
-            )
+            _(
+                "No tournament in {folder}. Pass the tournament folder: fieldjudge serve FOLDER"
+            ).format(folder=data_dir)
         )
     if len(found) > 1:
         click.echo(

@@ -400,10 +400,10 @@ class PitServer:
         return web.Response(body=body, content_type=ctype, charset="utf-8")
 
     async def _api_live(self, request: web.Request) -> web.Response:
-        return web.Response(body=self._live, content_type="application/json")
+        return web.Response(body=self._live, content_type="application/json", charset="utf-8")
 
     async def _api_standings(self, request: web.Request) -> web.Response:
-        return web.Response(body=self._standings, content_type="application/json")
+        return web.Response(body=self._standings, content_type="application/json", charset="utf-8")
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         resp = web.StreamResponse(
