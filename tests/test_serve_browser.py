@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import threading
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import aiohttp
@@ -192,7 +193,7 @@ async def test_a_game_played_through_the_services_shows_on_the_page(tmp_path: Pa
         await browser.until(standing_js(hostile["id"]), "6|" + HOSTILE + "|0|0|0|0|0-0-0")
         assert await browser.js("window.pwned === undefined && !document.querySelector('img')")
 
-        p = Play(t)
+        p = Play(t, start=datetime.now(UTC) - timedelta(seconds=95))  # the clock shows 5:20
         p.start()
         await browser.until(alive_js(p.game_id), "5 5")
         p.eliminate(p.a, 2)

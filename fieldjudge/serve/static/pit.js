@@ -218,7 +218,7 @@
       const table = el("table", "standings");
       table.dataset.division = d.division;
       const hr = el("tr");
-      hr.append(el("th", "num", tr("col_rank")), el("th", "", tr("col_team")), el("th", "num", tr("col_games")), el("th", "num", tr("col_points")), el("th", "num", tr("col_diff")), el("th", "num", tr("col_hangs")), el("th", "num", tr("col_wdl")));
+      hr.append(el("th", "num", tr("col_rank")), el("th", "", tr("col_team")), el("th", "num", tr("col_games")), el("th", "num", tr("col_points")), el("th", "num", tr("col_diff")), el("th", "num hangs", tr("col_hangs")), el("th", "num wdl", tr("col_wdl")));
       const thead = el("thead");
       thead.append(hr);
       const tbody = el("tbody");
@@ -230,7 +230,7 @@
         if (r.tie_break && r.tie_break[S.lang]) name.title = r.tie_break[S.lang];
         const pts = el("td", "num points", r.points);
         pts.dataset.role = "points";
-        row.append(el("td", "num", r.rank), name, el("td", "num", r.games), pts, el("td", "num", signed(r.diff)), el("td", "num", r.flag_hangs), el("td", "num", r.wins + "-" + r.draws + "-" + r.losses));
+        row.append(el("td", "num", r.rank), name, el("td", "num", r.games), pts, el("td", "num", signed(r.diff)), el("td", "num hangs", r.flag_hangs), el("td", "num wdl", r.wins + "-" + r.draws + "-" + r.losses));
         tbody.append(row);
       }
       table.append(thead, tbody);
