@@ -121,7 +121,7 @@ class BareSSE:
             await runner.setup()
             site = web.TCPSite(runner, "127.0.0.1", 0)
             await site.start()
-            port = site._server.sockets[0].getsockname()[1]  # noqa: SLF001
+            port = runner.addresses[0][1]
             self.url = f"http://127.0.0.1:{port}/events"
 
         self.loop.run_until_complete(start())

@@ -65,11 +65,13 @@ def print_qr(url: str) -> None:
 def serve(ctx: click.Context, folder: Path | None, host: str, port: int, no_qr: bool) -> None:
     """Serve the read-only pit display (scoreboard page, /api/live, /api/standings) of a
     tournament FOLDER (default: the newest tournament in the data folder)."""
+    from fieldjudge import i18n
     from fieldjudge.cli import _data_dir
     from fieldjudge.serve.server import PitServer, PitServerError
     from fieldjudge.services.pitview import PitView
     from fieldjudge.store import DamagedFile
 
+    i18n.set_language(ctx.obj.get("lang"))  # the terminal's words; the page has ?lang=
     folder = folder or _pick_folder(_data_dir(ctx))
     source = PitView(folder)
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import socket
 from datetime import UTC, datetime
 from pathlib import Path
@@ -457,3 +458,37 @@ def test_start_stop_and_a_taken_port(demo) -> None:
     assert srv.running is False
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
+
+
+def test_the_serve_command_prints_the_url_and_a_qr_code_and_stops_on_ctrl_c(tmp_path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    t = open_demo(tmp_path / "data" / "demo", lock=False)
+    t.close()
+    env = {**os.environ, "FIELDJUDGE_LANG": "ru"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fieldjudge", "--data-dir", str(tmp_path / "data"), "--lang", "ru"]
+        + ["serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline().decode() for _ in range(3)]
+        assert lines[0].startswith("Показывается Демо-кубок по пейнтболу (")
+        url = lines[1].removeprefix("Табло для команд: ").strip()
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url), lines
+        assert lines[2].startswith("Открыть можно только на этом ноутбуке.")
+        qr = proc.stdout.readline().decode()
+        assert set(qr.strip()) <= {"█", "▀", "▄", " "} and "█" in qr
+        with urllib.request.urlopen(url + "api/standings", timeout=20) as r:
+            assert orjson.loads(r.read())["divisions"][0]["division"] == "Д3"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and b"Traceback" not in err

@@ -281,7 +281,7 @@ class PitView:
             players = []
             for r in refs:
                 try:
-                    p = st.player(str(r.get("team")), int(r.get("number")))
+                    p = st.player(str(r.get("team")), int(r.get("number", "")))
                 except (TypeError, ValueError):
                     p = None
                 players.append(
