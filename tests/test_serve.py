@@ -458,6 +458,10 @@ def test_start_stop_and_a_taken_port(demo) -> None:
     assert srv.running is False
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    again = PitServer(fixed_view(demo), "127.0.0.1", port)  # the port is free again
+    assert again.start() == url
+    again.stop()
+    srv.stop()  # stopping twice is harmless
 
 
 def test_the_serve_command_prints_the_url_and_a_qr_code_and_stops_on_ctrl_c(tmp_path) -> None:

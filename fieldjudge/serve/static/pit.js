@@ -168,7 +168,7 @@
   }
   function renderLive(data) {
     live = data;
-    document.getElementById("title").textContent = data.tournament ? data.tournament.name : "";
+    document.getElementById("title").textContent = (data.tournament ? data.tournament.name : "") + (data.damaged ? " — " + tr("damaged") + ": " + data.damaged : "");
     document.title = tr("title") + (data.tournament && data.tournament.name ? " — " + data.tournament.name : "");
     clocks = [];
     const box = document.getElementById("live");
