@@ -85,6 +85,7 @@ def _register_optional_commands() -> None:
         ("fieldjudge.cli_results", "merge"),
         ("fieldjudge.cli_quidditch", "quidditch"),
         ("fieldjudge.cli_serve", "serve"),
+        ("fieldjudge.cli_sync", "sync"),
     ):
         try:
             mod = importlib.import_module(module)

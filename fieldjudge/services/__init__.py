@@ -1,2 +1,1 @@
-"""The application layer (DESIGN.md "Layers"): the only writer, and the read interfaces the
-pit display uses."""
+"""The application layer and the only writer (DESIGN.md "Layers")."""
