@@ -49,9 +49,9 @@ def _lan_urls(port: int) -> list[str]:
 
 def print_qr(url: str) -> None:
     """The URL as a QR code in the terminal, for a phone's camera."""
-    import segno
+    from fieldjudge.serve.qr import qr_text
 
-    segno.make(url, error="m").terminal(compact=True)
+    click.echo(qr_text(url), nl=False)
 
 
 @click.command()

@@ -16,6 +16,7 @@ import pytest
 from pit_helpers import Play, open_demo, team_id
 
 from fieldjudge.serve import PitServer, PitServerError
+from fieldjudge.serve.qr import qr_text
 from fieldjudge.services.pitview import PitView
 
 NOW = datetime(2026, 6, 1, 7, 41, tzinfo=UTC)
@@ -494,6 +495,7 @@ def test_the_serve_command_prints_the_url_and_a_qr_code_and_stops_on_ctrl_c(tmp_
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url), lines
         assert lines[2].startswith("Открыть можно только на этом ноутбуке.")
         qr = proc.stdout.readline().decode()
+        assert qr == qr_text(url).splitlines(keepends=True)[0]
         assert set(qr.strip()) <= {"█", "▀", "▄", " "} and "█" in qr
         with urllib.request.urlopen(url + "api/standings", timeout=20) as r:
             assert orjson.loads(r.read())["divisions"][0]["division"] == "Д3"
@@ -501,3 +503,38 @@ def test_the_serve_command_prints_the_url_and_a_qr_code_and_stops_on_ctrl_c(tmp_
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and b"Traceback" not in err
+
+
+def test_reading_while_the_judge_appends_never_sees_a_broken_file(demo) -> None:
+    """The judge appends 120 events on the app's side; the pit reads the same folder all
+    along: never a damaged file, never a step back, and at the end the last event."""
+    import threading
+
+    p = Play(demo, start=START)
+    p.start()
+    view = PitView(demo.folder, now=lambda: NOW)
+    done = threading.Event()
+    failure: list[BaseException] = []
+
+    def judge() -> None:
+        try:
+            for i in range(60):
+                n = p.number(p.b, i % 5)
+                p.add("paint_check_start", {"team": p.b, "number": n})
+                p.add("paint_check_end", {"team": p.b, "number": n, "outcome": "in_play"})
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            failure.append(exc)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=judge)
+    thread.start()
+    seqs = []
+    while not done.is_set():
+        g = view.live()["games"][4]
+        assert g["damaged"] == "" and g["state"] == "running"
+        seqs.append(g["last_events"][0]["seq"])
+    thread.join()
+    assert failure == []
+    assert seqs == sorted(seqs) and len(seqs) > 1
+    assert view.live()["games"][4]["last_events"][0]["seq"] == 121
