@@ -79,9 +79,10 @@ def _register_commands() -> None:
     from fieldjudge.commands.chrono import chrono
     from fieldjudge.commands.quidditch import quidditch
     from fieldjudge.commands.results import export, merge, verify
+    from fieldjudge.commands.serve import serve
     from fieldjudge.commands.sync import sync
 
-    for command in (chrono, export, verify, merge, quidditch, sync):
+    for command in (chrono, export, verify, merge, quidditch, serve, sync):
         main.add_command(command)
 
 

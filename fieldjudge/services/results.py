@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
@@ -25,10 +25,36 @@ from fieldjudge.store import Refused
 
 Svc = TournamentService
 
+
+class TournamentReader(Protocol):
+    """What the read-only results need of a tournament: the services' TournamentService
+    and the store's Tournament (e.g. the pit display's read-only snapshot) both fit."""
+
+    @property
+    def meta(self) -> dict[str, Any]: ...
+
+    @property
+    def settings(self) -> dict[str, Any]: ...
+
+    def games(self) -> list[dict[str, Any]]: ...
+
+    def game(self, game_id: str) -> dict[str, Any] | None: ...
+
+    def teams(self) -> list[dict[str, Any]]: ...
+
+    def team(self, team_id: str) -> dict[str, Any] | None: ...
+
+    def team_names(self) -> dict[str, str]: ...
+
+    def players(self, team_id: str | None = None) -> list[dict[str, Any]]: ...
+
+    def game_summary(self, game_id: str) -> dict[str, Any]: ...
+
+
 CLOSED_PHASES = (pr.SUBMITTED, pr.SIGNED, pr.LOCKED, "no_show")
 
 
-def setup_for(t: Svc, game_id: str, log: Any = None) -> GameSetup:
+def setup_for(t: TournamentReader, game_id: str, log: Any = None) -> GameSetup:
     g = t.game(game_id)
     if g is None and log is not None:
         g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
@@ -80,7 +106,7 @@ class GameView:
 
 
 def view_from_events(
-    t: Svc, game_id: str, events: list[Event], setup: GameSetup | None = None
+    t: TournamentReader, game_id: str, events: list[Event], setup: GameSetup | None = None
 ) -> GameView:
     setup = setup or setup_for(t, game_id)
     state = fold(setup, events)
@@ -277,7 +303,7 @@ def record_no_show(
 # --- standings ---------------------------------------------------------------------------
 
 
-def closed_results(t: Svc) -> list[tuple[dict, GameResult]]:
+def closed_results(t: TournamentReader) -> list[tuple[dict, GameResult]]:
     """Results of the games whose protocol was submitted (or ruled a no-show), from the
     summary index (rebuilt from the game files when stale)."""
     out = []
@@ -288,13 +314,13 @@ def closed_results(t: Svc) -> list[tuple[dict, GameResult]]:
     return out
 
 
-def division_of(t: Svc, team_id: str) -> str:
+def division_of(t: TournamentReader, team_id: str) -> str:
     team = t.team(team_id) or {}
     return str(team.get("division") or t.meta.get("division") or "")
 
 
 def standings_by_division(
-    t: Svc, results: list[tuple[dict, GameResult]] | None = None
+    t: TournamentReader, results: list[tuple[dict, GameResult]] | None = None
 ) -> dict[str, list]:
     """{division: [StandingRow]} over the closed games (every team listed)."""
     results = closed_results(t) if results is None else results
