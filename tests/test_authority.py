@@ -221,3 +221,36 @@ def test_19_05_marker_approval_without_pin_is_refused_everywhere(svc) -> None:
     assert [e.type for e in svc.game_log(gid).events] == []
     service.approve(team, DEMO_PIN)
     assert [e.type for e in svc.game_log(gid).events] == [APPROVAL]
+
+
+def test_one_writer_per_game_until_the_head_judge_hands_it_over(tmp_path) -> None:
+    folder = tmp_path / "t"
+    demo(folder).close()
+    a = open_tournament(folder, startup_backup=False, laptop_id="laptop-a")
+    gid = a.games()[-1]["id"]
+    first = a.append_game_event(gid, "note", {"text": "field 1"})
+    assert a.game_log(gid).owner == "laptop-a"
+    a.close()
+    b = open_tournament(folder, startup_backup=False, laptop_id="laptop-b")
+    try:
+        with pytest.raises(Refused, match="^this game belongs to laptop laptop-a: it is read-only"):
+            b.append_game_event(gid, "note", {"text": "field 2"})
+        for pin in ("", "9999"):
+            with pytest.raises(Refused, match="^only the head judge hands a game over"):
+                b.hand_over_game(gid, "laptop-b", pin)
+        with pytest.raises(Refused, match="^only the head judge hands a game over"):
+            b.append_game_event(
+                gid, "game_handover", {"from_laptop": "laptop-a", "to_laptop": "laptop-b"}
+            )
+        assert [e.id for e in b.game_log(gid).events] == [first.id]
+        b.hand_over_game(gid, "laptop-b", DEMO_PIN)
+        b.append_game_event(gid, "note", {"text": "field 2 now"})
+        assert b.game_log(gid).owner == "laptop-b"
+    finally:
+        b.close()
+    a = open_tournament(folder, startup_backup=False, laptop_id="laptop-a")
+    try:
+        with pytest.raises(Refused, match="^this game belongs to laptop laptop-b"):
+            a.append_game_event(gid, "note", {"text": "too late"})
+    finally:
+        a.close()

@@ -195,3 +195,11 @@ def approval_needs_pin() -> RuleMessage:
         "only the head judge approves a team's marker checks, with his PIN",
         "результаты проверки маркеров команды утверждает только Главный судья, введя свой PIN",
     )
+
+
+@catalog
+def handover_needs_pin() -> Phrase:
+    return Phrase(
+        "only the head judge hands a game over to another laptop, with his PIN",
+        "передать игру другому ноутбуку может только Главный судья, введя свой PIN",
+    )

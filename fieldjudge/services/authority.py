@@ -15,10 +15,11 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.chrono_checks import APPROVAL
 from fieldjudge.rules.events import Event
-from fieldjudge.rules.messages import RuleMessage
+from fieldjudge.rules.messages import Phrase
+from fieldjudge.store.schema import HANDOVER
 
 #: event types only the head judge may append (with his PIN): 31, 32.01, 19.05
-HEAD_JUDGE_TYPES = frozenset({pr.TOTAL_CORRECTED, pr.NO_SHOW, APPROVAL})
+HEAD_JUDGE_TYPES = frozenset({pr.TOTAL_CORRECTED, pr.NO_SHOW, APPROVAL, HANDOVER})
 
 
 class HeadJudge:
@@ -36,7 +37,7 @@ class HeadJudge:
         return f"<HeadJudge {self.name!r}>"
 
 
-def head_judge_refusal(etype: str) -> RuleMessage:
+def head_judge_refusal(etype: str) -> Phrase:
     """The refusal of a head-judge action without his PIN, citing the section."""
     if etype == pr.NO_SHOW:
         return pt.no_show_needs_pin()
@@ -44,6 +45,8 @@ def head_judge_refusal(etype: str) -> RuleMessage:
         return pt.correction_needs_pin()
     if etype == APPROVAL:
         return pt.approval_needs_pin()
+    if etype == HANDOVER:
+        return pt.handover_needs_pin()
     return pt.decision_needs_pin()
 
 

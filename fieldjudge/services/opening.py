@@ -19,11 +19,13 @@ def open_tournament(
     lock: bool = True,
     startup_backup: bool = True,
     monotonic: Callable[[], float] = time.monotonic,
+    laptop_id: str | None = None,
 ) -> TournamentService:
-    """Open an existing tournament folder (raises ``FolderLocked``, ``DamagedFile``)."""
+    """Open an existing tournament folder (raises ``FolderLocked``, ``DamagedFile``).
+    ``laptop_id``: this laptop's id, for one writer per game (None: not checked)."""
     key = WriteKey()
     store = Tournament.open(Path(folder), lock=lock, startup_backup=startup_backup, key=key)
-    return TournamentService(store, key, monotonic=monotonic)
+    return TournamentService(store, key, monotonic=monotonic, laptop_id=laptop_id)
 
 
 def create_tournament(

@@ -21,11 +21,12 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import joined
+from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.schedule import ScheduleCheck
 from fieldjudge.services import authority
 from fieldjudge.services.authority import HeadJudge
 from fieldjudge.services.pin import check_pin
-from fieldjudge.store import EventLog, Refused, Tournament, WriteKey
+from fieldjudge.store import HANDOVER, EventLog, Refused, Tournament, WriteKey
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.tables import RosterRow, ScheduleRow
 
@@ -47,10 +48,14 @@ class TournamentService:
         key: WriteKey,
         *,
         monotonic: Callable[[], float] = time.monotonic,
+        laptop_id: str | None = None,
     ) -> None:
         store.check_key(key)  # refuse a key that is not the store's
         self.store = store
         self._key = key
+        # this laptop's id: a game file records the laptop that created it, and only that
+        # laptop appends to it until the head judge hands it over (None: not checked)
+        self.laptop_id = laptop_id
         self.monotonic = monotonic
         self.pin_gate = pr.PinGate()
         self._grants: weakref.WeakSet[HeadJudge] = weakref.WeakSet()
@@ -118,8 +123,9 @@ class TournamentService:
         return self.store.matches()
 
     def game_log(self, game_id: str, create: bool = True) -> EventLog:
-        """The game's log, to read (its appends go through :meth:`append_game_event`)."""
-        return self.store.game_log(game_id, create=create)
+        """The game's log, to read (its appends go through :meth:`append_game_event`); a new
+        file records this laptop as the game's owner."""
+        return self.store.game_log(game_id, create=create, owner=self.laptop_id)
 
     def match_log(self, match_id: str, meta: dict[str, Any] | None = None) -> EventLog:
         return self.store.match_log(match_id, meta)
@@ -224,6 +230,8 @@ class TournamentService:
         why = authority.append_refusal(
             log.events, etype, data, self._teams(log), self.is_head_judge(head_judge)
         )
+        if why is None and self.laptop_id is not None and etype != HANDOVER:
+            why = may_append(log.owner, self.laptop_id)  # one writer per game
         if why:
             raise Refused(why)
         if etype == VOID:
@@ -269,6 +277,16 @@ class TournamentService:
             return log.append(etype, dict(data or {}), judge=judge, key=self._key)
         except Refused as exc:
             raise translated(exc) from None
+
+    def hand_over_game(self, game_id: str, to_laptop: str, pin: str, judge: str = "") -> Event:
+        """The head judge gives a game to another laptop (a broken laptop's games), with his
+        PIN: from then on only ``to_laptop`` appends to it."""
+        grant = self.head_judge(pin, HANDOVER)
+        log = self.game_log(game_id, create=False)
+        data = {"from_laptop": str(log.owner or ""), "to_laptop": to_laptop}
+        if not data["from_laptop"] or not to_laptop:
+            raise Refused("a game with no recorded owner needs no hand-over")
+        return self.append_game_event(game_id, HANDOVER, data, judge=judge, head_judge=grant)
 
     @staticmethod
     def _teams(log: EventLog) -> tuple[str, str]:
