@@ -49,7 +49,7 @@ class FieldJudgeApp(App[None]):
         self.initial_folder = tournament_folder
         self.tournament: TournamentService | None = None
         self.judge = judge
-        self.monotonic = monotonic  # the head judge's PIN gate counts on this clock
+        self.monotonic = monotonic  # kept for the screens' timers
         self.chrono = chrono or ChronoSession()  # the chronograph chosen in this run
         self.chrono_feeds: list[Any] = []  # chrono feeds on screen, newest last
         self.theme = "textual-dark"

@@ -62,7 +62,7 @@ def demo(ctx: click.Context, no_ui: bool) -> None:
 
     Without --data-dir (or FIELDJUDGE_DATA) the folder is a new temporary one, so your real
     tournaments are never touched."""
-    from fieldjudge.services.demo import create_demo, fresh_demo_folder
+    from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo, fresh_demo_folder
 
     data_dir = ctx.obj["data_dir"] or Path(tempfile.mkdtemp(prefix="fieldjudge-demo-"))
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -70,6 +70,7 @@ def demo(ctx: click.Context, no_ui: bool) -> None:
     t = create_demo(folder)
     t.close()
     click.echo(str(folder))
+    click.echo(f"the demo head judge's secret: {DEMO_PASSPHRASE}", err=True)
     if not no_ui:
         _run_app(ctx, data_dir, folder)
 

@@ -98,11 +98,14 @@ def export(ctx, folder, game_id, all_games, fmt, out, lang, overwrite) -> None:
 @click.argument("folder", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.pass_context
 def verify(ctx, folder: Path | None) -> None:
-    """Check every file's JSON, schema, event chain and protocol lock; exit 1 on any fault.
+    """Check every file's JSON, schema, event chain, protocol lock, signatures (laptops and
+    head judge) and heads against the manifest; name the laptop behind each event; exit 1
+    on any fault.
 
     Without FOLDER: the current folder if it is a tournament, else every tournament in the
     data folder."""
-    from fieldjudge.services.verify import verify_folder
+    from fieldjudge.services.verify import verify_report
+    from fieldjudge.store.pins import HeadJudgePins
 
     if folder is not None:
         folders = [folder]
@@ -117,14 +120,18 @@ def verify(ctx, folder: Path | None) -> None:
         if not Path(f).is_dir():
             raise click.ClickException(f"{f}: no such folder")
         click.echo(f"{f}:")
-        for rel, faults in verify_folder(f).items():
-            if faults:
+        try:
+            reports = verify_report(f, HeadJudgePins())
+        except (StoreError, OSError) as exc:
+            raise click.ClickException(f"{f}: {exc}") from None
+        for rel, rep in reports.items():
+            if rep.faults:
                 bad += 1
                 click.echo(f"  FAULT {rel}")
-                for fault in faults:
+                for fault in rep.faults:
                     click.echo(f"        {fault}")
             else:
-                click.echo(f"  ok    {rel}")
+                click.echo(f"  ok    {rel}" + (f"  ({'; '.join(rep.notes)})" if rep.notes else ""))
     if bad:
         click.echo(f"{bad} file(s) with faults", err=True)
         ctx.exit(1)

@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 
 from fieldjudge.store import DamagedFile
+from fieldjudge.store.anchors import HEADS_FILE, LAPTOP_FILE, SIG_FILE, read_laptops
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 from fieldjudge.store.validate import validate_data
@@ -35,6 +36,10 @@ def doc_to_log(doc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def read_laptops_of(folder: Path) -> dict[str, dict[str, Any]]:
+    return read_laptops(folder)
+
+
 def read_log_file(path: Path) -> dict[str, Any]:
     """Validated (JSON, schema, chain) content of one log file, as a doc."""
     data, _changed = validate_data(load_json_file(path), Path(path))
@@ -54,6 +59,12 @@ def build_bundle(folder: Path, now: datetime | None = None) -> dict[str, Any]:
     }
     for sub in LOG_FOLDERS:
         out[sub] = {p.stem: read_log_file(p) for p in sorted((folder / sub).glob("*.json"))}
+    # who signed: the laptops' registrations and manifests, the head judge's signature of
+    # tournament.json (public data only: no key ever leaves its laptop)
+    out["laptops"] = read_laptops(folder)
+    sig = folder / SIG_FILE
+    if sig.exists():
+        out["tournament_sig"] = load_json_file(sig)
     return out
 
 
@@ -99,5 +110,16 @@ def import_bundle(path: Path, dest: Path) -> Path:
         for key, doc in (data.get(sub) or {}).items():
             name = Path(key).name  # never a path outside the folder
             atomic_write_bytes(dest / sub / f"{name}.json", orjson.dumps(doc_to_log(doc)))
+    for lid, entry in (data.get("laptops") or {}).items():
+        if not isinstance(entry, dict):
+            continue
+        sub = dest / "laptops" / Path(str(lid)).name
+        sub.mkdir(parents=True, exist_ok=True)
+        if isinstance(entry.get("laptop"), dict):
+            atomic_write_bytes(sub / LAPTOP_FILE, orjson.dumps(entry["laptop"]))
+        if entry.get("heads"):
+            atomic_write_bytes(sub / HEADS_FILE, str(entry["heads"]).encode())
+    if isinstance(data.get("tournament_sig"), dict):
+        atomic_write_bytes(dest / SIG_FILE, orjson.dumps(data["tournament_sig"]))
     atomic_write_bytes(dest / TOURNAMENT_FILE, orjson.dumps(data["tournament"]))
     return dest

@@ -17,7 +17,7 @@ import orjson
 VOID = "void"
 GENESIS_HASH = "0" * 64
 # Stored beside the hash, outside the hashed content: the signature is over the hash.
-UNHASHED = frozenset({"hash", "sig", "signer"})
+UNHASHED = frozenset({"hash", "sig", "signer", "hj_sig", "hj_key"})
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class Event:
     hash: str = ""
     sig: str | None = None  # the writing laptop's signature of ``hash``
     signer: str | None = None  # the id of the key that made ``sig``
+    hj_sig: str | None = None  # the head judge's signature of ``hash`` (his actions)
+    hj_key: str | None = None  # the id of the head judge key that made ``hj_sig``
 
     def to_doc(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
@@ -49,6 +51,9 @@ class Event:
         if self.sig is not None:
             doc["sig"] = self.sig
             doc["signer"] = self.signer
+        if self.hj_sig is not None:
+            doc["hj_sig"] = self.hj_sig
+            doc["hj_key"] = self.hj_key
         return doc
 
     @classmethod
@@ -65,6 +70,8 @@ class Event:
             hash=doc.get("hash", ""),
             sig=doc.get("sig"),
             signer=doc.get("signer"),
+            hj_sig=doc.get("hj_sig"),
+            hj_key=doc.get("hj_key"),
         )
 
 

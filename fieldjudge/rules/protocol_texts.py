@@ -165,8 +165,8 @@ def pin_wrong(left: int) -> Phrase:
 def correction_needs_pin() -> RuleMessage:
     return R(
         "31",
-        "only the head judge corrects a total, with his PIN",
-        "исправить сумму очков может только Главный судья, введя свой PIN",
+        "only the head judge corrects a total, with his secret",
+        "исправить сумму очков может только Главный судья, введя свой секрет",
     )
 
 
@@ -174,8 +174,8 @@ def correction_needs_pin() -> RuleMessage:
 def no_show_needs_pin() -> RuleMessage:
     return R(
         "32.01",
-        "only the head judge rules a no-show, with his PIN",
-        "неявку команды фиксирует только Главный судья, введя свой PIN",
+        "only the head judge rules a no-show, with his secret",
+        "неявку команды фиксирует только Главный судья, введя свой секрет",
     )
 
 
@@ -183,8 +183,8 @@ def no_show_needs_pin() -> RuleMessage:
 def decision_needs_pin() -> RuleMessage:
     return R(
         "31",
-        "only the head judge decides which copy of a game log stands, with his PIN",
-        "какая копия протокола игры верна, решает только Главный судья, введя свой PIN",
+        "only the head judge decides which copy of a game log stands, with his secret",
+        "какая копия протокола игры верна, решает только Главный судья, введя свой секрет",
     )
 
 
@@ -192,14 +192,14 @@ def decision_needs_pin() -> RuleMessage:
 def approval_needs_pin() -> RuleMessage:
     return R(
         "19.05",
-        "only the head judge approves a team's marker checks, with his PIN",
-        "результаты проверки маркеров команды утверждает только Главный судья, введя свой PIN",
+        "only the head judge approves a team's marker checks, with his secret",
+        "результаты проверки маркеров команды утверждает только Главный судья, введя свой секрет",
     )
 
 
 @catalog
 def handover_needs_pin() -> Phrase:
     return Phrase(
-        "only the head judge hands a game over to another laptop, with his PIN",
-        "передать игру другому ноутбуку может только Главный судья, введя свой PIN",
+        "only the head judge hands a game over to another laptop, with his secret",
+        "передать игру другому ноутбуку может только Главный судья, введя свой секрет",
     )

@@ -4,7 +4,7 @@ The rules engine says whether an event is legal in the game (``paintball.refusal
 by the live game before it calls the writer); this module adds the protocol's authority:
 a locked protocol takes nothing but the head judge's total correction (31), and the head
 judge's actions (a total correction, 31; a no-show, 32.01; a conflict decision) need his
-PIN, presented as a :class:`HeadJudge` grant that only :class:`TournamentService` issues."""
+secret (which unlocks his signing key), presented as a :class:`HeadJudge` grant that only :class:`TournamentService` issues."""
 
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ from fieldjudge.rules.events import Event
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.store.schema import HANDOVER
 
-#: event types only the head judge may append (with his PIN): 31, 32.01, 19.05
+#: event types only the head judge may append (with his secret, signed with his key): 31, 32.01, 19.05
 HEAD_JUDGE_TYPES = frozenset({pr.TOTAL_CORRECTED, pr.NO_SHOW, APPROVAL, HANDOVER})
 
 
 class HeadJudge:
-    """Proof that the head judge's PIN was typed (issued by ``TournamentService``).
+    """Proof that the head judge's secret was typed (issued by ``TournamentService``).
 
     Constructing one elsewhere proves nothing: the service accepts only the grants it
     issued itself (kept in a private set)."""
@@ -38,7 +38,7 @@ class HeadJudge:
 
 
 def head_judge_refusal(etype: str) -> Phrase:
-    """The refusal of a head-judge action without his PIN, citing the section."""
+    """The refusal of a head-judge action without his secret, citing the section."""
     if etype == pr.NO_SHOW:
         return pt.no_show_needs_pin()
     if etype == pr.TOTAL_CORRECTED:

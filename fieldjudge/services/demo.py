@@ -8,9 +8,9 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from fieldjudge.csv_import import RosterRow
-from fieldjudge.services.demo_history import DEMO_PIN, add_history
+from fieldjudge.services.demo_history import add_history
+from fieldjudge.services.head_judge import DEFAULT_PARAMS, DEMO_PASSPHRASE, ScryptParams
 from fieldjudge.services.opening import create_tournament
-from fieldjudge.services.pin import hash_pin
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.settings import DEFAULTS
 
@@ -58,6 +58,9 @@ NUMBERS = [7, 11, 23, 42, 77]
 SLOT = timedelta(minutes=20)  # 7:00 game + 12 min (32.03) + a minute to change over
 
 
+__all__ = ["DEMO_PASSPHRASE", "create_demo", "fresh_demo_folder"]
+
+
 def round_robin(names: list[str], rounds: int) -> list[list[tuple[str, str]]]:
     """Circle method: each round pairs every team once."""
     ring = list(names)
@@ -69,7 +72,14 @@ def round_robin(names: list[str], rounds: int) -> list[list[tuple[str, str]]]:
     return out
 
 
-def create_demo(folder: Path, day: date | None = None, lock: bool = True) -> TournamentService:
+def create_demo(
+    folder: Path,
+    day: date | None = None,
+    lock: bool = True,
+    kdf: ScryptParams = DEFAULT_PARAMS,
+) -> TournamentService:
+    """The demo tournament; its head judge's secret is :data:`DEMO_PASSPHRASE` (printed
+    by ``fieldjudge demo``)."""
     day = day or date.today()
     t = create_tournament(
         folder,
@@ -77,7 +87,8 @@ def create_demo(folder: Path, day: date | None = None, lock: bool = True) -> Tou
         day=day,
         venue="Полигон «Северный»",
         head_judge="Главный судья Демо",
-        pin_hash=hash_pin(DEMO_PIN),
+        head_judge_secret=DEMO_PASSPHRASE,
+        kdf=kdf,
         division="Д3",
         settings=dict(DEFAULTS),
         lock=lock,

@@ -12,10 +12,10 @@ from datetime import datetime, timedelta
 
 from fieldjudge.rules.paintball import fold, refusal
 from fieldjudge.services import results
+from fieldjudge.services.head_judge import DEMO_PASSPHRASE
 from fieldjudge.services.tournament import TournamentService
 
 SEED = 20260516
-DEMO_PIN = "1234"  # the demo head judge's PIN (shown in the README)
 
 
 @dataclass
@@ -64,7 +64,7 @@ def play(
     script: Script,
     rng: random.Random,
     close: bool = True,
-    pin: str = DEMO_PIN,
+    secret: str = DEMO_PASSPHRASE,
 ) -> None:
     """Play ``script`` in ``game_id``; ``close``: the protocol is submitted and both
     captains sign."""
@@ -72,7 +72,9 @@ def play(
     a, b = p.setup.teams
     length = p.setup.settings.game_length_ms
     if script.kind == "no_show":
-        results.record_no_show(t, game_id, [b], "late", judge=p.judge, when=p.at(-60_000), pin=pin)
+        results.record_no_show(
+            t, game_id, [b], "late", judge=p.judge, when=p.at(-60_000), secret=secret
+        )
         if close:
             _close(t, p, length)
         return

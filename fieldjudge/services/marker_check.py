@@ -1,5 +1,5 @@
 """The chrono station's writes for one game (19, 20): a team's check-in, a marker's verdict
-and the head judge's approval of a team (19.05, with his PIN). Each asks the rules engine
+and the head judge's approval of a team (19.05, with his secret; rate-limited). Each asks the rules engine
 once and appends through the one writer (``TournamentService.append_game_event``)."""
 
 from __future__ import annotations
@@ -61,9 +61,10 @@ class MarkerCheckService:
             data["note"] = note
         return self._append(ev.MARKER_VERDICT, data)
 
-    def approve(self, team: str, pin: str) -> Event:
-        """19.05: the head judge approves a team's checks, with his PIN."""
-        grant = self.t.head_judge(pin, APPROVAL)
+    def approve(self, team: str, secret: str) -> Event:
+        """19.05: the head judge approves a team's checks, with his secret (wrong ones are
+        logged and rate-limited like every head-judge secret)."""
+        grant = self.t.head_judge(secret, APPROVAL)
         _setup, state, _log = self.state()
         results = {str(p.number): p.marker_result for p in state.team_players(team)}
         data = {

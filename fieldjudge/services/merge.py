@@ -3,11 +3,17 @@
 Events are matched by id along the hash chain: a log that is a prefix of ours adds nothing
 (duplicates skipped); a log that extends ours is taken (fast-forward); two logs of the same
 game that both added different events after a common prefix are a conflict: ours stays, the
-other copy is kept in ``conflicts/`` until the head judge chooses (with his PIN). Never
-mixed silently. New events pass the same authority check as an append on this laptop
-(``services.authority``): an event a locked protocol refuses is not merged (31), and a
-head judge's action made elsewhere waits, as a conflict, for the head judge's decision.
-The schedule, teams and players of the other ``tournament.json`` are united by id."""
+other copy is kept in ``conflicts/`` until the head judge chooses (with his secret; the
+decision is signed with his key). Never mixed silently. Every new event must carry a valid
+signature of a laptop known to the tournament, and a head-judge action a valid signature of
+the head judge's (pinned) key: a log with an unsigned, forged or edited event is refused
+whole. New events then pass the same protocol check as an append on this laptop (31). A
+log shorter than the head its laptop's manifest records (truncated) is refused too.
+
+The other ``tournament.json``: teams, players, schedule and settings are matched by id and
+by name; what is new is added, what differs is listed as a conflict for the head judge
+(kept in ``conflicts/tournament/``), never duplicated and never dropped; a game at a field
+and time already taken is refused with the reason. The report lists every change."""
 
 from __future__ import annotations
 
@@ -20,11 +26,16 @@ import orjson
 
 from fieldjudge.export import bundle
 from fieldjudge.i18n import rule_text
-from fieldjudge.services import authority
+from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.events import Event
+from fieldjudge.services import authority, identity
+from fieldjudge.services.authority import HeadJudge
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import DamagedFile, Refused
+from fieldjudge.store.anchors import HEADS_FILE, LAPTOP_FILE, canonical_digest, parse_heads
+from fieldjudge.store.auth_log import LAPTOPS_DIR
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
-from fieldjudge.store.tournament import TOURNAMENT_FILE
+from fieldjudge.store.tournament import TOURNAMENT_FILE, anchor_fault
 from fieldjudge.store.validate import validate_data
 
 CONFLICTS = "conflicts"
@@ -51,6 +62,14 @@ class MergeReport:
     duplicates_skipped: int = 0
     schedule_added: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    #: every change made to tournament.json ("added team Медведи (id 1a2b)", ...)
+    changes: list[str] = field(default_factory=list)
+    #: teams, players, games and settings that differ: for the head judge
+    tournament_conflicts: list[str] = field(default_factory=list)
+    #: the other tournament's games refused (a field and time already taken)
+    refused_games: list[str] = field(default_factory=list)
+    #: laptops whose registration (and manifest) was taken from the source
+    laptops_added: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         out = [f"merged from {self.source}"]
@@ -64,6 +83,10 @@ class MergeReport:
             out.append(
                 "added to the tournament: " + ", ".join(f"{v} {k}" for k, v in added.items())
             )
+        out.extend(f"change: {c}" for c in self.changes)
+        out.extend(f"laptop registered from the source: {x}" for x in self.laptops_added)
+        out.extend(f"CONFLICT tournament: {c}" for c in self.tournament_conflicts)
+        out.extend(f"REFUSED game: {c}" for c in self.refused_games)
         for c in self.conflicts:
             out.append(
                 f"CONFLICT {c.kind}/{c.log_id}: {c.common} events in common, then {c.ours} here "
@@ -80,6 +103,8 @@ class Source:
     tournament: dict[str, Any]
     logs: dict[str, dict[str, dict[str, Any]]]  # kind -> id -> {meta, events}
     errors: list[str]
+    #: laptop id -> {"laptop": laptop.json doc, "heads": heads.jsonl text}
+    laptops: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def load_source(path: Path) -> Source:
@@ -98,11 +123,47 @@ def load_source(path: Path) -> Source:
                 try:
                     logs[kind][p.stem] = bundle.read_log_file(p)
                 except DamagedFile as exc:
-                    errors.append(f"{kind}/{p.name} skipped: {exc.fault}")
-        return Source(path.name, tournament, logs, errors)
+                    errors.append(f"{kind}/{p.name} not merged: {exc.fault}")
+        return Source(path.name, tournament, logs, errors, bundle.read_laptops_of(path))
     data = bundle.load_bundle(path)
     logs = {kind: dict(data.get(kind) or {}) for kind in bundle.LOG_FOLDERS}
-    return Source(path.name, data["tournament"], logs, [])
+    return Source(path.name, data["tournament"], logs, [], dict(data.get("laptops") or {}))
+
+
+def _registry(t: TournamentService, src: Source) -> dict[str, identity.LaptopInfo]:
+    """The laptops known here, and those the source registers (ids are key hashes, so a
+    source cannot give a known laptop another key)."""
+    reg = identity.registry(t.folder, t.pinned_hj)
+    for lid, entry in src.laptops.items():
+        doc = entry.get("laptop") if isinstance(entry, dict) else None
+        if lid in reg or not isinstance(doc, dict):
+            continue
+        reg.update(identity.registry_of_docs({lid: doc}, t.pinned_hj))
+    return reg
+
+
+def _source_anchors(src: Source, reg: dict[str, identity.LaptopInfo]) -> dict:
+    rows = {
+        lid: parse_heads(str(entry.get("heads") or "").encode())
+        for lid, entry in src.laptops.items()
+        if isinstance(entry, dict)
+    }
+    heads, _faults = identity.manifest_of_rows(rows, reg)
+    return heads
+
+
+def _signature_refusal(
+    kind: str, doc: dict, start: int, reg: dict[str, identity.LaptopInfo], hj: str | None
+) -> str | None:
+    """The first new event (from ``start``) whose signatures do not hold."""
+    hj_types = authority.HEAD_JUDGE_TYPES if kind == "games" else frozenset()
+    events = doc.get("events") or []
+    for d in events[start:]:
+        fault = identity.event_fault(d, reg, hj, hj_types)
+        if fault:
+            who = identity.laptop_label(reg, d.get("signer"))
+            return f"event #{d.get('seq')} ({d.get('type')}, {who}): {fault}"
+    return None
 
 
 def _common(ours: list[dict], theirs: list[dict]) -> int:
@@ -154,16 +215,20 @@ def _refused(kind: str, doc: dict, start: int) -> tuple[str | None, bool]:
     teams = (str(meta.get("team_a", "")), str(meta.get("team_b", "")))
     events = doc.get("events") or []
     try:
-        found = authority.log_refusals(events, start, teams)
+        evs = [Event.from_doc(dict(d)) for d in events]
     except (KeyError, TypeError, ValueError) as exc:
         return f"malformed event ({exc!r})", False
-    if not found:
-        return None, False
-    i, why, head = found[0]
-    return f"event #{events[i].get('seq')} ({events[i].get('type')}): {rule_text(why)}", head
+    # head-judge actions reach here only with a valid head-judge signature
+    for i in range(start, len(evs)):
+        why = pr.lock_refusal(evs[:i], evs[i].type, evs[i].data, teams)
+        if why:
+            return f"event #{evs[i].seq} ({evs[i].type}): {rule_text(why)}", False
+    return None, False
 
 
 def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
+    reg = _registry(t, src)
+    src_anchors = _source_anchors(src, reg)
     for kind, logs in src.logs.items():
         for log_id, doc in sorted(logs.items()):
             log_id = Path(log_id).name
@@ -175,6 +240,20 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
                     k0 = _common(bundle.read_log_file(path)["events"], theirs)
                 except DamagedFile:
                     k0 = 0
+            a = src_anchors.get((kind, log_id))
+            try:
+                cut = anchor_fault(
+                    [Event.from_doc(dict(d)) for d in theirs], (a.count, a.hash) if a else None
+                )
+            except (KeyError, TypeError, ValueError) as exc:
+                cut = f"malformed event ({exc!r})"
+            if cut:
+                report.errors.append(f"{kind}/{log_id}: not merged: {cut}")
+                continue
+            forged = _signature_refusal(kind, doc, k0, reg, t.pinned_hj)
+            if forged:
+                report.errors.append(f"{kind}/{log_id}: not merged: {forged}")
+                continue
             why, for_head_judge = _refused(kind, doc, k0)
             if why and not for_head_judge:
                 report.errors.append(f"{kind}/{log_id}: not merged: {why}")
@@ -190,9 +269,17 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
                 report.errors.append(f"{kind}/{log_id}: waits for the head judge: {why}")
                 continue
             if not path.exists():
+                if kind == "games" and t.anchor(log_id):
+                    report.errors.append(
+                        f"{kind}/{log_id}: our copy is missing although the manifest records "
+                        "its events; restore it from a backup first; not merged"
+                    )
+                    continue
                 _write_log(path, doc)
                 report.added_logs.append(f"{kind}/{log_id}")
                 report.events_added += len(theirs)
+                if kind == "games" and theirs:
+                    t.record_head(log_id, len(theirs), theirs[-1]["hash"], "merged")
                 continue
             try:
                 ours = bundle.read_log_file(path)["events"]
@@ -210,32 +297,187 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
                 _write_log(path, doc)
                 report.fast_forwarded.append(f"{kind}/{log_id}")
                 report.events_added += len(theirs) - k
+                if kind == "games" and theirs:
+                    t.record_head(log_id, len(theirs), theirs[-1]["hash"], "merged")
             else:
                 report.conflicts.append(_keep_conflict(t, kind, log_id, doc, k, len(ours) - k))
 
 
+def _norm(name: Any) -> str:
+    return " ".join(str(name or "").split()).casefold()
+
+
+def _plain(doc: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in doc.items() if not k.startswith("_")}
+
+
+SETTING_KEYS = ("name", "date", "venue", "division", "head_judge", "settings")
+
+
 def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> None:
-    """Teams, players and games of the other tournament.json missing here (by id)."""
+    """Teams, players, games and settings of the other tournament.json: new ones added,
+    differing ones listed as conflicts (by id and by name), clashing games refused."""
     other = src.tournament
     added = {"teams": 0, "players": 0, "games": 0}
+    conflicts: list[dict[str, Any]] = []
 
-    def key(table: str, doc: dict) -> Any:
-        if table == "players":
-            return (doc.get("team_id"), doc.get("number"))
-        return doc.get("id")
+    def conflict(what: str, ours: Any, theirs: Any, text: str) -> None:
+        conflicts.append({"what": what, "ours": ours, "theirs": theirs, "text": text})
+        report.tournament_conflicts.append(text)
 
     def change(data: dict) -> None:
-        for table in added:
-            mine = data.setdefault(table, {})
-            have = {key(table, d) for d in mine.values()}
-            for d in sorted((other.get(table) or {}).values(), key=lambda d: str(key(table, d))):
-                if key(table, d) not in have:
-                    mine[str(max((int(i) for i in mine), default=0) + 1)] = d
-                    have.add(key(table, d))
-                    added[table] += 1
+        teams = data.setdefault("teams", {})
+        players = data.setdefault("players", {})
+        games = data.setdefault("games", {})
 
-    t.transaction(change)  # one atomic write of tournament.json
+        def next_key(table: dict) -> str:
+            return str(max((int(i) for i in table if str(i).isdigit()), default=0) + 1)
+
+        by_id = {d.get("id"): d for d in teams.values()}
+        by_name = {_norm(d.get("name")): d for d in teams.values()}
+        team_map: dict[str, str] = {}  # their team id -> ours (same team)
+        for d in sorted((other.get("teams") or {}).values(), key=lambda d: str(d.get("id"))):
+            tid, name = d.get("id"), d.get("name")
+            mine = by_id.get(tid)
+            same_name = by_name.get(_norm(name))
+            if mine is not None:
+                team_map[str(tid)] = str(tid)
+                if _plain(mine) != _plain(d):
+                    conflict(
+                        "team",
+                        mine,
+                        d,
+                        f"team {tid}: here {mine.get('name')!r}, there {name!r}",
+                    )
+            elif same_name is not None:
+                team_map[str(tid)] = str(same_name.get("id"))
+                conflict(
+                    "team",
+                    same_name,
+                    d,
+                    f"team {name!r}: id {same_name.get('id')} here, {tid} there "
+                    "(the same name: not added twice)",
+                )
+            else:
+                teams[next_key(teams)] = d
+                by_id[tid] = d
+                by_name[_norm(name)] = d
+                team_map[str(tid)] = str(tid)
+                added["teams"] += 1
+                report.changes.append(f"added team {name!r} (id {tid})")
+
+        have_p = {(p.get("team_id"), p.get("number")): p for p in players.values()}
+        for d in sorted(
+            (other.get("players") or {}).values(),
+            key=lambda d: (str(d.get("team_id")), str(d.get("number"))),
+        ):
+            team_id = team_map.get(str(d.get("team_id")), d.get("team_id"))
+            d = {**d, "team_id": team_id}
+            mine = have_p.get((team_id, d.get("number")))
+            if mine is None:
+                players[next_key(players)] = d
+                have_p[(team_id, d.get("number"))] = d
+                added["players"] += 1
+                report.changes.append(
+                    f"added player #{d.get('number')} {d.get('name')!r} to team {team_id}"
+                )
+            elif _plain(mine) != _plain(d):
+                conflict(
+                    "player",
+                    mine,
+                    d,
+                    f"player #{d.get('number')} of team {team_id}: here {mine.get('name')!r}"
+                    f"{' (captain)' if mine.get('captain') else ''}, there {d.get('name')!r}"
+                    f"{' (captain)' if d.get('captain') else ''}",
+                )
+
+        g_by_id = {g.get("id"): g for g in games.values()}
+        g_by_slot = {(str(g.get("field")), str(g.get("start"))): g for g in games.values()}
+        for d in sorted((other.get("games") or {}).values(), key=lambda d: str(d.get("id"))):
+            d = {
+                **d,
+                "team_a": team_map.get(str(d.get("team_a")), d.get("team_a")),
+                "team_b": team_map.get(str(d.get("team_b")), d.get("team_b")),
+            }
+            mine = g_by_id.get(d.get("id"))
+            slot = (str(d.get("field")), str(d.get("start")))
+            if mine is not None:
+                if _plain(mine) != _plain(d):
+                    conflict(
+                        "game",
+                        mine,
+                        d,
+                        f"game {d.get('id')}: here field {mine.get('field')} at "
+                        f"{mine.get('start')}, there field {d.get('field')} at {d.get('start')}",
+                    )
+                continue
+            clash = g_by_slot.get(slot)
+            if clash is not None:
+                report.refused_games.append(
+                    f"game {d.get('id')} not added: field {slot[0]} at {slot[1]} is taken by "
+                    f"game {clash.get('id')}"
+                )
+                conflicts.append({"what": "game_clash", "ours": clash, "theirs": d})
+                continue
+            games[next_key(games)] = d
+            g_by_id[d.get("id")] = d
+            g_by_slot[slot] = d
+            added["games"] += 1
+            report.changes.append(f"added game {d.get('id')} (field {slot[0]} at {slot[1]})")
+
+        ours_meta = (data.get("meta") or {}).get("1") or {}
+        their_meta = (other.get("meta") or {}).get("1") or {}
+        for k in SETTING_KEYS:
+            if k in their_meta and their_meta.get(k) != ours_meta.get(k):
+                if k == "settings":
+                    a, b = ours_meta.get(k) or {}, their_meta.get(k) or {}
+                    for name in sorted(set(a) | set(b)):
+                        if a.get(name) != b.get(name):
+                            conflict(
+                                "setting",
+                                {name: a.get(name)},
+                                {name: b.get(name)},
+                                f"setting {name}: here {a.get(name)!r}, there {b.get(name)!r}",
+                            )
+                else:
+                    conflict(
+                        "setting",
+                        {k: ours_meta.get(k)},
+                        {k: their_meta.get(k)},
+                        f"{k}: here {ours_meta.get(k)!r}, there {their_meta.get(k)!r}",
+                    )
+
+    if other:
+        t.transaction(change)  # one atomic write of tournament.json
     report.schedule_added = added
+    if conflicts:
+        folder = t.folder / CONFLICTS / "tournament"
+        folder.mkdir(parents=True, exist_ok=True)
+        body = {"source": src.label, "conflicts": conflicts}
+        name = f"{Path(src.label).stem}--{canonical_digest(body)[:12]}.json"
+        atomic_write_bytes(folder / name, orjson.dumps(body, option=orjson.OPT_INDENT_2))
+
+
+def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> None:
+    """The source's laptop registrations and manifests: taken when absent here, or when
+    theirs extends ours (a manifest is append-only); never over another one."""
+    for lid, entry in sorted(src.laptops.items()):
+        if not isinstance(entry, dict) or lid == t.keys.laptop_id:
+            continue
+        folder = t.folder / LAPTOPS_DIR / Path(lid).name
+        doc = entry.get("laptop")
+        if isinstance(doc, dict) and not (folder / LAPTOP_FILE).exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(folder / LAPTOP_FILE, orjson.dumps(doc))
+            info = identity.registry_of_docs({lid: doc}, t.pinned_hj).get(lid)
+            report.laptops_added.append(info.label() if info else lid)
+        heads = str(entry.get("heads") or "").encode()
+        if heads:
+            hp = folder / HEADS_FILE
+            mine = hp.read_bytes() if hp.exists() else b""
+            if len(heads) > len(mine) and heads.startswith(mine):
+                folder.mkdir(parents=True, exist_ok=True)
+                atomic_write_bytes(hp, heads)
 
 
 def merge_into(t: TournamentService, source: Path) -> MergeReport:
@@ -251,6 +493,7 @@ def merge_into(t: TournamentService, source: Path) -> MergeReport:
     if Path(source).resolve() == t.folder.resolve():
         raise Refused("this is the tournament's own folder")
     report = MergeReport(src.label, errors=list(src.errors))
+    merge_laptops(t, src, report)
     merge_tournament(t, src, report)
     merge_logs(t, src, report)
     return report
@@ -261,14 +504,49 @@ def conflicts(t: TournamentService) -> list[Path]:
     return sorted(p for kind in bundle.LOG_FOLDERS for p in (folder / kind).glob("*--*.json"))
 
 
-def resolve(t: TournamentService, conflict_path: Path, keep: str, pin: str = "") -> Path:
-    """The head judge chooses, with his PIN: ``keep="ours"`` keeps our log, ``"theirs"``
+def resolve(
+    t: TournamentService,
+    conflict_path: Path,
+    keep: str,
+    secret: str = "",
+    *,
+    grant: HeadJudge | None = None,
+) -> Path:
+    """The head judge chooses, with his secret: ``keep="ours"`` keeps our log, ``"theirs"``
     takes the other copy. The copy not chosen is moved to ``conflicts/resolved/`` (never
-    deleted)."""
+    deleted); the decision is kept beside it, signed with his key, and the new head goes
+    into this laptop's manifest."""
     conflict_path = Path(conflict_path)
     if keep not in ("ours", "theirs"):
         raise Refused("choose ours or theirs")
-    t.head_judge(pin)  # refuses without the head judge's PIN (citing 31)
+    if not t.is_head_judge(grant):
+        grant = t.head_judge(secret)  # refuses without the head judge's secret (citing 31)
+    assert grant is not None
+    target = _resolve(t, conflict_path, keep)
+    kind = conflict_path.parent.name
+    log_id = conflict_path.name.split("--")[0]
+    ours = t.folder / kind / f"{log_id}.json"
+    events = bundle.read_log_file(ours)["events"] if ours.exists() else []
+    decision = {
+        "conflict": conflict_path.name,
+        "kind": kind,
+        "id": log_id,
+        "keep": keep,
+        "count": len(events),
+        "hash": events[-1]["hash"] if events else "",
+        "archived": target.name,
+    }
+    decision |= t.sign_as_head_judge(grant, "head_judge", canonical_digest(decision))
+    atomic_write_bytes(
+        target.with_name(target.name + ".decision.json"),
+        orjson.dumps(decision, option=orjson.OPT_INDENT_2),
+    )
+    if kind == "games" and events:
+        t.record_head(log_id, len(events), events[-1]["hash"], "head_judge_decision")
+    return target
+
+
+def _resolve(t: TournamentService, conflict_path: Path, keep: str) -> Path:
     kind = conflict_path.parent.name
     log_id = conflict_path.name.split("--")[0]
     ours = t.folder / kind / f"{log_id}.json"

@@ -1,5 +1,7 @@
 """The one way to open a tournament for the app, the CLI, the demo, the tests and the
-benchmarks: the store opened with a fresh write key that only the service holds."""
+benchmarks: the store opened with a fresh write key that only the service holds, and this
+laptop's signing key (made on first use in the user's config folder, never in the
+tournament folder)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,16 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from fieldjudge.services.head_judge import DEFAULT_PARAMS, HeadJudgeKey, ScryptParams
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Tournament, WriteKey
+from fieldjudge.store.keys import LaptopKeys
+from fieldjudge.store.pins import HeadJudgePins
+
+
+def laptop_keys(folder: Path, config_dir: Path | None = None) -> LaptopKeys:
+    """This laptop's key pair (made on first use), never inside the tournament folder."""
+    return LaptopKeys.load_or_create(config_dir, shared_folders=[Path(folder)])
 
 
 def open_tournament(
@@ -19,13 +29,32 @@ def open_tournament(
     lock: bool = True,
     startup_backup: bool = True,
     monotonic: Callable[[], float] = time.monotonic,
+    wall: Callable[[], float] = time.time,
     laptop_id: str | None = None,
+    config_dir: Path | None = None,
+    keys: LaptopKeys | None = None,
 ) -> TournamentService:
     """Open an existing tournament folder (raises ``FolderLocked``, ``DamagedFile``).
-    ``laptop_id``: this laptop's id, for one writer per game (None: not checked)."""
+    ``laptop_id``: this laptop's id, for one writer per game (None: not checked).
+    ``config_dir``: this laptop's config folder (its key and the head judge keys it
+    pinned; default ``FIELDJUDGE_CONFIG`` or the user's config folder)."""
     key = WriteKey()
+    keys = keys or laptop_keys(Path(folder), config_dir)
     store = Tournament.open(Path(folder), lock=lock, startup_backup=startup_backup, key=key)
-    return TournamentService(store, key, monotonic=monotonic, laptop_id=laptop_id)
+    try:
+        return TournamentService(
+            store,
+            key,
+            keys=keys,
+            pins=HeadJudgePins(config_dir),
+            monotonic=monotonic,
+            wall=wall,
+            laptop_id=laptop_id,
+            register=lock,
+        )
+    except BaseException:
+        store.close()
+        raise
 
 
 def create_tournament(
@@ -33,26 +62,46 @@ def create_tournament(
     *,
     name: str,
     day: date,
+    head_judge_secret: str | None = None,
     venue: str = "",
     head_judge: str = "",
-    pin_hash: dict[str, Any] | None = None,
     settings: dict[str, Any] | None = None,
     division: str = "",
     lock: bool = True,
     monotonic: Callable[[], float] = time.monotonic,
+    wall: Callable[[], float] = time.time,
+    kdf: ScryptParams = DEFAULT_PARAMS,
+    config_dir: Path | None = None,
+    keys: LaptopKeys | None = None,
 ) -> TournamentService:
-    """Create a new tournament folder and open it."""
+    """Create a new tournament folder and open it. ``head_judge_secret`` (at least 8
+    characters) seals the head judge's new signing key; this laptop pins its public key
+    and registers itself signed by it; ``tournament.json`` is signed from the start."""
+    record, unlocked = (None, None)
+    if head_judge_secret is not None:  # a quidditch-only folder has no head judge
+        record, unlocked = HeadJudgeKey.create(head_judge_secret, kdf)  # SecretTooShort
     key = WriteKey()
+    keys = keys or laptop_keys(Path(folder), config_dir)
     store = Tournament.create(
         Path(folder),
         name=name,
         day=day,
         venue=venue,
         head_judge=head_judge,
-        pin_hash=pin_hash,
+        head_judge_key=record,
         settings=settings,
         division=division,
         lock=lock,
         key=key,
     )
-    return TournamentService(store, key, monotonic=monotonic)
+    t = TournamentService(
+        store,
+        key,
+        keys=keys,
+        pins=HeadJudgePins(config_dir),
+        monotonic=monotonic,
+        wall=wall,
+        head_judge_key=unlocked,
+    )
+    t._sign_tournament()  # noqa: SLF001 - the genesis version, signed by the head judge
+    return t

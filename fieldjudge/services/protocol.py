@@ -40,20 +40,20 @@ class GameProtocol:
 
     def correct_total(
         self,
-        pin: str,
+        secret: str,
         new_points: dict[str, int],
         reason: str,
         new_diff: dict[str, int] | None = None,
     ) -> Event:
-        """31: the head judge corrects a wrong total, with his PIN."""
+        """31: the head judge corrects a wrong total, with his secret."""
         return results.correct_total(
-            self.t, self.game_id, pin, new_points, reason, new_diff, judge=self.judge
+            self.t, self.game_id, secret, new_points, reason, new_diff, judge=self.judge
         )
 
     def no_show(
-        self, absent: list[str], reason: str, pin: str, when: datetime | None = None
+        self, absent: list[str], reason: str, secret: str, when: datetime | None = None
     ) -> Event:
-        """32.01-32.03: the head judge rules a no-show, with his PIN."""
+        """32.01-32.03: the head judge rules a no-show, with his secret."""
         return results.record_no_show(
             self.t,
             self.game_id,
@@ -61,5 +61,5 @@ class GameProtocol:
             reason,
             judge=self.judge,
             when=when or datetime.now(UTC),
-            pin=pin,
+            secret=secret,
         )

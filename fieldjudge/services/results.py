@@ -4,7 +4,7 @@ store (tournament, game logs) and the pure rules (the paintball engine's fold an
 
 Every action appends through ``TournamentService.append_game_event`` (the one writer: the
 protocol lock and the head judge's authority are checked there); the head judge's actions
-take his PIN and ask the service for his grant."""
+take his secret (which unlocks his signing key) and ask the service for his grant."""
 
 from __future__ import annotations
 
@@ -211,21 +211,22 @@ def refuse(
 def correct_total(
     t: Svc,
     game_id: str,
-    pin: str,
+    secret: str,
     new_points: dict[str, int],
     reason: str,
     new_diff: dict[str, int] | None = None,
     judge: str = "",
     when: datetime | None = None,
 ) -> Event:
-    """31: the head judge corrects a wrong total of a signed protocol, with his PIN."""
+    """31: the head judge corrects a wrong total of a signed protocol, with his secret
+    (the event is signed with his key)."""
     v = game_view(t, game_id)
     why = pr.lock_refusal(
         v.events, pr.TOTAL_CORRECTED, _corr(v, new_points, new_diff, reason), v.teams
     )
     if why:
         raise Refused(why)
-    grant = t.head_judge(pin, pr.TOTAL_CORRECTED)
+    grant = t.head_judge(secret, pr.TOTAL_CORRECTED)
     head = t.meta.get("head_judge", "") or judge
     data = _corr(v, new_points, new_diff, reason) | {"head_judge": head}
     return _append(t, game_id, pr.TOTAL_CORRECTED, data, judge or head, when, grant)
@@ -283,9 +284,9 @@ def record_no_show(
     reason: str = "late",
     judge: str = "",
     when: datetime | None = None,
-    pin: str = "",
+    secret: str = "",
 ) -> Event:
-    """32.01-32.03: the head judge rules a no-show (one or both teams), with his PIN."""
+    """32.01-32.03: the head judge rules a no-show (one or both teams), with his secret."""
     from fieldjudge.rules.paintball import refusal
 
     when = when or datetime.now(UTC)
@@ -296,7 +297,7 @@ def record_no_show(
     why = why or refusal(v.state, pr.NO_SHOW, data)
     if why:
         raise Refused(why)
-    grant = t.head_judge(pin, pr.NO_SHOW)
+    grant = t.head_judge(secret, pr.NO_SHOW)
     return _append(t, game_id, pr.NO_SHOW, data, judge, when, grant)
 
 

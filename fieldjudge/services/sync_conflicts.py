@@ -194,17 +194,17 @@ def _kept_copy(t: TournamentService, kind: str, log_id: str, doc: dict[str, Any]
     return p if p.exists() else None
 
 
-def resolve_sync_conflict(t: TournamentService, path: Path, keep: str, pin: str = "") -> Path:
+def resolve_sync_conflict(t: TournamentService, path: Path, keep: str, secret: str = "") -> Path:
     """The head judge decides a conflict copy: ``keep="ours"`` keeps the log as it is,
     ``"theirs"`` makes the copy the log. Whatever is not kept goes to
     ``conflicts/resolved/`` (never deleted); the copy leaves the synced folder, so Syncthing
     removes it on the other laptops too. Returns where the copy was archived.
 
-    ``pin``: the head judge's PIN; the decision is his (31), refused without it.
-    (Signing the decision with his key is the crypto layer's next step.)"""
+    ``secret``: the head judge's secret; the decision is his (31), refused without it,
+    and signed with his key (kept beside the archived copy)."""
     if keep not in ("ours", "theirs"):
         raise Refused("choose ours or theirs")
-    t.head_judge(pin)  # refuses without the head judge's PIN (citing 31)
+    grant = t.head_judge(secret)  # refuses without the head judge's secret (citing 31)
     path = Path(path)
     c = parse_conflict_name(path)
     if c is None or not path.is_file():
@@ -236,9 +236,9 @@ def resolve_sync_conflict(t: TournamentService, path: Path, keep: str, pin: str 
                 move=False,
                 name=f"{c.log_id}--{head}.json",
             )
-        merge_logic.resolve(t, kept, "theirs", pin)  # our log goes to conflicts/resolved/
+        merge_logic.resolve(t, kept, "theirs", grant=grant)  # our log goes to conflicts/resolved/
     elif kept is not None:
-        merge_logic.resolve(t, kept, "ours", pin)
+        merge_logic.resolve(t, kept, "ours", grant=grant)
     target = keep_file(path, resolved)
     t.release_log(kind, c.log_id)
     return target

@@ -12,22 +12,33 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from fieldjudge.i18n import rule_text
-from fieldjudge.rules import protocol as pr
-from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import VOID, Event
-from fieldjudge.rules.messages import joined
+from fieldjudge.rules.messages import Phrase, joined
 from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.schedule import ScheduleCheck
-from fieldjudge.services import authority
+from fieldjudge.services import authority, identity
+from fieldjudge.services.auth_guard import SecretGuard
 from fieldjudge.services.authority import HeadJudge
-from fieldjudge.services.pin import check_pin
-from fieldjudge.store import HANDOVER, EventLog, Refused, Tournament, WriteKey
+from fieldjudge.services.head_judge import (
+    HeadJudgeError,
+    KeyNotPinned,
+    UnlockedHeadJudge,
+    pinned_head_judge_key,
+)
+from fieldjudge.services.signing import signed_message
+from fieldjudge.store import HANDOVER, DamagedFile, EventLog, Refused, Tournament, WriteKey, anchors
+from fieldjudge.store.auth_log import AuthLog
 from fieldjudge.store.index import SummaryIndex
+from fieldjudge.store.keys import LaptopKeys
+from fieldjudge.store.pins import HeadJudgePins
+from fieldjudge.store.sync_files import LAPTOP_FILE, write_laptop_file
 from fieldjudge.store.tables import RosterRow, ScheduleRow
 
 
@@ -40,25 +51,58 @@ def translated(exc: Refused) -> Refused:
 
 
 class TournamentService:
-    """One open tournament folder. ``monotonic`` is the clock of the PIN gate (seconds)."""
+    """One open tournament folder, written by this laptop (``keys``: its signing key).
+
+    ``wall`` is the clock (POSIX seconds) of the head judge's secret attempts, which are
+    logged in ``laptops/<id>/auth.jsonl`` and rate-limited across restarts."""
 
     def __init__(
         self,
         store: Tournament,
         key: WriteKey,
         *,
+        keys: LaptopKeys,
+        pins: HeadJudgePins,
         monotonic: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
         laptop_id: str | None = None,
+        head_judge_key: UnlockedHeadJudge | None = None,
+        register: bool = True,
     ) -> None:
         store.check_key(key)  # refuse a key that is not the store's
         self.store = store
         self._key = key
+        self.keys = keys
+        self.pins = pins
         # this laptop's id: a game file records the laptop that created it, and only that
         # laptop appends to it until the head judge hands it over (None: not checked)
         self.laptop_id = laptop_id
         self.monotonic = monotonic
-        self.pin_gate = pr.PinGate()
-        self._grants: weakref.WeakSet[HeadJudge] = weakref.WeakSet()
+        self.wall = wall
+        self._grants: weakref.WeakKeyDictionary[HeadJudge, UnlockedHeadJudge] = (
+            weakref.WeakKeyDictionary()
+        )
+        # the head judge's key unlocked on this laptop in this session (at creation, or by
+        # his secret): tournament.json changes are signed with it
+        self._session_hj = head_judge_key
+        self._anchors: tuple[Any, dict[tuple[str, str], identity.Anchor]] | None = None
+        #: why the head judge key cannot be trusted here (it is not the pinned one)
+        self.key_fault: str | None = None
+        self.pinned_hj: str | None = None
+        hj_public = identity.head_judge_public_key(self.meta)
+        if hj_public:
+            try:
+                self.pinned_hj = pinned_head_judge_key(
+                    pins,
+                    str(self.meta.get("id", "")),
+                    hj_public,
+                    str(self.meta.get("head_judge", "")),
+                )
+            except KeyNotPinned as exc:
+                self.key_fault = str(exc.message)
+                self.pinned_hj = pins.pinned(str(self.meta.get("id", "")))
+        if register:
+            self._register_laptop()
 
     # -- reading (the store's) --------------------------------------------------------
     @property
@@ -123,9 +167,16 @@ class TournamentService:
         return self.store.matches()
 
     def game_log(self, game_id: str, create: bool = True) -> EventLog:
-        """The game's log, to read (its appends go through :meth:`append_game_event`); a new
-        file records this laptop as the game's owner."""
-        return self.store.game_log(game_id, create=create, owner=self.laptop_id)
+        """The game's log, to read (its appends go through :meth:`append_game_event`),
+        checked against the newest head in the manifest (``DamagedFile`` if truncated,
+        missing or replaced: never re-created empty). A new file records this laptop as
+        the game's owner."""
+        return self.store.game_log(
+            game_id,
+            create=create,
+            owner=self.laptop_id or self.keys.laptop_id,
+            anchor=self.anchor(game_id),
+        )
 
     def match_log(self, match_id: str, meta: dict[str, Any] | None = None) -> EventLog:
         return self.store.match_log(match_id, meta)
@@ -138,7 +189,9 @@ class TournamentService:
         summary index."""
         from fieldjudge.services import summaries
 
-        return self.store.game_summary(game_id, lambda log: summaries.summarize(self, game_id, log))
+        return self.store.game_summary(
+            game_id, lambda log: summaries.summarize(self, game_id, log), self.anchor(game_id)
+        )
 
     def backup_game(self, game_id: str) -> Path | None:
         return self.store.backup_game(game_id)
@@ -152,64 +205,175 @@ class TournamentService:
     # -- tournament changes -----------------------------------------------------------
     def update_meta(self, **fields: Any) -> None:
         self.store.update_meta(self._key, **fields)
+        self._sign_tournament()
 
     def add_team(self, name: str) -> dict[str, Any]:
         try:
-            return self.store.add_team(name, key=self._key)
+            out = self.store.add_team(name, key=self._key)
         except Refused as exc:
             raise translated(exc) from None
+        self._sign_tournament()
+        return out
 
     def add_player(self, team_id: str, number: int, name: str, captain: bool = False) -> dict:
         try:
-            return self.store.add_player(team_id, number, name, captain, key=self._key)
+            out = self.store.add_player(team_id, number, name, captain, key=self._key)
         except Refused as exc:
             raise translated(exc) from None
+        self._sign_tournament()
+        return out
 
     def import_roster(self, rows: Iterable[RosterRow]) -> tuple[int, int]:
         try:
-            return self.store.import_roster(rows, key=self._key)
+            out = self.store.import_roster(rows, key=self._key)
         except Refused as exc:
             raise translated(exc) from None
+        self._sign_tournament()
+        return out
 
     def add_games(self, games: list[dict[str, Any]]) -> list[str]:
         try:
-            return self.store.add_games(games, key=self._key)
+            out = self.store.add_games(games, key=self._key)
         except Refused as exc:
             raise translated(exc) from None
+        self._sign_tournament()
+        return out
 
     def import_schedule(self, rows: Iterable[ScheduleRow]) -> list[str]:
         try:
-            return self.store.import_schedule(rows, key=self._key)
+            out = self.store.import_schedule(rows, key=self._key)
         except Refused as exc:
             raise translated(exc) from None
+        self._sign_tournament()
+        return out
 
     def transaction(self, change: Callable[[dict], None]) -> None:
         """One atomic change of ``tournament.json`` (a merge of another laptop's tables)."""
         self.store.transaction(change, self._key)
+        self._sign_tournament()
 
     # -- the head judge ---------------------------------------------------------------
-    def head_judge(self, pin: str, action: str = "") -> HeadJudge:
+    def head_judge(self, secret: str, action: str = "") -> HeadJudge:
         """The head judge's grant for ``action`` (an event type, "" for a conflict
-        decision); raises :class:`Refused` citing the section on a wrong PIN (counted:
-        three wrong lock the gate for a minute, across screens)."""
-        now = self.monotonic()
-        gate = self.pin_gate
+        decision): his secret unlocks his signing key. Raises :class:`Refused` citing the
+        section on a wrong secret; every attempt is logged with time and laptop and, after
+        three failures, this laptop waits (across restarts)."""
         rule = authority.head_judge_refusal(action)
-        wait = gate.remaining(now)
-        if wait > 0:
-            raise Refused(joined((rule, pt.pin_locked(int(wait + 0.999)))))
-        ok = check_pin(pin, self.meta.get("pin"))
-        gate.record(ok, now)
-        if not ok:
-            if gate.remaining(now) > 0:
-                raise Refused(joined((rule, pt.pin_wrong_locked())))
-            raise Refused(joined((rule, pt.pin_wrong(gate.max_failures - gate.failures))))
+        record = self.meta.get("head_judge_key")
+        if not record:
+            raise Refused(joined((rule, _no_key())))
+        guard = SecretGuard(AuthLog(self.folder, self.keys.laptop_id), what=action or "decision")
+        try:
+            unlocked = guard.unlock_head_judge(record, secret, self.wall(), self.pinned_hj)
+        except HeadJudgeError as exc:
+            raise Refused(joined((rule, exc.message))) from None
         grant = HeadJudge(str(self.meta.get("head_judge", "")))
-        self._grants.add(grant)
+        self._grants[grant] = unlocked
+        self._session_hj = unlocked
         return grant
 
     def is_head_judge(self, grant: HeadJudge | None) -> bool:
         return grant is not None and grant in self._grants
+
+    def head_judge_key_of(self, grant: HeadJudge | None) -> UnlockedHeadJudge | None:
+        """The unlocked key behind a grant this service issued (None otherwise)."""
+        return self._grants.get(grant) if grant is not None else None
+
+    def sign_as_head_judge(self, grant: HeadJudge, purpose: str, digest: str) -> dict[str, str]:
+        """``{"hj_sig", "hj_key"}``: the head judge's signature of ``digest``."""
+        unlocked = self.head_judge_key_of(grant)
+        if unlocked is None:
+            raise Refused(_no_key())
+        return {"hj_sig": unlocked.sign(signed_message(purpose, digest)), "hj_key": unlocked.key_id}
+
+    # -- this laptop's registration and the signed tournament.json ---------------------
+    def _register_laptop(self, grant: HeadJudge | None = None) -> None:
+        """``laptops/<id>/laptop.json``: this laptop's name and public key, signed by the
+        head judge when his key is unlocked here (else verify lists it as unregistered)."""
+        lid = self.keys.laptop_id
+        old = anchors.read_laptop_file(self.folder, lid) or {}
+        doc = {
+            **old,
+            "laptop_id": lid,
+            "name": self.keys.name,
+            "public_key": self.keys.public_key_b64,
+        }
+        doc.setdefault("syncthing_device", "")
+        hj = self.head_judge_key_of(grant) if grant is not None else self._session_hj
+        digest = identity.registration_digest(doc)
+        same = identity.registration_digest(old) == digest if old else False
+        if hj is not None and hj.public_key_b64 == self.pinned_hj:
+            if same and old.get("hj_sig") and grant is None:
+                return
+            doc["hj_sig"] = hj.sign(signed_message("key_registration", digest))
+            doc["hj_key"] = hj.key_id
+        elif same:
+            return
+        else:
+            doc.pop("hj_sig", None)
+            doc.pop("hj_key", None)
+        write_laptop_file(self.folder, lid, LAPTOP_FILE, orjson.dumps(doc))
+
+    def register_laptop(self, secret: str) -> None:
+        """The head judge registers this laptop's key with his secret (signed)."""
+        grant = self.head_judge(secret)
+        self._register_laptop(grant)
+
+    def _sign_tournament(self) -> None:
+        """Sign the new tournament.json with the head judge's key unlocked in this session;
+        without it the change stays unsigned and ``verify`` says so."""
+        hj = self._session_hj
+        if hj is None or hj.public_key_b64 != self.pinned_hj:
+            return
+        digest = anchors.tournament_digest(self.folder)
+        anchors.write_tournament_sig(
+            self.folder,
+            {
+                "hash": digest,
+                "sig": hj.sign(signed_message("tournament", digest)),
+                "key": hj.key_id,
+            },
+        )
+
+    def sign_tournament(self, secret: str) -> None:
+        """The head judge signs tournament.json as it is now (after checking it)."""
+        self.head_judge(secret)
+        self._sign_tournament()
+
+    # -- the manifest of game heads ----------------------------------------------------
+    def anchor(self, game_id: str, kind: str = "games") -> tuple[int, str] | None:
+        """The newest head of the game that any laptop's manifest records (signed)."""
+        stamp = anchors.heads_stamp(self.folder)
+        if self._anchors is None or self._anchors[0] != stamp:
+            reg = identity.registry(self.folder, self.pinned_hj)
+            heads, _faults = identity.manifest(self.folder, reg)
+            self._anchors = (stamp, heads)
+        a = self._anchors[1].get((kind, game_id))
+        if a is not None:
+            return (a.count, a.hash)
+        # no manifest entry (or the manifest is gone): the last head this laptop saw
+        return self.store.index.last_head(game_id) if kind == "games" else None
+
+    def _record_head(self, game_id: str, log: EventLog, step: str, kind: str = "games") -> None:
+        self.record_head(game_id, len(log.events), log.last_hash, step, kind)
+
+    def record_head(
+        self, game_id: str, count: int, hh: str, step: str, kind: str = "games"
+    ) -> None:
+        """Append the game's head to this laptop's manifest (signed by this laptop)."""
+        lid = self.keys.laptop_id
+        entry = {
+            "kind": kind,
+            "id": game_id,
+            "count": count,
+            "hash": hh,
+            "step": step,
+            "at": datetime.fromtimestamp(self.wall(), UTC).isoformat(),
+            "laptop": lid,
+            "sig": self.keys.sign(identity.head_message(kind, game_id, count, hh)),
+        }
+        anchors.append_head(self.folder, lid, entry)
+        self.store.index.remember_head(game_id, count, hh)
 
     # -- the one writer of logs ---------------------------------------------------------
     def append_game_event(
@@ -234,27 +398,46 @@ class TournamentService:
             why = may_append(log.owner, self.laptop_id)  # one writer per game
         if why:
             raise Refused(why)
-        if etype == VOID:
-            target = str(data.get("target", ""))
-            return log.void(
-                target,
-                str(data.get("reason", "")),
-                judge=judge,
-                game_clock_ms=game_clock_ms,
-                wall_time=wall_time,
-                key=self._key,
-            )
+        signing = self._signing(etype, head_judge)
         try:
-            return log.append(
-                etype,
-                data,
-                judge=judge,
-                game_clock_ms=game_clock_ms,
-                wall_time=wall_time,
-                key=self._key,
-            )
+            if etype == VOID:
+                event = log.void(
+                    str(data.get("target", "")),
+                    str(data.get("reason", "")),
+                    judge=judge,
+                    game_clock_ms=game_clock_ms,
+                    wall_time=wall_time,
+                    key=self._key,
+                    **signing,
+                )
+            else:
+                event = log.append(
+                    etype,
+                    data,
+                    judge=judge,
+                    game_clock_ms=game_clock_ms,
+                    wall_time=wall_time,
+                    key=self._key,
+                    **signing,
+                )
         except Refused as exc:
             raise translated(exc) from None
+        if etype in identity.MANIFEST_STEPS:
+            self._record_head(game_id, log, etype)
+        return event
+
+    def _signing(self, etype: str, head_judge: HeadJudge | None) -> dict[str, Any]:
+        """The laptop's signature of every event, and the head judge's of his actions."""
+        keys = self.keys
+        out: dict[str, Any] = {
+            "signer": keys.laptop_id,
+            "sign": lambda h: keys.sign(signed_message("event", h)),
+        }
+        hj = self.head_judge_key_of(head_judge)
+        if etype in authority.HEAD_JUDGE_TYPES and hj is not None:
+            out["hj_key"] = hj.key_id
+            out["hj_sign"] = lambda h: hj.sign(signed_message("head_judge", h))
+        return out
 
     def append_match_event(
         self,
@@ -269,19 +452,25 @@ class TournamentService:
         quidditch session)."""
         log = self.match_log(match_id, meta)
         try:
+            signing = self._signing(etype, None)
             if etype == VOID:
                 d = dict(data or {})
                 return log.void(
-                    str(d.get("target", "")), str(d.get("reason", "")), judge=judge, key=self._key
+                    str(d.get("target", "")),
+                    str(d.get("reason", "")),
+                    judge=judge,
+                    key=self._key,
+                    **signing,
                 )
-            return log.append(etype, dict(data or {}), judge=judge, key=self._key)
+            return log.append(etype, dict(data or {}), judge=judge, key=self._key, **signing)
         except Refused as exc:
             raise translated(exc) from None
 
-    def hand_over_game(self, game_id: str, to_laptop: str, pin: str, judge: str = "") -> Event:
+    def hand_over_game(self, game_id: str, to_laptop: str, secret: str, judge: str = "") -> Event:
         """The head judge gives a game to another laptop (a broken laptop's games), with his
-        PIN: from then on only ``to_laptop`` appends to it."""
-        grant = self.head_judge(pin, HANDOVER)
+        secret (the event is signed with his key): from then on only ``to_laptop`` appends
+        to it."""
+        grant = self.head_judge(secret, HANDOVER)
         log = self.game_log(game_id, create=False)
         data = {"from_laptop": str(log.owner or ""), "to_laptop": to_laptop}
         if not data["from_laptop"] or not to_laptop:
@@ -291,3 +480,13 @@ class TournamentService:
     @staticmethod
     def _teams(log: EventLog) -> tuple[str, str]:
         return (str(log.meta.get("team_a", "")), str(log.meta.get("team_b", "")))
+
+
+def _no_key() -> Phrase:
+    return Phrase(
+        "this tournament has no head judge key (made when the tournament was created)",
+        "у этого турнира нет ключа главного судьи (создаётся вместе с турниром)",
+    )
+
+
+__all__ = ["DamagedFile", "TournamentService", "translated"]

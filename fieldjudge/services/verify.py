@@ -1,16 +1,24 @@
-"""``fieldjudge verify``: every file of a tournament folder checked for JSON, schema version,
-hash chain, event schema and the protocol lock (31). Read-only."""
+"""``fieldjudge verify``: every file of a tournament folder checked — JSON, schema version,
+hash chain, event schema, the protocol lock (31) — and who signed what: every event's
+laptop signature, the head judge's signature of his actions and of ``tournament.json``,
+each laptop's registration, and each game's head against the newest head the laptops'
+manifests record (truncation, a missing, emptied or stripped file). Read-only: nothing
+is ever written or repaired."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event
+from fieldjudge.services import authority, identity
 from fieldjudge.store import DamagedFile
+from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
-from fieldjudge.store.tournament import TOURNAMENT_FILE
+from fieldjudge.store.tournament import TOURNAMENT_FILE, anchor_fault
 from fieldjudge.store.validate import validate_data
 
 EVENT_FIELDS = {
@@ -25,6 +33,12 @@ EVENT_FIELDS = {
 }
 
 
+@dataclass
+class FileReport:
+    faults: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # e.g. who signed the events
+
+
 def files_of(folder: Path) -> list[Path]:
     folder = Path(folder)
     out = [folder / TOURNAMENT_FILE]
@@ -32,7 +46,9 @@ def files_of(folder: Path) -> list[Path]:
         out += sorted((folder / sub).glob("*.json"))
     conflicts = folder / "conflicts"
     if conflicts.is_dir():
-        out += sorted(p for p in conflicts.rglob("*.json"))
+        out += sorted(
+            p for p in conflicts.rglob("*.json") if p.parent.name in ("games", "quidditch")
+        )
     return out
 
 
@@ -65,7 +81,148 @@ def lock_faults(meta: Mapping, events: list[Event]) -> list[str]:
     return faults
 
 
+@dataclass
+class Context:
+    """What every file is checked against: the trusted head judge key, the registered
+    laptops and the manifest of heads."""
+
+    hj: str | None
+    key_fault: str | None
+    reg: dict[str, identity.LaptopInfo]
+    heads: dict[tuple[str, str], identity.Anchor]
+    manifest_faults: dict[str, list[str]]
+    meta: dict[str, Any]
+
+    @classmethod
+    def of(cls, folder: Path, pins: HeadJudgePins | None) -> Context:
+        try:
+            data = load_json_file(Path(folder) / TOURNAMENT_FILE)
+            meta = dict(((data or {}).get("meta") or {}).get("1") or {})
+        except (DamagedFile, AttributeError):
+            meta = {}
+        hj, key_fault = identity.trusted_head_judge_key(meta, pins)
+        reg = identity.registry(folder, hj)
+        heads, mfaults = identity.manifest(folder, reg)
+        return cls(hj, key_fault, reg, heads, mfaults, meta)
+
+    def who(self, laptop_id: str | None) -> str:
+        return identity.laptop_label(self.reg, laptop_id)
+
+
+def _owner_of(ctx: Context, kind: str, log_id: str, docs: list[Mapping] | None = None) -> str:
+    """The laptop behind a log: the manifest's, else the signer of its last event."""
+    a = ctx.heads.get((kind, log_id))
+    if a is not None:
+        return ctx.who(a.laptop)
+    for d in reversed(docs or []):
+        if d.get("signer"):
+            return ctx.who(str(d.get("signer")))
+    return "laptop unknown"
+
+
+def verify_log(path: Path, ctx: Context, kind: str, anchored: bool = True) -> FileReport:
+    rep = FileReport()
+    log_id = path.stem.split("--")[0]
+    anchor = ctx.heads.get((kind, log_id)) if anchored else None
+    try:
+        data, _changed = validate_data(load_json_file(path), path)
+    except DamagedFile as exc:
+        rep.faults.append(f"{exc.fault} ({_owner_of(ctx, kind, log_id)})")
+        return rep
+    meta = (data.get("meta") or {}).get("1") or {}
+    if data.get("events") is None:
+        rep.faults.append(f"no events table ({_owner_of(ctx, kind, log_id)})")
+        return rep
+    docs = sorted(data["events"].values(), key=lambda d: d.get("seq", 0))
+    faults = event_faults(docs)
+    if faults:
+        rep.faults += faults
+        return rep
+    events = [Event.from_doc(d) for d in docs]
+    if anchor is not None:
+        cut = anchor_fault(events, (anchor.count, anchor.hash))
+        if cut:
+            rep.faults.append(f"{cut} (manifest of {ctx.who(anchor.laptop)})")
+    hj_types = authority.HEAD_JUDGE_TYPES if kind == "games" else frozenset()
+    by_signer: dict[str, int] = {}
+    for d in docs:
+        fault = identity.event_fault(d, ctx.reg, ctx.hj, hj_types)
+        if fault:
+            rep.faults.append(
+                f"event #{d.get('seq')} ({d.get('type')}, {ctx.who(d.get('signer'))}): {fault}"
+            )
+        by_signer[str(d.get("signer") or "")] = by_signer.get(str(d.get("signer") or ""), 0) + 1
+    if meta.get("kind") == "game":
+        rep.faults += lock_faults(meta, events)
+    for lid, n in sorted(by_signer.items()):
+        rep.notes.append(f"{n} event(s) by {ctx.who(lid or None)}")
+    return rep
+
+
+def verify_tournament(folder: Path, ctx: Context) -> FileReport:
+    rep = FileReport()
+    path = Path(folder) / TOURNAMENT_FILE
+    try:
+        validate_data(load_json_file(path), path)
+    except DamagedFile as exc:
+        rep.faults.append(exc.fault)
+        return rep
+    if ctx.key_fault:
+        rep.faults.append(ctx.key_fault)
+    games_played = any((Path(folder) / "games").glob("*.json"))
+    if ctx.hj is None and not games_played and not ctx.meta.get("head_judge_key"):
+        rep.notes.append("no head judge key (a folder without paintball games)")
+        return rep
+    fault = identity.tournament_fault(folder, ctx.hj)
+    if fault:
+        rep.faults.append(f"{fault} (head judge key {_fp(ctx.hj)})")
+    else:
+        rep.notes.append(f"signed by the head judge key {_fp(ctx.hj)}")
+    return rep
+
+
+def _fp(key: str | None) -> str:
+    return identity.fingerprint(key) if key else "none"
+
+
+def verify_report(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, FileReport]:
+    """{relative path: report} for every file, laptop registration and manifest."""
+    folder = Path(folder)
+    ctx = Context.of(folder, pins)
+    out: dict[str, FileReport] = {TOURNAMENT_FILE: verify_tournament(folder, ctx)}
+    for lid, info in sorted(ctx.reg.items()):
+        rep = FileReport(notes=[info.label()])
+        if info.fault:
+            rep.faults.append(f"{info.label()}: {info.fault}")
+        out[f"laptops/{lid}/laptop.json"] = rep
+    for rel, faults in sorted(ctx.manifest_faults.items()):
+        out[rel] = FileReport(faults=list(faults))
+    for p in files_of(folder)[1:]:
+        rel = p.relative_to(folder).as_posix()
+        in_conflicts = rel.startswith("conflicts/")
+        kind = p.parent.name
+        out[rel] = verify_log(p, ctx, kind, anchored=not in_conflicts)
+    for (kind, log_id), a in sorted(ctx.heads.items()):
+        rel = f"{kind}/{log_id}.json"
+        if rel not in out:
+            out[rel] = FileReport(
+                faults=[
+                    f"missing: the manifest of {ctx.who(a.laptop)} records {a.count} events "
+                    f"(step {a.step})"
+                ]
+            )
+    return out
+
+
+def verify_folder(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, list[str]]:
+    """{relative path: faults} for every file (an empty list: fine)."""
+    return {rel: rep.faults for rel, rep in verify_report(folder, pins).items()}
+
+
 def verify_file(path: Path) -> list[str]:
+    """The faults of one log file on its own (no manifest, no registry: chain, fields and
+    lock only; signatures need the folder: :func:`verify_report`)."""
+    path = Path(path)
     try:
         data, _changed = validate_data(load_json_file(path), path)
     except DamagedFile as exc:
@@ -81,13 +238,3 @@ def verify_file(path: Path) -> list[str]:
     if meta.get("kind") == "game":
         faults += lock_faults(meta, [Event.from_doc(d) for d in docs])
     return faults
-
-
-def verify_folder(folder: Path) -> dict[str, list[str]]:
-    """{relative path: faults} for every file (an empty list: fine)."""
-    folder = Path(folder)
-    out = {}
-    for p in files_of(folder):
-        rel = str(p.relative_to(folder))
-        out[rel] = verify_file(p) if p.exists() else ["missing"]
-    return out

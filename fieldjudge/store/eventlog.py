@@ -181,6 +181,8 @@ class EventLog:
         wall_time: datetime | None = None,
         signer: str | None = None,
         sign: Callable[[str], str] | None = None,
+        hj_key: str | None = None,
+        hj_sign: Callable[[str], str] | None = None,
         key: WriteKey | None = None,
     ) -> Event:
         """Append one event durably (one fsync'd line: the event and the new head);
@@ -191,8 +193,8 @@ class EventLog:
         the key this log was opened with."""
         self._check_key(key)
         data = dict(data or {})
-        if (sign is None) != (signer is None):
-            raise ValueError("sign and signer go together")
+        if (sign is None) != (signer is None) or (hj_sign is None) != (hj_key is None):
+            raise ValueError("sign and signer (hj_sign and hj_key) go together")
         owner = self.owner
         if type == HANDOVER:
             move = schema.handover_of(data)
@@ -215,6 +217,9 @@ class EventLog:
         if sign is not None:
             doc["sig"] = sign(doc["hash"])
             doc["signer"] = signer
+        if hj_sign is not None:  # the head judge's signature of the same hash (his action)
+            doc["hj_sig"] = hj_sign(doc["hash"])
+            doc["hj_key"] = hj_key
         head = {"count": seq, "hash": doc["hash"], "owner": owner}
         self._storage.append({"events": {str(seq): doc}, "head": {"1": head}})
         self._head = head
@@ -231,6 +236,8 @@ class EventLog:
         game_clock_ms: int | None = None,
         signer: str | None = None,
         sign: Callable[[str], str] | None = None,
+        hj_key: str | None = None,
+        hj_sign: Callable[[str], str] | None = None,
         wall_time: datetime | None = None,
         key: WriteKey | None = None,
     ) -> Event:
@@ -247,6 +254,8 @@ class EventLog:
             game_clock_ms=game_clock_ms,
             signer=signer,
             sign=sign,
+            hj_key=hj_key,
+            hj_sign=hj_sign,
             wall_time=wall_time,
             key=key,
         )

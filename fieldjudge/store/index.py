@@ -20,12 +20,15 @@ class SummaryIndex:
         self._entries: dict[str, dict[str, Any]] = {}
         # file (relative to the folder) -> its key when its newest backup was made
         self.backed_up: dict[str, list[int]] = {}
+        # game id -> [count, hash]: the last head this laptop recorded (local, never synced)
+        self.heads: dict[str, list[Any]] = {}
         self._dirty = False
         try:
             data = orjson.loads(self.path.read_bytes())
             if data.get("version") == VERSION:
                 self._entries = data.get("games", {})
                 self.backed_up = data.get("backed_up", {})
+                self.heads = data.get("heads", {})
         except (OSError, orjson.JSONDecodeError, AttributeError):
             self._entries = {}
 
@@ -53,6 +56,17 @@ class SummaryIndex:
             self.backed_up[rel] = key
             self._dirty = True
 
+    def remember_head(self, game_id: str, count: int, head_hash: str) -> None:
+        self.heads[game_id] = [int(count), str(head_hash)]
+        self._dirty = True
+        self.save()
+
+    def last_head(self, game_id: str) -> tuple[int, str] | None:
+        h = self.heads.get(game_id)
+        if isinstance(h, list) and len(h) == 2:
+            return int(h[0]), str(h[1])
+        return None
+
     def invalidate(self, game_id: str) -> None:
         if self._entries.pop(game_id, None) is not None:
             self._dirty = True
@@ -63,6 +77,13 @@ class SummaryIndex:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(
             self.path,
-            orjson.dumps({"version": VERSION, "games": self._entries, "backed_up": self.backed_up}),
+            orjson.dumps(
+                {
+                    "version": VERSION,
+                    "games": self._entries,
+                    "backed_up": self.backed_up,
+                    "heads": self.heads,
+                }
+            ),
         )
         self._dirty = False

@@ -35,6 +35,21 @@ def slugify(text: str) -> str:
     return s[:60] or "tournament"
 
 
+def anchor_fault(events: list[Any], anchor: tuple[int, str] | None) -> str | None:
+    """Why a log's events do not reach the manifest's head ``anchor`` (count, hash)."""
+    if anchor is None:
+        return None
+    n, h = anchor
+    if n > len(events):
+        return f"truncated: the manifest records {n} events, the file holds {len(events)}"
+    if n > 0 and events[n - 1].hash != h:
+        return (
+            f"event #{n} is not the one the manifest recorded ({str(h)[:12]}…): "
+            "the file was replaced or rewritten"
+        )
+    return None
+
+
 class Tournament(TablesMixin):
     """The folder's files. Opened with a :class:`WriteKey` (by the services) it can be
     written by whoever presents that key; without one it is read-only."""
@@ -66,7 +81,7 @@ class Tournament(TablesMixin):
         day: date,
         venue: str = "",
         head_judge: str = "",
-        pin_hash: dict | None = None,
+        head_judge_key: dict | None = None,
         settings: dict | None = None,
         division: str = "",
         lock: bool = True,
@@ -89,7 +104,9 @@ class Tournament(TablesMixin):
             "date": day.isoformat(),
             "venue": venue,
             "head_judge": head_judge,
-            "pin": pin_hash,
+            # the head judge's key record (public key + his private key sealed by his
+            # secret, services/head_judge.py); never a secret in clear or as a bare hash
+            "head_judge_key": head_judge_key,
             "division": division,
             "settings": settings or {},
         }
@@ -171,14 +188,33 @@ class Tournament(TablesMixin):
     def match_path(self, match_id: str) -> Path:
         return self.folder / "quidditch" / f"{match_id}.json"
 
-    def game_log(self, game_id: str, create: bool = True, owner: str | None = None) -> EventLog:
+    def game_log(
+        self,
+        game_id: str,
+        create: bool = True,
+        owner: str | None = None,
+        anchor: tuple[int, str] | None = None,
+    ) -> EventLog:
         """The game's event log, opened (chain verified) once and kept open. A new file
-        records ``owner`` (the id of the laptop creating it) as the game's owner."""
+        records ``owner`` (the id of the laptop creating it) as the game's owner.
+
+        ``anchor`` (count, hash): the newest head the tournament's manifest records for the
+        game. The file must hold at least ``count`` events, the ``count``-th with that hash
+        (:class:`DamagedFile` otherwise: truncated or replaced); a missing file is never
+        re-created when the manifest shows events."""
         if game_id in self._logs:
             return self._logs[game_id]
         path = self.game_path(game_id)
         if path.exists():
             log = EventLog.open(path, key=self._key)
+            fault = anchor_fault(log.events, anchor)
+            if fault:
+                log.close()
+                raise DamagedFile(path, fault)
+        elif anchor is not None and anchor[0] > 0:
+            raise DamagedFile(
+                path, f"missing: the manifest records {anchor[0]} events of this game"
+            )
         elif create:
             g = self.game(game_id)
             if g is None:
@@ -239,13 +275,22 @@ class Tournament(TablesMixin):
         self,
         game_id: str,
         summarize: Callable[[EventLog], dict[str, Any]] | None = None,
+        anchor: tuple[int, str] | None = None,
     ) -> dict[str, Any]:
         """A cached summary of a game (phase, alive counts... from ``summarize(log)``, the
         services' rules) for the home screen. The game file is only parsed when it changed
-        since the summary was made."""
+        since the summary was made. ``anchor``: the manifest's newest head (see
+        :meth:`game_log`): a game whose manifest shows events is never "scheduled"."""
         path = self.game_path(game_id)
+        if not path.exists() and anchor is not None and anchor[0] > 0:
+            return {
+                "phase": "damaged",
+                "fault": f"missing: the manifest records {anchor[0]} events of this game",
+            }
         cached = self.index.get(game_id, path)
-        if cached is not None:
+        if cached is not None and not (
+            anchor is not None and anchor[0] > int(cached.get("events", 0) or 0)
+        ):
             return cached
         if not path.exists():
             summary: dict[str, Any] = {"phase": "scheduled", "events": 0}
@@ -257,6 +302,11 @@ class Tournament(TablesMixin):
                 log = self._logs[game_id] if kept else EventLog.open(path)
             except DamagedFile as exc:
                 return {"phase": "damaged", "fault": exc.fault}
+            fault = anchor_fault(log.events, anchor)
+            if fault:
+                if not kept:
+                    log.close()
+                return {"phase": "damaged", "fault": fault}
             try:
                 summary = {"phase": "open", "events": len(log.events)}
                 if summarize is not None:

@@ -1,5 +1,5 @@
 """Dialogs of the chrono screens: a typed reading and the chrono port (both screens), the
-failed marker's choice (19.06 / 19.07) and the head judge's PIN (19.05) of the marker check,
+failed marker's choice (19.06 / 19.07) and the head judge's secret (19.05) of the marker check,
 the second player of a group removal 1+1 (20.04) of the in-game chrono, and the message shown
 when an event cannot be appended."""
 
@@ -64,8 +64,8 @@ def ask_head_judge_pin(
     approve: Callable[[str], object],
     approved: Callable[[], object],
 ) -> None:
-    """19.05: the head judge approves a team's results with his PIN: ``approve(pin)`` (the
-    service checks the PIN and appends; a refusal stays in the form), then ``approved()``."""
+    """19.05: the head judge approves a team's results with his secret: ``approve(secret)`` (the
+    service checks the secret and appends; a refusal stays in the form), then ``approved()``."""
 
     def check(values: dict[str, str]) -> str | None:
         try:
@@ -81,7 +81,7 @@ def ask_head_judge_pin(
     screen.app.push_screen(
         FormScreen(
             _("Head judge approval (19.05)") + f": {team_name}",
-            [Field("pin", _("Head judge PIN"), password=True)],
+            [Field("pin", _("Head judge's secret"), password=True)],
             check,
         ),
         done,

@@ -4,7 +4,7 @@ The team checks in (late → flagged for the head judge as a possible no-show, 3
 player the judge runs the slap test, lets the radar stream readings (velocity, rate of fire
 from the intervals, the after-release test, balls against the limit) and records the verdict:
 admitted, not admitted ("fix and retest", 19.06) or "plays without a marker" (19.07).  The head
-judge approves a team's results with his PIN (19.05).  Events go into the game's log:
+judge approves a team's results with his secret (19.05).  Events go into the game's log:
 ``checkin``, ``marker_verdict`` (with the readings and test outcomes) and ``marker_approval``.
 A player disqualified in an earlier game (20.05) is never admitted.
 """
@@ -76,7 +76,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         "slap test (s passed, x fired), let the player shoot over the radar, press r the "
         "moment the trigger is released, v records the verdict. A failed marker may be fixed "
         "and retested (19.06) or the player plays without a marker (19.07). The head judge "
-        "approves a team's results with h and the PIN (19.05)."
+        "approves a team's results with h and the head judge's secret (19.05)."
     )
     BINDINGS = [
         Binding("escape", "back", "Back"),

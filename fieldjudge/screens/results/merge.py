@@ -103,8 +103,8 @@ class MergeScreen(JudgeScreen):
         self.app.push_screen(
             FormScreen(
                 question,
-                [Field("pin", _("Head judge's PIN"), password=True)],
-                lambda v: None if v["pin"] else _("Type the head judge's PIN"),
+                [Field("pin", _("Head judge's secret"), password=True)],
+                lambda v: None if v["pin"] else _("Type the head judge's secret"),
             ),
             done,
         )

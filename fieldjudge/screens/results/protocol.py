@@ -1,6 +1,6 @@
 """The game protocol (31): the senior judge reviews the result, every elimination and
 penalty, submits it; each captain signs (types his name) or refuses (the senior judge
-records the reason); the head judge corrects a wrong total with his PIN; no-shows (32)."""
+records the reason); the head judge corrects a wrong total with his secret; no-shows (32)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class ProtocolScreen(JudgeScreen):
         "31: the senior judge submits the protocol (u) once the game is over; each captain "
         "signs by typing his name (1, 2) or refuses (r, the senior judge types the reason). "
         "Signed by both, the protocol is locked; only the head judge corrects a wrong total "
-        "(c, with the PIN). n: the head judge rules a no-show (32.01-32.03)."
+        "(c, with the head judge's secret). n: the head judge rules a no-show (32.01-32.03)."
     )
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -248,7 +248,7 @@ class ProtocolScreen(JudgeScreen):
             if not vals["reason"]:
                 return _("A correction needs a reason")
             if not vals["pin"]:
-                return _("Type the head judge's PIN")
+                return _("Type the head judge's secret")
             return None
 
         def done(values: Values | None) -> None:
@@ -276,7 +276,7 @@ class ProtocolScreen(JudgeScreen):
                         restrict=r"-?\d*",
                     ),
                     Field("reason", _("Reason")),
-                    Field("pin", _("Head judge's PIN"), password=True),
+                    Field("pin", _("Head judge's secret"), password=True),
                 ],
                 check,
             ),
@@ -295,7 +295,7 @@ class ProtocolScreen(JudgeScreen):
             if vals["reason"] not in ("late", "refused"):
                 return _("Reason: late or refused")
             if not vals["pin"]:
-                return _("Type the head judge's PIN")
+                return _("Type the head judge's secret")
             return None
 
         def done(values: Values | None) -> None:
@@ -314,7 +314,7 @@ class ProtocolScreen(JudgeScreen):
                         restrict=r"[12]{0,2}",
                     ),
                     Field("reason", _("Reason: late or refused"), "late"),
-                    Field("pin", _("Head judge's PIN"), password=True),
+                    Field("pin", _("Head judge's secret"), password=True),
                 ],
                 check,
             ),

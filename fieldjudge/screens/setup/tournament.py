@@ -1,4 +1,5 @@
-"""Create a tournament: name, date, venue, head judge and PIN, division settings (30.01)."""
+"""Create a tournament: name, date, venue, head judge and his secret, division settings
+(30.01)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import date
 from fieldjudge.i18n import _
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
 from fieldjudge.services import TournamentService, create_tournament
-from fieldjudge.services.pin import hash_pin
+from fieldjudge.services.head_judge import MIN_SECRET_CHARS
 from fieldjudge.settings import DEFAULTS, settings_from_form
 from fieldjudge.store import Refused, slugify
 
@@ -25,8 +26,8 @@ def tournament_fields(day: date) -> list[Field]:
         Field("venue", _("Venue")),
         Field("division", _("Division"), "Д3"),
         Field("head_judge", _("Head judge")),
-        Field("pin", _("Head judge PIN (4+ digits)"), password=True, restrict=r"\d*"),
-        Field("pin2", _("PIN again"), password=True, restrict=r"\d*"),
+        Field("pin", _("Head judge secret (8+ characters)"), password=True),
+        Field("pin2", _("Secret again"), password=True),
         Field("team_size", _("Players per team"), str(DEFAULTS["team_size"]), restrict=r"\d*"),
         Field("game_length", _("Game length (m:ss)"), "7:00"),
         Field("flag_hang", _("Points: flag hang"), str(pts["flag_hang"]), restrict=r"\d*"),
@@ -47,10 +48,10 @@ def validate_tournament(v: Values) -> str | None:
         return _("Date must be YYYY-MM-DD")
     if not v["head_judge"]:
         return _("Enter the head judge's name")
-    if len(v["pin"]) < 4:
-        return _("The PIN needs at least 4 digits")
+    if len(v["pin"].strip()) < MIN_SECRET_CHARS:
+        return _("The head judge secret needs at least 8 characters")
     if v["pin"] != v["pin2"]:
-        return _("The two PINs differ")
+        return _("The two secrets differ")
     try:
         settings_from_form(v)
     except ValueError as exc:
@@ -71,7 +72,7 @@ def create_from_values(data_dir, v: Values, monotonic=None) -> TournamentService
         day=date.fromisoformat(v["date"]),
         venue=v["venue"],
         head_judge=v["head_judge"],
-        pin_hash=hash_pin(v["pin"]),
+        head_judge_secret=v["pin"],
         division=v["division"],
         settings=settings_from_form(v),
         **({"monotonic": monotonic} if monotonic else {}),

@@ -1,0 +1,168 @@
+"""Files that anchor a tournament's logs (DESIGN.md "Anchored, signed logs").
+
+- ``laptops/<laptop_id>/heads.jsonl``: the manifest of game heads that laptop wrote, one
+  fsync'd JSON line per protocol step (append-only, one writer: that laptop)::
+
+      {"kind": "games", "id": "<game id>", "count": 12, "hash": "<head hash>",
+       "step": "protocol_submitted", "at": "<UTC ISO>", "laptop": "<id>", "sig": "<b64>"}
+
+  ``sig`` is the laptop's signature (made by the services; the store holds no keys).
+- ``tournament.sig`` beside ``tournament.json``: the head judge's signature of the
+  canonical JSON of ``tournament.json`` ``{"hash", "sig", "key"}``.
+
+The store only reads and writes these files; checking signatures is the services' job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from fieldjudge.store.auth_log import LAPTOPS_DIR, _trim_torn_tail
+from fieldjudge.store.errors import DamagedFile
+from fieldjudge.store.storage import atomic_write_bytes, fsync_dir, load_json_file
+
+HEADS_FILE = "heads.jsonl"
+LAPTOP_FILE = "laptop.json"
+SIG_FILE = "tournament.sig"
+TOURNAMENT_FILE = "tournament.json"
+
+
+def heads_path(folder: Path, laptop_id: str) -> Path:
+    return Path(folder) / LAPTOPS_DIR / laptop_id / HEADS_FILE
+
+
+def append_head(folder: Path, laptop_id: str, entry: dict[str, Any]) -> None:
+    """Append one manifest line durably (fsync'd before returning)."""
+    path = heads_path(folder, laptop_id)
+    if not path.parent.is_dir():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fsync_dir(path.parent.parent)
+    created = not path.exists()
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        _trim_torn_tail(fd)
+        view = memoryview(orjson.dumps(entry) + b"\n")
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if created:
+        fsync_dir(path.parent)
+
+
+def read_heads(folder: Path) -> dict[str, list[tuple[int, dict[str, Any] | None]]]:
+    """Every laptop's manifest lines ``(line number, entry or None if not valid JSON)``;
+    a torn last line (never acknowledged) is left out."""
+    root = Path(folder) / LAPTOPS_DIR
+    out: dict[str, list[tuple[int, dict[str, Any] | None]]] = {}
+    if not root.is_dir():
+        return out
+    for path in sorted(root.glob(f"*/{HEADS_FILE}")):
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            continue
+        out[path.parent.name] = parse_heads(raw)
+    return out
+
+
+def parse_heads(raw: bytes) -> list[tuple[int, dict[str, Any] | None]]:
+    """A manifest's lines ``(line number, entry or None)``; a torn last line left out."""
+    lines = raw.split(b"\n")
+    if lines and lines[-1] != b"":
+        lines = lines[:-1]
+    rows: list[tuple[int, dict[str, Any] | None]] = []
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            doc = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            doc = None
+        rows.append((n, doc if isinstance(doc, dict) else None))
+    return rows
+
+
+def read_laptops(folder: Path) -> dict[str, dict[str, Any]]:
+    """{laptop id: {"laptop": laptop.json doc, "heads": heads.jsonl text}} of a folder
+    (for an export, or a merge of another laptop's folder)."""
+    root = Path(folder) / LAPTOPS_DIR
+    out: dict[str, dict[str, Any]] = {}
+    if not root.is_dir():
+        return out
+    for sub in sorted(p for p in root.iterdir() if p.is_dir()):
+        entry: dict[str, Any] = {}
+        doc = read_laptop_file(folder, sub.name)
+        if doc is not None:
+            entry["laptop"] = doc
+        try:
+            entry["heads"] = (sub / HEADS_FILE).read_bytes().decode("utf-8", "replace")
+        except OSError:
+            pass
+        if entry:
+            out[sub.name] = entry
+    return out
+
+
+def heads_stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """(name, size, mtime_ns) of every manifest: changes when any laptop appends."""
+    root = Path(folder) / LAPTOPS_DIR
+    out = []
+    for path in sorted(root.glob(f"*/{HEADS_FILE}")) if root.is_dir() else []:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        out.append((path.parent.name, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+def read_laptop_file(folder: Path, laptop_id: str) -> dict[str, Any] | None:
+    """``laptops/<id>/laptop.json`` parsed, or None when missing or unreadable."""
+    path = Path(folder) / LAPTOPS_DIR / laptop_id / LAPTOP_FILE
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def laptop_files(folder: Path) -> dict[str, dict[str, Any] | None]:
+    """{laptop id: its laptop.json (None: unreadable)} for every laptop folder."""
+    root = Path(folder) / LAPTOPS_DIR
+    if not root.is_dir():
+        return {}
+    return {
+        p.parent.name: read_laptop_file(folder, p.parent.name)
+        for p in sorted(root.glob(f"*/{LAPTOP_FILE}"))
+    }
+
+
+def canonical_digest(data: Any) -> str:
+    """sha256 of the canonical JSON (sorted keys) of parsed file content."""
+    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def tournament_digest(folder: Path) -> str:
+    """The digest the head judge signs: canonical JSON of ``tournament.json`` as on disk."""
+    return canonical_digest(load_json_file(Path(folder) / TOURNAMENT_FILE))
+
+
+def read_tournament_sig(folder: Path) -> dict[str, Any] | None:
+    path = Path(folder) / SIG_FILE
+    if not path.exists():
+        return None
+    doc = load_json_file(path)
+    if not isinstance(doc, dict):
+        raise DamagedFile(path, "not a signature record")
+    return doc
+
+
+def write_tournament_sig(folder: Path, doc: dict[str, Any]) -> None:
+    atomic_write_bytes(Path(folder) / SIG_FILE, orjson.dumps(doc, option=orjson.OPT_SORT_KEYS))
