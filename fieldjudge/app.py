@@ -42,6 +42,7 @@ class FieldJudgeApp(App[None]):
         judge: str = "",
         monotonic: Callable[[], float] = time.monotonic,
         chrono: ChronoSession | None = None,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         super().__init__()
         self.data_dir = Path(data_dir)
@@ -50,6 +51,7 @@ class FieldJudgeApp(App[None]):
         self.tournament: TournamentService | None = None
         self.judge = judge
         self.monotonic = monotonic  # kept for the screens' timers
+        self.wall = wall  # the clock of the head judge's secret attempts (logged, rate-limited)
         self.chrono = chrono or ChronoSession()  # the chronograph chosen in this run
         self.chrono_feeds: list[Any] = []  # chrono feeds on screen, newest last
         self.theme = "textual-dark"
@@ -82,7 +84,9 @@ class FieldJudgeApp(App[None]):
             return True
         self.close_tournament()
         try:
-            t = open_tournament(folder, startup_backup=False, monotonic=self.monotonic)
+            t = open_tournament(
+                folder, startup_backup=False, monotonic=self.monotonic, wall=self.wall
+            )
         except FolderLocked as exc:
             self.push_screen(
                 MessageScreen(
@@ -195,7 +199,8 @@ def make_app(
     lang: str | None = None,
     judge: str = "",
     monotonic: Callable[[], float] = time.monotonic,
+    wall: Callable[[], float] = time.time,
 ) -> FieldJudgeApp:
     """The one factory the CLI and the tests use."""
     i18n.set_language(lang)
-    return FieldJudgeApp(Path(data_dir), tournament_folder, judge, monotonic)
+    return FieldJudgeApp(Path(data_dir), tournament_folder, judge, monotonic, wall=wall)

@@ -1,6 +1,6 @@
 """The head judge's actions (31 total correction, 32.01 no-show, the decision on a merge
 conflict) and any append to a signed (locked) game, tried through every public entry point
-without the head judge's PIN: each is refused, the refusal names the rule section, and
+without the head judge's secret: each is refused, the refusal names the rule section, and
 nothing reaches the file (issue 9)."""
 
 from __future__ import annotations
@@ -17,11 +17,13 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import compute_hash
 from fieldjudge.services import HeadJudge, open_tournament
 from fieldjudge.services import results as res
-from fieldjudge.services.demo import DEMO_PIN
+from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.game import GameSession
 from fieldjudge.services.merge import conflicts, merge_into, resolve
+from fieldjudge.services.signing import signed_message
 from fieldjudge.services.verify import verify_folder
 from fieldjudge.store import EventLog, NotTheWriter, Refused, Tournament
+from fieldjudge.store.keys import LaptopKeys
 
 
 def signed_game(t) -> str:
@@ -115,14 +117,14 @@ def test_32_01_no_show_without_pin_is_refused_everywhere(svc) -> None:
     team = svc.game(gid)["team_a"]
     for pin in ("", "0000"):
         with pytest.raises(Refused, match=r"^32\.01: only the head judge rules a no-show"):
-            res.record_no_show(svc, gid, [team], pin=pin)
+            res.record_no_show(svc, gid, [team], secret=pin)
     with pytest.raises(Refused, match=r"^32\.01: only the head judge rules a no-show"):
         svc.append_game_event(gid, pr.NO_SHOW, {"absent": [team], "reason": "late"})
     with pytest.raises(NotTheWriter, match=r"^31: "):
         svc.game_log(gid).append(pr.NO_SHOW, {"absent": [team], "reason": "late"})
     assert svc.game_log(gid).events == []
     # with the PIN it is recorded (32.01)
-    res.record_no_show(svc, gid, [team], pin=DEMO_PIN)
+    res.record_no_show(svc, gid, [team], secret=DEMO_PASSPHRASE)
     assert res.game_view(svc, gid).state.no_show == frozenset({team})
 
 
@@ -143,8 +145,9 @@ def test_31_signed_game_takes_no_more_events(svc) -> None:
 
 
 def _forge(doc: dict, etype: str, data: dict) -> dict:
-    """Append an event to a log document with a valid hash chain (what a tampering copy
-    would carry)."""
+    """Append an event to a log document with a valid hash chain, signed with this
+    laptop's own key (what an insider holding the laptop could make), but without the
+    head judge's signature."""
     events = list(doc["events"])
     last = events[-1]
     ev = {
@@ -158,6 +161,9 @@ def _forge(doc: dict, etype: str, data: dict) -> dict:
         "prev_hash": last["hash"],
     }
     ev["hash"] = compute_hash(ev)
+    keys = LaptopKeys.load_or_create()
+    ev["sig"] = keys.sign(signed_message("event", ev["hash"]))
+    ev["signer"] = keys.laptop_id
     return {**doc, "events": [*events, ev]}
 
 
@@ -171,21 +177,31 @@ def _tampered_copy(svc, tmp_path: Path, etype: str, data: dict) -> tuple[Path, s
     return other, gid
 
 
-def test_31_merge_of_a_forged_correction_waits_for_the_head_judge(svc, tmp_path) -> None:
+def test_31_merge_of_a_correction_without_the_head_judges_signature_is_refused(
+    svc, tmp_path
+) -> None:
     gid = signed_game(svc)
     other, _gid = _tampered_copy(svc, tmp_path, pr.TOTAL_CORRECTED, correction(svc, gid))
     before = file_bytes(svc, gid)
     report = merge_into(svc, other)
     assert file_bytes(svc, gid) == before  # not taken
-    assert [c.log_id for c in report.conflicts] == [gid]
-    assert any(
-        e.startswith(f"games/{gid}: waits for the head judge: event #")
-        and "31: only the head judge corrects a total" in e
-        for e in report.errors
-    )
-    # the decision on the conflict is the head judge's, with his PIN (31)
-    (cpath,) = conflicts(svc)
-    for pin in ("", "9999"):
+    assert report.conflicts == [] and conflicts(svc) == []
+    n = len(svc.game_log(gid).events) + 1
+    label = f'laptop "{svc.keys.name}" ({svc.keys.fingerprint})'
+    assert [e for e in report.errors if e.startswith(f"games/{gid}:")] == [
+        f"games/{gid}: not merged: event #{n} (total_corrected, {label}): "
+        "a head-judge action without the head judge's signature"
+    ]
+
+
+def test_31_conflict_decision_needs_the_head_judges_secret(svc, tmp_path) -> None:
+    gid = signed_game(svc)
+    cdir = svc.folder / "conflicts" / "games"
+    cdir.mkdir(parents=True)
+    cpath = cdir / f"{gid}--{'0' * 12}.json"
+    cpath.write_bytes(svc.game_path(gid).read_bytes())
+    before = file_bytes(svc, gid)
+    for pin in ("", "9999", "wrong secret"):
         with pytest.raises(Refused, match=r"^31: only the head judge decides"):
             resolve(svc, cpath, "theirs", pin)
     assert file_bytes(svc, gid) == before and cpath.exists()
@@ -219,7 +235,7 @@ def test_19_05_marker_approval_without_pin_is_refused_everywhere(svc) -> None:
         with pytest.raises(Refused, match=r"^19\.05: only the head judge approves"):
             svc.append_game_event(gid, APPROVAL, data, head_judge=grant)
     assert [e.type for e in svc.game_log(gid).events] == []
-    service.approve(team, DEMO_PIN)
+    service.approve(team, DEMO_PASSPHRASE)
     assert [e.type for e in svc.game_log(gid).events] == [APPROVAL]
 
 
@@ -243,7 +259,7 @@ def test_one_writer_per_game_until_the_head_judge_hands_it_over(tmp_path) -> Non
                 gid, "game_handover", {"from_laptop": "laptop-a", "to_laptop": "laptop-b"}
             )
         assert [e.id for e in b.game_log(gid).events] == [first.id]
-        b.hand_over_game(gid, "laptop-b", DEMO_PIN)
+        b.hand_over_game(gid, "laptop-b", DEMO_PASSPHRASE)
         b.append_game_event(gid, "note", {"text": "field 2 now"})
         assert b.game_log(gid).owner == "laptop-b"
     finally:

@@ -23,6 +23,7 @@ from fieldjudge.screens.chrono.ingame import InGameChronoScreen, SecondPlayerScr
 from fieldjudge.screens.chrono.marker_check import FailedMarkerScreen, MarkerCheckScreen
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.services.game import GameSession
+from fieldjudge.services.head_judge import DEMO_PASSPHRASE
 from tests.test_game_helpers import type_text, wait_for
 
 SIZE = (110, 36)
@@ -210,7 +211,7 @@ async def test_after_release_two_shots_and_a_late_one_fail(demo_folder: Path, no
         assert not screen.last_check.admitted
 
 
-async def test_late_checkin_is_flagged_and_approval_needs_the_pin(
+async def test_late_checkin_is_flagged_and_approval_needs_the_head_judges_secret(
     demo_folder: Path, no_port, monkeypatch
 ) -> None:
     async with judging(demo_folder) as (app, pilot):
@@ -232,15 +233,20 @@ async def test_late_checkin_is_flagged_and_approval_needs_the_pin(
             await wait_for(pilot, lambda n=i: len(verdicts(app.tournament, gid)) == n + 1)
             await pilot.press("down")
         await pilot.press("up", "h")
-        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the PIN form")
-        await type_text(pilot, "9999")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the secret form")
+        await type_text(pilot, "wrong-secret")
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_for(
+            pilot,
+            lambda: (
+                "Wrong head judge's secret" in app.screen.query_one("#form-error").render().plain
+            ),
+        )
         error = app.screen.query_one("#form-error").render().plain
-        assert error.startswith("19.05: only the head judge approves") and "wrong PIN" in error
-        for _ in range(4):
+        assert error.startswith("19.05: only the head judge approves")
+        for _ in range(len("wrong-secret")):
             await pilot.press("backspace")
-        await type_text(pilot, "1234")
+        await type_text(pilot, DEMO_PASSPHRASE)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is screen)
         approvals = [e for e in app.tournament.game_log(gid).events if e.type == "marker_approval"]

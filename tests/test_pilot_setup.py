@@ -10,7 +10,7 @@ from fieldjudge.app import make_app
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen
 from fieldjudge.services import open_tournament
-from fieldjudge.services.pin import check_pin
+from fieldjudge.services.head_judge import HeadJudgeKey
 from tests.test_game_helpers import type_text, wait_for
 
 
@@ -26,9 +26,9 @@ async def test_create_tournament_by_keys(tmp_path: Path) -> None:
         await pilot.press("enter", "enter")  # keep division
         await type_text(pilot, "Иванов")
         await pilot.press("enter")
-        await type_text(pilot, "4321")
+        await type_text(pilot, "северный-2026")
         await pilot.press("enter")
-        await type_text(pilot, "4321")
+        await type_text(pilot, "северный-2026")
         await pilot.press("enter")
         await pilot.press("ctrl+s")  # keep the defaults of 30.01
         await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
@@ -37,7 +37,9 @@ async def test_create_tournament_by_keys(tmp_path: Path) -> None:
         assert t.meta["venue"] == "Полигон"
         assert t.settings["points"] == {"flag_hang": 3, "flag_held": 2, "draw": 1, "loss": 0}
         assert t.settings["game_length_ms"] == 420_000
-        assert check_pin("4321", t.meta["pin"]) and "4321" not in str(t.meta)
+        record = t.meta["head_judge_key"]
+        assert "северный-2026" not in str(t.meta)
+        assert HeadJudgeKey.unlock(record, "северный-2026").public_key_b64 == t.pinned_hj
         assert "Кубок Севера" in app.screen.query_one("#tournament-title").render().plain
         folder = t.folder
     reopened = open_tournament(folder)
@@ -45,7 +47,7 @@ async def test_create_tournament_by_keys(tmp_path: Path) -> None:
     reopened.close()
 
 
-async def test_form_refuses_mismatched_pins(tmp_path: Path) -> None:
+async def test_form_refuses_mismatched_secrets(tmp_path: Path) -> None:
     app = make_app(tmp_path / "data", lang="en")
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.press("n")
@@ -55,9 +57,9 @@ async def test_form_refuses_mismatched_pins(tmp_path: Path) -> None:
             await pilot.press("enter")
         await type_text(pilot, "Judge")
         await pilot.press("enter")
-        await type_text(pilot, "1111")
+        await type_text(pilot, "11111111")
         await pilot.press("enter")
-        await type_text(pilot, "2222")
+        await type_text(pilot, "22222222")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, FormScreen)

@@ -16,7 +16,7 @@ from fieldjudge.cli import main
 from fieldjudge.export import bundle, run_export
 from fieldjudge.export.names import safe_name
 from fieldjudge.services import results
-from fieldjudge.services.demo import DEMO_PIN
+from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.store import Refused
 
 
@@ -116,10 +116,10 @@ def test_32_no_show_and_lock_guard(tour):
     assert end is not None
     with pytest.raises(Refused, match="32.03"):  # inside the 12-minute gap (32.03)
         results.record_no_show(
-            tour, g5, [team], when=(end + timedelta(minutes=5)).astimezone(), pin=DEMO_PIN
+            tour, g5, [team], when=(end + timedelta(minutes=5)).astimezone(), secret=DEMO_PASSPHRASE
         )
     results.record_no_show(
-        tour, g5, [team], when=(end + timedelta(minutes=13)).astimezone(), pin=DEMO_PIN
+        tour, g5, [team], when=(end + timedelta(minutes=13)).astimezone(), secret=DEMO_PASSPHRASE
     )
     v = results.game_view(tour, g5)
     a, b = v.teams

@@ -12,7 +12,7 @@ from results_fixtures import demo
 
 from fieldjudge.export import bundle
 from fieldjudge.services import open_tournament
-from fieldjudge.services.demo import DEMO_PIN
+from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.demo_history import Script, play
 from fieldjudge.services.merge import conflicts, merge_into, resolve
 
@@ -102,7 +102,7 @@ def test_diverging_game_is_a_conflict(tmp_path):
     (cpath,) = conflicts(t)
     again = merge_into(t, b)  # the same conflict is not duplicated
     assert len(conflicts(t)) == 1 and again.conflicts
-    resolve(t, cpath, "theirs", DEMO_PIN)
+    resolve(t, cpath, "theirs", DEMO_PASSPHRASE)
     assert logs_of(a)[gid] == logs_of(b)[gid]
     assert not conflicts(t) and list((a / "conflicts" / "resolved").glob("*.json"))
     t.close()

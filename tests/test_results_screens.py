@@ -7,7 +7,7 @@ from results_fixtures import FakeClock, demo, finished_game
 from fieldjudge.app import make_app
 from fieldjudge.rules import protocol as pr
 from fieldjudge.screens.results.protocol import ProtocolScreen
-from fieldjudge.services.demo import DEMO_PIN
+from fieldjudge.services.demo import DEMO_PASSPHRASE
 
 
 async def wait_for(pilot, cond, tries: int = 100) -> None:
@@ -48,10 +48,10 @@ async def type_form(pilot, *values: str) -> None:
         await pilot.press("enter")
 
 
-async def test_31_close_sign_lock_correct_with_pin(tmp_path):
+async def test_31_close_sign_lock_correct_with_the_head_judges_secret(tmp_path):
     folder, game_id = setup_folder(tmp_path)
     clock = FakeClock()
-    app = make_app(tmp_path / "data", folder, lang="en", monotonic=clock)
+    app = make_app(tmp_path / "data", folder, lang="en", wall=clock)
     async with app.run_test(size=(110, 40)) as pilot:
         await open_protocol(pilot, app, 4)
         screen = app.screen
@@ -69,30 +69,34 @@ async def test_31_close_sign_lock_correct_with_pin(tmp_path):
         p, log = proto(app, game_id)
         n = len(log.events)
         await pilot.press("n")
-        await type_form(pilot, "1", "", DEMO_PIN)
+        await type_form(pilot, "1", "", DEMO_PASSPHRASE)
         await wait_for(
             pilot, lambda: "locked" in str(screen.query_one("#protocol-message").render())
         )
         assert len(log.events) == n
-        # the head judge corrects the total: wrong PIN refused, three wrong -> a minute
+        # the head judge corrects the total: a wrong secret refused and logged with time
+        # and laptop; after three this laptop waits 30 s (across restarts)
         a, b = log.meta["team_a"], log.meta["team_b"]
         msg = screen.query_one("#protocol-message")
-        gate = app.tournament.pin_gate
+        from fieldjudge.store.auth_log import AuthLog
+
+        attempts = AuthLog(folder, app.tournament.keys.laptop_id)
+        before = len(attempts.attempts())  # the demo's own no-show: attempt, success
         for i in range(3):
             await pilot.press("c")
-            await type_form(pilot, "", "", "miscounted", "9999")
-            await wait_for(pilot, lambda i=i: gate.failures == i + 1)
-            assert "PIN" in str(msg.render())
-        assert "locked for a minute" in str(msg.render())
+            await type_form(pilot, "", "", "miscounted", "not-his-secret")
+            await wait_for(pilot, lambda i=i: len(attempts.attempts()) == before + i + 1, 1000)
+            await wait_for(pilot, lambda: "Wrong head judge's secret" in str(msg.render()), 1000)
         await pilot.press("c")
-        await type_form(pilot, "", "", "miscounted", DEMO_PIN)
-        await wait_for(pilot, lambda: "locked for" in str(msg.render()))
+        await type_form(pilot, "", "", "miscounted", DEMO_PASSPHRASE)
+        await wait_for(pilot, lambda: "try again in 30 s" in str(msg.render()), 1000)
         assert len(log.events) == n
-        clock.now += 61
+        assert [x.result for x in attempts.attempts()[before:]] == ["attempt"] * 3
+        clock.now += 31
         await pilot.press("c")
         await pilot.press("end", "backspace")  # clear team A's points
-        await type_form(pilot, "2", "", "miscounted", DEMO_PIN)
-        await wait_for(pilot, lambda: proto(app, game_id)[0].corrections)
+        await type_form(pilot, "2", "", "miscounted", DEMO_PASSPHRASE)
+        await wait_for(pilot, lambda: proto(app, game_id)[0].corrections, 1000)
         c = proto(app, game_id)[0].corrections[-1]
         assert c.new_points[a] == 2 and c.old_points[a] == 3
         assert c.new_points[b] == c.old_points[b]

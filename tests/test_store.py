@@ -599,7 +599,11 @@ def test_verify_names_a_file_whose_events_were_deleted_behind_its_head(
     del events[str(n)]
     tampered = _write_lines(path, recs)
     faults = verify_folder(demo_folder)
+    from fieldjudge.store.keys import LaptopKeys
+
+    keys = LaptopKeys.load_or_create()
     assert faults[f"games/{path.name}"] == [
-        f"truncated: the head records {n} events, the file holds {n - 1}"
+        f"truncated: the head records {n} events, the file holds {n - 1} "
+        f'(laptop "{keys.name}" ({keys.fingerprint}))'
     ]
     assert path.read_bytes() == tampered

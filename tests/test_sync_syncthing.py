@@ -26,7 +26,7 @@ from syncthing_pair import (
 from fieldjudge.cli import main
 from fieldjudge.export import bundle
 from fieldjudge.services import TournamentService, merge, open_tournament, results
-from fieldjudge.services.demo import DEMO_PIN
+from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.game import FakeClock, GameSession
 from fieldjudge.services.sync import (
     SyncStatusProvider,
@@ -239,7 +239,7 @@ def test_both_laptops_writing_one_game_show_a_conflict_and_lose_nothing(laptops,
         # The head judge keeps the field laptop's log: the copy is archived, not deleted.
         winner = hashes(head_dir / "games" / f"{gid}.json")
         keep = "ours" if winner == ours else "theirs"
-        archived = resolve_sync_conflict(th, c.path, keep=keep, pin=DEMO_PIN)
+        archived = resolve_sync_conflict(th, c.path, keep=keep, secret=DEMO_PASSPHRASE)
         assert archived.exists() and archived.parent.name == "resolved"
         assert hashes(head_dir / "games" / f"{gid}.json") == ours
         assert merge.conflicts(th) == []

@@ -19,7 +19,7 @@ from results_fixtures import demo
 from fieldjudge.cli import main
 from fieldjudge.export import bundle
 from fieldjudge.services import sync as svc
-from fieldjudge.services.demo import DEMO_PIN
+from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.game import FakeClock, GameSession
 from fieldjudge.services.sync_conflicts import (
     CONTAINED,
@@ -505,11 +505,11 @@ def test_divergent_copies_are_kept_for_the_head_judge_and_damaged_ones_named(gam
     kept = sorted((t.folder / "conflicts" / "games").glob(f"{gid}--*.json"))
     assert [p.name for p in kept] == [found[0].detail]
     with pytest.raises(Refused, match="choose ours or theirs"):
-        resolve_sync_conflict(t, found[0].path, keep="both", pin=DEMO_PIN)
+        resolve_sync_conflict(t, found[0].path, keep="both", secret=DEMO_PASSPHRASE)
     with pytest.raises(Refused, match="is not a conflict copy"):
-        resolve_sync_conflict(t, path, keep="ours", pin=DEMO_PIN)
+        resolve_sync_conflict(t, path, keep="ours", secret=DEMO_PASSPHRASE)
     # "theirs": the copy becomes the log; ours is archived, nothing deleted.
-    archived = resolve_sync_conflict(t, found[0].path, keep="theirs", pin=DEMO_PIN)
+    archived = resolve_sync_conflict(t, found[0].path, keep="theirs", secret=DEMO_PASSPHRASE)
     assert [e["hash"] for e in bundle.read_log_file(path)["events"]] == [
         e["hash"] for e in bundle.log_to_doc(parse_file_bytes(theirs, path))["events"]
     ]
@@ -543,7 +543,9 @@ def test_theirs_on_a_copy_never_scanned_stages_it_and_archives_our_log(game):
     s.append("clock_start")
     ours = [e.hash for e in s.events]
     (path.parent / copy_name(gid)).write_bytes(shorter)
-    archived = resolve_sync_conflict(t, path.parent / copy_name(gid), keep="theirs", pin=DEMO_PIN)
+    archived = resolve_sync_conflict(
+        t, path.parent / copy_name(gid), keep="theirs", secret=DEMO_PASSPHRASE
+    )
     assert archived == t.folder / "conflicts" / "resolved" / copy_name(gid)
     assert [e["hash"] for e in bundle.read_log_file(path)["events"]] == ours[:2]
     kept = [p for p in (t.folder / "conflicts" / "resolved").iterdir() if p != archived]
@@ -602,8 +604,8 @@ def test_a_copy_of_tournament_json_is_listed_for_the_head_judge_and_never_taken_
         "judge's laptop should change it: for the head judge"
     )
     with pytest.raises(Refused, match="is not taken whole"):
-        resolve_sync_conflict(t, copy, keep="theirs", pin=DEMO_PIN)
-    archived = resolve_sync_conflict(t, copy, keep="ours", pin=DEMO_PIN)
+        resolve_sync_conflict(t, copy, keep="theirs", secret=DEMO_PASSPHRASE)
+    archived = resolve_sync_conflict(t, copy, keep="ours", secret=DEMO_PASSPHRASE)
     assert archived == t.folder / "conflicts" / "resolved" / name
     assert find_conflict_copies(t.folder) == []
 

@@ -538,7 +538,7 @@ def resolve(
     }
     decision |= t.sign_as_head_judge(grant, "head_judge", canonical_digest(decision))
     atomic_write_bytes(
-        target.with_name(target.name + ".decision.json"),
+        target.with_name(target.name + ".decision"),
         orjson.dumps(decision, option=orjson.OPT_INDENT_2),
     )
     if kind == "games" and events:

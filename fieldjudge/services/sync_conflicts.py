@@ -132,6 +132,7 @@ def scan_sync_conflicts(
     docstring). ``this_laptop_id``: the laptop running this (its games it may write);
     ``handovers_of(log_id)``: the head judge's verified handovers of a game."""
     devices = laptop_devices(t.folder)
+    this_laptop_id = this_laptop_id or t.owner_id
     out = []
     for c in find_conflict_copies(t.folder):
         kind = c.path.parent.name

@@ -104,6 +104,12 @@ class TournamentService:
         if register:
             self._register_laptop()
 
+    @property
+    def owner_id(self) -> str:
+        """This laptop's id as the owner of the games it creates (its key id, unless the
+        caller named it)."""
+        return self.laptop_id or self.keys.laptop_id
+
     # -- reading (the store's) --------------------------------------------------------
     @property
     def folder(self) -> Path:
@@ -394,8 +400,8 @@ class TournamentService:
         why = authority.append_refusal(
             log.events, etype, data, self._teams(log), self.is_head_judge(head_judge)
         )
-        if why is None and self.laptop_id is not None and etype != HANDOVER:
-            why = may_append(log.owner, self.laptop_id)  # one writer per game
+        if why is None and etype != HANDOVER:
+            why = may_append(log.owner, self.owner_id)  # one writer per game
         if why:
             raise Refused(why)
         signing = self._signing(etype, head_judge)
