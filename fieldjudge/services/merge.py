@@ -30,9 +30,16 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event
 from fieldjudge.services import authority, identity
 from fieldjudge.services.authority import HeadJudge
+from fieldjudge.services.signing import signed_message, verify_signature
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import DamagedFile, Refused
-from fieldjudge.store.anchors import HEADS_FILE, LAPTOP_FILE, canonical_digest, parse_heads
+from fieldjudge.store.anchors import (
+    HEADS_FILE,
+    LAPTOP_FILE,
+    SIG_FILE,
+    canonical_digest,
+    parse_heads,
+)
 from fieldjudge.store.auth_log import LAPTOPS_DIR
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
 from fieldjudge.store.tournament import TOURNAMENT_FILE, anchor_fault
@@ -105,6 +112,10 @@ class Source:
     errors: list[str]
     #: laptop id -> {"laptop": laptop.json doc, "heads": heads.jsonl text}
     laptops: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the head judge's signature of the other tournament.json (tournament.sig)
+    tournament_sig: dict[str, Any] | None = None
+    #: tournament.json as it is on disk (what the head judge signed), if not ``tournament``
+    tournament_raw: dict[str, Any] | None = None
 
 
 def load_source(path: Path) -> Source:
@@ -124,10 +135,30 @@ def load_source(path: Path) -> Source:
                     logs[kind][p.stem] = bundle.read_log_file(p)
                 except DamagedFile as exc:
                     errors.append(f"{kind}/{p.name} not merged: {exc.fault}")
-        return Source(path.name, tournament, logs, errors, bundle.read_laptops_of(path))
+        try:
+            sig = load_json_file(path / SIG_FILE) if (path / SIG_FILE).exists() else None
+        except DamagedFile:
+            sig = None
+        raw = load_json_file(tf)  # as signed: before any migration
+        return Source(
+            path.name,
+            tournament,
+            logs,
+            errors,
+            bundle.read_laptops_of(path),
+            sig if isinstance(sig, dict) else None,
+            raw if isinstance(raw, dict) else None,
+        )
     data = bundle.load_bundle(path)
     logs = {kind: dict(data.get(kind) or {}) for kind in bundle.LOG_FOLDERS}
-    return Source(path.name, data["tournament"], logs, [], dict(data.get("laptops") or {}))
+    return Source(
+        path.name,
+        data["tournament"],
+        logs,
+        [],
+        dict(data.get("laptops") or {}),
+        data.get("tournament_sig") if isinstance(data.get("tournament_sig"), dict) else None,
+    )
 
 
 def _registry(t: TournamentService, src: Source) -> dict[str, identity.LaptopInfo]:
@@ -229,6 +260,12 @@ def _refused(kind: str, doc: dict, start: int) -> tuple[str | None, bool]:
 def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
     reg = _registry(t, src)
     src_anchors = _source_anchors(src, reg)
+    for (kind, log_id), a in sorted(src_anchors.items()):
+        if log_id not in (src.logs.get(kind) or {}):
+            report.errors.append(
+                f"{kind}/{log_id}: missing in {src.label} although its manifest records "
+                f"{a.count} events (of {identity.laptop_label(reg, a.laptop)}); nothing to merge"
+            )
     for kind, logs in src.logs.items():
         for log_id, doc in sorted(logs.items()):
             log_id = Path(log_id).name
@@ -447,6 +484,10 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
                         f"{k}: here {ours_meta.get(k)!r}, there {their_meta.get(k)!r}",
                     )
 
+    why = _unsigned_tournament(t, src)
+    if why:
+        report.errors.append(f"tournament.json of {src.label}: not merged: {why}")
+        return
     if other:
         t.transaction(change)  # one atomic write of tournament.json
     report.schedule_added = added
@@ -456,6 +497,23 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
         body = {"source": src.label, "conflicts": conflicts}
         name = f"{Path(src.label).stem}--{canonical_digest(body)[:12]}.json"
         atomic_write_bytes(folder / name, orjson.dumps(body, option=orjson.OPT_INDENT_2))
+
+
+def _unsigned_tournament(t: TournamentService, src: Source) -> str | None:
+    """Why the other tournament.json is not as the head judge signed it (or None)."""
+    if not src.tournament:
+        return None
+    sig = src.tournament_sig
+    if not isinstance(sig, dict):
+        return "not signed by the head judge (no tournament.sig)"
+    digest = canonical_digest(src.tournament_raw or src.tournament)
+    if sig.get("hash") != digest:
+        return "changed since the head judge signed it (edited by hand, or an unsigned change)"
+    if not t.pinned_hj or not verify_signature(
+        t.pinned_hj, signed_message("tournament", digest), str(sig.get("sig", ""))
+    ):
+        return "tournament.sig is not the signature of this tournament's head judge key"
+    return None
 
 
 def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> None:

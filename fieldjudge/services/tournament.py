@@ -338,6 +338,7 @@ class TournamentService:
                 "hash": digest,
                 "sig": hj.sign(signed_message("tournament", digest)),
                 "key": hj.key_id,
+                "laptop": self.keys.laptop_id,
             },
         )
 

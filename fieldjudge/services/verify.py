@@ -16,6 +16,7 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event
 from fieldjudge.services import authority, identity
 from fieldjudge.store import DamagedFile
+from fieldjudge.store.anchors import read_tournament_sig
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
 from fieldjudge.store.tournament import TOURNAMENT_FILE, anchor_fault
@@ -174,10 +175,15 @@ def verify_tournament(folder: Path, ctx: Context) -> FileReport:
         rep.notes.append("no head judge key (a folder without paintball games)")
         return rep
     fault = identity.tournament_fault(folder, ctx.hj)
+    try:
+        sig = read_tournament_sig(folder) or {}
+    except DamagedFile:
+        sig = {}
+    where = f"head judge key {_fp(ctx.hj)}, last signed on {ctx.who(sig.get('laptop'))}"
     if fault:
-        rep.faults.append(f"{fault} (head judge key {_fp(ctx.hj)})")
+        rep.faults.append(f"{fault} ({where})")
     else:
-        rep.notes.append(f"signed by the head judge key {_fp(ctx.hj)}")
+        rep.notes.append(f"signed by the {where}")
     return rep
 
 

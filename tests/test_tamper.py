@@ -1,0 +1,503 @@
+"""The tamper suite (results-integrity issue): real files of a signed demo tournament edited
+as someone with access to the folder would — with a text editor (no hashes), with a script
+(hashes recomputed), by deleting, emptying, stripping, reordering, forging a head-judge
+action, replacing the head judge's secret record, renaming a team by hand, tampering a
+JSON export. Every case: ``fieldjudge verify`` (a real subprocess) exits non-zero naming
+the file and the laptop, a merge of the tampered copy refuses it, and no file is rewritten
+(bytes compared)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+import orjson
+import pytest
+
+from fieldjudge.export import bundle
+from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.events import compute_hash
+from fieldjudge.services import open_tournament
+from fieldjudge.services import results as res
+from fieldjudge.services.demo import create_demo
+from fieldjudge.services.head_judge import (
+    DEMO_PASSPHRASE,
+    HeadJudgeKey,
+    ScryptParams,
+)
+from fieldjudge.services.merge import merge_into
+from fieldjudge.services.signing import signed_message
+from fieldjudge.store import DamagedFile, Refused
+from fieldjudge.store.anchors import canonical_digest
+from fieldjudge.store.eventlog import write_log_file
+from fieldjudge.store.keys import LaptopKeys
+from fieldjudge.store.storage import load_json_file
+
+FAST = ScryptParams(n=2**10)  # the head judge's KDF made cheap for the tests only
+DAY = date(2026, 5, 16)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> tuple[Path, Path]:
+    """A demo tournament (first round played, closed, signed) and the config folder of
+    the laptop that made it (its key, its pin of the head judge key)."""
+    root = tmp_path_factory.mktemp("tamper")
+    config = root / "config"
+    old = os.environ.get("FIELDJUDGE_CONFIG")
+    os.environ["FIELDJUDGE_CONFIG"] = str(config)
+    try:
+        t = create_demo(root / "cup", day=DAY, kdf=FAST)
+        t.close()
+    finally:
+        if old is None:
+            os.environ.pop("FIELDJUDGE_CONFIG", None)
+        else:
+            os.environ["FIELDJUDGE_CONFIG"] = old
+    return root / "cup", config
+
+
+@pytest.fixture
+def cup(base, tmp_path: Path) -> Path:
+    """A fresh copy of the base folder, and this laptop's config (key + pins) restored
+    in the test's own config folder (FIELDJUDGE_CONFIG, set by conftest)."""
+    folder, config = base
+    shutil.copytree(config, Path(os.environ["FIELDJUDGE_CONFIG"]))
+    dest = tmp_path / "cup"
+    shutil.copytree(folder, dest, ignore=shutil.ignore_patterns(".cache"))
+    return dest
+
+
+def laptop_label() -> str:
+    keys = LaptopKeys.load_or_create()
+    return f'laptop "{keys.name}" ({keys.fingerprint})'
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and ".cache" not in p.parts
+    }
+
+
+def run_verify(folder: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "fieldjudge", "verify", str(folder)],
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+        timeout=120,
+    )
+
+
+def signed_game(folder: Path) -> str:
+    """The first game of the schedule: played, submitted, signed by both captains."""
+    t = open_tournament(folder, lock=False, startup_backup=False)
+    try:
+        gid = t.games()[0]["id"]
+        assert res.game_view(t, gid).protocol.locked
+        return gid
+    finally:
+        t.close()
+
+
+def tables(path: Path) -> dict:
+    return load_json_file(path)
+
+
+def events_of(data: dict) -> list[dict]:
+    return sorted(data["events"].values(), key=lambda d: d["seq"])
+
+
+def rechain(data: dict, events: list[dict], keep_sigs: bool = True) -> dict:
+    """The events renumbered and re-hashed (what a script would do), the head rebuilt."""
+    prev = "0" * 64
+    out = {}
+    for i, e in enumerate(events, start=1):
+        e = dict(e)
+        e["seq"] = i
+        e["prev_hash"] = prev
+        e["hash"] = compute_hash(e)
+        if not keep_sigs:
+            e.pop("sig", None)
+            e.pop("signer", None)
+        prev = e["hash"]
+        out[str(i)] = e
+    data = {**data, "events": out}
+    data.pop("head", None)
+    return data
+
+
+def check_tampered(
+    cup: Path,
+    rel: str,
+    expect: list[str],
+    *,
+    receiving: Path | None = None,
+) -> None:
+    """verify (subprocess) is non-zero and names ``rel`` and every text of ``expect``;
+    a merge of the tampered copy into a clean copy refuses it; no file is rewritten."""
+    before = snapshot(cup)
+    out = run_verify(cup)
+    text = out.stdout + out.stderr
+    assert out.returncode == 1, text
+    block = text.split(f"FAULT {rel}\n", 1)
+    assert len(block) == 2, text
+    faults = block[1].split("\n  ok", 1)[0].split("\n  FAULT", 1)[0]
+    for e in expect:
+        assert e in faults, faults
+    assert snapshot(cup) == before
+    if receiving is not None:
+        t = open_tournament(receiving, startup_backup=False)
+        try:
+            mine = snapshot(receiving)
+            try:
+                report = merge_into(t, cup)
+            except (DamagedFile, Refused) as exc:
+                assert rel.split("/")[-1] in str(exc) or "tournament" in str(exc)
+            else:
+                errs = "\n".join(report.errors)
+                stem = Path(rel).stem
+                assert stem in errs or rel in errs, errs
+                assert stem not in " ".join(report.added_logs + report.fast_forwarded)
+                assert report.changes == [] and report.tournament_conflicts == []
+            after = snapshot(receiving)
+            changed = {
+                k
+                for k in set(after) | set(mine)
+                if after.get(k) != mine.get(k) and not k.startswith("laptops/")
+            }
+            assert changed <= {"tournament.json", "tournament.sig"} or changed == set(), changed
+            assert after.get(rel) == mine.get(rel)
+        finally:
+            t.close()
+        assert snapshot(cup) == before
+
+
+@pytest.fixture
+def clean(cup: Path, tmp_path: Path) -> Path:
+    """An untouched copy of the same tournament (another laptop's folder to merge into)."""
+    dest = tmp_path / "clean"
+    shutil.copytree(cup, dest)
+    return dest
+
+
+def test_an_edited_value_is_named(cup: Path, clean: Path) -> None:
+    gid = signed_game(cup)
+    path = cup / "games" / f"{gid}.json"
+    data = tables(path)
+    evs = events_of(data)
+    cap = next(e for e in evs if e["type"] == "flag_capture")
+    a, b = (data["meta"]["1"]["team_a"], data["meta"]["1"]["team_b"])
+    cap["data"]["team"] = b if cap["data"]["team"] == a else a  # 3:0 becomes 0:3
+    write_log_file(path, data)
+    check_tampered(
+        cup,
+        f"games/{gid}.json",
+        ["broken event chain", laptop_label()],
+        receiving=clean,
+    )
+
+
+def test_an_edited_value_with_recomputed_hashes_fails_the_signature(
+    cup: Path, clean: Path
+) -> None:
+    gid = signed_game(cup)
+    path = cup / "games" / f"{gid}.json"
+    data = tables(path)
+    evs = events_of(data)
+    for e in evs:
+        if e["type"] == pr.CAPTAIN_SIGNED:
+            e["data"]["name"] = "Someone Else"
+    tampered = rechain(data, evs)
+    write_log_file(path, tampered)
+    n = next(e["seq"] for e in evs if e["type"] == pr.CAPTAIN_SIGNED)
+    check_tampered(
+        cup,
+        f"games/{gid}.json",
+        [
+            f"event #{n} (captain_signed, {laptop_label()}): the signature of "
+            f"{laptop_label()} does not match the event (edited?)",
+        ],
+        receiving=clean,
+    )
+
+
+def test_deleted_last_events_with_the_head_edited_are_truncation(
+    cup: Path, clean: Path
+) -> None:
+    gid = signed_game(cup)
+    path = cup / "games" / f"{gid}.json"
+    data = tables(path)
+    evs = events_of(data)
+    n = len(evs)
+    data["events"] = {str(e["seq"]): e for e in evs[:-2]}  # both signatures gone
+    data.pop("head")  # made again from the last event left: a self-consistent file
+    write_log_file(path, data)
+    check_tampered(
+        cup,
+        f"games/{gid}.json",
+        [
+            f"truncated: the manifest records {n} events, the file holds {n - 2} "
+            f"(manifest of {laptop_label()})"
+        ],
+        receiving=clean,
+    )
+    # the app does not show it as "submitted": opening names it, never rewrites it
+    before = path.read_bytes()
+    t = open_tournament(cup, startup_backup=False)
+    try:
+        assert t.game_summary(gid)["phase"] == "damaged"
+        with pytest.raises(DamagedFile, match="truncated: the manifest records"):
+            t.game_log(gid)
+    finally:
+        t.close()
+    assert path.read_bytes() == before
+
+
+def test_a_deleted_game_file_is_missing_not_new(cup: Path, clean: Path) -> None:
+    gid = signed_game(cup)
+    (cup / "games" / f"{gid}.json").unlink()
+    check_tampered(
+        cup,
+        f"games/{gid}.json",
+        ["missing: the manifest of", laptop_label()],
+        receiving=clean,
+    )
+    t = open_tournament(cup, startup_backup=False)
+    try:
+        assert t.game_summary(gid)["phase"] == "damaged"  # never "not started"
+        with pytest.raises(DamagedFile, match="missing: the manifest records"):
+            t.game_log(gid)  # never re-created empty
+        assert not (cup / "games" / f"{gid}.json").exists()
+        assert res.closed_results(t) and gid not in [g["id"] for g, _r in res.closed_results(t)]
+    finally:
+        t.close()
+
+
+@pytest.mark.parametrize(
+    ("content", "fault"),
+    [(b"{}", "stripped: no meta record"), (b"", "empty file (0 bytes)")],
+    ids=["braces", "zero-bytes"],
+)
+def test_an_emptied_game_file_is_named(cup: Path, clean: Path, content, fault) -> None:
+    gid = signed_game(cup)
+    path = cup / "games" / f"{gid}.json"
+    path.write_bytes(content)
+    check_tampered(cup, f"games/{gid}.json", [fault, laptop_label()], receiving=clean)
+    t = open_tournament(cup, startup_backup=False)
+    try:
+        with pytest.raises(DamagedFile):
+            t.game_log(gid)
+    finally:
+        t.close()
+    assert path.read_bytes() == content  # never rewritten
+
+
+def test_a_stripped_game_file_is_named(cup: Path, clean: Path) -> None:
+    gid = signed_game(cup)
+    path = cup / "games" / f"{gid}.json"
+    data = tables(path)
+    path.write_bytes(orjson.dumps({"meta": data["meta"]}))  # the events are gone
+    check_tampered(
+        cup, f"games/{gid}.json", ["stripped: no events table", laptop_label()], receiving=clean
+    )
+
+
+def test_reordered_events_are_named(cup: Path, clean: Path) -> None:
+    gid = signed_game(cup)
+    path = cup / "games" / f"{gid}.json"
+    data = tables(path)
+    evs = events_of(data)
+    evs[3], evs[4] = evs[4], evs[3]
+    data["events"] = {str(i): {**e, "seq": i} for i, e in enumerate(evs, start=1)}
+    write_log_file(path, data)
+    check_tampered(
+        cup, f"games/{gid}.json", ["broken event chain", laptop_label()], receiving=clean
+    )
+
+
+def _forged_correction(cup: Path, gid: str, hj_sig: Callable[[str], dict]) -> None:
+    """A total correction appended with a valid chain, signed by this laptop's own key
+    (an insider) and with ``hj_sig(hash)`` as its head-judge signature."""
+    path = cup / "games" / f"{gid}.json"
+    data = tables(path)
+    evs = events_of(data)
+    meta = data["meta"]["1"]
+    a, b = meta["team_a"], meta["team_b"]
+    last = evs[-1]
+    ev = {
+        "id": "f" * 32,
+        "seq": last["seq"] + 1,
+        "type": pr.TOTAL_CORRECTED,
+        "game_clock_ms": None,
+        "wall_time": last["wall_time"],
+        "judge": "forger",
+        "data": {
+            "old_points": {a: 3, b: 0},
+            "new_points": {a: 0, b: 3},
+            "old_diff": {a: 1, b: -1},
+            "new_diff": {a: -1, b: 1},
+            "reason": "forged",
+            "head_judge": "nobody",
+        },
+        "prev_hash": last["hash"],
+    }
+    ev["hash"] = compute_hash(ev)
+    keys = LaptopKeys.load_or_create()
+    ev["sig"] = keys.sign(signed_message("event", ev["hash"]))
+    ev["signer"] = keys.laptop_id
+    ev.update(hj_sig(ev["hash"]))
+    data["events"][str(ev["seq"])] = ev
+    data.pop("head")
+    write_log_file(path, data)
+
+
+def test_a_forged_head_judge_event_without_his_signature(cup: Path, clean: Path) -> None:
+    gid = signed_game(cup)
+    _forged_correction(cup, gid, lambda h: {})
+    check_tampered(
+        cup,
+        f"games/{gid}.json",
+        [f"(total_corrected, {laptop_label()}): a head-judge action without the head judge's"],
+        receiving=clean,
+    )
+
+
+def test_a_forged_head_judge_event_signed_by_another_key(cup: Path, clean: Path) -> None:
+    gid = signed_game(cup)
+    _record, other = HeadJudgeKey.create("attacker's own secret", FAST)
+
+    def sig(h: str) -> dict:
+        return {"hj_sig": other.sign(signed_message("head_judge", h)), "hj_key": other.key_id}
+
+    _forged_correction(cup, gid, sig)
+    check_tampered(
+        cup,
+        f"games/{gid}.json",
+        ["a head-judge action whose head-judge signature is not valid", laptop_label()],
+        receiving=clean,
+    )
+
+
+def _replace_record(cup: Path, resign: bool) -> None:
+    """The head judge's secret record replaced by one of the attacker's own passphrase
+    (``resign``: tournament.sig re-made with the attacker's key too)."""
+    path = cup / "tournament.json"
+    data = load_json_file(path)
+    record, unlocked = HeadJudgeKey.create("attacker's own secret", FAST)
+    data["meta"]["1"]["head_judge_key"] = record
+    path.write_bytes(orjson.dumps(data))
+    if resign:
+        digest = canonical_digest(data)
+        (cup / "tournament.sig").write_bytes(
+            orjson.dumps(
+                {
+                    "hash": digest,
+                    "sig": unlocked.sign(signed_message("tournament", digest)),
+                    "key": unlocked.key_id,
+                }
+            )
+        )
+
+
+def test_a_replaced_secret_record_gives_no_authority(cup: Path, clean: Path) -> None:
+    _replace_record(cup, resign=False)
+    check_tampered(
+        cup,
+        "tournament.json",
+        ["changed since the head judge signed it", "not the one this laptop pinned"],
+        receiving=clean,
+    )
+    gid = signed_game(cup)
+    t = open_tournament(cup, startup_backup=False)
+    try:
+        before = t.game_path(gid).read_bytes()
+        a, b = res.game_view(t, gid).teams
+        with pytest.raises(Refused, match="not the one the tournament registered"):
+            res.correct_total(t, gid, "attacker's own secret", {a: 0, b: 3}, "forged")
+        with pytest.raises(Refused, match="not the one the tournament registered"):
+            t.head_judge(DEMO_PASSPHRASE)
+        assert t.game_path(gid).read_bytes() == before
+    finally:
+        t.close()
+
+
+def test_a_replaced_record_and_public_key_re_signed_is_caught_by_the_pin(
+    cup: Path, clean: Path
+) -> None:
+    _replace_record(cup, resign=True)
+    check_tampered(
+        cup,
+        "tournament.json",
+        [
+            "the head judge's key in tournament.json is not the one this laptop pinned",
+            "the key or its secret record was replaced",
+        ],
+        receiving=clean,
+    )
+
+
+def test_a_team_renamed_by_hand_in_tournament_json(cup: Path, clean: Path) -> None:
+    path = cup / "tournament.json"
+    data = load_json_file(path)
+    team = next(iter(data["teams"].values()))
+    team["name"] = "Переименованные"
+    path.write_bytes(orjson.dumps(data))
+    check_tampered(
+        cup,
+        "tournament.json",
+        ["changed since the head judge signed it", f"last signed on {laptop_label()}"],
+        receiving=clean,
+    )
+
+
+def test_a_tampered_json_export_is_refused_by_merge(cup: Path, clean: Path, tmp_path) -> None:
+    gid = signed_game(cup)
+    export = tmp_path / "export.json"
+    b = bundle.build_bundle(cup)
+    doc = b["games"][gid]
+    head = doc["events"][-1]["hash"]  # as the manifest records it
+    for e in doc["events"]:
+        if e["type"] == pr.PROTOCOL_SUBMITTED:
+            pts = e["data"]["points"]
+            k1, k2 = sorted(pts)
+            pts[k1], pts[k2] = pts[k2], pts[k1]
+    data = rechain({"meta": {"1": doc["meta"]}, "events": {}}, doc["events"])
+    doc["events"] = events_of(data)
+    export.write_bytes(bundle.dumps(b))
+    raw = export.read_bytes()
+    t = open_tournament(clean, startup_backup=False)
+    try:
+        before = t.game_path(gid).read_bytes()
+        report = merge_into(t, export)
+        # refused: its head is not the one the manifest recorded, and (checked below by
+        # verify) its signatures do not match the edited events
+        assert [e for e in report.errors if e.startswith(f"games/{gid}:")] == [
+            f"games/{gid}: not merged: event #{len(doc['events'])} is not the one the "
+            f"manifest recorded ({head[:12]}…): the file was "
+            "replaced or rewritten"
+        ] or any("does not match the event (edited?)" in e for e in report.errors)
+        assert t.game_path(gid).read_bytes() == before
+    finally:
+        t.close()
+    assert export.read_bytes() == raw
+    # the export rebuilt as a folder: verify names the file and the laptop
+    folder = bundle.import_bundle(export, tmp_path / "imported")
+    check_tampered(
+        folder,
+        f"games/{gid}.json",
+        ["does not match the event (edited?)", laptop_label()],
+    )
+
+
+def test_an_untouched_copy_verifies_and_names_its_laptop(cup: Path) -> None:
+    out = run_verify(cup)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"event(s) by {laptop_label()}" in out.stdout
+    assert "all files ok" in out.stdout
