@@ -204,9 +204,7 @@ def test_an_edited_value_is_named(cup: Path, clean: Path) -> None:
     )
 
 
-def test_an_edited_value_with_recomputed_hashes_fails_the_signature(
-    cup: Path, clean: Path
-) -> None:
+def test_an_edited_value_with_recomputed_hashes_fails_the_signature(cup: Path, clean: Path) -> None:
     gid = signed_game(cup)
     path = cup / "games" / f"{gid}.json"
     data = tables(path)
@@ -228,9 +226,7 @@ def test_an_edited_value_with_recomputed_hashes_fails_the_signature(
     )
 
 
-def test_deleted_last_events_with_the_head_edited_are_truncation(
-    cup: Path, clean: Path
-) -> None:
+def test_deleted_last_events_with_the_head_edited_are_truncation(cup: Path, clean: Path) -> None:
     gid = signed_game(cup)
     path = cup / "games" / f"{gid}.json"
     data = tables(path)

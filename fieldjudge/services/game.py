@@ -448,6 +448,8 @@ class GameSession:
         )
         self._refold()
         if self.state.phase == FINAL and not was_final:
+            if etype != ev.GAME_END:  # a game_end event is anchored by the writer itself
+                self.tournament.record_step(self.game_id, "game_end")
             self._backup()
         return event
 

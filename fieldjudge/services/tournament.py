@@ -361,6 +361,11 @@ class TournamentService:
         # no manifest entry (or the manifest is gone): the last head this laptop saw
         return self.store.index.last_head(game_id) if kind == "games" else None
 
+    def record_step(self, game_id: str, step: str) -> None:
+        """Record the game's head now in the manifest (e.g. the game reached its end
+        without a ``game_end`` event: the last team out, a flag hung)."""
+        self._record_head(game_id, self.game_log(game_id, create=False), step)
+
     def _record_head(self, game_id: str, log: EventLog, step: str, kind: str = "games") -> None:
         self.record_head(game_id, len(log.events), log.last_hash, step, kind)
 
