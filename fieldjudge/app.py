@@ -139,7 +139,13 @@ class FieldJudgeApp(App[None]):
     def show_damaged(self, folder: Path, exc: DamagedFile) -> None:
         from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
 
-        self.push_screen(DamagedFileScreen(folder, exc))
+        t = self.tournament
+        anchor = (
+            t.anchor(exc.path.stem)
+            if t is not None and t.folder == Path(folder) and exc.path.parent.name == "games"
+            else None
+        )
+        self.push_screen(DamagedFileScreen(folder, exc, anchor))
 
     def refresh_home(self) -> None:
         from fieldjudge.screens.home import HomeScreen

@@ -31,6 +31,7 @@ from fieldjudge.services.head_judge import (
     ScryptParams,
 )
 from fieldjudge.services.merge import merge_into
+from fieldjudge.services.recovery import good_backup, restore_backup
 from fieldjudge.services.signing import signed_message
 from fieldjudge.store import DamagedFile, Refused
 from fieldjudge.store.anchors import canonical_digest
@@ -244,16 +245,23 @@ def test_deleted_last_events_with_the_head_edited_are_truncation(cup: Path, clea
         ],
         receiving=clean,
     )
-    # the app does not show it as "submitted": opening names it, never rewrites it
+    # the app does not show it as "submitted": opening names it, never rewrites it, and
+    # offers the newest backup that reaches the manifest's head
     before = path.read_bytes()
     t = open_tournament(cup, startup_backup=False)
     try:
         assert t.game_summary(gid)["phase"] == "damaged"
-        with pytest.raises(DamagedFile, match="truncated: the manifest records"):
+        with pytest.raises(DamagedFile, match="truncated: the manifest records") as err:
             t.game_log(gid)
+        assert path.read_bytes() == before
+        backup = good_backup(cup, err.value.path, t.anchor(gid))
+        assert backup is not None
+        aside = restore_backup(cup, path, backup)
+        assert aside.read_bytes() == before  # the damaged file kept aside
+        t.release_log("games", gid)
+        assert len(t.game_log(gid).events) == n
     finally:
         t.close()
-    assert path.read_bytes() == before
 
 
 def test_a_deleted_game_file_is_missing_not_new(cup: Path, clean: Path) -> None:

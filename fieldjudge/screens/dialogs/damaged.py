@@ -23,11 +23,14 @@ class DamagedFileScreen(JudgeModal[None]):
         Binding("escape", "close", "Close"),
     ]
 
-    def __init__(self, folder: Path, error: DamagedFile) -> None:
+    def __init__(
+        self, folder: Path, error: DamagedFile, anchor: tuple[int, str] | None = None
+    ) -> None:
         super().__init__()
         self.folder = Path(folder)
         self.error = error
-        self.backup = good_backup(self.folder, error.path)
+        # anchor: the manifest's head of a game, which a backup must reach to be offered first
+        self.backup = good_backup(self.folder, error.path, anchor)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
