@@ -79,11 +79,11 @@ def _register_commands() -> None:
     """Subcommand groups that live in their own modules (fieldjudge.commands)."""
     from fieldjudge.commands.chrono import chrono
     from fieldjudge.commands.quidditch import quidditch
-    from fieldjudge.commands.results import export, merge, verify
+    from fieldjudge.commands.results import export, merge, sign_tournament, verify
     from fieldjudge.commands.serve import serve
     from fieldjudge.commands.sync import sync
 
-    for command in (chrono, export, verify, merge, quidditch, serve, sync):
+    for command in (chrono, export, verify, merge, sign_tournament, quidditch, serve, sync):
         main.add_command(command)
 
 

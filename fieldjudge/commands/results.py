@@ -185,3 +185,23 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
         click.echo(line)
     if report.conflicts:
         click.echo("open the app (key m on the home screen) to choose each conflict")
+
+
+@click.command("sign-tournament")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--secret",
+    prompt="Head judge's secret",
+    hide_input=True,
+    help="The head judge's secret (asked for when not given).",
+)
+def sign_tournament(folder: Path, secret: str) -> None:
+    """The head judge signs tournament.json as it is now (after checking it)."""
+    from fieldjudge.i18n import rule_text
+
+    with _opened(_pick_folder(click.get_current_context(), folder), lock=True) as t:
+        try:
+            t.sign_tournament(secret)
+        except StoreError as exc:
+            raise click.ClickException(rule_text(exc)) from None
+    click.echo(f"{folder}: tournament.json signed by the head judge")

@@ -45,3 +45,19 @@ def damaged_head_judge_record(error: str) -> Phrase:
         "Сохранённый ключ главного судьи повреждён: {error}.",
         error=error,
     )
+
+
+@catalog
+def tournament_needs_secret() -> Phrase:
+    return Phrase(
+        "only the head judge signs the tournament's settings, teams and schedule, with his secret",
+        "настройки, команды и расписание турнира подписывает только главный судья своим секретом",
+    )
+
+
+@catalog
+def registration_needs_secret() -> Phrase:
+    return Phrase(
+        "only the head judge registers a laptop's key, with his secret",
+        "ключ ноутбука регистрирует только главный судья своим секретом",
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from fieldjudge.rules import auth_texts
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.chrono_checks import APPROVAL
@@ -20,6 +21,9 @@ from fieldjudge.store.schema import HANDOVER
 
 #: event types only the head judge may append (with his secret, signed with his key): 31, 32.01, 19.05
 HEAD_JUDGE_TYPES = frozenset({pr.TOTAL_CORRECTED, pr.NO_SHOW, APPROVAL, HANDOVER})
+#: head-judge actions that are not events (their grants' names in the attempts log)
+SIGN_TOURNAMENT = "sign_tournament"
+REGISTER_LAPTOP = "key_registration"
 
 
 class HeadJudge:
@@ -47,6 +51,10 @@ def head_judge_refusal(etype: str) -> Phrase:
         return pt.approval_needs_pin()
     if etype == HANDOVER:
         return pt.handover_needs_pin()
+    if etype == SIGN_TOURNAMENT:
+        return auth_texts.tournament_needs_secret()
+    if etype == REGISTER_LAPTOP:
+        return auth_texts.registration_needs_secret()
     return pt.decision_needs_pin()
 
 

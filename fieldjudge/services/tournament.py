@@ -322,7 +322,7 @@ class TournamentService:
 
     def register_laptop(self, secret: str) -> None:
         """The head judge registers this laptop's key with his secret (signed)."""
-        grant = self.head_judge(secret)
+        grant = self.head_judge(secret, authority.REGISTER_LAPTOP)
         self._register_laptop(grant)
 
     def _sign_tournament(self) -> None:
@@ -344,7 +344,7 @@ class TournamentService:
 
     def sign_tournament(self, secret: str) -> None:
         """The head judge signs tournament.json as it is now (after checking it)."""
-        self.head_judge(secret)
+        self.head_judge(secret, authority.SIGN_TOURNAMENT)
         self._sign_tournament()
 
     # -- the manifest of game heads ----------------------------------------------------

@@ -179,7 +179,8 @@ def verify_tournament(folder: Path, ctx: Context) -> FileReport:
         sig = read_tournament_sig(folder) or {}
     except DamagedFile:
         sig = {}
-    where = f"head judge key {_fp(ctx.hj)}, last signed on {ctx.who(sig.get('laptop'))}"
+    on = ctx.who(sig.get("laptop")) if sig.get("laptop") else "a laptop it does not name"
+    where = f"head judge key {_fp(ctx.hj)}, last signed on {on}"
     if fault:
         rep.faults.append(f"{fault} ({where})")
     else:
