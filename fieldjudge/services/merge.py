@@ -572,7 +572,7 @@ def resolve(
 ) -> Path:
     """The head judge chooses, with his secret: ``keep="ours"`` keeps our log, ``"theirs"``
     takes the other copy. The copy not chosen is moved to ``conflicts/resolved/`` (never
-    deleted); the decision is kept beside it, signed with his key, and the new head goes
+    deleted); the decision is kept in ``conflicts/decisions/``, signed with his key, and the new head goes
     into this laptop's manifest."""
     conflict_path = Path(conflict_path)
     if keep not in ("ours", "theirs"):
@@ -595,9 +595,10 @@ def resolve(
         "archived": target.name,
     }
     decision |= t.sign_as_head_judge(grant, "head_judge", canonical_digest(decision))
+    decisions = t.folder / CONFLICTS / "decisions"
+    decisions.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(
-        target.with_name(target.name + ".decision"),
-        orjson.dumps(decision, option=orjson.OPT_INDENT_2),
+        decisions / f"{target.name}.json", orjson.dumps(decision, option=orjson.OPT_INDENT_2)
     )
     if kind == "games" and events:
         t.record_head(log_id, len(events), events[-1]["hash"], "head_judge_decision")

@@ -126,7 +126,12 @@ def view_from_events(
 
 
 def game_view(t: Svc, game_id: str) -> GameView:
-    log = t.game_log(game_id)
+    """A game as the protocol shows it. Reading never creates a game file: a game not
+    started (no file, nothing in the manifest) has no events; a file the manifest shows
+    events of must exist (``DamagedFile`` otherwise)."""
+    if not t.game_path(game_id).exists() and not t.anchor(game_id):
+        return view_from_events(t, game_id, [], setup_for(t, game_id))
+    log = t.game_log(game_id, create=False)
     return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
 
 

@@ -202,7 +202,7 @@ def resolve_sync_conflict(t: TournamentService, path: Path, keep: str, secret: s
     removes it on the other laptops too. Returns where the copy was archived.
 
     ``secret``: the head judge's secret; the decision is his (31), refused without it,
-    and signed with his key (kept beside the archived copy)."""
+    and signed with his key (kept in ``conflicts/decisions/``)."""
     if keep not in ("ours", "theirs"):
         raise Refused("choose ours or theirs")
     grant = t.head_judge(secret)  # refuses without the head judge's secret (citing 31)
