@@ -151,6 +151,8 @@ def setup(
 
         try:
             keys = LaptopKeys.load_or_create(name=laptop_name or None, shared_folders=[folder])
+            if laptop_name and keys.name != laptop_name:  # one name in the key and folder
+                keys = keys.rename(laptop_name)
         except (StoreError, OSError) as exc:
             raise click.ClickException(f"this laptop's key: {exc}") from None
         laptop_id, public_key = keys.laptop_id, keys.public_key_b64

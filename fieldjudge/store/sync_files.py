@@ -101,6 +101,16 @@ def register_laptop(
         "syncthing_device": syncthing_device,
         "public_key": public_key,
     }
+    try:  # the head judge's signature of the registration stays while it still holds
+        old = orjson.loads((laptop_dir(folder, laptop_id) / LAPTOP_FILE).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        old = None
+    if isinstance(old, dict) and all(
+        old.get(k) == doc[k] for k in ("laptop_id", "name", "public_key")
+    ):
+        for k in ("hj_sig", "hj_key"):
+            if k in old:
+                doc[k] = old[k]
     return write_laptop_file(folder, laptop_id, LAPTOP_FILE, orjson.dumps(doc))
 
 
