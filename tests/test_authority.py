@@ -62,7 +62,7 @@ def test_31_total_correction_without_pin_is_refused_everywhere(svc) -> None:
     before = file_bytes(svc, gid)
     points = dict(res.game_view(svc, gid).result.points)
     a, b = res.game_view(svc, gid).teams
-    # the service's intent, with a wrong PIN and with none
+    # the service's intent, with a wrong secret and with none
     for pin in ("", "9999"):
         with pytest.raises(Refused, match=r"^31: only the head judge corrects a total"):
             res.correct_total(svc, gid, pin, {a: 0, b: 999}, "forged")
@@ -123,7 +123,7 @@ def test_32_01_no_show_without_pin_is_refused_everywhere(svc) -> None:
     with pytest.raises(NotTheWriter, match=r"^31: "):
         svc.game_log(gid).append(pr.NO_SHOW, {"absent": [team], "reason": "late"})
     assert svc.game_log(gid).events == []
-    # with the PIN it is recorded (32.01)
+    # with the secret it is recorded (32.01)
     res.record_no_show(svc, gid, [team], secret=DEMO_PASSPHRASE)
     assert res.game_view(svc, gid).state.no_show == frozenset({team})
 
