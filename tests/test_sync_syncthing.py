@@ -322,9 +322,16 @@ def test_sync_setup_registers_this_laptop_by_its_signing_key(laptops, tmp_path):
     assert f"registered this laptop as {keys.laptop_id} in laptops/{keys.laptop_id}/" in r.output
     assert r.output.endswith("no --peer given: nothing shared yet\n")
     doc = orjson.loads((folder / "laptops" / keys.laptop_id / "laptop.json").read_bytes())
+    hj = doc.pop("hj_sig")  # the head judge's signature of the registration is kept
     assert doc == {
         "laptop_id": keys.laptop_id,
         "name": keys.name,
         "syncthing_device": field.device_id,
         "public_key": keys.public_key_b64,
+        "hj_key": doc["hj_key"],
     }
+    from fieldjudge.services.verify import verify_report
+
+    assert hj and verify_report(folder)[f"laptops/{keys.laptop_id}/laptop.json"].notes == [
+        f'laptop "{keys.name}" ({keys.fingerprint})'
+    ]
