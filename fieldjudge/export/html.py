@@ -12,6 +12,7 @@ from fieldjudge import i18n
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules.paintball.clock import parse_wall
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
+from fieldjudge.rules.timefmt import format_game_clock
 
 CSS = """
 @page { size: A4; margin: 14mm 12mm; }
@@ -44,11 +45,7 @@ def local_time(wall: str, fmt: str = "%H:%M:%S") -> str:
         return str(wall)
 
 
-def game_time(ms: int | None) -> str:
-    if ms is None:
-        return "—"
-    s = max(0, int(ms)) // 1000
-    return f"{s // 60}:{s % 60:02d}"
+game_time = format_game_clock  # the one rule of every screen and export (rules.timefmt)
 
 
 def page(title: str, body: str, lang: str) -> str:

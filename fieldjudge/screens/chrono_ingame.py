@@ -32,7 +32,7 @@ from fieldjudge.chrono_text import PENALTY_TEXT, ingame_analysis, ingame_result,
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.marker_check import Shot
 from fieldjudge.rules.paintball import events as ev
-from fieldjudge.rules.paintball.clock import format_clock
+from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono_dialogs import (
     SecondPlayerScreen,
@@ -103,7 +103,7 @@ class InGameChronoScreen(JudgeScreen):
         s = self.session
         title = _("In-game chrono (20)") + " · " + " — ".join(s.team_name(t) for t in s.teams)
         try:
-            title += " · " + format_clock(s.remaining_ms())
+            title += " · " + format_time_left(s.remaining_ms())
         except Exception:  # noqa: BLE001 - the title must not stop the screen
             pass
         self.query_one("#cg-title", Static).update(title)

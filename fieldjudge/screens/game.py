@@ -28,6 +28,7 @@ from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.rules.paintball.setup import needs_second_player
+from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.game_checks import CheckActions
 from fieldjudge.screens.game_corrections import CorrectionActions
@@ -304,7 +305,7 @@ class GameScreen(FlagActions, CheckActions, CorrectionActions, JudgeScreen):
 
     # -- clock ------------------------------------------------------------------------------
     def _left(self) -> str:
-        return clock(self.session.remaining_ms())
+        return format_time_left(self.session.remaining_ms())
 
     def action_start_resume(self) -> None:
         st = self.session.state

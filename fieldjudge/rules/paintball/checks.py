@@ -14,9 +14,9 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import refusals as rx
 from fieldjudge.rules.paintball import refusals_actions as ra
 from fieldjudge.rules.paintball.chrono import chrono_verdict
-from fieldjudge.rules.paintball.clock import format_clock
 from fieldjudge.rules.paintball.reasons import DIRECT_REASONS
 from fieldjudge.rules.paintball.setup import needs_second_player
+from fieldjudge.rules.timefmt import format_time_left
 
 PRE_GAME = (ev.CHECKIN, ev.MARKER_VERDICT, ev.NO_SHOW, ev.CLOCK_START)
 RUNNING_ONLY = (ev.FLAG_CAPTURE, ev.FLAG_HANDOVER, ev.FLAG_HANG, ev.TIME_STOP)
@@ -189,7 +189,7 @@ def _game_end(st, d, ms):
             return rx.clock_stopped()
         length = st.clock.length_ms
         if ms is not None and ms < length:
-            return rx.time_left(format_clock(length - ms))
+            return rx.time_left(format_time_left(length - ms))
     return None
 
 
