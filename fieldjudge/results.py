@@ -183,34 +183,28 @@ def correct_total(
     t,
     game_id: str,
     pin: str,
-    new_points: dict[str, int],
+    new_points: dict[str, int] | None,
     reason: str,
     now: float,
     new_diff: dict[str, int] | None = None,
     judge: str = "",
     when: datetime | None = None,
+    outcome: str | None = None,
+    outcome_team: str | None = None,
 ) -> Event:
-    """31: the head judge corrects a wrong total of a signed protocol, with his PIN."""
+    """31: the head judge corrects a wrong total of a signed protocol, with his PIN; with
+    ``outcome`` he also rules another outcome (points of 30.01 unless given)."""
     v = game_view(t, game_id)
-    why = pr.lock_refusal(
-        v.events, pr.TOTAL_CORRECTED, _corr(v, new_points, new_diff, reason), v.teams
+    data = pr.correction_data(
+        v.result, v.setup.settings.points, reason, new_points, new_diff, outcome, outcome_team
     )
+    why = pr.lock_refusal(v.events, pr.TOTAL_CORRECTED, data, v.teams)
     if why:
         raise Refused(why)
     check_head_pin(t, pin, now)
     head = t.meta.get("head_judge", "") or judge
-    data = _corr(v, new_points, new_diff, reason) | {"head_judge": head}
+    data |= {"head_judge": head}
     return _append(t, game_id, pr.TOTAL_CORRECTED, data, judge or head, when)
-
-
-def _corr(v: GameView, new_points, new_diff, reason: str) -> dict[str, Any]:
-    return {
-        "old_points": dict(v.result.points),
-        "new_points": {k: int(x) for k, x in new_points.items()},
-        "old_diff": dict(v.result.diff),
-        "new_diff": {k: int(x) for k, x in (new_diff or v.result.diff).items()},
-        "reason": reason.strip(),
-    }
 
 
 def previous_game_end(t, game_id: str, team: str) -> datetime | None:
