@@ -266,12 +266,12 @@ def record_no_show(
 
 
 def closed_results(t) -> list[tuple[dict, GameResult]]:
-    """Results of the games whose protocol was submitted (or ruled a no-show), from the
-    summary index (rebuilt from the game files when stale)."""
+    """Results of the games whose protocol both captains answered (signed; unsigned games
+    are provisional: ``export.scope``), from the summary index (rebuilt when stale)."""
     out = []
     for g in t.games():
         s = t.game_summary(g["id"])
-        if s.get("phase") in CLOSED_PHASES and s.get("result"):
+        if s.get("phase") in (pr.SIGNED, pr.LOCKED) and s.get("result"):  # signed (31)
             out.append((g, result_from_doc(g["id"], s["result"])))
     return out
 

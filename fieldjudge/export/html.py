@@ -164,7 +164,9 @@ def standing_rows(t, rows, lang: str | None = None) -> list[tuple]:
     ]
 
 
-def standings_html(t, by_division: dict, lang: str = "ru", now: datetime | None = None) -> str:
+def standings_html(
+    t, by_division: dict, lang: str = "ru", now: datetime | None = None, notes=()
+) -> str:
     tr = translator(lang)
     meta = t.meta
     stamp = (now or datetime.now()).strftime("%Y-%m-%d %H:%M")
@@ -182,4 +184,5 @@ def standings_html(t, by_division: dict, lang: str = "ru", now: datetime | None 
                 num_cols=(0, 2, 3, 4, 5, 6, 7, 8, 9),
             )
         )
+    parts += [f"<p>{escape(line)}</p>" for line in notes]
     return page(f"{tr('Standings')} — {meta.get('name', '')}", "\n".join(parts), lang)

@@ -130,7 +130,7 @@ def struck_lines(v, tr: Tr) -> list[Struck]:
     return out
 
 
-def _sign_lines(t, v, tr: Tr) -> list[SignLine]:
+def sign_lines(t, v, tr: Tr) -> list[SignLine]:
     proto = v.protocol
     lines = []
     for x in v.teams:
@@ -239,7 +239,7 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
         pen_rows=pen_rows,
         notes=notes,
         submitted=submitted,
-        signatures=_sign_lines(t, v, tr),
+        signatures=sign_lines(t, v, tr),
         events=len(v.events),
         head_hash=v.last_hash or "—",
         fingerprint=signature_fingerprint(v),
