@@ -14,6 +14,8 @@ from html.parser import HTMLParser
 import pypdf
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from results_fixtures import FakeClock, demo, finished_game
 
 from fieldjudge import results
@@ -81,6 +83,24 @@ def test_timefmt_floors_elapsed_and_the_countdown_matches():
     assert format_time_left(420_000 - 6_861) == "6:54"
     assert format_time_left(420_000) == "7:00"
     assert format_time_left(1) == "0:01" and format_time_left(0) == "0:00"
+
+
+@given(
+    length_s=st.integers(min_value=1, max_value=3600),
+    elapsed_ms=st.integers(min_value=0, max_value=3_600_000),
+)
+def test_timefmt_countdown_is_length_minus_floored_elapsed(length_s, elapsed_ms):
+    # 30.01 clock: one rounding rule, seen from both ends
+    elapsed_ms = min(elapsed_ms, length_s * 1000)
+    shown = format_game_clock(elapsed_ms)
+    left = format_time_left(length_s * 1000 - elapsed_ms)
+
+    def secs(text: str) -> int:
+        m, s = text.split(":")
+        return int(m) * 60 + int(s)
+
+    assert secs(shown) + secs(left) == length_s
+    assert secs(shown) == elapsed_ms // 1000
 
 
 # -- 3: the head judge rules another outcome (engine) -----------------------------------------

@@ -54,9 +54,11 @@ class ProtocolScreen(JudgeScreen):
     SCREEN_TITLE = "Game protocol"
     HELP_TEXT = (
         "31: the senior judge submits the protocol (u) once the game is over; each captain "
-        "signs by typing his name (1, 2) or refuses (r, the senior judge types the reason). "
-        "Signed by both, the protocol is locked; only the head judge corrects a wrong total "
-        "(c, with the PIN). n: the head judge rules a no-show (32.01-32.03)."
+        "signs by typing his name (1, 2) or refuses (r, the senior judge types his name and "
+        "the reason). Signed by both, the protocol is locked; only the head judge corrects a "
+        "wrong outcome or total (c: h1/h2 flag hang, f1/f2 flag held, d draw; empty points "
+        "follow 30.01; a reason and the PIN), the original stays visible, struck through. n: "
+        "the head judge rules a no-show (32.01-32.03)."
     )
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
