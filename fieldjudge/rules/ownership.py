@@ -1,0 +1,70 @@
+"""One writer per game across laptops (results-integrity issue, item 4). Pure.
+
+A game file records the laptop that owns it (the one that created it). Only that laptop
+appends to it; every other laptop that reads the file (through a synced folder or a merge)
+shows it read-only. When a laptop breaks mid-tournament the head judge hands its games over
+to another laptop: a handover is a head-judge event naming the laptop that gives the game
+(``from_laptop``) and the one that takes it (``to_laptop``). The services check the head
+judge's signature of each handover before passing it here; this module only applies them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from fieldjudge.rules.messages import Phrase, catalog
+
+
+class HandoverLike(Protocol):
+    @property
+    def from_laptop(self) -> str: ...
+
+    @property
+    def to_laptop(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Handover:
+    """The head judge gives a game from one laptop to another."""
+
+    from_laptop: str
+    to_laptop: str
+
+
+def current_owner(owner_id: str | None, handovers: Iterable[HandoverLike] = ()) -> str | None:
+    """The laptop that owns the game now: the recorded owner, moved along each handover in
+    order. A handover that does not start at the owner of that moment is ignored (it gives
+    away a game its ``from_laptop`` did not hold)."""
+    owner = owner_id or None
+    for h in handovers:
+        if owner is not None and h.from_laptop == owner and h.to_laptop:
+            owner = h.to_laptop
+    return owner
+
+
+def may_append(
+    owner_id: str | None, this_laptop_id: str, handovers: Iterable[HandoverLike] = ()
+) -> Phrase | None:
+    """Why ``this_laptop_id`` may not append to a game owned by ``owner_id`` (after
+    ``handovers``), or None when it may. A game with no recorded owner yet may be written
+    by the laptop that records itself as its owner with the first event."""
+    owner = current_owner(owner_id, handovers)
+    if owner is None or owner == this_laptop_id:
+        return None
+    return not_owner(owner)
+
+
+@catalog
+def not_owner(owner: str) -> Phrase:
+    return Phrase(
+        "this game belongs to laptop {owner}: it is read-only here until the head judge "
+        "hands it over",
+        "эта игра принадлежит ноутбуку {owner}: здесь её можно только смотреть, пока Главный "
+        "судья не передаст её этому ноутбуку",
+        owner=owner,
+    )
+
+
+__all__ = ["Handover", "current_owner", "may_append", "not_owner"]

@@ -1,0 +1,1 @@
+"""The application layer and the only writer (DESIGN.md "Layers")."""

@@ -1,0 +1,240 @@
+"""Syncthing's conflict copies of game and match logs: never lost, never silently mixed.
+
+When two laptops changed the same log before they saw each other's change, Syncthing keeps
+one version as the file and the other as ``<id>.sync-conflict-<date>-<time>-<device>.json``
+(DESIGN.md "The venue network"). :func:`scan_sync_conflicts` compares each copy with the log
+by event id along the hash chain, with the existing merge logic:
+
+- the copy holds nothing the log lacks → ``contained``;
+- the copy extends the log and comes from the laptop that owns the game → ``merged`` into
+  the log, by the owning laptop only (one writer per game); on another laptop it is
+  ``waiting_owner``;
+- the copy extends the log but comes from a laptop that does not own the game →
+  ``not_owner``: listed for the head judge, not merged;
+- both have events the other lacks → ``diverged``: a merge conflict kept in ``conflicts/``
+  for the head judge, as for a merge from a USB stick.
+
+No copy is ever deleted by the scan: only :func:`resolve_sync_conflict`, the head judge's
+decision, moves it to ``conflicts/resolved/`` (local, kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+# The merge logic is imported from this one place: re-point it when it moves into services/.
+from fieldjudge import merge as merge_logic
+from fieldjudge.export import bundle
+from fieldjudge.rules.ownership import HandoverLike, may_append
+from fieldjudge.store import DamagedFile, Refused
+from fieldjudge.store.sync_files import (
+    ConflictCopy,
+    find_conflict_copies,
+    keep_file,
+    laptop_devices,
+    parse_conflict_name,
+)
+
+MERGED = "merged"
+CONTAINED = "contained"
+WAITING_OWNER = "waiting_owner"
+NOT_OWNER = "not_owner"
+DIVERGED = "diverged"
+DAMAGED = "damaged"
+TOURNAMENT_COPY = "tournament_copy"
+TOURNAMENT = "tournament"
+RESOLVED = "resolved"
+
+
+@dataclass(frozen=True)
+class SyncConflict:
+    copy: ConflictCopy
+    kind: str  # "games" | "quidditch"
+    status: str
+    common: int = 0  # events the copy and the log share
+    ours: int = 0  # the log's events after them
+    theirs: int = 0  # the copy's events after them
+    laptop: str | None = None  # the laptop whose Syncthing made the copy, if registered
+    owner: str | None = None  # the laptop owning the game (None: not recorded)
+    detail: str = ""
+
+    @property
+    def path(self) -> Path:
+        return self.copy.path
+
+    @property
+    def log_id(self) -> str:
+        return self.copy.log_id
+
+    def line(self) -> str:
+        who = self.laptop or f"device {self.copy.device}"
+        head = f"{self.kind}/{self.log_id} ({self.copy.path.name}, from {who})"
+        return {
+            MERGED: f"{head}: {self.theirs} event(s) merged",
+            CONTAINED: f"{head}: nothing new (all its events are in the log)",
+            WAITING_OWNER: f"{head}: {self.theirs} new event(s); laptop {self.owner} merges them",
+            NOT_OWNER: (
+                f"{head}: {self.theirs} event(s) from a laptop that does not own the game "
+                f"(owner {self.owner}): for the head judge"
+            ),
+            DIVERGED: (
+                f"CONFLICT {head}: {self.common} events in common, then {self.ours} here and "
+                f"{self.theirs} there: for the head judge"
+            ),
+            DAMAGED: f"{head}: damaged copy ({self.detail}): for the head judge",
+            TOURNAMENT_COPY: (
+                f"{self.copy.path.name} (from {who}): tournament.json was changed on two "
+                "laptops; only the head judge's laptop should change it: for the head judge"
+            ),
+        }.get(self.status, f"{head}: {self.status}")
+
+    @property
+    def for_head_judge(self) -> bool:
+        return self.status in (NOT_OWNER, DIVERGED, DAMAGED, TOURNAMENT_COPY)
+
+
+def _common(ours: list[dict], theirs: list[dict]) -> int:
+    k = 0
+    for a, b in zip(ours, theirs, strict=False):
+        if a.get("hash") != b.get("hash"):
+            break
+        k += 1
+    return k
+
+
+def _laptop_of(devices: dict[str, str], short: str) -> str | None:
+    return next((lap for lap, dev in devices.items() if dev.replace("-", "")[:7] == short), None)
+
+
+def _merge(t, kind: str, log_id: str, doc: dict[str, Any]) -> merge_logic.MergeReport:
+    src = merge_logic.Source(
+        f"sync conflict copy of {kind}/{log_id}", {}, {kind: {log_id: doc}}, []
+    )
+    report = merge_logic.MergeReport(src.label)
+    merge_logic.merge_logs(t, src, report)
+    return report
+
+
+def scan_sync_conflicts(
+    t,
+    this_laptop_id: str = "",
+    handovers_of: Callable[[str], Iterable[HandoverLike]] = lambda log_id: (),
+) -> list[SyncConflict]:
+    """Find and handle every conflict copy in the open tournament ``t`` (see the module
+    docstring). ``this_laptop_id``: the laptop running this (its games it may write);
+    ``handovers_of(log_id)``: the head judge's verified handovers of a game."""
+    devices = laptop_devices(t.folder)
+    out = []
+    for c in find_conflict_copies(t.folder):
+        kind = c.path.parent.name
+        laptop = _laptop_of(devices, c.device)
+        if c.path.parent == Path(t.folder):  # tournament.json: the head judge decides
+            out.append(SyncConflict(c, TOURNAMENT, TOURNAMENT_COPY, laptop=laptop))
+            continue
+        try:
+            theirs_doc = bundle.read_log_file(c.path)
+        except DamagedFile as exc:
+            out.append(SyncConflict(c, kind, DAMAGED, laptop=laptop, detail=exc.fault))
+            continue
+        theirs = theirs_doc["events"]
+        try:
+            ours_doc = bundle.read_log_file(c.original) if c.original.exists() else None
+        except DamagedFile as exc:
+            out.append(SyncConflict(c, kind, DAMAGED, laptop=laptop, detail=f"log: {exc.fault}"))
+            continue
+        ours = ours_doc["events"] if ours_doc else []
+        meta = (ours_doc or theirs_doc)["meta"]
+        owner = meta.get("owner") or None
+        k = _common(ours, theirs)
+
+        found = partial(
+            SyncConflict,
+            c,
+            kind,
+            common=k,
+            ours=len(ours) - k,
+            theirs=len(theirs) - k,
+            laptop=laptop,
+            owner=owner,
+        )
+        if k == len(theirs):
+            out.append(found(CONTAINED))
+        elif k == len(ours):
+            owner_device = devices.get(owner or "")
+            from_owner = owner is None or (laptop == owner if laptop else owner_device is None)
+            if not from_owner:
+                out.append(found(NOT_OWNER))
+            elif may_append(owner, this_laptop_id, handovers_of(c.log_id)) is not None:
+                out.append(found(WAITING_OWNER))
+            else:
+                _merge(t, kind, c.log_id, theirs_doc)
+                out.append(found(MERGED))
+        else:
+            report = _merge(t, kind, c.log_id, theirs_doc)
+            out.append(
+                found(DIVERGED, detail=report.conflicts[0].path.name if report.conflicts else "")
+            )
+    return out
+
+
+def _kept_copy(t, kind: str, log_id: str, doc: dict[str, Any]) -> Path | None:
+    """The merge conflict entry (``conflicts/<kind>/<id>--<head>.json``) of this copy."""
+    events = doc.get("events") or []
+    if not events:
+        return None
+    p = t.folder / merge_logic.CONFLICTS / kind / f"{log_id}--{events[-1]['hash'][:12]}.json"
+    return p if p.exists() else None
+
+
+def resolve_sync_conflict(t, path: Path, keep: str, authority: object | None = None) -> Path:
+    """The head judge decides a conflict copy: ``keep="ours"`` keeps the log as it is,
+    ``"theirs"`` makes the copy the log. Whatever is not kept goes to
+    ``conflicts/resolved/`` (never deleted); the copy leaves the synced folder, so Syncthing
+    removes it on the other laptops too. Returns where the copy was archived.
+
+    ``authority``: the head judge's unlocked authority.
+    TODO(integrator): require it (issue "Results nobody can quietly change", item 3):
+    refuse when it is None or not the head judge's, and sign the decision with his key."""
+    if keep not in ("ours", "theirs"):
+        raise Refused("choose ours or theirs")
+    path = Path(path)
+    c = parse_conflict_name(path)
+    if c is None or not path.is_file():
+        raise Refused(f"{path.name} is not a conflict copy of this tournament")
+    kind = path.parent.name
+    resolved = t.folder / merge_logic.CONFLICTS / "resolved"
+    if path.parent.resolve() == t.folder.resolve() and c.original.name == "tournament.json":
+        if keep == "theirs":
+            raise Refused(
+                "a copy of tournament.json is not taken whole: keep ours, then enter again "
+                "what the copy has and ours lacks (the copy stays in conflicts/resolved/)"
+            )
+        return keep_file(path, resolved)
+    if kind not in bundle.LOG_FOLDERS or path.parent.parent.resolve() != t.folder.resolve():
+        raise Refused(f"{path.name} is not a conflict copy of this tournament")
+    try:
+        doc = bundle.read_log_file(path)
+    except DamagedFile:
+        if keep == "theirs":
+            raise
+        doc = {}
+    kept = _kept_copy(t, kind, c.log_id, doc) if doc else None
+    if keep == "theirs":
+        if kept is None:  # stage the copy as a merge conflict, then resolve it as one
+            head = doc["events"][-1]["hash"][:12] if doc["events"] else "empty"
+            kept = keep_file(
+                path,
+                t.folder / merge_logic.CONFLICTS / kind,
+                move=False,
+                name=f"{c.log_id}--{head}.json",
+            )
+        merge_logic.resolve(t, kept, "theirs")  # our log goes to conflicts/resolved/
+    elif kept is not None:
+        merge_logic.resolve(t, kept, "ours")
+    target = keep_file(path, resolved)
+    t.release_log(kind, c.log_id)
+    return target

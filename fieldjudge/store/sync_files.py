@@ -1,0 +1,191 @@
+"""The tournament folder as several laptops share it through Syncthing (README "Two fields,
+one tournament"): every synced file has exactly one writing laptop, every local file is
+kept out of the sync by a ``.stignore`` the app writes, and Syncthing's conflict copies
+(``*.sync-conflict-*``) are found by name.
+
+Who writes what:
+
+- ``tournament.json`` (settings, teams, rosters, schedule): the head judge's laptop;
+- ``games/<game-id>.json``, ``quidditch/<match-id>.json``: the laptop that owns the game;
+- ``laptops/<laptop-id>/``: that laptop alone (its public key, its judge names, its lists);
+- local, never synced: ``.cache/`` (lock, summary index), ``backups/``, ``exports/``,
+  ``conflicts/`` (merge conflicts kept for the head judge on the laptop that found them),
+  ``damaged/`` and the store's temp files.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import orjson
+
+from fieldjudge.store.errors import Refused
+from fieldjudge.store.storage import TEMP_MARK, atomic_write_bytes
+
+STIGNORE = ".stignore"
+LAPTOPS = "laptops"
+LAPTOP_FILE = "laptop.json"
+# Folders (relative to the tournament folder) only this laptop writes or needs.
+LOCAL_FOLDERS = (".cache", "backups", "exports", "conflicts", "damaged")
+STIGNORE_HEADER = (
+    "// Written by fieldjudge: what only this laptop writes or needs is never synced.\n"
+    "// Every other file has exactly one writing laptop (README: Two fields, one tournament).\n"
+)
+
+
+def stignore_patterns() -> list[str]:
+    """Syncthing ignore patterns: each local folder (anchored at the folder root) and the
+    store's temp files (a write in progress, anywhere)."""
+    return [f"/{name}" for name in LOCAL_FOLDERS] + [f"*{TEMP_MARK}*"]
+
+
+def stignore_text() -> str:
+    return STIGNORE_HEADER + "".join(p + "\n" for p in stignore_patterns())
+
+
+def ensure_stignore(folder: Path) -> bool:
+    """Write the tournament folder's ``.stignore`` if it is missing, or add the patterns a
+    hand-written one lacks (its own lines are kept). True when the file was written."""
+    path = Path(folder) / STIGNORE
+    if not path.exists():
+        atomic_write_bytes(path, stignore_text().encode())
+        return True
+    text = path.read_text(encoding="utf-8", errors="replace")
+    have = {line.strip() for line in text.splitlines()}
+    missing = [p for p in stignore_patterns() if p not in have]
+    if not missing:
+        return False
+    if text and not text.endswith("\n"):
+        text += "\n"
+    atomic_write_bytes(path, (text + "".join(p + "\n" for p in missing)).encode())
+    return True
+
+
+# --- per-laptop files ---------------------------------------------------------------------
+
+_LAPTOP_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+
+
+def laptop_dir(folder: Path, laptop_id: str) -> Path:
+    """``laptops/<laptop_id>/``: the files only that laptop writes. Refused for an id that
+    is not a plain name (no separators, no dots)."""
+    if not _LAPTOP_ID.match(laptop_id or ""):
+        raise Refused(f"laptop id {laptop_id!r}: letters, digits, - and _ only (at most 64)")
+    return Path(folder) / LAPTOPS / laptop_id
+
+
+def write_laptop_file(folder: Path, laptop_id: str, name: str, payload: bytes) -> Path:
+    """Write one of this laptop's own files (atomically)."""
+    if not _LAPTOP_ID.match(Path(name).stem or "") or Path(name).name != name:
+        raise Refused(f"file name {name!r} is not a plain name")
+    d = laptop_dir(folder, laptop_id)
+    d.mkdir(parents=True, exist_ok=True)
+    path = d / name
+    atomic_write_bytes(path, payload)
+    return path
+
+
+def register_laptop(
+    folder: Path, laptop_id: str, name: str, syncthing_device: str = "", public_key: str = ""
+) -> Path:
+    """``laptops/<id>/laptop.json``: the laptop's name, its Syncthing device ID (so a
+    conflict copy, named after the device that made it, can be traced to a laptop) and its
+    public signing key (public only; trusted once the head judge registers it)."""
+    doc = {
+        "laptop_id": laptop_id,
+        "name": name,
+        "syncthing_device": syncthing_device,
+        "public_key": public_key,
+    }
+    return write_laptop_file(folder, laptop_id, LAPTOP_FILE, orjson.dumps(doc))
+
+
+def laptop_devices(folder: Path) -> dict[str, str]:
+    """{laptop id: Syncthing device ID} of every registered laptop (unreadable files are
+    skipped: the registry only helps to name a conflict copy's laptop)."""
+    out = {}
+    for p in sorted((Path(folder) / LAPTOPS).glob(f"*/{LAPTOP_FILE}")):
+        try:
+            doc = orjson.loads(p.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            continue
+        if isinstance(doc, dict) and doc.get("syncthing_device"):
+            out[p.parent.name] = str(doc["syncthing_device"])
+    return out
+
+
+# --- Syncthing's conflict copies -----------------------------------------------------------
+
+# <stem>.sync-conflict-<YYYYMMDD>-<HHMMSS>-<first 7 characters of the device ID><ext>
+_CONFLICT = re.compile(
+    r"^(?P<stem>.+?)\.sync-conflict-(?P<date>\d{8})-(?P<time>\d{6})-(?P<device>[A-Z0-9]{7})"
+    r"(?P<ext>\.[^.]*)?$"
+)
+
+
+@dataclass(frozen=True)
+class ConflictCopy:
+    """A Syncthing conflict copy: the version of ``original`` that lost a concurrent
+    change, made at ``when`` (the losing change's modification time, local) on the device
+    whose ID starts with ``device``."""
+
+    path: Path
+    original: Path
+    when: datetime
+    device: str
+
+    @property
+    def log_id(self) -> str:
+        return self.original.stem
+
+
+def parse_conflict_name(path: Path) -> ConflictCopy | None:
+    """The parts of a conflict copy's name, or None if ``path`` is not one."""
+    path = Path(path)
+    m = _CONFLICT.match(path.name)
+    if m is None:
+        return None
+    try:
+        when = datetime.strptime(m["date"] + m["time"], "%Y%m%d%H%M%S")
+    except ValueError:
+        return None
+    original = path.with_name(m["stem"] + (m["ext"] or ""))
+    return ConflictCopy(path, original, when, m["device"])
+
+
+def find_conflict_copies(folder: Path, kinds: tuple[str, ...] = ("games", "quidditch")) -> list:
+    """Every conflict copy of a game or match log, and of ``tournament.json`` (which only
+    the head judge's laptop should write), in the tournament folder, oldest first."""
+    folder = Path(folder)
+    candidates = sorted(folder.glob("tournament.sync-conflict-*"))
+    for kind in kinds:
+        candidates += sorted((folder / kind).glob("*.sync-conflict-*"))
+    out = []
+    for p in candidates:
+        c = parse_conflict_name(p)
+        if c is not None and c.original.suffix == ".json":
+            out.append(c)
+    return sorted(out, key=lambda c: (c.when, c.path.name))
+
+
+def keep_file(src: Path, folder: Path, move: bool = True, name: str = "") -> Path:
+    """Move (or copy) ``src`` into ``folder`` (as ``name``, default its own name), never
+    over an existing file (a numbered name instead): what the head judge did not keep is
+    archived, not deleted."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    want = Path(name or Path(src).name)
+    target = folder / want
+    n = 2
+    while target.exists():
+        target = folder / f"{want.stem}-{n}{want.suffix}"
+        n += 1
+    if move:
+        shutil.move(str(src), target)
+    else:
+        shutil.copyfile(src, target)
+    return target

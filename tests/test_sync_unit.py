@@ -1,0 +1,613 @@
+"""Sync without Syncthing: the REST status parsed from a stub HTTP server on 127.0.0.1,
+Syncthing's config.xml, the .stignore the app writes, conflict copy names, and conflict
+copies merged by event id under the one-writer rule (made by hand here; the real Syncthing
+makes them in test_sync_syncthing.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import orjson
+import pytest
+from click.testing import CliRunner
+from results_fixtures import demo
+
+from fieldjudge.cli import main
+from fieldjudge.export import bundle
+from fieldjudge.game_session import FakeClock, GameSession
+from fieldjudge.services import sync as svc
+from fieldjudge.services.sync_conflicts import (
+    CONTAINED,
+    DAMAGED,
+    DIVERGED,
+    MERGED,
+    NOT_OWNER,
+    TOURNAMENT_COPY,
+    WAITING_OWNER,
+    resolve_sync_conflict,
+    scan_sync_conflicts,
+)
+from fieldjudge.store import Refused
+from fieldjudge.store.storage import atomic_write_bytes
+from fieldjudge.store.sync_files import (
+    ensure_stignore,
+    find_conflict_copies,
+    laptop_devices,
+    laptop_dir,
+    parse_conflict_name,
+    register_laptop,
+    stignore_text,
+)
+
+ME = "AAAAAAA-BBBBBBB-CCCCCCC-DDDDDDD-EEEEEEE-FFFFFFF-GGGGGGG-HHHHHHH"
+FIELD = "FIELD22-BBBBBBB-CCCCCCC-DDDDDDD-EEEEEEE-FFFFFFF-GGGGGGG-HHHHHHH"
+PIT = "PIT2222-BBBBBBB-CCCCCCC-DDDDDDD-EEEEEEE-FFFFFFF-GGGGGGG-HHHHHHH"
+NOW = datetime(2026, 5, 16, 12, 0, 0, tzinfo=UTC)
+
+
+# --- a stub of Syncthing's REST API --------------------------------------------------------
+
+
+class Stub:
+    def __init__(self, folder: Path, key: str = "k3y") -> None:
+        self.key = key
+        self.requests: list[tuple[str, str, dict | None]] = []
+        self.routes = {
+            "/rest/system/status": {"myID": ME},
+            "/rest/config/folders": [
+                {
+                    "id": "fieldjudge-abc",
+                    "path": str(folder),
+                    "devices": [{"deviceID": ME}, {"deviceID": FIELD}, {"deviceID": PIT}],
+                },
+                {"id": "other", "path": "/elsewhere", "devices": []},
+            ],
+            "/rest/config/devices": [
+                {"deviceID": ME, "name": "head"},
+                {"deviceID": FIELD, "name": "Field 2"},
+                {"deviceID": PIT, "name": "Pit"},
+            ],
+            "/rest/system/connections": {
+                "connections": {
+                    FIELD: {"connected": True, "address": "127.0.0.1:22001"},
+                    PIT: {"connected": False, "address": ""},
+                }
+            },
+            "/rest/stats/device": {
+                FIELD: {"lastSeen": "2026-05-16T11:59:58.123456789Z"},
+                PIT: {"lastSeen": "2026-05-16T11:53:00Z"},
+            },
+            "/rest/db/status?folder=fieldjudge-abc": {"state": "idle", "needTotalItems": 0},
+            f"/rest/db/completion?folder=fieldjudge-abc&device={FIELD}": {"completion": 100},
+            "/rest/db/completion?folder=fieldjudge-abc": {"completion": 97.5},
+        }
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def _answer(self):
+                n = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(n)) if n else None
+                stub.requests.append((self.command, self.path, body))
+                if self.headers.get("X-API-Key") != stub.key:
+                    self.send_response(403)
+                    self.end_headers()
+                    return
+                payload = stub.routes.get(self.path)
+                if payload is None and self.command == "GET":
+                    self.send_response(404)
+                    self.end_headers()
+                    self.wfile.write(b"no such object")
+                    return
+                raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            do_GET = do_POST = do_PATCH = do_PUT = _answer
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.address = f"127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def client(self, key: str | None = None) -> svc.SyncthingClient:
+        return svc.SyncthingClient(svc.Endpoint(self.address, key or self.key))
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def stub(tmp_path):
+    s = Stub(tmp_path)
+    yield s
+    s.close()
+
+
+def test_status_from_the_rest_api(stub, tmp_path):
+    st = svc.read_status(stub.client(), tmp_path, now=lambda: NOW)
+    assert (st.on, st.device_id, st.folder_id, st.folder_state) == (
+        True,
+        ME,
+        "fieldjudge-abc",
+        "idle",
+    )
+    assert (st.completion, st.need_items, st.connected) == (97.5, 0, 1)
+    assert st.peers == (
+        svc.PeerStatus(FIELD, "Field 2", True, "127.0.0.1:22001", 0.0, 100),
+        svc.PeerStatus(PIT, "Pit", False, "", 420.0, None),
+    )
+    assert st.in_sync
+    assert svc.status_line(st) == (
+        "in sync, 1 of 2 laptops connected: Field 2 connected; Pit seen 7 min ago"
+    )
+
+
+def test_a_peer_still_receiving_means_syncing(stub, tmp_path):
+    stub.routes[f"/rest/db/completion?folder=fieldjudge-abc&device={FIELD}"] = {"completion": 60}
+    st = svc.read_status(stub.client(), tmp_path, now=lambda: NOW)
+    assert not st.in_sync
+    assert svc.status_line(st).startswith("syncing, 1 of 2 laptops connected")
+
+
+def test_a_peer_never_seen_and_a_folder_in_error(stub, tmp_path):
+    stub.routes["/rest/stats/device"] = {PIT: {"lastSeen": "1970-01-01T00:00:00Z"}}
+    stub.routes["/rest/db/status?folder=fieldjudge-abc"] = {"state": "error", "needTotalItems": 2}
+    st = svc.read_status(stub.client(), tmp_path, now=lambda: NOW)
+    assert st.peers[1].last_seen_s is None and st.need_items == 2
+    assert svc.status_line(st) == (
+        "sync error, 1 of 2 laptops connected: Field 2 connected; Pit seen never"
+    )
+
+
+def test_a_folder_not_shared(stub, tmp_path):
+    st = svc.read_status(stub.client(), tmp_path / "elsewhere", now=lambda: NOW)
+    assert (st.on, st.folder_id, st.peers) == (True, "", ())
+    assert svc.status_line(st) == "sync on, this tournament is not shared"
+
+
+def test_a_wrong_api_key_is_sync_off_with_the_reason(stub, tmp_path):
+    st = svc.read_status(stub.client("wrong"), tmp_path)
+    assert (st.on, st.reason) == (False, "Syncthing refused the API key (403)")
+    assert svc.status_line(st) == "sync off"
+
+
+def test_an_answer_that_is_not_json_is_sync_off(stub, tmp_path):
+    stub.routes["/rest/system/status"] = b"<html>"
+    st = svc.read_status(stub.client(), tmp_path)
+    assert (st.on, st.reason) == (
+        False,
+        "Syncthing sent something that is not JSON to /rest/system/status",
+    )
+    stub.routes["/rest/system/status"] = {"no": "id"}
+    st = svc.read_status(stub.client(), tmp_path)
+    assert (st.on, st.reason) == (False, "unexpected answer from Syncthing (KeyError)")
+
+
+def test_a_stopped_syncthing_is_sync_off(tmp_path):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    client = svc.SyncthingClient(svc.Endpoint(f"127.0.0.1:{port}", "k"))
+    st = svc.read_status(client, tmp_path)
+    assert (st.on, st.reason) == (
+        False,
+        f"Syncthing does not answer at 127.0.0.1:{port} (ConnectionRefusedError)",
+    )
+
+
+def test_only_loopback_is_contacted():
+    with pytest.raises(svc.SyncthingUnavailable, match="only 127.0.0.1 is used"):
+        svc.SyncthingClient(svc.Endpoint("192.168.1.5:8384", "k"))
+
+
+def test_setup_calls_turn_off_discovery_add_the_peer_and_share_the_folder(stub, tmp_path):
+    c = stub.client()
+    svc.lan_only(c)
+    svc.add_peer(c, FIELD, "Field 2", "tcp://127.0.0.1:22001")
+    doc = svc.share_folder(c, "fieldjudge-new", tmp_path, [FIELD])
+    writes = [r for r in stub.requests if r[0] != "GET"]
+    assert writes == [
+        (
+            "PATCH",
+            "/rest/config/options",
+            {
+                "globalAnnounceEnabled": False,
+                "relaysEnabled": False,
+                "natEnabled": False,
+                "localAnnounceEnabled": True,
+            },
+        ),
+        (
+            "POST",
+            "/rest/config/devices",
+            {"deviceID": FIELD, "name": "Field 2", "addresses": ["tcp://127.0.0.1:22001"]},
+        ),
+        ("POST", "/rest/config/folders", doc),
+    ]
+    assert doc["devices"] == [{"deviceID": ME}, {"deviceID": FIELD}]
+    assert (doc["fsWatcherEnabled"], doc["fsWatcherDelayS"], doc["type"]) == (
+        True,
+        1,
+        "sendreceive",
+    )
+
+
+# --- config.xml and default homes ------------------------------------------------------------
+
+CONFIG = """<configuration version="36">
+    <gui enabled="true" tls="{tls}" debugging="false">
+        <address>{address}</address>
+        <apikey>{key}</apikey>
+    </gui>
+</configuration>"""
+
+
+@pytest.mark.parametrize(
+    ("address", "tls", "expected"),
+    [
+        ("127.0.0.1:8384", "false", svc.Endpoint("127.0.0.1:8384", "abc", False)),
+        ("0.0.0.0:8385", "true", svc.Endpoint("127.0.0.1:8385", "abc", True)),
+        ("https://localhost:9000", "false", svc.Endpoint("localhost:9000", "abc", True)),
+    ],
+)
+def test_endpoint_from_config_xml(tmp_path, address, tls, expected):
+    (tmp_path / "config.xml").write_text(CONFIG.format(address=address, tls=tls, key="abc"))
+    assert svc.endpoint_from_config(tmp_path) == expected
+
+
+def test_config_problems_are_named(tmp_path):
+    (tmp_path / "config.xml").write_text(CONFIG.format(address="127.0.0.1:1", tls="false", key=""))
+    with pytest.raises(svc.SyncthingUnavailable, match="holds no API key"):
+        svc.endpoint_from_config(tmp_path)
+    (tmp_path / "config.xml").write_text(
+        CONFIG.format(address="unix:///run/st.sock", tls="false", key="k")
+    )
+    with pytest.raises(svc.SyncthingUnavailable, match="is not a TCP address"):
+        svc.endpoint_from_config(tmp_path)
+    (tmp_path / "config.xml").write_text("<configuration><gui>")
+    with pytest.raises(svc.SyncthingUnavailable, match="cannot read"):
+        svc.endpoint_from_config(tmp_path)
+    with pytest.raises(svc.SyncthingUnavailable, match="no Syncthing configuration found"):
+        svc.find_home([tmp_path / "nowhere"])
+
+
+def test_options_override_the_config(tmp_path):
+    (tmp_path / "config.xml").write_text(CONFIG.format(address="127.0.0.1:1", tls="false", key="k"))
+    assert svc.resolve_endpoint(tmp_path, api_key="other") == svc.Endpoint("127.0.0.1:1", "other")
+    assert svc.resolve_endpoint(None, "127.0.0.1:2", "x") == svc.Endpoint("127.0.0.1:2", "x")
+
+
+def test_default_homes_per_os():
+    home = Path("/home/judge")
+    assert svc.default_homes({}, "linux", home) == [
+        home / ".local/state/syncthing",
+        home / ".config/syncthing",
+    ]
+    assert svc.default_homes({"XDG_CONFIG_HOME": "/cfg"}, "linux", home)[1] == Path(
+        "/cfg/syncthing"
+    )
+    assert svc.default_homes({"LOCALAPPDATA": "C:/Users/j/AppData/Local"}, "win32", home) == [
+        Path("C:/Users/j/AppData/Local/Syncthing")
+    ]
+    assert svc.default_homes({}, "darwin", home) == [home / "Library/Application Support/Syncthing"]
+    assert svc.default_homes({"STHOMEDIR": "/st"}, "linux", home) == [Path("/st")]
+
+
+def test_sync_status_command_without_syncthing(tmp_path):
+    r = CliRunner().invoke(
+        main,
+        [
+            "sync",
+            "status",
+            "--tournament",
+            str(tmp_path),
+            "--syncthing-home",
+            str(tmp_path / "none"),
+        ],
+    )
+    assert r.exit_code == 0
+    assert r.output == (
+        f"sync off\n  (no Syncthing configuration found (looked in {tmp_path / 'none'}))\n"
+    )
+
+
+def test_sync_setup_refuses_a_bad_device_id_and_a_folder_without_id(tmp_path):
+    r = CliRunner().invoke(main, ["sync", "setup", "--tournament", str(tmp_path), "--peer", "x"])
+    assert r.exit_code == 1 and "not a Syncthing device ID: X" in r.output
+    r = CliRunner().invoke(main, ["sync", "setup", "--tournament", str(tmp_path)])
+    assert r.exit_code == 1 and "holds no tournament yet" in r.output
+    assert not (tmp_path / ".stignore").exists()
+
+
+def test_sync_setup_with_syncthing_stopped_explains_and_fails(tmp_path):
+    r = CliRunner().invoke(
+        main,
+        [
+            "sync",
+            "setup",
+            "--tournament",
+            str(tmp_path),
+            "--folder-id",
+            "fieldjudge-x",
+            "--address",
+            "127.0.0.1:9",
+            "--api-key",
+            "k",
+        ],
+    )
+    assert r.exit_code == 1
+    assert "How to share this tournament with another laptop" in r.output
+    assert "folder ID: fieldjudge-x" in r.output
+    assert "Syncthing does not answer at 127.0.0.1:9" in r.output
+    assert (tmp_path / ".stignore").read_text() == stignore_text()
+
+
+# --- .stignore, per-laptop files, conflict names ---------------------------------------------
+
+
+def test_stignore_content():
+    assert stignore_text().splitlines()[2:] == [
+        "/.cache",
+        "/backups",
+        "/exports",
+        "/conflicts",
+        "/damaged",
+        "*.fj-tmp-*",
+    ]
+
+
+def test_stignore_is_written_once_and_completes_a_hand_written_one(tmp_path):
+    assert ensure_stignore(tmp_path) is True
+    assert ensure_stignore(tmp_path) is False
+    (tmp_path / ".stignore").write_text("// mine\n*.bak\n/exports")
+    assert ensure_stignore(tmp_path) is True
+    assert (tmp_path / ".stignore").read_text() == (
+        "// mine\n*.bak\n/exports\n/.cache\n/backups\n/conflicts\n/damaged\n*.fj-tmp-*\n"
+    )
+
+
+def test_laptop_files(tmp_path):
+    path = register_laptop(tmp_path, "field-2", "Поле 2", FIELD)
+    assert path == tmp_path / "laptops" / "field-2" / "laptop.json"
+    assert laptop_devices(tmp_path) == {"field-2": FIELD}
+    for bad in ("../x", "a/b", ".hidden", ""):
+        with pytest.raises(Refused):
+            laptop_dir(tmp_path, bad)
+
+
+def test_conflict_names():
+    c = parse_conflict_name(Path("games/g1a2.sync-conflict-20260516-101530-FIELD22.json"))
+    assert c is not None
+    assert (c.original, c.when, c.device, c.log_id) == (
+        Path("games/g1a2.json"),
+        datetime(2026, 5, 16, 10, 15, 30),
+        "FIELD22",
+        "g1a2",
+    )
+    c = parse_conflict_name(Path("notes.sync-conflict-20260516-101530-ABCDEFG"))
+    assert c is not None and c.original == Path("notes")
+    for name in (
+        "g1.json",
+        "g1.sync-conflict-20261399-101530-ABCDEFG.json",
+        "g1.sync-conflict-20260516-1015-ABCDEFG.json",
+    ):
+        assert parse_conflict_name(Path(name)) is None
+
+
+# --- conflict copies, merged by event id -------------------------------------------------------
+
+
+@pytest.fixture
+def game(tmp_path):
+    t = demo(tmp_path / "cup")
+    gid = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
+    s = GameSession(t, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC)), judge="J")
+    a, b = s.teams
+    s.append("checkin", {"team": a, "late": False})
+    s.append("checkin", {"team": b, "late": False})
+    yield t, gid, s
+    t.close()
+
+
+def copy_name(gid: str, device: str = "FIELD22", second: int = 0) -> str:
+    return f"{gid}.sync-conflict-20260516-1015{second:02d}-{device}.json"
+
+
+def set_owner(path: Path, owner: str) -> None:
+    data = orjson.loads(path.read_bytes())
+    data["meta"]["1"]["owner"] = owner
+    atomic_write_bytes(path, orjson.dumps(data))
+
+
+def test_a_copy_that_extends_the_log_is_merged(game):
+    t, gid, s = game
+    path = t.game_path(gid)
+    before = path.read_bytes()
+    s.append("clock_start")
+    longer = path.read_bytes()
+    t.release_log("games", gid)
+    path.write_bytes(before)  # the stale version won; ours lost to it
+    (path.parent / copy_name(gid)).write_bytes(longer)
+    found = scan_sync_conflicts(t)
+    assert [(c.status, c.common, c.ours, c.theirs) for c in found] == [(MERGED, 2, 0, 1)]
+    assert [e["type"] for e in bundle.read_log_file(path)["events"]] == [
+        "checkin",
+        "checkin",
+        "clock_start",
+    ]
+    assert (path.parent / copy_name(gid)).exists()  # only the head judge removes it
+    assert [c.status for c in scan_sync_conflicts(t)] == [CONTAINED]
+
+
+def test_the_one_writer_rule_decides_who_merges(game):
+    t, gid, s = game
+    path = t.game_path(gid)
+    t.release_log("games", gid)
+    set_owner(path, "field-2")
+    before = path.read_bytes()
+    s2 = GameSession(t, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC)))
+    s2.append("clock_start")
+    longer = path.read_bytes()
+    t.release_log("games", gid)
+    path.write_bytes(before)
+    register_laptop(t.folder, "field-2", "Field 2", FIELD)
+    register_laptop(t.folder, "pit", "Pit", PIT)
+    (path.parent / copy_name(gid, "FIELD22")).write_bytes(longer)
+    (path.parent / copy_name(gid, "PIT2222", 1)).write_bytes(longer)
+    found = scan_sync_conflicts(t, this_laptop_id="head")
+    assert [(c.laptop, c.owner, c.status) for c in found] == [
+        ("field-2", "field-2", WAITING_OWNER),  # the owner's copy: the owner merges it
+        ("pit", "field-2", NOT_OWNER),  # not the owner's: for the head judge
+    ]
+    assert path.read_bytes() == before  # this laptop does not own the game: wrote nothing
+    assert [c.status for c in scan_sync_conflicts(t, this_laptop_id="field-2")] == [
+        MERGED,
+        CONTAINED,
+    ]
+
+
+def test_divergent_copies_are_kept_for_the_head_judge_and_damaged_ones_named(game):
+    t, gid, s = game
+    path = t.game_path(gid)
+    base = path.read_bytes()
+    s.append("clock_start")
+    ours = path.read_bytes()
+    t.release_log("games", gid)
+    path.write_bytes(base)
+    s2 = GameSession(t, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC)))
+    s2.undo()
+    theirs = path.read_bytes()
+    t.release_log("games", gid)
+    path.write_bytes(ours)
+    (path.parent / copy_name(gid)).write_bytes(theirs)
+    (path.parent / copy_name(gid, second=9)).write_bytes(b"{not json")
+    found = scan_sync_conflicts(t)
+    assert [(c.status, c.common, c.ours, c.theirs) for c in found] == [
+        (DIVERGED, 2, 1, 1),
+        (DAMAGED, 0, 0, 0),
+    ]
+    assert found[1].detail.startswith("not valid JSON")
+    kept = sorted((t.folder / "conflicts" / "games").glob(f"{gid}--*.json"))
+    assert [p.name for p in kept] == [found[0].detail]
+    with pytest.raises(Refused, match="choose ours or theirs"):
+        resolve_sync_conflict(t, found[0].path, keep="both")
+    with pytest.raises(Refused, match="is not a conflict copy"):
+        resolve_sync_conflict(t, path, keep="ours")
+    # "theirs": the copy becomes the log; ours is archived, nothing deleted.
+    archived = resolve_sync_conflict(t, found[0].path, keep="theirs")
+    assert [e["hash"] for e in bundle.read_log_file(path)["events"]] == [
+        e["hash"] for e in bundle.log_to_doc(orjson.loads(theirs))["events"]
+    ]
+    resolved = sorted(p.name for p in (t.folder / "conflicts" / "resolved").iterdir())
+    assert archived.name in resolved and len(resolved) == 2
+    assert not list((t.folder / "conflicts" / "games").glob("*.json"))
+    assert [c.status for c in scan_sync_conflicts(t)] == [DAMAGED]
+    shutil.rmtree(t.folder / "conflicts")
+    assert len(find_conflict_copies(t.folder)) == 1
+
+
+def test_the_status_line_in_russian(stub, tmp_path):
+    from fieldjudge import i18n
+
+    st = svc.read_status(stub.client(), tmp_path, now=lambda: NOW)
+    i18n.set_language("ru")
+    try:
+        assert svc.status_line(st) == (
+            "синхронизировано, на связи ноутбуков: 1 из 2: Field 2 на связи; "
+            "Pit был на связи 7 мин назад"
+        )
+        assert svc.status_line(svc.OFF) == "синхронизация выключена"
+    finally:
+        i18n.set_language("en")
+
+
+def test_theirs_on_a_copy_never_scanned_stages_it_and_archives_our_log(game):
+    t, gid, s = game
+    path = t.game_path(gid)
+    shorter = path.read_bytes()
+    s.append("clock_start")
+    ours = [e.hash for e in s.events]
+    (path.parent / copy_name(gid)).write_bytes(shorter)
+    archived = resolve_sync_conflict(t, path.parent / copy_name(gid), keep="theirs")
+    assert archived == t.folder / "conflicts" / "resolved" / copy_name(gid)
+    assert [e["hash"] for e in bundle.read_log_file(path)["events"]] == ours[:2]
+    kept = [p for p in (t.folder / "conflicts" / "resolved").iterdir() if p != archived]
+    assert [[e["hash"] for e in bundle.read_log_file(p)["events"]] for p in kept] == [ours]
+    assert find_conflict_copies(t.folder) == []
+    assert list((t.folder / "conflicts" / "games").iterdir()) == []
+
+
+def test_a_log_changed_by_another_laptop_is_reread(game, tmp_path):
+    from fieldjudge import results
+    from fieldjudge.services.sync_refresh import ChangedLogs
+
+    t, gid, s = game
+    path = t.game_path(gid)
+    watcher = ChangedLogs(t)
+    assert watcher.poll() == []
+    assert t.game_summary(gid)["events"] == 2
+    from fieldjudge.store import Tournament
+    from fieldjudge.summaries import install
+
+    # The owning laptop appends; "Syncthing" replaces the file under the open tournament.
+    t2 = Tournament.open(t.folder, lock=False, startup_backup=False)
+    install(t2)
+    GameSession(t2, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC))).append(
+        "clock_start"
+    )
+    t2.close()
+    assert [e.type for e in t.game_log(gid).events][-1] == "checkin"  # stale until polled
+    assert watcher.poll(busy=[]) == [f"games/{gid}"]
+    assert [e.type for e in t.game_log(gid).events] == ["checkin", "checkin", "clock_start"]
+    assert t.game_summary(gid)["events"] == 3
+    assert results.game_view(t, gid).state.clock.started
+    assert watcher.poll() == []
+    path.unlink()
+    assert watcher.poll(busy=[gid]) == []  # a game this laptop is writing is left alone
+
+
+def test_a_copy_of_tournament_json_is_listed_for_the_head_judge_and_never_taken_whole(game):
+    t, _gid, _s = game
+    name = "tournament.sync-conflict-20260516-101500-FIELD22.json"
+    copy = t.folder / name
+    copy.write_bytes((t.folder / "tournament.json").read_bytes())
+    register_laptop(t.folder, "field-2", "Field 2", FIELD)
+    found = scan_sync_conflicts(t, this_laptop_id="head")
+    assert [(c.kind, c.status, c.laptop) for c in found] == [
+        ("tournament", TOURNAMENT_COPY, "field-2")
+    ]
+    assert found[0].for_head_judge
+    assert found[0].line() == (
+        f"{name} (from field-2): tournament.json was changed on two laptops; only the head "
+        "judge's laptop should change it: for the head judge"
+    )
+    with pytest.raises(Refused, match="is not taken whole"):
+        resolve_sync_conflict(t, copy, keep="theirs")
+    archived = resolve_sync_conflict(t, copy, keep="ours")
+    assert archived == t.folder / "conflicts" / "resolved" / name
+    assert find_conflict_copies(t.folder) == []
+
+
+def test_a_syncthing_that_hangs_is_sync_off_after_the_timeout(tmp_path):
+    import socket
+
+    with socket.socket() as s:  # accepts connections (backlog) but never answers
+        s.bind(("127.0.0.1", 0))
+        s.listen(4)
+        address = f"127.0.0.1:{s.getsockname()[1]}"
+        client = svc.SyncthingClient(svc.Endpoint(address, "k"), timeout=0.2)
+        st = svc.read_status(client, tmp_path)
+    assert (st.on, st.reason) == (False, f"Syncthing does not answer at {address} (TimeoutError)")
