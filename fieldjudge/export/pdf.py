@@ -52,14 +52,15 @@ def _table(
     rows: Iterable[Sequence[object]],
     size: float,
     widths=None,
-    line_height: float | None = None,
+    padding: float | tuple[float, float, float, float] = 0.6,
 ) -> None:
     rows = list(rows) or [["—"] + [""] * (len(headers) - 1)]
     pdf.set_font(FAMILY, size=size)
     with pdf.table(
         col_widths=widths,
-        line_height=line_height or size * 0.5,
-        padding=0.6,
+        line_height=size * 0.5,
+        padding=padding,
+        text_align="LEFT",
         headings_style=FontFace(emphasis="BOLD", fill_color=(235, 235, 235)),
         first_row_as_headings=True,
     ) as table:
@@ -116,8 +117,8 @@ def draw_protocol(pdf: FPDF, d: ProtocolDoc, size: float) -> None:
         ["", lb["Name"], lb["Signature"], ""],
         [(s.role, s.name, "", s.status) for s in d.signatures],
         size,
-        widths=(30, 28, 24, 28),
-        line_height=size * 1.1,  # room to sign by hand
+        widths=(28, 28, 22, 32),
+        padding=(size * 0.3, 0.6, size * 0.3, 0.6),  # room to sign by hand
     )
     _p(pdf, f"{lb['Events']}: {d.events}", size)
     _p(pdf, f"{lb['Head hash of the event chain']}: {d.head_hash}", size)
