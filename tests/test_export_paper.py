@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 from results_fixtures import FakeClock, demo, finished_game
+from test_game_helpers import wait_for
 
 from fieldjudge import results
 from fieldjudge.cli import main
@@ -216,16 +217,27 @@ async def test_correction_on_the_protocol_screen_is_struck_through(signed_hang):
     app = make_app(folder.parent, folder, lang="ru")
     async with app.run_test(size=(110, 40)) as pilot:
         app.push_screen(ProtocolScreen(gid))
-        await pilot.pause()
-        body = app.screen.query_one("#protocol-body", Static).render()
-        plain = body.plain if hasattr(body, "plain") else str(body)
         names = app.tournament.team_names()
-        assert f"Результат (30.01): удержание флага до конца игры ({names[a]})" in plain
+        ruled = f"Результат (30.01): удержание флага до конца игры ({names[a]})"
+        await wait_for(pilot, lambda: ruled in body_text(app), "the protocol text")
+        body = app.screen.query_one("#protocol-body", Static).render()
+        plain = body.plain
         old = f"водружение флага ({names[a]}), 3 : 0 очк."
         assert old in plain
         start = plain.index(old)
         spans = [s for s in body.spans if "strike" in str(s.style)]
         assert [(s.start, s.end) for s in spans] == [(start, start + len(old))]
+
+
+def body_text(app) -> str:
+    """The protocol screen's text as shown (empty while another screen is on top)."""
+    from textual.css.query import NoMatches
+    from textual.widgets import Static
+
+    try:
+        return app.screen.query_one("#protocol-body", Static).render().plain
+    except (NoMatches, AttributeError):
+        return ""
 
 
 # -- 1, 4, 5: signature lines, names, head hash, PDF -------------------------------------------
@@ -394,3 +406,33 @@ def test_csv_tie_break_in_the_document_language(tmp_path):
     finally:
         i18n.set_language("ru")
         t.close()
+
+
+async def test_head_judge_rules_flag_held_by_keys_on_the_protocol_screen(signed_hang):
+
+    from fieldjudge.app import make_app
+    from fieldjudge.screens.protocol import ProtocolScreen
+
+    t, gid, a, b = signed_hang
+    folder = t.folder
+    t.close()
+    app = make_app(folder.parent, folder, lang="ru")
+    async with app.run_test(size=(100, 40)) as pilot:
+        app.push_screen(ProtocolScreen(gid))
+        await wait_for(pilot, lambda: "Подписи (31)" in body_text(app), "the protocol")
+        await pilot.press("c")
+        # the outcome field holds "h1" (flag hang by team 1): rule "f1", points by 30.01
+        await pilot.press("backspace", "backspace", "f", "1", "enter")
+        await pilot.press("enter", "enter")  # points of both teams: empty, by 30.01
+        await pilot.press(*"поздно", "enter")
+        await pilot.press(*PIN, "enter")
+        log = app.tournament.game_log(gid)
+        await wait_for(pilot, lambda: log.events[-1].type == pr.TOTAL_CORRECTED, "correction")
+        data = log.events[-1].data
+        assert (data["new_outcome"], data["new_outcome_team"]) == ("flag_held", a)
+        assert (data["old_outcome"], data["old_outcome_team"]) == ("flag_hang", a)
+        assert data["new_points"] == {a: 2, b: 0} and data["reason"] == "поздно"
+        names = app.tournament.team_names()
+        ruled = f"Результат (30.01): удержание флага до конца игры ({names[a]})"
+        await wait_for(pilot, lambda: ruled in body_text(app), "the corrected protocol")
+        assert f"  {names[a]}: 2 очк." in body_text(app)
