@@ -55,6 +55,15 @@ class Terminal:
                 return
             self.stream.feed(data)
 
+    def wait_until(self, ready, seconds: float) -> bool:
+        """Poll ``ready()`` while reading the screen, ``seconds`` at most."""
+        deadline = time.monotonic() + seconds
+        while not ready():
+            if time.monotonic() > deadline:
+                return False
+            self._read(0.05)
+        return True
+
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
@@ -110,20 +119,50 @@ def term(tmp_path):
     t.close()
 
 
-def open_row(t: Terminal, row: int, key: str) -> None:
-    """On the home screen's games list: the ``row``-th game (0-based), then ``key``."""
-    t.press(HOME)
-    for _ in range(row):
-        t.press(DOWN)
-    t.press(key)
+def cursor_row(t: Terminal) -> str | None:
+    """The text of the games list's highlighted row (its cursor), or None: among the rows
+    that start with a time, the one whose background differs from the rows two above and
+    below (zebra stripes alternate)."""
+    rows = t.screen.display
+    for y, line in enumerate(rows):
+        m = re.search(r"\b\d\d:\d\d\b", line)
+        if m is None:
+            continue
+        bg = t.screen.buffer[y][m.start()].bg
+        others = [t.screen.buffer[yy][m.start()].bg for yy in (y - 2, y + 2) if 0 <= yy < len(rows)]
+        if others and all(bg != o for o in others):
+            return line
+    return None
+
+
+def choose_game(t: Terminal, *words: str) -> None:
+    """Move the games list's cursor to the row showing ``words``, by keys, looking at the
+    screen as a judge does (Tab first if the other list has the focus)."""
+
+    def on_target() -> bool:
+        row = cursor_row(t)
+        return row is not None and all(w in row for w in words)
+
+    for _attempt in range(2):
+        t.press(HOME)
+        t.wait_until(lambda: cursor_row(t) is not None and "10:00" in cursor_row(t), 1.5)
+        for _step in range(16):
+            if on_target():
+                return
+            before = cursor_row(t)
+            t.press(DOWN)
+            if not t.wait_until(lambda before=before: cursor_row(t) != before, 1.5):
+                break  # the cursor does not move: the games list has no focus
+        t.press("\t")
+    raise AssertionError(f"could not highlight the game {words!r}:\n{t.text()}")
 
 
 def test_a_judge_plays_a_game_to_a_signed_protocol_and_exports_it(term):
     t, data = term
     # the demo: first round played, the rest scheduled
     t.wait_for("Демо-кубок по пейнтболу", "по расписанию", "Медведи", "Тигры")
-    t.press("\t")  # the games list (Tab between tournaments and games)
-    open_row(t, 4, "g")  # 10:40, field 1: Медведи — Тигры
+    choose_game(t, "10:40", "Медведи", "Тигры")
+    t.press("g")
     t.wait_for("Медведи — Тигры", "Пробел: запустить время")
     t.press(" ")
     t.wait_for("Время пошло")
@@ -166,7 +205,8 @@ def test_a_judge_plays_a_game_to_a_signed_protocol_and_exports_it(term):
     # back home, the protocol of the same game
     t.press(ESC)
     t.wait_for("Драконы", "Ястребы", gone="Время пошло")
-    open_row(t, 4, "p")
+    choose_game(t, "10:40", "Медведи", "Тигры")
+    t.press("p")
     t.wait_for(
         "Медведи — Тигры",
         "Результат (30.01): водружение флага (Медведи)",
