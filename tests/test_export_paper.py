@@ -436,3 +436,36 @@ async def test_head_judge_rules_flag_held_by_keys_on_the_protocol_screen(signed_
         ruled = f"Результат (30.01): удержание флага до конца игры ({names[a]})"
         await wait_for(pilot, lambda: ruled in body_text(app), "the corrected protocol")
         assert f"  {names[a]}: 2 очк." in body_text(app)
+
+
+async def test_standings_screen_says_which_games_count(tmp_path):
+    from textual.widgets import Static
+
+    from fieldjudge.app import make_app
+    from fieldjudge.screens.standings import StandingsScreen
+
+    t = demo(tmp_path / "cup")
+    gid = finished_game(t, 4, "hang")
+    results.submit_protocol(t, gid)  # submitted, not signed: provisional
+    g = t.game(gid)
+    names = t.team_names()
+    folder = t.folder
+    t.close()
+    app = make_app(folder.parent, folder, lang="ru")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        app.push_screen(StandingsScreen())
+
+        def scope() -> str:
+            try:
+                return str(app.screen.query_one("#standings-scope", Static).render())
+            except Exception:  # noqa: BLE001 - not mounted yet
+                return ""
+
+        await wait_for(pilot, lambda: "Учтены" in scope(), "the standings")
+        assert scope().splitlines() == [
+            "Учтены игры с подписанными протоколами (4)",
+            "Предварительно, не учтены до подписания:",
+            f"  {gid} · {names[g['team_a']]} — {names[g['team_b']]} · "
+            "заполнен: ждём подписи капитанов · 3 : 0",
+        ]
