@@ -13,6 +13,7 @@ import orjson
 from fieldjudge import results
 from fieldjudge.export import bundle, html, pdf, scope, tables
 from fieldjudge.export.names import safe_name, write_new
+from fieldjudge.export.protocol_doc import protocol_doc
 from fieldjudge.store import Refused
 
 FORMATS = ("html", "pdf", "csv", "json")
@@ -102,10 +103,13 @@ def run_export(
         put(f"standings-{stem}.html", standings.encode())
     elif fmt == "pdf":
         title = f"{tr('Game protocols')} — {t.meta.get('name', '')}"
+        pages = []
         for v in views:
-            one = pdf.protocols_pdf(t, [v], tr, lang, title)
+            doc = protocol_doc(t, v, tr, lang)
+            one, size = pdf.protocol_pdf(doc)
             put(f"protocol-{game_stem(t, v.game)}.pdf", one)
-        put(f"protocols-{stem}.pdf", pdf.protocols_pdf(t, views, tr, lang, title))
+            pages.append((doc, size))
+        put(f"protocols-{stem}.pdf", pdf.combined_pdf(title, pages))
         put(f"standings-{stem}.pdf", pdf.standings_pdf(t, by_div, tr, lang, now, provisional))
     else:
         put(

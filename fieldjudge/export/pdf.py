@@ -125,26 +125,39 @@ def draw_protocol(pdf: FPDF, d: ProtocolDoc, size: float) -> None:
     _p(pdf, f"{lb['Signature fingerprint']}: {d.fingerprint or '____________'}", size)
 
 
-def fit_size(d: ProtocolDoc) -> float:
-    """The largest font size that keeps the protocol on one A4 page."""
+def fitted(d: ProtocolDoc) -> tuple[float, FPDF]:
+    """The largest font size that keeps the protocol on one A4 page, and that page."""
     for size in SIZES:
         trial = new_pdf(d.title)
         draw_protocol(trial, d, size)
         if trial.page == 1:
-            return size
-    return SIZES[-1]
+            return size, trial
+    return size, trial  # the smallest size: a huge protocol runs on, nothing is cut
+
+
+def protocol_pdf(d: ProtocolDoc) -> tuple[bytes, float]:
+    """One game's protocol on one A4 page, and the font size it needed."""
+    size, pdf = fitted(d)
+    return bytes(pdf.output()), size
+
+
+def combined_pdf(title: str, pages: Sequence[tuple[ProtocolDoc, float]]) -> bytes:
+    """Several protocols, one A4 page each, at the sizes :func:`protocol_pdf` found."""
+    pdf = new_pdf(title)
+    for d, size in pages:
+        draw_protocol(pdf, d, size)
+    if not pages:
+        pdf.add_page()
+        _p(pdf, "—", SIZES[0])
+    return bytes(pdf.output())
 
 
 def protocols_pdf(t, views, tr: Tr, lang: str, title: str) -> bytes:
     """One A4 page per game, in ``views``' order."""
-    pdf = new_pdf(title)
-    for v in views:
-        d = protocol_doc(t, v, tr, lang)
-        draw_protocol(pdf, d, fit_size(d))
-    if not views:
-        pdf.add_page()
-        _p(pdf, "—", SIZES[0])
-    return bytes(pdf.output())
+    docs = [protocol_doc(t, v, tr, lang) for v in views]
+    if len(docs) == 1:
+        return protocol_pdf(docs[0])[0]
+    return combined_pdf(title, [(d, fitted(d)[0]) for d in docs])
 
 
 def standings_pdf(
