@@ -7,11 +7,9 @@ import uuid
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-import orjson
-
 from fieldjudge.demo import create_demo
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
-from fieldjudge.store import Tournament
+from fieldjudge.store import Tournament, lines, schema
 from fieldjudge.store.storage import atomic_write_bytes
 
 DAY = date(2026, 6, 1)
@@ -42,16 +40,20 @@ def event_docs(n: int, start_seq: int = 1, prev: str = GENESIS_HASH) -> list[dic
 
 def write_game(path: Path, game: dict, n_events: int) -> None:
     meta = {
-        "schema": 1,
+        "schema": schema.LOG_SCHEMA,
         "kind": "game",
+        "owner": None,
         "game_id": game["id"],
         "field": game["field"],
         "start": game["start"],
         "team_a": game["team_a"],
         "team_b": game["team_b"],
     }
-    events = {str(i + 1): d for i, d in enumerate(event_docs(n_events))}
-    atomic_write_bytes(path, orjson.dumps({"meta": {"1": meta}, "events": events}))
+    docs = event_docs(n_events)
+    events = {str(i + 1): d for i, d in enumerate(docs)}
+    head = schema.head_of(meta, docs)
+    data = {"meta": {"1": meta}, "head": {"1": head}, "events": events}
+    atomic_write_bytes(path, lines.file_bytes(data, schema.LOG_SCHEMA))
 
 
 def build(folder: Path, total_events: int, per_game: int = 250) -> Tournament:

@@ -1,19 +1,64 @@
 """Rosters and schedules from CSV: every bad row reported with its line, nothing half-imported.
 
-Accepts comma or semicolon, UTF-8 with or without BOM, Cyrillic names.
+Accepts comma or semicolon, UTF-8 with or without BOM, Cyrillic names, CR, LF or CRLF line
+ends.  Every problem is a line-numbered message in ``ParseResult.errors``, never an exception:
+not UTF-8, a field over the csv module's limit (131,072 characters), a broken quote, a bad
+name (`fieldjudge.rules.names`).  A file over `MAX_CSV_BYTES` is refused before it is read
+(`read_csv_file` raises `CsvTooLarge`) or parsed.  Parsing is linear in the file size and can
+report progress (for a worker thread: ``progress(lines_done, lines_total)``).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from pathlib import Path
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.names import name_problem
 
 TRUE_WORDS = {"1", "yes", "y", "true", "да", "д", "+", "x", "к", "капитан", "captain"}
 FALSE_WORDS = {"", "0", "no", "n", "false", "нет", "н", "-"}
+
+MAX_CSV_BYTES = 1_048_576  # 1 MB: far above a tournament's roster (a few hundred lines)
+PROGRESS_EVERY = 2000  # rows between two progress calls
+
+Progress = Callable[[int, int], object]  # (lines read, lines in the file)
+
+
+class CsvImportError(ValueError):
+    """A CSV file refused as a whole (the message says why, in the UI language)."""
+
+
+class CsvTooLarge(CsvImportError):
+    pass
+
+
+def too_large_message(size: int, limit: int = MAX_CSV_BYTES) -> str:
+    return _(
+        "the file is {size} KB, more than the {limit} KB a roster or schedule can be; "
+        "is it the right file?"
+    ).format(size=size // 1024, limit=limit // 1024)
+
+
+def read_csv_file(path_text: str | Path, limit: int = MAX_CSV_BYTES) -> bytes:
+    """The bytes of a CSV file; a file over `limit` is refused (`CsvTooLarge`) from its size
+    alone, before anything is read.  `OSError` when it cannot be read."""
+    path = Path(path_text).expanduser()
+    if not path.is_file():
+        raise OSError(_("No such file") + f": {path}")
+    size = path.stat().st_size
+    if size > limit:
+        raise CsvTooLarge(too_large_message(size, limit))
+    with path.open("rb") as f:
+        raw = f.read(limit + 1)  # the file may have grown since the stat
+    if len(raw) > limit:
+        raise CsvTooLarge(too_large_message(len(raw), limit))
+    return raw
 
 
 @dataclass
@@ -56,65 +101,134 @@ def decode(raw: bytes) -> str:
         ) from None
 
 
+def _first_line(text: str) -> str:
+    ends = [i for i in (text.find("\n"), text.find("\r")) if i >= 0]
+    return text[: min(ends)] if ends else text
+
+
 def _reader(text: str):
-    first = text.splitlines()[0] if text.strip() else ""
+    first = _first_line(text)
     delim = ";" if first.count(";") > first.count(",") else ","
-    return csv.reader(io.StringIO(text), delimiter=delim)
+    # newline="": the csv module sees CR, LF and CRLF itself (a CR-only file, a quoted newline)
+    return csv.reader(io.StringIO(text, newline=""), delimiter=delim)
 
 
 def _header(row: list[str]) -> list[str]:
     return [c.strip().lower() for c in row]
 
 
-def _data_rows(raw: bytes | str, need: list[str], res: ParseResult):
+def _csv_error(line: int, exc: csv.Error) -> str:
+    if "field larger than field limit" in str(exc):
+        msg = _("line {line}: a field is longer than {limit} characters").format(
+            line=line, limit=csv.field_size_limit()
+        )
+    else:
+        msg = _("line {line}: not valid CSV ({detail})").format(line=line, detail=exc)
+    return msg + "; " + _("the rest of the file was not read")
+
+
+def _rows(reader) -> Iterator[tuple[int, list[str]]]:
+    """``(first line of the record, cells)``; a record with a quoted newline spans lines."""
+    prev = 0
+    for row in reader:
+        yield prev + 1, row
+        prev = reader.line_num
+
+
+def _data_rows(
+    raw: bytes | str,
+    need: list[str],
+    res: ParseResult,
+    progress: Progress | None = None,
+    limit: int = MAX_CSV_BYTES,
+):
     """Decode, check the header has the ``need`` columns, and yield ``(line, {column:
     value})`` for every non-blank row with enough columns; problems go to ``res.errors``."""
+    size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+    if size > limit:
+        res.errors.append(too_large_message(size, limit))
+        return
     try:
         text = raw if isinstance(raw, str) else decode(raw)
     except ValueError as exc:
         res.errors.append(str(exc))
         return
-    rows = list(_reader(text))
-    if not rows:
-        res.errors.append(_("the file is empty"))
-        return
-    head = _header(rows[0])
-    missing = [c for c in need if c not in head]
-    if missing:
-        res.errors.append(
-            _("line 1: header must be {header} (missing: {missing})").format(
-                header=",".join(need), missing=", ".join(missing)
-            )
-        )
-        return
-    idx = {c: head.index(c) for c in need}
-    for line, row in enumerate(rows[1:], start=2):
-        if not any(c.strip() for c in row):
-            continue
-        if len(row) < len(head):
+    total = max(1, text.count("\n") + text.count("\r") - text.count("\r\n"))
+    reader = _reader(text)
+    rows = _rows(reader)
+    done = 0  # the last line of the last complete record
+    try:
+        first = next(rows, None)
+        if first is None:
+            res.errors.append(_("the file is empty"))
+            return
+        head = _header(first[1])
+        missing = [c for c in need if c not in head]
+        if missing:
             res.errors.append(
-                _("line {line}: {n} columns, expected {m}").format(
-                    line=line, n=len(row), m=len(head)
+                _("line 1: header must be {header} (missing: {missing})").format(
+                    header=",".join(need), missing=", ".join(missing)
                 )
             )
-            continue
-        yield line, {c: row[idx[c]].strip() for c in need}
+            return
+        idx = {c: head.index(c) for c in need}
+        done = reader.line_num
+        for n, (line, row) in enumerate(rows, start=1):
+            done = reader.line_num
+            if progress is not None and n % PROGRESS_EVERY == 0:
+                progress(min(reader.line_num, total), total)
+            if not any(c.strip() for c in row):
+                continue
+            if len(row) < len(head):
+                res.errors.append(
+                    _("line {line}: {n} columns, expected {m}").format(
+                        line=line, n=len(row), m=len(head)
+                    )
+                )
+                continue
+            yield line, {c: row[idx[c]].strip() for c in need}
+    except csv.Error as exc:
+        res.errors.append(_csv_error(done + 1, exc))
+    if progress is not None:
+        progress(total, total)
 
 
-def parse_roster(raw: bytes | str, max_team_size: int | None = None) -> ParseResult:
-    """Header ``team,number,name,captain``."""
+def _name_error(line: int, what: str, value: str) -> str | None:
+    problem = name_problem(value)
+    if problem is None:
+        return None
+    return _("line {line}: {what} {problem}").format(
+        line=line, what=what, problem=rule_text(problem)
+    )
+
+
+def parse_roster(
+    raw: bytes | str,
+    max_team_size: int | None = None,
+    progress: Progress | None = None,
+    limit: int = MAX_CSV_BYTES,
+) -> ParseResult:
+    """Header ``team,number,name,captain``.  Team and player names must pass
+    `fieldjudge.rules.names.name_problem` (no control or bidi characters, a length limit)."""
     res = ParseResult()
     seen: dict[tuple[str, int], int] = {}
     captains: dict[str, int] = {}
-    for line, row in _data_rows(raw, ["team", "number", "name", "captain"], res):
+    rows = _data_rows(raw, ["team", "number", "name", "captain"], res, progress, limit)
+    for line, row in rows:
         team, num_s, name = row["team"], row["number"], row["name"]
         cap_s = row["captain"].lower()
         bad = False
         if not team:
             res.errors.append(_("line {line}: team is empty").format(line=line))
             bad = True
+        elif err := _name_error(line, _("team name"), team):
+            res.errors.append(err)
+            bad = True
         if not name:
             res.errors.append(_("line {line}: name is empty").format(line=line))
+            bad = True
+        elif err := _name_error(line, _("player name"), name):
+            res.errors.append(err)
             bad = True
         try:
             number = int(num_s)
@@ -123,7 +237,7 @@ def parse_roster(raw: bytes | str, max_team_size: int | None = None) -> ParseRes
         except ValueError:
             res.errors.append(
                 _("line {line}: number {value} is not a whole number 0-999").format(
-                    line=line, value=repr(num_s)
+                    line=line, value=repr(num_s[:20])
                 )
             )
             bad = True
@@ -135,7 +249,7 @@ def parse_roster(raw: bytes | str, max_team_size: int | None = None) -> ParseRes
         else:
             res.errors.append(
                 _("line {line}: captain {value} is not yes/no (1/0, да/нет)").format(
-                    line=line, value=repr(cap_s)
+                    line=line, value=repr(cap_s[:20])
                 )
             )
             bad = True
@@ -162,10 +276,11 @@ def parse_roster(raw: bytes | str, max_team_size: int | None = None) -> ParseRes
             captains[team.casefold()] = line
         res.rows.append(RosterRow(line, team, number, name, captain))
     teams = {r.team.casefold(): r.team for r in res.rows}
+    sizes = Counter(r.team.casefold() for r in res.rows)  # one pass (was a pass per team)
     for key, team in teams.items():
         if key not in captains:
             res.warnings.append(_("{team}: no captain marked").format(team=team))
-        size = sum(1 for r in res.rows if r.team.casefold() == key)
+        size = sizes[key]
         if max_team_size and size < max_team_size:
             res.warnings.append(
                 _("{team}: {n} players, fewer than {m}").format(team=team, n=size, m=max_team_size)
@@ -186,10 +301,15 @@ def parse_time(value: str, day: date) -> datetime:
     return datetime.combine(day, t)
 
 
-def parse_schedule(raw: bytes | str, day: date) -> ParseResult:
+def parse_schedule(
+    raw: bytes | str,
+    day: date,
+    progress: Progress | None = None,
+    limit: int = MAX_CSV_BYTES,
+) -> ParseResult:
     """Header ``field,start,team_a,team_b``; start is ``HH:MM`` or ``YYYY-MM-DD HH:MM``."""
     res = ParseResult()
-    for line, row in _data_rows(raw, ["field", "start", "team_a", "team_b"], res):
+    for line, row in _data_rows(raw, ["field", "start", "team_a", "team_b"], res, progress, limit):
         fld, start_s, a, b = row["field"], row["start"], row["team_a"], row["team_b"]
         if not fld or not a or not b:
             res.errors.append(
@@ -200,7 +320,9 @@ def parse_schedule(raw: bytes | str, day: date) -> ParseResult:
             start = parse_time(start_s, day)
         except ValueError:
             res.errors.append(
-                _("line {line}: start {value} is not HH:MM").format(line=line, value=repr(start_s))
+                _("line {line}: start {value} is not HH:MM").format(
+                    line=line, value=repr(start_s[:20])
+                )
             )
             continue
         res.rows.append(ScheduleRow(line, fld, start, a, b))

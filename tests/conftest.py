@@ -14,7 +14,7 @@ from fieldjudge import i18n
 @pytest.fixture(autouse=True)
 def _isolate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("FIELDJUDGE_DATA", str(tmp_path / "data"))
-    # the laptop's private key folder: never the real user config folder in tests
+    # this laptop's config folder (private key, chosen chronograph): never the real one in tests
     monkeypatch.setenv("FIELDJUDGE_CONFIG", str(tmp_path / "config"))
     monkeypatch.setenv("FIELDJUDGE_LANG", "en")
     # A blinking cursor makes snapshots flaky (textual-anchors.md, pitfall 5).

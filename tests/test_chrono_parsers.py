@@ -16,9 +16,11 @@ from fieldjudge.devices.parsers import (
     AUTO_ORDER,
     FORMATS,
     IDLE,
+    PLAUSIBLE_FPS,
     Decoder,
     FrameSplitter,
     Garbled,
+    Overflow,
     Reading,
     parse_chrony,
     parse_decatur,
@@ -32,13 +34,22 @@ from fieldjudge.rules.marker_check import check_marker, min_interval
 
 DATA = Path(__file__).parent / "data"
 sys.path.insert(0, str(DATA))
-from chrono_make_recordings import EXPECTED, EXPECTED_GAPS_MS  # noqa: E402
+from chrono_make_recordings import EXPECTED, EXPECTED_GAPS_MS, EXPECTED_GARBLED  # noqa: E402
 
 REAL_BE = b"\x88RD   34A 586         5A 589         6A             \r"
 
 
-def decode(data: bytes | list[bytes], fmt: str = "auto", unit: str = "fps", t: float = 1.0):
-    d = Decoder(fmt, unit)
+WIDE = (1.0, 1000.0)  # the window of the tests of real baseball frames (58.6 mph)
+
+
+def decode(
+    data: bytes | list[bytes],
+    fmt: str = "auto",
+    unit: str = "fps",
+    t: float = 1.0,
+    plausible: tuple[float, float] = WIDE,
+):
+    d = Decoder(fmt, unit, plausible)
     chunks = [data] if isinstance(data, bytes) else data
     out = []
     for c in chunks:
@@ -66,14 +77,39 @@ def test_splitter_strips_lf_nul_spaces_and_keeps_bytes():
     assert s.feed(REAL_BE)[0].startswith(b"\x88RD")  # 0x88 kept, not UTF-8 mangled
 
 
-def test_splitter_caps_its_buffer():
+def test_splitter_overflow_discards_to_the_next_line_end():
     s = FrameSplitter()
     out = s.feed(b"9" * 5000)
-    assert len(out) == 1 and len(out[0]) == 4096
-    assert s.pending == 0
+    assert out == [Overflow(b"9" * 32)]
+    assert s.pending == 0 and s.skipping
+    assert s.feed(b"287\r290\r") == [b"290"]  # the tail of the long line is not a frame
+    assert not s.skipping
+    s = FrameSplitter()
+    assert s.feed(b"9" * 4096 + b"\r") == [b"9" * 4096]  # at the cap: a (too long) frame
     items, d = decode(b"9" * 5000 + b"\r287\r", "plain")
     assert fps_of(items) == [287.0]
-    assert d.garbled >= 1
+    assert d.garbled == 1 and items[0].reason == "line longer than 4096 bytes"
+
+
+def test_ten_megabytes_of_a_then_a_number_is_one_error_not_a_reading():
+    # issue: 10 MB of "A" then "287\r" used to give a reading of 287 fps
+    blob = b"A" * 10_000_000 + b"287\r"
+    for chunks in ([blob], [blob[i : i + 4096] for i in range(0, len(blob), 4096)]):
+        d = Decoder("auto")
+        items = [i for c in chunks for i in d.feed(c, 1.0)]
+        assert [(type(i).__name__, i.raw) for i in items] == [("Garbled", b"A" * 32)]
+        assert d.readings == 0 and d.garbled == 1
+        assert fps_of(d.feed(b"288.5\r", 2.0)) == [288.5]  # the next frame reads normally
+
+
+def test_ten_megabytes_of_random_bytes_give_no_reading_outside_the_window():
+    import random
+
+    blob = random.Random(10).randbytes(10_000_000)
+    d = Decoder("auto")
+    readings = [i for i in d.feed(blob, 1.0) + d.flush() if isinstance(i, Reading)]
+    assert all(100.0 <= r.fps <= 500.0 for r in readings)
+    assert d.readings == len(readings)
 
 
 # --------------------------------------------------------------------------- line formats
@@ -133,9 +169,12 @@ def test_chrony_banner_is_idle_and_broadcast_is_best_effort():
 
 
 def test_unit_conversion():
-    assert to_fps(100, "mph") == 146.7
-    assert to_fps(100, "km/h") == 91.1
-    assert to_fps(100, "m/s") == 328.1
+    # 20.02/20.03: kept at the device's precision, never rounded to 0.1 before judging
+    assert to_fps(100, "mph") == 146.666666667
+    assert to_fps(100, "km/h") == 91.134441528
+    assert to_fps(100, "m/s") == 328.083989501
+    assert to_fps(205.2, "mph") == 300.96  # was 301.0 after rounding: a removal under 20.03
+    assert to_fps(300.95, "fps") == 300.95
     items, _ = decode(b"195.5\r", "plain", unit="mph")
     assert fps_of(items) == [to_fps(195.5, "mph")]
     items, _ = decode(b"87.6 m/s\r", "plain")  # a unit suffix wins over the setting
@@ -151,6 +190,24 @@ def test_garbage_is_counted_never_a_reading():
 def test_implausible_speed_is_garbled():
     items, d = decode(b"0.5\r", "plain")
     assert items and isinstance(items[0], Garbled) and d.readings == 0
+
+
+def test_default_window_is_100_to_500_fps_and_outside_is_an_error():
+    assert PLAUSIBLE_FPS == (100.0, 500.0)
+    d = Decoder("plain")
+    items = d.feed(b"99.9\r100\r287.4\r500\r500.1\r58.6\r", 1.0)
+    assert fps_of(items) == [100.0, 287.4, 500.0]
+    assert [i.reason for i in items if isinstance(i, Garbled)] == [
+        "implausible speed 99.9 fps",
+        "implausible speed 500.1 fps",
+        "implausible speed 58.6 fps",
+    ]
+    assert (d.readings, d.garbled) == (3, 3)
+    items, _ = decode(b"200\r", "plain", unit="mph", plausible=PLAUSIBLE_FPS)
+    # the window applies after the unit conversion (20.02: kept at the device precision)
+    assert fps_of(items) == [round(200 * 5280 / 3600, 9)]
+    with pytest.raises(ValueError):
+        Decoder("plain", plausible=(500.0, 100.0))
 
 
 def test_auto_locks_and_relocks():
@@ -194,7 +251,7 @@ def test_be_broken_frames_are_garbled():
 @pytest.mark.parametrize("name, fmt", [(n, n.replace("_", "-")) for n in EXPECTED])
 def test_recordings_decode_offline(name, fmt):
     for f in (fmt, "auto"):
-        d = Decoder(f)
+        d = Decoder(f)  # the default window: 58.6 and 58.9 are errors, not readings
         now = 0.0
         out = []
         for delay, data in load_recording(DATA / f"chrono_{name}.jsonl"):
@@ -203,6 +260,10 @@ def test_recordings_decode_offline(name, fmt):
         out += d.flush()
         readings = [i for i in out if isinstance(i, Reading)]
         assert [r.fps for r in readings] == EXPECTED[name]
+        reasons = [i.reason for i in out if isinstance(i, Garbled)]
+        assert [r if r.startswith("implausible") else "bad frame" for r in reasons] == (
+            EXPECTED_GARBLED[name]
+        )
         if name in EXPECTED_GAPS_MS:
             gaps = [round((b.t - a.t) * 1000, 3) for a, b in itertools.pairwise(readings)]
             assert gaps == EXPECTED_GAPS_MS[name]
@@ -231,8 +292,44 @@ def test_any_bytes_any_chunking_never_raise(data, cuts, fmt):
         for item in d.feed(data[a:b], 1.0):
             assert isinstance(item, Reading | Garbled)
             if isinstance(item, Reading):
-                assert 1.0 <= item.fps <= 1000.0
+                assert 100.0 <= item.fps <= 500.0
     d.flush()
+
+
+def _run(d: Decoder, pieces: list[bytes]) -> list[tuple]:
+    out = [i for p in pieces for i in d.feed(p, 1.0)] + d.flush()
+    return [
+        (i.fps, i.format, i.raw) if isinstance(i, Reading) else (i.reason, i.raw) for i in out
+    ] + [(d.readings, d.garbled, d.idle, d.relocks, d.locked)]
+
+
+_parts = st.one_of(
+    st.binary(max_size=40),
+    st.sampled_from([b"\r", b"\r\n", b"000\r\n", b"   . \r", b"+287.4\r", b"12OK3.4\r"]),
+    st.floats(50.0, 600.0).map(lambda v: encode_frame(round(v, 1), "plain")),
+    st.floats(50.0, 600.0).map(lambda v: encode_be(round(v, 1), round(v, 1))),
+    st.builds(lambda n, b: b * n, st.integers(0, 200), st.sampled_from([b"A", b"9", b" "])),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    parts=st.lists(_parts, max_size=25),
+    cuts=st.lists(st.integers(0, 3000), max_size=30),
+    fmt=st.sampled_from(("auto", *FORMATS)),
+)
+def test_result_does_not_depend_on_chunking(parts, cuts, fmt):
+    """The same bytes split at random points: the same frames, readings and error counts,
+    including over-long lines (a 64-byte cap here so runs of 0-200 bytes cross it)."""
+    data = b"".join(parts)
+    bounds = sorted({0, len(data), *(c for c in cuts if c <= len(data))})
+    pieces = [data[a:b] for a, b in itertools.pairwise(bounds)]
+    whole = _run(Decoder(fmt, max_buffer=64), [data])
+    split = _run(Decoder(fmt, max_buffer=64), pieces)
+    bytewise = _run(Decoder(fmt, max_buffer=64), [data[i : i + 1] for i in range(len(data))])
+    assert split == whole == bytewise
+    s1, s2 = FrameSplitter(64), FrameSplitter(64)
+    assert [f for p in pieces for f in s1.feed(p)] == s2.feed(data)
 
 
 speeds = st.lists(st.floats(150.0, 330.0).map(lambda v: round(v, 1)), min_size=1, max_size=6)

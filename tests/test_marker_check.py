@@ -42,18 +42,22 @@ def test_19_05_admitted():
         "velocity": PASS,
         "rate_of_fire": PASS,
         "after_release": PASS,
-        "ball_limit": PASS,
     }
+    assert r.balls_notice is None and not r.ball_limit_reached
     assert r.max_fps == 288 and r.min_interval_ms == 100 and r.shots_after_release == 0
     assert r.balls_used == 4 and r.balls_left == 136
 
 
 def test_19_05_velocity_over_300_not_admitted():
-    r = good_check(readings=shots([290, 300.1, 295], [100, 100]))
+    r = good_check(readings=shots([290, 301.4, 295], [100, 100]))
     assert not r.admitted
     assert r.test("velocity").outcome == FAIL
-    assert r.reasons == ("19.05: velocity 300.1 fps is over 300 fps",)
+    assert r.reasons == ("19.05: velocity 301.4 fps is over 300 fps",)  # shown as read
     assert good_check(readings=shots([290, 300.0], [100])).admitted  # exactly 300 passes
+    # 20.02/20.03 precision: whole fps rounded down by default, 300.9 → 300
+    assert good_check(readings=shots([290, 300.9], [100])).admitted
+    exact = good_check(readings=shots([290, 300.1], [100]), settings={"fps_precision": "exact"})
+    assert exact.reasons == ("19.05: velocity 300.1 fps is over 300 fps",)
 
 
 def test_20_02_rate_94_ms_fails_95_and_96_pass():
@@ -85,19 +89,21 @@ def test_19_05_after_release_one_shot_at_101_ms_fails_100_passes():
     assert r.admitted and r.test("after_release").message.startswith("19.05: 1 shot 100 ms")
 
 
-def test_19_05_ball_limit_140():
+def test_19_05_ball_limit_140_binds_the_judges_it_is_not_a_test():
     readings = shots([285] * 140, [100] * 139)
-    assert good_check(readings=readings).admitted
-    r = good_check(readings=readings, balls_used=141)
-    assert not r.admitted and r.test("ball_limit").outcome == FAIL and r.balls_left == 0
-    assert "141 balls used, limit 140" in r.reasons[0]
+    r = good_check(readings=readings)
+    assert r.admitted and r.balls_left == 0 and r.ball_limit_reached  # 140 reached
+    assert r.balls_notice.startswith("19.05: 140 balls used, the judges may use at most 140")
+    assert "ball_limit" not in {t.name for t in r.tests}
+    r = good_check(readings=shots([285] * 20, [100] * 19), balls_used=141)
+    assert r.admitted and r.balls_used == 141 and r.ball_limit_reached
 
 
 def test_19_05_slap_and_missing_tests():
     assert not good_check(slap_fired=True).admitted
     r = check_marker([], slap_fired=None, release_t=None)
     assert not r.admitted
-    assert {t.outcome for t in r.tests if t.name != "ball_limit"} == {NOT_DONE}
+    assert {t.outcome for t in r.tests} == {NOT_DONE}
 
 
 def test_settings_come_from_the_tournament():
@@ -144,6 +150,6 @@ def test_timing_tolerance():
 @given(st.lists(st.floats(100, 400), min_size=1, max_size=30), st.floats(0, 0.2))
 def test_adding_a_faster_shot_never_admits(fps, extra):
     base = good_check(readings=[(v, i * 0.1) for i, v in enumerate(fps)])
-    more = good_check(readings=[(v, i * 0.1) for i, v in enumerate([*fps, 300.0 + extra + 0.1])])
+    more = good_check(readings=[(v, i * 0.1) for i, v in enumerate([*fps, 301.0 + extra])])
     assert not more.test("velocity").passed
     assert base.admitted >= more.admitted

@@ -186,4 +186,7 @@ def test_30_01_hang_counts_even_if_carrier_fails_post_game_inspection():
     log.add("inspection", result="hit_found", **ref(R, 2))
     st = fold(setup, log.events)
     assert st.flags[B].location == "hung" and st.hang_team == R
-    assert game_result(setup, st).points[R] == 3
+    res = game_result(setup, st)
+    # 18.02: the hang still counts (3); the hit found costs 1 penalty point (default)
+    assert res.outcome == "flag_hang" and res.points[R] == 2
+    assert dict(res.penalty_points) == {R: 1}

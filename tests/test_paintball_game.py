@@ -246,11 +246,13 @@ def test_20_04_above_320_flagged_for_head_judge():
 
 def test_20_05_forbidden_mode_disqualifies_and_flags_team_penalty():
     setup, log = started()
-    log.add("chrono_reading", fps=280, forbidden_mode=True, **ref(R, 2))
+    log.add("chrono_reading", fps=280, forbidden_mode=True, second=3, **ref(R, 2))
     st = state(setup, log)
     p = st.player(R, 2)
     assert p.status == "eliminated" and p.disqualified
     assert st.team_penalties and "team red" in st.team_penalties[0].text
+    # the team penalty from the catalogue: group removal 1+1 by default
+    assert st.player(R, 3).elimination.reason == "group_removal"
 
 
 def test_19_pre_game_marker_verdicts():
@@ -284,8 +286,8 @@ def test_19_06_fixed_marker_readmitted_before_start():
     assert fold(setup, log.events).player(R, 2).status == "in_play"
 
 
-def test_all_players_of_a_team_out_ends_game_at_that_time():
-    setup, log = started()
+def test_all_players_of_a_team_out_ends_game_at_that_time_with_the_setting():
+    setup, log = started(end_when_team_out=True)  # off by default: see test_game_end.py
     for n in range(1, 5):
         out(setup, log, (B, n))
     log.tick(12_345)

@@ -14,7 +14,7 @@ from fieldjudge.rules.paintball import (
     refusal,
     standings,
 )
-from fieldjudge.rules.paintball.reasons import DIRECT_REASONS
+from fieldjudge.rules.paintball.reasons import BEFORE_START_REASONS, DIRECT_REASONS
 from fieldjudge.rules.paintball.scoring import GameResult
 from fieldjudge.rules.paintball.testing import LogBuilder, demo_setup, ref
 
@@ -156,8 +156,11 @@ def test_fold_never_raises_on_illegal_logs(data):
         assert 0 <= st.alive(team) <= 5
 
 
+IN_GAME_REASONS = sorted(set(DIRECT_REASONS) - set(BEFORE_START_REASONS))  # 20.07 aside
+
+
 @PROPS
-@given(hs.data(), hs.sampled_from(sorted(DIRECT_REASONS)))
+@given(hs.data(), hs.sampled_from(IN_GAME_REASONS))
 def test_25_03_neutral_player_cannot_be_eliminated(data, reason):
     log = random_game(data)
     st = fold(SETUP, log.events)
@@ -228,17 +231,24 @@ def test_29_08_group_removal_takes_offender_and_second(data, team, offender, sec
     d = {"reason": "playing_on", "players": [ref(team, offender)], "second": second}
     if refusal(st, "elimination", d) is not None:
         return
+    was_out = st.players[(team, offender)].status == "eliminated"
     log.add("elimination", **d)
     after = fold(SETUP, log.events)
     assert offender != second
-    assert after.players[(team, offender)].elimination.reason == "playing_on"
     assert after.players[(team, second)].elimination.reason == "group_removal"
-    assert after.alive(team) == st.alive(team) - 2
+    if was_out:
+        # 28.02, 29.11: playing on while eliminated -- the team penalty takes one more player
+        before = st.players[(team, offender)].elimination
+        assert after.players[(team, offender)].elimination.event_id == before.event_id
+        assert after.alive(team) == st.alive(team) - 1
+    else:
+        assert after.players[(team, offender)].elimination.reason == "playing_on"
+        assert after.alive(team) == st.alive(team) - 2
     assert after.alive(other(team)) == st.alive(other(team))
 
 
 @PROPS
-@given(hs.data(), hs.sampled_from(sorted(DIRECT_REASONS)))
+@given(hs.data(), hs.sampled_from(IN_GAME_REASONS))
 def test_22_04_carrier_out_spare_flag_hung(data, reason):
     log = random_game(data)
     st = fold(SETUP, log.events)
@@ -288,8 +298,9 @@ def test_clock_across_restart_counts_only_running_time(segments, tail):
 @given(hs.data())
 def test_scoring_is_symmetric_and_difference_clamped(data):
     log = random_game(data, steps=data.draw(hs.integers(0, 45)))
-    ab = demo_setup()
-    ba = demo_setup(team_a=B, team_b=R)
+    no_points = Settings(inspection_penalty_points=0)  # 18.02 penalty points: see below
+    ab = demo_setup(no_points)
+    ba = demo_setup(no_points, team_a=B, team_b=R)
     ra, rb = game_result(ab, fold(ab, log.events)), game_result(ba, fold(ba, log.events))
     assert dict(ra.points) == dict(rb.points)
     assert dict(ra.diff) == dict(rb.diff)
@@ -316,10 +327,12 @@ def test_30_01_both_flags_held_only_first_capturer_scores(data):
     res = game_result(SETUP, st)
     held = [t for t in (R, B) if st.flag_held_by(t) is not None]
     if st.hang_team is None and len(held) == 2:
-        first = st.first_capture_team
-        assert res.points[first] == 2 and res.points[other(first)] == 0
-        caps = {t: st.flags[other(t)].captures[0].seq for t in (R, B)}
-        assert caps[first] < caps[other(first)]
+        # 30.01: the capture of the flag each team holds now, not its first capture
+        caps = {t: st.flags[other(t)].captures[-1].seq for t in (R, B)}
+        first = min((R, B), key=caps.__getitem__)
+        assert res.flag_held_team == first
+        assert res.points[first] == max(0, 2 - res.penalty_points.get(first, 0))
+        assert res.points[other(first)] == 0
 
 
 @given(hs.sets(hs.sampled_from(["x", "y"]), min_size=1), hs.booleans())
@@ -357,3 +370,18 @@ def test_standings_sorted_and_ranked(games):
         assert 1 <= r.rank <= i + 1
         if i and (rows[i - 1].points, rows[i - 1].diff) != (r.points, r.diff):
             assert r.rank == i + 1
+
+
+@PROPS
+@given(hs.data(), hs.integers(0, 4))
+def test_18_02_inspection_penalty_points_subtracted_not_below_zero(data, per_hit):
+    log = random_game(data, steps=data.draw(hs.integers(0, 45)))
+    zero = demo_setup(Settings(inspection_penalty_points=0))
+    base = game_result(zero, fold(zero, log.events))
+    setup = demo_setup(Settings(inspection_penalty_points=per_hit))
+    st = fold(setup, log.events)
+    res = game_result(setup, st)
+    for t in (R, B):
+        hits = sum(1 for p in st.team_players(t) if p.inspection == "hit_found")
+        assert res.penalty_points.get(t, 0) == hits * per_hit
+        assert res.points[t] == max(0, base.points[t] - hits * per_hit)

@@ -61,14 +61,14 @@ def test_20_02_up_to_300_fps_no_penalty(fps):
 
 @pytest.mark.parametrize("fps", [300.1, 301, 305, 310])
 def test_20_03_over_300_fps_removal(fps):
-    v = chrono_verdict(Settings(), fps)
+    v = chrono_verdict(Settings(fps_precision="exact"), fps)  # whole fps: test_precision.py
     assert (v.penalty, v.section, v.reason) == ("removal", "20.03", "chrono_over_limit")
     assert not v.needs_second_player and not v.flagged
 
 
 @pytest.mark.parametrize("fps", [310.5, 311, 320])
 def test_20_04_over_310_up_to_320_group_removal(fps):
-    v = chrono_verdict(Settings(), fps)
+    v = chrono_verdict(Settings(fps_precision="exact"), fps)
     assert (v.penalty, v.section) == ("group_1_1", "20.04")
     assert v.needs_second_player and not v.flagged
 

@@ -177,14 +177,17 @@ async def test_damaged_game_file_is_named_and_its_backup_restored(demo_folder: P
     make_backup(demo_folder, path)
     good = path.read_bytes()
     t.close()
-    path.write_bytes(good[: len(good) // 2])  # a torn write from some other tool
+    # A line cut short and then terminated by some other tool (a cut-off LAST line is a
+    # write that was never acknowledged and is ignored; a broken complete line is damage).
+    damaged = good[: len(good) // 2] + b"\n"
+    path.write_bytes(damaged)
     app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
         app.open_game(game["id"])
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DamagedFileScreen")
         assert "not valid JSON" in app.screen.error.fault
-        assert path.read_bytes() == good[: len(good) // 2]  # never overwritten unasked
+        assert path.read_bytes() == damaged  # never overwritten unasked
         await pilot.press("r")
         await wait_for(pilot, lambda: path.read_bytes() == good, "the restored file")
         app.open_game(game["id"])

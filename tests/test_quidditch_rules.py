@@ -447,11 +447,12 @@ def test_9_round_limit_ends_the_match():
 
 def test_valid_actions_for_the_screen():
     st = make_state(holder="g_c1", since=1)
-    assert valid_actions(st, "g_c1") == ["none", "pass", "shoot"]
-    assert valid_actions(st, "s_c1") == ["none", "steal", "intercept"]
-    assert valid_actions(st, "g_k") == ["none", "guard"]
+    # 10, 11.4: an (illegal) push is offered to chasers, beaters and keepers, last
+    assert valid_actions(st, "g_c1") == ["none", "pass", "shoot", "push"]
+    assert valid_actions(st, "s_c1") == ["none", "steal", "intercept", "push"]
+    assert valid_actions(st, "g_k") == ["none", "guard", "push"]
     assert valid_actions(st, "g_s") == ["none", "search"]
-    assert valid_actions(st, "g_b1") == ["none"]
+    assert valid_actions(st, "g_b1") == ["none", "push"]
     st.bludgers[0].target = "g_c2"
-    assert valid_actions(st, "g_b1") == ["none", "hit_bludger"]
-    assert valid_actions(make_state(round_no=1), "g_c1") == ["none", "catch_throw_up"]
+    assert valid_actions(st, "g_b1") == ["none", "hit_bludger", "push"]
+    assert valid_actions(make_state(round_no=1), "g_c1") == ["none", "catch_throw_up", "push"]

@@ -22,6 +22,7 @@ from fieldjudge.rules.messages import CATALOG, Phrase, Player, RuleMessage, Team
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball import refusals, refusals_actions  # noqa: F401
+from fieldjudge.rules.quidditch import texts as quidditch_texts  # noqa: F401
 from fieldjudge.store import Refused
 from tests.test_game_helpers import fake_clock, game_id, keys, open_game
 
@@ -73,6 +74,10 @@ SAMPLES = {
     "ended": "10:00",
     "allowed": "10:12",
     "seconds": 42,
+    "dq": nt.chrono_disqualified(nt.forbidden_mode(), 95.0),
+    "spots": "левый рукав / left sleeve",
+    "key": ["foreign_object", "loose_parts", "toolless_adjuster"],
+    "items": (mt.acceptance_item("foreign_object"), mt.acceptance_item("loose_parts")),
 }
 
 
@@ -96,6 +101,7 @@ def _words(template: str) -> str:
 def test_the_catalog_covers_every_engine():
     modules = {key.split(".")[0] for key in CATALOG}
     assert {"refusals", "refusals_actions", "notes", "marker_texts", "protocol_texts"} <= modules
+    assert "texts" in modules  # quidditch
     assert len(CATALOG) >= 90
 
 
@@ -113,7 +119,8 @@ def test_every_message_renders_in_both_languages(key):
         if re.search("[A-Za-z]", _words(msg.en)):
             assert re.search("[А-Яа-яЁё]", _words(msg.ru)), f"{key}: no Russian text"
         if isinstance(msg, RuleMessage) and msg.section:
-            assert re.fullmatch(r"\d{2}(\.\d{2})?", msg.section)
+            # paintball "20.04"; quidditch "5.1", "11.7", "0"
+            assert re.fullmatch(r"\d{2}(\.\d{2})?|\d{1,2}(\.\d)?", msg.section)
             assert en.startswith(msg.section + ": ") and ru.startswith(msg.section + ": ")
         teams_in = any(isinstance(v, Team | Player) for v in msg.params.values())
         if teams_in:
@@ -194,7 +201,9 @@ def test_html_protocol_renders_engine_notes_in_its_language(tournament):
     a, b = s.teams
     s.append("clock_start", {})
     s.append("chrono_reading", {"team": a, "number": 42, "fps": 305})
-    s.append("chrono_reading", {"team": b, "number": 11, "fps": 280, "forbidden_mode": True})
+    mate = next(p.number for p in s.state.team_players(b) if p.number != 11 and p.unhit)
+    forbidden = {"team": b, "number": 11, "fps": 280, "forbidden_mode": True, "second": mate}
+    s.append("chrono_reading", forbidden)  # 20.05: team penalty from the catalogue (1+1)
     v = results.game_view(tournament, gid)
     ru, en = protocol_html(tournament, v), protocol_html(tournament, v, lang="en")
     assert "20.03: 305 фпс — свыше 300 фпс: игрок удаляется" in ru

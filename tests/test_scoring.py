@@ -66,14 +66,16 @@ def test_30_01_both_flags_held_only_first_capturer_gets_2():
     assert dict(res.points) == {R: 0, B: 2}
 
 
-def test_30_01_both_flags_first_capture_counts_even_after_losing_the_flag():
+def test_30_01_both_flags_a_flag_captured_and_lost_does_not_count():
+    # 30.01 «захватили и удерживают»: the capture of the flag a team holds now decides
     setup, log = started()
     log.add("flag_capture", **ref(R, 1))  # red first
     log.add("elimination", reason="hit", players=[ref(R, 1)])  # 22.04 spare up
-    log.add("flag_capture", **ref(B, 4))
-    log.add("flag_capture", **ref(R, 2))  # red again, the spare
+    log.add("flag_capture", **ref(B, 4))  # blue holds since here
+    log.add("flag_capture", **ref(R, 2))  # red again, the spare: after blue's capture
     res = game_result(setup, finish(setup, log))
-    assert dict(res.points) == {R: 2, B: 0}
+    assert res.first_capture_team == R
+    assert res.flag_held_team == B and dict(res.points) == {R: 0, B: 2}
 
 
 def test_30_01_flag_lost_before_the_end_is_a_draw():

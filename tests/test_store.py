@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import tempfile
 from datetime import date
 from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fieldjudge.rules.events import effective, verify_chain
+from fieldjudge.rules.events import compute_hash, effective, verify_chain
 from fieldjudge.store import DamagedFile, EventLog, FolderLocked, Refused, Tournament
 from fieldjudge.store.backup import backups_of, make_backup, newest_good_backup, restore
+from fieldjudge.store.errors import WriterConflict
+from fieldjudge.store.eventlog import HANDOVER
 from fieldjudge.store.storage import TEMP_MARK
 from fieldjudge.store.validate import validate_file
 
@@ -46,20 +51,137 @@ def test_void_needs_a_reason_and_a_real_target(tmp_path: Path) -> None:
         log.void("nope", "reason")
 
 
+def _lines(path: Path) -> list[dict]:
+    return [orjson.loads(x) for x in path.read_bytes().splitlines()]
+
+
+def _write_lines(path: Path, records: list[dict]) -> bytes:
+    raw = b"".join(orjson.dumps(r) + b"\n" for r in records)
+    path.write_bytes(raw)
+    return raw
+
+
+def _game(path: Path, n: int) -> EventLog:
+    log = EventLog.create(path, "game", {"game_id": "g"}, owner="laptop-1")
+    for i in range(n):
+        log.append("hit", {"number": i + 1})
+    return log
+
+
+def test_each_append_writes_one_line_with_the_event_and_the_head(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    log = _game(path, 2)
+    before = path.read_bytes()
+    ev = log.append("hit", {"number": 3})
+    after = path.read_bytes()
+    assert after.startswith(before)  # an append never rewrites what is there
+    line = orjson.loads(after[len(before) :])
+    assert after.endswith(b"\n") and after[len(before) :].count(b"\n") == 1
+    assert line == {
+        "set": {
+            "events": {"3": ev.to_doc()},
+            "head": {"1": {"count": 3, "hash": ev.hash, "owner": "laptop-1"}},
+        }
+    }
+    assert _lines(path)[0] == {"format": "fieldjudge-lines", "version": 1, "schema": 2}
+    log.close()
+    assert EventLog.open(path).head == {"count": 3, "hash": ev.hash, "owner": "laptop-1"}
+
+
 def test_tampered_event_is_a_damaged_file_and_is_not_overwritten(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
-    log = EventLog.create(path, "game", {})
-    log.append("hit", {"number": 7})
-    log.append("hit", {"number": 8})
-    log.close()
-    data = orjson.loads(path.read_bytes())
-    data["events"]["1"]["data"]["number"] = 9  # someone edits the file by hand
-    tampered = orjson.dumps(data)
-    path.write_bytes(tampered)
+    _game(path, 2).close()
+    recs = _lines(path)
+    recs[2]["set"]["events"]["1"]["data"]["number"] = 9  # someone edits the file by hand
+    tampered = _write_lines(path, recs)
     with pytest.raises(DamagedFile) as info:
         EventLog.open(path)
-    assert "chain" in info.value.fault
+    assert info.value.fault == "broken event chain: event #1: hash does not match its content"
     assert path.read_bytes() == tampered
+
+
+def test_deleted_last_events_are_a_head_mismatch(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    log = _game(path, 3)
+    log.compact()  # one record for meta and head, one for the events
+    log.close()
+    recs = _lines(path)
+    assert len(recs) == 2 and recs[1]["set"]["head"]["1"]["count"] == 3
+    del recs[1]["set"]["events"]["3"]  # the last event removed, its head kept
+    tampered = _write_lines(path, recs)
+    with pytest.raises(DamagedFile) as info:
+        EventLog.open(path)
+    assert info.value.fault == "truncated: the head records 3 events, the file holds 2"
+    assert path.read_bytes() == tampered
+
+
+def test_deleted_event_of_an_append_line_is_a_head_mismatch(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    _game(path, 3).close()
+    recs = _lines(path)
+    del recs[-1]["set"]["events"]  # the last line keeps only its head
+    tampered = _write_lines(path, recs)
+    with pytest.raises(DamagedFile) as info:
+        validate_file(path)
+    assert info.value.fault == "truncated: the head records 3 events, the file holds 2"
+    assert path.read_bytes() == tampered
+
+
+def test_whole_lines_cut_off_are_caught_by_the_expected_head(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    log = _game(path, 3)
+    head = (log.head["count"], log.head["hash"])
+    log.close()
+    raw = path.read_bytes()
+    cut = raw[: raw.rstrip(b"\n").rfind(b"\n") + 1]  # the last line deleted
+    path.write_bytes(cut)
+    assert len(EventLog.open(path).events) == 2  # consistent on its own...
+    with pytest.raises(DamagedFile) as info:  # ...but not what the manifest says
+        EventLog.open(path, expect_head=head)
+    assert info.value.fault == "truncated: the manifest records 3 events, the file holds 2"
+    assert path.read_bytes() == cut
+
+
+def test_edited_head_owner_is_damage_and_handover_changes_the_owner(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    log = _game(path, 1)
+    assert log.owner == "laptop-1"
+    with pytest.raises(ValueError):
+        log.append(HANDOVER, {})
+    log.append(HANDOVER, {"from_laptop": "laptop-9", "to_laptop": "laptop-3"})
+    assert log.owner == "laptop-1"  # gives away a game laptop-9 does not hold: no move
+    log.append(HANDOVER, {"from_laptop": "laptop-1", "to_laptop": "laptop-2"}, judge="ГС")
+    assert log.owner == "laptop-2"
+    log.close()
+    assert EventLog.open(path).owner == "laptop-2"
+    recs = _lines(path)
+    recs[-1]["set"]["head"]["1"]["owner"] = "laptop-3"
+    _write_lines(path, recs)
+    with pytest.raises(DamagedFile) as info:
+        EventLog.open(path)
+    assert info.value.fault == "the head names owner 'laptop-3', the events 'laptop-2'"
+
+
+def test_signature_is_stored_beside_the_hash_outside_the_hashed_content(tmp_path: Path):
+    path = tmp_path / "g.json"
+    log = _game(path, 0)
+    signed: list[str] = []
+
+    def sign(h: str) -> str:
+        signed.append(h)
+        return "sig-of-" + h[:8]
+
+    ev = log.append("hit", {"number": 1}, signer="key-a", sign=sign)
+    plain = log.append("hit", {"number": 2})
+    assert signed == [ev.hash]
+    assert (ev.sig, ev.signer) == ("sig-of-" + ev.hash[:8], "key-a")
+    assert (plain.sig, plain.signer) == (None, None)
+    with pytest.raises(ValueError):
+        log.append("hit", {}, sign=sign)  # a signature names its key
+    log.close()
+    again = EventLog.open(path)  # the chain verifies with the signatures in place
+    assert [(e.sig, e.signer) for e in again.events] == [(ev.sig, "key-a"), (None, None)]
+    assert compute_hash(again.events[0].to_doc()) == ev.hash
 
 
 @pytest.mark.parametrize(
@@ -68,6 +190,18 @@ def test_tampered_event_is_a_damaged_file_and_is_not_overwritten(tmp_path: Path)
         (b'{"meta": {"1": {"schema": 1', "not valid JSON"),
         (b'{"meta": {"1": {"schema": 99, "kind": "game"}}, "events": {}}', "schema version 99"),
         (b"[1, 2]", "not a JSON object"),
+        (b"", "empty file (0 bytes)"),
+        (b"{}", "stripped: no meta record"),
+        (b'{"events": {}}', "stripped: no meta record"),
+        (b'{"meta": {"1": {"schema": 1, "kind": "game"}}}', "stripped: no events table"),
+        (b'{"format":"fieldjudge-lines","version":1,"schema":2}\n', "stripped: no meta record"),
+        (
+            b'{"format":"fieldjudge-lines","version":1,"schema":2}\n'
+            b'{"set":{"meta":{"1":{"schema":2,"kind":"game"}},"events":{}}}\n',
+            "stripped: no head record (event count and hash)",
+        ),
+        (b'{"format":"fieldjudge-lines","vers', "no complete header line: the file is cut short"),
+        (b'{"format":"fieldjudge-lines","version":7}\n', "line format version 7"),
     ],
 )
 def test_damaged_files_are_named_and_left_alone(tmp_path: Path, content: bytes, fault: str):
@@ -80,8 +214,90 @@ def test_damaged_files_are_named_and_left_alone(tmp_path: Path, content: bytes, 
     assert path.read_bytes() == content
 
 
+def test_missing_file_is_damaged_not_new(tmp_path: Path) -> None:
+    with pytest.raises(DamagedFile) as info:
+        EventLog.open(tmp_path / "gone.json")
+    assert info.value.fault == "missing: the file does not exist"
+    assert not (tmp_path / "gone.json").exists()
+
+
+def test_corrupted_middle_line_is_damage(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    _game(path, 3).close()
+    rows = path.read_bytes().split(b"\n")
+    rows[3] = rows[3][:20] + b"#" + rows[3][21:]  # line 4: event 2
+    tampered = b"\n".join(rows)
+    path.write_bytes(tampered)
+    with pytest.raises(DamagedFile) as info:
+        EventLog.open(path)
+    assert info.value.fault == "line 4 is not valid JSON (a damaged record, not a cut-off end)"
+    assert path.read_bytes() == tampered
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 6), cut=st.floats(0, 1))
+def test_a_cut_off_end_gives_a_prefix_of_the_acknowledged_events(n: int, cut: float) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "g.json"
+        log = _game(path, 0)
+        ends = [path.stat().st_size]  # file size once each event was acknowledged
+        for i in range(n):
+            log.append("hit", {"number": i, "pad": "ж" * i})
+            ends.append(path.stat().st_size)
+        ids = [e.id for e in log.events]
+        log.close()
+        full = path.read_bytes()
+        offset = int(cut * len(full))
+        path.write_bytes(full[:offset])
+        if offset < ends[0]:  # inside the creation, written whole by a rename: damage
+            with pytest.raises(DamagedFile):
+                EventLog.open(path)
+            assert path.read_bytes() == full[:offset]
+            return
+        kept = max(k for k, end in enumerate(ends) if end <= offset)
+        again = EventLog.open(path)
+        assert [e.id for e in again.events] == ids[:kept]
+        assert path.read_bytes() == full[:offset]  # opening never writes
+        ev = again.append("hit", {"number": 99})  # trims the cut-off line first
+        again.close()
+        assert [e.id for e in EventLog.open(path).events] == [*ids[:kept], ev.id]
+
+
+def test_schema_1_file_made_by_the_old_store_migrates_on_open(tmp_path: Path) -> None:
+    fixture = Path(__file__).parent / "data" / "game_schema1.json"
+    old = orjson.loads(fixture.read_bytes())
+    path = tmp_path / "g.json"
+    path.write_bytes(fixture.read_bytes())
+    log = EventLog.open(path)
+    hashes = [old["events"][str(i)]["hash"] for i in (1, 2, 3)]
+    assert [e.hash for e in log.events] == hashes  # events are never rewritten
+    assert [e.type for e in log.events] == ["hit", "hit", "void"]
+    assert log.meta["schema"] == 2 and log.meta["game_id"] == "g-old"
+    assert log.head == {"count": 3, "hash": hashes[2], "owner": None}
+    recs = _lines(path)
+    assert recs[0] == {"format": "fieldjudge-lines", "version": 1, "schema": 2}
+    assert recs[1]["set"]["head"]["1"]["count"] == 3
+    ev = log.append("hit", {"team": "A", "number": 8})
+    assert ev.prev_hash == hashes[2]
+    log.close()
+    assert len(EventLog.open(path).events) == 4
+
+
+def test_an_object_file_written_by_a_merge_opens_and_reopens(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    log = _game(path, 2)
+    docs = [e.to_doc() for e in log.events]
+    log.close()
+    meta = {"schema": 2, "kind": "game", "game_id": "g", "owner": "laptop-1"}
+    path.write_bytes(orjson.dumps({"meta": {"1": meta}, "events": {"1": docs[0], "2": docs[1]}}))
+    assert EventLog.open(path).head == {"count": 2, "hash": docs[1]["hash"], "owner": "laptop-1"}
+    again = EventLog.open(path)  # now in the line format, with its head
+    assert [e.hash for e in again.events] == [d["hash"] for d in docs]
+    assert _lines(path)[1]["set"]["head"]["1"]["count"] == 2
+
+
 def test_migration_from_schema_0(tmp_path: Path) -> None:
-    from fieldjudge.rules.events import GENESIS_HASH, compute_hash
+    from fieldjudge.rules.events import GENESIS_HASH
 
     doc = {
         "id": "e1",
@@ -94,12 +310,58 @@ def test_migration_from_schema_0(tmp_path: Path) -> None:
     }
     doc["hash"] = compute_hash(doc)  # schema 0 events had no "judge" field
     path = tmp_path / "old.json"
-    path.write_bytes(orjson.dumps({"events": {"1": doc}}))
+    path.write_bytes(orjson.dumps({"meta": {"1": {"game_id": "x"}}, "events": {"1": doc}}))
     log = EventLog.open(path)
-    assert log.meta["schema"] == 1 and log.kind == "game"
+    assert log.meta["schema"] == 2 and log.kind == "game"
     assert log.events[0].judge == "" and log.events[0].hash == doc["hash"]
     log.append("hit", {})  # the chain continues from the migrated file
     assert len(EventLog.open(path).events) == 2  # reopening verifies the whole chain
+
+
+def test_two_writers_on_one_file_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    first = _game(path, 1)
+    second = EventLog.open(path)
+    first.append("hit", {"number": 2})
+    with pytest.raises(WriterConflict) as info:  # the first holds the file's lock
+        second.append("hit", {"number": 3})
+    assert info.value.reason == "another writer has this file open; nothing was written"
+    first.close()
+    with pytest.raises(WriterConflict) as info:  # it read the file before event 2
+        second.append("hit", {"number": 3})
+    assert info.value.reason == "the file changed on disk since it was read"
+    second.close()
+    assert [e.data["number"] for e in EventLog.open(path).events] == [1, 2]
+
+
+def test_compaction_drops_dead_records_and_keeps_every_document(tmp_path: Path) -> None:
+    from tinydb import TinyDB
+
+    from fieldjudge.store.storage import LineStorage
+
+    path = tmp_path / "t.json"
+    db = TinyDB(path, storage=LineStorage, create=True, schema=2)
+    db.storage.compact_min_dead = 8
+    table = db.table("things")
+    ids = [table.insert({"n": i}) for i in range(5)]
+    for k in range(30):  # updates: each leaves a dead record behind
+        table.update({"n": 100 + k}, doc_ids=[ids[k % 5]])
+    table.remove(doc_ids=[ids[0]])
+    storage = db.storage
+    assert storage.records - storage.live <= max(storage.live, 8)  # compacted on the way
+    db.close()
+    again = TinyDB(path, storage=LineStorage)
+    assert sorted(d["n"] for d in again.table("things").all()) == [126, 127, 128, 129]
+    assert len(path.read_bytes().splitlines()) < 30
+
+
+def test_an_empty_tournament_file_is_not_rewritten(demo_folder: Path) -> None:
+    path = demo_folder / "tournament.json"
+    for content in (b"{}", b""):
+        path.write_bytes(content)
+        with pytest.raises(DamagedFile):
+            Tournament.open(demo_folder)
+        assert path.read_bytes() == content
 
 
 def test_migration_of_a_tournament_without_meta_schema(tmp_path: Path) -> None:
@@ -230,3 +492,109 @@ def test_startup_backup_copies_only_changed_files(demo_folder: Path) -> None:
     assert len(backups_of(demo_folder, path)) == 2
     assert [len(backups_of(demo_folder, g)) for g in games] == counts
     t.close()
+
+
+def test_backup_skips_a_damaged_file_and_interrupted_backups_are_cleaned(
+    demo_folder: Path,
+) -> None:
+    t = Tournament.open(demo_folder)
+    gid = t.games()[0]["id"]
+    t.game_log(gid).append("note", {"text": "x"})
+    path = t.game_path(gid)
+    assert t.backup_game(gid) is not None
+    n = len(backups_of(demo_folder, path))
+    t.close()
+    path.write_bytes(b"{}")  # emptied by hand
+    assert make_backup(demo_folder, path) is None  # never takes a slot
+    assert len(backups_of(demo_folder, path)) == n
+    stray = backups_of(demo_folder, path)[0].with_name(f"x.json{TEMP_MARK}dead")
+    stray.write_bytes(b"half a co")  # a backup killed before its rename
+    Tournament.open(demo_folder, startup_backup=False).close()
+    assert not stray.exists()
+    assert path.read_bytes() == b"{}"  # and the damaged file was left alone
+
+
+def test_summaries_do_not_keep_logs_open(tournament: Tournament) -> None:
+    gids = [g["id"] for g in tournament.games()[:3]]
+    counts = []
+    for gid in gids:
+        log = tournament.game_log(gid)
+        log.append("note", {"text": gid})
+        counts.append(len(log.events))
+        tournament.release_log("games", gid)
+    assert [tournament.game_summary(g)["events"] for g in gids] == counts
+    assert tournament._logs == {}  # noqa: SLF001 - what the cold open keeps in memory
+
+
+def test_game_and_match_files_share_the_line_format_and_record_their_owner(
+    tournament: Tournament,
+) -> None:
+    gid = next(g["id"] for g in tournament.games() if not tournament.game_path(g["id"]).exists())
+    game = tournament.game_log(gid, owner="1a2b3c4d5e6f7a8b")
+    match = tournament.match_log("m1", {"home": "Гриффиндор"}, owner="1a2b3c4d5e6f7a8b")
+    ev = match.append("roll", {"value": 42})
+    for log in (game, match):
+        assert log.path.read_bytes().startswith(b'{"format":"fieldjudge-lines","version":1,')
+        assert log.owner == "1a2b3c4d5e6f7a8b"
+    tournament.release_log("quidditch", "m1")
+    again = tournament.match_log("m1")
+    assert (again.kind, again.meta["home"], [e.id for e in again.events]) == (
+        "quidditch",
+        "Гриффиндор",
+        [ev.id],
+    )
+    assert again.head == {"count": 1, "hash": ev.hash, "owner": "1a2b3c4d5e6f7a8b"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    ops=st.lists(
+        st.tuples(st.sampled_from(["insert", "update", "remove"]), st.integers(0, 9)),
+        max_size=60,
+    )
+)
+def test_line_storage_replays_exactly_what_tinydb_holds(ops: list[tuple[str, int]]) -> None:
+    from tinydb import TinyDB
+
+    from fieldjudge.store.storage import LineStorage
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "x.json"
+        db = TinyDB(path, storage=LineStorage, create=True, schema=2)
+        db.storage.compact_min_dead = 3  # compact often
+        table = db.table("things", cache_size=0)
+        table.insert({"k": -1, "n": -1})  # creates the file
+        for n, (op, k) in enumerate(ops):
+            ids = sorted(d.doc_id for d in table.all())
+            if op == "insert" or not ids:
+                table.insert({"k": k, "n": n})
+            elif op == "update":
+                table.update({"n": n, "k": k}, doc_ids=[ids[k % len(ids)]])
+            else:
+                table.remove(doc_ids=[ids[k % len(ids)]])
+        expected = {d.doc_id: dict(d) for d in table.all()}
+        db.close()
+        again = TinyDB(path, storage=LineStorage)
+        assert {d.doc_id: dict(d) for d in again.table("things").all()} == expected
+        again.close()
+
+
+def test_verify_names_a_file_whose_events_were_deleted_behind_its_head(
+    demo_folder: Path,
+) -> None:
+    from fieldjudge.verify import verify_folder
+
+    path = next(iter(sorted((demo_folder / "games").glob("*.json"))))
+    log = EventLog.open(path)
+    n = len(log.events)
+    log.compact()
+    log.close()
+    recs = _lines(path)
+    events = next(r["set"]["events"] for r in recs[1:] if r["set"].get("events"))
+    del events[str(n)]
+    tampered = _write_lines(path, recs)
+    faults = verify_folder(demo_folder)
+    assert faults[f"games/{path.name}"] == [
+        f"truncated: the head records {n} events, the file holds {n - 1}"
+    ]
+    assert path.read_bytes() == tampered

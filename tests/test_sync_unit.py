@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import orjson
 import pytest
 from click.testing import CliRunner
 from results_fixtures import demo
@@ -33,7 +32,8 @@ from fieldjudge.services.sync_conflicts import (
     scan_sync_conflicts,
 )
 from fieldjudge.store import Refused
-from fieldjudge.store.storage import atomic_write_bytes
+from fieldjudge.store.eventlog import write_log_file
+from fieldjudge.store.storage import load_json_file, parse_file_bytes
 from fieldjudge.store.sync_files import (
     ensure_stignore,
     find_conflict_copies,
@@ -427,9 +427,10 @@ def copy_name(gid: str, device: str = "FIELD22", second: int = 0) -> str:
 
 
 def set_owner(path: Path, owner: str) -> None:
-    data = orjson.loads(path.read_bytes())
+    data = load_json_file(path)
     data["meta"]["1"]["owner"] = owner
-    atomic_write_bytes(path, orjson.dumps(data))
+    data.pop("head", None)  # made again from the new owner
+    write_log_file(path, data)
 
 
 def test_a_copy_that_extends_the_log_is_merged(game):
@@ -509,7 +510,7 @@ def test_divergent_copies_are_kept_for_the_head_judge_and_damaged_ones_named(gam
     # "theirs": the copy becomes the log; ours is archived, nothing deleted.
     archived = resolve_sync_conflict(t, found[0].path, keep="theirs")
     assert [e["hash"] for e in bundle.read_log_file(path)["events"]] == [
-        e["hash"] for e in bundle.log_to_doc(orjson.loads(theirs))["events"]
+        e["hash"] for e in bundle.log_to_doc(parse_file_bytes(theirs, path))["events"]
     ]
     resolved = sorted(p.name for p in (t.folder / "conflicts" / "resolved").iterdir())
     assert archived.name in resolved and len(resolved) == 2
@@ -562,13 +563,20 @@ def test_a_log_changed_by_another_laptop_is_reread(game, tmp_path):
     from fieldjudge.store import Tournament
     from fieldjudge.summaries import install
 
-    # The owning laptop appends; "Syncthing" replaces the file under the open tournament.
-    t2 = Tournament.open(t.folder, lock=False, startup_backup=False)
+    # The owning laptop appends in its copy of the folder; "Syncthing" replaces the file
+    # under the open tournament (a temp file renamed over it). Two writers on one file in
+    # one folder are refused by the store, so the other laptop has its own folder.
+    other = tmp_path / "other-laptop"
+    shutil.copytree(t.folder, other, ignore=shutil.ignore_patterns(".cache"))
+    t2 = Tournament.open(other, lock=False, startup_backup=False)
     install(t2)
     GameSession(t2, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC))).append(
         "clock_start"
     )
     t2.close()
+    incoming = path.with_name(f".syncthing.{path.name}.tmp")
+    shutil.copyfile(other / "games" / path.name, incoming)
+    incoming.replace(path)
     assert [e.type for e in t.game_log(gid).events][-1] == "checkin"  # stale until polled
     assert watcher.poll(busy=[]) == [f"games/{gid}"]
     assert [e.type for e in t.game_log(gid).events] == ["checkin", "checkin", "clock_start"]

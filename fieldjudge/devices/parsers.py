@@ -28,21 +28,27 @@ __all__ = [
     "Reading",
     "Garbled",
     "FrameSplitter",
+    "Overflow",
+    "PLAUSIBLE_FPS",
     "Decoder",
     "to_fps",
 ]
 
 MAX_BUFFER = 4096  # bytes kept without a CR before the splitter gives up on them
 MAX_FRAME = 128  # longer frames are garbage for every supported format (bE is 53 bytes)
+# A paintball marker shoots 100-500 fps at most (a field limit is about 280-300 fps): outside
+# this window a "reading" is noise or a wrong unit, counted as an error, never shown.
+PLAUSIBLE_FPS: tuple[float, float] = (100.0, 500.0)
 
 # Units → fps.  The frames themselves carry no unit (bE's unit byte is not documented well
 # enough to trust), so the unit is a setting; a unit suffix on a line ("287.4 FPS") wins.
+# Exact factors (1 ft = 0.3048 m, 1 mi = 5280 ft, 1 nmi = 1852 m).
 UNIT_TO_FPS: dict[str, float] = {
     "fps": 1.0,
-    "mph": 1.46667,
-    "km/h": 0.911344,
-    "m/s": 3.28084,
-    "knots": 1.68781,
+    "mph": 5280 / 3600,
+    "km/h": 1000 / 0.3048 / 3600,
+    "m/s": 1 / 0.3048,
+    "knots": 1852 / 0.3048 / 3600,
 }
 _UNIT_ALIASES = {
     b"FPS": "fps",
@@ -66,8 +72,13 @@ AUTO_ORDER = ("stalker-be", "chrony", "plain", "decatur", "stalker-a")
 
 
 def to_fps(value: float, unit: str) -> float:
-    """Convert a speed in `unit` (fps, mph, km/h, m/s, knots) to feet per second."""
-    return round(value * UNIT_TO_FPS[unit], 1)
+    """Convert a speed in `unit` (fps, mph, km/h, m/s, knots) to feet per second, kept at
+    the device's precision: no rounding here (RULES.md "Reading precision": the rules judge
+    the whole fps, rounded down, and show the value as read). Only float noise beyond 9
+    decimals is trimmed, so 205.0 mph is 300.666666667 fps, not 300.7."""
+    if unit == "fps":
+        return float(value)
+    return round(value * UNIT_TO_FPS[unit], 9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,36 +103,69 @@ class Garbled:
 # --------------------------------------------------------------------------- splitting
 
 
+@dataclass(frozen=True, slots=True)
+class Overflow:
+    """A line longer than the splitter's cap: one error, and everything up to the next CR
+    is dropped (the tail of an over-long line is never a frame).  `head` is its first bytes."""
+
+    head: bytes
+
+
+OVERFLOW_HEAD = 32  # bytes of an over-long line kept to show the judge
+
+
 class FrameSplitter:
     """Split a byte stream on CR.  Keeps bytes (``0x88`` is not UTF-8), strips LF/NUL/spaces
     at both ends of a frame, handles glued frames and frames split across reads, and caps the
-    pending buffer: more than `max_buffer` bytes without a CR are handed out as one (over-long,
-    hence garbled) frame so a stuck stream cannot grow memory."""
+    pending buffer: a line growing past `max_buffer` bytes gives one `Overflow` and the rest
+    of that line, up to and including its CR, is discarded.  The output depends only on the
+    bytes, never on how they were chunked."""
 
     def __init__(self, max_buffer: int = MAX_BUFFER) -> None:
         self.max_buffer = max_buffer
         self._buf = bytearray()
+        self._skipping = False  # inside an over-long line: drop bytes until the next CR
 
-    def feed(self, data: bytes) -> list[bytes]:
-        self._buf += data
-        frames: list[bytes] = []
-        while True:
-            i = self._buf.find(b"\r")
-            if i < 0:
+    def feed(self, data: bytes) -> list[bytes | Overflow]:
+        out: list[bytes | Overflow] = []
+        view = memoryview(data)
+        start, n = 0, len(data)
+        while start <= n:
+            cr = data.find(b"\r", start)
+            end = n if cr < 0 else cr
+            if not self._skipping and end > start:
+                if len(self._buf) + (end - start) > self.max_buffer:
+                    head = bytes(self._buf[:OVERFLOW_HEAD])
+                    head += bytes(view[start : start + OVERFLOW_HEAD - len(head)])
+                    out.append(Overflow(head))
+                    self._buf.clear()
+                    self._skipping = True
+                else:
+                    self._buf += view[start:end]
+            if cr < 0:
                 break
-            frames.append(bytes(self._buf[:i]).strip(b" \n\x00"))
-            del self._buf[: i + 1]
-        if len(self._buf) > self.max_buffer:
-            frames.append(bytes(self._buf[: self.max_buffer]))
+            if self._skipping:
+                self._skipping = False
+            else:
+                frame = bytes(self._buf).strip(b" \n\x00")
+                if frame:
+                    out.append(frame)
             self._buf.clear()
-        return [f for f in frames if f]
+            start = cr + 1
+        return out
 
     def clear(self) -> None:
         self._buf.clear()
+        self._skipping = False
 
     @property
     def pending(self) -> int:
         return len(self._buf)
+
+    @property
+    def skipping(self) -> bool:
+        """True while the rest of an over-long line is being discarded."""
+        return self._skipping
 
 
 # --------------------------------------------------------------------------- per-format parsers
@@ -235,23 +279,27 @@ class Decoder:
     `fmt` is one of FORMATS or ``"auto"`` (locks onto the first format that understands a
     frame, idle frames included, re-locking when the stream proves it wrong; `locked` tells
     which).  `unit` is the speed unit the device is
-    set to.  Readings outside `plausible` fps (after conversion) are Garbled, not readings."""
+    set to.  Readings outside `plausible` fps (after conversion; default `PLAUSIBLE_FPS`) are
+    Garbled, counted as errors, never readings."""
 
     def __init__(
         self,
         fmt: str = "auto",
         unit: str = "fps",
-        plausible: tuple[float, float] = (1.0, 1000.0),
+        plausible: tuple[float, float] = PLAUSIBLE_FPS,
+        max_buffer: int = MAX_BUFFER,
     ) -> None:
         if fmt != "auto" and fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r}; choose from auto, {', '.join(FORMATS)}")
         if unit not in UNIT_TO_FPS:
             raise ValueError(f"unknown unit {unit!r}; choose from {', '.join(UNIT_TO_FPS)}")
+        if not 0 < plausible[0] < plausible[1]:
+            raise ValueError(f"plausible window {plausible!r} must be 0 < low < high fps")
         self.fmt = fmt
         self.unit = unit
         self.plausible = plausible
         self.locked: str | None = None if fmt == "auto" else fmt
-        self.splitter = FrameSplitter()
+        self.splitter = FrameSplitter(max_buffer)
         self._be = StalkerBE()
         self._carry: bytes = b""  # Decatur: data cut by an "OK<LF><CR>" reply
         self.readings = 0
@@ -268,7 +316,13 @@ class Decoder:
     def feed(self, data: bytes, t: float) -> list[Reading | Garbled]:
         out: list[Reading | Garbled] = []
         for frame in self.splitter.feed(data):
-            out.extend(self._frame(frame, t))
+            if isinstance(frame, Overflow):
+                self._carry = b""
+                out.extend(
+                    self._bad(frame.head, t, f"line longer than {self.splitter.max_buffer} bytes")
+                )
+            else:
+                out.extend(self._frame(frame, t))
         return out
 
     def flush(self) -> list[Reading | Garbled]:

@@ -8,6 +8,12 @@ timeout, checks the cancellation callable every pass, stamps each chunk with
 ``Status("reconnecting")`` before each wait) until cancelled, and calls
 ``reset_input_buffer()`` after every open so a stale backlog is not taken for new shots.
 
+With ``expect`` (the `DeviceId` of the chosen chronograph) every open, the first one and each
+reconnect, first asks ``identify(port)`` what is on the port now and accepts only that same
+device (same USB serial number, or same ``/dev/serial/by-id`` name); another device gives
+``Status("waiting", "waiting for USB serial A1B2 (…); /dev/ttyUSB0 is …")`` and the retry
+loop goes on.  Readings outside ``plausible`` fps are `Garbled` (see `Decoder`).
+
 From a Textual screen::
 
     @work(thread=True, exclusive=True, group="chrono")
@@ -31,18 +37,20 @@ from dataclasses import dataclass
 
 import serial
 
-from .parsers import Decoder, Garbled, Reading
+from .parsers import MAX_BUFFER, PLAUSIBLE_FPS, Decoder, Garbled, Reading
+from .ports import DeviceId, identify_port
 
 __all__ = ["Status", "ChronoReader", "ChronoOpenError", "Item"]
 
 CONNECTED = "connected"
 DISCONNECTED = "disconnected"
 RECONNECTING = "reconnecting"
+WAITING = "waiting"  # the port holds another device (or none): waiting for the chosen one
 
 
 @dataclass(frozen=True, slots=True)
 class Status:
-    state: str  # "connected" | "disconnected" | "reconnecting"
+    state: str  # "connected" | "disconnected" | "reconnecting" | "waiting"
     message: str
     t: float
 
@@ -77,12 +85,18 @@ class ChronoReader:
         retry_first_open: bool = True,
         low_latency: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        plausible: tuple[float, float] = PLAUSIBLE_FPS,
+        max_buffer: int = MAX_BUFFER,
+        expect: DeviceId | None = None,
+        identify: Callable[[str], DeviceId | None] = identify_port,
     ) -> None:
         if not 0 < read_timeout <= 0.1:
             raise ValueError("read_timeout must be in (0, 0.1] s so cancellation stays prompt")
         self.port = port
         self.baud = baud
-        self.decoder = Decoder(fmt, unit)
+        self.decoder = Decoder(fmt, unit, plausible, max_buffer)
+        self.expect = expect
+        self.identify = identify
         self.on_item = on_item
         self.read_timeout = read_timeout
         self.backoff_start = backoff_start
@@ -121,6 +135,15 @@ class ChronoReader:
         first = True
         outage = False
         while not done():
+            other = self._other_device()
+            if other is not None:
+                if first and not self.retry_first_open:
+                    raise ChronoOpenError(other)
+                self._emit(Status(WAITING, other, self.clock()))
+                outage = True
+                self._wait(delay, done)
+                delay = min(delay * 2, self.backoff_max)
+                continue
             try:
                 ser = self._open()
             except (serial.SerialException, OSError, ValueError) as exc:
@@ -157,6 +180,21 @@ class ChronoReader:
                     pass
         for item in self.decoder.flush():
             self._emit(item)
+
+    def _other_device(self) -> str | None:
+        """None when the port may be opened; else why not (the chosen device is not there)."""
+        if self.expect is None or not self.expect.known:
+            return None
+        try:
+            now = self.identify(self.port)
+        except Exception as exc:  # noqa: BLE001 - a failing lookup is "not there yet"
+            now, why = None, str(exc)
+        else:
+            why = ""
+        if self.expect.matches(now):
+            return None
+        there = now.label if now is not None else (why or "nothing")
+        return f"waiting for {self.expect.label}; {self.port} is {there}"
 
     def _open(self) -> serial.SerialBase:
         ser = serial.serial_for_url(

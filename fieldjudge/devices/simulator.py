@@ -31,6 +31,8 @@ __all__ = [
     "encode_frame",
     "encode_be",
     "generate_stream",
+    "marker_shots",
+    "marker_stream",
     "play",
 ]
 
@@ -127,6 +129,80 @@ def generate_stream(
         yield d / 2, encode_frame(v, fmt)
         yield d / 2, idle_frame(fmt)
         n += 1
+
+
+def marker_shots(
+    fps: float = 285.0,
+    spread: float = 3.0,
+    interval_ms: float = 110.0,
+    jitter: float = 0.1,
+    rng: random.Random | None = None,
+    count: int | None = None,
+    burst: int = 5,
+    pause_s: float = 3.0,
+    after_release: int = 0,
+    after_release_ms: float = 1500.0,
+    after_release_gap_ms: float = 200.0,
+) -> Iterator[tuple[float, float]]:
+    """``(time s, fps)`` of each shot of a simulated marker, from time 0.
+
+    The judge pulls the trigger for `burst` shots, at least `interval_ms` apart (up to
+    `jitter` × 100 % slower at random, never faster: 20.02 needs 95 ms), then releases it
+    for `pause_s` seconds.  A legal marker fires nothing in the pause; with `after_release` > 0 it fires that many more
+    shots, the first `after_release_ms` after the last shot of the burst, then
+    `after_release_gap_ms` apart (19.05: more than one shot, or one later than 100 ms after
+    the release, fails).  Speeds are uniform in `fps` ± `spread`.  `count` None = endless.
+    """
+    if interval_ms <= 0 or burst < 1 or pause_s < 0 or after_release < 0 or jitter < 0:
+        raise ValueError("interval must be > 0, burst >= 1, pause, after-release and jitter >= 0")
+    rng = rng or random.Random()
+    t, n = 0.0, 0
+    while count is None or n < count:
+        last = t
+        for i in range(burst):
+            if count is not None and n >= count:
+                return
+            if i:
+                t += interval_ms / 1000 * rng.uniform(1.0, 1.0 + jitter)
+            yield t, round(rng.uniform(fps - spread, fps + spread), 1)
+            last, n = t, n + 1
+        for k in range(after_release):
+            if count is not None and n >= count:
+                return
+            t = last + (after_release_ms + k * after_release_gap_ms) / 1000
+            yield t, round(rng.uniform(fps - spread, fps + spread), 1)
+            n += 1
+        t = max(t, last + pause_s) + interval_ms / 1000
+
+
+def marker_stream(shots: Iterable[tuple[float, float]], fmt: str = "plain") -> Iterator[Chunk]:
+    """The chunks a chronograph in `fmt` sends for `shots` (from `marker_shots`): line
+    formats send each shot and an idle frame 30 ms later (when the next shot is not sooner);
+    stalker-be streams a frame every 50 ms, a moving one per shot, the peak latched."""
+    if fmt not in GEN_FORMATS:
+        raise ValueError(f"format must be one of {', '.join(GEN_FORMATS)}")
+    now = 0.0
+    if fmt == "stalker-be":
+        period, frame_t, peak = 0.05, 0.0, None
+        for t, v in shots:
+            while frame_t + period <= t:  # idle frames until the shot's frame
+                yield period, encode_be(None, peak)
+                frame_t += period
+            frame_t += period
+            peak = v
+            yield period, encode_be(v, v)
+        yield period, encode_be(None, peak)  # end the last burst
+        return
+    pending: tuple[float, bytes] | None = None
+    for t, v in shots:
+        if pending is not None and pending[0] < t:
+            yield pending[0] - now, pending[1]
+            now = pending[0]
+        yield t - now, encode_frame(v, fmt)
+        now = t
+        pending = (t + 0.03, idle_frame(fmt))
+    if pending is not None:
+        yield pending[0] - now, pending[1]
 
 
 class PtyChrono:

@@ -12,10 +12,11 @@ from typing import Any
 
 import orjson
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.dice import seed_commitment
 from fieldjudge.rules.events import VOID, Event, voided_ids
 from fieldjudge.rules.quidditch import (
+    SEED_REVEALED,
     Declaration,
     MatchSetup,
     MatchState,
@@ -24,6 +25,8 @@ from fieldjudge.rules.quidditch import (
     new_match,
     render_post,
     resolve_round,
+    revealed_in,
+    roll_refusal,
 )
 from fieldjudge.store import EventLog, Refused, StoreError, Tournament
 from fieldjudge.store.storage import atomic_write_bytes
@@ -133,6 +136,7 @@ class QuidditchSession:
         else:
             st = new_match(self.setup)
         st.next_roll_n = max(st.next_roll_n, self.consumed_rolls() + 1)
+        st.revealed = revealed_in(self.log.events)  # a revealed match is closed
         return st
 
     def void_reason(self, event_id: str) -> str:
@@ -177,8 +181,17 @@ class QuidditchSession:
             return {}
 
     # -- writing --------------------------------------------------------------------------
+    def reveal_seed(self, *, judge: str = "") -> str:
+        """Publish the server seed: recorded in the log, after which no roll is possible."""
+        if not revealed_in(self.log.events):
+            self.log.append(SEED_REVEALED, {"seed_hash": self.seed_hash}, judge=judge)
+        return self.server_seed
+
     def resolve(self, declarations: Iterable[Declaration], *, judge: str = "") -> Resolved:
         state = self.state
+        why = roll_refusal(state)
+        if why and state.revealed:
+            raise SessionError(rule_text(why))
         if state.ended:
             raise SessionError(_("the match has ended"))
         decls = list(declarations)

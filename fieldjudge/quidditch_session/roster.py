@@ -9,7 +9,8 @@ import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.names import name_problem
 from fieldjudge.rules.quidditch import (
     EndCondition,
     FeintCatalogue,
@@ -80,7 +81,15 @@ def parse_roster_csv(text: str) -> tuple[list[RosterRow], list[str]]:
     delim = ";" if first.count(";") > first.count(",") else ","
     rows: list[RosterRow] = []
     errors: list[str] = []
-    for line_no, cells in enumerate(csv.reader(io.StringIO(text), delimiter=delim), 1):
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
+    records: list[tuple[int, list[str]]] = []
+    try:
+        for cells in reader:
+            records.append((reader.line_num, cells))
+    except csv.Error as exc:  # a huge field: an error with its line, not a crash
+        line = records[-1][0] + 1 if records else 1
+        return [], [_("line {line}: not valid CSV ({detail})").format(line=line, detail=exc)]
+    for line_no, cells in records:
         cells = [c.strip() for c in cells]
         if not any(cells):
             continue
@@ -94,6 +103,16 @@ def parse_roster_csv(text: str) -> tuple[list[RosterRow], list[str]]:
         team, name, pos = cells[0], cells[1], cells[2].lower()
         if not team or not name:
             errors.append(_("line {n}: team and name are required").format(n=line_no))
+            continue
+        bad = [
+            _("line {line}: {what} {problem}").format(
+                line=line_no, what=what, problem=rule_text(problem)
+            )
+            for what, value in ((_("team name"), team), (_("player name"), name))
+            if (problem := name_problem(value))
+        ]
+        if bad:
+            errors.extend(bad)
             continue
         if pos not in POSITION_ALIASES:
             errors.append(

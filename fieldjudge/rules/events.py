@@ -16,6 +16,8 @@ import orjson
 
 VOID = "void"
 GENESIS_HASH = "0" * 64
+# Stored beside the hash, outside the hashed content: the signature is over the hash.
+UNHASHED = frozenset({"hash", "sig", "signer"})
 
 
 @dataclass(frozen=True)
@@ -29,9 +31,11 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
     prev_hash: str = GENESIS_HASH
     hash: str = ""
+    sig: str | None = None  # the writing laptop's signature of ``hash``
+    signer: str | None = None  # the id of the key that made ``sig``
 
     def to_doc(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "id": self.id,
             "seq": self.seq,
             "type": self.type,
@@ -42,6 +46,10 @@ class Event:
             "prev_hash": self.prev_hash,
             "hash": self.hash,
         }
+        if self.sig is not None:
+            doc["sig"] = self.sig
+            doc["signer"] = self.signer
+        return doc
 
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any]) -> Event:
@@ -55,12 +63,14 @@ class Event:
             data=doc.get("data") or {},
             prev_hash=doc.get("prev_hash", GENESIS_HASH),
             hash=doc.get("hash", ""),
+            sig=doc.get("sig"),
+            signer=doc.get("signer"),
         )
 
 
 def canonical(doc: Mapping[str, Any]) -> bytes:
-    """Canonical JSON of an event without its own hash (sorted keys, UTF-8)."""
-    body = {k: v for k, v in doc.items() if k != "hash"}
+    """Canonical JSON of an event without its hash and signature (sorted keys, UTF-8)."""
+    body = {k: v for k, v in doc.items() if k not in UNHASHED}
     return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
 
 

@@ -15,13 +15,21 @@ limit_fps               300      19.05 velocity must not exceed; 20.03 over it �
 rof_min_interval_ms     95       20.02 two consecutive shots closer than this → fail
 after_release_ms        100      19.05 a shot after trigger release later than this → fail
 after_release_shots     1        19.05 more shots than this after release → fail
-max_balls               140      19.05 balls a judge may use on one marker
+max_balls               140      19.05 balls a judge may use on one marker (not a test)
+fps_precision           whole    20.02/20.03 reading judged on whole fps rounded down
 ======================  =======  ==========================================================
+
+The 140 balls limit the judges (19.05), they are not a test: at the limit `balls_notice`
+says so and the verdict is taken on the tests done (a required test not done → not
+admitted). Restarting a check does not reset the count: pass `balls_before`.
+The acceptance of 19.03 (foreign object, loose parts, a tool-less adjuster) and the forbidden-
+mode step of 19.04 are tests when the caller passes `acceptance` / `modes`.
 
 Comparisons are made on milliseconds rounded to 0.001 ms, so float noise never turns an
 exact 95.000 ms gap into a failure: 94 ms fails, 95 ms and 96 ms pass (20.02 "not faster
 than one shot per 95 ms"); 100 ms after release passes, 101 ms fails (19.05).  Velocity is
-strictly "over": 300.0 fps passes, 300.1 fails (19.05 "не должна превышать 300 фпс").
+strictly "over" on the judged value: with the default whole fps 300.9 passes (300) and 301.0
+fails; with ``fps_precision = "exact"`` 300.1 fails (19.05 "не должна превышать 300 фпс").
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fieldjudge.rules import marker_texts as mt
+from fieldjudge.rules.paintball.chrono import judged_fps
 
 __all__ = [
     "DEFAULTS",
@@ -49,12 +58,18 @@ __all__ = [
     "timing_tolerance_ms",
 ]
 
-DEFAULTS: dict[str, float] = {
+ACCEPTANCE_ITEMS = ("foreign_object", "loose_parts", "toolless_adjuster")  # 19.03
+MODES_OK = "ok"
+MODES_FORBIDDEN = "forbidden"
+MODES = (MODES_OK, MODES_FORBIDDEN)  # 19.04; None = not checked yet
+
+DEFAULTS: dict[str, Any] = {
     "limit_fps": 300.0,  # 19.05, 20.03
     "rof_min_interval_ms": 95.0,  # 20.02
     "after_release_ms": 100.0,  # 19.05
     "after_release_shots": 1,  # 19.05
     "max_balls": 140,  # 19.05
+    "fps_precision": "whole",  # 20.02 / 20.03
 }
 
 PASS = "pass"
@@ -95,6 +110,13 @@ class MarkerCheck:
     balls_used: int
     balls_left: int
     reasons: tuple[str, ...]  # "19.05: …" lines for every test not passed
+    # 19.05: the 140 balls limit the judges; a notice (a RuleMessage) once reached
+    balls_notice: str | None = None
+    refused: bool = False  # 19.03: the marker is not accepted for the check
+
+    @property
+    def ball_limit_reached(self) -> bool:
+        return self.balls_notice is not None
 
     def test(self, name: str) -> TestResult:
         return next(t for t in self.tests if t.name == name)
@@ -114,7 +136,7 @@ class ReadingAnalysis:
     near_limit: bool  # an interval within the timing tolerance of the minimum
 
 
-def _setting(settings: Mapping[str, Any] | Any | None, key: str) -> float:
+def _setting(settings: Mapping[str, Any] | Any | None, key: str) -> Any:
     if settings is None:
         return DEFAULTS[key]
     if isinstance(settings, Mapping):
@@ -161,7 +183,8 @@ def analyze_readings(
     max_fps = max((s.fps for s in shots), default=None)
     mi = min_interval(shots)
     gap = mi[0] if mi else None
-    velocity_ok = max_fps is None or max_fps <= limit  # 20.03: "свыше 300" is strict
+    judged = judged_fps(max_fps, str(_setting(settings, "fps_precision")))
+    velocity_ok = judged is None or judged <= limit  # 20.03: "свыше 300" is strict
     rate_ok = gap is None or gap >= rof  # 20.02
     near = gap is not None and abs(gap - rof) <= tolerance_ms
     return ReadingAnalysis(
@@ -183,6 +206,9 @@ def check_marker(
     balls_used: int | None = None,
     settings: Mapping[str, Any] | Any | None = None,
     tolerance_ms: float = 0.0,
+    balls_before: int = 0,
+    acceptance: Mapping[str, bool | None] | None = None,
+    modes: str | None | bool = False,
 ) -> MarkerCheck:
     """The pre-game marker check of 19.05 (plus the rate of fire of 20.02).
 
@@ -195,6 +221,12 @@ def check_marker(
       the radar missed is still a ball, so the screen should let the judge add those).
     * `tolerance_ms` — the serial timing tolerance (`timing_tolerance`); only marks results
       as `near_limit`, it never changes a verdict.
+    * `balls_before` — balls already used on this marker before the check was restarted
+      (19.05: a restart does not reset the count).
+    * `acceptance` — 19.03, by item of `ACCEPTANCE_ITEMS`: True = found (the marker is
+      refused), False = checked and clean, None = not checked yet. Omitted: no such test.
+    * `modes` — 19.04 forbidden-mode step: "ok", "forbidden" or None (not checked yet).
+      Omitted (False): no such test.
     """
     shots = _shots(readings)
     limit = _setting(settings, "limit_fps")
@@ -202,8 +234,33 @@ def check_marker(
     ar_ms = _setting(settings, "after_release_ms")
     ar_shots = int(_setting(settings, "after_release_shots"))
     max_balls = int(_setting(settings, "max_balls"))
-    used = len(shots) if balls_used is None else int(balls_used)
+    used = (len(shots) if balls_used is None else int(balls_used)) + int(balls_before)
+    precision = str(_setting(settings, "fps_precision"))
     tests: list[TestResult] = []
+    refused = False
+
+    # 19.03: the chrono judge accepts the marker for the check
+    if acceptance is not None:
+        found = [k for k in ACCEPTANCE_ITEMS if acceptance.get(k) is True]
+        pending = [k for k in ACCEPTANCE_ITEMS if acceptance.get(k) is None]
+        if found:
+            refused = True
+            msg = mt.acceptance_refused(tuple(mt.acceptance_item(k) for k in found))
+            tests.append(TestResult("acceptance", "19.03", FAIL, msg))
+        elif pending:
+            msg = mt.acceptance_pending(tuple(mt.acceptance_item(k) for k in pending))
+            tests.append(TestResult("acceptance", "19.03", NOT_DONE, msg))
+        else:
+            tests.append(TestResult("acceptance", "19.03", PASS, mt.acceptance_ok()))
+
+    # 19.04: forbidden modes
+    if modes is not False:
+        if modes == MODES_FORBIDDEN:
+            tests.append(TestResult("modes", "19.04", FAIL, mt.modes_forbidden()))
+        elif modes == MODES_OK:
+            tests.append(TestResult("modes", "19.04", PASS, mt.modes_ok()))
+        else:
+            tests.append(TestResult("modes", "19.04", NOT_DONE, mt.modes_not_done()))
 
     # 19.05 slap test: the marker must not fire from a slap
     if slap_fired is None:
@@ -215,9 +272,10 @@ def check_marker(
 
     # 19.05 velocity over the radar chrono: must not exceed the limit
     max_fps = max((s.fps for s in shots), default=None)
-    if max_fps is None:
+    judged = judged_fps(max_fps, precision)  # shown as read, judged on whole fps by default
+    if max_fps is None or judged is None:
         tests.append(TestResult("velocity", "19.05", NOT_DONE, mt.no_velocity()))
-    elif max_fps > limit:
+    elif judged > limit:
         tests.append(
             TestResult(
                 "velocity",
@@ -263,11 +321,8 @@ def check_marker(
             msg = mt.none_after_release()
         tests.append(TestResult("after_release", "19.05", FAIL if problems else PASS, msg, near))
 
-    # 19.05 balls: at most max_balls per marker check
-    if used > max_balls:
-        tests.append(TestResult("ball_limit", "19.05", FAIL, mt.balls_over(used, max_balls)))
-    else:
-        tests.append(TestResult("ball_limit", "19.05", PASS, mt.balls_ok(used, max_balls)))
+    # 19.05 balls: the limit binds the judges, it is not a test (RULES.md)
+    notice = mt.balls_limit_reached(used, max_balls) if used >= max_balls else None
 
     reasons = tuple(t.message for t in tests if not t.passed)
     return MarkerCheck(
@@ -280,6 +335,8 @@ def check_marker(
         balls_used=used,
         balls_left=max(0, max_balls - used),
         reasons=reasons,
+        balls_notice=notice,
+        refused=refused,
     )
 
 

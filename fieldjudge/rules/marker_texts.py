@@ -119,22 +119,75 @@ def none_after_release() -> RuleMessage:
 
 
 @catalog
-def balls_over(used: int, limit: int) -> RuleMessage:
+def balls_limit_reached(used: int, limit: int) -> RuleMessage:
     return R(
         "19.05",
-        "{used} balls used, limit {limit}",
-        "шаров: {used}, лимит {limit}",
+        "{used} balls used, the judges may use at most {limit}: the verdict is taken on the "
+        "tests done",
+        "израсходовано шаров: {used}, судьи могут израсходовать не более {limit}: решение "
+        "принимается по проведённым тестам",
         used=used,
         limit=limit,
+    )
+
+
+ACCEPTANCE = {
+    "foreign_object": Phrase(
+        "a foreign object in the barrel, breech or loader",
+        "посторонний предмет в стволе, канале заряжания или фидере",
+    ),
+    "loose_parts": Phrase(
+        "bolts, chambers, tanks or other parts affecting the velocity not fixed",
+        "не зафиксированы болты, камеры, баллоны или иные части, влияющие на скорость",
+    ),
+    "toolless_adjuster": Phrase(
+        "a part that changes the velocity or mode without tools",
+        "деталь, позволяющая менять скорость или режим стрельбы без инструментов",
+    ),
+}
+
+
+@catalog
+def acceptance_item(key: str) -> Phrase:
+    return ACCEPTANCE.get(key) or Phrase(str(key), str(key))
+
+
+@catalog
+def acceptance_refused(items: tuple[Phrase, ...]) -> RuleMessage:
+    return R(
+        "19.03",
+        "marker not accepted for the check: {items}",
+        "маркер не принят на проверку: {items}",
+        items=joined(items),
     )
 
 
 @catalog
-def balls_ok(used: int, limit: int) -> RuleMessage:
+def acceptance_pending(items: tuple[Phrase, ...]) -> RuleMessage:
+    return R("19.03", "not checked yet: {items}", "ещё не проверено: {items}", items=joined(items))
+
+
+@catalog
+def acceptance_ok() -> RuleMessage:
     return R(
-        "19.05",
-        "{used} of {limit} balls used",
-        "шаров: {used} из {limit}",
-        used=used,
-        limit=limit,
+        "19.03",
+        "no foreign object, parts fixed, no tool-less adjuster",
+        "посторонних предметов нет, части зафиксированы, регулировок без инструмента нет",
     )
+
+
+@catalog
+def modes_forbidden() -> RuleMessage:
+    return R(
+        "19.04", "the marker fires in a forbidden mode", "маркер стреляет в запрещённом режиме"
+    )
+
+
+@catalog
+def modes_ok() -> RuleMessage:
+    return R("19.04", "no forbidden mode", "запрещённых режимов нет")
+
+
+@catalog
+def modes_not_done() -> RuleMessage:
+    return R("19.04", "forbidden modes not checked", "запрещённые режимы не проверены")

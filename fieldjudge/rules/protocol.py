@@ -327,6 +327,8 @@ def snapshot(result: Any) -> dict[str, Any]:
         "flag_hang_team": result.flag_hang_team,
         "flag_held_team": result.flag_held_team,
         "no_show": sorted(result.no_show),
+        # 18.02: penalty points for hits found at the inspection (already in "points")
+        "penalty_points": dict(getattr(result, "penalty_points", {}) or {}),
     }
 
 

@@ -28,7 +28,7 @@ from textual.worker import get_current_worker
 
 from fieldjudge.chrono_service import ChronoConfig, session_config
 from fieldjudge.devices.parsers import Garbled, Reading
-from fieldjudge.devices.reader import CONNECTED, DISCONNECTED, ChronoReader, Status
+from fieldjudge.devices.reader import CONNECTED, DISCONNECTED, WAITING, ChronoReader, Status
 from fieldjudge.i18n import _
 
 NONE = "none"  # no port chosen
@@ -166,6 +166,8 @@ class ChronoFeed(Vertical):
                 config.fmt,
                 config.unit,
                 on_item=lambda item: self._post(item, gen),
+                plausible=config.plausible,
+                expect=config.device,
             )
             self._reader = reader
             reader.run(cancelled=lambda: worker.is_cancelled)
@@ -213,6 +215,14 @@ class ChronoFeed(Vertical):
         elif st.state == DISCONNECTED:
             self._set_state(
                 DISCONNECTED, _("CHRONO DISCONNECTED — reconnecting") + f" ({st.message})"
+            )
+        elif st.state == WAITING and self.config is not None and self.config.device:
+            # another device (or none) is on the port: say which one we wait for
+            self._set_state(
+                DISCONNECTED,
+                _("CHRONO: waiting for {device} on {port}").format(
+                    device=self.config.device.label, port=self.config.port
+                ),
             )
         # "reconnecting" keeps the disconnected text: it repeats every retry
 

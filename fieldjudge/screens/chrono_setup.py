@@ -1,15 +1,21 @@
-"""Choose the chronograph port, baud, frame format and unit (remembered for the session)."""
+"""Choose the chronograph port, baud, frame format and unit (remembered on this laptop, with
+the identity of the device so a replug accepts only the same chronograph)."""
 
 from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from fieldjudge.chrono_service import ChronoConfig, link_tolerance, set_session_config
+from fieldjudge.chrono_service import (
+    ChronoConfig,
+    link_tolerance,
+    set_session_config,
+    with_identity,
+)
 from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
 from fieldjudge.devices.ports import BAUD_HINTS, BAUDS, DEFAULT_BAUD, list_chrono_ports
 from fieldjudge.i18n import _
@@ -37,21 +43,43 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
         with Vertical(classes="dialog chrono-setup"):
             yield Static(_("Chronograph port"), classes="dialog-title")
             yield Label(_("Ports found (Enter copies one into the field below)"))
-            yield OptionList(id="ports")
-            yield Label(_("Port (device path, /dev/serial/by-id name or COM port)"))
-            yield Input(cur.port, id="port", compact=True)
-            yield Label(_("Baud"))
-            yield Select([(str(b), b) for b in bauds], value=cur.baud, allow_blank=False, id="baud")
-            yield Label(_("Frame format"))
-            yield Select(
-                [(f, f) for f in ("auto", *FORMATS)], value=cur.fmt, allow_blank=False, id="fmt"
-            )
-            yield Label(_("Unit the chronograph sends"))
-            yield Select(
-                [(u, u) for u in UNIT_TO_FPS], value=cur.unit, allow_blank=False, id="unit"
-            )
+            yield OptionList(id="ports", compact=True)
+            with Horizontal(classes="setup-row"):  # one row each: the dialog fits 80×24
+                yield Label(_("Port"))
+                yield Input(cur.port, id="port", compact=True)
+            with Horizontal(classes="setup-row"):
+                yield Label(_("Baud"))
+                yield Select(
+                    [(str(b), b) for b in bauds],
+                    value=cur.baud,
+                    allow_blank=False,
+                    id="baud",
+                    compact=True,
+                )
+                yield Label(_("Format"))
+                yield Select(
+                    [(f, f) for f in ("auto", *FORMATS)],
+                    value=cur.fmt,
+                    allow_blank=False,
+                    id="fmt",
+                    compact=True,
+                )
+                yield Label(_("Unit"))
+                yield Select(
+                    [(u, u) for u in UNIT_TO_FPS],
+                    value=cur.unit,
+                    allow_blank=False,
+                    id="unit",
+                    compact=True,
+                )
+            with Horizontal(classes="setup-row"):
+                yield Label(_("Plausible fps"))
+                lo, hi = cur.plausible
+                yield Input(f"{lo:g}-{hi:g}", id="plausible", compact=True)
+                yield Label(_("outside: an error, never a reading"))
             hints = ", ".join(f"{k} {v}" for k, v in BAUD_HINTS.items())
             yield Static(_("Factory bauds") + f": {hints}", classes="dialog-note")
+            yield Static(_device_text(cur), id="setup-device", classes="dialog-note")
             yield Static("", id="setup-tolerance", classes="dialog-note")
             yield Static("", id="setup-error", classes="error")
             yield Static(
@@ -87,7 +115,7 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
     def _changed(self, _event: Select.Changed) -> None:
         self._show_tolerance()
 
-    @on(Input.Submitted, "#port")
+    @on(Input.Submitted, "#port, #plausible")
     def _port_submitted(self) -> None:
         self.action_save()
 
@@ -114,14 +142,46 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
         baud = self.query_one("#baud", Select).value
         fmt = self.query_one("#fmt", Select).value
         unit = self.query_one("#unit", Select).value
-        cfg = ChronoConfig(
-            port,
-            baud if isinstance(baud, int) else DEFAULT_BAUD,
-            fmt if isinstance(fmt, str) else "auto",
-            unit if isinstance(unit, str) else "fps",
+        window = parse_window(self.query_one("#plausible", Input).value)
+        if window is None:
+            self.query_one("#setup-error", Static).update(
+                _("Plausible speeds: two numbers, e.g. 100-500")
+            )
+            return
+        cur = self.current
+        cfg = with_identity(  # the device on the port now; else the one remembered for it
+            ChronoConfig(
+                port,
+                baud if isinstance(baud, int) else DEFAULT_BAUD,
+                fmt if isinstance(fmt, str) else "auto",
+                unit if isinstance(unit, str) else "fps",
+                cur.device if cur is not None and cur.port == port else None,
+                window,
+            )
         )
-        set_session_config(self.app, cfg)
+        problem = set_session_config(self.app, cfg)
+        if problem:
+            self.app.notify(
+                _("The port is used now but could not be remembered") + f": {problem}",
+                severity="warning",
+            )
         self.dismiss(cfg)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _device_text(cfg: ChronoConfig) -> str:
+    if cfg.device is not None and cfg.device.known:
+        return _("Remembered device (only it is accepted)") + f": {cfg.device.label}"
+    return _("Device: any on this port (no USB serial number or by-id name known)")
+
+
+def parse_window(text: str) -> tuple[float, float] | None:
+    """``"100-500"`` (or ``"100 500"``, ``"100–500"``) → (100.0, 500.0); None when invalid."""
+    parts = text.replace("–", "-").replace(",", ".").replace("-", " ").split()
+    try:
+        lo, hi = (float(p) for p in parts)
+    except ValueError:
+        return None
+    return (lo, hi) if 0 < lo < hi <= 2000 else None

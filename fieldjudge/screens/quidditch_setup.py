@@ -13,7 +13,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
-from fieldjudge.i18n import _
+from fieldjudge.csv_import import CsvImportError, read_csv_file
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.quidditch_session import (
     RosterRow,
     SessionError,
@@ -21,6 +22,7 @@ from fieldjudge.quidditch_session import (
     default_rows,
     parse_roster_csv,
 )
+from fieldjudge.rules.names import name_problem
 from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
 from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
 from fieldjudge.screens.base import JudgeScreen
@@ -125,6 +127,8 @@ class MatchSetupScreen(JudgeScreen):
         def check(v: Values) -> str | None:
             if not v["name"]:
                 return _("The name is required")
+            if problem := name_problem(v["name"].strip()):
+                return _("Name") + " " + rule_text(problem)
             if not (v["matches"] or "0").isdigit() or not (v["practices"] or "0").isdigit():
                 return _("Matches and practices are whole numbers")
             return None
@@ -163,8 +167,8 @@ class MatchSetupScreen(JudgeScreen):
             if v is None:
                 return
             try:
-                text = Path(v["path"]).expanduser().read_bytes().decode("utf-8-sig")
-            except (OSError, UnicodeDecodeError) as exc:
+                text = read_csv_file(v["path"]).decode("utf-8-sig")
+            except (OSError, UnicodeDecodeError, CsvImportError) as exc:
                 self.app.push_screen(MessageScreen(_("Cannot read the file"), str(exc)))
                 return
             rows, errors = parse_roster_csv(text)
@@ -204,6 +208,9 @@ class MatchSetupScreen(JudgeScreen):
                 return _("The match and both teams need names")
             if v["a"] == v["b"]:
                 return _("The teams need different names")
+            for team in (v["a"], v["b"]):
+                if problem := name_problem(team.strip()):
+                    return _("Team name") + " " + rule_text(problem)
             try:
                 parse(v)
             except ValueError as exc:

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from fieldjudge.csv_import import parse_schedule, parse_time
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.csv_flow import import_csv_flow
+from fieldjudge.screens.csv_flow import CsvImportMixin
 from fieldjudge.screens.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.store import Refused
 
@@ -30,7 +30,7 @@ def resolve_team(t, text: str) -> dict | None:
     return hits[0] if len(hits) == 1 and text else None
 
 
-class ScheduleScreen(JudgeScreen):
+class ScheduleScreen(CsvImportMixin, JudgeScreen):
     SCREEN_TITLE = "Schedule"
     HELP_TEXT = "CSV header: field,start,team_a,team_b (start as HH:MM)."
     BINDINGS = [
@@ -132,10 +132,10 @@ class ScheduleScreen(JudgeScreen):
             result.warnings.extend(warnings)
             return _("Imported") + f": {len(result.rows)} " + _("games")
 
-        import_csv_flow(
-            self,
+        day = self.t.day  # read here: the worker never reads the store
+        self.start_csv_import(
             _("Import schedule CSV"),
             "field,start,team_a,team_b",
-            lambda raw: parse_schedule(raw, self.t.day),
+            lambda raw, progress: parse_schedule(raw, day, progress),
             apply,
         )

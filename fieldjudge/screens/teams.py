@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
-from fieldjudge.csv_import import parse_roster
-from fieldjudge.i18n import _
+from fieldjudge.csv_import import ParseResult, Progress, parse_roster
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.names import name_problem
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.csv_flow import import_csv_flow
+from fieldjudge.screens.csv_flow import CsvImportMixin
 from fieldjudge.screens.forms import Field, FormScreen, Values
 from fieldjudge.store import Refused
 
+RosterParser = Callable[[bytes, int | None, Progress], ParseResult]
 
-class TeamsScreen(JudgeScreen):
+
+def _default_parser(raw: bytes, team_size: int | None, progress: Progress) -> ParseResult:
+    return parse_roster(raw, team_size, progress)
+
+
+class TeamsScreen(CsvImportMixin, JudgeScreen):
     SCREEN_TITLE = "Teams and rosters"
     HELP_TEXT = "CSV header: team,number,name,captain (comma or semicolon, UTF-8)."
     BINDINGS = [
@@ -25,6 +34,10 @@ class TeamsScreen(JudgeScreen):
         Binding("p", "add_player", "Add player"),
         Binding("i", "import_csv", "Import CSV"),
     ]
+
+    def __init__(self, parse_roster: RosterParser = _default_parser) -> None:
+        super().__init__()
+        self.parse_roster = parse_roster  # runs in the import worker thread
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -91,7 +104,7 @@ class TeamsScreen(JudgeScreen):
             FormScreen(
                 _("Add team"),
                 [Field("name", _("Team name"))],
-                lambda v: None if v["name"] else _("The team needs a name"),
+                lambda v: _name_check(_("Team name"), v["name"]),
             ),
             done,
         )
@@ -105,8 +118,8 @@ class TeamsScreen(JudgeScreen):
         def check(v: Values) -> str | None:
             if not v["number"].isdigit():
                 return _("Number must be a whole number")
-            if not v["name"]:
-                return _("The player needs a name")
+            if problem := _name_check(_("Name"), v["name"]):
+                return problem
             if v["captain"].lower() not in ("", "y", "n", "д", "н", "yes", "no", "да", "нет"):
                 return _("Captain: y or n")
             return None
@@ -145,10 +158,16 @@ class TeamsScreen(JudgeScreen):
             teams, players = self.t.import_roster(result.rows)
             return _("Imported") + f": {teams} " + _("teams") + f", {players} " + _("players")
 
-        import_csv_flow(
-            self,
+        team_size = self.t.settings.get("team_size")  # read here: the worker never reads the store
+        parse = self.parse_roster
+        self.start_csv_import(
             _("Import roster CSV"),
             "team,number,name,captain",
-            lambda raw: parse_roster(raw, self.t.settings.get("team_size")),
+            lambda raw, progress: parse(raw, team_size, progress),
             apply,
         )
+
+
+def _name_check(label: str, value: str) -> str | None:
+    problem = name_problem(value.strip())
+    return None if problem is None else f"{label} {rule_text(problem)}"

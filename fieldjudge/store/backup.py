@@ -1,7 +1,9 @@
 """Rotating backups in ``backups/<file stem>/<stamp>.json`` and restoring from them.
 
 A copy is made at startup (of files changed since their newest copy) and when a game is
-closed. At most ``keep`` copies per file are kept.
+closed. At most ``keep`` copies per file are kept. A copy is written atomically (a kill
+leaves a temp file that opening the folder removes) and only of a file that validates: a
+damaged file never takes a slot from a good copy.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from fieldjudge.store.errors import DamagedFile
-from fieldjudge.store.storage import atomic_write_bytes, load_json_file
+from fieldjudge.store.storage import atomic_write_bytes, read_file_bytes
+from fieldjudge.store.validate import validate_bytes
 
 DEFAULT_KEEP = 10
 
@@ -35,16 +38,28 @@ def backups_of(folder: Path, file: Path) -> list[Path]:
 
 
 def make_backup(folder: Path, file: Path, keep: int = DEFAULT_KEEP, only_if_changed=False):
+    """Copy ``file`` into its backup folder; None if it is missing, unchanged since its
+    newest copy, or damaged (the bytes copied are the bytes validated)."""
     file = Path(file)
     if not file.exists():
         return None
+    try:
+        raw = read_file_bytes(file)
+    except DamagedFile:
+        return None
     existing = backups_of(folder, file)
-    if only_if_changed and existing and existing[0].stat().st_mtime_ns >= file.stat().st_mtime_ns:
+    # Compared by content: two writes within one tick of the file system's clock share
+    # an mtime, so "newer than the copy" cannot be told from timestamps.
+    if only_if_changed and existing and existing[0].read_bytes() == raw:
+        return None
+    try:
+        validate_bytes(raw, file)
+    except DamagedFile:
         return None
     d = backup_dir(folder, file)
     d.mkdir(parents=True, exist_ok=True)
     target = d / f"{_stamp()}.json"
-    atomic_write_bytes(target, file.read_bytes())
+    atomic_write_bytes(target, raw, tag=b"b")
     for old in backups_of(folder, file)[keep:]:
         old.unlink(missing_ok=True)
     return target
@@ -70,6 +85,7 @@ def restore(folder: Path, damaged: Path, backup: Path) -> Path:
     aside = aside_dir / f"{damaged.name}.{_stamp()}"
     if damaged.exists():
         shutil.move(str(damaged), aside)
-    load_json_file(backup)  # refuse to restore garbage
-    atomic_write_bytes(damaged, Path(backup).read_bytes())
+    raw = read_file_bytes(backup)
+    validate_bytes(raw, backup)  # refuse to restore garbage
+    atomic_write_bytes(damaged, raw)
     return aside

@@ -32,3 +32,12 @@ class FolderLocked(StoreError):
 
 class Refused(StoreError):
     """An action refused by a rule (the message cites the section)."""
+
+
+class WriterConflict(StoreError):
+    """Someone else writes (or replaced) this file: appending now would lose events."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"{self.path.name}: {reason}")

@@ -1,4 +1,15 @@
-"""One game's (or quidditch match's) append-only, hash-chained event log in a TinyDB file."""
+"""One game's (or quidditch match's) append-only, hash-chained event log.
+
+The file is in the line format (:mod:`fieldjudge.store.lines`, schema 2): each append writes
+ONE fsync'd line holding the event and the updated head record ``{count, hash, owner}``, so
+an append costs the same at 100 or 50,000 events. Opening checks the schema, the chain and
+that the head matches the events; anything else is a :class:`DamagedFile`, never rewritten.
+A file of schema 1 (one JSON object) is migrated on open.
+
+Signatures: an event may carry ``sig`` (the caller's signature of its ``hash``) and
+``signer`` (the key id); both sit beside the hash, outside the hashed content. The store
+never holds keys: the caller passes ``sign``, a callable hash -> signature.
+"""
 
 from __future__ import annotations
 
@@ -12,53 +23,118 @@ from tinydb import TinyDB
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
-from fieldjudge.store import schema
-from fieldjudge.store.errors import Refused
-from fieldjudge.store.storage import AtomicJSONStorage
+from fieldjudge.rules.ownership import current_owner
+from fieldjudge.store import lines, schema
+from fieldjudge.store.errors import DamagedFile, Refused
+from fieldjudge.store.storage import (
+    LineStorage,
+    atomic_write_bytes,
+    parse_file_bytes,
+    read_file_bytes,
+)
 from fieldjudge.store.validate import validate_data
+
+HANDOVER = schema.HANDOVER
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def write_log_file(path: Path, data: dict[str, Any]) -> bytes:
+    """Write validated log tables (``{"meta", "events"[, "head"]}``, e.g. a merged or
+    imported log) as a whole line-format file, atomically; a missing head is made from the
+    last event. Returns the bytes written."""
+    data = dict(data)
+    meta = dict(schema.meta_of(data) or {})
+    meta["schema"] = schema.LOG_SCHEMA
+    data["meta"] = {"1": meta}
+    if "head" not in data:
+        data["head"] = {"1": schema.head_of(meta, schema.sorted_event_docs(data))}
+    payload = lines.file_bytes(data, schema.LOG_SCHEMA)
+    atomic_write_bytes(Path(path), payload)
+    return payload
+
+
 class EventLog:
-    """Open with :meth:`open` (verifies schema and chain) or :meth:`create`."""
+    """Open with :meth:`open` (verifies schema, chain and head) or :meth:`create`."""
 
     def __init__(self, path: Path, db: TinyDB, clock: Callable[[], datetime] = utc_now):
         self.path = Path(path)
         self._db = db
-        self._events_table = db.table("events", cache_size=0)
+        self._storage: LineStorage = db.storage  # type: ignore[assignment]
         self.clock = clock
-        self.meta: dict[str, Any] = dict(db.table("meta").get(doc_id=1) or {})
-        self.events: list[Event] = [Event.from_doc(d) for d in self._sorted_docs()]
+        data = self._storage.data() or {}
+        self.meta: dict[str, Any] = dict((data.get("meta") or {}).get("1") or {})
+        self.events: list[Event] = [Event.from_doc(d) for d in schema.sorted_event_docs(data)]
+        self._head: dict[str, Any] = dict((data.get("head") or {}).get("1") or {})
         # A guard may refuse an append (e.g. a signed, locked protocol): it returns a
         # message citing the section, or None.
         self.guard: Callable[[EventLog, str, Mapping[str, Any]], str | None] | None = None
 
-    def _sorted_docs(self) -> list[dict[str, Any]]:
-        return sorted((dict(d) for d in self._events_table.all()), key=lambda d: d["seq"])
-
     @classmethod
-    def create(cls, path: Path, kind: str, meta: Mapping[str, Any], clock=utc_now) -> EventLog:
+    def create(
+        cls,
+        path: Path,
+        kind: str,
+        meta: Mapping[str, Any],
+        clock=utc_now,
+        *,
+        owner: str | None = None,
+    ) -> EventLog:
+        """A new file with no events. ``owner`` (or ``meta["owner"]``) is the id of the
+        laptop that owns the game; only a hand-over event changes it later."""
         path = Path(path)
         if path.exists():
             raise FileExistsError(path)
-        db = TinyDB(path, storage=AtomicJSONStorage)
-        doc = {"schema": schema.CURRENT, "kind": kind, **meta}
-        db.storage.write({"meta": {"1": doc}, "events": {}})
-        db.clear_cache()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        doc = {"schema": schema.LOG_SCHEMA, "kind": kind, **meta}
+        if owner is not None:
+            doc["owner"] = owner
+        doc.setdefault("owner", None)
+        head = schema.head_of(doc, [])
+        db = TinyDB(path, storage=LineStorage, create=True)
+        db.storage.create_file(  # type: ignore[attr-defined]
+            {"meta": {"1": doc}, "events": {}, "head": {"1": head}}, schema.LOG_SCHEMA
+        )
         return cls(path, db, clock)
 
     @classmethod
-    def open(cls, path: Path, clock=utc_now) -> EventLog:
+    def open(
+        cls, path: Path, clock=utc_now, *, expect_head: tuple[int, str] | None = None
+    ) -> EventLog:
+        """Open and verify. ``expect_head`` (count, hash), e.g. from the tournament's
+        manifest, must match the file's head: fewer events means the file was truncated."""
         path = Path(path)
-        storage_db = TinyDB(path, storage=AtomicJSONStorage, create=False)
-        data, changed = validate_data(storage_db.storage.read(), path)  # schema, chain
-        if changed:
-            storage_db.storage.write(data)
-        storage_db.clear_cache()
-        return cls(path, storage_db, clock)
+        raw = read_file_bytes(path)
+        if lines.is_lines(raw):
+            rp = lines.replay(raw, path)
+            lines.require_log_tables(rp.data, rp.schema, path)
+            data, changed = validate_data(rp.data, path)
+            if changed:  # a future schema step: rewrite in the new version
+                atomic_write_bytes(path, lines.file_bytes(data, schema.LOG_SCHEMA))
+                rp = lines.replay(read_file_bytes(path), path)
+        else:
+            data, _changed = validate_data(parse_file_bytes(raw, path), path)
+            if (data.get("meta") or {}).get("1", {}).get("kind") == "tournament":
+                raise DamagedFile(path, "a tournament file, not a game or match log")
+            # Migration (schema 1, one JSON object; or an object written by a merge or an
+            # import, whose head is its last event): rewrite once in the line format.
+            rp = lines.replay(write_log_file(path, data), path)
+        db = TinyDB(path, storage=LineStorage)
+        db.storage.prime(rp)  # type: ignore[attr-defined]
+        log = cls(path, db, clock)
+        if expect_head is not None and (log.head["count"], log.head["hash"]) != tuple(expect_head):
+            n, h = expect_head
+            log.close()
+            fault = (
+                f"truncated: the manifest records {n} events, the file holds {len(log.events)}"
+                if n > len(log.events)
+                else f"the file's head ({len(log.events)} events, {log.last_hash[:12]}…) is "
+                f"not the manifest's ({n} events, {str(h)[:12]}…)"
+            )
+            raise DamagedFile(path, fault)
+        return log
 
     # -- reading -----------------------------------------------------------------------
     @property
@@ -68,6 +144,15 @@ class EventLog:
     @property
     def last_hash(self) -> str:
         return self.events[-1].hash if self.events else GENESIS_HASH
+
+    @property
+    def head(self) -> dict[str, Any]:
+        """``{"count", "hash", "owner"}`` as recorded in the file."""
+        return dict(self._head)
+
+    @property
+    def owner(self) -> str | None:
+        return self._head.get("owner")
 
     def by_id(self, event_id: str) -> Event | None:
         return next((e for e in self.events if e.id == event_id), None)
@@ -82,17 +167,32 @@ class EventLog:
         game_clock_ms: int | None = None,
         wall_time: datetime | None = None,
         force: bool = False,
+        signer: str | None = None,
+        sign: Callable[[str], str] | None = None,
     ) -> Event:
-        """Append one event durably; returns it once it is on disk."""
+        """Append one event durably (one fsync'd line: the event and the new head);
+        returns it once it is on disk. ``sign(hash) -> signature`` and ``signer`` (key
+        id) add a signature beside the hash. A :data:`HANDOVER` event
+        (``data = {"from_laptop", "to_laptop"}``) moves the file's owner in the same line
+        (as ``rules.ownership.current_owner`` does)."""
         data = dict(data or {})
         if self.guard is not None and not force:
             refusal = self.guard(self, type, data)
             if refusal:
                 raise Refused(refusal)
+        if (sign is None) != (signer is None):
+            raise ValueError("sign and signer go together")
+        owner = self.owner
+        if type == HANDOVER:
+            move = schema.handover_of(data)
+            if move is None:
+                raise ValueError("a hand-over event names from_laptop and to_laptop")
+            owner = current_owner(owner, [move])
         when = (wall_time or self.clock()).astimezone(UTC).isoformat()
+        seq = len(self.events) + 1
         doc: dict[str, Any] = {
             "id": uuid.uuid4().hex,
-            "seq": len(self.events) + 1,
+            "seq": seq,
             "type": type,
             "game_clock_ms": game_clock_ms,
             "wall_time": when,
@@ -101,24 +201,25 @@ class EventLog:
             "prev_hash": self.last_hash,
         }
         doc["hash"] = compute_hash(doc)
-        self._write_event(doc)
+        if sign is not None:
+            doc["sig"] = sign(doc["hash"])
+            doc["signer"] = signer
+        head = {"count": seq, "hash": doc["hash"], "owner": owner}
+        self._storage.append({"events": {str(seq): doc}, "head": {"1": head}})
+        self._head = head
         event = Event.from_doc(doc)
         self.events.append(event)
         return event
 
-    def _write_event(self, doc: dict[str, Any]) -> None:
-        """Add one event document and write the file once (atomically, fsync'd).
-
-        The document goes straight into the storage's ``events`` table under its ``seq``
-        (the same ids TinyDB's ``insert`` gives an append-only table), skipping
-        ``Table.insert``, which re-keys the whole table twice per insert: that was 15 % of
-        an append. A failed write drops the storage's cache, so nothing half-done stays."""
-        data = self._db.storage.read() or {}
-        data.setdefault("events", {})[str(doc["seq"])] = doc
-        self._db.storage.write(data)
-
     def void(
-        self, target_id: str, reason: str, *, judge: str = "", game_clock_ms: int | None = None
+        self,
+        target_id: str,
+        reason: str,
+        *,
+        judge: str = "",
+        game_clock_ms: int | None = None,
+        signer: str | None = None,
+        sign: Callable[[str], str] | None = None,
     ) -> Event:
         """A correction: a new event that voids ``target_id`` (the target stays in the log)."""
         target = self.by_id(target_id)
@@ -131,7 +232,14 @@ class EventLog:
             {"target": target_id, "reason": reason.strip(), "target_type": target.type},
             judge=judge,
             game_clock_ms=game_clock_ms,
+            signer=signer,
+            sign=sign,
         )
+
+    def compact(self) -> None:
+        """Rewrite the file without dead records (atomically). Appends never need it: an
+        event log has one dead record (the previous head) per live event."""
+        self._storage.compact()
 
     def close(self) -> None:
         self._db.close()

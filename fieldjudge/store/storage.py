@@ -10,17 +10,26 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import orjson
 from tinydb.storages import Storage
 
-from fieldjudge.store.errors import DamagedFile
+from fieldjudge.store import lines
+from fieldjudge.store.errors import DamagedFile, WriterConflict
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 TEMP_MARK = ".fj-tmp-"
 # Test hook (DESIGN.md "Testing"): when set, the process writes one byte to this file
 # descriptor just before each durable write, so a crash test can kill it inside the write.
+# The byte names the write: a = line append, t = trim of a cut-off line, c = compaction,
+# b = backup copy, r = any other atomic rewrite.
 _HOOK_FD = os.environ.get("FIELDJUDGE_TEST_WRITE_SIGNAL_FD")
 
 
@@ -35,18 +44,26 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: Path, payload: bytes) -> None:
+def _signal_write(tag: bytes) -> None:
+    if _HOOK_FD:
+        os.write(int(_HOOK_FD), tag)
+
+
+def _write_all(fd: int, payload: bytes) -> None:
+    view = memoryview(payload)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def atomic_write_bytes(path: Path, payload: bytes, *, tag: bytes = b"r") -> None:
     """Write ``payload`` to ``path`` so that a crash leaves the old or the new content."""
     path = Path(path)
     tmp = path.with_name(f"{path.name}{TEMP_MARK}{secrets.token_hex(4)}")
-    if _HOOK_FD:
-        os.write(int(_HOOK_FD), b"w")
+    _signal_write(tag)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
-        view = memoryview(payload)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
+        _write_all(fd, payload)
         os.fsync(fd)
     except BaseException:
         os.close(fd)
@@ -57,10 +74,12 @@ def atomic_write_bytes(path: Path, payload: bytes) -> None:
     fsync_dir(path.parent)
 
 
-def clean_temp_files(folder: Path) -> list[Path]:
+def clean_temp_files(folder: Path, recursive: bool = False) -> list[Path]:
     """Remove temp files left by a write that was killed before its ``os.replace``."""
     removed = []
-    for p in Path(folder).glob(f"*{TEMP_MARK}*"):
+    pattern = f"*{TEMP_MARK}*"
+    found = Path(folder).rglob(pattern) if recursive else Path(folder).glob(pattern)
+    for p in found:
         try:
             p.unlink()
             removed.append(p)
@@ -69,18 +88,34 @@ def clean_temp_files(folder: Path) -> list[Path]:
     return removed
 
 
-def load_json_file(path: Path) -> Any:
-    """Parse a JSON file or raise :class:`DamagedFile` naming the fault."""
+def read_file_bytes(path: Path) -> bytes:
     try:
-        raw = Path(path).read_bytes()
+        return Path(path).read_bytes()
+    except FileNotFoundError as exc:
+        raise DamagedFile(path, "missing: the file does not exist") from exc
     except OSError as exc:
         raise DamagedFile(path, f"cannot be read: {exc.strerror or exc}") from exc
+
+
+def parse_file_bytes(raw: bytes, path: Path) -> Any:
+    """Parse a file's content in either format: the line format (replayed into TinyDB's
+    tables, see :mod:`fieldjudge.store.lines`) or one JSON object (``tournament.json``,
+    exports, game files of schema 1). Raises :class:`DamagedFile` naming the fault."""
+    if lines.is_lines(raw):
+        rp = lines.replay(raw, path)
+        lines.require_log_tables(rp.data, rp.schema, path)
+        return rp.data
     if not raw.strip():
-        return None
+        raise DamagedFile(path, f"empty file ({len(raw)} bytes)")
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise DamagedFile(path, f"not valid JSON ({exc})") from exc
+
+
+def load_json_file(path: Path) -> Any:
+    """Parse a fieldjudge file (either format) or raise :class:`DamagedFile`."""
+    return parse_file_bytes(read_file_bytes(path), Path(path))
 
 
 class AtomicJSONStorage(Storage):
@@ -116,3 +151,220 @@ class AtomicJSONStorage(Storage):
 
     def close(self) -> None:
         self._cache = None
+
+
+class LineStorage(Storage):
+    """TinyDB storage of the line format: each write appends one fsync'd line.
+
+    :meth:`append` is the constant-cost path (the event log uses it: one event plus the
+    head record per line); :meth:`write` is TinyDB's interface and appends the documents
+    that differ from what is on disk (it serialises every document to compare: O(file)).
+    The first append takes an exclusive ``flock`` on the file and every append checks
+    that nobody else changed or replaced the file since it was read
+    (:class:`WriterConflict`), so two writers cannot silently lose each other's events.
+    """
+
+    compact_min_dead = 256  # never compact small files
+
+    def __init__(self, path: str | Path, create: bool = False, schema: int = 0) -> None:
+        self.path = Path(path)
+        self._schema = schema
+        self._cache: lines.Data | None = None
+        self._end = 0  # offset after the last complete record
+        self._size = 0  # size when read (a cut-off last line included)
+        self._records = 0
+        self._live = 0
+        self._fd: int | None = None
+        self._broken: str | None = None
+        self._written: dict[str, dict[str, bytes]] | None = None  # for write()'s diff
+        if not create and not self.path.exists():
+            raise DamagedFile(self.path, "missing: the file does not exist")
+
+    # -- reading -------------------------------------------------------------------------
+    def prime(self, rp: lines.Replay) -> None:
+        """Take an already parsed file as the cache (saves a second read on open)."""
+        self._cache = rp.data
+        self._schema = rp.schema
+        self._end, self._size, self._records = rp.end, rp.size, rp.records
+        self._live = sum(len(t) for t in rp.data.values())
+        self._written = None
+
+    def read(self) -> lines.Data | None:
+        """TinyDB's read: TinyDB changes the documents it gets in place before it calls
+        :meth:`write`, so what is on disk is remembered (serialised) before handing them
+        out; :meth:`data` is the read without that cost (the event log's)."""
+        data = self.data()
+        if data is not None and self._written is None:
+            self._written = {
+                t: {k: orjson.dumps(d) for k, d in docs.items()} for t, docs in data.items()
+            }
+        return data
+
+    def data(self) -> lines.Data | None:
+        if self._cache is None:
+            try:
+                raw = self.path.read_bytes()
+            except FileNotFoundError:
+                return None
+            if not lines.is_lines(raw):
+                raise DamagedFile(self.path, "not in the line format of game files")
+            self.prime(lines.replay(raw, self.path))
+        return self._cache
+
+    @property
+    def records(self) -> int:
+        return self._records
+
+    @property
+    def live(self) -> int:
+        return self._live
+
+    # -- writing -------------------------------------------------------------------------
+    def create_file(self, data: lines.Data, schema: int) -> None:
+        """Write a new file holding ``data`` (atomically, fsync'd)."""
+        payload = lines.file_bytes(data, schema)
+        atomic_write_bytes(self.path, payload)
+        self._schema = schema
+        self.prime(lines.replay(payload, self.path))
+
+    def _writer(self) -> int:
+        """The append descriptor, locked, with the file exactly as we read it."""
+        if self._broken:
+            raise WriterConflict(self.path, self._broken)
+        if self._fd is None:
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            except FileNotFoundError:
+                raise DamagedFile(self.path, "missing: the file was removed") from None
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    os.close(fd)
+                    raise WriterConflict(
+                        self.path, "another writer has this file open; nothing was written"
+                    ) from None
+            self._fd = fd
+        st = os.fstat(self._fd)
+        try:
+            same = os.stat(self.path).st_ino == st.st_ino
+        except FileNotFoundError:
+            same = False
+        if not same:
+            raise WriterConflict(self.path, "the file was replaced since it was read")
+        if st.st_size != self._end:
+            if st.st_size == self._size > self._end:
+                # The cut-off last line we saw when reading: never acknowledged, trim it.
+                _signal_write(b"t")
+                os.ftruncate(self._fd, self._end)
+                os.fsync(self._fd)
+                self._size = self._end
+            else:
+                raise WriterConflict(self.path, "the file changed on disk since it was read")
+        return self._fd
+
+    def _append_line(self, line: bytes) -> None:
+        fd = self._writer()
+        _signal_write(b"a")
+        try:
+            _write_all(fd, line)
+            os.fsync(fd)
+        except BaseException:
+            try:  # never leave half a line for the next append to follow
+                os.ftruncate(fd, self._end)
+                os.fsync(fd)
+            except OSError:
+                self._broken = "a write failed and could not be undone; reopen the file"
+            raise
+        self._end += len(line)
+        self._size = self._end
+
+    def append(
+        self, sets: Mapping[str, Mapping[str, Any]], dels: Mapping[str, list[str]] | None = None
+    ) -> None:
+        """Append one record (documents set and deleted) durably: the constant-cost path."""
+        data = self.data()
+        if data is None:
+            raise DamagedFile(self.path, "missing: the file does not exist")
+        self._append_line(lines.record_bytes(sets, dels))
+        self._written = None
+        for table, docs in sets.items():
+            t = data.setdefault(table, {})
+            for key, doc in docs.items():
+                self._live += key not in t
+                t[key] = doc
+            self._records += len(docs)
+        for table, ids in (dels or {}).items():
+            t = data.get(table, {})
+            for key in ids:
+                self._live -= t.pop(key, None) is not None
+            self._records += len(ids)
+        self.maybe_compact()
+
+    def write(self, data: lines.Data) -> None:
+        if self._cache is None and not self.path.exists():
+            self.create_file(data, self._schema or lines.VERSION)
+            return
+        try:
+            if self._written is None:
+                raise RuntimeError("write() without read(): TinyDB always reads first")
+            old = self._written
+            sets: dict[str, dict[str, Any]] = {}
+            dels: dict[str, list[str]] = {}
+            new: dict[str, dict[str, bytes]] = {}
+            for table, docs in data.items():
+                before = old.get(table)
+                now = new[table] = {}
+                for key, doc in docs.items():
+                    b = now[key] = orjson.dumps(doc)
+                    if before is None or before.get(key) != b:
+                        sets.setdefault(table, {})[key] = doc
+                if before is None and not docs:
+                    sets[table] = {}
+                gone = [k for k in (before or {}) if k not in docs]
+                if gone:
+                    dels[table] = gone
+            if sets or dels:
+                self._append_line(lines.record_bytes(sets, dels))
+                self._records += sum(len(d) for d in sets.values()) + sum(
+                    len(d) for d in dels.values()
+                )
+        except BaseException:
+            # TinyDB changed the cached tables before calling us: forget them, so the next
+            # read shows what is really on disk.
+            self._cache = None
+            self._written = None
+            raise
+        self._cache = data
+        self._written = new
+        self._live = sum(len(t) for t in data.values())
+        self.maybe_compact()
+
+    def maybe_compact(self) -> bool:
+        dead = self._records - self._live
+        if dead > self._live and dead >= self.compact_min_dead:
+            self.compact()
+            return True
+        return False
+
+    def compact(self) -> None:
+        """Rewrite the live documents atomically (temp file, fsync, rename, fsync folder)."""
+        data = self.data()
+        if data is None:
+            return
+        self._writer()  # locked, and refusing to compact over someone else's writes
+        payload = lines.file_bytes(data, self._schema)
+        atomic_write_bytes(self.path, payload, tag=b"c")
+        self._release()
+        self._end = self._size = len(payload)
+        self._records = self._live = sum(len(t) for t in data.values())
+
+    def _release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor drops the flock
+            self._fd = None
+
+    def close(self) -> None:
+        self._release()
+        self._cache = None
+        self._written = None

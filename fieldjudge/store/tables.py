@@ -14,6 +14,7 @@ from tinydb import TinyDB
 
 from fieldjudge.csv_import import RosterRow, ScheduleRow
 from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.names import name_problem
 from fieldjudge.rules.schedule import ScheduleCheck, Slot, check_schedule
 from fieldjudge.store.errors import Refused
 
@@ -52,6 +53,8 @@ class TablesMixin:
         name = name.strip()
         if not name:
             raise Refused(_("a team needs a name"))
+        if problem := name_problem(name):
+            raise Refused(_("team name {problem}").format(problem=rule_text(problem)))
         if self.team_by_name(name):
             raise Refused(_("team {name} already exists").format(name=repr(name)))
         team = {"id": uuid.uuid4().hex[:8], "name": name}
@@ -61,6 +64,8 @@ class TablesMixin:
     def add_player(self, team_id: str, number: int, name: str, captain: bool = False) -> dict:
         if not name.strip():
             raise Refused(_("a player needs a name"))
+        if problem := name_problem(name.strip()):
+            raise Refused(_("player name {problem}").format(problem=rule_text(problem)))
         if not 0 <= number <= 999:
             raise Refused(_("a player number is 0-999"))
         roster = self.players(team_id)
@@ -83,6 +88,16 @@ class TablesMixin:
         new_players = []
         errors = []
         for r in rows:
+            bad = [
+                _("line {line}: {what} {problem}").format(
+                    line=r.line, what=what, problem=rule_text(problem)
+                )
+                for what, value in ((_("team name"), r.team), (_("player name"), r.name))
+                if (problem := name_problem(value))
+            ]
+            if bad:
+                errors.extend(bad)
+                continue
             key = r.team.casefold()
             tid = existing.get(key) or new_teams.get(key, {}).get("id")
             if tid is None:
@@ -109,10 +124,11 @@ class TablesMixin:
         def change(data: dict) -> None:
             teams = data.setdefault("teams", {})
             players = data.setdefault("players", {})
-            for t in new_teams.values():
-                teams[str(_next_id(teams))] = t
-            for p in new_players:
-                players[str(_next_id(players))] = p
+            # the next free id once per table, then counted up (a scan per row was quadratic)
+            for table, items in ((teams, list(new_teams.values())), (players, new_players)):
+                first = _next_id(table)
+                for i, item in enumerate(items):
+                    table[str(first + i)] = item
 
         self.transaction(change)
         return len(new_teams), len(new_players)
@@ -170,8 +186,9 @@ class TablesMixin:
 
         def change(data: dict) -> None:
             table = data.setdefault("games", {})
-            for g in new:
-                table[str(_next_id(table))] = g
+            first = _next_id(table)
+            for i, g in enumerate(new):
+                table[str(first + i)] = g
 
         self.transaction(change)
         return check.warnings

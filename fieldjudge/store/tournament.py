@@ -70,7 +70,7 @@ class Tournament(TablesMixin):
             fl.acquire()
         db = TinyDB(folder / TOURNAMENT_FILE, storage=AtomicJSONStorage)
         meta = {
-            "schema": schema.CURRENT,
+            "schema": schema.TOURNAMENT_SCHEMA,
             "kind": "tournament",
             "id": uuid.uuid4().hex,
             "name": name,
@@ -98,6 +98,8 @@ class Tournament(TablesMixin):
             for sub in (folder, folder / "games", folder / "quidditch"):
                 if sub.is_dir():
                     clean_temp_files(sub)
+            if (folder / "backups").is_dir():  # an interrupted backup leaves one too
+                clean_temp_files(folder / "backups", recursive=True)
             db = TinyDB(path, storage=AtomicJSONStorage, create=False)
             data, changed = validate_data(db.storage.read(), path)
             if (data.get("meta") or {}).get("1", {}).get("kind") != "tournament":
@@ -149,8 +151,9 @@ class Tournament(TablesMixin):
     def match_path(self, match_id: str) -> Path:
         return self.folder / "quidditch" / f"{match_id}.json"
 
-    def game_log(self, game_id: str, create: bool = True) -> EventLog:
-        """The game's event log, opened (chain verified) once and kept open."""
+    def game_log(self, game_id: str, create: bool = True, owner: str | None = None) -> EventLog:
+        """The game's event log, opened (chain verified) once and kept open. A new file
+        records ``owner`` (the id of the laptop creating it) as the game's owner."""
         if game_id in self._logs:
             return self._logs[game_id]
         path = self.game_path(game_id)
@@ -171,6 +174,7 @@ class Tournament(TablesMixin):
                     "team_a": g["team_a"],
                     "team_b": g["team_b"],
                 },
+                owner=owner,
             )
         else:
             raise DamagedFile(path, "no such game file")
@@ -178,7 +182,9 @@ class Tournament(TablesMixin):
         self._logs[game_id] = log
         return log
 
-    def match_log(self, match_id: str, meta: dict | None = None) -> EventLog:
+    def match_log(
+        self, match_id: str, meta: dict | None = None, owner: str | None = None
+    ) -> EventLog:
         key = f"quidditch/{match_id}"
         if key in self._logs:
             return self._logs[key]
@@ -186,7 +192,9 @@ class Tournament(TablesMixin):
         log = (
             EventLog.open(path)
             if path.exists()
-            else EventLog.create(path, "quidditch", {"match_id": match_id, **(meta or {})})
+            else EventLog.create(
+                path, "quidditch", {"match_id": match_id, **(meta or {})}, owner=owner
+            )
         )
         self._logs[key] = log
         return log
@@ -213,13 +221,20 @@ class Tournament(TablesMixin):
         if not path.exists():
             summary: dict[str, Any] = {"phase": "scheduled", "events": 0}
         else:
+            # A log opened only to summarise it is closed again: the cold open of a
+            # tournament never holds every game's events in memory.
+            kept = game_id in self._logs
             try:
-                log = self.game_log(game_id, create=False)
+                log = self._logs[game_id] if kept else EventLog.open(path)
+            except DamagedFile as exc:
+                return {"phase": "damaged", "fault": exc.fault}
+            try:
                 summary = {"phase": "open", "events": len(log.events)}
                 if self.summarize is not None:
                     summary.update(self.summarize(self, game_id, log))
-            except DamagedFile as exc:
-                return {"phase": "damaged", "fault": exc.fault}
+            finally:
+                if not kept:
+                    log.close()
         self.index.put(game_id, path, summary)
         return summary
 

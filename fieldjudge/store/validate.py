@@ -1,15 +1,35 @@
 """Validate any fieldjudge file (tournament, game, quidditch match) without opening it for
-writing: JSON, schema version, and for event logs the hash chain."""
+writing: format, schema version, and for event logs the hash chain and the head record
+(event count, head hash, owner)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.rules.events import verify_chain
+from fieldjudge.rules.events import GENESIS_HASH, verify_chain
 from fieldjudge.store import schema
 from fieldjudge.store.errors import DamagedFile
-from fieldjudge.store.storage import load_json_file
+from fieldjudge.store.storage import load_json_file, parse_file_bytes
+
+
+def _head_fault(head: Any, docs: list[dict[str, Any]], meta: dict[str, Any]) -> str | None:
+    if not isinstance(head, dict):
+        return "the head record is not an object"
+    count, hh = head.get("count"), head.get("hash")
+    if not isinstance(count, int) or not isinstance(hh, str):
+        return "the head record has no event count or hash"
+    if count > len(docs):
+        return f"truncated: the head records {count} events, the file holds {len(docs)}"
+    if count < len(docs):
+        return f"the file holds {len(docs)} events, its head records only {count}"
+    last = docs[-1]["hash"] if docs else GENESIS_HASH
+    if hh != last:
+        return f"the head hash {hh[:12]}… is not the last event's hash {last[:12]}…"
+    owner = schema.owner_of(meta, docs)
+    if head.get("owner") != owner:
+        return f"the head names owner {head.get('owner')!r}, the events {owner!r}"
+    return None
 
 
 def validate_data(data: Any, path: Path) -> tuple[dict, bool]:
@@ -17,16 +37,29 @@ def validate_data(data: Any, path: Path) -> tuple[dict, bool]:
     if not isinstance(data, dict):
         raise DamagedFile(path, "empty, or the top level is not a JSON object")
     data, changed = schema.migrate(data, path)
+    meta = schema.meta_of(data) or {}
     events = data.get("events")
-    if events is not None:
-        try:
-            docs = sorted(events.values(), key=lambda d: d.get("seq", 0))
-            fault = verify_chain(docs)
-        except (KeyError, TypeError, AttributeError) as exc:
-            fault = f"malformed event ({exc!r})"
-        if fault:
-            raise DamagedFile(path, f"broken event chain: {fault}")
+    if events is None:
+        if meta.get("kind", "game") != "tournament":
+            raise DamagedFile(path, "stripped: no events table")
+        return data, changed
+    try:
+        docs = schema.sorted_event_docs(data)
+        fault = verify_chain(docs)
+    except (KeyError, TypeError, AttributeError) as exc:
+        fault = f"malformed event ({exc!r})"
+    if fault:
+        raise DamagedFile(path, f"broken event chain: {fault}")
+    if "head" in data:
+        head_fault = _head_fault((data.get("head") or {}).get("1"), docs, meta)
+        if head_fault:
+            raise DamagedFile(path, head_fault)
     return data, changed
+
+
+def validate_bytes(raw: bytes, path: Path) -> dict:
+    """Validate the content of a file (either format) read as ``raw``."""
+    return validate_data(parse_file_bytes(raw, Path(path)), Path(path))[0]
 
 
 def validate_file(path: Path) -> dict:

@@ -21,16 +21,24 @@ from fieldjudge.devices.simulator import encode_be, save_recording  # noqa: E402
 HERE = Path(__file__).parent
 SPLIT_LEAD_S = 0.004  # the first half of a split frame arrives this long before the rest
 
+# The real JUGS/Stalker examples (58.6, 58.9: a baseball in mph) fall outside the default
+# window of 100-500 fps, so they are errors ("implausible speed"), never readings.
 EXPECTED: dict[str, list[float]] = {
     "plain": [280.1, 285.2, 290.3, 295.4, 300.0, 301.5, 287.0],
-    "stalker_a": [287.0, 288.5, 289.0, 291.2, 58.6, 299.9],
-    "stalker_be": [58.9, 285.3, 284.1, 288.8],
+    "stalker_a": [287.0, 288.5, 289.0, 291.2, 299.9],
+    "stalker_be": [285.3, 284.1, 288.8],
     "decatur": [287.4, 286.0, 288.8, 289.1, 290.5],
+}
+EXPECTED_GARBLED: dict[str, list[str]] = {
+    "plain": ["bad frame"],  # "#$%garbage" (the reason names the format)
+    "stalker_a": ["implausible speed 58.6 fps"],
+    "stalker_be": ["implausible speed 58.9 fps"],
+    "decatur": [],
 }
 # Gaps in ms between consecutive readings of each stream (host time of the CR chunks).
 EXPECTED_GAPS_MS: dict[str, list[float]] = {
     "plain": [94, 95, 96, 150, 120, 200],
-    "stalker_a": [94, 95, 96, 150, 200],
+    "stalker_a": [94, 95, 96, 350],
     "decatur": [94, 95, 96, 101],
 }
 

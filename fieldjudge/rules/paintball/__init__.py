@@ -6,8 +6,8 @@ Modules: ``events`` (event types and their data), ``setup`` (GameSetup, Settings
 (refusals), ``state`` (fold, validate), ``scoring`` (points, no-shows, standings).
 """
 
-from fieldjudge.rules.paintball.checks import refusal
-from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict
+from fieldjudge.rules.paintball.checks import advisories, refusal, replay_refusal
+from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict, judged_fps
 from fieldjudge.rules.paintball.clock import (
     clock_elapsed_ms,
     clock_remaining_ms,
@@ -30,7 +30,7 @@ from fieldjudge.rules.paintball.setup import (
     Settings,
     needs_second_player,
 )
-from fieldjudge.rules.paintball.state import fold, new_state, validate
+from fieldjudge.rules.paintball.state import disqualified_in, fold, new_state, validate
 
 __all__ = [
     "ChronoSettings",
@@ -43,17 +43,21 @@ __all__ = [
     "RosterPlayer",
     "Settings",
     "StandingRow",
+    "advisories",
     "chrono_verdict",
     "clock_elapsed_ms",
     "clock_remaining_ms",
     "clock_run_out",
+    "disqualified_in",
     "fold",
     "format_clock",
     "game_result",
+    "judged_fps",
     "needs_second_player",
     "new_state",
     "no_show_result",
     "refusal",
+    "replay_refusal",
     "standings",
     "validate",
 ]

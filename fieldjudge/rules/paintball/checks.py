@@ -11,14 +11,21 @@ from typing import Any
 from fieldjudge.rules.messages import Player
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball import refusals as rx
 from fieldjudge.rules.paintball import refusals_actions as ra
 from fieldjudge.rules.paintball.chrono import chrono_verdict
-from fieldjudge.rules.paintball.reasons import DIRECT_REASONS
+from fieldjudge.rules.paintball.reasons import (
+    ALL_REASONS,
+    BEFORE_START_REASONS,
+    DIRECT_REASONS,
+    ON_ELIMINATED_REASONS,
+    PLAYING_ON_SECTIONS,
+)
 from fieldjudge.rules.paintball.setup import needs_second_player
 from fieldjudge.rules.timefmt import format_time_left
 
-PRE_GAME = (ev.CHECKIN, ev.MARKER_VERDICT, ev.NO_SHOW, ev.CLOCK_START)
+PRE_GAME = (ev.CHECKIN, ev.MARKER_VERDICT, ev.NO_SHOW, ev.CLOCK_START, ev.OLD_PAINT)
 RUNNING_ONLY = (ev.FLAG_CAPTURE, ev.FLAG_HANDOVER, ev.FLAG_HANG, ev.TIME_STOP)
 
 
@@ -61,6 +68,8 @@ def _on_field(p: m.PlayerState, section: str, *, neutral_ok: bool = False) -> st
     if p.status == m.ELIMINATED:
         why = p.elimination.section if p.elimination else "26"
         return rx.already_eliminated(section, label(p), why)
+    if p.status == m.DISQUALIFIED:
+        return rx.disqualified(section, label(p))
     if p.status == m.NOT_ADMITTED:
         return rx.not_admitted(label(p))
     if p.status == m.NEUTRAL and not neutral_ok:
@@ -93,12 +102,16 @@ def second_refusal(
     return _on_field(p, "29.08")
 
 
-def game_phase_refusal(st: m.GameState, etype: str) -> str | None:
+def game_phase_refusal(st: m.GameState, etype: str, reason: str | None = None) -> str | None:
     """Why an event of this type is refused in the game's current phase, or None (the
-    game screen asks this before opening a prompt)."""
+    game screen asks this before opening a prompt). ``reason``: the elimination reason,
+    when known (20.07: "markers_down" is taken before the start only)."""
     phase = st.phase
     if st.no_show:
         return rx.no_show_recorded()
+    if etype == ev.ELIMINATION and reason in BEFORE_START_REASONS:
+        # 20.07 (second item): «Положить маркеры» before the start
+        return None if phase == m.NOT_STARTED else rx.markers_down_before_start()
     if etype in PRE_GAME:
         if phase != m.NOT_STARTED:
             return rx.before_game_only()
@@ -130,7 +143,8 @@ def refusal(
     if etype not in ev.EVENT_TYPES:
         return rx.unknown_event(etype)
     data = data or {}
-    why = game_phase_refusal(st, etype)
+    reason = data.get("reason") if etype == ev.ELIMINATION else None
+    why = game_phase_refusal(st, etype, reason if isinstance(reason, str) else None)
     if why:
         return why
     check = _CHECKS.get(etype)
@@ -156,6 +170,19 @@ def _marker_verdict(st, d, _ms):
         return why
     if d.get("result") not in ev.MARKER_RESULTS:
         return rx.marker_result_values()
+    if p.status == m.DISQUALIFIED and d.get("result") != "not_admitted":
+        return rx.disqualified("20.05", label(p))  # 20.05: for the rest of the tournament
+    return None
+
+
+def _old_paint(st, d, _ms):
+    # 29.10
+    p, why = _player(st, d.get("team"), d.get("number"), "29.10")
+    if why:
+        return why
+    spot = d.get("spot")
+    if not isinstance(spot, str) or not spot.strip():
+        return rx.old_paint_text()
     return None
 
 
@@ -163,6 +190,8 @@ def _no_show(st, d, _ms):
     absent = d.get("absent") or []
     if isinstance(absent, str) or not absent:
         return rx.name_absent()
+    if d.get("cause", "team") not in ev.NO_SHOW_CAUSES:
+        return rx.no_show_cause_values()
     for t in absent:
         why = _team(st, t, "32.01")
         if why:
@@ -195,14 +224,18 @@ def _game_end(st, d, ms):
 
 def _elimination(st, d, _ms):
     reason = d.get("reason")
-    if reason not in DIRECT_REASONS:
+    if reason not in DIRECT_REASONS and reason not in BEFORE_START_REASONS:
         return rx.unknown_reason(reason)
-    sec = DIRECT_REASONS[reason].section
+    sec = ALL_REASONS[reason].section
     refs = d.get("players") or []
     if not isinstance(refs, list | tuple) or not refs:
         return rx.name_eliminated(sec)
     if len(refs) > 2 or (len(refs) == 2 and reason != "hit"):
         return rx.two_at_once()
+    if reason in ON_ELIMINATED_REASONS:
+        section = d.get("section", sec)
+        if section not in PLAYING_ON_SECTIONS:
+            return rx.playing_on_section(section)
     players = []
     for ref in refs:
         if not isinstance(ref, Mapping):
@@ -210,9 +243,11 @@ def _elimination(st, d, _ms):
         p, why = _player(st, ref.get("team"), ref.get("number"), sec)
         if why:
             return why
-        why = _on_field(p, sec)
-        if why:
-            return why
+        if not (reason in ON_ELIMINATED_REASONS and p.status == m.ELIMINATED):
+            # 27.02-27.05, 28.02, 29.11: playing on is a penalty on an eliminated player too
+            why = _on_field(p, sec)
+            if why:
+                return why
         players.append(p)
     if len(players) == 2:
         if players[0].team == players[1].team:
@@ -279,7 +314,14 @@ def _chrono_reading(st, d, _ms):
         return why
     if not p.has_marker:
         return ra.without_marker(label(p))
-    fps = fps_of(d.get("fps"))
+    shots = d.get("shots")
+    if shots is not None:
+        # 20.02: 1-3 readings the judge chose
+        if not isinstance(shots, list | tuple) or not 1 <= len(shots) <= 3:
+            return rx.shots_one_to_three()
+        if any(fps_of(v) is None for v in shots):
+            return ra.reading_needs_fps()
+    fps = reading_fps(d)
     if fps is None:
         return ra.reading_needs_fps()
     cv = chrono_verdict(
@@ -349,6 +391,7 @@ def _hang_verdict(st, d, _ms):
         return ra.hang_fps_number()
     if fps is None and p.has_marker:
         return ra.hang_needs_chrono(label(p))
+    fps = reading_fps(d)
     cv = chrono_verdict(
         st.setup.settings, fps, bool(d.get("forbidden_mode")), fps_of(d.get("interval_ms"))
     )
@@ -365,6 +408,9 @@ def _inspection(st, d, _ms):
         return ra.only_unhit_inspected(label(p), p.status)
     if d.get("result") not in ev.INSPECTION_RESULTS:
         return ra.inspection_values()
+    pts = d.get("penalty_points")
+    if pts is not None and (isinstance(pts, bool) or not isinstance(pts, int) or pts < 0):
+        return rx.inspection_points_value()
     return None
 
 
@@ -386,4 +432,47 @@ _CHECKS = {
     ev.FLAG_HANG: _flag_hang,
     ev.HANG_VERDICT: _hang_verdict,
     ev.INSPECTION: _inspection,
+    ev.OLD_PAINT: _old_paint,
 }
+
+
+def reading_fps(d: Mapping[str, Any]) -> float | None:
+    """The speed an in-game reading is judged on: the highest of the ``shots`` the judge
+    chose (20.02: one, two or three), else ``fps``."""
+    shots = d.get("shots")
+    if isinstance(shots, list | tuple) and shots:
+        vals = [fps_of(v) for v in shots]
+        if all(v is not None for v in vals):
+            return max(v for v in vals if v is not None)
+    return fps_of(d.get("fps"))
+
+
+def advisories(st: m.GameState, etype: str, data: Mapping[str, Any]) -> list[str]:
+    """Warnings a legal action still deserves, each citing its section (the screen shows
+    them; nothing is refused): a paint check on a flag carrier (25.05), old paint spots the
+    player reported before the game (29.10)."""
+    out: list[str] = []
+    if etype in (ev.PAINT_CHECK_START, ev.NEUTRAL_START):
+        n = num(data.get("number"))
+        p = st.player(str(data.get("team")), n) if n is not None else None
+        if p is None:
+            return out
+        if p.carrying is not None and etype == ev.PAINT_CHECK_START:
+            out.append(nt.carrier_paint_check(label(p)))
+        for spot in p.old_paint:
+            out.append(nt.old_paint(label(p), spot))
+    return out
+
+
+def replay_refusal(st: m.GameState, *, head_judge: bool, round_open: bool) -> str | None:
+    """32.03: a no-show game may be replayed only when the organisers caused it, by the
+    head judge, while its round is not over. None when the replay is allowed."""
+    if not st.no_show:
+        return rx.replay_not_no_show()
+    if st.no_show_cause != "organisers":
+        return rx.replay_team_cause()
+    if not head_judge:
+        return rx.replay_head_judge()
+    if not round_open:
+        return rx.replay_round_over()
+    return None

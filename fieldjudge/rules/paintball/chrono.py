@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from fieldjudge.rules.paintball import notes as nt
-from fieldjudge.rules.paintball.setup import Settings
+from fieldjudge.rules.paintball.reasons import PENALTY_GROUP_1_1
+from fieldjudge.rules.paintball.setup import FPS_EXACT, Settings
 
 NONE = "none"
 REMOVAL = "removal"
@@ -22,6 +25,9 @@ class ChronoVerdict:
     disqualify: bool = False  # 20.05: for the rest of the tournament
     team_penalty: bool = False  # 20.05: team penalty of section 11
     text: str = ""  # a RuleMessage (a str): render(lang, names) for the UI
+    # 20.05 team penalty from the catalogue, or 20.04 together with 20.05: a second player
+    second_player: bool = False
+    judged_fps: float | None = None  # the value the limits were applied to (fps_precision)
 
     @property
     def eliminates(self) -> bool:
@@ -29,7 +35,26 @@ class ChronoVerdict:
 
     @property
     def needs_second_player(self) -> bool:
-        return self.penalty == GROUP_1_1
+        return self.penalty == GROUP_1_1 or self.second_player
+
+
+def judged_fps(fps: float | None, precision: str = "whole") -> float | None:
+    """The value a reading is judged on (RULES.md "Reading precision", 20.02 / 20.03): its
+    whole fps rounded down by default (300.9 → 300), or as read with ``exact``. The reading
+    itself is kept and shown as the device gave it. Float noise of a unit conversion
+    (300.99999999 for 301) is rounded away first."""
+    if fps is None:
+        return None
+    if precision == FPS_EXACT:
+        return fps
+    return float(math.floor(round(fps, 6)))
+
+
+def verdict_fps(shots: Iterable[float | None]) -> float | None:
+    """20.02 "из одного, двух или трёх выстрелов по решению судьи": the highest of the 1-3
+    readings the judge chose (None when none has a speed)."""
+    vals = [float(v) for v in shots if v is not None]
+    return max(vals) if vals else None
 
 
 def chrono_verdict(
@@ -40,12 +65,21 @@ def chrono_verdict(
 ) -> ChronoVerdict:
     """The penalty for one in-game reading. ``fps`` None means no velocity reading (only
     the mode / rate of fire is judged). Over ``limit_fps`` means strictly above it (20.03
-    "свыше 300"), so 300.0 passes and 300.1 is removed."""
+    "свыше 300"), applied to ``judged_fps`` (``Settings.fps_precision``): by default 300.9
+    passes (whole 300) and 301.0 is removed; with ``exact`` 300.1 is removed."""
     c = settings.chrono
     rate_bad = interval_ms is not None and interval_ms < c.rof_min_interval_ms
+    read = fps
+    fps = judged_fps(fps, settings.fps_precision)
     if forbidden_mode or rate_bad:
         # 20.05: removal, disqualification for the tournament, team penalty of section 11
+        # (the catalogue's, default group removal 1+1); over 310 fps 20.04 applies as well
         why = nt.forbidden_mode() if forbidden_mode else nt.shots_apart(interval_ms)
+        team_group = settings.penalty_kind("forbidden_mode") == PENALTY_GROUP_1_1
+        over_group = fps is not None and fps > c.group_above_fps
+        text = nt.chrono_disqualified(why, c.rof_min_interval_ms)
+        if over_group:
+            text = nt.chrono_disqualified_and_group(text, read, c.group_above_fps)
         return ChronoVerdict(
             DISQUALIFICATION,
             "20.05",
@@ -53,18 +87,21 @@ def chrono_verdict(
             flagged=True,
             disqualify=True,
             team_penalty=True,
-            text=nt.chrono_disqualified(why, c.rof_min_interval_ms),
+            text=text,
+            second_player=team_group or over_group,
+            judged_fps=fps,
         )
     if fps is None or fps <= c.limit_fps:
-        text = nt.chrono_no_reading() if fps is None else nt.chrono_ok(fps)
-        return ChronoVerdict(NONE, "20.02", None, text=text)
+        text = nt.chrono_no_reading() if read is None else nt.chrono_ok(read)
+        return ChronoVerdict(NONE, "20.02", None, text=text, judged_fps=fps)
     if fps <= c.group_above_fps:
         # 20.03
         return ChronoVerdict(
             REMOVAL,
             "20.03",
             "chrono_over_limit",
-            text=nt.chrono_over_limit(fps, c.limit_fps),
+            text=nt.chrono_over_limit(read, c.limit_fps),
+            judged_fps=fps,
         )
     if fps <= c.group_upto_fps:
         # 20.04
@@ -72,7 +109,8 @@ def chrono_verdict(
             GROUP_1_1,
             "20.04",
             "chrono_group",
-            text=nt.chrono_group(fps, c.group_above_fps),
+            text=nt.chrono_group(read, c.group_above_fps),
+            judged_fps=fps,
         )
     # Above 320 fps the source is silent: the policy is a setting (RULES.md default).
     policy = c.above_320
@@ -85,7 +123,8 @@ def chrono_verdict(
             "chrono_above_320",
             flagged=True,
             disqualify=True,
-            text=nt.chrono_above_dq(fps, c.group_upto_fps, flagged),
+            text=nt.chrono_above_dq(read, c.group_upto_fps, flagged),
+            judged_fps=fps,
         )
     kind = GROUP_1_1 if base == GROUP_1_1 else REMOVAL
     return ChronoVerdict(
@@ -93,5 +132,6 @@ def chrono_verdict(
         "20.04",
         "chrono_above_320",
         flagged=flagged,
-        text=nt.chrono_above(fps, c.group_upto_fps, kind == GROUP_1_1, flagged),
+        text=nt.chrono_above(read, c.group_upto_fps, kind == GROUP_1_1, flagged),
+        judged_fps=fps,
     )

@@ -27,7 +27,13 @@ Only before the clock starts. A later verdict for the same player replaces the e
 
 NO_SHOW = "no_show"
 """The game is not played (32.01). data: ``absent`` list of team ids (one or both),
-optional ``reason`` "late" | "refused". Ends the game log: phase "final"."""
+optional ``reason`` "late" | "refused", optional ``cause`` "team" (default) |
+"organisers" (32.03: only an organisers' no-show may be replayed, see
+``checks.replay_refusal``). Ends the game log: phase "final"."""
+
+OLD_PAINT = "old_paint"
+"""29.10: a player reports an old paint spot before the game. data: ``team``, ``number``,
+``spot`` str (where, what). Shown to the judge at a paint check of that player."""
 
 # --- the clock ------------------------------------------------------------------------
 
@@ -53,7 +59,11 @@ ELIMINATION = "elimination"
 a group removal 1+1 (same team as the offender; required when
 ``needs_second_player(settings, reason)`` and a teammate is still in play);
 optional ``note`` str.
-Two players only for reason "hit" and only two opponents hit at once (26)."""
+Two players only for reason "hit" and only two opponents hit at once (26).
+Reason "playing_on" (27.02-27.05, 28.02, 29.11; optional ``section`` among
+``reasons.PLAYING_ON_SECTIONS``) may name an already eliminated player: his team gets the
+catalogue's penalty (default group removal 1+1, ``second`` the unhit player the judge picks).
+Reason "markers_down" (20.07, second item) is accepted before the clock starts only."""
 
 # --- checks ---------------------------------------------------------------------------
 
@@ -78,7 +88,10 @@ CHRONO_READING = "chrono_reading"
 """In-game chrono of a player's marker (20.01). data: ``team``, ``number``, ``fps`` float,
 ``forbidden_mode`` bool; optional ``interval_ms`` (shortest shot interval measured, 20.02),
 ``source`` "typed" | "device", ``second`` int (needed when the verdict is a group removal
-1+1, 20.04). The fold applies :func:`..chrono.chrono_verdict`."""
+1+1, 20.04, or the 20.05 team penalty), ``shots`` list of 1-3 fps: the readings the judge
+chose (20.02), the verdict is taken on their highest (``fps`` is then that value). ``fps``
+is kept as read; the limits apply to ``chrono.judged_fps`` (``Settings.fps_precision``).
+The fold applies :func:`..chrono.chrono_verdict`."""
 
 # --- flags ----------------------------------------------------------------------------
 
@@ -106,7 +119,9 @@ flag's base and the game stays stopped until ``clock_resume`` (23.02)."""
 
 INSPECTION = "inspection"
 """Post-game inspection of an unhit player (18.02). data: ``team``, ``number``, ``result``
-"clean" | "hit_found" | "did_not_report"; optional ``note``."""
+"clean" | "hit_found" | "did_not_report"; optional ``note``; for "hit_found" optional
+``penalty_points`` int >= 0, entered by the senior judge (default
+``Settings.inspection_penalty_points``), subtracted from the team's game points."""
 
 EVENT_TYPES = frozenset(
     {
@@ -128,6 +143,7 @@ EVENT_TYPES = frozenset(
         FLAG_HANG,
         HANG_VERDICT,
         INSPECTION,
+        OLD_PAINT,
     }
 )
 
@@ -135,6 +151,7 @@ MARKER_RESULTS = ("admitted", "not_admitted", "no_marker")
 CHECK_OUTCOMES = ("eliminated", "in_play")
 INSPECTION_RESULTS = ("clean", "hit_found", "did_not_report")
 GAME_END_REASONS = ("clock", "judge")
+NO_SHOW_CAUSES = ("team", "organisers")  # 32.03
 
 __all__ = [
     "VOID",
@@ -156,9 +173,11 @@ __all__ = [
     "FLAG_HANG",
     "HANG_VERDICT",
     "INSPECTION",
+    "OLD_PAINT",
     "EVENT_TYPES",
     "MARKER_RESULTS",
     "CHECK_OUTCOMES",
     "INSPECTION_RESULTS",
     "GAME_END_REASONS",
+    "NO_SHOW_CAUSES",
 ]

@@ -24,6 +24,7 @@ ELIMINATED = "eliminated"
 NEUTRAL = "neutral"
 NOT_ADMITTED = "not_admitted"
 NO_MARKER = "no_marker"
+DISQUALIFIED = "disqualified"  # 20.05 in an earlier game: cannot be put in play
 ON_FIELD = (IN_PLAY, NEUTRAL, NO_MARKER)  # unhit players who count as alive
 
 # flag locations
@@ -80,6 +81,7 @@ class PlayerState:
     carrying: str | None = None  # team id whose flag he carries
     disqualified: bool = False  # 20.05
     inspection: str | None = None  # 18.02 result
+    old_paint: list[str] = field(default_factory=list)  # 29.10: spots reported before the game
 
     @property
     def key(self) -> PlayerKey:
@@ -169,11 +171,13 @@ class GameState:
     chrono: list[ChronoRecord] = field(default_factory=list)
     checkins: dict[str, bool] = field(default_factory=dict)  # team -> late
     no_show: frozenset[str] = frozenset()
+    no_show_cause: str | None = None  # 32.03: "team" | "organisers"
     first_capture_team: str | None = None
     rejected: list[Note] = field(default_factory=list)
     flagged: list[Note] = field(default_factory=list)  # for the head judge
     penalty_reports: list[Note] = field(default_factory=list)  # 18.02 hits found
-    team_penalties: list[Note] = field(default_factory=list)  # 20.05 → section 11
+    team_penalties: list[Note] = field(default_factory=list)  # 20.05 → section 11; 28.02
+    inspection_points: dict[str, int] = field(default_factory=dict)  # 18.02: team -> points
     ignored: list[str] = field(default_factory=list)  # ids of unknown event types
 
     # --- queries ---------------------------------------------------------------------
@@ -189,6 +193,24 @@ class GameState:
 
     def survivors(self, team: str) -> list[PlayerState]:
         return [p for p in self.team_players(team) if p.unhit]
+
+    @property
+    def teams_out(self) -> list[str]:
+        """Teams with no unhit player left (a game in progress goes on: "How a game ends")."""
+        if not self.clock.started:
+            return []
+        return [t for t in self.setup.teams if self.alive(t) == 0]
+
+    @property
+    def only_team_in_play(self) -> str | None:
+        """23.03 / 30.01: while the game runs, the one team still in play when the other has
+        nobody left -- it may still capture and hang the flag. None otherwise."""
+        if self.ended or not self.clock.started:
+            return None
+        out = self.teams_out
+        if len(out) != 1:
+            return None
+        return self.setup.opponent(out[0])
 
     @property
     def ended(self) -> bool:

@@ -186,16 +186,6 @@ def carrier_over_limit() -> RuleMessage:
     return R("23.02", "the carrier's marker is over the limit", "маркер флагоносца превысил лимит")
 
 
-@catalog
-def report_hit(player: Player) -> RuleMessage:
-    return R(
-        "18.02",
-        "hit found on {player}: report for penalty points",
-        "у игрока {player} найдено поражение: сообщить Старшему судье для штрафных очков",
-        player=player,
-    )
-
-
 # --- scoring (30.01, 32.01-32.02) ------------------------------------------------------
 
 
@@ -291,4 +281,125 @@ def head_to_head(points: int, diff: int) -> Phrase:
         "личные встречи: очки {points}, разница {diff:+d}",
         points=points,
         diff=diff,
+    )
+
+
+# --- issue 11 readings (23.03, 27-29, 20.05, 18.02, 29.10, 25.05, 32.03) ----------------
+
+
+def without_section(message: Any) -> Phrase:
+    """A RuleMessage's text without its section head (to embed it in another message)."""
+    if isinstance(message, Phrase):
+        en, ru = getattr(message, "en", str(message)), getattr(message, "ru", str(message))
+        return Phrase(en, ru, **getattr(message, "params", {}))
+    return Phrase(str(message), str(message))
+
+
+@catalog
+def chrono_disqualified_and_group(dq: Phrase, fps: float, limit: float) -> RuleMessage:
+    return R(
+        "20.05",
+        "{dq}; {fps:g} fps is over {limit:g} fps: group removal 1+1 as well (20.05 and 20.04)",
+        "{dq}; {fps:g} фпс — выше {limit:g} фпс: также групповое удаление 1+1 (20.05 и 20.04)",
+        dq=without_section(dq),
+        fps=fps,
+        limit=limit,
+    )
+
+
+@catalog
+def only_team_in_play(team: Any) -> RuleMessage:
+    return R(
+        "23.03",
+        "only {team} is in play: the game goes on, {team} may still capture and hang the flag",
+        "в игре осталась только команда «{team}»: игра продолжается, она ещё может захватить "
+        "и водрузить флаг",
+        team=Team(str(team)),
+    )
+
+
+@catalog
+def playing_on_penalty(player: Player, section: str, group: bool) -> RuleMessage:
+    return R(
+        section,
+        "{player} played on while eliminated: team penalty, {what}",
+        "{player} продолжил игру в поражённом состоянии: штраф команде, {what}",
+        player=player,
+        what=GROUP_1_1 if group else Phrase("no further removal", "без дополнительного удаления"),
+    )
+
+
+@catalog
+def hang_rejected_chrono(section: str, verdict: Phrase) -> RuleMessage:
+    return R(
+        section,
+        "flag hang not counted: {verdict}",
+        "водружение флага не засчитано: {verdict}",
+        verdict=without_section(verdict),
+    )
+
+
+@catalog
+def inspection_points(player: Player, points: int) -> RuleMessage:
+    return R(
+        "18.02",
+        "hit found on {player} at the inspection: {points} penalty point(s)",
+        "у игрока {player} при осмотре найдено поражение: штрафных очков {points}",
+        player=player,
+        points=points,
+    )
+
+
+@catalog
+def inspection_points_total(team: Any, points: int) -> RuleMessage:
+    return R(
+        "18.02",
+        "{team}: {points} penalty point(s) for hits found at the inspection, subtracted "
+        "from the game points",
+        "команда «{team}»: штрафных очков за поражения, найденные при осмотре, — {points}; "
+        "вычтены из очков за игру",
+        team=Team(str(team)),
+        points=points,
+    )
+
+
+@catalog
+def old_paint(player: Player, spots: str) -> RuleMessage:
+    return R(
+        "29.10",
+        "{player} reported old paint spots before the game: {spots}",
+        "игрок {player} до игры сообщил о старых пятнах: {spots}",
+        player=player,
+        spots=spots,
+    )
+
+
+@catalog
+def carrier_paint_check(player: Player) -> RuleMessage:
+    return R(
+        "25.05",
+        "{player} carries the flag: judges never stop a flag carrier",
+        "{player} несёт флаг: судьи не останавливают флагоносца",
+        player=player,
+    )
+
+
+@catalog
+def no_show_replayable(team: Any) -> RuleMessage:
+    return R(
+        "32.03",
+        "no-show of {team} caused by the organisers: the head judge may have it replayed "
+        "within the round",
+        "неявка команды «{team}» по вине организаторов: Главный судья может перенести игру "
+        "в пределах тура",
+        team=Team(str(team)),
+    )
+
+
+@catalog
+def no_show_not_replayed() -> RuleMessage:
+    return R(
+        "32.03",
+        "a no-show caused by a team is not replayed",
+        "игра, на которой произошла неявка по вине команды, не переносится",
     )

@@ -48,6 +48,20 @@ DIRECT_REASONS: dict[str, Reason] = {
     )
 }
 
+# Reasons a judge logs before the clock starts (20.07, second item of that number: on
+# «Положить маркеры» a player who does not lay his marker down is counted eliminated).
+PRE_START_REASONS: dict[str, Reason] = {
+    r.key: r
+    for r in (
+        _r(
+            "markers_down",
+            "20.07",
+            'marker not laid down on "Markers down"',
+            "не положил маркер по команде «Положить маркеры»",
+        ),
+    )
+}
+
 # Reasons the fold assigns by itself (from checks, chrono, group removals, inspection).
 DERIVED_REASONS: dict[str, Reason] = {
     r.key: r
@@ -67,10 +81,17 @@ DERIVED_REASONS: dict[str, Reason] = {
     )
 }
 
-ALL_REASONS: dict[str, Reason] = {**DIRECT_REASONS, **DERIVED_REASONS}
+ALL_REASONS: dict[str, Reason] = {**DIRECT_REASONS, **PRE_START_REASONS, **DERIVED_REASONS}
 
 # Penalty kinds of the catalogue (Settings.penalties): a reason mapped to "group_1_1"
 # removes the offender and a second player of the same team (29.08).
 PENALTY_REMOVAL = "removal"
 PENALTY_GROUP_1_1 = "group_1_1"
 PENALTY_KINDS = (PENALTY_REMOVAL, PENALTY_GROUP_1_1)
+
+# 27.02-27.05, 28.02, 29.11: what "playing on while eliminated" may cite (reason "playing_on")
+PLAYING_ON_SECTIONS = ("27.02", "27.03", "27.04", "27.05", "28.02", "29.11")
+# reasons accepted for a player who is already eliminated: the penalty falls on his team
+ON_ELIMINATED_REASONS = ("playing_on",)
+# 20.07 (second item of that number): accepted before the clock starts, and only then
+BEFORE_START_REASONS = tuple(PRE_START_REASONS)

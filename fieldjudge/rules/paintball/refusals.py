@@ -272,3 +272,99 @@ def teammates_separately() -> RuleMessage:
         "a simultaneous elimination names two opponents, log teammates separately",
         "одновременное поражение — это два соперника; игроков одной команды записывайте отдельно",
     )
+
+
+# --- issue 11 readings ------------------------------------------------------------------
+
+
+@catalog
+def disqualified(section: str, player: Player) -> RuleMessage:
+    return R(
+        "20.05",
+        "{player} was disqualified for the rest of the tournament and cannot be put in play",
+        "{player} дисквалифицирован до окончания турнира и не может быть допущен к игре",
+        player=player,
+    )
+
+
+@catalog
+def markers_down_before_start() -> RuleMessage:
+    return R(
+        "20.07",
+        'a marker not laid down on "Markers down" is recorded before the start only',
+        "неположенный по команде «Положить маркеры» маркер записывают только до начала игры",
+    )
+
+
+@catalog
+def playing_on_section(section: Any) -> RuleMessage:
+    return R(
+        "28.02",
+        "playing on while eliminated cites 27.02-27.05, 28.02 or 29.11, not {section!r}",
+        "игра в поражённом состоянии: пункт 27.02-27.05, 28.02 или 29.11, а не {section!r}",
+        section=section,
+    )
+
+
+@catalog
+def no_show_cause_values() -> RuleMessage:
+    return R(
+        "32.03",
+        "the cause of a no-show is team or organisers",
+        "причина неявки: команда (team) или организаторы (organisers)",
+    )
+
+
+@catalog
+def replay_not_no_show() -> RuleMessage:
+    return R("32.03", "this game is not a no-show", "в этой игре неявки не было")
+
+
+@catalog
+def replay_team_cause() -> RuleMessage:
+    return R(
+        "32.03",
+        "a no-show caused by a team is not replayed",
+        "игра, на которой произошла неявка по вине команды, не переносится",
+    )
+
+
+@catalog
+def replay_head_judge() -> RuleMessage:
+    return R(
+        "32.03",
+        "only the head judge may have a game replayed",
+        "перенести игру может только Главный судья",
+    )
+
+
+@catalog
+def replay_round_over() -> RuleMessage:
+    return R(
+        "32.03",
+        "the round is over: the game can no longer be replayed",
+        "тур уже закончен: игру перенести нельзя",
+    )
+
+
+@catalog
+def old_paint_text() -> RuleMessage:
+    return R("29.10", "describe the old paint spot", "опишите старое пятно")
+
+
+@catalog
+def inspection_points_value() -> RuleMessage:
+    return R(
+        "18.02",
+        "penalty points are a whole number from 0",
+        "штрафные очки — целое число от 0",
+    )
+
+
+@catalog
+def shots_one_to_three() -> RuleMessage:
+    return R(
+        "20.02",
+        "the verdict is taken on 1 to 3 readings the judge chooses",
+        "решение принимается по 1-3 выстрелам на выбор судьи",
+    )

@@ -34,9 +34,13 @@ class GameResult:
     no_show: frozenset[str] = frozenset()
     final: bool = True  # False while the game is not in phase "final"
     notes: tuple[str, ...] = field(default_factory=tuple)  # RuleMessages (str)
+    # 18.02: penalty points for hits found at the inspection, already subtracted from points
+    penalty_points: Mapping[str, int] = field(default_factory=dict)
+    no_show_cause: str | None = None  # 32.03: "team" | "organisers"
+    replayable: bool = False  # 32.03: an organisers' no-show (the head judge may replay it)
 
     def __post_init__(self) -> None:
-        for name in ("points", "diff", "survivors"):
+        for name in ("points", "diff", "survivors", "penalty_points"):
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
     def opponent(self, team: str) -> str:
@@ -60,7 +64,9 @@ def clamp_diff(settings: Settings, diff: int) -> int:
 def game_result(setup: GameSetup, state: m.GameState) -> GameResult:
     """Points proposed to the senior judge (30.02) from a folded game."""
     if state.no_show:
-        return no_show_result(setup.settings, state.no_show, setup.teams, setup.game_id)
+        return no_show_result(
+            setup.settings, state.no_show, setup.teams, setup.game_id, state.no_show_cause
+        )
     s = setup.settings
     pts = s.points
     a, b = setup.teams
@@ -77,8 +83,9 @@ def game_result(setup: GameSetup, state: m.GameState) -> GameResult:
     else:
         holders = [t for t in (a, b) if state.flag_held_by(t) is not None]
         if len(holders) == 2:
-            # 30.01: both hold a flag -> only the team that captured first
-            held_team = state.first_capture_team
+            # 30.01 «захватили и удерживают»: only the team whose capture of the flag it now
+            # holds came first; a flag captured and lost earlier does not count
+            held_team = min(holders, key=lambda t: holding_capture_seq(state, t))
             notes.append(nt.both_hold(held_team))
         elif holders:
             held_team = holders[0]
@@ -91,6 +98,12 @@ def game_result(setup: GameSetup, state: m.GameState) -> GameResult:
             points = {a: pts.draw, b: pts.draw}
             notes.append(nt.draw_points(pts.draw))
     notes.append(nt.survivors(a, surv[a], surv[b], b, s.diff_clamp))
+    # 18.02: penalty points for hits found at the inspection, not below 0
+    penalty = {t: state.inspection_points.get(t, 0) for t in (a, b)}
+    for t in (a, b):
+        if penalty[t]:
+            points[t] = max(0, points[t] - penalty[t])
+            notes.append(nt.inspection_points_total(t, penalty[t]))
     return GameResult(
         game_id=setup.game_id,
         teams=(a, b),
@@ -103,6 +116,7 @@ def game_result(setup: GameSetup, state: m.GameState) -> GameResult:
         first_capture_team=state.first_capture_team,
         final=state.phase == m.FINAL,
         notes=tuple(notes),
+        penalty_points={t: v for t, v in penalty.items() if v},
     )
 
 
@@ -135,8 +149,20 @@ def with_outcome(
     )
 
 
+def holding_capture_seq(state: m.GameState, team: str) -> int:
+    """The log position of the capture of the flag ``team`` holds now (30.01): the latest
+    capture of that flag (a handover keeps it; a lost flag's spare is a new capture)."""
+    flag = state.flags[state.setup.opponent(team)]
+    caps = [c for c in flag.captures if c.team == team]
+    return caps[-1].seq if caps else 1 << 62
+
+
 def no_show_result(
-    settings: Settings, absent: Iterable[str], teams: tuple[str, str], game_id: str = ""
+    settings: Settings,
+    absent: Iterable[str],
+    teams: tuple[str, str],
+    game_id: str = "",
+    cause: str | None = None,
 ) -> GameResult:
     """32.01-32.02: one absent -> 0 and -5, its opponent 3 and +5; both absent -> 0 each."""
     a, b = teams
@@ -152,6 +178,8 @@ def no_show_result(
         points = {out: 0, present: NO_SHOW_WIN_POINTS}
         diff = {out: -NO_SHOW_DIFF, present: NO_SHOW_DIFF}
         note = nt.no_show_by(out, present, NO_SHOW_WIN_POINTS, NO_SHOW_DIFF)
+    # 32.03: only a no-show the organisers caused may be replayed (by the head judge)
+    extra = tuple(nt.no_show_replayable(t) for t in sorted(gone)) if cause == "organisers" else ()
     return GameResult(
         game_id=game_id,
         teams=(a, b),
@@ -160,7 +188,9 @@ def no_show_result(
         survivors={a: 0, b: 0},
         outcome=NO_SHOW,
         no_show=gone,
-        notes=(note,),
+        notes=(note, *extra),
+        no_show_cause=cause,
+        replayable=cause == "organisers",
     )
 
 

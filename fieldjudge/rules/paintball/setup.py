@@ -9,8 +9,16 @@ from typing import Any
 
 from fieldjudge.rules.paintball.reasons import PENALTY_GROUP_1_1, PENALTY_KINDS
 
-# 28.02 → 34.01 is not in the source: default group removal 1+1 (RULES.md).
-DEFAULT_PENALTIES: Mapping[str, str] = MappingProxyType({"playing_on": PENALTY_GROUP_1_1})
+# 28.02 → 34.01 is not in the source: default group removal 1+1 (RULES.md). The team penalty
+# of 20.05 ("section 11", not in the source): default group removal 1+1 from this catalogue.
+DEFAULT_PENALTIES: Mapping[str, str] = MappingProxyType(
+    {"playing_on": PENALTY_GROUP_1_1, "forbidden_mode": PENALTY_GROUP_1_1}
+)
+
+# 20.02 "below 301" vs 20.03 "over 300": how a reading is judged (RULES.md "Reading precision")
+FPS_WHOLE = "whole"  # default: the whole fps, rounded down (300.9 → 300, no penalty)
+FPS_EXACT = "exact"  # the reading as the device gave it (300.9 → over 300)
+FPS_PRECISIONS = (FPS_WHOLE, FPS_EXACT)
 
 ABOVE_320_POLICIES = (
     "group_1_1_flagged",
@@ -80,8 +88,15 @@ class Settings:
     penalties: Mapping[str, str] = field(default_factory=lambda: DEFAULT_PENALTIES)
     min_gap_minutes: int = 12  # 32.03
     checkin_minutes: int = 3  # 19.01
+    # 23.03 / 30.01 ("How a game ends"): a team with nobody left does not end the game
+    # unless the tournament's regulations say so
+    end_when_team_out: bool = False
+    fps_precision: str = FPS_WHOLE  # 20.02 / 20.03
+    inspection_penalty_points: int = 1  # 18.02: per hit found (not in the source)
 
     def __post_init__(self) -> None:
+        if self.fps_precision not in FPS_PRECISIONS:
+            object.__setattr__(self, "fps_precision", FPS_WHOLE)
         # the catalogue always covers the defaults; a given mapping overrides them
         merged = {**DEFAULT_PENALTIES, **dict(self.penalties)}
         object.__setattr__(self, "penalties", MappingProxyType(merged))
@@ -99,6 +114,9 @@ class Settings:
             "penalties": dict(self.penalties),
             "min_gap_minutes": self.min_gap_minutes,
             "checkin_minutes": self.checkin_minutes,
+            "end_when_team_out": self.end_when_team_out,
+            "fps_precision": self.fps_precision,
+            "inspection_penalty_points": self.inspection_penalty_points,
         }
 
     @classmethod
@@ -113,6 +131,9 @@ class Settings:
             "diff_clamp",
             "min_gap_minutes",
             "checkin_minutes",
+            "end_when_team_out",
+            "fps_precision",
+            "inspection_penalty_points",
         ):
             if name in doc:
                 kwargs[name] = _coerce(getattr(base, name), doc[name])
@@ -157,12 +178,18 @@ class GameSetup:
     team_b: str
     rosters: Mapping[str, tuple[RosterPlayer, ...]]
     settings: Settings = field(default_factory=Settings)
+    # 20.05: players disqualified in an earlier game of the tournament, as (team, number);
+    # they cannot be put in play in this game (see ``disqualified_in``)
+    disqualified: frozenset[tuple[str, int]] = frozenset()
 
     def __post_init__(self) -> None:
         object.__setattr__(
             self,
             "rosters",
             MappingProxyType({str(t): tuple(ps) for t, ps in self.rosters.items()}),
+        )
+        object.__setattr__(
+            self, "disqualified", frozenset((str(t), int(n)) for t, n in self.disqualified)
         )
 
     @property

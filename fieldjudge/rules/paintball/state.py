@@ -9,18 +9,22 @@ from fieldjudge.rules.events import Event, effective
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import notes as nt
-from fieldjudge.rules.paintball.checks import fps_of, label, num, refusal
+from fieldjudge.rules.paintball.checks import fps_of, label, num, reading_fps, refusal
 from fieldjudge.rules.paintball.chrono import chrono_verdict
 from fieldjudge.rules.paintball.clock import elapsed_at
-from fieldjudge.rules.paintball.reasons import ALL_REASONS
-from fieldjudge.rules.paintball.setup import GameSetup
+from fieldjudge.rules.paintball.reasons import ALL_REASONS, ON_ELIMINATED_REASONS
+from fieldjudge.rules.paintball.setup import GameSetup, needs_second_player
 
 
 def new_state(setup: GameSetup) -> m.GameState:
     players = {}
     for team in setup.teams:
         for rp in setup.rosters.get(team, ()):
-            players[(team, rp.number)] = m.PlayerState(team, rp.number, rp.name, rp.captain)
+            p = m.PlayerState(team, rp.number, rp.name, rp.captain)
+            if (team, rp.number) in setup.disqualified:
+                # 20.05: disqualified in an earlier game, for the rest of the tournament
+                p.status, p.disqualified = m.DISQUALIFIED, True
+            players[(team, rp.number)] = p
     return m.GameState(
         setup=setup,
         phase=m.NOT_STARTED,
@@ -28,6 +32,12 @@ def new_state(setup: GameSetup) -> m.GameState:
         flags={t: m.FlagState(owner=t) for t in setup.teams},
         clock=m.ClockState(length_ms=setup.settings.game_length_ms),
     )
+
+
+def disqualified_in(states: Iterable[m.GameState]) -> frozenset[tuple[str, int]]:
+    """20.05: the (team, number) of every player disqualified in these games -- pass it as
+    ``GameSetup.disqualified`` of every later game of the tournament."""
+    return frozenset(p.key for st in states for p in st.players.values() if p.disqualified)
 
 
 def fold(setup: GameSetup, events: Iterable[Event]) -> m.GameState:
@@ -139,6 +149,10 @@ def _end(st: m.GameState, reason: str, at: int | None) -> None:
 
 
 def _team_out(st: m.GameState, at: int | None) -> None:
+    # "How a game ends" (23.03, 30.01): a team with nobody left does not end the game, the
+    # other team may still capture and hang; only the setting ends it here
+    if not st.setup.settings.end_when_team_out:
+        return
     if st.phase not in (m.RUNNING, m.STOPPED, m.HANG_CHECK):
         return
     if any(st.alive(t) == 0 for t in st.setup.teams):
@@ -196,12 +210,20 @@ def _a_marker_verdict(st, e, d):
     p = _pl(st, d["team"], d["number"])
     p.marker_result = d["result"]
     p.has_marker = d["result"] != "no_marker"
+    if p.status == m.DISQUALIFIED:
+        return  # 20.05: stays out whatever the marker check says
     # 19.06 not admitted (may be fixed and re-checked); 19.07 plays without a marker
     p.status = {"admitted": m.IN_PLAY, "not_admitted": m.NOT_ADMITTED}.get(d["result"], m.NO_MARKER)
 
 
+def _a_old_paint(st, e, d):
+    # 29.10: shown to the judge at a paint check of this player
+    _pl(st, d["team"], d["number"]).old_paint.append(str(d["spot"]).strip())
+
+
 def _a_no_show(st, e, d):
     st.no_show = frozenset(str(t) for t in d["absent"])  # 32.01
+    st.no_show_cause = str(d.get("cause", "team"))  # 32.03
     st.end_reason, st.phase = m.END_NO_SHOW, m.FINAL
 
 
@@ -236,6 +258,18 @@ def _a_elimination(st, e, d):
     reason = d["reason"]
     section = ALL_REASONS[reason].section
     offenders = [_pl(st, r["team"], r["number"]) for r in d["players"]]
+    if reason in ON_ELIMINATED_REASONS:
+        section = str(d.get("section", section))
+        if offenders[0].status == m.ELIMINATED:
+            # 27.02-27.05, 28.02, 29.11: playing on while eliminated is a team penalty
+            p = offenders[0]
+            group = needs_second_player(st.setup.settings, reason)
+            st.team_penalties.append(
+                m.Note(e.id, e.seq, e.type, nt.playing_on_penalty(label(p), section, group))
+            )
+            _second(st, e, p, d.get("second"), section, at)
+            _team_out(st, at)
+            return
     for p in offenders:
         _eliminate(st, p, reason, section, at, e, str(d.get("note", "")))
     _second(st, e, offenders[0], d.get("second"), section, at)
@@ -276,7 +310,7 @@ def _a_neutral_end(st, e, d):
 
 def _a_chrono_reading(st, e, d):
     p, at = _pl(st, d["team"], d["number"]), _ms(st, e)
-    if _apply_chrono(st, e, p, d, fps_of(d.get("fps")), at):
+    if _apply_chrono(st, e, p, d, reading_fps(d), at):
         _team_out(st, at)
 
 
@@ -310,7 +344,7 @@ def _a_flag_hang(st, e, d):
 def _a_hang_verdict(st, e, d):
     hang = st.hangs[-1]
     p = st.players[(hang.team, hang.number)]
-    fps = fps_of(d.get("fps"))
+    fps = reading_fps(d)
     at = hang.touch_ms
     hit = d["paint"] == "hit"
     cv = chrono_verdict(
@@ -332,7 +366,8 @@ def _a_hang_verdict(st, e, d):
         hang.text = nt.carrier_hit()
         _eliminate(st, p, "hit", "23.02", at, e, nt.hit_at_hang_check())
     else:
-        hang.text = nt.carrier_over_limit()
+        # 23.02 with the chrono's own section: e.g. 305 fps → "20.03: not counted"
+        hang.text = nt.hang_rejected_chrono(cv.section, cv.text)
     if fps is not None or cv.eliminates:
         _apply_chrono(st, e, p, d, fps, at)  # the chrono penalty applies on top (20.03-20.05)
     # 23.02: the spare flag is up (done by _eliminate); play resumes with clock_resume
@@ -350,7 +385,13 @@ def _a_inspection(st, e, d):
         _restore(p)
     elif result == "hit_found":
         _eliminate(st, p, "failed_inspection", "18.02", st.end_ms, e)
-        st.penalty_reports.append(m.Note(e.id, e.seq, e.type, nt.report_hit(label(p))))
+        # 18.02: penalty points per hit found, entered by the senior judge (default setting);
+        # the note is printed on the protocol
+        pts = d.get("penalty_points")
+        pts = st.setup.settings.inspection_penalty_points if pts is None else int(pts)
+        st.inspection_points[p.team] = st.inspection_points.get(p.team, 0) + pts
+        note = nt.inspection_points(label(p), pts)
+        st.penalty_reports.append(m.Note(e.id, e.seq, e.type, note))
     else:
         _eliminate(st, p, "did_not_report", "18.02", st.end_ms, e)
     if not st.to_inspect():
@@ -376,4 +417,5 @@ _APPLY = {
     ev.FLAG_HANG: _a_flag_hang,
     ev.HANG_VERDICT: _a_hang_verdict,
     ev.INSPECTION: _a_inspection,
+    ev.OLD_PAINT: _a_old_paint,
 }

@@ -5,17 +5,19 @@ A screen builds a :class:`MatchSetup`, starts with :func:`new_match`, offers
 objects, calls :func:`resolve_round` with :func:`make_dice`, and shows :func:`render_post`.
 """
 
+from .closing import SEED_REVEALED, reveal, revealed_in, roll_refusal
 from .declarations import Declaration, valid_actions, valid_bludgers, valid_targets
 from .feints import DEFAULT_FEINTS, Feint, FeintCatalogue
 from .order import check_post_order, next_round_order
 from .outcome import Outcome, RoundResult
 from .post import render_post
-from .resolve import make_dice, resolve_round
+from .resolve import make_dice, resolve_passes, resolve_round
 from .roster import MatchSetup, Player, Team
 from .settings import EndCondition, QuidditchSettings
 from .state import MatchState, new_match
 
 __all__ = [
+    "SEED_REVEALED",
     "DEFAULT_FEINTS",
     "Declaration",
     "EndCondition",
@@ -33,7 +35,11 @@ __all__ = [
     "new_match",
     "next_round_order",
     "render_post",
+    "resolve_passes",
     "resolve_round",
+    "reveal",
+    "revealed_in",
+    "roll_refusal",
     "valid_actions",
     "valid_bludgers",
     "valid_targets",

@@ -60,6 +60,7 @@ def _hit_away(ctx: RoundContext, i: int, beater: str, protected: str) -> bool:
     """Return whether the bludger was hit away from ``protected``."""
     cfg = ctx.cfg
     bp = ctx.p(beater)
+    ctx.hit_away.add((i, beater))
     r1 = ctx.roll(
         f"отбитие бладжера {i + 1}: {bp.name}",
         ctx.thr(cfg.beater_intercept, cfg.beater_intercept_per_match * bp.matches),
@@ -87,13 +88,28 @@ def _hit_away(ctx: RoundContext, i: int, beater: str, protected: str) -> bool:
         accurate=hit,
         valid_aim=valid_aim,
     )
-    if hit:
+    if hit and aim is not None:
         if ctx.p(aim).position == KEEPER and aim not in ctx.scoring_keepers:
             ctx.team_warning(bp.team, "11.5", beater)
             ctx.penalty(bp.team, "11.5")
         if ctx.up(aim):
+            if _may_hit_back(ctx, i, aim) and _hit_away(ctx, i, aim, aim):
+                return True  # 7, 8: the aimed beater hit it away in turn
             dodge(ctx, i, aim, aimed=True)
     return True
+
+
+def _may_hit_back(ctx: RoundContext, i: int, pid: str) -> bool:
+    """7: «если бладжер наводится на защитника, он может как попытаться уклониться, так и
+    отбить бладжер» -- a beater who declared hitting this bludger and has not hit it yet."""
+    d = ctx.decl(pid)
+    return (
+        ctx.p(pid).position == BEATER
+        and d is not None
+        and d.action == HIT_BLUDGER
+        and d.bludger == i
+        and (i, pid) not in ctx.hit_away
+    )
 
 
 def dodge(ctx: RoundContext, i: int, pid: str, aimed: bool = False) -> None:

@@ -40,6 +40,8 @@ class RoundContext:
         self.fallen: dict[str, int] = {}  # knocked down / fallen / sent off this round
         self.scoring_keepers: set[str] = set()  # keepers facing a shot this round (11.5)
         self.bludger_next: dict[int, str] = {}  # index -> "rest" | "random"
+        self.first_roll = 0  # index in dice.rolls where this resolution began
+        self.hit_away: set[tuple[int, str]] = set()  # (bludger, beater) hit this round (8)
 
     # players ----------------------------------------------------------------------------
     def p(self, pid: str) -> Player:
@@ -118,19 +120,29 @@ class RoundContext:
         self.s.removed[pid] = reason
 
     # warnings ---------------------------------------------------------------------------
+    def all_warnings(self, team: str) -> int:
+        """11.7 «после получения 3 любых предупреждений»: the team's warnings plus the
+        non-game warnings of its players (11.1, 11.2)."""
+        own = sum(n for pid, n in self.s.player_warnings.items() if self.p(pid).team == team)
+        return self.s.team_warnings.get(team, 0) + own
+
+    def _any_three(self, team: str) -> None:
+        if self.all_warnings(team) % self.cfg.warnings_per_penalty == 0:
+            self.penalty(team, "11.7")
+
     def team_warning(self, team: str, section: str, pid: str | None = None) -> None:
         w = self.s.team_warnings
         w[team] = w.get(team, 0) + 1
         self.emit(
             WARNINGS, "team_warning", section, (pid,) if pid else (), team=team, count=w[team]
         )
-        if w[team] % self.cfg.warnings_per_penalty == 0:
-            self.penalty(team, "11.7")
+        self._any_three(team)
 
     def player_warning(self, pid: str, section: str, **data: Any) -> None:
         w = self.s.player_warnings
         w[pid] = w.get(pid, 0) + 1
         self.emit(WARNINGS, "player_warning", section, (pid,), count=w[pid], **data)
+        self._any_three(self.p(pid).team)  # 11.7: non-game warnings count too
 
     def penalty(self, team: str, section: str) -> None:
         self.s.penalties.append(PendingPenalty(team, section, self.round_no))

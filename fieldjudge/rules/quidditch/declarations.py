@@ -29,6 +29,7 @@ SEARCH = "search"  # 9, looking for the snitch
 CHASE = "chase"  # 9, chasing (or following the other seeker)
 CATCH_SNITCH = "catch_snitch"  # 9
 PUSH = "push"  # 10, seeker vs seeker during a catch attempt; anything else is 11.4
+PUSHERS_11_4 = (CHASER, BEATER, KEEPER)  # 10, 11.4: offered, rolled like any push
 
 ACTIONS = (
     NONE,
@@ -51,7 +52,9 @@ RING_NAMES_RU = {"left": "левое", "middle": "среднее", "right": "п�
 PUSH_BACK = "push_back"
 DODGE_PUSH = "dodge"
 RESPONSES = (PUSH_BACK, DODGE_PUSH)
-FLAGS = ("11.1", "11.3", "11.4", "11.6")  # the judge's findings in a post
+# the judge's findings in a post; "5.1": a penalty the judge awards by hand against the
+# poster's team (5.1: «пенальти назначается судьёй за ряд нарушений»)
+FLAGS = ("11.1", "11.3", "11.4", "11.6", "5.1")
 
 # which feint situation an action's feint serves by default
 ACTION_SITUATION = {
@@ -171,7 +174,7 @@ def valid_actions(state: MatchState, pid: str) -> list[str]:
             pen = state.penalties[0]
             if p.team != pen.team:
                 acts.append(PENALTY_SHOT)
-            return acts
+            return [*acts, PUSH]
         if q.status == THROW_UP:
             acts.append(CATCH_THROW_UP)
         elif q.status == LOOSE:
@@ -203,6 +206,9 @@ def valid_actions(state: MatchState, pid: str) -> list[str]:
             acts.append(SEARCH)
         if other.caught_up:
             acts.append(PUSH)
+    if p.position in PUSHERS_11_4:
+        # 10, 11.4: an illegal push is still a push the judge records and rolls (30 % / 20 %)
+        acts.append(PUSH)
     return acts
 
 
@@ -222,12 +228,15 @@ def valid_targets(state: MatchState, pid: str, action: str) -> list[str]:
         partner = [x.id for x in setup.of_team(p.team, BEATER) if x.id != pid]
         return [x.id for x in setup.players if x.team == other and act(x.id)] + partner
     if action == PUSH:
+        if p.position in PUSHERS_11_4:
+            return [x.id for x in setup.of_team(other) if act(x.id)]  # 11.4: anyone
         return [setup.seeker(other).id]
     return []
 
 
 def valid_bludgers(state: MatchState, pid: str) -> list[int]:
-    """Bludgers a beater may hit away: those following him or a teammate (8)."""
+    """Bludgers a beater may hit away: those following him or a teammate (8) -- including
+    one his partner may aim at him (7, 8: a targeted beater may hit it as well as dodge)."""
     team = state.setup.player(pid).team
     return [
         i

@@ -59,6 +59,9 @@ class Feint:
     situations: tuple[str, ...]
     bonus_min: int = 0
     bonus_max: int = 0
+    # 4: «не считая групповых финтов» -- a steal with a group feint is not held to the one
+    # steal attempt per team and round
+    group: bool = False
 
     def __post_init__(self) -> None:
         bad = [s for s in self.situations if s not in SITUATIONS]
@@ -76,12 +79,15 @@ class Feint:
         return max(lo, min(self.bonus_min, hi)), min(hi, max(self.bonus_max, lo))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "name": self.name,
             "situations": list(self.situations),
             "bonus_min": self.bonus_min,
             "bonus_max": self.bonus_max,
         }
+        if self.group:
+            d["group"] = True
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Feint:
@@ -90,6 +96,7 @@ class Feint:
             situations=tuple(d.get("situations", ())),
             bonus_min=int(d.get("bonus_min", 0)),
             bonus_max=int(d.get("bonus_max", 0)),
+            group=bool(d.get("group", False)),
         )
 
 
@@ -111,6 +118,8 @@ DEFAULT_FEINTS: tuple[Feint, ...] = (
 
 class FeintCatalogue:
     """Feints by name, in catalogue order."""
+
+    # 12: «раздел будет дополняться» -- the catalogue is data the judge edits, not code
 
     def __init__(self, feints: Iterable[Feint] = DEFAULT_FEINTS) -> None:
         self._by_name: dict[str, Feint] = {}

@@ -1,4 +1,4 @@
-"""Post order (0) and the judge's flags (11.1, 11.3, 11.4, 11.6).
+"""Post order (0) and the judge's flags (11.1, 11.3, 11.4, 11.6; 5.1 a penalty by hand).
 
 Order rules checked on the recorded ``post_order`` of the posts that count:
 
@@ -87,6 +87,8 @@ def apply_order_and_flags(ctx: RoundContext, start_state: MatchState) -> None:
                 ctx.emit(WARNINGS, "removed", "11.4", (d.player,))
             elif f == "11.6":
                 ctx.team_warning(team, "11.6", d.player)
+            elif f == "5.1":
+                ctx.penalty(team, "5.1")  # awarded by the judge by hand
 
 
 def next_round_order(state: MatchState) -> dict[str, Any]:

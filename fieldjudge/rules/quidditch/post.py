@@ -85,7 +85,16 @@ class _Writer:
                 f"Перехват — {self.n(t['player'])}{', ' + f if f else ''}: {roll_ru(r)} — {ok}"
             )
         extra = o.rolls[len(o.data.get("tries", [])) :]
-        if extra:
+        contest = o.data.get("contest")
+        if contest:
+            # 5, interception "contest": both values are shown, the higher takes the ball
+            tried = {t["player"] for t in o.data.get("tries", [])}
+            vals = ", ".join(f"{self.n(c['player'])} — {c['value']}" for c in contest)
+            parts.append(f"Спор за мяч (п. 5, забирает большее значение): {vals}")
+            extra = extra[sum(1 for c in contest if c["player"] not in tried) :]
+            if extra:
+                parts.append("Переброс при равенстве: " + "; ".join(roll_ru(r) for r in extra))
+        elif extra:
             parts.append(
                 "Спор за мяч (забирает большее значение): " + "; ".join(roll_ru(r) for r in extra)
             )

@@ -5,7 +5,13 @@ Posts are resolved in post order. A pass must name a teammate chaser placed by h
 in the passer's zone (the nearest chaser), otherwise it is wasted and the quaffle lies loose;
 opposing chasers who declared an interception of that passer roll 40 % + feint; if several
 succeed, the one with the highest contest roll takes it (5: "the higher value takes it").
-Without a successful interception the own pass is caught (100 %).
+Without a successful interception the own pass is caught (100 %). With the match setting
+``interception = "contest"`` (the literal reading of 5) the receiver of a good pass draws a
+value too when an interception succeeded, and the higher value takes the ball (the
+interceptor's value is his interception roll); ties are drawn again.
+Passes may be resolved within the round (``resolve.resolve_passes``); the round's end then
+skips them. A steal with a group feint (4: «не считая групповых финтов») is not held to the
+one steal attempt per team and round.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from .declarations import (
 )
 from .outcome import QUAFFLE
 from .roster import CHASER, KEEPER, SEEKER
+from .settings import INTERCEPTION_CONTEST
 from .state import HELD, LOOSE, THROW_UP
 
 PH = QUAFFLE
@@ -41,11 +48,14 @@ def resolve_quaffle(ctx: RoundContext) -> None:
         _throw_up(ctx)
         return
     steal_teams: set[str] = set()
-    passers: set[str] = set()
+    done = set(ctx.s.passes_resolved)  # resolved within the round (5)
+    passers: set[str] = set(done)
     for d in ctx.in_post_order():
         if not ctx.up(d.player):
             continue
         if d.action == PASS:
+            if d.player in done:
+                continue
             passers.add(d.player)
             _pass(ctx, d)
         elif d.action == STEAL:
@@ -57,6 +67,19 @@ def resolve_quaffle(ctx: RoundContext) -> None:
     for d in ctx.decls.values():
         if d.action == INTERCEPT and d.target not in passers:
             ctx.emit(PH, "intercept_no_pass", "5", (d.player,), passer=d.target)
+
+
+def resolve_passes_so_far(ctx: RoundContext) -> None:
+    """5: the passes posted so far, resolved within the round, in post order up to the first
+    post whose ball action waits for the round's end (steal, shot, pick-up)."""
+    done = ctx.s.passes_resolved
+    for d in ctx.in_post_order():
+        if d.action in (STEAL, SHOOT, PICK_UP):
+            break
+        if d.action != PASS or d.player in done or not ctx.up(d.player):
+            continue
+        _pass(ctx, d)
+        done.append(d.player)
 
 
 def resolve_illegal_pushes(ctx: RoundContext) -> None:
@@ -141,8 +164,23 @@ def _pass(ctx: RoundContext, d: Declaration) -> None:
             r = ctx.roll(f"перехват: {p.name}", ctx.thr(ctx.cfg.intercept, bonus))
             tries.append((i.player, feint, bonus, r))
     won = [t for t in tries if t[3].success]
-    contest = []
-    if len(won) > 1:
+    contest: list = []
+    extra: dict = {}
+    if won and ctx.cfg.interception == INTERCEPTION_CONTEST:
+        # 5, literal: the higher value of the draw takes the ball, the receiver's included
+        values = [(t[0], t[3].value) for t in won]
+        if reason is None and recv is not None:
+            rr = ctx.roll(f"поимка паса: {ctx.p(recv).name}")
+            contest.append(rr)
+            values.append((recv, rr.value))
+        best = max(v for _, v in values)
+        top = [pid for pid, v in values if v == best]
+        if len(top) > 1:
+            top, more = _contest_ids(ctx, top)
+            contest += more
+        extra = {"contest": [{"player": pid, "value": v} for pid, v in values]}
+        won = [t for t in won if t[0] == top[0]]  # empty when the receiver won
+    elif len(won) > 1:
         won, contest = _contest(ctx, won)
     tries_data = [
         {"player": pid, "feint": f, "bonus": b, "success": bool(r.success)}
@@ -152,7 +190,15 @@ def _pass(ctx: RoundContext, d: Declaration) -> None:
     if won:
         thief = won[0][0]
         _gain(ctx, thief)
-        ctx.emit(PH, "pass_intercepted", "5", (passer, recv or "", thief), rolls, tries=tries_data)
+        ctx.emit(
+            PH,
+            "pass_intercepted",
+            "5",
+            (passer, recv or "", thief),
+            rolls,
+            tries=tries_data,
+            **extra,
+        )
     elif reason:
         q.status, q.holder = LOOSE, None
         ctx.emit(
@@ -160,7 +206,7 @@ def _pass(ctx: RoundContext, d: Declaration) -> None:
         )
     else:
         _gain(ctx, recv, restart=False)  # a pass keeps the carrying count (3)
-        ctx.emit(PH, "pass_caught", "5", (passer, recv), rolls, tries=tries_data)
+        ctx.emit(PH, "pass_caught", "5", (passer, recv), rolls, tries=tries_data, **extra)
 
 
 def _contest(ctx: RoundContext, won: list) -> tuple[list, list]:
@@ -178,12 +224,29 @@ def _contest(ctx: RoundContext, won: list) -> tuple[list, list]:
     return field, rolls
 
 
+def _contest_ids(ctx: RoundContext, pids: list[str]) -> tuple[list[str], list]:
+    """Equal values in a contest of 5: draw again among them until one is highest."""
+    rolls = []
+    field = list(pids)
+    while len(field) > 1:
+        scored = []
+        for pid in field:
+            r = ctx.roll(f"спор за мяч: {ctx.p(pid).name}")
+            rolls.append(r)
+            scored.append((r.value, pid))
+        best = max(v for v, _ in scored)
+        field = [pid for v, pid in scored if v == best]
+    return field, rolls
+
+
 def _steal(ctx: RoundContext, d: Declaration, steal_teams: set[str]) -> None:
     q = ctx.s.quaffle
     p = ctx.p(d.player)
     if p.position != CHASER:
         return
-    if p.team in steal_teams:
+    catalogued = ctx.setup.feints.get(d.feint)
+    group = catalogued is not None and catalogued.group and catalogued.fits(F.STEAL)
+    if p.team in steal_teams and not group:
         ctx.emit(PH, "steal_refused", "4", (d.player,), team=p.team)
         return
     steal_teams.add(p.team)

@@ -11,30 +11,37 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ..dice import Dice, ScriptedDice
+from . import texts
 from .bludgers import draw_targets, resolve_bludgers
+from .closing import roll_refusal
 from .context import RoundContext
 from .declarations import Declaration, as_mapping
 from .order import apply_order_and_flags
 from .outcome import END, RoundResult
-from .quaffle import resolve_illegal_pushes, resolve_quaffle
+from .quaffle import resolve_illegal_pushes, resolve_passes_so_far, resolve_quaffle
 from .settings import END_POINTS, END_ROUNDS
 from .snitch import resolve_snitch
-from .state import MatchState
+from .state import THROW_UP, MatchState
 
 
 def make_dice(state: MatchState, server_seed: str | bytes) -> Dice:
-    """The dice for the round about to be played: numbering continues across the match."""
+    """The dice for the round about to be played: numbering continues across the match.
+    Refused (ValueError) once the seed is revealed: a revealed match is closed."""
+    if state.revealed:
+        raise ValueError(texts.seed_revealed())
     setup = state.setup
     return Dice(server_seed, setup.client_seed, setup.match_id, state.round_no, state.next_roll_n)
 
 
-def resolve_round(
+def start_context(
     state: MatchState,
     declarations: Iterable[Declaration] | Mapping[str, Declaration],
     dice: Dice,
-) -> RoundResult:
-    if state.ended:
-        raise ValueError("the match has ended")
+) -> RoundContext:
+    """Checks common to every resolution and the context on a private copy of the state."""
+    why = roll_refusal(state)
+    if why:
+        raise ValueError(why)
     if not isinstance(dice, ScriptedDice):
         if dice.round_no != state.round_no or dice.next_n != state.next_roll_n:
             raise ValueError(
@@ -44,12 +51,48 @@ def resolve_round(
     decls = as_mapping(declarations)
     for pid in decls:
         state.setup.player(pid)  # KeyError on an unknown player
-    first_roll = len(dice.rolls)
     s = state.copy()
     ctx = RoundContext(s, decls, dice)
+    ctx.first_roll = len(dice.rolls)
     for pid, d in ctx.decls.items():
         if d.zone:
             s.zones[pid] = d.zone
+    return ctx
+
+
+def resolve_passes(
+    state: MatchState,
+    declarations: Iterable[Declaration] | Mapping[str, Declaration],
+    dice: Dice,
+) -> RoundResult:
+    """0, 5: «поимки мяча при пасе рассчитываются и отписываются судьёй внутри круга ходов».
+    Resolve the passes posted so far, within the round: posts in post order up to the first
+    steal, shot or pick-up (those wait for the round's end). The result's state is still
+    the same round (``round_no`` unchanged), the roll numbering goes on, and
+    ``resolve_round`` later skips the passes resolved here. Raises ValueError before the
+    throw-up, with a penalty pending, or once the match is closed."""
+    ctx = start_context(state, declarations, dice)
+    q = ctx.s.quaffle
+    if q.status == THROW_UP or ctx.s.penalties:
+        raise ValueError(texts.passes_not_yet())
+    resolve_passes_so_far(ctx)
+    ctx.s.next_roll_n = dice.next_n
+    return RoundResult(
+        round_no=state.round_no,
+        state=ctx.s,
+        outcomes=ctx.outcomes,
+        rolls=list(dice.rolls[ctx.first_roll :]),
+    )
+
+
+def resolve_round(
+    state: MatchState,
+    declarations: Iterable[Declaration] | Mapping[str, Declaration],
+    dice: Dice,
+) -> RoundResult:
+    ctx = start_context(state, declarations, dice)
+    s = ctx.s
+    first_roll = ctx.first_roll
 
     resolve_quaffle(ctx)
     resolve_illegal_pushes(ctx)
@@ -81,6 +124,7 @@ def resolve_round(
         draw_targets(ctx)
     s.round_no += 1
     s.next_roll_n = dice.next_n
+    s.passes_resolved = []
     return RoundResult(
         round_no=state.round_no,
         state=s,

@@ -19,6 +19,15 @@ END_POINTS = "points"  # 9: ... or when a team reaches `limit` points
 END_ROUNDS = "rounds"  # 9: ... or after `limit` rounds
 END_KINDS = (END_SNITCH, END_POINTS, END_ROUNDS)
 
+# 5: «квоффл получает тот, чьё значение при генерации вероятности будет выше»
+INTERCEPTION_FLAT = "flat"  # default: a successful interception roll takes the ball
+INTERCEPTION_CONTEST = "contest"  # the receiver draws too; both succeed → the higher value
+INTERCEPTIONS = (INTERCEPTION_FLAT, INTERCEPTION_CONTEST)
+# 9: «за время преследования снитч может исчезнуть с вероятностью 15%»
+VANISH_PER_ROUND = "per_round"  # default: 15 % in every round of a chase
+VANISH_PER_CHASE = "per_chase"  # 15 % once per chase (and in each round of catch attempts)
+VANISH_MODES = (VANISH_PER_ROUND, VANISH_PER_CHASE)
+
 
 @dataclass(frozen=True)
 class EndCondition:
@@ -76,6 +85,15 @@ class QuidditchSettings:
     # violations (11)
     warnings_per_penalty: int = 3
     sent_off_rounds: int = 1  # 11.3
+    # readings of the rulebook (RULES.md): match settings
+    interception: str = INTERCEPTION_FLAT  # 5
+    vanish_mode: str = VANISH_PER_ROUND  # 9
+
+    def __post_init__(self) -> None:
+        if self.interception not in INTERCEPTIONS:
+            raise ValueError(f"unknown interception setting {self.interception!r}")
+        if self.vanish_mode not in VANISH_MODES:
+            raise ValueError(f"unknown vanish setting {self.vanish_mode!r}")
 
     def threshold(self, base: float, *bonuses: float) -> int:
         """floor(min(cap, base + bonuses)), never below 0 (module docstring)."""
@@ -91,5 +109,6 @@ class QuidditchSettings:
         kw: dict[str, Any] = {}
         for k, v in d.items():
             if k in known:
-                kw[k] = int(v) if known[k] == "int" else float(v)
+                t = known[k]
+                kw[k] = int(v) if t == "int" else str(v) if t == "str" else float(v)
         return cls(**kw)

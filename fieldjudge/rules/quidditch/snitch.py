@@ -8,6 +8,11 @@ ends the match; (3) chasing seekers advance one round, a speed feint (once per c
 one more with 85 %; the other seeker may start following; (4) if nobody was chasing, every
 seeker who posted rolls to spot it: 15 % + 5 % per goal of his team; a spot starts a 3-round
 chase from the next round.
+
+The vanish roll (1) follows the match setting ``vanish_mode``: ``per_round`` (default) rolls
+in every round a chase is on; ``per_chase`` rolls once per chase, and again in each round
+with a catch attempt (9: «при этом во время попыток поймать мяч снитч по-прежнему может
+исчезнуть»).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from .context import RoundContext
 from .declarations import CATCH_SNITCH, CHASE, PUSH
 from .outcome import SNITCH
 from .roster import SEEKER
+from .settings import VANISH_PER_CHASE
 from .state import SeekerState
 
 PH = SNITCH
@@ -34,11 +40,14 @@ def resolve_snitch(ctx: RoundContext) -> None:
         if ctx.up(sid) and s.seekers[sid].caught_up and _act(ctx, sid) == CATCH_SNITCH
     ]
     _pushes(ctx, seekers, attempts)
-    if was_on:
+    per_chase = cfg.vanish_mode == VANISH_PER_CHASE
+    if was_on and (not per_chase or not s.vanish_rolled or attempts):
         r = ctx.roll("исчезновение снитча", ctx.thr(cfg.vanish))
+        s.vanish_rolled = True
         if r.success:
             for sid in seekers:
                 s.seekers[sid] = SeekerState()
+            s.vanish_rolled = False
             ctx.emit(PH, "snitch_vanished", "9", (), [r])
             return
         ctx.emit(PH, "snitch_stays", "9", (), [r])
@@ -114,6 +123,7 @@ def resolve_snitch(ctx: RoundContext) -> None:
             )
             if r.success:
                 s.seekers[sid] = SeekerState(chasing=True, rounds_left=cfg.chase_rounds)
+                s.vanish_rolled = False  # a new chase
             ctx.emit(PH, "spot", "9", (sid,), [r], success=r.success, left=cfg.chase_rounds)
 
 

@@ -97,6 +97,10 @@ class MatchState:
     penalties: list[PendingPenalty] = field(default_factory=list)
     ended: bool = False
     end_reason: str | None = None  # "snitch" | "points" | "rounds"
+    # passers whose pass the judge resolved within the round about to end (0, 5)
+    passes_resolved: list[str] = field(default_factory=list)
+    vanish_rolled: bool = False  # 9, vanish_mode "per_chase": this chase's roll was made
+    revealed: bool = False  # the server seed is published: the match is closed, no roll
 
     # queries --------------------------------------------------------------------------
     def is_active(self, pid: str) -> bool:
@@ -151,6 +155,9 @@ class MatchState:
             "penalties": [asdict(p) for p in self.penalties],
             "ended": self.ended,
             "end_reason": self.end_reason,
+            "passes_resolved": list(self.passes_resolved),
+            "vanish_rolled": self.vanish_rolled,
+            "revealed": self.revealed,
         }
 
     @classmethod
@@ -173,6 +180,9 @@ class MatchState:
             penalties=[_dc(PendingPenalty, p) for p in d.get("penalties", [])],
             ended=bool(d.get("ended", False)),
             end_reason=d.get("end_reason"),
+            passes_resolved=list(d.get("passes_resolved", [])),
+            vanish_rolled=bool(d.get("vanish_rolled", False)),
+            revealed=bool(d.get("revealed", False)),
         )
 
     def copy(self) -> MatchState:
@@ -195,11 +205,15 @@ class MatchState:
             penalties=list(self.penalties),  # never mutated, only appended/popped
             ended=self.ended,
             end_reason=self.end_reason,
+            passes_resolved=list(self.passes_resolved),
+            vanish_rolled=self.vanish_rolled,
+            revealed=self.revealed,
         )
 
 
 def new_match(setup: MatchSetup) -> MatchState:
     """The state before round 1: 0:0, the quaffle to be thrown up (1, 2)."""
+    # 1: keepers start before their own rings (zone_of), everyone else in the centre
     keys = [t.key for t in setup.teams]
     return MatchState(
         setup=setup,

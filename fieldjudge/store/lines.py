@@ -1,0 +1,172 @@
+"""The line format of game and match files (DESIGN.md "Storage": constant-cost appends).
+
+A file is JSON lines, each ending in ``\\n``::
+
+    {"format":"fieldjudge-lines","version":1,"schema":2}                 <- header, line 1
+    {"set":{"meta":{"1":{...}},"events":{},"head":{"1":{"count":0,...}}}}  <- creation
+    {"set":{"events":{"1":{...}},"head":{"1":{"count":1,"hash":"..."}}}}   <- one per write
+    {"set":{...},"del":{"table":["id",...]}}                              <- generic change
+
+Replaying the records in order gives TinyDB's tables (``set`` replaces whole documents,
+``del`` removes them). Only a line that ends in a newline and parses counts: a write is
+acknowledged after its line and newline are fsync'd, so an unterminated last line is a
+write that was cut off and is ignored (and trimmed before the next append). A complete
+line that does not parse is damage, never skipped. Compaction rewrites the live documents
+atomically (temp file, fsync, rename, fsync folder) when dead records outweigh live ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from fieldjudge.store.errors import DamagedFile
+
+FORMAT = "fieldjudge-lines"
+VERSION = 1
+HEADER_PREFIX = b'{"format":"fieldjudge-lines"'
+CHUNK = 1000  # documents per line when a whole file is written (creation, compaction)
+
+Data = dict[str, dict[str, Any]]
+
+
+@dataclass
+class Replay:
+    """What reading a line file gave: the tables and where the good records end."""
+
+    data: Data
+    schema: int
+    end: int  # byte offset just after the last complete record
+    size: int  # bytes read, a cut-off last line included
+    records: int  # document records in the file (each ``set`` or ``del`` entry)
+
+
+def is_lines(raw: bytes) -> bool:
+    return raw.startswith(HEADER_PREFIX)
+
+
+def header_bytes(schema: int) -> bytes:
+    return orjson.dumps({"format": FORMAT, "version": VERSION, "schema": schema}) + b"\n"
+
+
+def record_bytes(sets: Mapping[str, Any], dels: Mapping[str, list[str]] | None = None) -> bytes:
+    rec: dict[str, Any] = {"set": sets}
+    if dels:
+        rec["del"] = dels
+    return orjson.dumps(rec) + b"\n"
+
+
+def _chunks(data: Mapping[str, Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Small tables (meta, head) in the first record, big ones CHUNK documents a line."""
+    first: dict[str, Any] = {}
+    big = []
+    for table, docs in data.items():
+        if len(docs) <= CHUNK:
+            first[table] = dict(docs)
+        else:
+            first[table] = {}
+            big.append((table, docs))
+    yield first
+    for table, docs in big:
+        items = list(docs.items())
+        for i in range(0, len(items), CHUNK):
+            yield {table: dict(items[i : i + CHUNK])}
+
+
+def file_bytes(data: Mapping[str, Mapping[str, Any]], schema: int) -> bytes:
+    """A whole file holding ``data`` (one record per chunk, no dead records)."""
+    return header_bytes(schema) + b"".join(record_bytes(s) for s in _chunks(data))
+
+
+def apply_record(rec: Any, data: Data) -> int | None:
+    """Apply one parsed record to ``data``; the number of document records, or None if
+    ``rec`` is not a change record (then ``data`` is unchanged)."""
+    if not isinstance(rec, dict) or not rec or not set(rec) <= {"set", "del"}:
+        return None
+    sets = rec.get("set", {})
+    dels = rec.get("del", {})
+    if not isinstance(sets, dict) or not isinstance(dels, dict):
+        return None
+    for docs in sets.values():
+        if not isinstance(docs, dict) or not all(isinstance(d, dict) for d in docs.values()):
+            return None
+    for ids in dels.values():
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            return None
+    n = 0
+    for table, docs in sets.items():
+        data.setdefault(table, {}).update(docs)
+        n += len(docs)
+    for table, ids in dels.items():
+        t = data.get(table, {})
+        for i in ids:
+            t.pop(i, None)
+        n += len(ids)
+    return n
+
+
+def replay(raw: bytes, path: Path) -> Replay:
+    """Parse a line file. Raises :class:`DamagedFile` naming the line at fault; an
+    unterminated last line is a cut-off write and is left out, never an error."""
+    if not raw:
+        raise DamagedFile(path, "empty file (0 bytes)")
+    nl = raw.find(b"\n")
+    if nl < 0:
+        raise DamagedFile(path, "no complete header line: the file is cut short")
+    view = memoryview(raw)
+    try:
+        header = orjson.loads(view[:nl])
+    except orjson.JSONDecodeError:
+        raise DamagedFile(path, "line 1: the header is not valid JSON") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise DamagedFile(path, "line 1 is not a fieldjudge header")
+    if header.get("version") != VERSION:
+        raise DamagedFile(
+            path,
+            f"line format version {header.get('version')!r} is not supported "
+            f"(this fieldjudge reads version {VERSION})",
+        )
+    schema = header.get("schema")
+    if not isinstance(schema, int):
+        raise DamagedFile(path, "line 1: the header has no schema version")
+    data: Data = {}
+    records = 0
+    pos = end = nl + 1
+    lineno = 1
+    size = len(raw)
+    while pos < size:
+        nl = raw.find(b"\n", pos)
+        if nl < 0:
+            break  # a cut-off last line: its write was never acknowledged
+        lineno += 1
+        try:
+            rec = orjson.loads(view[pos:nl])
+        except orjson.JSONDecodeError:
+            raise DamagedFile(
+                path, f"line {lineno} is not valid JSON (a damaged record, not a cut-off end)"
+            ) from None
+        n = apply_record(rec, data)
+        if n is None:
+            raise DamagedFile(path, f"line {lineno} is not a change record")
+        records += n
+        pos = end = nl + 1
+    return Replay(data, schema, end, size, records)
+
+
+def require_log_tables(data: Data, schema: int, path: Path) -> None:
+    """A game or match file must hold its meta, head and events (it is never "new")."""
+    if not (data.get("meta") or {}).get("1"):
+        raise DamagedFile(path, "stripped: no meta record")
+    if (data["meta"]["1"].get("schema")) != schema:
+        raise DamagedFile(
+            path,
+            f"the header says schema {schema}, the meta record {data['meta']['1'].get('schema')!r}",
+        )
+    if "events" not in data:
+        raise DamagedFile(path, "stripped: no events table")
+    if not (data.get("head") or {}).get("1"):
+        raise DamagedFile(path, "stripped: no head record (event count and hash)")

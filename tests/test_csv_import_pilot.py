@@ -1,0 +1,165 @@
+"""Roster import from the teams screen as a judge does it: the file is read and parsed in a
+worker thread with a progress bar while the screen keeps taking keys (issue 10, bad input)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from textual.widgets import DataTable, ProgressBar
+
+from fieldjudge.app import make_app
+from fieldjudge.csv_import import parse_roster
+from fieldjudge.screens.forms import FormScreen, MessageScreen
+from fieldjudge.screens.teams import TeamsScreen
+from tests.test_game_helpers import type_text, wait_for
+
+
+def write_roster(path: Path, size: int = 1_000_000) -> int:
+    """A valid roster of about `size` bytes (teams of 10, one captain each); returns the
+    number of players."""
+    lines = ["team,number,name,captain"]
+    total = len(lines[0]) + 1
+    n = 0
+    while True:
+        row = (
+            f"Команда {n // 10:05d},{n % 10},Игрок {n:06d} Петров,{'да' if n % 10 == 0 else 'нет'}"
+        )
+        if total + len(row.encode()) + 1 > size:
+            break
+        lines.append(row)
+        total += len(row.encode()) + 1
+        n += 1
+    path.write_bytes(("\n".join(lines) + "\n").encode())
+    return n
+
+
+def notes(app) -> list[str]:
+    return [str(n.message) for n in app._notifications]  # noqa: SLF001 - the toasts shown
+
+
+async def open_import(app, pilot, screen: TeamsScreen | None, path: Path) -> None:
+    if screen is not None:
+        app.push_screen(screen)
+    await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "the teams screen")
+    await pilot.press("i")
+    await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the path form")
+    await type_text(pilot, str(path))
+    await pilot.press("enter")
+
+
+async def test_one_megabyte_roster_imports_with_progress_and_keys_still_work(
+    demo_folder: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "roster.csv"
+    players = write_roster(path)
+    assert 990_000 < path.stat().st_size <= 1_000_000
+    lines = path.read_bytes().count(b"\n")
+    held = threading.Event()  # the worker waits here after its first progress message
+    release = threading.Event()
+
+    def held_parser(raw, team_size, progress):
+        def report(done: int, total: int) -> None:
+            progress(done, total)
+            if not held.is_set():
+                held.set()
+                release.wait(30)
+
+        return parse_roster(raw, team_size, report)
+
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        before = len(app.tournament.players())
+        screen = TeamsScreen(parse_roster=held_parser)
+        await open_import(app, pilot, screen, path)
+
+        def bar() -> ProgressBar | None:
+            found = screen.query("#csv-progress")
+            return found.first(ProgressBar) if found else None
+
+        await wait_for(pilot, lambda: bar() is not None and bar().progress == 2001, "progress")
+        assert bar().total == lines and screen.importing
+        table = screen.query_one("#teams", DataTable)
+        row = table.cursor_row
+        await pilot.press("down")  # handled while the worker is in the middle of the file
+        await wait_for(pilot, lambda: table.cursor_row == row + 1, "the key press")
+        assert screen.importing and len(app.tournament.players()) == before
+        release.set()
+        await wait_for(
+            pilot,
+            lambda: len(app.tournament.players()) == before + players,
+            "the import",
+            tries=3000,
+        )
+        await wait_for(pilot, lambda: not screen.importing and bar() is None, "the bar goes")
+        assert f"Imported: {(players + 9) // 10} teams, {players} players" in notes(app)
+        assert app.screen is screen
+
+
+async def test_a_ten_megabyte_file_is_refused_with_a_message(
+    demo_folder: Path, tmp_path: Path
+) -> None:
+    big = tmp_path / "big.csv"
+    with big.open("wb") as f:
+        f.write(b"team,number,name,captain\n")
+        f.truncate(10_000_000)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        before = len(app.tournament.players())
+        await open_import(app, pilot, TeamsScreen(), big)
+        want = (
+            "the file is 9765 KB, more than the 1024 KB a roster or schedule can be; "
+            "is it the right file?"
+        )
+        await wait_for(pilot, lambda: want in notes(app), "the refusal")
+        assert len(app.tournament.players()) == before and not app.screen.importing
+
+
+async def test_a_huge_field_lists_its_line_and_imports_nothing(
+    demo_folder: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        "team,number,name,captain\nЛисы,1,Анна,да\nЛисы,2," + "Б" * 150_000 + ",нет\n",
+        encoding="utf-8",
+    )
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        before = len(app.tournament.players())
+        await open_import(app, pilot, TeamsScreen(), bad)
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the bad rows")
+        assert app.screen.body == (
+            "line 3: a field is longer than 131072 characters; the rest of the file was not read"
+        )
+        assert len(app.tournament.players()) == before
+
+
+async def test_typed_in_team_and_player_names_are_checked(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        teams_before = len(app.tournament.teams())
+        app.push_screen(TeamsScreen())
+        await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen))
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the team form")
+        form = app.screen
+        form.query_one("#f-name").value = "Во\u202eлки"  # pasted with a right-to-left override
+        await pilot.press("enter")
+        error = form.query_one("#form-error")
+        want = (
+            "Team name contains the invisible character U+202E RIGHT-TO-LEFT OVERRIDE at position 3"
+        )
+        await wait_for(pilot, lambda: str(error.render()) == want, "the refusal")
+        form.query_one("#f-name").value = "Я" * 41
+        await pilot.press("enter")
+        want = "Team name is 41 characters long, at most 40 fit on the screens"
+        await wait_for(pilot, lambda: str(error.render()) == want, "the length limit")
+        assert app.screen is form and len(app.tournament.teams()) == teams_before
+        form.query_one("#f-name").value = "Волки-2"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(app.tournament.teams()) == teams_before + 1, "added")
+        assert app.tournament.team_by_name("Волки-2") is not None

@@ -1,0 +1,62 @@
+"""Team and player names (fieldjudge.rules.names): no control, NUL or bidi characters, a
+length the screens can show; messages in both languages."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fieldjudge.rules.names import BIDI_CONTROLS, MAX_NAME_CHARS, name_problem
+
+BIDI = [0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+
+
+def test_good_names_pass() -> None:
+    for name in ("Волки", "Ёжики-2", "St. Petersburg Bears", "Иван Петров", "Я" * 40, "Ø"):
+        assert name_problem(name) is None, name
+
+
+@pytest.mark.parametrize(
+    "code", [0x00, 0x09, 0x0A, 0x0D, 0x1B, 0x7F, 0x85, 0x9F, 0x2028, 0x2029, *BIDI]
+)
+def test_every_forbidden_character_is_named_with_its_position(code: int) -> None:
+    problem = name_problem("Ab" + chr(code) + "c")
+    assert problem is not None
+    name = unicodedata.name(chr(code), "CONTROL")
+    assert problem.render("en") == (
+        f"contains the invisible character U+{code:04X} {name} at position 3"
+    )
+    assert problem.render("ru") == f"содержит невидимый символ U+{code:04X} {name} в позиции 3"
+
+
+def test_a_lone_surrogate_is_refused() -> None:
+    assert name_problem("B\ud800").render("en") == (
+        "contains the invisible character U+D800 SURROGATE at position 2"
+    )
+
+
+def test_bidi_set_is_exactly_the_listed_characters() -> None:
+    assert sorted(map(ord, BIDI_CONTROLS)) == BIDI
+
+
+def test_length_limit_and_empty() -> None:
+    assert MAX_NAME_CHARS == 40
+    assert name_problem("Я" * 41).render("ru") == (
+        "слишком длинное: 41 зн. (на экран помещается не больше 40)"
+    )
+    assert name_problem("").render("en") == "is empty"
+    assert name_problem("abc", limit=2).render("en") == (
+        "is 3 characters long, at most 2 fit on the screens"
+    )
+
+
+@given(st.text(max_size=60))
+def test_any_text_gets_an_answer_and_an_accepted_name_is_clean(text: str) -> None:
+    problem = name_problem(text)
+    if problem is None:
+        assert 0 < len(text) <= MAX_NAME_CHARS
+        assert not any(unicodedata.category(c) == "Cc" or c in BIDI_CONTROLS for c in text)
+        assert "\u2028" not in text and "\u2029" not in text
