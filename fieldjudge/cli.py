@@ -84,6 +84,7 @@ def _register_optional_commands() -> None:
         ("fieldjudge.cli_results", "verify"),
         ("fieldjudge.cli_results", "merge"),
         ("fieldjudge.cli_quidditch", "quidditch"),
+        ("fieldjudge.cli_serve", "serve"),
         ("fieldjudge.cli_sync", "sync"),
     ):
         try:

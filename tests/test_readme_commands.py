@@ -6,7 +6,8 @@ Placeholders are replaced by real paths: ``DIR`` (a fresh folder; the data folde
 ``SOURCE`` (a copy of the tournament, as another laptop would bring it), ``EXPORT`` and
 ``SEED`` (an exported quidditch match and its revealed seed). The commands that open the
 interactive app are listed in INTERACTIVE with the reason; the ones that run until Ctrl-C
-(the chronograph) are started, read until they work, then stopped with SIGINT."""
+(the chronograph, the pit display) are started, used until they work, then stopped with
+SIGINT; the pit display listens on a free port (8765 may be taken on a test machine)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from datetime import date
 from pathlib import Path
 
@@ -68,6 +70,7 @@ def test_the_readme_lists_the_commands_this_test_knows():
         "fieldjudge export --all --format csv --out DIR",
         "fieldjudge quidditch verify EXPORT --seed SEED",
         "fieldjudge chrono simulate",
+        "fieldjudge serve",
     ):
         assert cmd in COMMANDS
 
@@ -184,6 +187,23 @@ def test_readme_command_runs(command, world, tmp_path):
         pytest.skip(INTERACTIVE[command])
     cmd = substitute(command, world, tmp_path)
     env = world["env"]
+    if cmd.startswith("fieldjudge serve") and "--help" not in cmd:
+        cmd = re.sub(r"--port \d+", "--port 0", cmd)
+        cmd += "" if "--port" in cmd else " --port 0"
+        server = start(cmd, env)
+        try:
+            lines = Lines(server)
+            line = lines.next()
+            while "http://" not in line:
+                line = lines.next()
+            url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+            assert url, line
+            with urllib.request.urlopen(url.group(0) + "api/standings", timeout=10) as r:
+                assert r.status == 200
+                assert "Медведи" in r.read().decode("utf-8")
+        finally:
+            assert stop(server) == 0
+        return
     if any(k in cmd for k in UNTIL_CTRL_C) and "--help" not in cmd:
         sim = start(
             "fieldjudge chrono simulate" if "listen" in cmd else cmd,

@@ -1,0 +1,103 @@
+"""``fieldjudge serve``: the read-only pit display of one tournament, until Ctrl+C."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from pathlib import Path
+
+import click
+
+from fieldjudge.i18n import _
+from fieldjudge.serve.server import DEFAULT_PORT
+from fieldjudge.store.tournament import TOURNAMENT_FILE
+
+
+def _pick_folder(data_dir: Path) -> Path:
+    if (data_dir / TOURNAMENT_FILE).exists():
+        return data_dir
+    found = sorted(
+        (p.parent for p in data_dir.glob(f"*/{TOURNAMENT_FILE}")),
+        key=lambda f: (f / TOURNAMENT_FILE).stat().st_mtime,
+    )
+    if not found:
+        raise click.ClickException(
+            _(
+                "No tournament in {folder}. Pass the tournament folder: fieldjudge serve FOLDER"
+            ).format(folder=data_dir)
+        )
+    if len(found) > 1:
+        click.echo(
+            _(
+                "Several tournaments in {folder}; showing the newest. Pass FOLDER to choose another."
+            ).format(folder=data_dir)
+        )
+    return found[-1]
+
+
+def _lan_urls(port: int) -> list[str]:
+    """Addresses of this laptop on its networks, for a server bound to every interface."""
+    addrs: set[str] = set()
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            addrs.add(str(info[4][0]))
+    except OSError:
+        pass
+    addrs = {a for a in addrs if not a.startswith("127.")}
+    return [f"http://{a}:{port}/" for a in sorted(addrs)]
+
+
+def print_qr(url: str) -> None:
+    """The URL as a QR code in the terminal, for a phone's camera."""
+    from fieldjudge.serve.qr import qr_text
+
+    click.echo(qr_text(url), nl=False)
+
+
+@click.command()
+@click.argument(
+    "folder", required=False, type=click.Path(file_okay=False, exists=True, path_type=Path)
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--no-qr", is_flag=True, help="Do not print the QR code of the URL.")
+@click.pass_context
+def serve(ctx: click.Context, folder: Path | None, host: str, port: int, no_qr: bool) -> None:
+    """Serve the read-only pit display (scoreboard page, /api/live, /api/standings) of a
+    tournament FOLDER (default: the newest tournament in the data folder)."""
+    from fieldjudge import i18n
+    from fieldjudge.cli import _data_dir
+    from fieldjudge.serve.server import PitServer, PitServerError
+    from fieldjudge.services.pitview import PitView
+    from fieldjudge.store import DamagedFile
+
+    i18n.set_language(ctx.obj.get("lang"))  # the terminal's words; the page has ?lang=
+    folder = folder or _pick_folder(_data_dir(ctx))
+    source = PitView(folder)
+    try:
+        name = source.live()["tournament"]["name"]
+    except DamagedFile as exc:
+        raise click.ClickException(f"{exc.path}: {exc.fault}") from None
+    server = PitServer(source, host, port)
+    try:
+        url = server.start()
+    except PitServerError as exc:
+        raise click.ClickException(str(exc)) from None
+    urls = [url]
+    if host in ("0.0.0.0", "::", ""):
+        urls = _lan_urls(int(url.rsplit(":", 1)[1].strip("/"))) or [url]
+    click.echo(_("Serving {name} ({folder}). Ctrl+C stops it.").format(name=name, folder=folder))
+    for u in urls:
+        click.echo(_("Pit display: {url}").format(url=u))
+    if host.startswith("127.") or host in ("localhost", "::1"):
+        click.echo(
+            _("Only this laptop can open it. To show it on the venue network: --host 0.0.0.0")
+        )
+    try:  # Ctrl+C while the QR code is drawn stops the server cleanly too
+        if not no_qr:
+            print_qr(urls[0])
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()

@@ -1,0 +1,14 @@
+"""The pit display's URL as a QR code in text (half blocks), for a terminal or a screen."""
+
+from __future__ import annotations
+
+import io
+
+
+def qr_text(url: str) -> str:
+    """The QR code of ``url`` as lines of "█", "▀", "▄" and spaces (quiet zone included)."""
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    return out.getvalue()

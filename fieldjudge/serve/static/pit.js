@@ -1,0 +1,250 @@
+// The pit display page: renders /api/live and /api/standings pushed over server-sent
+// events (/events), polls them only when the stream fails, and says when the connection is
+// lost. Every name from the data goes in with textContent (never innerHTML).
+"use strict";
+(function () {
+  const S = JSON.parse(document.getElementById("strings").textContent);
+  const LOST_AFTER_MS = 12000; // the server pings every 5 s
+  const POLL_MS = 2000;
+  let live = null;
+  let clocks = []; // [{node, remaining, running, at}]
+  let lastUpdate = null; // Date of the last message from the server
+  let lastSeen = 0; // performance.now() of it
+  let source = null;
+  let pollTimer = null;
+  let lost = false;
+
+  function tr(key, vars) {
+    let s = S[key] !== undefined ? S[key] : key;
+    for (const k in vars || {}) s = s.split("{" + k + "}").join(String(vars[k]));
+    return s;
+  }
+  function el(tag, cls, text) {
+    const n = document.createElement(tag);
+    if (cls) n.className = cls;
+    if (text !== undefined && text !== null) n.textContent = String(text);
+    return n;
+  }
+  function two(n) { return String(n).padStart(2, "0"); }
+  function hhmmss(d) { return two(d.getHours()) + ":" + two(d.getMinutes()) + ":" + two(d.getSeconds()); }
+  function fmtClock(ms) {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    return Math.floor(s / 60) + ":" + two(s % 60);
+  }
+  function hhmm(iso) {
+    const m = /T(\d\d:\d\d)/.exec(iso || "");
+    return m ? m[1] : iso || "";
+  }
+  function teamName(game, id) {
+    for (const t of game.teams) if (t.id === id) return t.name;
+    return id || "";
+  }
+  function player(game, p) {
+    let s = "#" + p.number;
+    if (p.name) s += " " + p.name;
+    return s + " (" + teamName(game, p.team) + ")";
+  }
+  function signed(n) { return n > 0 ? "+" + n : String(n); }
+
+  // -- connection state ------------------------------------------------------------------
+  function seen() {
+    lastUpdate = new Date();
+    lastSeen = performance.now();
+    if (lost) {
+      lost = false;
+      document.getElementById("lost").hidden = true;
+    }
+    document.getElementById("status").textContent = tr("updated", { time: hhmmss(lastUpdate) });
+  }
+  function showLost() {
+    lost = true;
+    const banner = document.getElementById("lost");
+    banner.textContent = tr("lost", { time: lastUpdate ? hhmmss(lastUpdate) : "—" });
+    banner.hidden = false;
+  }
+  function connect() {
+    if (!window.EventSource) { startPolling(); return; }
+    source = new EventSource("/events");
+    source.addEventListener("live", function (e) { renderLive(JSON.parse(e.data)); seen(); stopPolling(); });
+    source.addEventListener("standings", function (e) { renderStandings(JSON.parse(e.data)); seen(); });
+    source.addEventListener("ping", seen);
+    source.onerror = function () {
+      showLost();
+      startPolling(); // fallback while the stream is down; stops when it delivers again
+      if (source.readyState === EventSource.CLOSED) {
+        source = null;
+        setTimeout(connect, POLL_MS);
+      }
+    };
+  }
+  function startPolling() {
+    if (pollTimer === null) pollTimer = setInterval(poll, POLL_MS);
+  }
+  function stopPolling() {
+    if (pollTimer !== null) { clearInterval(pollTimer); pollTimer = null; }
+  }
+  async function poll() {
+    try {
+      const [l, s] = await Promise.all([fetch("/api/live", { cache: "no-store" }), fetch("/api/standings", { cache: "no-store" })]);
+      if (!l.ok || !s.ok) throw new Error("HTTP " + l.status + "/" + s.status);
+      renderLive(await l.json());
+      renderStandings(await s.json());
+      seen();
+    } catch (err) {
+      showLost();
+    }
+  }
+  setInterval(function () {
+    if (lastSeen && performance.now() - lastSeen > LOST_AFTER_MS && !lost) {
+      showLost();
+      if (source) { source.close(); source = null; setTimeout(connect, 0); }
+      startPolling();
+    }
+  }, 1000);
+
+  // -- live games -----------------------------------------------------------------------
+  function stateText(g) {
+    if (g.no_show && g.no_show.length) return tr("st_no_show");
+    return tr("st_" + g.state);
+  }
+  function eventText(game, e) {
+    let s = tr("ev_" + e.type);
+    if (S["ev_" + e.type] === undefined) s = e.type.replace(/_/g, " ");
+    const who = (e.players || []).map(function (p) { return player(game, p); }).join(", ");
+    if (who) s += ": " + who;
+    else if (e.team) s += ": " + teamName(game, e.team);
+    if (e.reason_text) s += " — " + (e.reason_text[S.lang] || e.reason_text.en) + (e.section ? " (" + e.section + ")" : "");
+    if (e.outcome && S["oc_" + e.outcome] !== undefined) s += " — " + tr("oc_" + e.outcome);
+    return s;
+  }
+  function flagText(game, f) {
+    let s = tr("flag_of", { team: teamName(game, f.owner) }) + ": ";
+    if ((f.state === "carried" || f.state === "hang_check") && f.carrier) {
+      s += tr("carried_by", { player: player(game, f.carrier) });
+      if (f.state === "hang_check") s += " — " + tr("fl_hang_check");
+    } else if (f.state === "hung") {
+      s += tr("fl_hung") + (f.carrier ? " — " + player(game, f.carrier) : "");
+    } else if (f.state === "at_base" && f.spare) {
+      s += tr("fl_spare");
+    } else {
+      s += tr("fl_" + f.state);
+    }
+    return s;
+  }
+  function card(g) {
+    const c = el("article", "card " + g.state);
+    c.dataset.game = g.id;
+    const head = el("div", "card-head");
+    head.append(el("span", "field", tr("field") + " " + g.field), el("span", "state " + g.state, stateText(g)));
+    const clock = el("span", "clock");
+    clock.dataset.role = "clock";
+    if (g.clock) clocks.push({ node: clock, remaining: g.clock.remaining_ms, running: g.clock.running, at: performance.now() });
+    head.append(clock);
+    c.append(head);
+    if (g.time_called) c.append(el("div", "timecall", tr("time_called")));
+    const teams = el("div", "teams");
+    g.teams.forEach(function (t, i) {
+      const box = el("div", "team");
+      box.dataset.team = t.id;
+      const alive = el("div", "alive", t.alive === null || t.alive === undefined ? "—" : t.alive);
+      alive.dataset.role = "alive";
+      box.append(el("div", "name", t.name), alive, el("div", "alive-label", tr("in_play")));
+      teams.append(box);
+      if (i === 0) teams.append(el("div", "vs", "—"));
+    });
+    c.append(teams);
+    if (g.damaged) c.append(el("div", "damaged", tr("damaged") + ": " + g.damaged));
+    const flags = el("ul", "flags");
+    for (const f of g.flags || []) flags.append(el("li", f.state, flagText(g, f)));
+    c.append(flags);
+    const events = el("ol", "events");
+    for (const e of g.last_events || []) {
+      const li = el("li");
+      li.append(el("span", "t", e.clock_ms === null || e.clock_ms === undefined ? "" : fmtClock(e.clock_ms)), document.createTextNode(eventText(g, e)));
+      events.append(li);
+    }
+    c.append(events);
+    return c;
+  }
+  function renderLive(data) {
+    live = data;
+    document.getElementById("title").textContent = (data.tournament ? data.tournament.name : "") + (data.damaged ? " — " + tr("damaged") + ": " + data.damaged : "");
+    document.title = tr("title") + (data.tournament && data.tournament.name ? " — " + data.tournament.name : "");
+    clocks = [];
+    const box = document.getElementById("live");
+    const games = (data.games || []).filter(function (g) { return (data.live || []).indexOf(g.id) >= 0; });
+    if (!games.length) {
+      box.replaceChildren(el("p", "empty", tr("no_live")));
+    } else {
+      const cards = el("div", "cards");
+      for (const g of games) cards.append(card(g));
+      box.replaceChildren(cards);
+    }
+    tick();
+    renderSchedule(data);
+  }
+  function renderSchedule(data) {
+    const table = document.getElementById("schedule");
+    const head = table.tHead.rows[0];
+    head.replaceChildren(el("th", "", tr("col_time")), el("th", "field-col", tr("field")), el("th", "", tr("col_game")), el("th", "", tr("col_state")));
+    const rows = [];
+    for (const g of data.games || []) {
+      const tr_ = el("tr", (data.live || []).indexOf(g.id) >= 0 ? "live" : "");
+      tr_.dataset.game = g.id;
+      const names = g.teams.map(function (t) { return t.name; }).join(" — ");
+      let state = stateText(g);
+      if (g.result) state += " " + g.teams.map(function (t) { return g.result.points[t.id]; }).join(" : ");
+      else if (g.teams[0].alive !== null && g.teams[0].alive !== undefined) state += " " + g.teams.map(function (t) { return t.alive; }).join(" : ");
+      if (g.provisional) state += " *";
+      tr_.append(el("td", "", hhmm(g.start)), el("td", "field-col", g.field), el("td", "teams-cell", names), el("td", "state " + g.state, state));
+      rows.push(tr_);
+    }
+    table.tBodies[0].replaceChildren.apply(table.tBodies[0], rows);
+  }
+  function tick() {
+    const now = performance.now();
+    for (const c of clocks) c.node.textContent = fmtClock(c.running ? c.remaining - (now - c.at) : c.remaining);
+  }
+  setInterval(tick, 250);
+
+  // -- standings ------------------------------------------------------------------------
+  function renderStandings(data) {
+    const box = document.getElementById("standings");
+    const parts = [];
+    let anyProvisional = false;
+    const divisions = data.divisions || [];
+    for (const d of divisions) {
+      if (divisions.length > 1 || d.division) parts.push(el("h3", "division", d.division));
+      const table = el("table", "standings");
+      table.dataset.division = d.division;
+      const hr = el("tr");
+      hr.append(el("th", "num", tr("col_rank")), el("th", "", tr("col_team")), el("th", "num", tr("col_games")), el("th", "num", tr("col_points")), el("th", "num", tr("col_diff")), el("th", "num hangs", tr("col_hangs")), el("th", "num wdl", tr("col_wdl")));
+      const thead = el("thead");
+      thead.append(hr);
+      const tbody = el("tbody");
+      for (const r of d.rows) {
+        const row = el("tr");
+        row.dataset.team = r.team;
+        const name = el("td", "name", r.name);
+        if (r.provisional_games > 0) { name.append(el("span", "prov", " *")); anyProvisional = true; }
+        if (r.tie_break && r.tie_break[S.lang]) name.title = r.tie_break[S.lang];
+        const pts = el("td", "num points", r.points);
+        pts.dataset.role = "points";
+        row.append(el("td", "num", r.rank), name, el("td", "num", r.games), pts, el("td", "num", signed(r.diff)), el("td", "num hangs", r.flag_hangs), el("td", "num wdl", r.wins + "-" + r.draws + "-" + r.losses));
+        tbody.append(row);
+      }
+      table.append(thead, tbody);
+      parts.push(table);
+    }
+    box.replaceChildren.apply(box, parts);
+    const note = document.getElementById("provisional-note");
+    note.textContent = tr("provisional_note");
+    note.hidden = !anyProvisional;
+  }
+
+  document.getElementById("h-live").textContent = tr("live");
+  document.getElementById("h-standings").textContent = tr("standings");
+  document.getElementById("h-schedule").textContent = tr("schedule");
+  document.getElementById("status").textContent = tr("connecting");
+  connect();
+})();

@@ -1,0 +1,365 @@
+"""The pit display's read interface: what the read-only scoreboard page and its JSON feed
+show, built from read-only snapshots of a tournament folder.
+
+``PitView(folder)`` never writes and never holds the folder lock, so it works beside the
+judging app (same process or another one). Every file of a tournament is replaced
+atomically by the store (temp file, fsync, ``os.replace``), so reading a file always gives
+the old or the new content, never a half-written one; each read goes through the store's
+own validating loader (schema, hash chain). A file that fails to load keeps its last good
+view, marked ``damaged``.
+
+The interface the server uses (and a future services layer may implement instead):
+
+- ``version()`` -- a cheap token (file sizes and mtimes) that changes when any file does;
+- ``live()`` -- the schedule with each game's state, and the games in play (JSON-ready);
+- ``standings()`` -- standings per division over the closed games, provisional ones marked.
+
+This is the one module of the pit display that depends on today's read functions
+(``fieldjudge.results``, the paintball engine's state); re-point it when they move.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tinydb import TinyDB
+from tinydb.storages import MemoryStorage
+
+from fieldjudge import results
+from fieldjudge.i18n import rule_text
+from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.events import Event, effective
+from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball.clock import elapsed_at
+from fieldjudge.rules.paintball.reasons import ALL_REASONS
+from fieldjudge.store import DamagedFile, Tournament
+from fieldjudge.store.tournament import TOURNAMENT_FILE
+from fieldjudge.store.validate import validate_file
+
+LAST_EVENTS = 5
+
+# Game states the page and the JSON show.
+SCHEDULED = "scheduled"
+RUNNING = "running"
+TIME_STOPPED = "time_stopped"
+HANG_CHECK = "hang_check"
+ENDED = "ended"  # game over, post-game inspection (18.02) still going
+FINAL = "final"
+LIVE_STATES = (RUNNING, TIME_STOPPED, HANG_CHECK, ENDED)
+
+_STATE_OF_PHASE = {
+    m.NOT_STARTED: SCHEDULED,
+    m.RUNNING: RUNNING,
+    m.STOPPED: TIME_STOPPED,
+    m.HANG_CHECK: HANG_CHECK,
+    m.ENDED: ENDED,
+    m.INSPECTION: ENDED,
+    m.FINAL: FINAL,
+}
+# A protocol submitted but not answered by both captains, or a no-show not yet closed:
+# counted in the standings, marked provisional.
+PROVISIONAL_PHASES = (pr.SUBMITTED, "no_show")
+
+FileKey = tuple[int, int] | None
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(dt: datetime) -> str:
+    return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _key(path: Path) -> FileKey:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns)
+
+
+def _snapshot_tournament(folder: Path) -> Tournament:
+    """A read-only, in-memory copy of ``tournament.json`` behind the store's own
+    Tournament class (its table readers), without the folder lock and never closed."""
+    data = validate_file(folder / TOURNAMENT_FILE)
+    db = TinyDB(storage=MemoryStorage)
+    db.storage.write(data)
+    return Tournament(folder, db, None)  # its summary index is never used nor saved
+
+
+def _events_of(path: Path) -> list[Event]:
+    data = validate_file(path)  # schema and hash chain, in memory only
+    docs = sorted((data.get("events") or {}).values(), key=lambda d: d["seq"])
+    return [Event.from_doc(d) for d in docs]
+
+
+class _Game:
+    """The cached view of one game file."""
+
+    def __init__(self, key: FileKey, view: Any, damaged: str = "") -> None:
+        self.key = key
+        self.view = view
+        self.damaged = damaged
+
+
+class PitView:
+    """Read-only state of one tournament folder for the pit display (thread-safe)."""
+
+    def __init__(
+        self,
+        folder: Path,
+        now: Callable[[], datetime] = utc_now,
+        last_events: int = LAST_EVENTS,
+    ) -> None:
+        self.folder = Path(folder)
+        self._now = now
+        self._last_events = last_events
+        self._lock = threading.Lock()
+        self._t: Tournament | None = None
+        self._t_key: FileKey = None
+        self._t_fault = ""
+        self._games: dict[str, _Game] = {}
+
+    # -- the change signal ------------------------------------------------------------
+    def version(self) -> tuple:
+        """Changes whenever ``tournament.json`` or a game file changes (one ``stat`` each)."""
+        keys: list[Any] = [_key(self.folder / TOURNAMENT_FILE)]
+        games = self.folder / "games"
+        try:
+            names = sorted(p.name for p in games.iterdir() if p.suffix == ".json")
+        except OSError:
+            names = []
+        keys += [(n, _key(games / n)) for n in names]
+        return tuple(keys)
+
+    # -- the two documents --------------------------------------------------------------
+    def live(self) -> dict[str, Any]:
+        with self._lock:
+            t = self._refresh()
+            now = self._now()
+            games = [self._game_doc(t, g, now) for g in t.games()] if t else []
+        meta = t.meta if t else {}
+        return {
+            "as_of": _iso(now),
+            "tournament": {
+                "name": meta.get("name", ""),
+                "venue": meta.get("venue", ""),
+                "date": meta.get("date", ""),
+            },
+            "damaged": self._t_fault,
+            "games": games,
+            "live": [g["id"] for g in games if g["state"] in LIVE_STATES],
+        }
+
+    def standings(self) -> dict[str, Any]:
+        with self._lock:
+            t = self._refresh()
+            now = self._now()
+            divisions = self._standings(t) if t else []
+        return {"as_of": _iso(now), "damaged": self._t_fault, "divisions": divisions}
+
+    # -- reading the folder -------------------------------------------------------------
+    def _refresh(self) -> Tournament | None:
+        key = _key(self.folder / TOURNAMENT_FILE)
+        if key != self._t_key or self._t is None:
+            try:
+                self._t = _snapshot_tournament(self.folder)
+                self._t_fault = ""
+                self._games.clear()  # rosters or settings may have changed
+            except DamagedFile as exc:
+                self._t_fault = exc.fault
+            self._t_key = key
+        t = self._t
+        if t is None:
+            return None
+        for g in t.games():
+            gid = g["id"]
+            path = t.game_path(gid)
+            gkey = _key(path)
+            cached = self._games.get(gid)
+            if cached is not None and cached.key == gkey:
+                continue
+            try:
+                events = _events_of(path) if gkey is not None else []
+                view = results.view_from_events(t, gid, events, results.setup_for(t, gid))
+                self._games[gid] = _Game(gkey, view)
+            except (DamagedFile, results.Refused) as exc:
+                old = cached.view if cached else None
+                self._games[gid] = _Game(gkey, old, getattr(exc, "fault", str(exc)))
+        return t
+
+    # -- documents ----------------------------------------------------------------------
+    def _game_doc(self, t: Tournament, g: dict[str, Any], now: datetime) -> dict[str, Any]:
+        names = t.team_names()
+        teams = (g["team_a"], g["team_b"])
+        doc: dict[str, Any] = {
+            "id": g["id"],
+            "field": str(g.get("field", "")),
+            "start": str(g.get("start", "")),
+            "teams": [{"id": x, "name": names.get(x, x)} for x in teams],
+            "state": SCHEDULED,
+            "protocol": pr.OPEN,
+            "provisional": False,
+            "time_called": False,
+            "no_show": [],
+            "clock": None,
+            "flags": [],
+            "result": None,
+            "last_events": [],
+            "damaged": "",
+        }
+        cached = self._games.get(g["id"])
+        if cached is None or cached.view is None:
+            if cached is not None:
+                doc["damaged"] = cached.damaged
+            return doc
+        v = cached.view
+        st = v.state
+        doc["damaged"] = cached.damaged
+        doc["state"] = FINAL if st.no_show else _STATE_OF_PHASE.get(st.phase, SCHEDULED)
+        doc["protocol"] = v.protocol.phase
+        doc["no_show"] = sorted(st.no_show)
+        doc["time_called"] = st.phase in (m.STOPPED, m.HANG_CHECK)
+        rosters = {x: len(st.team_players(x)) for x in teams}
+        started = st.clock.started and not st.no_show
+        for i, x in enumerate(teams):
+            doc["teams"][i]["players"] = rosters[x]
+            doc["teams"][i]["alive"] = st.alive(x) if started else None
+        if started:
+            elapsed = elapsed_at(st.clock, now)
+            doc["clock"] = {
+                "length_ms": st.clock.length_ms,
+                "elapsed_ms": elapsed,
+                "remaining_ms": st.clock.length_ms - elapsed,
+                "running": bool(st.clock.running),
+            }
+            doc["flags"] = [self._flag_doc(st, owner) for owner in teams]
+        if v.final:
+            r = v.result
+            closed = v.phase in results.CLOSED_PHASES
+            doc["provisional"] = v.phase in PROVISIONAL_PHASES
+            doc["result"] = {
+                "points": {x: r.points[x] for x in teams},
+                "diff": {x: r.diff[x] for x in teams},
+                "outcome": r.outcome,
+                "winner": r.winner,
+                "counted": closed,
+            }
+        doc["last_events"] = self._events_doc(v)
+        return doc
+
+    @staticmethod
+    def _flag_doc(st: m.GameState, owner: str) -> dict[str, Any]:
+        f = st.flags[owner]
+        state = f.location
+        if f.location == m.CARRIED and st.pending_hang is not None:
+            state = HANG_CHECK
+        carrier = None
+        if f.carrier is not None:
+            p = st.players.get(f.carrier)
+            carrier = {"team": f.carrier[0], "number": f.carrier[1], "name": p.name if p else ""}
+        return {
+            "owner": owner,
+            "state": state,
+            "carrier": carrier if f.location in (m.CARRIED, m.HUNG) else None,
+            "spare": f.spares_hung > 0,
+        }
+
+    def _events_doc(self, v: Any) -> list[dict[str, Any]]:
+        st = v.state
+        out = []
+        for e in reversed(effective(v.events)[-self._last_events :]):
+            d = e.data if isinstance(e.data, dict) else {}
+            refs = [r for r in (d.get("players") or []) if isinstance(r, dict)]
+            if not refs and "number" in d:
+                refs = [{"team": d.get("team"), "number": d.get("number")}]
+            players = []
+            for r in refs:
+                try:
+                    p = st.player(str(r.get("team")), int(r.get("number", "")))
+                except (TypeError, ValueError):
+                    p = None
+                players.append(
+                    {"team": r.get("team"), "number": r.get("number"), "name": p.name if p else ""}
+                )
+            reason = d.get("reason") if e.type == "elimination" else None
+            rs = ALL_REASONS.get(str(reason)) if reason else None
+            out.append(
+                {
+                    "seq": e.seq,
+                    "type": e.type,
+                    "clock_ms": e.game_clock_ms,
+                    "wall_time": e.wall_time,
+                    "team": d.get("team"),
+                    "players": players,
+                    "reason": reason,
+                    "reason_text": {"ru": rs.ru, "en": rs.en} if rs else None,
+                    "section": rs.section if rs else None,
+                    "outcome": d.get("outcome") or d.get("result") or d.get("paint"),
+                }
+            )
+        return out
+
+    def _standings(self, t: Tournament) -> list[dict[str, Any]]:
+        names = t.team_names()
+        closed = []
+        counted: list[dict[str, Any]] = []
+        provisional: dict[str, int] = {}
+        for g in t.games():
+            cached = self._games.get(g["id"])
+            v = cached.view if cached else None
+            if v is None or v.phase not in results.CLOSED_PHASES:
+                continue
+            closed.append((g, v.result))
+            prov = v.phase in PROVISIONAL_PHASES
+            for x in v.result.teams:
+                provisional[x] = provisional.get(x, 0) + int(prov)
+            counted.append(
+                {
+                    "id": g["id"],
+                    "division": results.division_of(t, v.result.teams[0]),
+                    "teams": list(v.result.teams),
+                    "points": dict(v.result.points),
+                    "diff": dict(v.result.diff),
+                    "protocol": v.phase,
+                    "provisional": prov,
+                }
+            )
+        out = []
+        for div, rows in results.standings_by_division(t, closed).items():
+            out.append(
+                {
+                    "division": div,
+                    "rows": [
+                        {
+                            "rank": r.rank,
+                            "team": r.team,
+                            "name": names.get(r.team, r.team),
+                            "games": r.games,
+                            "points": r.points,
+                            "diff": r.diff,
+                            "flag_hangs": r.flag_hangs,
+                            "wins": r.wins,
+                            "draws": r.draws,
+                            "losses": r.losses,
+                            "no_shows": r.no_shows,
+                            "provisional_games": provisional.get(r.team, 0),
+                            "tie_break": {
+                                lang: rule_text(r.tie_break, names, lang) if r.tie_break else ""
+                                for lang in ("ru", "en")
+                            },
+                        }
+                        for r in rows
+                    ],
+                    "games": [c for c in counted if c["division"] == div],
+                }
+            )
+        return out
+
+
+__all__ = ["LIVE_STATES", "PitView"]

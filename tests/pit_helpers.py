@@ -1,0 +1,73 @@
+"""Shared builders for the pit display tests: a demo tournament opened the way the app opens
+it, a game played through the app's own non-UI API, and a running pit server."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from fieldjudge import results
+from fieldjudge.demo import create_demo
+from fieldjudge.game_session import FakeClock, GameSession
+from fieldjudge.summaries import install
+
+DAY = date(2026, 6, 1)
+GAME = 4  # the first game of round 2 (round 1 is the demo's closed history)
+
+
+def open_demo(folder: Path, lock: bool = True):
+    """The demo tournament (dated DAY), held open with its folder lock as the app holds it."""
+    t = create_demo(Path(folder), day=DAY, lock=lock)
+    install(t)
+    return t
+
+
+def ref(team: str, number: int) -> dict:
+    return {"team": team, "number": number}
+
+
+class Play:
+    """One game of ``t`` played event by event through GameSession (fake clock, 5 s apart)."""
+
+    def __init__(self, t, index: int = GAME, start: datetime | None = None) -> None:
+        self.t = t
+        self.game_id = t.games()[index]["id"]
+        self.clock = FakeClock(start or datetime.now(UTC))
+        self.s = GameSession(t, self.game_id, clock=self.clock, judge="Судья")
+        self.a, self.b = self.s.teams
+
+    def add(self, etype: str, data: dict | None = None):
+        self.clock.advance(5_000)
+        return self.s.append(etype, data or {})
+
+    def number(self, team: str, i: int) -> int:
+        return self.s.setup.rosters[team][i].number
+
+    def start(self) -> None:
+        self.s.append("clock_start", {})
+
+    def eliminate(self, team: str, i: int):
+        return self.add(
+            "elimination", {"reason": "hit", "players": [ref(team, self.number(team, i))]}
+        )
+
+    def hang_by_a(self) -> None:
+        """Team A's second player captures B's flag and hangs it, clean (23.03), then the
+        post-game inspection of every unhit player (18.02): the game is final."""
+        carrier = self.number(self.a, 1)
+        self.add("flag_capture", ref(self.a, carrier))
+        self.add("flag_hang", ref(self.a, carrier))
+        self.add("hang_verdict", {"paint": "clean", "fps": 280.0, "forbidden_mode": False})
+        for p in self.s.state.to_inspect():
+            self.add("inspection", {"team": p.team, "number": p.number, "result": "clean"})
+
+    def submit(self) -> None:
+        results.submit_protocol(self.t, self.game_id, judge="Судья")
+
+    def sign(self, team: str) -> None:
+        captain = next(p.name for p in self.s.setup.rosters[team] if p.captain)
+        results.sign(self.t, self.game_id, team, captain, judge="Судья")
+
+
+def team_id(t, name: str) -> str:
+    return t.team_by_name(name)["id"]

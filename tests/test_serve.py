@@ -1,0 +1,540 @@
+"""The pit display's JSON (exact values on the demo tournament) and its server under hostile
+requests: nothing changes the tournament folder, nothing crashes the server (issue 14)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import socket
+from datetime import UTC, datetime
+from pathlib import Path
+
+import aiohttp
+import orjson
+import pytest
+from pit_helpers import Play, open_demo, team_id
+
+from fieldjudge.serve import PitServer, PitServerError
+from fieldjudge.serve.qr import qr_text
+from fieldjudge.services.pitview import PitView
+
+NOW = datetime(2026, 6, 1, 7, 41, tzinfo=UTC)
+START = datetime(2026, 6, 1, 7, 40, tzinfo=UTC)
+
+
+@pytest.fixture
+def demo(tmp_path: Path):
+    t = open_demo(tmp_path / "demo")
+    yield t
+    t.close()
+
+
+def fixed_view(t) -> PitView:
+    return PitView(t.folder, now=lambda: NOW)
+
+
+def by_name(t, mapping: dict) -> dict:
+    names = t.team_names()
+    return {names[k]: v for k, v in mapping.items()}
+
+
+def folder_digest(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and ".cache" not in p.parts
+    }
+
+
+async def wait_for(cond, timeout: float = 20.0, step: float = 0.02):
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        value = cond()
+        if value:
+            return value
+        if loop.time() > end:
+            raise AssertionError("condition not met before the deadline")
+        await asyncio.sleep(step)
+
+
+# --- the JSON -----------------------------------------------------------------------------
+
+
+def test_schedule_and_states_of_the_demo(demo) -> None:
+    live = fixed_view(demo).live()
+    assert live["as_of"] == "2026-06-01T07:41:00.000Z"
+    assert live["tournament"] == {
+        "name": "Демо-кубок по пейнтболу",
+        "venue": "Полигон «Северный»",
+        "date": "2026-06-01",
+    }
+    rows = [
+        (
+            g["field"],
+            g["start"],
+            tuple(x["name"] for x in g["teams"]),
+            g["state"],
+            g["protocol"],
+            g["result"] and tuple(g["result"]["points"][x["id"]] for x in g["teams"]),
+            g["result"] and g["result"]["outcome"],
+        )
+        for g in live["games"]
+    ]
+    assert rows == [
+        ("1", "2026-06-01T10:00", ("Медведи", "Драконы"), "final", "locked", (3, 0), "flag_hang"),
+        ("2", "2026-06-01T10:00", ("Волки", "Тигры"), "final", "locked", (1, 1), "draw"),
+        ("1", "2026-06-01T10:20", ("Соколы", "Ястребы"), "final", "locked", (0, 2), "flag_held"),
+        ("2", "2026-06-01T10:20", ("Рыси", "Барсы"), "final", "locked", (3, 0), "no_show"),
+        ("1", "2026-06-01T10:40", ("Медведи", "Тигры"), "scheduled", "open", None, None),
+        ("2", "2026-06-01T10:40", ("Драконы", "Ястребы"), "scheduled", "open", None, None),
+        ("1", "2026-06-01T11:00", ("Волки", "Барсы"), "scheduled", "open", None, None),
+        ("2", "2026-06-01T11:00", ("Соколы", "Рыси"), "scheduled", "open", None, None),
+        ("1", "2026-06-01T11:20", ("Медведи", "Ястребы"), "scheduled", "open", None, None),
+        ("2", "2026-06-01T11:20", ("Тигры", "Барсы"), "scheduled", "open", None, None),
+        ("1", "2026-06-01T11:40", ("Драконы", "Рыси"), "scheduled", "open", None, None),
+        ("2", "2026-06-01T11:40", ("Волки", "Соколы"), "scheduled", "open", None, None),
+    ]
+    assert [[x["alive"] for x in g["teams"]] for g in live["games"][:4]] == [
+        [4, 2],
+        [3, 3],
+        [2, 4],
+        [None, None],  # 32.01: a no-show is never played
+    ]
+    assert live["games"][3]["no_show"] == [team_id(demo, "Барсы")]
+    assert live["live"] == []
+
+
+def test_standings_of_the_demo(demo) -> None:
+    st = fixed_view(demo).standings()
+    (div,) = st["divisions"]
+    assert div["division"] == "Д3"
+    rows = [
+        (r["rank"], r["name"], r["games"], r["points"], r["diff"], r["flag_hangs"])
+        + (r["wins"], r["draws"], r["losses"], r["no_shows"], r["provisional_games"])
+        for r in div["rows"]
+    ]
+    assert sorted(rows) == [  # teams that share a rank: by name here (the engine: by id)
+        (1, "Рыси", 1, 3, 5, 0, 1, 0, 0, 0, 0),
+        (2, "Медведи", 1, 3, 2, 1, 1, 0, 0, 0, 0),
+        (3, "Ястребы", 1, 2, 2, 0, 1, 0, 0, 0, 0),
+        (4, "Волки", 1, 1, 0, 0, 0, 1, 0, 0, 0),
+        (4, "Тигры", 1, 1, 0, 0, 0, 1, 0, 0, 0),
+        (6, "Драконы", 1, 0, -2, 0, 0, 0, 1, 0, 0),
+        (6, "Соколы", 1, 0, -2, 0, 0, 0, 1, 0, 0),
+        (8, "Барсы", 1, 0, -5, 0, 0, 0, 1, 1, 0),
+    ]
+    assert {r["name"]: r["tie_break"] for r in div["rows"]}["Тигры"] == {
+        "ru": "личные встречи: очки 1, разница +0",
+        "en": "head-to-head 1 pts, +0 diff",
+    }
+    assert [(g["protocol"], g["provisional"]) for g in div["games"]] == [("locked", False)] * 4
+
+
+def test_a_running_game_live(demo) -> None:
+    p = Play(demo, start=START)
+    p.start()
+    p.eliminate(p.a, 2)
+    live = fixed_view(demo).live()
+    g = live["games"][4]
+    assert live["live"] == [g["id"]] == [p.game_id]
+    assert g["state"] == "running" and g["time_called"] is False
+    assert [(x["name"], x["players"], x["alive"]) for x in g["teams"]] == [
+        ("Медведи", 5, 4),
+        ("Тигры", 5, 5),
+    ]
+    assert g["clock"] == {
+        "length_ms": 420_000,
+        "elapsed_ms": 60_000,
+        "remaining_ms": 360_000,
+        "running": True,
+    }
+    assert [(f["state"], f["carrier"], f["spare"]) for f in g["flags"]] == [
+        ("at_base", None, False),
+        ("at_base", None, False),
+    ]
+    assert g["result"] is None
+    assert g["last_events"] == [
+        {
+            "seq": 2,
+            "type": "elimination",
+            "clock_ms": 5_000,
+            "wall_time": "2026-06-01T07:40:05+00:00",
+            "team": None,
+            "players": [{"team": p.a, "number": 23, "name": "Дмитрий Козлов"}],
+            "reason": "hit",
+            "reason_text": {"ru": "поражение", "en": "hit"},
+            "section": "26",
+            "outcome": None,
+        },
+        {
+            "seq": 1,
+            "type": "clock_start",
+            "clock_ms": 0,
+            "wall_time": "2026-06-01T07:40:00+00:00",
+            "team": None,
+            "players": [],
+            "reason": None,
+            "reason_text": None,
+            "section": None,
+            "outcome": None,
+        },
+    ]
+
+
+def test_time_flag_hang_check_final_and_the_protocol(demo) -> None:
+    p = Play(demo, start=START)
+    p.start()
+    p.add("time_stop")  # at 0:05
+    g = fixed_view(demo).live()["games"][4]
+    assert (g["state"], g["time_called"], g["clock"]["running"]) == ("time_stopped", True, False)
+    assert g["clock"]["remaining_ms"] == 415_000  # frozen, whatever the wall time
+    p.add("clock_resume")  # the clock runs again from 0:05, at 0:10 of wall time
+    p.add("flag_capture", {"team": p.a, "number": 11})
+    g = fixed_view(demo).live()["games"][4]
+    assert g["state"] == "running" and g["time_called"] is False
+    assert g["flags"][1]["state"] == "carried"
+    assert g["flags"][1]["carrier"] == {"team": p.a, "number": 11, "name": "Алексей Смирнов"}
+    p.add("flag_hang", {"team": p.a, "number": 11})
+    g = fixed_view(demo).live()["games"][4]
+    assert (g["state"], g["time_called"], g["flags"][1]["state"]) == (
+        "hang_check",
+        True,
+        "hang_check",
+    )
+    p.add("hang_verdict", {"paint": "clean", "fps": 280.0, "forbidden_mode": False})
+    g = fixed_view(demo).live()["games"][4]
+    assert (g["state"], g["flags"][1]["state"]) == ("ended", "hung")  # 18.02 inspection next
+    for pl in p.s.state.to_inspect():
+        p.add("inspection", {"team": pl.team, "number": pl.number, "result": "clean"})
+    view = fixed_view(demo)
+    g = view.live()["games"][4]
+    assert (g["state"], g["protocol"], g["provisional"]) == ("final", "open", False)
+    assert by_name(demo, g["result"]["points"]) == {"Медведи": 3, "Тигры": 0}
+    assert g["result"]["counted"] is False
+    assert view.live()["live"] == []
+
+    p.submit()
+    st = view.standings()["divisions"][0]
+    row = {r["name"]: r for r in st["rows"]}
+    assert (
+        row["Медведи"]["points"],
+        row["Медведи"]["games"],
+        row["Медведи"]["provisional_games"],
+    ) == (6, 2, 1)
+    assert (row["Тигры"]["points"], row["Тигры"]["games"], row["Тигры"]["provisional_games"]) == (
+        1,
+        2,
+        1,
+    )
+    assert [(x["protocol"], x["provisional"]) for x in st["games"]][-1] == ("submitted", True)
+    p.sign(p.a)
+    p.sign(p.b)
+    st = view.standings()["divisions"][0]
+    assert st["rows"][0]["name"] == "Медведи" and st["rows"][0]["points"] == 6
+    assert [r["provisional_games"] for r in st["rows"]] == [0] * 8
+    assert view.live()["games"][4]["protocol"] == "locked"
+
+
+def test_a_damaged_game_file_keeps_its_last_view(demo) -> None:
+    view = fixed_view(demo)
+    gid = demo.games()[0]["id"]
+    assert view.live()["games"][0]["state"] == "final"
+    demo.game_path(gid).write_bytes(b"{not json")
+    g = view.live()["games"][0]
+    assert g["state"] == "final" and g["result"]["outcome"] == "flag_hang"
+    assert g["damaged"].startswith("not valid JSON")
+
+
+def test_version_changes_with_an_event(demo) -> None:
+    view = fixed_view(demo)
+    before = view.version()
+    assert view.version() == before
+    Play(demo).start()
+    assert view.version() != before
+
+
+# --- the server ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def server(demo):
+    srv = PitServer(fixed_view(demo), "127.0.0.1", 0, poll_s=0.02, idle_timeout_s=60)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+async def get(url: str) -> tuple[int, bytes, dict]:
+    async with aiohttp.ClientSession() as s, s.get(url) as r:
+        return r.status, await r.read(), dict(r.headers)
+
+
+async def test_the_api_serves_the_source_documents(demo, server) -> None:
+    view = fixed_view(demo)
+    status, body, headers = await get(server.url + "api/live")
+    assert status == 200 and headers["Content-Type"] == "application/json; charset=utf-8"
+    assert orjson.loads(body) == view.live()
+    status, body, _h = await get(server.url + "api/standings")
+    assert status == 200 and orjson.loads(body) == view.standings()
+    status, body, headers = await get(server.url + "?lang=en")
+    assert status == 200 and b'"live": "Live games"' in body and b'<html lang="en">' in body
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    status, body, _h = await get(server.url)
+    assert b'"lost": "\xd1\x81\xd0\xb2\xd1\x8f\xd0\xb7\xd1\x8c' in body  # "связь ...": ru default
+    assert b'<html lang="ru">' in body
+
+
+async def test_events_stream_pushes_a_change(demo, server) -> None:
+    async with aiohttp.ClientSession() as s, s.get(server.url + "events") as r:
+        assert r.headers["Content-Type"] == "text/event-stream; charset=utf-8"
+        first = await _sse(r)
+        assert first[0] == "live" and orjson.loads(first[1]) == fixed_view(demo).live()
+        assert (await _sse(r))[0] == "standings"
+        p = Play(demo, start=START)
+        p.start()
+        p.eliminate(p.b, 3)
+        while True:
+            event, data = await asyncio.wait_for(_sse(r), 20)
+            if event == "live":
+                doc = orjson.loads(data)
+                if doc["live"] and doc["games"][4]["teams"][1]["alive"] == 4:
+                    break
+
+
+async def _sse(resp) -> tuple[str, str]:
+    event, data = "", ""
+    while True:
+        line = (await resp.content.readline()).decode().rstrip("\n")
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: "):
+            data = line[6:]
+        elif line == "" and event:
+            return event, data
+
+
+async def raw(server: PitServer, payload: bytes, timeout: float = 20) -> bytes:
+    port = int(server.url.rsplit(":", 1)[1].strip("/"))
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(payload)
+        await writer.drain()
+        return await asyncio.wait_for(reader.read(), timeout)
+    finally:
+        writer.close()
+
+
+HOSTILE_PATHS = [
+    "/../tournament.json",
+    "/%2e%2e/tournament.json",
+    "/%2E%2E%2Ftournament.json",
+    "/..%2f..%2fetc/passwd",
+    "/games/",
+    "/static/pit.js",
+    "/pit.js/../tournament.json",
+    "//etc/passwd",
+    "/api/",
+    "/api/live/../../tournament.json",
+    "/.cache/index.json",
+    "/tournament.json",
+]
+
+
+async def test_hostile_requests_change_nothing_and_leak_nothing(demo, server) -> None:
+    before = folder_digest(demo.folder)
+    for path in HOSTILE_PATHS:
+        reply = await raw(
+            server, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+        )
+        head, _, body = reply.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 404"), (path, head)
+        assert body == b"404 Not Found\n", path
+    for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"):
+        for path in ("/", "/api/live", "/api/standings", "/events", "/pit.js"):
+            body = b'{"points": 1000}'
+            req = (
+                f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            ).encode() + body
+            head, _, body = (await raw(server, req)).partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 405"), (method, path, head)
+            assert b"\r\nAllow: GET,HEAD\r\n" in head and body == b"405 Method Not Allowed\n"
+    head = await raw(server, b"HEAD /api/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200") and head.endswith(b"\r\n\r\n")
+    garbage = await raw(server, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(200))
+    assert garbage.startswith(b"HTTP/1.0 400 Bad Request") and b"Traceback" not in garbage
+    assert folder_digest(demo.folder) == before
+    status, body, _h = await get(server.url + "api/live")
+    assert status == 200 and orjson.loads(body)["games"][0]["state"] == "final"
+
+
+async def test_huge_and_many_headers_are_refused(server) -> None:
+    big = b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 100_000 + b"\r\n\r\n"
+    reply = await raw(server, big)
+    assert reply.startswith(b"HTTP/1.0 400 Bad Request") and b"Traceback" not in reply
+    many = (
+        b"GET / HTTP/1.1\r\nHost: x\r\n"
+        + b"".join(b"X-%d: 1\r\n" % i for i in range(200))
+        + b"\r\n"
+    )
+    reply = await raw(server, many)
+    assert reply.startswith(b"HTTP/1.0 400 Bad Request") and b"Traceback" not in reply
+    long_line = b"GET /" + b"a" * 20_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    reply = await raw(server, long_line)
+    assert reply.startswith(b"HTTP/1.0 400 Bad Request") and b"Traceback" not in reply
+    status, _b, _h = await get(server.url + "api/standings")
+    assert status == 200
+
+
+async def test_a_thousand_connections_are_capped(demo) -> None:
+    srv = PitServer(fixed_view(demo), "127.0.0.1", 0, max_connections=200, idle_timeout_s=60)
+    srv.start()
+    port = int(srv.url.rsplit(":", 1)[1].strip("/"))
+    conns = []
+    try:
+        for _ in range(1000):  # bounded, loopback only
+            conns.append(await asyncio.open_connection("127.0.0.1", port))
+        # Whatever order the server accepts them in: 200 are served, 800 get a 503 and EOF.
+        reads = [asyncio.create_task(r.read()) for r, _w in conns]
+        await wait_for(lambda: sum(x.done() for x in reads) >= 800)
+        done = [x.result() for x in reads if x.done()]
+        assert len(done) == 800 and srv.connections == 200
+        assert {x.split(b"\r\n")[0] for x in done} == {b"HTTP/1.1 503 Service Unavailable"}
+        assert {x.split(b"\r\n\r\n")[1] for x in done} == {b"busy: too many connections\n"}
+        for x in reads:
+            x.cancel()
+    finally:
+        for _r, w in conns:
+            w.close()
+    await wait_for(lambda: srv.connections == 0)
+    try:
+        status, body, _h = await get(srv.url + "api/live")
+        assert status == 200 and len(orjson.loads(body)["games"]) == 12
+    finally:
+        srv.stop()
+
+
+class _Flood:
+    """A source whose state changes at every poll, with a 256 KiB document."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def version(self) -> int:
+        self.n += 1
+        return self.n
+
+    def live(self) -> dict:
+        return {"n": self.n, "pad": "x" * 262_144, "games": []}
+
+    def standings(self) -> dict:
+        return {"divisions": []}
+
+
+async def test_a_client_that_does_not_read_is_dropped() -> None:
+    srv = PitServer(_Flood(), "127.0.0.1", 0, poll_s=0.01, queue_size=4, write_timeout_s=1)
+    srv.start()
+    port = int(srv.url.rsplit(":", 1)[1].strip("/"))
+    sock = socket.create_connection(("127.0.0.1", port))
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")  # and never reads
+        await wait_for(lambda: srv.clients == 1)
+        await wait_for(lambda: srv.clients == 0)
+        status, body, _h = await get(srv.url + "api/standings")
+        assert status == 200 and body == b'{"divisions":[]}'
+    finally:
+        sock.close()
+        srv.stop()
+
+
+def test_start_stop_and_a_taken_port(demo) -> None:
+    srv = PitServer(fixed_view(demo), "127.0.0.1", 0)
+    assert srv.running is False
+    url = srv.start()
+    assert srv.running is True and url.startswith("http://127.0.0.1:") and srv.start() == url
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    other = PitServer(fixed_view(demo), "127.0.0.1", port)
+    with pytest.raises(PitServerError, match=f"cannot listen on 127.0.0.1:{port}: "):
+        other.start()
+    assert other.running is False
+    srv.stop()
+    assert srv.running is False
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    again = PitServer(fixed_view(demo), "127.0.0.1", port)  # the port is free again
+    assert again.start() == url
+    again.stop()
+    srv.stop()  # stopping twice is harmless
+
+
+def test_the_serve_command_prints_the_url_and_a_qr_code_and_stops_on_ctrl_c(tmp_path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    t = open_demo(tmp_path / "data" / "demo", lock=False)
+    t.close()
+    env = {**os.environ, "FIELDJUDGE_LANG": "ru"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fieldjudge", "--data-dir", str(tmp_path / "data"), "--lang", "ru"]
+        + ["serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline().decode() for _ in range(3)]
+        assert lines[0].startswith("Показывается Демо-кубок по пейнтболу (")
+        url = lines[1].removeprefix("Табло для команд: ").strip()
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url), lines
+        assert lines[2].startswith("Открыть можно только на этом ноутбуке.")
+        qr = proc.stdout.readline().decode()
+        assert qr == qr_text(url).splitlines(keepends=True)[0]
+        assert set(qr.strip()) <= {"█", "▀", "▄", " "} and "█" in qr
+        with urllib.request.urlopen(url + "api/standings", timeout=20) as r:
+            assert orjson.loads(r.read())["divisions"][0]["division"] == "Д3"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and b"Traceback" not in err
+
+
+def test_reading_while_the_judge_appends_never_sees_a_broken_file(demo) -> None:
+    """The judge appends 120 events on the app's side; the pit reads the same folder all
+    along: never a damaged file, never a step back, and at the end the last event."""
+    import threading
+
+    p = Play(demo, start=START)
+    p.start()
+    view = PitView(demo.folder, now=lambda: NOW)
+    done = threading.Event()
+    failure: list[BaseException] = []
+
+    def judge() -> None:
+        try:
+            for i in range(60):
+                n = p.number(p.b, i % 5)
+                p.add("paint_check_start", {"team": p.b, "number": n})
+                p.add("paint_check_end", {"team": p.b, "number": n, "outcome": "in_play"})
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            failure.append(exc)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=judge)
+    thread.start()
+    seqs = []
+    while not done.is_set():
+        g = view.live()["games"][4]
+        assert g["damaged"] == "" and g["state"] == "running"
+        seqs.append(g["last_events"][0]["seq"])
+    thread.join()
+    assert failure == []
+    assert seqs == sorted(seqs) and len(seqs) > 1
+    assert view.live()["games"][4]["last_events"][0]["seq"] == 121
