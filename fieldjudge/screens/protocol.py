@@ -286,7 +286,7 @@ class ProtocolScreen(JudgeScreen):
                 [
                     Field(
                         "outcome",
-                        f"{_('Outcome')}: h1/h2 {_('flag hang')}, f1/f2 {_('flag held')}, "
+                        f"{_('Outcome')}: h1/h2 {_('flag hang')}, f1/f2 {_('flag held at the end')}, "
                         f"d {_('draw')} (1 = {v.name(a)}, 2 = {v.name(b)})",
                         now_code,
                         restrict=r"[hfdHFD]?[12]?",
