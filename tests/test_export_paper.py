@@ -469,3 +469,12 @@ async def test_standings_screen_says_which_games_count(tmp_path):
             f"  {gid} · {names[g['team_a']]} — {names[g['team_b']]} · "
             "заполнен: ждём подписи капитанов · 3 : 0",
         ]
+
+
+def test_shipped_font_covers_russian_and_marks_what_it_lacks():
+    from fieldjudge.export.pdf import FONTS, clean
+
+    russian = "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюя"
+    assert clean(russian + " № — «» ✓ → ½") == russian + " № — «» ✓ → ½"
+    assert clean("Команда 🐻") == "Команда ?"  # never dropped silently
+    assert (FONTS / "LICENSE-DejaVu.txt").read_text(encoding="utf-8").startswith("DejaVu Sans")
