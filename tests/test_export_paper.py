@@ -303,6 +303,18 @@ def test_cli_export_pdf_and_global_options_after_the_subcommand(tmp_path):
     )
     assert res.exit_code == 0, res.output
     assert len(list(out.glob("*.pdf"))) == 6
+    # CSV: Russian with semicolons by default; --delimiter overrides; --lang after export
+    for extra, head in (
+        ([], "Дивизион;Место;Команда"),
+        (["--delimiter", ","], "Дивизион,Место,Команда"),
+        (["--lang", "en"], "Division,Place,Team"),
+    ):
+        dest = tmp_path / f"csv{len(extra)}{head[0]}"
+        args = ["export", "--format", "csv", "--out", str(dest), "--data-dir", str(data)]
+        res = runner.invoke(main, args + extra)
+        assert res.exit_code == 0, res.output
+        (csv_file,) = dest.glob("*.csv")
+        assert csv_file.read_text(encoding="utf-8-sig").startswith(head)
 
 
 # -- 2: the same time on every surface ---------------------------------------------------------
