@@ -40,10 +40,10 @@ def fps_for(i: int) -> float:
 
 async def run(seconds: float, rate: float) -> dict:
     from fieldjudge.app import make_app
-    from fieldjudge.demo import create_demo
     from fieldjudge.devices.simulator import PtyChrono, encode_frame
-    from fieldjudge.screens.chrono_feed import ChronoFeed
-    from fieldjudge.screens.marker_check import MarkerCheckScreen
+    from fieldjudge.screens.chrono.feed import ChronoFeed
+    from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
+    from fieldjudge.services.demo import create_demo
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-chrono-"))
     folder = tmp / "data" / "demo"

@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 from crash_child import kill_many  # noqa: E402
 
-from fieldjudge.demo import create_demo  # noqa: E402
+from fieldjudge.services.demo import create_demo  # noqa: E402
 
 
 def main() -> None:

@@ -17,18 +17,17 @@ from pathlib import Path
 import orjson
 
 from fieldjudge.csv_import import RosterRow
-from fieldjudge.demo_history import Script, play
 from fieldjudge.export import bundle, run_export
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
+from fieldjudge.services import create_tournament, open_tournament
+from fieldjudge.services.demo_history import Script, play
 from fieldjudge.settings import DEFAULTS
-from fieldjudge.store import Tournament
-from fieldjudge.summaries import install
 
 GAMES, TEAMS, RUNS = 120, 16, 5
 
 
 def build(folder: Path) -> int:
-    t = Tournament.create(
+    t = create_tournament(
         folder, name="Bench cup", day=date(2026, 5, 16), settings=dict(DEFAULTS), lock=False
     )
     rows = [
@@ -47,7 +46,7 @@ def build(folder: Path) -> int:
             {"field": "1", "start": start + i * timedelta(minutes=20), "team_a": a, "team_b": b}
         )
     t.add_games(games)
-    install(t)
+
     gs = t.games()
     play(t, gs[0]["id"], Script("draw", 2, 2, checks=140), random.Random(1))
     template = bundle.read_log_file(t.game_path(gs[0]["id"]))
@@ -76,8 +75,8 @@ def main() -> None:
         events = build(folder)
         times, cold = [], []
         for run in range(RUNS):
-            t = Tournament.open(folder, lock=False, startup_backup=False)
-            install(t)
+            t = open_tournament(folder, lock=False, startup_backup=False)
+
             if run == 0:
                 (folder / ".cache" / "index.json").unlink(missing_ok=True)
             t0 = time.perf_counter()

@@ -28,9 +28,9 @@ from pathlib import Path
 from textual import events
 
 from fieldjudge.app import make_app
-from fieldjudge.demo import create_demo
-from fieldjudge.game_session import GameSession
-from fieldjudge.store import Tournament
+from fieldjudge.services import open_tournament
+from fieldjudge.services.demo import create_demo
+from fieldjudge.services.game import GameSession
 
 EVENTS_BEFORE = 500
 ROUNDS = 60
@@ -38,7 +38,7 @@ ROUNDS = 60
 
 def prepare(folder: Path) -> str:
     create_demo(folder, day=date(2026, 6, 1)).close()
-    t = Tournament.open(folder, startup_backup=False)
+    t = open_tournament(folder, startup_backup=False)
     gid = t.games()[4]["id"]
     s = GameSession(t, gid, judge="bench")
     a, b = s.teams
@@ -55,7 +55,7 @@ def prepare(folder: Path) -> str:
 
 
 async def run(folder: Path, gid: str) -> tuple[list[float], list[float]]:
-    from fieldjudge.screens.game import GameScreen
+    from fieldjudge.screens.game.screen import GameScreen
 
     app = make_app(folder.parent, folder, lang="en")
     times: list[float] = []

@@ -67,7 +67,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from fieldjudge.csv_import import CsvTooLarge, parse_roster, read_csv_file
-    from fieldjudge.store import Tournament
+    from fieldjudge.services import create_tournament
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-import-"))
     one_mb, quarter, ten_mb = tmp / "1mb.csv", tmp / "256kb.csv", tmp / "10mb.csv"
@@ -76,7 +76,7 @@ def main() -> None:
     write_roster(ten_mb, 10_000_000)
 
     def import_file(path: Path, run: int) -> int:
-        t = Tournament.create(tmp / f"t-{path.stem}-{run}", name="bench", day=date(2026, 6, 1))
+        t = create_tournament(tmp / f"t-{path.stem}-{run}", name="bench", day=date(2026, 6, 1))
         try:
             res = parse_roster(read_csv_file(path), 10)
             assert not res.errors, res.errors[:3]

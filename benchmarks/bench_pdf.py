@@ -18,15 +18,13 @@ from pathlib import Path
 from bench_export import GAMES, build
 
 from fieldjudge.export import run_export
-from fieldjudge.store import Tournament
-from fieldjudge.summaries import install
+from fieldjudge.services import open_tournament
 
 TARGET_S = 20.0
 
 
 def timed(folder: Path, out: Path, fmt: str) -> tuple[float, int]:
-    t = Tournament.open(folder, lock=False, startup_backup=False)
-    install(t)
+    t = open_tournament(folder, lock=False, startup_backup=False)
     try:
         t0 = time.perf_counter()
         written = run_export(t, out, fmt)

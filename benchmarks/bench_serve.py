@@ -144,7 +144,7 @@ class Judge:
     """Appends paint checks (start, end) to one running game through GameSession."""
 
     def __init__(self, t, gid: str) -> None:
-        from fieldjudge.game_session import GameSession
+        from fieldjudge.services.game import GameSession
 
         self.s = GameSession(t, gid, judge="bench")
         self.team = self.s.teams[1]
@@ -207,17 +207,15 @@ def p95(values: list[float]) -> float:
 def main(quick: bool) -> None:
     from datetime import date
 
-    from fieldjudge.demo import create_demo
     from fieldjudge.serve import PitServer
+    from fieldjudge.services.demo import create_demo
     from fieldjudge.services.pitview import PitView
-    from fieldjudge.summaries import install
 
     rounds = 15 if quick else 40
     rng = random.Random(14)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "bench" / "demo"
         t = create_demo(folder, day=date(2026, 6, 1))
-        install(t)
         gid = t.games()[4]["id"]
         judge = Judge(t, gid)
 

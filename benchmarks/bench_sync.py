@@ -36,12 +36,12 @@ from syncthing_pair import (  # noqa: E402
     share,
 )
 
-from fieldjudge.demo import create_demo  # noqa: E402
-from fieldjudge.game_session import FakeClock, GameSession  # noqa: E402
+from fieldjudge.services import TournamentService, open_tournament  # noqa: E402
+from fieldjudge.services.demo import create_demo  # noqa: E402
+from fieldjudge.services.game import FakeClock, GameSession  # noqa: E402
 from fieldjudge.services.sync_refresh import ChangedLogs  # noqa: E402
-from fieldjudge.store import StoreError, Tournament  # noqa: E402
+from fieldjudge.store import StoreError  # noqa: E402
 from fieldjudge.store.sync_files import ensure_stignore  # noqa: E402
-from fieldjudge.summaries import install  # noqa: E402
 
 TARGET_P95_S = 3.0
 POLL_S = 0.01
@@ -52,7 +52,7 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
-def seen_in_log(t_head: Tournament, changed: ChangedLogs, gid: str, event_id: str) -> bool:
+def seen_in_log(t_head: TournamentService, changed: ChangedLogs, gid: str, event_id: str) -> bool:
     changed.poll()  # what the head judge's app does about once a second
     try:
         log = t_head.game_log(gid, create=False)
@@ -103,9 +103,8 @@ def main() -> None:
             ensure_stignore(d)
         share(field, head, f"fieldjudge-{tid[:12]}", field_dir, head_dir)
 
-        tf = Tournament.open(field_dir)
-        install(tf)
-        th = Tournament.open(head_dir, lock=False, startup_backup=False)
+        tf = open_tournament(field_dir)
+        th = open_tournament(head_dir, lock=False, startup_backup=False)
         changed = ChangedLogs(th)
         gid = next(g["id"] for g in tf.games() if not tf.game_path(g["id"]).exists())
         clock = FakeClock(datetime(2026, 6, 1, 9, tzinfo=UTC))

@@ -7,9 +7,10 @@ import uuid
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from fieldjudge.demo import create_demo
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
-from fieldjudge.store import Tournament, lines, schema
+from fieldjudge.services import TournamentService
+from fieldjudge.services.demo import create_demo
+from fieldjudge.store import lines, schema
 from fieldjudge.store.storage import atomic_write_bytes
 
 DAY = date(2026, 6, 1)
@@ -56,7 +57,7 @@ def write_game(path: Path, game: dict, n_events: int) -> None:
     atomic_write_bytes(path, lines.file_bytes(data, schema.LOG_SCHEMA))
 
 
-def build(folder: Path, total_events: int, per_game: int = 250) -> Tournament:
+def build(folder: Path, total_events: int, per_game: int = 250) -> TournamentService:
     """A demo tournament plus enough scheduled games holding ``total_events`` events."""
     t = create_demo(folder, day=DAY)
     teams = [x["id"] for x in t.teams()]

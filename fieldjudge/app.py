@@ -5,8 +5,10 @@ Build it with :func:`make_app` (shared by the CLI and the tests).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -14,11 +16,11 @@ from textual.screen import Screen
 
 from fieldjudge import i18n
 from fieldjudge.i18n import _
-from fieldjudge.screens.base import translate_bindings
-from fieldjudge.screens.forms import MessageScreen
-from fieldjudge.screens.help import HelpScreen, describe_keys
-from fieldjudge.store import DamagedFile, FolderLocked, Tournament
-from fieldjudge.store.tournament import TOURNAMENT_FILE
+from fieldjudge.screens.dialogs.forms import MessageScreen
+from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
+from fieldjudge.services import TOURNAMENT_FILE, TournamentService, open_tournament
+from fieldjudge.services.chrono import ChronoSession
+from fieldjudge.store import DamagedFile, FolderLocked
 
 STARTUP_BACKUP_DELAY_S = 1.0
 
@@ -38,14 +40,18 @@ class FieldJudgeApp(App[None]):
         data_dir: Path,
         tournament_folder: Path | None = None,
         judge: str = "",
+        monotonic: Callable[[], float] = time.monotonic,
+        chrono: ChronoSession | None = None,
     ) -> None:
         super().__init__()
-        translate_bindings(self)
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.initial_folder = tournament_folder
-        self.tournament: Tournament | None = None
+        self.tournament: TournamentService | None = None
         self.judge = judge
+        self.monotonic = monotonic  # the head judge's PIN gate counts on this clock
+        self.chrono = chrono or ChronoSession()  # the chronograph chosen in this run
+        self.chrono_feeds: list[Any] = []  # chrono feeds on screen, newest last
         self.theme = "textual-dark"
 
     # -- lifecycle ----------------------------------------------------------------------
@@ -76,7 +82,7 @@ class FieldJudgeApp(App[None]):
             return True
         self.close_tournament()
         try:
-            t = Tournament.open(folder, startup_backup=False)
+            t = open_tournament(folder, startup_backup=False, monotonic=self.monotonic)
         except FolderLocked as exc:
             self.push_screen(
                 MessageScreen(
@@ -95,10 +101,7 @@ class FieldJudgeApp(App[None]):
         self.install_tournament(t)
         return True
 
-    def install_tournament(self, t: Tournament) -> None:
-        from fieldjudge.summaries import install
-
-        install(t)
+    def install_tournament(self, t: TournamentService) -> None:
         self.tournament = t
         self.show_subtitle()
         self.refresh_home()
@@ -106,7 +109,7 @@ class FieldJudgeApp(App[None]):
         # the home screen is drawn, so a judge sees the schedule first.
         self.set_timer(STARTUP_BACKUP_DELAY_S, lambda: self._startup_backup(t))
 
-    def _startup_backup(self, t: Tournament) -> None:
+    def _startup_backup(self, t: TournamentService) -> None:
         if self.tournament is t:
             try:
                 t.backup_all(only_if_changed=True)
@@ -130,7 +133,7 @@ class FieldJudgeApp(App[None]):
         self.show_subtitle()
 
     def show_damaged(self, folder: Path, exc: DamagedFile) -> None:
-        from fieldjudge.screens.damaged import DamagedFileScreen
+        from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
 
         self.push_screen(DamagedFileScreen(folder, exc))
 
@@ -144,11 +147,8 @@ class FieldJudgeApp(App[None]):
     # -- navigation ---------------------------------------------------------------------
     def open_game(self, game_id: str) -> None:
         """Open the live game screen for a scheduled game."""
-        try:
-            from fieldjudge.screens.game import GameScreen
-        except ImportError:
-            self.notify(_("The game screen is not available in this build"), severity="error")
-            return
+        from fieldjudge.screens.game.screen import GameScreen
+
         assert self.tournament is not None
         try:
             self.push_screen(GameScreen(self.tournament, game_id))
@@ -194,7 +194,8 @@ def make_app(
     tournament_folder: Path | None = None,
     lang: str | None = None,
     judge: str = "",
+    monotonic: Callable[[], float] = time.monotonic,
 ) -> FieldJudgeApp:
     """The one factory the CLI and the tests use."""
     i18n.set_language(lang)
-    return FieldJudgeApp(Path(data_dir), tournament_folder, judge)
+    return FieldJudgeApp(Path(data_dir), tournament_folder, judge, monotonic)

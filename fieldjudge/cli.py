@@ -62,7 +62,7 @@ def demo(ctx: click.Context, no_ui: bool) -> None:
 
     Without --data-dir (or FIELDJUDGE_DATA) the folder is a new temporary one, so your real
     tournaments are never touched."""
-    from fieldjudge.demo import create_demo, fresh_demo_folder
+    from fieldjudge.services.demo import create_demo, fresh_demo_folder
 
     data_dir = ctx.obj["data_dir"] or Path(tempfile.mkdtemp(prefix="fieldjudge-demo-"))
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -74,26 +74,16 @@ def demo(ctx: click.Context, no_ui: bool) -> None:
         _run_app(ctx, data_dir, folder)
 
 
-def _register_optional_commands() -> None:
-    """Subcommand groups that live in their own modules."""
-    import importlib
+def _register_commands() -> None:
+    """Subcommand groups that live in their own modules (fieldjudge.commands)."""
+    from fieldjudge.commands.chrono import chrono
+    from fieldjudge.commands.quidditch import quidditch
+    from fieldjudge.commands.results import export, merge, verify
+    from fieldjudge.commands.serve import serve
+    from fieldjudge.commands.sync import sync
 
-    for module, name in (
-        ("fieldjudge.cli_chrono", "chrono"),
-        ("fieldjudge.cli_results", "export"),
-        ("fieldjudge.cli_results", "verify"),
-        ("fieldjudge.cli_results", "merge"),
-        ("fieldjudge.cli_quidditch", "quidditch"),
-        ("fieldjudge.cli_serve", "serve"),
-        ("fieldjudge.cli_sync", "sync"),
-    ):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        main.add_command(getattr(mod, name))
+    for command in (chrono, export, verify, merge, quidditch, serve, sync):
+        main.add_command(command)
 
 
 def _remember(ctx: click.Context, param: click.Parameter, value):
@@ -141,5 +131,5 @@ def accept_global_options(group: click.Group) -> None:
             accept_global_options(cmd)
 
 
-_register_optional_commands()
+_register_commands()
 accept_global_options(main)

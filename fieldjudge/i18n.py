@@ -125,8 +125,28 @@ def ru(message: str) -> str:
     return load("ru").gettext(message)
 
 
+def _param(value: Any, names: Mapping[str, str] | None, lang: str | None) -> Any:
+    """A field of a store refusal in the UI language: an engine message rendered, a
+    message id (``store.errors.MsgId``) translated, anything else as it is."""
+    if getattr(value, "is_msgid", False):
+        return load(lang).gettext(value) if lang else _(value)
+    if hasattr(value, "render"):
+        return render(value, lang or _lang, names)
+    return value
+
+
 def rule_text(message: Any, names: Mapping[str, str] | None = None, lang: str | None = None) -> str:
     """A rules engine's message in the UI language (or ``lang``), team ids replaced by
     ``names`` ({team id: display name}). Takes a ``RuleMessage`` / ``Phrase``, an exception
-    carrying one (``Refused(msg)``), or a plain ``str`` (shown as it is)."""
+    carrying one (``Refused(msg)``), a store refusal (an English message id ``template``
+    and its ``params``, or several ``errors``), or a plain ``str`` (shown as it is)."""
+    if isinstance(message, BaseException):
+        errors = getattr(message, "errors", None)
+        if isinstance(errors, list):
+            return "; ".join(rule_text(e, names, lang) for e in errors)
+        template = getattr(message, "template", None)
+        if isinstance(template, str):
+            text = load(lang).gettext(template) if lang else _(template)
+            params = {k: _param(v, names, lang) for k, v in getattr(message, "params", {}).items()}
+            return text.format(**params)
     return render(message, lang or _lang, names)

@@ -26,7 +26,7 @@ def _isolate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 @pytest.fixture
 def demo_folder(tmp_path: Path) -> Path:
     """A demo tournament on disk (closed, unlocked), dated 2026-06-01."""
-    from fieldjudge.demo import create_demo
+    from fieldjudge.services.demo import create_demo
 
     folder = tmp_path / "data" / "demo"
     t = create_demo(folder, day=date(2026, 6, 1))
@@ -36,8 +36,8 @@ def demo_folder(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def tournament(demo_folder: Path):
-    from fieldjudge.store import Tournament
+    from fieldjudge.services import open_tournament
 
-    t = Tournament.open(demo_folder)
+    t = open_tournament(demo_folder)
     yield t
     t.close()

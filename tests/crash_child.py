@@ -28,14 +28,15 @@ KINDS = (b"a", b"c", b"b", b"r")
 
 
 def main(folder: str, game_id: str, start: int) -> None:
-    from fieldjudge.store import Tournament
+    from fieldjudge.store import Tournament, WriteKey
 
-    t = Tournament.open(Path(folder), startup_backup=False)
+    key = WriteKey()  # the store's own test: it holds the write key the services would
+    t = Tournament.open(Path(folder), startup_backup=False, key=key)
     log = t.game_log(game_id)
     i = start
     while True:
         i += 1
-        ev = log.append("hit", {"team": "A", "number": i % 99, "pad": "ж" * (i % 50)})
+        ev = log.append("hit", {"team": "A", "number": i % 99, "pad": "ж" * (i % 50)}, key=key)
         print(f"E {ev.id}", flush=True)
         if i % 4 == 0:
             log.compact()
@@ -43,10 +44,10 @@ def main(folder: str, game_id: str, start: int) -> None:
             t.backup_game(game_id)
         if i % 3 == 0:
             name = f"Команда {i}"
-            t.add_team(name)
+            t.add_team(name, key=key)
             print(f"T {name}", flush=True)
         if i % 7 == 0:
-            t.update_meta(venue=f"venue {i}")
+            t.update_meta(key, venue=f"venue {i}")
             print(f"M {i}", flush=True)
 
 

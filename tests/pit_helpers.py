@@ -6,10 +6,9 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from fieldjudge import results
-from fieldjudge.demo import create_demo
-from fieldjudge.game_session import FakeClock, GameSession
-from fieldjudge.summaries import install
+from fieldjudge.services import results
+from fieldjudge.services.demo import create_demo
+from fieldjudge.services.game import FakeClock, GameSession
 
 DAY = date(2026, 6, 1)
 GAME = 4  # the first game of round 2 (round 1 is the demo's closed history)
@@ -18,7 +17,6 @@ GAME = 4  # the first game of round 2 (round 1 is the demo's closed history)
 def open_demo(folder: Path, lock: bool = True):
     """The demo tournament (dated DAY), held open with its folder lock as the app holds it."""
     t = create_demo(Path(folder), day=DAY, lock=lock)
-    install(t)
     return t
 
 

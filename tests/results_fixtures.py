@@ -7,16 +7,15 @@ import random
 from datetime import date
 from pathlib import Path
 
-from fieldjudge.demo import create_demo
-from fieldjudge.demo_history import Script, play
-from fieldjudge.summaries import install
+from fieldjudge.services.demo import create_demo
+from fieldjudge.services.demo_history import Script, play
 
 DAY = date(2026, 5, 16)
 
 
 def demo(folder: Path, lock: bool = False):
     t = create_demo(Path(folder), day=DAY, lock=lock)
-    install(t)
+
     return t
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from fieldjudge.game_session import FakeClock, GameSession
 from fieldjudge.rules.paintball import model as m
+from fieldjudge.services.game import FakeClock, GameSession
 from fieldjudge.store.backup import backups_of
 from fieldjudge.store.validate import validate_file
 

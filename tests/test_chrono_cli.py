@@ -15,13 +15,13 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from fieldjudge.cli_chrono import chrono
+from fieldjudge.commands.chrono import chrono
 from fieldjudge.devices.reader import ChronoReader
 from fieldjudge.devices.simulator import PtyChrono, generate_stream, play
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals are POSIX")
 
-CMD = [sys.executable, "-m", "fieldjudge.cli_chrono"]
+CMD = [sys.executable, "-m", "fieldjudge.commands.chrono"]
 
 
 def read_lines(proc: subprocess.Popen, n: int, timeout: float = 8.0) -> list[str]:

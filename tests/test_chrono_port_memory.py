@@ -11,16 +11,16 @@ import orjson
 import pytest
 
 from fieldjudge.app import make_app
-from fieldjudge.chrono_service import (
+from fieldjudge.devices.ports import DeviceId, identify_port
+from fieldjudge.devices.simulator import PtyChrono, encode_frame
+from fieldjudge.screens.chrono.feed import ChronoFeed
+from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
+from fieldjudge.services.chrono import (
     ChronoConfig,
     load_remembered,
     remember,
     remembered_path,
 )
-from fieldjudge.devices.ports import DeviceId, identify_port
-from fieldjudge.devices.simulator import PtyChrono, encode_frame
-from fieldjudge.screens.chrono_feed import ChronoFeed
-from fieldjudge.screens.marker_check import MarkerCheckScreen
 from tests.test_game_helpers import wait_for
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals are POSIX")
@@ -140,7 +140,7 @@ async def test_the_feed_says_which_device_it_waits_for(demo_folder: Path, sim: P
 
 
 async def test_the_port_dialog_fits_80x24_in_russian(demo_folder: Path) -> None:
-    from fieldjudge.screens.chrono_setup import ChronoSetupScreen
+    from fieldjudge.screens.chrono.setup import ChronoSetupScreen
 
     app = make_app(demo_folder.parent, demo_folder, lang="ru")
     async with app.run_test(size=(80, 24)) as pilot:

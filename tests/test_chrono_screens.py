@@ -17,12 +17,12 @@ import pytest
 from fieldjudge.app import make_app
 from fieldjudge.devices.parsers import Reading
 from fieldjudge.devices.simulator import PtyChrono, encode_frame
-from fieldjudge.game_session import GameSession
 from fieldjudge.rules.paintball import events as ev
-from fieldjudge.screens.chrono_feed import ChronoFeed
-from fieldjudge.screens.chrono_ingame import InGameChronoScreen, SecondPlayerScreen
-from fieldjudge.screens.forms import FormScreen, MessageScreen
-from fieldjudge.screens.marker_check import FailedMarkerScreen, MarkerCheckScreen
+from fieldjudge.screens.chrono.feed import ChronoFeed
+from fieldjudge.screens.chrono.ingame import InGameChronoScreen, SecondPlayerScreen
+from fieldjudge.screens.chrono.marker_check import FailedMarkerScreen, MarkerCheckScreen
+from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
+from fieldjudge.services.game import GameSession
 from tests.test_game_helpers import type_text, wait_for
 
 SIZE = (110, 36)
@@ -47,7 +47,7 @@ def sim(monkeypatch: pytest.MonkeyPatch):
 
 @pytest.fixture
 def no_port(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr("fieldjudge.chrono_service.default_config", lambda: None)
+    monkeypatch.setattr("fieldjudge.services.chrono.default_config", lambda: None)
 
 
 def unplayed(t) -> list[dict]:
@@ -60,7 +60,7 @@ def next_game(app) -> str:
 
 
 def set_now(monkeypatch, when: datetime) -> None:
-    monkeypatch.setattr("fieldjudge.screens.marker_check.now_local", lambda: when)
+    monkeypatch.setattr("fieldjudge.screens.chrono.marker_check.now_local", lambda: when)
 
 
 def feed(app) -> ChronoFeed:
@@ -236,7 +236,8 @@ async def test_late_checkin_is_flagged_and_approval_needs_the_pin(
         await type_text(pilot, "9999")
         await pilot.press("enter")
         await pilot.pause()
-        assert "Wrong PIN" in app.screen.query_one("#form-error").render().plain
+        error = app.screen.query_one("#form-error").render().plain
+        assert error.startswith("19.05: only the head judge approves") and "wrong PIN" in error
         for _ in range(4):
             await pilot.press("backspace")
         await type_text(pilot, "1234")
@@ -408,7 +409,7 @@ async def test_port_dialog_switches_the_feed(demo_folder: Path, sim: PtyChrono, 
 async def test_flag_hang_check_takes_the_speed_from_the_device(
     demo_folder: Path, no_port, monkeypatch
 ) -> None:
-    from fieldjudge.screens.chrono_ingame import attach_hang_chrono
+    from fieldjudge.screens.chrono.ingame import attach_hang_chrono
     from tests.test_game_helpers import fake_clock, game_id, keys, open_game
 
     clock = fake_clock(monkeypatch)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from fieldjudge.chrono_checks import checkin_late, disqualifications
+from fieldjudge.rules.chrono_checks import checkin_late, disqualifications
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball.setup import Settings
 
@@ -38,14 +38,14 @@ def test_20_05_disqualifications_from_readings_and_hang_verdicts_voids_respected
 
 
 def test_typed_speed_accepts_comma_and_rejects_nonsense() -> None:
-    from fieldjudge.chrono_readings import parse_fps
+    from fieldjudge.rules.chrono_readings import parse_fps
 
     assert parse_fps(" 287,5 ") == 287.5
     assert parse_fps("abc") is None and parse_fps("0") is None and parse_fps("1000") is None
 
 
 def test_checkin_record_event_and_approval_19_01_19_05() -> None:
-    from fieldjudge.chrono_checks import APPROVAL, approved, checkin_data, checkin_event
+    from fieldjudge.rules.chrono_checks import APPROVAL, approved, checkin_data, checkin_event
 
     start = datetime(2026, 6, 1, 10, 40)
     on_time = checkin_data("A", datetime(2026, 6, 1, 10, 30), start)
@@ -67,7 +67,7 @@ def test_checkin_record_event_and_approval_19_01_19_05() -> None:
 
 
 def test_verdict_step_disqualified_admitted_unfinished_failed() -> None:
-    from fieldjudge.chrono_checks import (
+    from fieldjudge.rules.chrono_checks import (
         ADMITTED,
         DISQUALIFIED,
         FAILED,
@@ -92,7 +92,7 @@ def test_verdict_step_disqualified_admitted_unfinished_failed() -> None:
 
 
 def test_readings_source_and_in_game_event_data_20_02() -> None:
-    from fieldjudge.chrono_readings import InGameReadings
+    from fieldjudge.rules.chrono_readings import InGameReadings
 
     r = InGameReadings("A", 7)
     assert r.event_data() is None
@@ -114,7 +114,7 @@ def test_readings_source_and_in_game_event_data_20_02() -> None:
 
 
 def test_roster_and_checkin_texts_name_the_sections() -> None:
-    from fieldjudge.chrono_text import checkin_line, player_label, roster_result
+    from fieldjudge.screens.chrono.text import checkin_line, player_label, roster_result
 
     class P:
         name = "Ivan"

@@ -12,14 +12,14 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from fieldjudge.cli_chrono import chrono
+from fieldjudge.commands.chrono import chrono
 from fieldjudge.devices.parsers import Decoder, Reading
 from fieldjudge.devices.reader import ChronoReader
 from fieldjudge.devices.simulator import marker_shots, marker_stream
 from fieldjudge.rules.marker_check import check_marker
 from tests.test_chrono_cli import interrupt, read_lines
 
-CMD = [sys.executable, "-m", "fieldjudge.cli_chrono"]
+CMD = [sys.executable, "-m", "fieldjudge.commands.chrono"]
 RELEASE_AFTER_S = 0.3  # the judge presses r this long after the last shot of the first burst
 
 
@@ -128,8 +128,8 @@ def test_the_default_stream_through_a_pty_reaches_the_reader():
 
 @pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals are POSIX")
 def test_listen_without_port_uses_the_remembered_chronograph_and_its_window():
-    from fieldjudge.chrono_service import ChronoConfig, remember
     from fieldjudge.devices.simulator import PtyChrono, encode_frame
+    from fieldjudge.services.chrono import ChronoConfig, remember
 
     res = CliRunner().invoke(chrono, ["listen"])
     assert res.exit_code == 1 and "no chronograph chosen on this laptop" in res.output

@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 
 from fieldjudge.app import make_app
-from fieldjudge.demo import create_demo
 from fieldjudge.devices.parsers import Reading
-from fieldjudge.screens.chrono_feed import ChronoFeed
-from fieldjudge.screens.marker_check import MarkerCheckScreen
+from fieldjudge.screens.chrono.feed import ChronoFeed
+from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
+from fieldjudge.services.demo import create_demo
 from tests.test_game_helpers import wait_for
 
 
 @pytest.fixture(autouse=True)
 def _no_port(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("fieldjudge.chrono_service.default_config", lambda: None)
+    monkeypatch.setattr("fieldjudge.services.chrono.default_config", lambda: None)
 
 
 def _demo(tmp_path: Path) -> Path:

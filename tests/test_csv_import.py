@@ -239,10 +239,10 @@ def test_typed_in_names_are_checked_at_the_store(tournament) -> None:
 def test_store_import_of_many_rows_numbers_them_in_order(tournament) -> None:
     from fieldjudge.csv_import import RosterRow
 
-    before = {k for k in tournament._db.table("players")._read_table()}  # noqa: SLF001
+    before = {k for k in tournament.store._db.table("players")._read_table()}  # noqa: SLF001
     rows = [RosterRow(i + 2, f"Новые {i // 10}", i % 10, f"Игрок {i}", False) for i in range(50)]
     assert tournament.import_roster(rows) == (5, 50)
-    ids = sorted(int(k) for k in tournament._db.table("players")._read_table())  # noqa: SLF001
+    ids = sorted(int(k) for k in tournament.store._db.table("players")._read_table())  # noqa: SLF001
     assert ids == list(range(1, len(before) + 51))
 
 
@@ -271,7 +271,7 @@ def test_arbitrary_input_never_raises_anything_but_the_import_error(data) -> Non
 
 
 def test_quidditch_roster_huge_field_and_bidi_names_are_line_numbered_errors() -> None:
-    from fieldjudge.quidditch_session import parse_roster_csv
+    from fieldjudge.services.quidditch import parse_roster_csv
 
     head = "team,name,position\n"
     assert parse_roster_csv(head + "A,Ann,chaser\nA," + "x" * 200_000 + ",chaser\n") == (

@@ -10,8 +10,8 @@ from textual.widgets import DataTable, ProgressBar
 
 from fieldjudge.app import make_app
 from fieldjudge.csv_import import parse_roster
-from fieldjudge.screens.forms import FormScreen, MessageScreen
-from fieldjudge.screens.teams import TeamsScreen
+from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
+from fieldjudge.screens.setup.teams import TeamsScreen
 from tests.test_game_helpers import type_text, wait_for
 
 

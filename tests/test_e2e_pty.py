@@ -24,7 +24,7 @@ import pyte
 import pytest
 
 from fieldjudge.rules.timefmt import format_game_clock
-from fieldjudge.store import Tournament
+from fieldjudge.services import open_tournament
 
 COLS, ROWS = 80, 24
 BIN = Path(sys.executable).parent
@@ -257,7 +257,7 @@ def test_a_judge_plays_a_game_to_a_signed_protocol_and_exports_it(term):
     assert "Капитан: Тигры Евгений Кудрявцев подписал в" in page
     assert f"Старший судья {JUDGE} заполнил в" in page
     assert f"{live_time} Медведи 42 Сергей Волков" in page
-    tour = Tournament.open(folder, lock=False, startup_backup=False)
+    tour = open_tournament(folder, lock=False, startup_backup=False)
     try:
         (game,) = [
             g for g in tour.games() if g["start"].endswith("10:40") and str(g["field"]) == "1"

@@ -16,10 +16,9 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
-from results_fixtures import FakeClock, demo, finished_game
+from results_fixtures import demo, finished_game
 from test_game_helpers import wait_for
 
-from fieldjudge import results
 from fieldjudge.cli import main
 from fieldjudge.export import run_export
 from fieldjudge.export.html import protocol_html
@@ -27,6 +26,7 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.paintball import Settings
 from fieldjudge.rules.paintball import scoring as sc
 from fieldjudge.rules.timefmt import format_game_clock, format_time_left
+from fieldjudge.services import results
 
 A4 = (595.28, 841.89)  # points
 PIN = "1234"
@@ -131,7 +131,7 @@ def signed_hang(tmp_path):
 
 def correct_to_held(t, gid, a):
     results.correct_total(
-        t, gid, PIN, None, "флаг повешен после сигнала", FakeClock()(), outcome="flag_held",
+        t, gid, PIN, None, "флаг повешен после сигнала", outcome="flag_held",
         outcome_team=a,
     )  # fmt: skip
 
@@ -158,7 +158,7 @@ def test_31_correction_rules_flag_held_with_30_01_points(signed_hang):
         a,
     )
     # a later points-only correction keeps the ruled outcome
-    results.correct_total(t, gid, PIN, {a: 1}, "штраф за осмотр", FakeClock()())
+    results.correct_total(t, gid, PIN, {a: 1}, "штраф за осмотр")
     r2 = results.game_view(t, gid).result
     assert (r2.outcome, r2.flag_held_team, dict(r2.points)) == ("flag_held", a, {a: 1, b: 0})
 
@@ -208,7 +208,7 @@ async def test_correction_on_the_protocol_screen_is_struck_through(signed_hang):
     from textual.widgets import Static
 
     from fieldjudge.app import make_app
-    from fieldjudge.screens.protocol import ProtocolScreen
+    from fieldjudge.screens.results.protocol import ProtocolScreen
 
     t, gid, a, _b = signed_hang
     folder = t.folder
@@ -321,8 +321,8 @@ def test_cli_export_pdf_and_global_options_after_the_subcommand(tmp_path):
 
 
 def test_event_at_6861_ms_reads_the_same_in_log_protocol_html_and_pdf(tmp_path):
-    from fieldjudge.demo_history import GamePlayer
-    from fieldjudge.screens.game_text import clock as live_log_clock
+    from fieldjudge.screens.game.text import clock as live_log_clock
+    from fieldjudge.services.demo_history import GamePlayer
 
     t = demo(tmp_path / "cup")
     try:
@@ -359,7 +359,7 @@ def test_standings_count_signed_games_and_list_unsigned_as_provisional(tmp_path)
         g5 = t.games()[5]
         start = results.previous_game_end(t, g5["id"], g5["team_b"])
         when = start + timedelta(minutes=30)
-        results.record_no_show(t, g5["id"], [g5["team_b"]], when=when.astimezone())
+        results.record_no_show(t, g5["id"], [g5["team_b"]], when=when.astimezone(), pin=PIN)
         (rows,) = results.standings_by_division(t).values()
         assert sum(r.games for r in rows) == 8  # the demo's 4 signed games, 2 teams each
         out = run_export(t, tmp_path / "out", "html")
@@ -423,7 +423,7 @@ def test_csv_tie_break_in_the_document_language(tmp_path):
 async def test_head_judge_rules_flag_held_by_keys_on_the_protocol_screen(signed_hang):
 
     from fieldjudge.app import make_app
-    from fieldjudge.screens.protocol import ProtocolScreen
+    from fieldjudge.screens.results.protocol import ProtocolScreen
 
     t, gid, a, b = signed_hang
     folder = t.folder
@@ -454,7 +454,7 @@ async def test_standings_screen_says_which_games_count(tmp_path):
     from textual.widgets import Static
 
     from fieldjudge.app import make_app
-    from fieldjudge.screens.standings import StandingsScreen
+    from fieldjudge.screens.results.standings import StandingsScreen
 
     t = demo(tmp_path / "cup")
     gid = finished_game(t, 4, "hang")

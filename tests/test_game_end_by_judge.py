@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.screens.forms import FormScreen
-from fieldjudge.screens.game_dialogs import InspectionDialog
+from fieldjudge.screens.dialogs.forms import FormScreen
+from fieldjudge.screens.game.dialogs import InspectionDialog
 from tests.test_game_helpers import fake_clock, game_id, game_screen, keys, type_text, wait_for
 
 

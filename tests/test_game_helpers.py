@@ -7,9 +7,9 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from fieldjudge import game_session
 from fieldjudge.app import make_app
-from fieldjudge.game_session import FakeClock
+from fieldjudge.services import game as game_session
+from fieldjudge.services.game import FakeClock
 
 T0 = datetime(2026, 6, 1, 7, 40, tzinfo=UTC)
 
@@ -34,9 +34,9 @@ async def type_text(pilot, text: str) -> None:
 
 
 def game_id(folder: Path, index: int = 4) -> str:
-    from fieldjudge.store import Tournament
+    from fieldjudge.services import open_tournament
 
-    t = Tournament.open(folder, startup_backup=False)
+    t = open_tournament(folder, startup_backup=False)
     try:
         return t.games()[index]["id"]  # the first game of round 2: not played yet
     finally:
@@ -44,7 +44,7 @@ def game_id(folder: Path, index: int = 4) -> str:
 
 
 async def open_game(app, pilot, gid: str):
-    from fieldjudge.screens.game import GameScreen
+    from fieldjudge.screens.game.screen import GameScreen
 
     await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
     app.open_game(gid)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.screens.game_dialogs import InspectionDialog
-from fieldjudge.screens.game_widgets import EventLogView
+from fieldjudge.screens.game.dialogs import InspectionDialog
+from fieldjudge.screens.game.widgets import EventLogView
 from tests.test_game_helpers import (
     fake_clock,
     game_id,

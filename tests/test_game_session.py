@@ -6,9 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from fieldjudge.game_session import FakeClock, GameSession, MonotonicClock
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.store import Refused, Tournament
+from fieldjudge.services import open_tournament
+from fieldjudge.services.game import FakeClock, GameSession, MonotonicClock
+from fieldjudge.store import Refused
 
 T0 = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
 
@@ -92,7 +93,7 @@ def test_tick_ends_the_game_at_zero(tournament) -> None:
 
 def test_running_clock_keeps_running_across_a_restart(demo_folder) -> None:
     clock = FakeClock(T0)
-    t = Tournament.open(demo_folder)
+    t = open_tournament(demo_folder)
     gid = scheduled_game(t)
     s = GameSession(t, gid, clock=clock)
     s.append("clock_start")
@@ -102,7 +103,7 @@ def test_running_clock_keeps_running_across_a_restart(demo_folder) -> None:
     before = s.state
     t.close()
     clock.advance(20_000)  # the app was down for 20 s
-    t2 = Tournament.open(demo_folder)
+    t2 = open_tournament(demo_folder)
     try:
         s2 = GameSession(t2, gid, clock=clock)
         assert s2.state.players == before.players and s2.state.flags == before.flags

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from fieldjudge.app import make_app
-from fieldjudge.demo import create_demo
+from fieldjudge.services.demo import create_demo
 from tests.test_game_helpers import fake_clock, game_id, keys, open_game, wait_for
 
 SIZE = (80, 24)
@@ -75,7 +75,7 @@ def test_game_refusal_and_undo_in_english(snap_compare, game):
 
 def test_game_post_game_inspection(snap_compare, game):
     async def run_before(pilot) -> None:
-        from fieldjudge.screens.game_dialogs import InspectionDialog
+        from fieldjudge.screens.game.dialogs import InspectionDialog
 
         await _started(pilot, game, 100_000)
         await keys(pilot, "a 7 enter enter", "b 1 1 enter")

@@ -7,10 +7,10 @@ from pathlib import Path
 from textual.widgets import DataTable
 
 from fieldjudge.app import make_app
-from fieldjudge.pin import check_pin
-from fieldjudge.screens.forms import FormScreen, MessageScreen
-from fieldjudge.screens.help import HelpScreen
-from fieldjudge.store import Tournament
+from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
+from fieldjudge.screens.dialogs.help import HelpScreen
+from fieldjudge.services import open_tournament
+from fieldjudge.services.pin import check_pin
 from tests.test_game_helpers import type_text, wait_for
 
 
@@ -40,7 +40,7 @@ async def test_create_tournament_by_keys(tmp_path: Path) -> None:
         assert check_pin("4321", t.meta["pin"]) and "4321" not in str(t.meta)
         assert "Кубок Севера" in app.screen.query_one("#tournament-title").render().plain
         folder = t.folder
-    reopened = Tournament.open(folder)
+    reopened = open_tournament(folder)
     assert reopened.name == "Кубок Севера"
     reopened.close()
 
@@ -141,7 +141,7 @@ async def test_f1_lists_the_keys_of_the_current_screen(demo_folder: Path) -> Non
 
 
 async def test_second_app_on_the_same_folder_gets_a_clear_refusal(demo_folder: Path) -> None:
-    holder = Tournament.open(demo_folder)
+    holder = open_tournament(demo_folder)
     try:
         app = make_app(demo_folder.parent, demo_folder, lang="en")
         async with app.run_test(size=(80, 24)) as pilot:
@@ -153,7 +153,7 @@ async def test_second_app_on_the_same_folder_gets_a_clear_refusal(demo_folder: P
 
 
 async def test_damaged_tournament_file_is_named_and_backup_offered(demo_folder: Path) -> None:
-    t = Tournament.open(demo_folder)  # startup makes a backup
+    t = open_tournament(demo_folder)  # startup makes a backup
     name = t.name
     t.close()
     (demo_folder / "tournament.json").write_bytes(b"{not json")
@@ -171,7 +171,7 @@ async def test_damaged_tournament_file_is_named_and_backup_offered(demo_folder: 
 async def test_damaged_game_file_is_named_and_its_backup_restored(demo_folder: Path) -> None:
     from fieldjudge.store.backup import make_backup
 
-    t = Tournament.open(demo_folder)
+    t = open_tournament(demo_folder)
     game = next(g for g in t.games() if t.game_path(g["id"]).exists())
     path = t.game_path(game["id"])
     make_backup(demo_folder, path)

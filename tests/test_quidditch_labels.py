@@ -13,7 +13,7 @@ import fieldjudge.rules.quidditch as engine
 from fieldjudge import i18n
 from fieldjudge.rules.quidditch import Outcome
 from fieldjudge.rules.quidditch.outcome import PHASES
-from fieldjudge.screens.quidditch_labels import kind_labels, outcome_label, phase_labels
+from fieldjudge.screens.quidditch.labels import kind_labels, outcome_label, phase_labels
 
 ENGINE = Path(engine.__file__).parent
 

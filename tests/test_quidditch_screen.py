@@ -10,16 +10,16 @@ import orjson
 from textual.widgets import DataTable, Input, Select, Static
 
 from fieldjudge.app import make_app
-from fieldjudge.quidditch_session import ROUND_RESOLVED, QuidditchSession
 from fieldjudge.rules.events import VOID
 from fieldjudge.rules.quidditch import Declaration as D
 from fieldjudge.rules.quidditch.sample import sample_setup
-from fieldjudge.screens.forms import ConfirmScreen, FormScreen, MessageScreen
-from fieldjudge.screens.quidditch_declare import DeclareModal
-from fieldjudge.screens.quidditch_matches import MatchesScreen
-from fieldjudge.screens.quidditch_result import ResultScreen
-from fieldjudge.screens.quidditch_round import RoundScreen
-from fieldjudge.store import Tournament
+from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen, MessageScreen
+from fieldjudge.screens.quidditch.declare import DeclareModal
+from fieldjudge.screens.quidditch.matches import MatchesScreen
+from fieldjudge.screens.quidditch.result import ResultScreen
+from fieldjudge.screens.quidditch.round import RoundScreen
+from fieldjudge.services import create_tournament, open_tournament
+from fieldjudge.services.quidditch import ROUND_RESOLVED, QuidditchSession
 from tests.test_game_helpers import wait_for
 
 
@@ -29,7 +29,7 @@ async def on_screen(pilot, cls) -> None:
 
 def _match_folder(tmp_path: Path, seed: str | None = None, rounds: int = 0) -> Path:
     data = tmp_path / "data"
-    t = Tournament.create(data / "quidditch", name="Quidditch matches", day=date(2026, 6, 1))
+    t = create_tournament(data / "quidditch", name="Quidditch matches", day=date(2026, 6, 1))
     s = QuidditchSession.create(t, sample_setup("final"), server_seed=seed)
     if rounds:
         s.resolve([D("g_c1", "catch_throw_up", post_order=1), D("g_s", "search")])
@@ -164,7 +164,7 @@ async def test_reopen_restores_the_match_then_void_and_redo(tmp_path: Path) -> N
 
 def test_round_screen_snapshot(snap_compare, tmp_path: Path) -> None:
     data = _match_folder(tmp_path, seed="snapshot-seed", rounds=1)
-    t = Tournament.open(data / "quidditch", startup_backup=False)
+    t = open_tournament(data / "quidditch", startup_backup=False)
     drafts = [
         D("g_c1", "shoot", ring="left", feint="Вулонгонгский зигзаг", feint_bonus=12, post_order=1),
         D("s_k", "guard", ring="middle", post_order=2),
@@ -176,9 +176,9 @@ def test_round_screen_snapshot(snap_compare, tmp_path: Path) -> None:
 
 
 async def test_new_match_set_up_by_keys_from_csv(tmp_path: Path) -> None:
-    from fieldjudge.quidditch_session import default_rows
-    from fieldjudge.screens.quidditch_feints import FeintsScreen
-    from fieldjudge.screens.quidditch_setup import MatchSetupScreen
+    from fieldjudge.screens.quidditch.feints import FeintsScreen
+    from fieldjudge.screens.quidditch.setup import MatchSetupScreen
+    from fieldjudge.services.quidditch import default_rows
 
     csv_file = tmp_path / "teams.csv"
     csv_file.write_text(

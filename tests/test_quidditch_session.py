@@ -11,7 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from fieldjudge.cli import main
-from fieldjudge.quidditch_session import (
+from fieldjudge.rules.dice import seed_commitment
+from fieldjudge.rules.quidditch import Declaration as D
+from fieldjudge.rules.quidditch.sample import sample_setup
+from fieldjudge.services import create_tournament, open_tournament
+from fieldjudge.services.quidditch import (
     MATCH_CREATED,
     ROUND_RESOLVED,
     QuidditchSession,
@@ -21,10 +25,6 @@ from fieldjudge.quidditch_session import (
     parse_roster_csv,
     verify_export,
 )
-from fieldjudge.rules.dice import seed_commitment
-from fieldjudge.rules.quidditch import Declaration as D
-from fieldjudge.rules.quidditch.sample import sample_setup
-from fieldjudge.store import Tournament
 
 SEED = "honest-seed"
 ROUND1 = [
@@ -38,13 +38,13 @@ ROUND1 = [
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     f = tmp_path / "data" / "quidditch"
-    Tournament.create(f, name="Q", day=date(2026, 6, 1)).close()
+    create_tournament(f, name="Q", day=date(2026, 6, 1)).close()
     return f
 
 
 @pytest.fixture
 def t(folder: Path):
-    tour = Tournament.open(folder, startup_backup=False)
+    tour = open_tournament(folder, startup_backup=False)
     yield tour
     tour.close()
 
@@ -70,7 +70,7 @@ def test_round_is_stored_posted_and_the_match_reopens(folder: Path, t) -> None:
     assert ev.type == ROUND_RESOLVED and ev.data["first_roll"] == 1
     assert [d["player"] for d in ev.data["declarations"]] == [d.player for d in ROUND1]
     t.close()
-    again = Tournament.open(folder, startup_backup=False)
+    again = open_tournament(folder, startup_backup=False)
     try:
         s2 = QuidditchSession.open(again, "m1")
         st = s2.state

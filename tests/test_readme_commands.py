@@ -99,12 +99,12 @@ def world(tmp_path_factory):
     source = base / "other-laptop" / folder.name
     shutil.copytree(folder, source, ignore=shutil.ignore_patterns(".cache"))
 
-    from fieldjudge.quidditch_session import QuidditchSession
     from fieldjudge.rules.quidditch import Declaration as D
     from fieldjudge.rules.quidditch.sample import sample_setup
-    from fieldjudge.store import Tournament
+    from fieldjudge.services import create_tournament
+    from fieldjudge.services.quidditch import QuidditchSession
 
-    q = Tournament.create(base / "q" / "quidditch", name="Q", day=date(2026, 6, 1))
+    q = create_tournament(base / "q" / "quidditch", name="Q", day=date(2026, 6, 1))
     s = QuidditchSession.create(q, sample_setup("m1", client_seed="c"), server_seed=SEED)
     s.resolve(
         [

@@ -12,10 +12,11 @@ import pytest
 from click.testing import CliRunner
 from results_fixtures import demo
 
-from fieldjudge import results
 from fieldjudge.cli import main
 from fieldjudge.export import bundle, run_export
 from fieldjudge.export.names import safe_name
+from fieldjudge.services import results
+from fieldjudge.services.demo import DEMO_PIN
 from fieldjudge.store import Refused
 
 
@@ -114,8 +115,12 @@ def test_32_no_show_and_lock_guard(tour):
     end = results.previous_game_end(tour, g5, team)
     assert end is not None
     with pytest.raises(Refused, match="32.03"):  # inside the 12-minute gap (32.03)
-        results.record_no_show(tour, g5, [team], when=(end + timedelta(minutes=5)).astimezone())
-    results.record_no_show(tour, g5, [team], when=(end + timedelta(minutes=13)).astimezone())
+        results.record_no_show(
+            tour, g5, [team], when=(end + timedelta(minutes=5)).astimezone(), pin=DEMO_PIN
+        )
+    results.record_no_show(
+        tour, g5, [team], when=(end + timedelta(minutes=13)).astimezone(), pin=DEMO_PIN
+    )
     v = results.game_view(tour, g5)
     a, b = v.teams
     assert dict(v.result.points) == {a: 0, b: 3} and dict(v.result.diff) == {a: -5, b: 5}

@@ -10,16 +10,16 @@ import shutil
 import orjson
 from results_fixtures import demo
 
-from fieldjudge.demo_history import Script, play
 from fieldjudge.export import bundle
-from fieldjudge.merge import conflicts, merge_into, resolve
-from fieldjudge.store import Tournament
-from fieldjudge.summaries import install
+from fieldjudge.services import open_tournament
+from fieldjudge.services.demo import DEMO_PIN
+from fieldjudge.services.demo_history import Script, play
+from fieldjudge.services.merge import conflicts, merge_into, resolve
 
 
 def open_t(folder):
-    t = Tournament.open(folder, lock=False, startup_backup=False)
-    install(t)
+    t = open_tournament(folder, lock=False, startup_backup=False)
+
     return t
 
 
@@ -102,7 +102,7 @@ def test_diverging_game_is_a_conflict(tmp_path):
     (cpath,) = conflicts(t)
     again = merge_into(t, b)  # the same conflict is not duplicated
     assert len(conflicts(t)) == 1 and again.conflicts
-    resolve(t, cpath, "theirs")
+    resolve(t, cpath, "theirs", DEMO_PIN)
     assert logs_of(a)[gid] == logs_of(b)[gid]
     assert not conflicts(t) and list((a / "conflicts" / "resolved").glob("*.json"))
     t.close()

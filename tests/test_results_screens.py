@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from results_fixtures import FakeClock, demo, finished_game
 
-from fieldjudge import results
 from fieldjudge.app import make_app
-from fieldjudge.demo import DEMO_PIN
 from fieldjudge.rules import protocol as pr
-from fieldjudge.screens.protocol import ProtocolScreen
+from fieldjudge.screens.results.protocol import ProtocolScreen
+from fieldjudge.services.demo import DEMO_PIN
 
 
 async def wait_for(pilot, cond, tries: int = 100) -> None:
@@ -52,8 +51,7 @@ async def type_form(pilot, *values: str) -> None:
 async def test_31_close_sign_lock_correct_with_pin(tmp_path):
     folder, game_id = setup_folder(tmp_path)
     clock = FakeClock()
-    app = make_app(tmp_path / "data", folder, lang="en")
-    app.results_clock = clock
+    app = make_app(tmp_path / "data", folder, lang="en", monotonic=clock)
     async with app.run_test(size=(110, 40)) as pilot:
         await open_protocol(pilot, app, 4)
         screen = app.screen
@@ -71,7 +69,7 @@ async def test_31_close_sign_lock_correct_with_pin(tmp_path):
         p, log = proto(app, game_id)
         n = len(log.events)
         await pilot.press("n")
-        await type_form(pilot, "1", "")
+        await type_form(pilot, "1", "", DEMO_PIN)
         await wait_for(
             pilot, lambda: "locked" in str(screen.query_one("#protocol-message").render())
         )
@@ -79,7 +77,7 @@ async def test_31_close_sign_lock_correct_with_pin(tmp_path):
         # the head judge corrects the total: wrong PIN refused, three wrong -> a minute
         a, b = log.meta["team_a"], log.meta["team_b"]
         msg = screen.query_one("#protocol-message")
-        gate = results.pin_gate(app.tournament)
+        gate = app.tournament.pin_gate
         for i in range(3):
             await pilot.press("c")
             await type_form(pilot, "", "", "", "miscounted", "9999")

@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 from quidditch_helpers import D, FillDice, make_state, only
 
-from fieldjudge.quidditch_session import QuidditchSession, SessionError
 from fieldjudge.rules.quidditch import (
     DEFAULT_FEINTS,
     Feint,
@@ -32,7 +31,8 @@ from fieldjudge.rules.quidditch import (
 )
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.rules.quidditch.state import SeekerState
-from fieldjudge.store import Tournament
+from fieldjudge.services import create_tournament, open_tournament
+from fieldjudge.services.quidditch import QuidditchSession, SessionError
 
 
 def resolve(st, decls, *values, fill=1):
@@ -323,8 +323,8 @@ def test_seed_revealed_no_roll_is_possible_engine():
 
 def test_seed_revealed_session_refuses_the_next_round(tmp_path: Path):
     folder = tmp_path / "q"
-    Tournament.create(folder, name="Q", day=date(2026, 6, 1)).close()
-    t = Tournament.open(folder, startup_backup=False)
+    create_tournament(folder, name="Q", day=date(2026, 6, 1)).close()
+    t = open_tournament(folder, startup_backup=False)
     try:
         s = QuidditchSession.create(t, sample_setup("m1"), server_seed="published")
         s.resolve([D("g_c1", "catch_throw_up", post_order=1)])

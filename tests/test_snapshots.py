@@ -6,7 +6,7 @@ from datetime import date
 from pathlib import Path
 
 from fieldjudge.app import make_app
-from fieldjudge.demo import create_demo
+from fieldjudge.services.demo import create_demo
 
 
 def _demo(tmp_path: Path) -> Path:
@@ -21,7 +21,7 @@ def test_home_screen(snap_compare, tmp_path: Path) -> None:
 
 
 def test_new_tournament_form(snap_compare, tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr("fieldjudge.screens.setup.today", lambda: date(2026, 6, 1))
+    monkeypatch.setattr("fieldjudge.screens.setup.tournament.today", lambda: date(2026, 6, 1))
     app = make_app(tmp_path / "empty", lang="ru")
     assert snap_compare(app, press=["n"], terminal_size=(80, 24))
 

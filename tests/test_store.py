@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fieldjudge.rules.events import compute_hash, effective, verify_chain
-from fieldjudge.store import DamagedFile, EventLog, FolderLocked, Refused, Tournament
+from fieldjudge.store import DamagedFile, EventLog, FolderLocked, Refused, Tournament, WriteKey
 from fieldjudge.store.backup import backups_of, make_backup, newest_good_backup, restore
 from fieldjudge.store.errors import WriterConflict
 from fieldjudge.store.eventlog import HANDOVER
@@ -398,10 +398,11 @@ def test_stray_temp_files_are_cleaned_on_open(demo_folder: Path) -> None:
 
 def test_backups_rotate_and_newest_good_one_is_offered(tmp_path: Path) -> None:
     folder = tmp_path / "t"
-    t = Tournament.create(folder, name="T", day=date(2026, 6, 1), lock=False)
+    key = WriteKey()
+    t = Tournament.create(folder, name="T", day=date(2026, 6, 1), lock=False, key=key)
     path = folder / "tournament.json"
     for i in range(13):
-        t.update_meta(venue=f"v{i}")
+        t.update_meta(key, venue=f"v{i}")
         make_backup(folder, path, keep=10)
     assert len(backups_of(folder, path)) == 10
     newest = backups_of(folder, path)[0]
@@ -459,16 +460,17 @@ def test_schedule_refuses_double_booking_and_warns_on_short_gap(tournament: Tour
     assert len(tournament.games()) == n + 2
 
 
-def test_summary_index_avoids_reparsing(tournament: Tournament) -> None:
-    gid = tournament.games()[0]["id"]
-    log = tournament.game_log(gid)
-    log.append("note", {"text": "x"})
+def test_summary_index_avoids_reparsing(tournament, monkeypatch) -> None:
+    from fieldjudge.services import summaries
+
+    gid = tournament.games()[-1]["id"]  # not played yet (the first round is signed)
+    tournament.append_game_event(gid, "note", {"text": "x"})
     s1 = tournament.game_summary(gid)
     calls = []
-    tournament.summarize = lambda t, g, lg: calls.append(g) or {}
+    monkeypatch.setattr(summaries, "summarize", lambda t, g, lg: calls.append(g) or {})
     assert tournament.game_summary(gid) == s1  # unchanged file: served from the index
     assert calls == []
-    log.append("note", {"text": "y"})
+    tournament.append_game_event(gid, "note", {"text": "y"})
     tournament.game_summary(gid)
     assert calls == [gid]
 
@@ -479,7 +481,8 @@ def test_verify_chain_reports_the_first_break() -> None:
 
 
 def test_startup_backup_copies_only_changed_files(demo_folder: Path) -> None:
-    t = Tournament.open(demo_folder)  # the first open copies every file
+    key = WriteKey()
+    t = Tournament.open(demo_folder, key=key)  # the first open copies every file
     path = demo_folder / "tournament.json"
     games = sorted((demo_folder / "games").glob("*.json"))
     assert len(backups_of(demo_folder, path)) == 1
@@ -487,7 +490,7 @@ def test_startup_backup_copies_only_changed_files(demo_folder: Path) -> None:
     assert games and all(n >= 1 for n in counts)
     t.backup_all()
     assert len(backups_of(demo_folder, path)) == 1  # unchanged: no new copy
-    t.update_meta(venue="elsewhere")
+    t.update_meta(key, venue="elsewhere")
     t.backup_all()
     assert len(backups_of(demo_folder, path)) == 2
     assert [len(backups_of(demo_folder, g)) for g in games] == counts
@@ -497,9 +500,10 @@ def test_startup_backup_copies_only_changed_files(demo_folder: Path) -> None:
 def test_backup_skips_a_damaged_file_and_interrupted_backups_are_cleaned(
     demo_folder: Path,
 ) -> None:
-    t = Tournament.open(demo_folder)
+    key = WriteKey()
+    t = Tournament.open(demo_folder, key=key)
     gid = t.games()[0]["id"]
-    t.game_log(gid).append("note", {"text": "x"})
+    t.game_log(gid).append("note", {"text": "x"}, key=key)
     path = t.game_path(gid)
     assert t.backup_game(gid) is not None
     n = len(backups_of(demo_folder, path))
@@ -514,25 +518,25 @@ def test_backup_skips_a_damaged_file_and_interrupted_backups_are_cleaned(
     assert path.read_bytes() == b"{}"  # and the damaged file was left alone
 
 
-def test_summaries_do_not_keep_logs_open(tournament: Tournament) -> None:
-    gids = [g["id"] for g in tournament.games()[:3]]
+def test_summaries_do_not_keep_logs_open(tournament) -> None:
+    gids = [g["id"] for g in tournament.games()[4:7]]  # not signed: they take a note
     counts = []
     for gid in gids:
-        log = tournament.game_log(gid)
-        log.append("note", {"text": gid})
-        counts.append(len(log.events))
+        counts.append(tournament.append_game_event(gid, "note", {"text": gid}).seq)
         tournament.release_log("games", gid)
     assert [tournament.game_summary(g)["events"] for g in gids] == counts
-    assert tournament._logs == {}  # noqa: SLF001 - what the cold open keeps in memory
+    assert tournament.store._logs == {}  # noqa: SLF001 - what the cold open keeps in memory
 
 
 def test_game_and_match_files_share_the_line_format_and_record_their_owner(
-    tournament: Tournament,
+    demo_folder: Path,
 ) -> None:
+    key = WriteKey()
+    tournament = Tournament.open(demo_folder, startup_backup=False, key=key)
     gid = next(g["id"] for g in tournament.games() if not tournament.game_path(g["id"]).exists())
     game = tournament.game_log(gid, owner="1a2b3c4d5e6f7a8b")
     match = tournament.match_log("m1", {"home": "Гриффиндор"}, owner="1a2b3c4d5e6f7a8b")
-    ev = match.append("roll", {"value": 42})
+    ev = match.append("roll", {"value": 42}, key=key)
     for log in (game, match):
         assert log.path.read_bytes().startswith(b'{"format":"fieldjudge-lines","version":1,')
         assert log.owner == "1a2b3c4d5e6f7a8b"
@@ -544,6 +548,7 @@ def test_game_and_match_files_share_the_line_format_and_record_their_owner(
         [ev.id],
     )
     assert again.head == {"count": 1, "hash": ev.hash, "owner": "1a2b3c4d5e6f7a8b"}
+    tournament.close()
 
 
 @settings(max_examples=40, deadline=None)
@@ -582,7 +587,7 @@ def test_line_storage_replays_exactly_what_tinydb_holds(ops: list[tuple[str, int
 def test_verify_names_a_file_whose_events_were_deleted_behind_its_head(
     demo_folder: Path,
 ) -> None:
-    from fieldjudge.verify import verify_folder
+    from fieldjudge.services.verify import verify_folder
 
     path = next(iter(sorted((demo_folder / "games").glob("*.json"))))
     log = EventLog.open(path)

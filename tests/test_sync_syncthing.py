@@ -23,10 +23,11 @@ from syncthing_pair import (
     share,
 )
 
-from fieldjudge import merge, results
 from fieldjudge.cli import main
 from fieldjudge.export import bundle
-from fieldjudge.game_session import FakeClock, GameSession
+from fieldjudge.services import TournamentService, merge, open_tournament, results
+from fieldjudge.services.demo import DEMO_PIN
+from fieldjudge.services.game import FakeClock, GameSession
 from fieldjudge.services.sync import (
     SyncStatusProvider,
     folder_id_for,
@@ -39,9 +40,8 @@ from fieldjudge.services.sync_conflicts import (
     scan_sync_conflicts,
 )
 from fieldjudge.services.sync_refresh import ChangedLogs
-from fieldjudge.store import Tournament, backup
+from fieldjudge.store import backup
 from fieldjudge.store.sync_files import ensure_stignore, find_conflict_copies, laptop_devices
-from fieldjudge.summaries import install
 
 pytestmark = pytest.mark.skipif(
     not HAVE_SYNCTHING, reason="Syncthing is not installed at /usr/bin/syncthing"
@@ -66,9 +66,8 @@ def laptops(tmp_path_factory):
         head.stop()
 
 
-def open_copy(folder: Path) -> Tournament:
-    t = Tournament.open(folder, lock=False, startup_backup=False)
-    install(t)
+def open_copy(folder: Path) -> TournamentService:
+    t = open_tournament(folder, lock=False, startup_backup=False)
     return t
 
 
@@ -131,11 +130,9 @@ def test_a_game_played_on_the_field_laptop_arrives_verifies_and_counts(laptops, 
     poll(lambda: same_files(head_dir, field_dir), SYNC_S)
 
     # Both apps open: the head judge's keeps its tournament open all along.
-    th = Tournament.open(head_dir)
-    install(th)
+    th = open_tournament(head_dir)
     changed = ChangedLogs(th)
-    t = Tournament.open(field_dir)  # the field laptop's app (locks its own .cache/lock)
-    install(t)
+    t = open_tournament(field_dir)  # the field laptop's app (locks its own .cache/lock)
     gid = scheduled(t)[0]
     assert gid not in {g["id"] for g, _r in results.closed_results(th)}
     s = play(t, gid, "Судья поля 1")
@@ -242,7 +239,7 @@ def test_both_laptops_writing_one_game_show_a_conflict_and_lose_nothing(laptops,
         # The head judge keeps the field laptop's log: the copy is archived, not deleted.
         winner = hashes(head_dir / "games" / f"{gid}.json")
         keep = "ours" if winner == ours else "theirs"
-        archived = resolve_sync_conflict(th, c.path, keep=keep)
+        archived = resolve_sync_conflict(th, c.path, keep=keep, pin=DEMO_PIN)
         assert archived.exists() and archived.parent.name == "resolved"
         assert hashes(head_dir / "games" / f"{gid}.json") == ours
         assert merge.conflicts(th) == []

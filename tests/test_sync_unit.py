@@ -18,8 +18,9 @@ from results_fixtures import demo
 
 from fieldjudge.cli import main
 from fieldjudge.export import bundle
-from fieldjudge.game_session import FakeClock, GameSession
 from fieldjudge.services import sync as svc
+from fieldjudge.services.demo import DEMO_PIN
+from fieldjudge.services.game import FakeClock, GameSession
 from fieldjudge.services.sync_conflicts import (
     CONTAINED,
     DAMAGED,
@@ -504,11 +505,11 @@ def test_divergent_copies_are_kept_for_the_head_judge_and_damaged_ones_named(gam
     kept = sorted((t.folder / "conflicts" / "games").glob(f"{gid}--*.json"))
     assert [p.name for p in kept] == [found[0].detail]
     with pytest.raises(Refused, match="choose ours or theirs"):
-        resolve_sync_conflict(t, found[0].path, keep="both")
+        resolve_sync_conflict(t, found[0].path, keep="both", pin=DEMO_PIN)
     with pytest.raises(Refused, match="is not a conflict copy"):
-        resolve_sync_conflict(t, path, keep="ours")
+        resolve_sync_conflict(t, path, keep="ours", pin=DEMO_PIN)
     # "theirs": the copy becomes the log; ours is archived, nothing deleted.
-    archived = resolve_sync_conflict(t, found[0].path, keep="theirs")
+    archived = resolve_sync_conflict(t, found[0].path, keep="theirs", pin=DEMO_PIN)
     assert [e["hash"] for e in bundle.read_log_file(path)["events"]] == [
         e["hash"] for e in bundle.log_to_doc(parse_file_bytes(theirs, path))["events"]
     ]
@@ -542,7 +543,7 @@ def test_theirs_on_a_copy_never_scanned_stages_it_and_archives_our_log(game):
     s.append("clock_start")
     ours = [e.hash for e in s.events]
     (path.parent / copy_name(gid)).write_bytes(shorter)
-    archived = resolve_sync_conflict(t, path.parent / copy_name(gid), keep="theirs")
+    archived = resolve_sync_conflict(t, path.parent / copy_name(gid), keep="theirs", pin=DEMO_PIN)
     assert archived == t.folder / "conflicts" / "resolved" / copy_name(gid)
     assert [e["hash"] for e in bundle.read_log_file(path)["events"]] == ours[:2]
     kept = [p for p in (t.folder / "conflicts" / "resolved").iterdir() if p != archived]
@@ -552,7 +553,7 @@ def test_theirs_on_a_copy_never_scanned_stages_it_and_archives_our_log(game):
 
 
 def test_a_log_changed_by_another_laptop_is_reread(game, tmp_path):
-    from fieldjudge import results
+    from fieldjudge.services import results
     from fieldjudge.services.sync_refresh import ChangedLogs
 
     t, gid, s = game
@@ -560,16 +561,14 @@ def test_a_log_changed_by_another_laptop_is_reread(game, tmp_path):
     watcher = ChangedLogs(t)
     assert watcher.poll() == []
     assert t.game_summary(gid)["events"] == 2
-    from fieldjudge.store import Tournament
-    from fieldjudge.summaries import install
+    from fieldjudge.services import open_tournament
 
     # The owning laptop appends in its copy of the folder; "Syncthing" replaces the file
     # under the open tournament (a temp file renamed over it). Two writers on one file in
     # one folder are refused by the store, so the other laptop has its own folder.
     other = tmp_path / "other-laptop"
     shutil.copytree(t.folder, other, ignore=shutil.ignore_patterns(".cache"))
-    t2 = Tournament.open(other, lock=False, startup_backup=False)
-    install(t2)
+    t2 = open_tournament(other, lock=False, startup_backup=False)
     GameSession(t2, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC))).append(
         "clock_start"
     )
@@ -603,8 +602,8 @@ def test_a_copy_of_tournament_json_is_listed_for_the_head_judge_and_never_taken_
         "judge's laptop should change it: for the head judge"
     )
     with pytest.raises(Refused, match="is not taken whole"):
-        resolve_sync_conflict(t, copy, keep="theirs")
-    archived = resolve_sync_conflict(t, copy, keep="ours")
+        resolve_sync_conflict(t, copy, keep="theirs", pin=DEMO_PIN)
+    archived = resolve_sync_conflict(t, copy, keep="ours", pin=DEMO_PIN)
     assert archived == t.folder / "conflicts" / "resolved" / name
     assert find_conflict_copies(t.folder) == []
 

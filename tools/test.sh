@@ -27,4 +27,12 @@ fi
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e '.[test]'
 
+# The layer and style checks before the tests: lint, format, the import contracts of
+# DESIGN.md "Layers" (pyproject.toml [tool.importlinter]) and types of rules/, store/ and
+# services/ (pyproject.toml [tool.mypy]).
+ruff check .
+ruff format --check .
+lint-imports
+mypy
+
 python -m pytest -p no:cacheprovider "$@"

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import orjson
 
-from fieldjudge import results
 from fieldjudge.export import bundle, html, pdf, scope, tables
 from fieldjudge.export.names import safe_name, write_new
 from fieldjudge.export.protocol_doc import protocol_doc
+from fieldjudge.services import results
 from fieldjudge.store import Refused
 
 FORMATS = ("html", "pdf", "csv", "json")

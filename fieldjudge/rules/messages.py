@@ -45,12 +45,15 @@ class Team(str):
 class Player(str):
     """A player inside a message: ``"<team> #<number>"``, the team by its display name."""
 
+    team: str
+    number: Any
+
     def __new__(cls, team: Any, number: Any) -> Player:
         obj = super().__new__(cls, f"{team} #{number}")
         obj.team, obj.number = str(team), number
         return obj
 
-    def __getnewargs__(self) -> tuple[str, Any]:
+    def __getnewargs__(self) -> tuple[str, Any]:  # type: ignore[override]
         return (self.team, self.number)
 
     def render(self, lang: str = "en", names: Names = None) -> str:
@@ -72,6 +75,9 @@ class Phrase(str):
     """Bilingual text without a section (a part of a message, an elimination note)."""
 
     section = ""
+    en: str
+    ru: str
+    params: dict[str, Any]
 
     def __new__(cls, en: str, ru: str, /, **params: Any) -> Phrase:
         obj = super().__new__(cls, fill(en, params, "en"))

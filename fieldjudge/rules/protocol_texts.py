@@ -168,3 +168,47 @@ def pin_wrong(left: int) -> Phrase:
     return Phrase(
         "wrong PIN ({left} attempts left)", "неверный PIN (осталось попыток: {left})", left=left
     )
+
+
+@catalog
+def correction_needs_pin() -> RuleMessage:
+    return R(
+        "31",
+        "only the head judge corrects a total, with his PIN",
+        "исправить сумму очков может только Главный судья, введя свой PIN",
+    )
+
+
+@catalog
+def no_show_needs_pin() -> RuleMessage:
+    return R(
+        "32.01",
+        "only the head judge rules a no-show, with his PIN",
+        "неявку команды фиксирует только Главный судья, введя свой PIN",
+    )
+
+
+@catalog
+def decision_needs_pin() -> RuleMessage:
+    return R(
+        "31",
+        "only the head judge decides which copy of a game log stands, with his PIN",
+        "какая копия протокола игры верна, решает только Главный судья, введя свой PIN",
+    )
+
+
+@catalog
+def approval_needs_pin() -> RuleMessage:
+    return R(
+        "19.05",
+        "only the head judge approves a team's marker checks, with his PIN",
+        "результаты проверки маркеров команды утверждает только Главный судья, введя свой PIN",
+    )
+
+
+@catalog
+def handover_needs_pin() -> Phrase:
+    return Phrase(
+        "only the head judge hands a game over to another laptop, with his PIN",
+        "передать игру другому ноутбуку может только Главный судья, введя свой PIN",
+    )

@@ -1,8 +1,9 @@
 """Base classes for every fieldjudge screen: binding descriptions translated at runtime.
 
-Write ``BINDINGS`` descriptions in English (they are gettext message ids); the instance
-translates them into the UI language when it is created, so the language can be chosen
-after import (``--lang``).
+Write ``BINDINGS`` descriptions in English (they are gettext message ids). The footer, the
+help screen and the command palette all read a screen's ``active_bindings``; the screens
+here return them with the descriptions in the UI language, so the language can be chosen
+after import (``--lang``) without touching Textual's binding tables.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TypeVar
 
-from textual.dom import DOMNode
+from textual.binding import ActiveBinding
 from textual.screen import ModalScreen, Screen
 
 from fieldjudge.i18n import _
@@ -18,23 +19,23 @@ from fieldjudge.i18n import _
 ResultType = TypeVar("ResultType")
 
 
-def translate_bindings(node: DOMNode) -> None:
-    table = node._bindings.key_to_bindings  # noqa: SLF001 - no public setter exists
-    for key, bindings in table.items():
-        table[key] = [
-            replace(b, description=_(b.description)) if b.description else b for b in bindings
-        ]
+def translated(active: ActiveBinding) -> ActiveBinding:
+    """An active binding with its description in the UI language."""
+    b = active.binding
+    if not b.description:
+        return active
+    return active._replace(binding=replace(b, description=_(b.description)))
 
 
 class JudgeScreen(Screen):
     HELP_TEXT = ""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        translate_bindings(self)
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return {key: translated(a) for key, a in super().active_bindings.items()}
 
 
 class JudgeModal(ModalScreen[ResultType]):
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        translate_bindings(self)
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return {key: translated(a) for key, a in super().active_bindings.items()}

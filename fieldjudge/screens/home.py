@@ -154,14 +154,14 @@ class HomeScreen(JudgeScreen):
     def action_marker_check(self) -> None:
         table = self.query_one("#games", DataTable)
         if self._need_tournament() and table.row_count:
-            from fieldjudge.screens.marker_check import open_marker_check
+            from fieldjudge.screens.chrono.marker_check import open_marker_check
 
             row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
             open_marker_check(self.app, str(row_key.value))
 
     def action_judge(self) -> None:
         """Who is judging on this laptop: recorded with every event from now on."""
-        from fieldjudge.screens.forms import Field, FormScreen
+        from fieldjudge.screens.dialogs.forms import Field, FormScreen
 
         def done(values) -> None:
             if values is not None:
@@ -181,7 +181,7 @@ class HomeScreen(JudgeScreen):
         self.reload()
 
     def action_new_tournament(self) -> None:
-        from fieldjudge.screens.setup import create_tournament_flow
+        from fieldjudge.screens.setup.tournament import create_tournament_flow
 
         create_tournament_flow(self.app)
 
@@ -193,13 +193,13 @@ class HomeScreen(JudgeScreen):
 
     def action_teams(self) -> None:
         if self._need_tournament():
-            from fieldjudge.screens.teams import TeamsScreen
+            from fieldjudge.screens.setup.teams import TeamsScreen
 
             self.app.push_screen(TeamsScreen())
 
     def action_schedule(self) -> None:
         if self._need_tournament():
-            from fieldjudge.screens.schedule import ScheduleScreen
+            from fieldjudge.screens.setup.schedule import ScheduleScreen
 
             self.app.push_screen(ScheduleScreen())
 
@@ -215,29 +215,29 @@ class HomeScreen(JudgeScreen):
         if game_id is None:
             self.notify(_("No game to open"), severity="warning")
             return
-        from fieldjudge.screens.protocol import ProtocolScreen
+        from fieldjudge.screens.results.protocol import ProtocolScreen
 
         self.app.push_screen(ProtocolScreen(game_id))
 
     def action_standings(self) -> None:
         if self._need_tournament():
-            from fieldjudge.screens.standings import StandingsScreen
+            from fieldjudge.screens.results.standings import StandingsScreen
 
             self.app.push_screen(StandingsScreen())
 
     def action_export(self) -> None:
-        from fieldjudge.screens.standings import export_flow
+        from fieldjudge.screens.results.standings import export_flow
 
         export_flow(self.app)
 
     def action_merge(self) -> None:
         if self._need_tournament():
-            from fieldjudge.screens.merge import MergeScreen
+            from fieldjudge.screens.results.merge import MergeScreen
 
             self.app.push_screen(MergeScreen())
 
     def action_quidditch(self) -> None:
-        from fieldjudge.screens.quidditch_matches import open_quidditch
+        from fieldjudge.screens.quidditch.matches import open_quidditch
 
         open_quidditch(self.app)
 

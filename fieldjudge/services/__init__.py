@@ -1,1 +1,18 @@
-"""The application layer and the only writer (DESIGN.md "Layers")."""
+"""The application layer and the only writer (DESIGN.md "Layers").
+
+Open a tournament with :func:`open_tournament` (or :func:`create_tournament`); every change
+goes through the :class:`TournamentService` it returns, or through the live game
+(:class:`GameSession`) and the quidditch session built on it."""
+
+from fieldjudge.services.authority import HeadJudge
+from fieldjudge.services.opening import create_tournament, open_tournament
+from fieldjudge.services.tournament import TournamentService
+from fieldjudge.store.tournament import TOURNAMENT_FILE
+
+__all__ = [
+    "TOURNAMENT_FILE",
+    "HeadJudge",
+    "TournamentService",
+    "create_tournament",
+    "open_tournament",
+]

@@ -26,10 +26,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-# The merge logic is imported from this one place: re-point it when it moves into services/.
-from fieldjudge import merge as merge_logic
 from fieldjudge.export import bundle
 from fieldjudge.rules.ownership import HandoverLike, may_append
+
+# The merge logic is imported from this one place: re-point it when it moves into services/.
+from fieldjudge.services import merge as merge_logic
+from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import DamagedFile, Refused
 from fieldjudge.store.sync_files import (
     ConflictCopy,
@@ -110,7 +112,9 @@ def _laptop_of(devices: dict[str, str], short: str) -> str | None:
     return next((lap for lap, dev in devices.items() if dev.replace("-", "")[:7] == short), None)
 
 
-def _merge(t, kind: str, log_id: str, doc: dict[str, Any]) -> merge_logic.MergeReport:
+def _merge(
+    t: TournamentService, kind: str, log_id: str, doc: dict[str, Any]
+) -> merge_logic.MergeReport:
     src = merge_logic.Source(
         f"sync conflict copy of {kind}/{log_id}", {}, {kind: {log_id: doc}}, []
     )
@@ -120,7 +124,7 @@ def _merge(t, kind: str, log_id: str, doc: dict[str, Any]) -> merge_logic.MergeR
 
 
 def scan_sync_conflicts(
-    t,
+    t: TournamentService,
     this_laptop_id: str = "",
     handovers_of: Callable[[str], Iterable[HandoverLike]] = lambda log_id: (),
 ) -> list[SyncConflict]:
@@ -181,7 +185,7 @@ def scan_sync_conflicts(
     return out
 
 
-def _kept_copy(t, kind: str, log_id: str, doc: dict[str, Any]) -> Path | None:
+def _kept_copy(t: TournamentService, kind: str, log_id: str, doc: dict[str, Any]) -> Path | None:
     """The merge conflict entry (``conflicts/<kind>/<id>--<head>.json``) of this copy."""
     events = doc.get("events") or []
     if not events:
@@ -190,17 +194,17 @@ def _kept_copy(t, kind: str, log_id: str, doc: dict[str, Any]) -> Path | None:
     return p if p.exists() else None
 
 
-def resolve_sync_conflict(t, path: Path, keep: str, authority: object | None = None) -> Path:
+def resolve_sync_conflict(t: TournamentService, path: Path, keep: str, pin: str = "") -> Path:
     """The head judge decides a conflict copy: ``keep="ours"`` keeps the log as it is,
     ``"theirs"`` makes the copy the log. Whatever is not kept goes to
     ``conflicts/resolved/`` (never deleted); the copy leaves the synced folder, so Syncthing
     removes it on the other laptops too. Returns where the copy was archived.
 
-    ``authority``: the head judge's unlocked authority.
-    TODO(integrator): require it (issue "Results nobody can quietly change", item 3):
-    refuse when it is None or not the head judge's, and sign the decision with his key."""
+    ``pin``: the head judge's PIN; the decision is his (31), refused without it.
+    (Signing the decision with his key is the crypto layer's next step.)"""
     if keep not in ("ours", "theirs"):
         raise Refused("choose ours or theirs")
+    t.head_judge(pin)  # refuses without the head judge's PIN (citing 31)
     path = Path(path)
     c = parse_conflict_name(path)
     if c is None or not path.is_file():
@@ -232,9 +236,9 @@ def resolve_sync_conflict(t, path: Path, keep: str, authority: object | None = N
                 move=False,
                 name=f"{c.log_id}--{head}.json",
             )
-        merge_logic.resolve(t, kept, "theirs")  # our log goes to conflicts/resolved/
+        merge_logic.resolve(t, kept, "theirs", pin)  # our log goes to conflicts/resolved/
     elif kept is not None:
-        merge_logic.resolve(t, kept, "ours")
+        merge_logic.resolve(t, kept, "ours", pin)
     target = keep_file(path, resolved)
     t.release_log(kind, c.log_id)
     return target

@@ -16,14 +16,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fieldjudge.store.index import SummaryIndex
+
+if TYPE_CHECKING:
+    from fieldjudge.services.tournament import TournamentService
 
 KINDS = ("games", "quidditch")
 
 
 class ChangedLogs:
-    def __init__(self, t) -> None:
+    def __init__(self, t: TournamentService) -> None:
         self.t = t
         # the files as they are now are what the open logs show
         self._keys = {k: SummaryIndex.file_key(p) for k, p in self._files().items()}

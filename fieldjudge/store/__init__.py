@@ -1,6 +1,14 @@
 """The only code that touches TinyDB and the file system (DESIGN.md "Storage")."""
 
-from fieldjudge.store.errors import DamagedFile, FolderLocked, Refused, StoreError, WriterConflict
+from fieldjudge.store.errors import (
+    DamagedFile,
+    FolderLocked,
+    NotTheWriter,
+    Refused,
+    StoreError,
+    WriteKey,
+    WriterConflict,
+)
 from fieldjudge.store.eventlog import HANDOVER, EventLog
 from fieldjudge.store.tournament import Tournament, slugify
 
@@ -9,9 +17,11 @@ __all__ = [
     "EventLog",
     "HANDOVER",
     "FolderLocked",
+    "NotTheWriter",
     "Refused",
     "StoreError",
     "Tournament",
+    "WriteKey",
     "WriterConflict",
     "slugify",
 ]

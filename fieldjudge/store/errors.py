@@ -1,8 +1,12 @@
-"""Errors the store raises; each names the file and what is wrong with it."""
+"""Errors the store raises; each names the file and what is wrong with it.
+
+The store knows no UI language: a refusal carries an English message id (``template``, the
+gettext msgid) and its fields (``params``); the services translate it."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class StoreError(Exception):
@@ -31,7 +35,55 @@ class FolderLocked(StoreError):
 
 
 class Refused(StoreError):
-    """An action refused by a rule (the message cites the section)."""
+    """An action refused by a rule (the message cites the section) or by a store check.
+
+    ``Refused(rule_message)`` carries an engine message as it is; ``Refused("team {name}
+    already exists", name=...)`` an English message id and its fields (``template``,
+    ``params``) for the services to translate."""
+
+    def __init__(self, message: Any = "", /, **params: Any) -> None:
+        # a plain string is a message id; an engine message (a str subclass) stays as it is
+        self.template: str | None = message if type(message) is str else None
+        self.params: dict[str, Any] = dict(params)
+        if self.template is not None and params:
+            super().__init__(self.template.format(**params))
+        else:
+            super().__init__(message)
+
+
+class NotTheWriter(Refused):
+    """A write attempted without the writer's key: only the services write, after checking
+    the rules, the protocol lock and the head judge's authority."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(
+            "31: {what} is written only through the services, which check the rules, the "
+            "protocol lock and the head judge's authority",
+            what=what,
+        )
+
+
+class WriteKey:
+    """The capability to write one open tournament folder.
+
+    Made by whoever opens the folder for writing (``fieldjudge.services.open_tournament``)
+    and required by every store write; code holding only the store objects can read them,
+    never write."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<WriteKey>"
+
+
+class RefusedMany(Refused):
+    """Several refusals at once (an import refused as a whole): ``errors`` holds each one
+    (a :class:`Refused` with its message id, or an engine message)."""
+
+    def __init__(self, errors: list[Any]) -> None:
+        self.errors = list(errors)
+        super().__init__("; ".join(str(e) for e in self.errors) or "refused")
+        self.template = None
 
 
 class WriterConflict(StoreError):
@@ -41,3 +93,9 @@ class WriterConflict(StoreError):
         self.path = Path(path)
         self.reason = reason
         super().__init__(f"{self.path.name}: {reason}")
+
+
+class MsgId(str):
+    """An English message id inside a refusal's fields, translated with the refusal."""
+
+    is_msgid = True

@@ -21,11 +21,10 @@ from typing import Any
 
 from tinydb import TinyDB
 
-from fieldjudge.i18n import _
 from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
 from fieldjudge.rules.ownership import current_owner
 from fieldjudge.store import lines, schema
-from fieldjudge.store.errors import DamagedFile, Refused
+from fieldjudge.store.errors import DamagedFile, NotTheWriter, Refused, WriteKey
 from fieldjudge.store.storage import (
     LineStorage,
     atomic_write_bytes,
@@ -57,20 +56,28 @@ def write_log_file(path: Path, data: dict[str, Any]) -> bytes:
 
 
 class EventLog:
-    """Open with :meth:`open` (verifies schema, chain and head) or :meth:`create`."""
+    """Open with :meth:`open` (verifies schema, chain and head) or :meth:`create`.
 
-    def __init__(self, path: Path, db: TinyDB, clock: Callable[[], datetime] = utc_now):
+    A log opened with a ``key`` (every log of a tournament: ``Tournament.game_log``) appends
+    only when given the same key, which only the services hold: they check the rules and
+    the authority first. A bare log (no key, no tournament) is the store's own unit."""
+
+    def __init__(
+        self,
+        path: Path,
+        db: TinyDB,
+        clock: Callable[[], datetime] = utc_now,
+        key: WriteKey | None = None,
+    ):
         self.path = Path(path)
         self._db = db
+        self._key = key
         self._storage: LineStorage = db.storage  # type: ignore[assignment]
         self.clock = clock
         data = self._storage.data() or {}
         self.meta: dict[str, Any] = dict((data.get("meta") or {}).get("1") or {})
         self.events: list[Event] = [Event.from_doc(d) for d in schema.sorted_event_docs(data)]
         self._head: dict[str, Any] = dict((data.get("head") or {}).get("1") or {})
-        # A guard may refuse an append (e.g. a signed, locked protocol): it returns a
-        # message citing the section, or None.
-        self.guard: Callable[[EventLog, str, Mapping[str, Any]], str | None] | None = None
 
     @classmethod
     def create(
@@ -81,6 +88,7 @@ class EventLog:
         clock=utc_now,
         *,
         owner: str | None = None,
+        key: WriteKey | None = None,
     ) -> EventLog:
         """A new file with no events. ``owner`` (or ``meta["owner"]``) is the id of the
         laptop that owns the game; only a hand-over event changes it later."""
@@ -97,11 +105,16 @@ class EventLog:
         db.storage.create_file(  # type: ignore[attr-defined]
             {"meta": {"1": doc}, "events": {}, "head": {"1": head}}, schema.LOG_SCHEMA
         )
-        return cls(path, db, clock)
+        return cls(path, db, clock, key)
 
     @classmethod
     def open(
-        cls, path: Path, clock=utc_now, *, expect_head: tuple[int, str] | None = None
+        cls,
+        path: Path,
+        clock=utc_now,
+        *,
+        expect_head: tuple[int, str] | None = None,
+        key: WriteKey | None = None,
     ) -> EventLog:
         """Open and verify. ``expect_head`` (count, hash), e.g. from the tournament's
         manifest, must match the file's head: fewer events means the file was truncated."""
@@ -123,7 +136,7 @@ class EventLog:
             rp = lines.replay(write_log_file(path, data), path)
         db = TinyDB(path, storage=LineStorage)
         db.storage.prime(rp)  # type: ignore[attr-defined]
-        log = cls(path, db, clock)
+        log = cls(path, db, clock, key)
         if expect_head is not None and (log.head["count"], log.head["hash"]) != tuple(expect_head):
             n, h = expect_head
             log.close()
@@ -166,20 +179,18 @@ class EventLog:
         judge: str = "",
         game_clock_ms: int | None = None,
         wall_time: datetime | None = None,
-        force: bool = False,
         signer: str | None = None,
         sign: Callable[[str], str] | None = None,
+        key: WriteKey | None = None,
     ) -> Event:
         """Append one event durably (one fsync'd line: the event and the new head);
         returns it once it is on disk. ``sign(hash) -> signature`` and ``signer`` (key
         id) add a signature beside the hash. A :data:`HANDOVER` event
         (``data = {"from_laptop", "to_laptop"}``) moves the file's owner in the same line
-        (as ``rules.ownership.current_owner`` does)."""
+        (as ``rules.ownership.current_owner`` does). Raises :class:`NotTheWriter` without
+        the key this log was opened with."""
+        self._check_key(key)
         data = dict(data or {})
-        if self.guard is not None and not force:
-            refusal = self.guard(self, type, data)
-            if refusal:
-                raise Refused(refusal)
         if (sign is None) != (signer is None):
             raise ValueError("sign and signer go together")
         owner = self.owner
@@ -220,13 +231,15 @@ class EventLog:
         game_clock_ms: int | None = None,
         signer: str | None = None,
         sign: Callable[[str], str] | None = None,
+        wall_time: datetime | None = None,
+        key: WriteKey | None = None,
     ) -> Event:
         """A correction: a new event that voids ``target_id`` (the target stays in the log)."""
         target = self.by_id(target_id)
         if target is None:
-            raise Refused(_("no event {event} in this game").format(event=target_id))
+            raise Refused("no event {event} in this game", event=target_id)
         if not reason.strip():
-            raise Refused(_("a correction needs a reason"))
+            raise Refused("a correction needs a reason")
         return self.append(
             VOID,
             {"target": target_id, "reason": reason.strip(), "target_type": target.type},
@@ -234,7 +247,15 @@ class EventLog:
             game_clock_ms=game_clock_ms,
             signer=signer,
             sign=sign,
+            wall_time=wall_time,
+            key=key,
         )
+
+    def _check_key(self, key: WriteKey | None) -> None:
+        if self._key is not None and key is not self._key:
+            raise NotTheWriter(self.path.name)
+        if self._key is None and self.meta.get("tournament_id"):
+            raise NotTheWriter(self.path.name)  # a tournament's log opened bare
 
     def compact(self) -> None:
         """Rewrite the file without dead records (atomically). Appends never need it: an

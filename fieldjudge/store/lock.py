@@ -1,4 +1,9 @@
-"""One app per folder: a local lock file in ``.cache/`` (never shared by folder sync)."""
+"""One app per folder: a local lock file in ``.cache/`` (never shared by folder sync).
+
+``filelock`` takes an OS lock on every platform (``fcntl.flock`` on Linux and macOS,
+``msvcrt.locking`` on Windows), so a second fieldjudge gets the same refusal everywhere.
+The holder (pid and host) is written to a separate file beside the lock, which the
+refused instance can read on every OS (Windows forbids reading the locked file itself)."""
 
 from __future__ import annotations
 
@@ -6,39 +11,36 @@ import os
 import socket
 from pathlib import Path
 
-from fieldjudge.store.errors import FolderLocked
+from filelock import FileLock, Timeout
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+from fieldjudge.store.errors import FolderLocked
 
 
 class FolderLock:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.path = self.folder / ".cache" / "lock"
-        self._fd: int | None = None
+        self.holder_path = self.folder / ".cache" / "lock.holder"
+        self._lock = FileLock(self.path, timeout=0, is_singleton=False)
 
     def acquire(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        if fcntl is not None:
+        try:
+            self._lock.acquire(timeout=0)
+        except Timeout:
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                holder = self.holder_path.read_text(encoding="utf-8").strip()
             except OSError:
-                holder = os.read(fd, 200).decode("utf-8", "replace").strip() or "unknown"
-                os.close(fd)
-                raise FolderLocked(self.folder, holder) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"pid {os.getpid()} on {socket.gethostname()}".encode())
-        self._fd = fd
+                holder = ""
+            raise FolderLocked(self.folder, holder or "unknown") from None
+        self.holder_path.write_text(
+            f"pid {os.getpid()} on {socket.gethostname()}", encoding="utf-8"
+        )
 
     def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)  # closing the descriptor drops the flock
-            self._fd = None
+        if self._lock.is_locked:
+            self._lock.release(force=True)
 
     @property
     def held(self) -> bool:
-        return self._fd is not None
+        return self._lock.is_locked

@@ -8,15 +8,33 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from tinydb import TinyDB
 
-from fieldjudge.csv_import import RosterRow, ScheduleRow
-from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.names import name_problem
 from fieldjudge.rules.schedule import ScheduleCheck, Slot, check_schedule
-from fieldjudge.store.errors import Refused
+from fieldjudge.store.errors import MsgId, Refused, RefusedMany, WriteKey
+
+
+class RosterRow(Protocol):
+    """A roster line to import (``csv_import.RosterRow`` fits)."""
+
+    line: int
+    team: str
+    number: int
+    name: str
+    captain: bool
+
+
+class ScheduleRow(Protocol):
+    """A schedule line to import (``csv_import.ScheduleRow`` fits)."""
+
+    line: int
+    field: str
+    start: datetime
+    team_a: str
+    team_b: str
 
 
 def _next_id(table: dict[str, Any]) -> int:
@@ -25,9 +43,16 @@ def _next_id(table: dict[str, Any]) -> int:
 
 class TablesMixin:
     _db: TinyDB
-    settings: dict[str, Any]
-    day: date
-    transaction: Callable[[Callable[[dict], None]], None]
+    transaction: Callable[..., None]
+    check_key: Callable[..., None]
+
+    @property
+    def settings(self) -> dict[str, Any]:  # the tournament's (Tournament.settings)
+        raise NotImplementedError
+
+    @property
+    def day(self) -> date:  # the tournament's day (Tournament.day)
+        raise NotImplementedError
 
     # -- teams and rosters ---------------------------------------------------------------
     def teams(self) -> list[dict[str, Any]]:
@@ -49,35 +74,46 @@ class TablesMixin:
             ps = (p for p in ps if p["team_id"] == team_id)
         return sorted(ps, key=lambda p: (p["team_id"], p["number"]))
 
-    def add_team(self, name: str) -> dict[str, Any]:
+    def add_team(self, name: str, key: WriteKey | None = None) -> dict[str, Any]:
+        self.check_key(key)
         name = name.strip()
         if not name:
-            raise Refused(_("a team needs a name"))
+            raise Refused("a team needs a name")
         if problem := name_problem(name):
-            raise Refused(_("team name {problem}").format(problem=rule_text(problem)))
+            raise Refused("team name {problem}", problem=problem)
         if self.team_by_name(name):
-            raise Refused(_("team {name} already exists").format(name=repr(name)))
+            raise Refused("team {name} already exists", name=repr(name))
         team = {"id": uuid.uuid4().hex[:8], "name": name}
         self._db.table("teams").insert(team)
         return team
 
-    def add_player(self, team_id: str, number: int, name: str, captain: bool = False) -> dict:
+    def add_player(
+        self,
+        team_id: str,
+        number: int,
+        name: str,
+        captain: bool = False,
+        key: WriteKey | None = None,
+    ) -> dict:
+        self.check_key(key)
         if not name.strip():
-            raise Refused(_("a player needs a name"))
+            raise Refused("a player needs a name")
         if problem := name_problem(name.strip()):
-            raise Refused(_("player name {problem}").format(problem=rule_text(problem)))
+            raise Refused("player name {problem}", problem=problem)
         if not 0 <= number <= 999:
-            raise Refused(_("a player number is 0-999"))
+            raise Refused("a player number is 0-999")
         roster = self.players(team_id)
         if any(p["number"] == number for p in roster):
-            raise Refused(_("number {number} is already in this team").format(number=number))
+            raise Refused("number {number} is already in this team", number=number)
         if captain and any(p["captain"] for p in roster):
-            raise Refused(_("this team already has a captain"))
+            raise Refused("this team already has a captain")
         player = {"team_id": team_id, "number": number, "name": name.strip(), "captain": captain}
         self._db.table("players").insert(player)
         return player
 
-    def import_roster(self, rows: Iterable[RosterRow]) -> tuple[int, int]:
+    def import_roster(
+        self, rows: Iterable[RosterRow], key: WriteKey | None = None
+    ) -> tuple[int, int]:
         """Add all rows in one atomic write (new teams created). Refuses, changing nothing,
         if any row clashes with a player already stored. Returns (teams added, players)."""
         rows = list(rows)
@@ -89,37 +125,38 @@ class TablesMixin:
         errors = []
         for r in rows:
             bad = [
-                _("line {line}: {what} {problem}").format(
-                    line=r.line, what=what, problem=rule_text(problem)
-                )
-                for what, value in ((_("team name"), r.team), (_("player name"), r.name))
+                Refused("line {line}: {what} {problem}", line=r.line, what=what, problem=problem)
+                for what, value in ((MsgId("team name"), r.team), (MsgId("player name"), r.name))
                 if (problem := name_problem(value))
             ]
             if bad:
                 errors.extend(bad)
                 continue
-            key = r.team.casefold()
-            tid = existing.get(key) or new_teams.get(key, {}).get("id")
+            folded = r.team.casefold()
+            tid = existing.get(folded) or new_teams.get(folded, {}).get("id")
             if tid is None:
                 tid = uuid.uuid4().hex[:8]
-                new_teams[key] = {"id": tid, "name": r.team}
+                new_teams[folded] = {"id": tid, "name": r.team}
             if (tid, r.number) in taken:
                 errors.append(
-                    _("line {line}: {team} number {number} is already registered").format(
-                        line=r.line, team=r.team, number=r.number
+                    Refused(
+                        "line {line}: {team} number {number} is already registered",
+                        line=r.line,
+                        team=r.team,
+                        number=r.number,
                     )
                 )
                 continue
             if r.captain and tid in has_captain:
                 errors.append(
-                    _("line {line}: {team} already has a captain").format(line=r.line, team=r.team)
+                    Refused("line {line}: {team} already has a captain", line=r.line, team=r.team)
                 )
                 continue
             new_players.append(
                 {"team_id": tid, "number": r.number, "name": r.name, "captain": r.captain}
             )
         if errors:
-            raise Refused("; ".join(errors))
+            raise RefusedMany(errors)
 
         def change(data: dict) -> None:
             teams = data.setdefault("teams", {})
@@ -130,7 +167,7 @@ class TablesMixin:
                 for i, item in enumerate(items):
                     table[str(first + i)] = item
 
-        self.transaction(change)
+        self.transaction(change, key)
         return len(new_teams), len(new_players)
 
     # -- schedule ------------------------------------------------------------------------
@@ -161,14 +198,14 @@ class TablesMixin:
         gap = timedelta(minutes=int(self.settings.get("min_gap_minutes", 12)))
         return check_schedule(slots, self.game_length, gap, self.team_names())
 
-    def add_games(self, games: list[dict[str, Any]]) -> list[str]:
+    def add_games(self, games: list[dict[str, Any]], key: WriteKey | None = None) -> list[str]:
         """Add games atomically; refuses (nothing added) on an error of 32.03's schedule
         check, returns its warnings."""
         new = []
         for g in games:
             for side in ("team_a", "team_b"):
                 if not self.team(g[side]):
-                    raise Refused(_("unknown team {team}").format(team=repr(g[side])))
+                    raise Refused("unknown team {team}", team=repr(g[side]))
             new.append(
                 {
                     "id": g.get("id") or "g" + uuid.uuid4().hex[:8],
@@ -182,7 +219,7 @@ class TablesMixin:
             )
         check = self.check_games(new)
         if check.errors:
-            raise Refused("; ".join(rule_text(e) for e in check.errors))
+            raise RefusedMany(list(check.errors))
 
         def change(data: dict) -> None:
             table = data.setdefault("games", {})
@@ -190,25 +227,27 @@ class TablesMixin:
             for i, g in enumerate(new):
                 table[str(first + i)] = g
 
-        self.transaction(change)
-        return check.warnings
+        self.transaction(change, key)
+        return list[str](check.warnings)
 
-    def import_schedule(self, rows: Iterable[ScheduleRow]) -> list[str]:
+    def import_schedule(
+        self, rows: Iterable[ScheduleRow], key: WriteKey | None = None
+    ) -> list[str]:
         games, errors = [], []
         for r in rows:
             a, b = self.team_by_name(r.team_a), self.team_by_name(r.team_b)
             if not a:
                 errors.append(
-                    _("line {line}: unknown team {team}").format(line=r.line, team=repr(r.team_a))
+                    Refused("line {line}: unknown team {team}", line=r.line, team=repr(r.team_a))
                 )
             if not b:
                 errors.append(
-                    _("line {line}: unknown team {team}").format(line=r.line, team=repr(r.team_b))
+                    Refused("line {line}: unknown team {team}", line=r.line, team=repr(r.team_b))
                 )
             if a and b:
                 games.append(
                     {"field": r.field, "start": r.start, "team_a": a["id"], "team_b": b["id"]}
                 )
         if errors:
-            raise Refused("; ".join(errors))
-        return self.add_games(games)
+            raise RefusedMany(errors)
+        return self.add_games(games, key)

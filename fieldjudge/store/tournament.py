@@ -18,7 +18,7 @@ from typing import Any
 from tinydb import TinyDB
 
 from fieldjudge.store import backup, schema
-from fieldjudge.store.errors import DamagedFile, Refused
+from fieldjudge.store.errors import DamagedFile, NotTheWriter, Refused, WriteKey
 from fieldjudge.store.eventlog import EventLog
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.lock import FolderLock
@@ -36,14 +36,25 @@ def slugify(text: str) -> str:
 
 
 class Tournament(TablesMixin):
-    def __init__(self, folder: Path, db: TinyDB, lock: FolderLock | None) -> None:
+    """The folder's files. Opened with a :class:`WriteKey` (by the services) it can be
+    written by whoever presents that key; without one it is read-only."""
+
+    def __init__(
+        self, folder: Path, db: TinyDB, lock: FolderLock | None, key: WriteKey | None = None
+    ) -> None:
         self.folder = Path(folder)
         self._db = db
         self._lock = lock
+        # Logs of a read-only tournament get a key nobody holds: they refuse every append.
+        self._key = key if key is not None else WriteKey()
+        self._writable = key is not None
         self._logs: dict[str, EventLog] = {}
         self.index = SummaryIndex(self.folder)
-        self.summarize: Callable[[Tournament, str, EventLog], dict[str, Any]] | None = None
-        self.log_guard = None  # installed by the app: refuses events on locked games
+
+    def check_key(self, key: WriteKey | None, what: str = "tournament.json") -> None:
+        """Raise :class:`NotTheWriter` unless ``key`` is this tournament's write key."""
+        if not self._writable or key is not self._key:
+            raise NotTheWriter(what)
 
     # -- opening ------------------------------------------------------------------------
     @classmethod
@@ -59,6 +70,7 @@ class Tournament(TablesMixin):
         settings: dict | None = None,
         division: str = "",
         lock: bool = True,
+        key: WriteKey | None = None,
     ) -> Tournament:
         folder = Path(folder)
         if (folder / TOURNAMENT_FILE).exists():
@@ -83,10 +95,17 @@ class Tournament(TablesMixin):
         }
         db.storage.write({"meta": {"1": meta}, "teams": {}, "players": {}, "games": {}})
         db.clear_cache()
-        return cls(folder, db, fl if lock else None)
+        return cls(folder, db, fl if lock else None, key)
 
     @classmethod
-    def open(cls, folder: Path, *, lock: bool = True, startup_backup: bool = True) -> Tournament:
+    def open(
+        cls,
+        folder: Path,
+        *,
+        lock: bool = True,
+        startup_backup: bool = True,
+        key: WriteKey | None = None,
+    ) -> Tournament:
         folder = Path(folder)
         path = folder / TOURNAMENT_FILE
         if not path.exists():
@@ -107,7 +126,7 @@ class Tournament(TablesMixin):
             if changed:
                 db.storage.write(data)
             db.clear_cache()
-            t = cls(folder, db, fl if lock else None)
+            t = cls(folder, db, fl if lock else None, key)
             if startup_backup and lock:
                 t.backup_all(only_if_changed=True)
             return t
@@ -141,7 +160,8 @@ class Tournament(TablesMixin):
     def settings(self) -> dict[str, Any]:
         return dict(self.meta.get("settings") or {})
 
-    def update_meta(self, **fields: Any) -> None:
+    def update_meta(self, key: WriteKey | None = None, **fields: Any) -> None:
+        self.check_key(key)
         self._db.table("meta").update(fields, doc_ids=[1])
 
     # -- game and match logs -------------------------------------------------------------
@@ -158,11 +178,11 @@ class Tournament(TablesMixin):
             return self._logs[game_id]
         path = self.game_path(game_id)
         if path.exists():
-            log = EventLog.open(path)
+            log = EventLog.open(path, key=self._key)
         elif create:
             g = self.game(game_id)
             if g is None:
-                raise Refused(f"no game {game_id} in the schedule")
+                raise Refused("no game {game} in the schedule", game=game_id)
             log = EventLog.create(
                 path,
                 "game",
@@ -175,10 +195,10 @@ class Tournament(TablesMixin):
                     "team_b": g["team_b"],
                 },
                 owner=owner,
+                key=self._key,
             )
         else:
             raise DamagedFile(path, "no such game file")
-        log.guard = self.log_guard
         self._logs[game_id] = log
         return log
 
@@ -190,10 +210,14 @@ class Tournament(TablesMixin):
             return self._logs[key]
         path = self.match_path(match_id)
         log = (
-            EventLog.open(path)
+            EventLog.open(path, key=self._key)
             if path.exists()
             else EventLog.create(
-                path, "quidditch", {"match_id": match_id, **(meta or {})}, owner=owner
+                path,
+                "quidditch",
+                {"match_id": match_id, **(meta or {})},
+                owner=owner,
+                key=self._key,
             )
         )
         self._logs[key] = log
@@ -211,9 +235,14 @@ class Tournament(TablesMixin):
             log.close()
         self.index.invalidate(log_id)
 
-    def game_summary(self, game_id: str) -> dict[str, Any]:
-        """A cached summary of a game (phase, alive counts...) for the home screen. The
-        game file is only parsed when it changed since the summary was made."""
+    def game_summary(
+        self,
+        game_id: str,
+        summarize: Callable[[EventLog], dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """A cached summary of a game (phase, alive counts... from ``summarize(log)``, the
+        services' rules) for the home screen. The game file is only parsed when it changed
+        since the summary was made."""
         path = self.game_path(game_id)
         cached = self.index.get(game_id, path)
         if cached is not None:
@@ -230,8 +259,8 @@ class Tournament(TablesMixin):
                 return {"phase": "damaged", "fault": exc.fault}
             try:
                 summary = {"phase": "open", "events": len(log.events)}
-                if self.summarize is not None:
-                    summary.update(self.summarize(self, game_id, log))
+                if summarize is not None:
+                    summary.update(summarize(log))
             finally:
                 if not kept:
                     log.close()
@@ -265,8 +294,9 @@ class Tournament(TablesMixin):
         self.index.save()
 
     # -- internals -----------------------------------------------------------------------
-    def transaction(self, change: Callable[[dict], None]) -> None:
+    def transaction(self, change: Callable[[dict], None], key: WriteKey | None = None) -> None:
         """Apply ``change`` to a copy of the whole file and write it once (all or nothing)."""
+        self.check_key(key)
         data = copy.deepcopy(self._db.storage.read() or {})
         change(data)
         self._db.storage.write(data)

@@ -95,7 +95,7 @@ def second_refusal(
             return rx.name_second(offender.team)
         return None
     p, why = _player(st, offender.team, second, "29.08")
-    if why:
+    if why or p is None:
         return why
     if p.number == offender.number:
         return rx.second_is_offender()
@@ -262,7 +262,7 @@ def _elimination(st, d, _ms):
 
 def _open_check(st, d, kind: str, section: str):
     p, why = _player(st, d.get("team"), d.get("number"), section)
-    if why:
+    if why or p is None:
         return None, why
     if p.check is None or p.check.kind != kind:
         return None, ra.no_open_check(section, label(p), kind)

@@ -98,7 +98,7 @@ def _stop_clock(st: m.GameState, at: int | None) -> None:
 
 
 def _pl(st: m.GameState, team: Any, number: Any) -> m.PlayerState:
-    return st.players[(str(team), num(number))]
+    return st.players[(str(team), num(number))]  # type: ignore[index]  # None: KeyError
 
 
 def _close_check(p: m.PlayerState, at: int | None, outcome: str) -> None:
@@ -194,7 +194,7 @@ def _apply_chrono(st, e, p, d, fps, at) -> bool:
     if not cv.eliminates:
         return False
     if p.status != m.ELIMINATED:
-        _eliminate(st, p, cv.reason, cv.section, at, e, cv.text)
+        _eliminate(st, p, cv.reason, cv.section, at, e, cv.text)  # type: ignore[arg-type]
     _second(st, e, p, d.get("second"), cv.section, at)
     return True
 

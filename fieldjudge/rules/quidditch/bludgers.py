@@ -68,7 +68,7 @@ def _hit_away(ctx: RoundContext, i: int, beater: str, protected: str) -> bool:
     if not r1.success:
         ctx.emit(PH, "hit_missed_ball", "8", (beater, protected), [r1], bludger=i + 1)
         return False
-    aim = ctx.decl(beater).target
+    aim = ctx.decl(beater).target  # type: ignore[union-attr]
     valid_aim = aim is not None and (
         ctx.p(aim).team != bp.team or (ctx.p(aim).position == BEATER and aim != beater)
     )

@@ -184,7 +184,7 @@ def valid_actions(state: MatchState, pid: str) -> list[str]:
             if state.round_no >= q.since_round + setup.settings.carry_rounds:
                 acts.append(SHOOT)
         elif q.status == HELD and holder_team != p.team:
-            if setup.player(q.holder).position == CHASER:
+            if setup.player(q.holder).position == CHASER:  # type: ignore[arg-type]
                 acts.append(STEAL)
             acts.append(INTERCEPT)
     elif p.position == KEEPER:

@@ -205,8 +205,9 @@ def _pass(ctx: RoundContext, d: Declaration) -> None:
             PH, "pass_wasted", "5", (passer, recv or ""), rolls, reason=reason, tries=tries_data
         )
     else:
-        _gain(ctx, recv, restart=False)  # a pass keeps the carrying count (3)
-        ctx.emit(PH, "pass_caught", "5", (passer, recv), rolls, tries=tries_data, **extra)
+        _gain(ctx, recv, restart=False)  # type: ignore[arg-type]  # a pass keeps the count (3)
+        pair = (passer, recv or "")  # the receiver is set here: no reason was found
+        ctx.emit(PH, "pass_caught", "5", pair, rolls, tries=tries_data, **extra)
 
 
 def _contest(ctx: RoundContext, won: list) -> tuple[list, list]:
@@ -254,22 +255,21 @@ def _steal(ctx: RoundContext, d: Declaration, steal_teams: set[str]) -> None:
     if (
         q.status != HELD
         or carrier != q.holder
-        or ctx.p(carrier).position != CHASER
-        or ctx.p(carrier).team == p.team
+        or ctx.p(carrier).position != CHASER  # type: ignore[arg-type]
+        or ctx.p(carrier).team == p.team  # type: ignore[arg-type]
     ):
         ctx.emit(PH, "steal_no_ball", "4", (d.player, carrier or ""))
         return
     if d.push:
-        resolve_push(ctx, PH, d.player, carrier, legal=True)
+        resolve_push(ctx, PH, d.player, carrier, legal=True)  # type: ignore[arg-type]
         if not ctx.up(d.player) or q.holder != carrier:
             return
     feint, bonus = ctx.feint(d.player, F.STEAL)
     r = ctx.roll(f"отъём: {p.name}", ctx.thr(ctx.cfg.steal, bonus))
     if r.success:
         _gain(ctx, d.player)
-    ctx.emit(
-        PH, "steal", "4", (d.player, carrier), [r], feint=feint, bonus=bonus, success=r.success
-    )
+    pair = (d.player, carrier or "")  # carrier is set here: checked above
+    ctx.emit(PH, "steal", "4", pair, [r], feint=feint, bonus=bonus, success=r.success)
 
 
 def _keeper_ring(ctx: RoundContext, keeper: str) -> str | None:
@@ -354,4 +354,4 @@ def _penalty(ctx: RoundContext) -> None:
         ctx.emit(PH, "penalty_waiting", "5.1", (), team=pen.team)
         return
     ctx.s.penalties.pop(0)
-    _shoot_at(ctx, shooters[0].player, shooters[0].ring, "5.1", "penalty")
+    _shoot_at(ctx, shooters[0].player, shooters[0].ring, "5.1", "penalty")  # type: ignore[arg-type]

@@ -1,0 +1,1 @@
+"""Subcommands of ``fieldjudge`` by area (registered in :mod:`fieldjudge.cli`)."""

@@ -1,0 +1,88 @@
+"""``fieldjudge quidditch``: verify an exported match against the revealed seed, export a
+match. Bad input ends with a clear message and a non-zero exit, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import orjson
+
+
+@click.group()
+def quidditch() -> None:
+    """Forum quidditch matches: verifiable dice."""
+
+
+@quidditch.command()
+@click.argument("export", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--seed", required=True, help="The server seed the judge revealed.")
+def verify(export: Path, seed: str) -> None:
+    """Recompute every roll of an exported match (EXPORT, JSON) from the revealed SEED.
+
+    Checks the seed against the hash published before the match, every roll (voided ones
+    too; no roll number used twice), and replays every round from its declarations.
+    Exits with 1 and lists every mismatch if anything differs."""
+    from fieldjudge.services.quidditch import count_rolls, verify_export
+
+    try:
+        data = orjson.loads(export.read_bytes())
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {export}: {exc.strerror or exc}") from None
+    except orjson.JSONDecodeError as exc:
+        raise click.ClickException(f"{export} is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise click.ClickException(f"{export} is not a fieldjudge quidditch export")
+    problems = verify_export(data, seed.strip())
+    rounds, rolls, voided = count_rolls(data)
+    if problems:
+        click.echo(f"MISMATCH in match {data.get('match_id', '?')}:", err=True)
+        for p in problems:
+            click.echo(f"  {p}", err=True)
+        raise SystemExit(1)
+    click.echo(
+        f"OK: match {data['match_id']}, seed matches sha256 {data['seed_hash'][:16]}…, "
+        f"{rolls} rolls in {rounds} round results ({voided} voided rolls) recomputed, "
+        "every round replayed."
+    )
+
+
+@quidditch.command()
+@click.argument("match_id")
+@click.option(
+    "--tournament",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The folder holding the match (default: the data folder's 'quidditch').",
+)
+@click.option(
+    "-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="JSON file to write."
+)
+@click.pass_context
+def export(ctx: click.Context, match_id: str, folder: Path | None, out: Path | None) -> None:
+    """Export MATCH_ID as JSON (for verify) and print where the files are."""
+    from fieldjudge.commands.results import _data_dir
+    from fieldjudge.services import open_tournament
+    from fieldjudge.services.quidditch import QuidditchSession, SessionError
+    from fieldjudge.store import DamagedFile, StoreError
+    from fieldjudge.store.storage import atomic_write_bytes
+
+    folder = folder or _data_dir(ctx) / "quidditch"
+    try:
+        t = open_tournament(folder, lock=False, startup_backup=False)
+    except DamagedFile as exc:
+        raise click.ClickException(f"{exc.path}: {exc.fault}") from None
+    try:
+        session = QuidditchSession.open(t, match_id)
+        if out is not None:
+            if out.exists():
+                raise click.ClickException(f"{out} exists: not overwriting it")
+            atomic_write_bytes(out, orjson.dumps(session.export_dict(), option=orjson.OPT_INDENT_2))
+            click.echo(str(out))
+        else:
+            for p in session.write_exports():
+                click.echo(str(p))
+    except (SessionError, StoreError) as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        t.close()

@@ -1,0 +1,198 @@
+"""``fieldjudge export``, ``fieldjudge verify`` and ``fieldjudge merge`` (issue 5).
+
+Every bad input ends with a clear message and a non-zero exit, never a traceback."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import click
+
+from fieldjudge.services import open_tournament
+from fieldjudge.store import DamagedFile, FolderLocked, StoreError
+from fieldjudge.store.tournament import TOURNAMENT_FILE
+
+
+def _data_dir(ctx: click.Context) -> Path:
+    from fieldjudge.paths import default_data_dir
+
+    obj = ctx.find_root().obj or {}
+    return obj.get("data_dir") or default_data_dir()
+
+
+def _tournaments(data_dir: Path) -> list[Path]:
+    found = sorted(p.parent for p in Path(data_dir).glob(f"*/{TOURNAMENT_FILE}"))
+    if (Path(data_dir) / TOURNAMENT_FILE).exists():
+        found.insert(0, Path(data_dir))
+    return found
+
+
+def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
+    if folder is not None:
+        if not (folder / TOURNAMENT_FILE).exists():
+            raise click.ClickException(f"{folder} holds no tournament (no {TOURNAMENT_FILE})")
+        return folder
+    if (Path.cwd() / TOURNAMENT_FILE).exists():
+        return Path.cwd()
+    found = _tournaments(_data_dir(ctx))
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise click.ClickException("no tournament found: name its folder with --tournament")
+    names = "\n  ".join(str(p) for p in found)
+    raise click.ClickException(f"several tournaments; name one with --tournament:\n  {names}")
+
+
+@contextlib.contextmanager
+def _opened(folder: Path, lock: bool):
+
+    try:
+        t = open_tournament(folder, lock=lock, startup_backup=lock)
+    except FolderLocked as exc:
+        raise click.ClickException(
+            f"{exc}: close the app on this tournament first, then run this again"
+        ) from None
+    except DamagedFile as exc:
+        raise click.ClickException(f"damaged file {exc.path}: {exc.fault}") from None
+    try:
+        yield t
+    finally:
+        t.close()
+
+
+@click.command()
+@click.option(
+    "--tournament",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Tournament folder (default: the current folder or the only one in the data folder).",
+)
+@click.option("--game", "game_id", help="Export this game only.")
+@click.option("--all", "all_games", is_flag=True, help="Export the whole tournament (default).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "pdf", "csv", "json"]),
+    default="html",
+    show_default=True,
+)
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Output folder."
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["ru", "en"]),
+    default=None,
+    help="Language of the documents (default: the global --lang, else ru).",
+)
+@click.option(
+    "--delimiter",
+    default=None,
+    help='CSV field separator (default: ";" for Russian documents, "," for English).',
+)
+@click.option("--overwrite", is_flag=True, help="Replace files of the same name (else: new names).")
+@click.pass_context
+def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite) -> None:
+    """Printable protocols (HTML, PDF: one A4 page per game), standings (HTML, PDF, CSV) or
+    the complete JSON export."""
+    from fieldjudge.export import run_export
+
+    if game_id and all_games:
+        raise click.ClickException("choose --game ID or --all, not both")
+    lang = lang or (ctx.find_root().obj or {}).get("lang") or "ru"
+    if delimiter == "\\t":
+        delimiter = "\t"
+    with _opened(_pick_folder(ctx, folder), lock=False) as t:
+        try:
+            written = run_export(t, out, fmt, game_id, lang, overwrite, delimiter=delimiter)
+        except (StoreError, OSError) as exc:
+            raise click.ClickException(str(exc)) from None
+    for p in written:
+        click.echo(str(p))
+
+
+@click.command()
+@click.argument("folder", required=False, type=click.Path(file_okay=False, path_type=Path))
+@click.pass_context
+def verify(ctx, folder: Path | None) -> None:
+    """Check every file's JSON, schema, event chain and protocol lock; exit 1 on any fault.
+
+    Without FOLDER: the current folder if it is a tournament, else every tournament in the
+    data folder."""
+    from fieldjudge.services.verify import verify_folder
+
+    if folder is not None:
+        folders = [folder]
+    elif (Path.cwd() / TOURNAMENT_FILE).exists():
+        folders = [Path.cwd()]
+    else:
+        folders = _tournaments(_data_dir(ctx))
+    if not folders:
+        raise click.ClickException("no tournament to verify")
+    bad = 0
+    for f in folders:
+        if not Path(f).is_dir():
+            raise click.ClickException(f"{f}: no such folder")
+        click.echo(f"{f}:")
+        for rel, faults in verify_folder(f).items():
+            if faults:
+                bad += 1
+                click.echo(f"  FAULT {rel}")
+                for fault in faults:
+                    click.echo(f"        {fault}")
+            else:
+                click.echo(f"  ok    {rel}")
+    if bad:
+        click.echo(f"{bad} file(s) with faults", err=True)
+        ctx.exit(1)
+    click.echo("all files ok")
+
+
+@click.command()
+@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--into",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Tournament folder to merge into (default: the one in the data folder with the "
+    "same tournament).",
+)
+@click.pass_context
+def merge(ctx, source: Path, folder: Path | None) -> None:
+    """Import another laptop's tournament folder or JSON export: new events are added,
+    duplicates skipped, diverging games listed as conflicts for the head judge."""
+    from fieldjudge.services.merge import load_source, merge_into
+
+    if folder is None:
+        try:
+            src = load_source(source)
+        except DamagedFile as exc:
+            raise click.ClickException(f"{exc.path}: {exc.fault}") from None
+        tid = ((src.tournament.get("meta") or {}).get("1") or {}).get("id")
+        same = []
+        for f in _tournaments(_data_dir(ctx)):
+            if f.resolve() == source.resolve():
+                continue
+            with contextlib.suppress(Exception):
+                meta = open_tournament(f, lock=False, startup_backup=False)
+                if meta.meta.get("id") == tid:
+                    same.append(f)
+                meta.close()
+        if len(same) != 1:
+            raise click.ClickException(
+                "name the tournament to merge into with --into FOLDER"
+                + ("" if same else " (none in the data folder is the same tournament)")
+            )
+        folder = same[0]
+    with _opened(_pick_folder(ctx, folder), lock=True) as t:
+        try:
+            report = merge_into(t, source)
+        except DamagedFile as exc:
+            raise click.ClickException(f"{exc.path}: {exc.fault}") from None
+        except (StoreError, OSError) as exc:
+            raise click.ClickException(str(exc)) from None
+    for line in report.lines():
+        click.echo(line)
+    if report.conflicts:
+        click.echo("open the app (key m on the home screen) to choose each conflict")

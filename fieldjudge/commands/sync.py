@@ -1,0 +1,200 @@
+"""``fieldjudge sync setup`` and ``fieldjudge sync status``: several laptops sharing one
+tournament folder through Syncthing (README "Two fields, one tournament").
+
+Every bad input ends with a clear message and a non-zero exit, never a traceback; with
+Syncthing absent or stopped, ``status`` says "sync off" and ``setup`` prints the steps to do
+by hand."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from fieldjudge.store.tournament import TOURNAMENT_FILE
+
+DEVICE_ID = re.compile(r"^[A-Z2-7]{7}(-[A-Z2-7]{7}){7}$")
+
+MANUAL_STEPS = """\
+How to share this tournament with another laptop (both on the venue's network):
+  1. Install Syncthing on both laptops and start it (it needs no internet).
+  2. On each laptop run `fieldjudge sync setup --tournament FOLDER` and note the device ID
+     it prints; then run it again with `--peer <the other laptop's device ID>`.
+     The field laptops name the head judge's laptop; the head judge's laptop names each
+     field laptop (repeat --peer).
+  3. Use the same folder ID on every laptop: it is printed below (from the tournament's id).
+     A field laptop without the tournament yet gives it with --folder-id and an empty folder.
+  4. Global discovery, relays and NAT are turned off: laptops find each other on the LAN.
+     If they do not, give the address: --peer-address tcp://192.168.1.20:22000.
+"""
+
+
+def _options(f):
+    f = click.option(
+        "--syncthing-home",
+        type=click.Path(file_okay=False, path_type=Path),
+        help="Syncthing's home folder holding config.xml (default: the OS default).",
+    )(f)
+    f = click.option("--address", help="Syncthing's GUI/REST address, e.g. 127.0.0.1:8384.")(f)
+    f = click.option("--api-key", help="Syncthing's API key (default: from config.xml).")(f)
+    f = click.option(
+        "--tournament",
+        "folder",
+        type=click.Path(file_okay=False, path_type=Path),
+        help="Tournament folder (default: the current folder).",
+    )(f)
+    return f
+
+
+def _folder(folder: Path | None) -> Path:
+    folder = Path(folder) if folder is not None else Path.cwd()
+    if not folder.is_dir():
+        raise click.ClickException(f"{folder}: no such folder")
+    return folder
+
+
+def _tournament_id(folder: Path) -> str | None:
+    from fieldjudge.services import open_tournament
+    from fieldjudge.store import DamagedFile
+
+    if not (folder / TOURNAMENT_FILE).exists():
+        return None
+    try:
+        t = open_tournament(folder, lock=False, startup_backup=False)
+    except DamagedFile as exc:
+        raise click.ClickException(f"damaged file {exc.path}: {exc.fault}") from None
+    try:
+        return str(t.meta.get("id") or "") or None
+    finally:
+        t.close()
+
+
+@click.group()
+def sync() -> None:
+    """Share a tournament folder with the other laptops of the venue through Syncthing."""
+
+
+@sync.command()
+@_options
+@click.option(
+    "--peer",
+    "peers",
+    multiple=True,
+    help="The other laptop's Syncthing device ID (repeat for several laptops).",
+)
+@click.option("--peer-name", default="", help="A name for that laptop (e.g. 'Field 2').")
+@click.option(
+    "--peer-address",
+    default="",
+    help="Its address if the LAN does not find it, e.g. tcp://192.168.1.20:22000.",
+)
+@click.option(
+    "--folder-id", default="", help="The shared folder's ID (default: from the tournament)."
+)
+@click.option(
+    "--laptop-id",
+    default="",
+    help="This laptop's id in laptops/<id>/ (default: the id of its signing key).",
+)
+@click.option("--laptop-name", default="", help="This laptop's name shown to the others.")
+@click.option(
+    "--lan-discovery/--no-lan-discovery",
+    default=True,
+    show_default=True,
+    help="Let the laptops find each other on the LAN (off: give --peer-address).",
+)
+def setup(
+    syncthing_home, address, api_key, folder, peers, peer_name, peer_address, folder_id,
+    laptop_id, laptop_name, lan_discovery,
+) -> None:  # fmt: skip
+    """Explain, and where Syncthing is running do, the sharing of this tournament folder."""
+    from fieldjudge.services import sync as svc
+    from fieldjudge.store import Refused
+    from fieldjudge.store.sync_files import ensure_stignore, register_laptop
+
+    folder = _folder(folder)
+    ids = [p.strip().upper() for p in peers]
+    bad = [p for p in ids if not DEVICE_ID.match(p)]
+    if bad:
+        raise click.ClickException(
+            f"not a Syncthing device ID: {', '.join(bad)} (8 groups of 7 letters and digits "
+            "joined by '-', as the other laptop's `fieldjudge sync setup` prints it)"
+        )
+    tid = _tournament_id(folder)
+    folder_id = folder_id.strip() or (svc.folder_id_for(tid) if tid else "")
+    if not folder_id:
+        raise click.ClickException(
+            f"{folder} holds no tournament yet: give the folder ID the head judge's laptop "
+            "printed with --folder-id"
+        )
+    if ensure_stignore(folder):
+        click.echo(f"wrote {folder / '.stignore'} (local files are never synced)")
+    click.echo(MANUAL_STEPS)
+    click.echo(f"folder ID: {folder_id}")
+    click.echo(f"folder:    {folder.resolve()}")
+    try:
+        client = svc.SyncthingClient(
+            svc.resolve_endpoint(syncthing_home, address, api_key), timeout=5
+        )
+        me = svc.my_device_id(client)
+    except svc.SyncthingUnavailable as exc:
+        raise click.ClickException(
+            f"{exc}. Start Syncthing (or give --syncthing-home / --address and --api-key), "
+            "then run this again"
+        ) from None
+    click.echo(f"this laptop's device ID (give it to the other laptops): {me}")
+    public_key = ""
+    if not laptop_id:
+        from fieldjudge.store import StoreError
+        from fieldjudge.store.keys import LaptopKeys
+
+        try:
+            keys = LaptopKeys.load_or_create(name=laptop_name or None, shared_folders=[folder])
+        except (StoreError, OSError) as exc:
+            raise click.ClickException(f"this laptop's key: {exc}") from None
+        laptop_id, public_key = keys.laptop_id, keys.public_key_b64
+        laptop_name = laptop_name or keys.name
+    try:
+        path = register_laptop(folder, laptop_id, laptop_name or laptop_id, me, public_key)
+    except Refused as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"registered this laptop as {laptop_id} in {path.relative_to(folder)}")
+    if not ids:
+        click.echo("no --peer given: nothing shared yet")
+        return
+    try:
+        svc.lan_only(client, {**svc.LAN_OPTIONS, "localAnnounceEnabled": lan_discovery})
+        for dev in ids:
+            if dev != me:
+                svc.add_peer(client, dev, peer_name, peer_address)
+        doc = svc.share_folder(client, folder_id, folder, [d for d in ids if d != me])
+    except svc.SyncthingUnavailable as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo("global discovery, relays and NAT: off (LAN only)")
+    click.echo(
+        f"shared {folder_id} with {len(doc['devices']) - 1} laptop(s); "
+        "it syncs as soon as the other laptop shares the same folder ID"
+    )
+
+
+@sync.command()
+@_options
+def status(syncthing_home, address, api_key, folder) -> None:
+    """Peers connected, whether this tournament is in sync, when each laptop was seen."""
+    from fieldjudge.services import sync as svc
+
+    folder = _folder(folder)
+    st = svc.SyncStatusProvider(folder, syncthing_home, address, api_key).status()
+    click.echo(svc.status_line(st))
+    if not st.on:
+        if st.reason:
+            click.echo(f"  ({st.reason})")
+        return
+    click.echo(f"  this laptop: {st.device_id}")
+    if st.folder_id:
+        comp = "" if st.completion is None else f", {st.completion:.0f}% complete"
+        click.echo(f"  folder {st.folder_id}: {st.folder_state or '?'}{comp}")
+    for p in st.peers:
+        seen = "connected" if p.connected else f"last seen {svc.ago(p.last_seen_s)}"
+        click.echo(f"  {p.name or '(no name)'} {p.device_id[:7]}: {seen}")

@@ -1,0 +1,155 @@
+"""Dialogs of the chrono screens: a typed reading and the chrono port (both screens), the
+failed marker's choice (19.06 / 19.07) and the head judge's PIN (19.05) of the marker check,
+the second player of a group removal 1+1 (20.04) of the in-game chrono, and the message shown
+when an event cannot be appended."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.chrono_readings import parse_fps
+from fieldjudge.rules.marker_check import MarkerCheck
+from fieldjudge.screens.base import JudgeModal
+from fieldjudge.screens.chrono.feed import ChronoFeed, session_config, typed_reading
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen
+from fieldjudge.store import Refused
+
+
+def ask_typed_reading(screen: Screen) -> None:
+    """Ask for a speed; it reaches `screen` like a device reading (through its `ChronoFeed`,
+    stamped now, format ``typed``)."""
+
+    def check(values: dict[str, str]) -> str | None:
+        if parse_fps(values["fps"]) is None:
+            return _("Type a speed in fps, e.g. 287.5")
+        return None
+
+    def done(values: dict[str, str] | None) -> None:
+        fps = parse_fps(values["fps"]) if values else None
+        if fps is not None:
+            screen.query_one(ChronoFeed).post_message(
+                ChronoFeed.ReadingReceived(typed_reading(fps))
+            )
+
+    screen.app.push_screen(
+        FormScreen(_("Type a reading"), [Field("fps", _("Speed, fps"))], check), done
+    )
+
+
+def choose_chrono_port(screen: Screen, then: Callable[[], object] | None = None) -> None:
+    """Choose the chronograph port; `screen`'s feed restarts on the new one, then `then()`."""
+    from fieldjudge.screens.chrono.setup import ChronoSetupScreen
+
+    def done(cfg) -> None:
+        if cfg is not None:
+            screen.query_one(ChronoFeed).start(cfg)
+            if then is not None:
+                then()
+
+    screen.app.push_screen(ChronoSetupScreen(session_config(screen.app)), done)
+
+
+def ask_head_judge_pin(
+    screen: Screen,
+    team_name: str,
+    approve: Callable[[str], object],
+    approved: Callable[[], object],
+) -> None:
+    """19.05: the head judge approves a team's results with his PIN: ``approve(pin)`` (the
+    service checks the PIN and appends; a refusal stays in the form), then ``approved()``."""
+
+    def check(values: dict[str, str]) -> str | None:
+        try:
+            approve(values["pin"])
+        except Refused as exc:
+            return rule_text(exc)
+        return None
+
+    def done(values: dict[str, str] | None) -> None:
+        if values is not None:
+            approved()
+
+    screen.app.push_screen(
+        FormScreen(
+            _("Head judge approval (19.05)") + f": {team_name}",
+            [Field("pin", _("Head judge PIN"), password=True)],
+            check,
+        ),
+        done,
+    )
+
+
+def explain_failed_append(app, exc: Exception) -> None:
+    """The store refused an event (`Refused`) or could not write it (`OSError`)."""
+    title = _("Refused") if isinstance(exc, Refused) else _("Could not save")
+    app.push_screen(MessageScreen(title, rule_text(exc)))
+
+
+class FailedMarkerScreen(JudgeModal[str | None]):
+    """19.06 / 19.07: the marker failed — fix and retest, or play without a marker."""
+
+    BINDINGS = [
+        Binding("f", "choose('fix')", "Fix and retest (19.06)"),
+        Binding("w", "choose('no_marker')", "Play without a marker (19.07)"),
+        Binding("escape", "choose('')", "Cancel"),
+    ]
+
+    def __init__(self, who: str, check: MarkerCheck) -> None:
+        super().__init__()
+        self.who = who
+        self.check = check
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(_("NOT ADMITTED") + f": {self.who}", classes="dialog-title")
+            yield Static("\n".join(map(rule_text, self.check.reasons)), markup=False)
+            yield Static(
+                _("f: not admitted, fix and retest (19.06)")
+                + "\n"
+                + _("w: plays without a marker (19.07)")
+                + "\n"
+                + _("Esc: back to the check"),
+                classes="dialog-keys",
+            )
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice or None)
+
+
+class SecondPlayerScreen(JudgeModal[int | None]):
+    """20.04 / 29.08: the second player of a group removal 1+1 (same team)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, why: str, players: list[tuple[int, str]]) -> None:
+        super().__init__()
+        self.why = why
+        self.players = players
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(_("Group removal 1+1: the second player"), classes="dialog-title")
+            yield Static(self.why, classes="dialog-note", markup=False)
+            yield OptionList(
+                *[Option(label, id=str(n)) for n, label in self.players], id="second-players"
+            )
+            yield Static(_("Enter: choose · Esc: cancel"), classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#second-players", OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#second-players")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id or 0))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

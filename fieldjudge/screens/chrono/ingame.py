@@ -1,0 +1,266 @@
+"""In-game chrono (20) from the game screen, and the device for the flag-hang check (23.01).
+
+`InGameChronoScreen(session, team=None, number=None)`: pick the player, let him shoot over
+the radar (or type a reading), press Enter: one ``chrono_reading`` event with the highest
+speed and the shortest interval goes through `GameSession.append`, and the engine's verdict
+table (20.02-20.05) produces the penalty — removal, group removal 1+1 (the second player is
+asked for) or removal with disqualification for the tournament.  The reading that caused it
+stays on screen in large digits until the judge dismisses it (20.06).  Dismissed with the
+appended event (or None).
+
+`attach_hang_chrono` (the flag-hang check with the device) lives in `chrono_hang` and is
+re-exported here, where the game screen looks for it.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Digits, Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.chrono_readings import (
+    InGameReadings,
+    chrono_candidates,
+    parse_fps,
+    reading_source,
+    second_player_candidates,
+)
+from fieldjudge.rules.marker_check import Shot
+from fieldjudge.rules.timefmt import format_time_left
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.chrono.dialogs import (
+    SecondPlayerScreen,
+    ask_typed_reading,
+    choose_chrono_port,
+    explain_failed_append,
+)
+from fieldjudge.screens.chrono.feed import ChronoFeed
+from fieldjudge.screens.chrono.hang import attach_hang_chrono
+from fieldjudge.screens.chrono.text import (
+    PENALTY_TEXT,
+    ingame_analysis,
+    ingame_result,
+    player_label,
+)
+from fieldjudge.store import Refused
+
+__all__ = [
+    "PENALTY_TEXT",
+    "InGameChronoScreen",
+    "SecondPlayerScreen",
+    "attach_hang_chrono",
+    "parse_fps",
+]
+
+
+class InGameChronoScreen(JudgeScreen):
+    CSS_PATH = "chrono.tcss"
+    AUTO_FOCUS = ""  # Enter records once the player is known; the list is focused to pick
+    SCREEN_TITLE = "In-game chrono"
+    HELP_TEXT = (
+        "In-game chrono (20). Pick the player (Enter in the list), let him shoot over the "
+        "radar or type a reading (t), mark a forbidden mode with m, then Enter records the "
+        "reading: the verdict of 20.02-20.05 is applied at once. Show the reading on screen "
+        "to the player (20.06), then Enter or Esc closes it."
+    )
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("enter", "record", "Record reading"),
+        Binding("m", "toggle_mode", "Forbidden mode"),
+        Binding("t", "type_reading", "Type a reading"),
+        Binding("c", "clear", "Clear readings"),
+        Binding("l", "pick", "Pick player"),
+        Binding("p", "chrono_setup", "Chrono port"),
+    ]
+
+    def __init__(self, session, team: str | None = None, number: int | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.readings: InGameReadings | None = None
+        self._initial = (team, number)
+        self.result_event = None  # the appended chrono_reading, shown until dismissed
+
+    @property
+    def shots(self) -> list[Shot]:
+        return self.readings.shots if self.readings is not None else []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="cg-title", classes="pane-title")
+        with Horizontal(id="cg-body"):
+            yield OptionList(id="cg-players")
+            with Vertical(id="cg-main"):
+                yield ChronoFeed(id="feed")
+                yield Static("", id="cg-player", classes="pane-title")
+                yield Static("", id="cg-analysis")
+                with Vertical(id="cg-result"):
+                    yield Digits("", id="cg-result-digits")
+                    yield Static("", id="cg-result-text")
+                yield Static("", id="cg-hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        s = self.session
+        title = _("In-game chrono (20)") + " · " + " — ".join(s.team_name(t) for t in s.teams)
+        try:
+            title += " · " + format_time_left(s.remaining_ms())
+        except Exception:  # noqa: BLE001 - the title must not stop the screen
+            pass
+        self.query_one("#cg-title", Static).update(title)
+        self.query_one("#cg-result").display = False
+        self._fill_players()
+        team, number = self._initial
+        if team is not None and number is not None:
+            self._set_player(str(team), int(number))
+        else:
+            self.query_one("#cg-players", OptionList).focus()
+        self._refresh_view()
+
+    # -- players --------------------------------------------------------------------------
+    def _fill_players(self) -> None:
+        ol = self.query_one("#cg-players", OptionList)
+        ol.clear_options()
+        for p in chrono_candidates(self.session.state, self.session.teams):
+            ol.add_option(Option(self._label(p.team, p.number), id=f"{p.team}|{p.number}"))
+        if not ol.option_count:
+            ol.add_option(Option(_("Nobody on the field with a marker"), disabled=True))
+
+    def _label(self, team: str, number: int) -> str:
+        p = self.session.state.player(team, number)
+        return player_label(self.session.team_name(team), number, p)
+
+    @on(OptionList.OptionSelected, "#cg-players")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id and self.result_event is None:
+            team, number = event.option.id.split("|")
+            self._set_player(team, int(number))
+
+    def _set_player(self, team: str, number: int) -> None:
+        r = self.readings
+        if r is None or (r.team, r.number) != (team, number):
+            self.readings = InGameReadings(team, number)
+        self.set_focus(None)  # Enter now records
+        self._refresh_view()
+
+    def action_pick(self) -> None:
+        if self.result_event is None:
+            self.query_one("#cg-players", OptionList).focus()
+
+    # -- readings -------------------------------------------------------------------------
+    def on_chrono_feed_reading_received(self, message: ChronoFeed.ReadingReceived) -> None:
+        if self.readings is None or self.result_event is not None:
+            return
+        r = message.reading
+        self.readings.add(r.fps, r.t, reading_source(r.format))
+        self._refresh_view()
+
+    def _verdict(self, data: dict):
+        return self.session.chrono_verdict(
+            data["fps"], data["forbidden_mode"], data.get("interval_ms")
+        )
+
+    def _refresh_view(self) -> None:
+        if not self.is_mounted:
+            return
+        who = self.query_one("#cg-player", Static)
+        analysis = self.query_one("#cg-analysis", Static)
+        hint = self.query_one("#cg-hint", Static)
+        r = self.readings
+        if r is None:
+            who.update(_("Pick the player in the list (Enter)"))
+            analysis.update("")
+            hint.update("")
+            return
+        who.update(_("Player") + ": " + self._label(r.team, r.number))
+        data = r.event_data()
+        cv = self._verdict(data) if data is not None else None
+        analysis.update(
+            ingame_analysis(len(r.shots), data, r.forbidden_mode, cv.text if cv else "")
+        )
+        if cv is not None:
+            analysis.set_class(cv.eliminates, "verdict-bad")
+        hint.update(
+            _("Enter: record · m: forbidden mode · t: type a reading · c: clear · l: other player")
+            if self.result_event is None
+            else ""
+        )
+
+    # -- actions --------------------------------------------------------------------------
+    def action_toggle_mode(self) -> None:
+        if self.result_event is None and self.readings is not None:
+            self.readings.forbidden_mode = not self.readings.forbidden_mode
+            self._refresh_view()
+
+    def action_clear(self) -> None:
+        if self.result_event is None and self.readings is not None:
+            self.readings.clear()
+            self._refresh_view()
+
+    def action_type_reading(self) -> None:
+        if self.result_event is not None:
+            return
+        if self.readings is None:
+            self.notify(_("Pick the player first"), severity="warning")
+            return
+        ask_typed_reading(self)
+
+    def action_chrono_setup(self) -> None:
+        choose_chrono_port(self)
+
+    def action_back(self) -> None:
+        self.dismiss(self.result_event)
+
+    def action_record(self) -> None:
+        if self.result_event is not None:  # 20.06: the reading was shown; close
+            self.dismiss(self.result_event)
+            return
+        r = self.readings
+        if r is None:
+            self.notify(_("Pick the player first"), severity="warning")
+            return
+        data = r.event_data()
+        if data is None:
+            self.notify(_("No reading yet"), severity="warning")
+            return
+        cv = self._verdict(data)
+        if cv.needs_second_player:
+            mates = second_player_candidates(self.session.state, r.team, r.number)
+            if mates:
+
+                def second(number: int | None) -> None:
+                    if number is not None:
+                        self._append({**data, "second": number})
+
+                self.app.push_screen(
+                    SecondPlayerScreen(
+                        rule_text(cv.text),
+                        [(p.number, self._label(p.team, p.number)) for p in mates],
+                    ),
+                    second,
+                )
+                return
+        self._append(data)
+
+    def _append(self, data: dict) -> None:
+        try:
+            event = self.session.chrono_reading(**data)
+        except (Refused, OSError) as exc:
+            explain_failed_append(self.app, exc)
+            return
+        self.result_event = event
+        cv = self._verdict(data)
+        box = self.query_one("#cg-result")
+        box.display = True
+        box.set_class(not cv.eliminates, "-clean")
+        self.query_one("#cg-result-digits", Digits).update(f"{data['fps']:.1f}")
+        team = str(data["team"])
+        second = self._label(team, data["second"]) if "second" in data else None
+        self.query_one("#cg-result-text", Static).update(
+            ingame_result(self._label(team, int(data["number"])), cv, second)
+        )
+        self.query_one("#cg-players", OptionList).disabled = True
+        self._refresh_view()

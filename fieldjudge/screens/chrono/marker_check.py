@@ -1,0 +1,358 @@
+"""Pre-game marker check at the chrono station (19, 20.02, 32.01).
+
+The team checks in (late → flagged for the head judge as a possible no-show, 32.01); per
+player the judge runs the slap test, lets the radar stream readings (velocity, rate of fire
+from the intervals, the after-release test, balls against the limit) and records the verdict:
+admitted, not admitted ("fix and retest", 19.06) or "plays without a marker" (19.07).  The head
+judge approves a team's results with his PIN (19.05).  Events go into the game's log:
+``checkin``, ``marker_verdict`` (with the readings and test outcomes) and ``marker_approval``.
+A player disqualified in an earlier game (20.05) is never admitted.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Footer, Header, Static
+
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.chrono_checks import (
+    PlayerCheck,
+    approved,
+    checkin_data,
+    checkin_deadline,
+    checkin_event,
+)
+from fieldjudge.rules.chrono_readings import parse_fps, reading_source
+from fieldjudge.rules.marker_check import MarkerCheck
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.chrono.dialogs import (
+    FailedMarkerScreen,
+    ask_typed_reading,
+    choose_chrono_port,
+    explain_failed_append,
+)
+from fieldjudge.screens.chrono.feed import ChronoFeed, session_config
+from fieldjudge.screens.chrono.marker_check_verdict import VerdictActions
+from fieldjudge.screens.chrono.text import (
+    check_verdict,
+    checkin_line,
+    player_label,
+    roster_result,
+    tests_table,
+    tolerance_note,
+)
+from fieldjudge.screens.chrono.widgets import set_text
+from fieldjudge.screens.dialogs.forms import MessageScreen
+from fieldjudge.services.chrono import (
+    game_state,
+    link_tolerance,
+    tournament_disqualifications,
+    tournament_settings,
+)
+from fieldjudge.services.marker_check import MarkerCheckService
+from fieldjudge.store import Refused
+
+# FailedMarkerScreen and parse_fps moved (chrono_dialogs, chrono_readings): still importable here
+__all__ = ["FailedMarkerScreen", "MarkerCheckScreen", "now_local", "open_marker_check", "parse_fps"]
+
+
+def now_local() -> datetime:
+    """The wall clock for check-in (naive local, like the schedule). Tests replace it."""
+    return datetime.now()
+
+
+class MarkerCheckScreen(VerdictActions, JudgeScreen):
+    CSS_PATH = "chrono.tcss"
+    SCREEN_TITLE = "Marker check"
+    HELP_TEXT = (
+        "Pre-game marker check (19). Check the team in (i), pick a player with Enter, then: "
+        "slap test (s passed, x fired), let the player shoot over the radar, press r the "
+        "moment the trigger is released, v records the verdict. A failed marker may be fixed "
+        "and retested (19.06) or the player plays without a marker (19.07). The head judge "
+        "approves a team's results with h and the PIN (19.05)."
+    )
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("i", "checkin", "Check in team"),
+        Binding("s", "slap(False)", "Slap: no shot"),
+        Binding("x", "slap(True)", "Slap: fired"),
+        Binding("r", "released", "Trigger released"),
+        Binding("b", "missed_ball", "Ball not read +1"),
+        Binding("t", "type_reading", "Type a reading"),
+        Binding("c", "restart", "Restart check", show=False),
+        Binding("v", "verdict", "Verdict"),
+        Binding("w", "no_marker", "No marker (19.07)"),
+        Binding("h", "approve", "Head judge approval"),
+        Binding("p", "chrono_setup", "Chrono port"),
+    ]
+
+    def __init__(self, tournament, game_id: str) -> None:
+        super().__init__()
+        self.t = tournament
+        self.game_id = game_id
+        try:
+            judge = str(self.app.judge)
+        except Exception:  # noqa: BLE001 - built outside a running app
+            judge = ""
+        self.service = MarkerCheckService(tournament, game_id, judge=judge)
+        self.settings = tournament_settings(tournament)
+        self.setup, self.state, self.game_log = game_state(tournament, game_id)
+        self.game = tournament.game(game_id) or {}
+        self.names = tournament.team_names()
+        self.current: PlayerCheck | None = None
+        self.last_check: MarkerCheck | None = None
+        self.dq: dict = {}
+        self._dirty_timer = None
+        self._check_cost = 0.0  # seconds the last check_marker took
+
+    # -- layout ---------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="mc-title", classes="pane-title")
+        yield Static("", id="mc-checkins")
+        with Horizontal(id="mc-body"):
+            with Vertical(id="mc-roster-pane"):
+                yield DataTable(id="mc-roster", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="mc-check-pane"):
+                yield ChronoFeed(id="feed")
+                yield Static("", id="mc-player", classes="pane-title")
+                yield Static("", id="mc-tests")
+                yield Static("", id="mc-verdict")
+                yield Static("", id="mc-tolerance")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#mc-roster", DataTable)
+        table.add_columns(_("Team"), "#", _("Name"), _("Result"))
+        start = self._start()
+        title = _("Marker check") + " · "
+        if start:
+            title += start.strftime("%H:%M") + " · "
+        title += _("Field") + f" {self.game.get('field', '?')} · "
+        title += " — ".join(self.names.get(team, team) for team in self.setup.teams)
+        self.query_one("#mc-title", Static).update(title)
+        self.scan_disqualifications()
+        self.reload()
+        self._render_check()
+        table.focus()
+
+    def on_screen_resume(self) -> None:
+        self._render_check()
+
+    # -- data -----------------------------------------------------------------------------
+    def _start(self) -> datetime | None:
+        try:
+            return datetime.fromisoformat(self.game["start"])
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def scan_disqualifications(self) -> None:
+        self.dq, unreadable = tournament_disqualifications(self.t)
+        if unreadable:
+            self.notify(
+                _("Could not read these game files for disqualifications (20.05)")
+                + ": "
+                + ", ".join(unreadable),
+                severity="warning",
+            )
+
+    def reload(self) -> None:
+        self.setup, self.state, self.game_log = game_state(self.t, self.game_id)
+        table = self.query_one("#mc-roster", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        for team in self.setup.teams:
+            for p in self.state.team_players(team):
+                table.add_row(
+                    self.names.get(team, team),
+                    str(p.number),
+                    p.name,
+                    roster_result(p.marker_result, (team, p.number) in self.dq),
+                    key=f"{team}|{p.number}",
+                )
+        if table.row_count:
+            table.move_cursor(row=min(max(keep, 0), table.row_count - 1))
+        self._render_checkins()
+
+    def _render_checkins(self) -> None:
+        start = self._start()
+        minutes = self.settings.checkin_minutes
+        deadline = checkin_deadline(start, minutes).strftime("%H:%M") if start else "?"
+        events = self.game_log.events
+        lines = [
+            checkin_line(
+                self.names.get(team, team),
+                checkin_event(events, team),
+                deadline=deadline,
+                late=bool(self.state.checkins.get(team)),
+                approved=approved(events, team),
+            )
+            for team in self.setup.teams
+        ]
+        self.query_one("#mc-checkins", Static).update("\n".join(lines))
+
+    def _row_player(self) -> tuple[str, int] | None:
+        table = self.query_one("#mc-roster", DataTable)
+        if not table.row_count:
+            return None
+        row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
+        team, number = str(row_key.value).split("|")
+        return team, int(number)
+
+    def _row_team(self) -> str | None:
+        who = self._row_player()
+        return None if who is None else who[0]
+
+    def _label(self, team: str, number: int) -> str:
+        return player_label(self.names.get(team, team), number, self.state.player(team, number))
+
+    # -- appending (app thread only) ------------------------------------------------------
+    def _run(self, act: Callable[[], object]) -> bool:
+        """Run one write of the marker-check service; show its refusal (citing the
+        section) or the write error."""
+        try:
+            act()
+        except Refused as exc:
+            self.app.push_screen(MessageScreen(_("Refused"), rule_text(exc, self.names)))
+            return False
+        except OSError as exc:
+            explain_failed_append(self.app, exc)
+            return False
+        self.reload()
+        return True
+
+    # -- chrono feed ------------------------------------------------------------------------
+    def on_chrono_feed_reading_received(self, message: ChronoFeed.ReadingReceived) -> None:
+        if self.current is None:
+            return
+        r = message.reading
+        self.current.add(r.fps, r.t, reading_source(r.format))
+        self._schedule_render()
+
+    def _schedule_render(self) -> None:
+        # The big digits update at once (ChronoFeed); the test table at most every 50 ms, and
+        # less often when the check gets expensive (a stuck trigger streaming thousands of
+        # readings) so it never takes more than ~5 % of the app thread from the feed.
+        if self._dirty_timer is None:
+            delay = max(0.05, 20 * self._check_cost)
+            self._dirty_timer = self.set_timer(delay, self._timer_render)
+
+    def _timer_render(self) -> None:
+        self._dirty_timer = None
+        self._render_check()
+
+    def _render_check(self) -> None:
+        if not self.is_mounted:
+            return
+        cfg = session_config(self.app)
+        tol = link_tolerance(cfg.baud, cfg.fmt) if cfg else link_tolerance(9600, "auto")
+        set_text(self.query_one("#mc-tolerance", Static), tolerance_note(tol))
+        player = self.query_one("#mc-player", Static)
+        tests = self.query_one("#mc-tests", Static)
+        verdict = self.query_one("#mc-verdict", Static)
+        cur = self.current
+        if cur is None:
+            self.last_check = None
+            set_text(player, _("No player: pick one in the list and press Enter"))
+            set_text(tests, "")
+            set_text(verdict, "")
+            verdict.set_classes("")
+            return
+        began = time.perf_counter()
+        check = cur.result(self.settings, tol.interval_ms)
+        self._check_cost = time.perf_counter() - began
+        self.last_check = check
+        set_text(player, _("Checking") + ": " + self._label(cur.team, cur.number))
+        set_text(tests, tests_table(check, cur, self.settings.chrono.max_balls))
+        text, classes = check_verdict(check, self.dq.get((cur.team, cur.number)))
+        set_text(verdict, text)
+        verdict.set_classes(classes)
+
+    # -- actions --------------------------------------------------------------------------
+    @on(DataTable.RowSelected, "#mc-roster")
+    def player_chosen(self, _event: DataTable.RowSelected) -> None:
+        who = self._row_player()
+        if who is None:
+            return
+        if self.current is None or (self.current.team, self.current.number) != who:
+            self.current = PlayerCheck(*who)
+        self._render_check()
+
+    def _need_player(self) -> PlayerCheck | None:
+        if self.current is None:
+            self.notify(_("Pick a player first (Enter on the list)"), severity="warning")
+        return self.current
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_checkin(self) -> None:
+        team = self._row_team()
+        if team is None:
+            return
+        if checkin_event(self.game_log.events, team) is not None:
+            self.notify(_("This team has checked in already"), severity="warning")
+            return
+        at, start, minutes = now_local(), self._start(), self.settings.checkin_minutes
+        late = checkin_data(team, at, start, minutes)["late"]
+        if self._run(lambda: self.service.checkin(team, at, start, minutes)) and late:
+            self.notify(
+                _("Late check-in: the game is flagged as a possible no-show (32.01)"),
+                severity="warning",
+                timeout=8,
+            )
+
+    def action_slap(self, fired: bool) -> None:
+        cur = self._need_player()
+        if cur is not None:
+            cur.slap_fired = fired
+            self._render_check()
+
+    def action_released(self) -> None:
+        cur = self._need_player()
+        if cur is not None:
+            cur.release_t = time.monotonic()
+            self._render_check()
+
+    def action_missed_ball(self) -> None:
+        cur = self._need_player()
+        if cur is not None:
+            cur.extra_balls += 1
+            self._render_check()
+
+    def action_restart(self) -> None:
+        cur = self._need_player()
+        if cur is not None:
+            self.current = PlayerCheck(cur.team, cur.number)
+            self._render_check()
+
+    def action_type_reading(self) -> None:
+        if self._need_player() is not None:
+            ask_typed_reading(self)
+
+    def action_chrono_setup(self) -> None:
+        choose_chrono_port(self, then=self._render_check)
+
+
+def open_marker_check(app, game_id: str) -> None:
+    """From the home screen: the marker check of the highlighted game."""
+    t = getattr(app, "tournament", None)
+    if t is None:
+        app.notify(_("Open or create a tournament first"), severity="warning")
+        return
+    try:
+        app.push_screen(MarkerCheckScreen(t, game_id))
+    except Exception as exc:  # noqa: BLE001 - a damaged game file or a schedule problem
+        from fieldjudge.store import DamagedFile
+
+        if isinstance(exc, DamagedFile):
+            app.show_damaged(t.folder, exc)
+        else:
+            app.push_screen(MessageScreen(_("Cannot open the marker check"), str(exc)))

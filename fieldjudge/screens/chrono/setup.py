@@ -1,0 +1,183 @@
+"""Choose the chronograph port, baud, frame format and unit (remembered on this laptop, with
+the identity of the device so a replug accepts only the same chronograph)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
+from fieldjudge.devices.ports import BAUD_HINTS, BAUDS, DEFAULT_BAUD, list_chrono_ports
+from fieldjudge.i18n import _
+from fieldjudge.screens.base import JudgeModal
+from fieldjudge.screens.chrono.feed import set_session_config
+from fieldjudge.services.chrono import ChronoConfig, link_tolerance, with_identity
+
+
+class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
+    """Returns the new config (also stored for the session) or None when cancelled."""
+
+    CSS_PATH = "chrono.tcss"
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+r", "rescan", "Rescan ports"),
+    ]
+
+    def __init__(self, current: ChronoConfig | None) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        cur = self.current or ChronoConfig("")
+        bauds = sorted({*BAUDS, cur.baud})
+        with Vertical(classes="dialog chrono-setup"):
+            yield Static(_("Chronograph port"), classes="dialog-title")
+            yield Label(_("Ports found (Enter copies one into the field below)"))
+            yield OptionList(id="ports", compact=True)
+            with Horizontal(classes="setup-row"):  # one row each: the dialog fits 80×24
+                yield Label(_("Port"))
+                yield Input(cur.port, id="port", compact=True)
+            with Horizontal(classes="setup-row"):
+                yield Label(_("Baud"))
+                yield Select(
+                    [(str(b), b) for b in bauds],
+                    value=cur.baud,
+                    allow_blank=False,
+                    id="baud",
+                    compact=True,
+                )
+                yield Label(_("Format"))
+                yield Select(
+                    [(f, f) for f in ("auto", *FORMATS)],
+                    value=cur.fmt,
+                    allow_blank=False,
+                    id="fmt",
+                    compact=True,
+                )
+                yield Label(_("Unit"))
+                yield Select(
+                    [(u, u) for u in UNIT_TO_FPS],
+                    value=cur.unit,
+                    allow_blank=False,
+                    id="unit",
+                    compact=True,
+                )
+            with Horizontal(classes="setup-row"):
+                yield Label(_("Plausible fps"))
+                lo, hi = cur.plausible
+                yield Input(f"{lo:g}-{hi:g}", id="plausible", compact=True)
+                yield Label(_("outside: an error, never a reading"))
+            hints = ", ".join(f"{k} {v}" for k, v in BAUD_HINTS.items())
+            yield Static(_("Factory bauds") + f": {hints}", classes="dialog-note")
+            yield Static(_device_text(cur), id="setup-device", classes="dialog-note")
+            yield Static("", id="setup-tolerance", classes="dialog-note")
+            yield Static("", id="setup-error", classes="error")
+            yield Static(
+                _("Tab: next field   Ctrl+S: save   Ctrl+R: rescan   Esc: cancel"),
+                classes="dialog-keys",
+            )
+
+    def on_mount(self) -> None:
+        self.action_rescan()
+        self._show_tolerance()
+        self.query_one("#ports", OptionList).focus()
+
+    def action_rescan(self) -> None:
+        ports = self.query_one("#ports", OptionList)
+        ports.clear_options()
+        try:
+            found = list_chrono_ports()
+        except Exception as exc:  # noqa: BLE001 - show, never a traceback
+            found = []
+            self.query_one("#setup-error", Static).update(_("Cannot list ports") + f": {exc}")
+        for p in found:
+            ports.add_option(Option(p.label, id=p.open_path))
+        if not found:
+            ports.add_option(Option(_("No serial ports found"), id="", disabled=True))
+
+    @on(OptionList.OptionSelected, "#ports")
+    def port_chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.query_one("#port", Input).value = event.option.id
+            self.query_one("#baud", Select).focus()
+
+    @on(Select.Changed)
+    def _changed(self, _event: Select.Changed) -> None:
+        self._show_tolerance()
+
+    @on(Input.Submitted, "#port, #plausible")
+    def _port_submitted(self) -> None:
+        self.action_save()
+
+    def _show_tolerance(self) -> None:
+        baud = self.query_one("#baud", Select).value
+        fmt = self.query_one("#fmt", Select).value
+        if isinstance(baud, int) and isinstance(fmt, str):
+            tol = link_tolerance(baud, fmt)
+            self.query_one("#setup-tolerance", Static).update(
+                _("Timing tolerance of this link")
+                + f": ±{tol.interval_ms:g} ms "
+                + _("between shots")
+                + f", +{tol.delay_ms:g} ms "
+                + _("after release")
+            )
+
+    def action_save(self) -> None:
+        port = self.query_one("#port", Input).value.strip()
+        if not port:
+            self.query_one("#setup-error", Static).update(
+                _("Choose a port from the list or type its path")
+            )
+            return
+        baud = self.query_one("#baud", Select).value
+        fmt = self.query_one("#fmt", Select).value
+        unit = self.query_one("#unit", Select).value
+        window = parse_window(self.query_one("#plausible", Input).value)
+        if window is None:
+            self.query_one("#setup-error", Static).update(
+                _("Plausible speeds: two numbers, e.g. 100-500")
+            )
+            return
+        cur = self.current
+        cfg = with_identity(  # the device on the port now; else the one remembered for it
+            ChronoConfig(
+                port,
+                baud if isinstance(baud, int) else DEFAULT_BAUD,
+                fmt if isinstance(fmt, str) else "auto",
+                unit if isinstance(unit, str) else "fps",
+                cur.device if cur is not None and cur.port == port else None,
+                window,
+            )
+        )
+        problem = set_session_config(self.app, cfg)
+        if problem:
+            self.app.notify(
+                _("The port is used now but could not be remembered") + f": {problem}",
+                severity="warning",
+            )
+        self.dismiss(cfg)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _device_text(cfg: ChronoConfig) -> str:
+    if cfg.device is not None and cfg.device.known:
+        return _("Remembered device (only it is accepted)") + f": {cfg.device.label}"
+    return _("Device: any on this port (no USB serial number or by-id name known)")
+
+
+def parse_window(text: str) -> tuple[float, float] | None:
+    """``"100-500"`` (or ``"100 500"``, ``"100–500"``) → (100.0, 500.0); None when invalid."""
+    parts = text.replace("–", "-").replace(",", ".").replace("-", " ").split()
+    try:
+        lo, hi = (float(p) for p in parts)
+    except ValueError:
+        return None
+    return (lo, hi) if 0 < lo < hi <= 2000 else None

@@ -1,0 +1,1 @@
+"""Dialogs shared by every area: forms, confirmations, help, a damaged file."""

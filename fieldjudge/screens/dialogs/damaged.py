@@ -1,0 +1,56 @@
+"""A damaged file: say which file and what is wrong, offer the newest good backup.
+
+The damaged file is never overwritten; restoring moves it to ``damaged/`` first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from fieldjudge.i18n import _
+from fieldjudge.screens.base import JudgeModal
+from fieldjudge.services.recovery import good_backup, restore_backup
+from fieldjudge.store import DamagedFile
+
+
+class DamagedFileScreen(JudgeModal[None]):
+    BINDINGS = [
+        Binding("r", "restore", "Restore backup"),
+        Binding("escape", "close", "Close"),
+    ]
+
+    def __init__(self, folder: Path, error: DamagedFile) -> None:
+        super().__init__()
+        self.folder = Path(folder)
+        self.error = error
+        self.backup = good_backup(self.folder, error.path)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(_("Damaged file"), classes="dialog-title error")
+            body = f"{self.error.path}\n\n{_('Fault')}: {self.error.fault}\n\n"
+            body += _("The file has not been changed or moved.") + "\n"
+            if self.backup:
+                body += _("Newest good backup") + f": {self.backup.name}\n"
+                body += _("r: move the damaged file to damaged/ and restore this backup")
+            else:
+                body += _("No good backup was found: call the head judge.")
+            yield Static(body, markup=False)
+            yield Static(_("r: restore   Esc: close"), classes="dialog-keys")
+
+    def action_restore(self) -> None:
+        if not self.backup:
+            self.notify(_("No good backup to restore"), severity="error")
+            return
+        aside = restore_backup(self.folder, self.error.path, self.backup)
+        self.notify(_("Restored; the damaged file is kept at") + f" {aside}")
+        self.dismiss(None)
+        if self.error.path.name == "tournament.json":
+            self.app.open_tournament(self.folder)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

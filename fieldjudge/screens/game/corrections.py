@@ -1,0 +1,92 @@
+"""Post-game inspection (18.02) and corrections (undo, void with a reason) of the game
+screen: an action group working on the screen through its ``GameHost`` interface. Both
+corrections are
+``void`` events: the log strikes the target through and the state is folded again."""
+
+from __future__ import annotations
+
+from fieldjudge.i18n import _
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball.checks import game_phase_refusal
+from fieldjudge.screens.dialogs.forms import Field, FormScreen
+from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
+from fieldjudge.screens.game.host import GameHost
+from fieldjudge.screens.game.text import Namer, describe
+from fieldjudge.store import Refused
+
+
+class CorrectionActions:
+    """18.02 inspection, undo, void with a reason, the end of a game by the judge."""
+
+    def __init__(self, host: GameHost) -> None:
+        self.host = host
+
+    # -- after the game ---------------------------------------------------------------------
+    def inspection(self) -> None:
+        st = self.host.session.state
+        if st.phase != m.INSPECTION:
+            self.host.refuse(game_phase_refusal(st, ev.INSPECTION) or "18.02")
+            return
+        if not isinstance(self.host.app.screen, InspectionDialog):
+            self.host.app.push_screen(InspectionDialog(self.host.session))
+
+    def end_by_judge(self) -> None:
+        """End the game by the judge's decision (weather, injury, the field unusable): a
+        ``game_end`` with the reason, flagged for the head judge; inspection follows."""
+        if self.host.phase_refused(ev.GAME_END):
+            return
+
+        def done(values: dict[str, str] | None) -> None:
+            if values is not None:  # the inspection (18.02) opens by itself after it
+                note = values["note"]
+                self.host.record(
+                    lambda: self.host.session.end_by_judge(note), _("Game ended by the judge")
+                )
+
+        self.host.app.push_screen(
+            FormScreen(
+                _("End the game now?"),
+                [Field("note", _("Why (for the head judge)"))],
+                lambda v: None if v["note"] else _("Say why the game ends"),
+            ),
+            done,
+        )
+
+    # -- corrections ----------------------------------------------------------------------
+    def undo(self) -> None:
+        target = self.host.session.last_undoable()
+        try:
+            self.host.session.undo()
+        except Refused as exc:
+            self.host.refuse(exc)
+            return
+        namer = Namer(self.host.session.names, self.host.session.state)
+        self.host.notice_text = "↶ " + _("Undone") + f": {describe(target, namer)}"
+        self.host.refresh_all()
+
+    def void(self) -> None:
+        def reason(target: str | None) -> None:
+            if target is None:
+                return
+            self.host.app.push_screen(
+                FormScreen(
+                    _("Reason for the correction"),
+                    [Field("reason", _("Reason"))],
+                    lambda v: None if v["reason"] else _("A correction needs a reason"),
+                ),
+                lambda values: void(target, values),
+            )
+
+        def void(target: str, values: dict[str, str] | None) -> None:
+            if values is None:
+                return
+            try:
+                self.host.session.void(target, values["reason"])
+            except Refused as exc:
+                self.host.refuse(exc)
+                return
+            self.host.notice_text = "↶ " + _("Voided")
+            self.host.refresh_all()
+
+        self.host.app.push_screen(VoidDialog(self.host.session), reason)

@@ -1,0 +1,115 @@
+"""Modal dialogs of the game screen, for the unhurried moments (in-game prompts are inline,
+see ``game_prompt``):
+
+- :class:`InspectionDialog`: the post-game inspection of 18.02, one key per player.
+- :class:`VoidDialog`: pick any event of the log to void.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from fieldjudge.i18n import _
+from fieldjudge.screens.base import JudgeModal
+from fieldjudge.screens.game.text import Namer, clock, describe
+from fieldjudge.services.game import GameSession
+from fieldjudge.store import Refused
+
+
+class InspectionDialog(JudgeModal[None]):
+    """18.02: every unhit player: c checked clean, h hit found, d did not report."""
+
+    BINDINGS = [
+        Binding("c,с", "mark('clean')", "Clean"),
+        Binding("h,р", "mark('hit_found')", "Hit found"),
+        Binding("d,в", "mark('did_not_report')", "Did not report"),
+        Binding("escape", "close", "Close"),
+    ]
+
+    def __init__(self, session: GameSession) -> None:
+        super().__init__(classes="game-dialog")
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(_("Post-game inspection (18.02)"), classes="dialog-title")
+            yield OptionList(id="to-inspect")
+            yield Static("", id="inspect-error", classes="error")
+            yield Static(
+                _("↑↓ player · c: clean · h: hit found · d: did not report · Esc: close"),
+                classes="dialog-keys",
+            )
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.query_one(OptionList).focus()
+
+    def reload(self) -> None:
+        namer = Namer(self.session.names, self.session.state)
+        ol = self.query_one(OptionList)
+        ol.clear_options()
+        for p in self.session.state.to_inspect():
+            ol.add_option(Option(namer.player_full(p.team, p.number), id=f"{p.team}|{p.number}"))
+        if ol.option_count:
+            ol.highlighted = 0
+
+    def action_mark(self, result: str) -> None:
+        ol = self.query_one(OptionList)
+        if ol.highlighted is None:
+            return
+        team, number = str(ol.get_option_at_index(ol.highlighted).id).split("|")
+        try:
+            self.session.inspect(team, int(number), result)
+        except Refused as exc:
+            self.query_one("#inspect-error", Static).update(self.session.humanize(exc))
+            return
+        self.reload()
+        if not self.session.state.to_inspect():
+            self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class VoidDialog(JudgeModal[str | None]):
+    """Pick an event of the log (newest first) to void; returns its id."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, session: GameSession) -> None:
+        super().__init__(classes="game-dialog")
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(_("Void an event: pick it, then give the reason"), classes="dialog-title")
+            yield OptionList(id="void-list")
+            yield Static(_("↑↓ event · Enter: void · Esc: cancel"), classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        s = self.session
+        namer = Namer(s.names, s.state)
+        gone = s.voided()
+        by_id = {e.id: e for e in s.events}
+        ol = self.query_one(OptionList)
+        for e in reversed(s.events):
+            if e.id in gone:
+                continue
+            ol.add_option(
+                Option(f"{e.seq:>3} {clock(e.game_clock_ms):>5} {describe(e, namer, by_id)}", e.id)
+            )
+        if ol.option_count:
+            ol.highlighted = 0
+        ol.focus()
+
+    @on(OptionList.OptionSelected, "#void-list")
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

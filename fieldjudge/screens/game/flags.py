@@ -1,0 +1,202 @@
+"""Flag, flag-hang and chrono actions of the game screen (21-23, 20): an action group
+working on the screen through its :class:`~fieldjudge.screens.game.host.GameHost`
+interface."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fieldjudge.i18n import _
+from fieldjudge.rules.events import Event
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball import model as m
+from fieldjudge.screens.game.host import GameHost
+from fieldjudge.screens.game.text import clock
+from fieldjudge.screens.widgets.prompt import Choice
+
+
+class FlagActions:
+    """22-23: capture, hand-over, flag hang and its verdict; 20: in-game chrono."""
+
+    def __init__(self, host: GameHost) -> None:
+        self.host = host
+        self._hang_mode = False  # the hang verdict's fps prompt is open
+        self._hang_source = "typed"  # where its fps came from ("typed" or the device)
+
+    # -- flags ----------------------------------------------------------------------------
+    def carriers(self) -> list[m.PlayerState]:
+        st = self.host.session.state
+        return [p for t in self.host.session.teams if (p := st.carrier_of(t)) is not None]
+
+    def pick_carrier(self, what: str, then: Callable[[m.PlayerState], None]) -> None:
+        carriers = self.carriers()
+        if not carriers:
+            self.host.refuse(_("23.01: nobody carries a flag"))
+        elif len(carriers) == 1:
+            then(carriers[0])
+        else:
+            self.host.ask_team(
+                what + ": " + _("which team's carrier?"),
+                lambda team: then(next(p for p in carriers if p.team == team)),
+            )
+
+    def capture(self) -> None:
+        if self.host.phase_refused(ev.FLAG_CAPTURE):
+            return
+
+        def number(team: str) -> None:
+            self.host.ask_number(
+                _("Flag capture"),
+                team,
+                lambda n: self.host.record(lambda: self.host.session.capture_flag(team, n)),
+                lambda n: self.host.session.capture_refusal(team, n),
+            )
+
+        self.host.ask_team(_("Flag capture: which team captures?"), number)
+
+    def handover(self) -> None:
+        """22.03: the carrier hands the flag to an unhit teammate."""
+        if self.host.phase_refused(ev.FLAG_HANDOVER):
+            return
+
+        def to(giver: m.PlayerState) -> None:
+            team, number = giver.team, giver.number
+            self.host.ask_number(
+                _("Hand-over (22.03) from") + f" #{giver.number} " + _("to"),
+                giver.team,
+                lambda n: self.host.record(
+                    lambda: self.host.session.hand_over_flag(team, number, n)
+                ),
+                lambda n: self.host.session.handover_refusal(team, number, n),
+            )
+
+        self.pick_carrier(_("Hand-over"), to)
+
+    def flag_hang(self) -> None:
+        """23.01: one key records the touch now and stops the clock; then the verdict."""
+        if self.host.session.state.pending_hang is not None:
+            self.hang_verdict()
+            return
+        if self.host.phase_refused(ev.FLAG_HANG):
+            return
+
+        def hang(carrier: m.PlayerState) -> None:
+            if self.host.record(lambda: self.host.session.hang_flag(carrier.team, carrier.number)):
+                self.hang_verdict()
+
+        self.pick_carrier(_("Flag hang"), hang)
+
+    def hang_verdict(self, initial_fps: float | None = None) -> None:
+        """23.01: the paint check of the carrier (c clean / h hit), then the chrono of his
+        marker (fps typed; ``m`` toggles forbidden mode). The chrono screens may call
+        :meth:`fill_hang_fps` with a device reading while the fps prompt is open."""
+        hang = self.host.session.state.pending_hang
+        if hang is None:
+            return
+        who = self.host.label(hang.team, hang.number)
+        self.host.notice_text = ""
+        self.host.prompt.ask_choice(
+            _("Flag hang by")
+            + f" {who} "
+            + _("at")
+            + f" {clock(hang.touch_ms)}: "
+            + _("paint check (23.01)?"),
+            [Choice("c", "clean", _("clean")), Choice("h", "hit", _("hit"))],
+            lambda paint: self._hang_fps(paint, initial_fps),
+        )
+
+    def _hang_fps(self, paint: str, initial_fps: float | None) -> None:
+        hang = self.host.session.state.pending_hang
+        assert hang is not None
+        p = self.host.session.state.player(hang.team, hang.number)
+        mode = {"forbidden": False, "source": "typed"}
+        self._hang_mode = True
+
+        def title() -> str:
+            t = _("Paint") + f": {_(paint)}. " + _("Chrono of the carrier's marker, fps")
+            if mode["forbidden"]:
+                t += " · " + _("FORBIDDEN MODE (20.05)")
+            return t
+
+        def toggle() -> str:
+            mode["forbidden"] = not mode["forbidden"]
+            return title()
+
+        def check(fps: float) -> str | None:
+            return self.host.session.hang_verdict_refusal(
+                paint, fps, bool(mode["forbidden"]), self._hang_source
+            )
+
+        def done(fps: float | None) -> None:
+            self._hang_mode = False
+            forbidden, source = bool(mode["forbidden"]), self._hang_source
+            self.host.with_second(
+                hang.team,
+                hang.number,
+                lambda second: self.host.session.hang_verdict(
+                    paint, fps, forbidden, source, second
+                ),
+                lambda second: self.host.session.hang_verdict_refusal(
+                    paint, fps, forbidden, source, second
+                ),
+                self._hang_done,
+            )
+
+        self._hang_source = "typed"
+        if p is not None and not p.has_marker:
+            done(None)
+            return
+        initial = "" if initial_fps is None else f"{initial_fps:g}"
+        self.host.prompt.ask_number(
+            title(),
+            done,
+            validate=self.host.humane(check),
+            decimal=True,
+            toggles={"m": toggle},
+            initial=initial,
+        )
+        self._attach_hang_device()
+
+    def _attach_hang_device(self) -> None:
+        """With a chronograph configured, the chrono screens feed its readings into the
+        open fps prompt (through :meth:`fill_hang_fps`); without one the fps is typed."""
+        from fieldjudge.screens.chrono.feed import session_config
+        from fieldjudge.screens.chrono.ingame import attach_hang_chrono
+
+        try:
+            if session_config(self.host.app) is not None:
+                attach_hang_chrono(self.host)
+        except Exception as exc:  # noqa: BLE001 - a device problem must not stop the hang
+            self.host.say("⚠ " + _("Chronograph unavailable, type the speed") + f": {exc}")
+
+    @property
+    def prompt_open(self) -> bool:
+        """Whether the hang verdict's fps prompt is open."""
+        return self._hang_mode
+
+    def fill_hang_fps(self, fps: float, source: str = "device") -> bool:
+        """Hook for the chrono screens: put a device reading into the open fps prompt of
+        the flag-hang verdict. Returns False when no such prompt is open."""
+        if not (self._hang_mode and self.host.prompt.active):
+            return False
+        self._hang_source = source
+        self.host.prompt.set_buffer(f"{fps:g}")
+        return True
+
+    def _hang_done(self, _event: Event) -> None:
+        st = self.host.session.state
+        if st.hang_team is not None:
+            self.host.say(
+                "⚑ " + _("23.03: the flag hang counts; the game ended at") + f" {clock(st.end_ms)}"
+            )
+        else:
+            self.host.say(
+                _("23.02: the hang does not count; spare flag up. Space resumes the clock at")
+                + f" {self.host.time_left()}"
+            )
+
+    # -- chrono ---------------------------------------------------------------------------
+    def chrono(self) -> None:
+        from fieldjudge.screens.chrono.ingame import InGameChronoScreen
+
+        self.host.app.push_screen(InGameChronoScreen(self.host.session, team=None, number=None))

@@ -1,0 +1,434 @@
+"""The live paintball game screen (issue 3): rosters, alive counts, clock, flags and the log.
+
+Every key turns into one event through :class:`fieldjudge.services.game.GameSession`, which
+validates it with the rules engine; a refusal is shown in the notice bar, citing the
+section. Multi-step actions (team → number → reason) use the inline prompt
+(``game_prompt``): keys are handled synchronously and in order, so ``a 4 2 Enter`` typed
+at full speed eliminates Medvedi #42 for a hit. The screen renders from the folded state
+after every change and reads the clock from the session four times a second.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
+from textual.events import Key
+from textual.widgets import Footer, Static
+
+from fieldjudge.i18n import _
+from fieldjudge.rules.events import Event
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball.checks import game_phase_refusal
+from fieldjudge.rules.timefmt import format_time_left
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.game.checks import CheckActions
+from fieldjudge.screens.game.corrections import CorrectionActions
+from fieldjudge.screens.game.flags import FlagActions
+from fieldjudge.screens.game.text import (
+    PHASE_HINT,
+    REASON_KEYS,
+    Namer,
+    clock,
+    describe,
+    reason_with_section,
+)
+from fieldjudge.screens.game.widgets import (
+    ClockPanel,
+    EventLogView,
+    FlagsBar,
+    RosterPanel,
+    TeamHeader,
+)
+from fieldjudge.screens.widgets.prompt import Choice, PromptPanel
+from fieldjudge.services.game import GameSession, SecondPlayerNeeded
+from fieldjudge.store import Refused
+
+
+class GameScreen(JudgeScreen):
+    SCREEN_TITLE = "Game"
+    CSS_PATH = "game.tcss"
+    HELP_TEXT = (
+        "Space starts or resumes the clock, t calls Time!. a / b eliminate a player of "
+        "team A / B: type the shirt number, then one key for the reason (Enter: hit). "
+        "2: two opponents hit at once. p: paint check, n: neutral (again on the same "
+        "player: the outcome). f: flag capture, h: hand-over, H: flag hang (the touch is "
+        "recorded at once, then the paint check and chrono of the carrier). c: in-game "
+        "chrono. u undoes the last event, v voids any event with a reason. i: post-game "
+        "inspection. E ends the game by the judge's decision (with a reason, flagged for the "
+        "head judge). Esc cancels a prompt, or goes back."
+    )
+    BINDINGS = [
+        Binding("space", "start_resume", "Start/resume"),
+        Binding("t,е", "time_stop", "Time!"),
+        Binding("a,ф", "eliminate('a')", "Out A"),
+        Binding("b,и", "eliminate('b')", "Out B"),
+        Binding("e,у", "eliminate", "Eliminate", show=False),
+        Binding("2", "simultaneous", "Both hit", show=False),
+        Binding("u,г", "undo", "Undo"),
+        Binding("H,Р", "flag_hang", "Flag hang", key_display="H"),
+        Binding("f,а", "capture", "Capture", show=False),
+        Binding("h,р", "handover", "Hand-over", show=False),
+        Binding("p,з", "paint_check", "Paint check", show=False),
+        Binding("n,т", "neutral", "Neutral", show=False),
+        Binding("c,с", "chrono", "Chrono", show=False),
+        Binding("i,ш", "inspection", "Inspection", show=False),
+        Binding("v,м", "void", "Void", show=False),
+        Binding("E,У", "end_by_judge", "End game (judge)", show=False, key_display="E"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, tournament: Any, game_id: str, session: GameSession | None = None):
+        super().__init__()
+        try:
+            judge = str(getattr(self.app, "judge", "") or "")
+        except Exception:  # noqa: BLE001 - built outside a running app
+            judge = ""
+        self.session = session or GameSession(tournament, game_id, judge=judge)
+        self._last_phase = self.session.state.phase
+        self.notice_text = ""
+        # the action groups, each given this screen through the GameHost interface
+        self.checks = CheckActions(self)
+        self.corrections = CorrectionActions(self)
+        self.flags = FlagActions(self)
+        self._notice_lines = 0
+
+    # -- layout ---------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        s = self.session
+        a, b = s.teams
+        g = s.game
+        title = f"{_('Field')} {g.get('field', '?')} · {str(g.get('start', ''))[-5:]}"
+        yield Static(f"{title} · {s.team_name(a)} — {s.team_name(b)}", id="game-title")
+        yield Horizontal(
+            TeamHeader("a", a, s.team_name(a)),
+            ClockPanel(id="clock-panel"),
+            TeamHeader("b", b, s.team_name(b)),
+            id="scoreboard",
+        )
+        yield FlagsBar(s.teams)
+        yield Horizontal(
+            RosterPanel("a", a, s.state.team_players(a)),
+            RosterPanel("b", b, s.state.team_players(b)),
+            id="rosters",
+        )
+        yield Static("", id="notice")
+        yield Vertical(PromptPanel(), EventLogView(id="event-log"), id="log-pane")
+        yield Footer()
+
+    @property
+    def prompt(self) -> PromptPanel:
+        return self.query_one(PromptPanel)
+
+    def on_mount(self) -> None:
+        self.refresh_all()
+        self.set_interval(0.25, self.tick)
+
+    def on_screen_resume(self) -> None:
+        # back from a dialog or another screen (e.g. the chrono screen): show the new state
+        if self.is_mounted:
+            self.refresh_all()
+
+    async def on_key(self, event: Key) -> None:
+        """Every key of this screen is taken here, in arrival order: an open prompt takes
+        it, else this screen's binding runs (``active_bindings`` and ``run_action``:
+        Textual's own tables and dispatch, ``check_action`` included) before the next key
+        is read. (Textual checks non-priority bindings only after a key bubbled back to
+        the app, behind keys already queued for the screen: ``a42`` typed in one burst
+        would reach the prompt before ``a`` opened it.)"""
+        if event.key in ("ctrl+q", "f1", "ctrl+p"):
+            return
+        if self.prompt.active:
+            event.stop()
+            event.prevent_default()
+            self.prompt.handle_key(event)
+            if not self.prompt.active and not self.notice_text:
+                self._show_notice()
+            return
+        active = self.active_bindings.get(event.key)
+        if active is None or active.node is not self or not active.enabled:
+            return  # an app binding (ctrl+t) or another namespace's (tab: focus_next)
+        event.stop()
+        event.prevent_default()
+        await self.run_action(active.binding.action)
+
+    # -- rendering ------------------------------------------------------------------------
+    def refresh_all(self) -> None:
+        """Render everything from the folded state. Grandchildren mount in their parents'
+        own tasks, so right after mounting (on a busy app) some may not exist yet: retry
+        after the next refresh."""
+        try:
+            self._refresh_all()
+        except NoMatches:
+            self.call_after_refresh(self.refresh_all)
+
+    def _refresh_all(self) -> None:
+        s = self.session
+        st = s.state
+        namer = Namer(s.names, st)
+        for side, team in zip("ab", s.teams, strict=True):
+            self.query_one(f"#team-head-{side}", TeamHeader).show(st.alive(team))
+            self.query_one(f"#roster-{side}", RosterPanel).show(st)
+        self.query_one(FlagsBar).show(st, namer)
+        self.query_one(ClockPanel).show(s)
+        self.query_one(EventLogView).show(s, namer)
+        self._show_notice()
+        if st.phase == m.INSPECTION and self._last_phase not in (m.INSPECTION, m.FINAL):
+            self.call_after_refresh(self.action_inspection)
+        self._last_phase = st.phase
+
+    def _show_notice(self) -> None:
+        bar = self.query_one("#notice", Static)
+        text = self.notice_text or _(PHASE_HINT.get(self.session.state.phase, ""))
+        # one line or two: a layout pass only when that changes (it costs a frame)
+        lines = 1 if len(text) <= max(1, bar.size.width - 2) else 2
+        bar.update(text, layout=lines != self._notice_lines)
+        self._notice_lines = lines
+        bar.set_class(self.notice_text.startswith("⚠"), "refused")
+
+    def say(self, text: str) -> None:
+        self.notice_text = text
+        self._show_notice()
+
+    def refuse(self, why: Any) -> None:
+        """Show a refusal: an engine message (or a ``Refused``) in the UI language."""
+        self.say(f"⚠ {self.session.humanize(why)}")
+
+    def tick(self) -> None:
+        try:
+            end = self.session.tick()
+        except Refused as exc:  # e.g. a locked protocol
+            self.refuse(exc)
+            return
+        if end is not None:
+            self.notice_text = _("Time ran out: the game is over (0:00)")
+            self.refresh_all()
+        else:
+            with suppress(NoMatches):
+                self.query_one(ClockPanel).show(self.session)
+
+    # -- helpers ----------------------------------------------------------------------------
+    def record(self, act: Callable[[], Event], done: str = "") -> bool:
+        """Run one intent of the live game (it appends one event); show the refusal
+        (citing the section) if any."""
+        try:
+            e = act()
+        except Refused as exc:
+            self.refuse(exc)
+            return False
+        self.recorded(e, done)
+        return True
+
+    def recorded(self, e: Event, done: str = "") -> None:
+        namer = Namer(self.session.names, self.session.state)
+        self.notice_text = done or f"✓ {clock(e.game_clock_ms)} {describe(e, namer)}"
+        self.refresh_all()
+
+    def phase_refused(self, etype: str) -> bool:
+        why = game_phase_refusal(self.session.state, etype)
+        if why:
+            self.refuse(why)
+        return bool(why)
+
+    def team_of(self, side: str) -> str:
+        return self.session.teams[0 if side == "a" else 1]
+
+    def ask_team(self, title: str, then: Callable[[str], None]) -> None:
+        a, b = self.session.teams
+        self.notice_text = ""
+        self.prompt.ask_choice(
+            title,
+            [Choice("a", a, self.session.team_name(a)), Choice("b", b, self.session.team_name(b))],
+            then,
+        )
+
+    def ask_number(
+        self,
+        title: str,
+        team: str,
+        then: Callable[[int], None],
+        validate: Callable[[int], str | None] | None = None,
+    ) -> None:
+        self.notice_text = ""
+        numbers = [p.number for p in self.session.setup.rosters.get(team, ())]
+        head = f"{title} — {self.session.team_name(team)}: " + _("shirt number?")
+        self.prompt.ask_number(head, then, numbers, self.humane(validate))
+
+    def humane(self, validate: Callable[[Any], str | None] | None):
+        if validate is None:
+            return None
+
+        def check(value: Any) -> str | None:
+            why = validate(value)
+            return self.session.humanize(why) if why else None
+
+        return check
+
+    def with_second(
+        self,
+        team: str,
+        offender: int,
+        act: Callable[[int | None], Event],
+        probe: Callable[[int], str | None],
+        after: Callable[[Event], None] | None = None,
+    ) -> None:
+        """Run ``act(None)``; when the service answers that a group removal 1+1 (29.08)
+        needs the second player, ask for him (``probe`` validates a number) and run
+        ``act(second)``. ``after(event)`` once the event is recorded."""
+
+        def attempt(second: int | None) -> None:
+            try:
+                e = act(second)
+            except SecondPlayerNeeded:
+                ask()
+                return
+            except Refused as exc:
+                self.refuse(exc)
+                return
+            self.recorded(e)
+            if after is not None:
+                after(e)
+
+        def check(n: int) -> str | None:
+            if n == offender:
+                return _("29.08: the second player must be another player")
+            return probe(n)
+
+        def ask() -> None:
+            self.ask_number(_("Group removal 1+1 (29.08): the second player"), team, attempt, check)
+
+        attempt(None)
+
+    def elimination_check(self, team: str) -> Callable[[int], str | None]:
+        def check(n: int) -> str | None:
+            if self.session.needs_second_player("hit"):
+                return None
+            return self.session.elimination_refusal(team, n)
+
+        return check
+
+    def label(self, team: str, number: int) -> str:
+        return Namer(self.session.names, self.session.state).player_full(team, number)
+
+    # -- clock ------------------------------------------------------------------------------
+    def time_left(self) -> str:
+        return format_time_left(self.session.remaining_ms())
+
+    def action_start_resume(self) -> None:
+        st = self.session.state
+        if st.phase == m.NOT_STARTED:
+            self.record(self.session.start_clock, "▶ " + _("Clock started"))
+        elif st.phase == m.STOPPED:
+            left = self.time_left()
+            self.record(self.session.resume_clock, "▶ " + _("Clock resumed at") + f" {left}")
+        elif st.phase == m.RUNNING:
+            self.say(_("The clock is running; t calls Time!"))
+        else:
+            self.refuse(game_phase_refusal(st, ev.CLOCK_RESUME) or st.phase)
+
+    def action_time_stop(self) -> None:
+        self.record(
+            self.session.stop_time, "⏸ " + _("Time! Clock stopped at") + f" {self.time_left()}"
+        )
+
+    # -- eliminations ---------------------------------------------------------------------
+    def action_eliminate(self, side: str | None = None) -> None:
+        if self.phase_refused(ev.ELIMINATION):
+            return
+        if side is None:
+            self.ask_team(_("Eliminate: which team?"), self._eliminate_team)
+        else:
+            self._eliminate_team(self.team_of(side))
+
+    def _eliminate_team(self, team: str) -> None:
+        self.ask_number(
+            _("Eliminate"),
+            team,
+            lambda n: self._eliminate_reason(team, n),
+            self.elimination_check(team),
+        )
+
+    def _eliminate_reason(self, team: str, number: int) -> None:
+        self.prompt.ask_choice(
+            _("Reason for") + f" {self.label(team, number)}:",
+            [Choice(k, r, reason_with_section(r)) for k, r in REASON_KEYS],
+            lambda reason: self._eliminate_record(team, number, reason),
+            default="hit",
+        )
+
+    def _eliminate_record(self, team: str, number: int, reason: str) -> None:
+        self.with_second(
+            team,
+            number,
+            lambda second: self.session.eliminate(team, number, reason, second),
+            lambda second: self.session.elimination_refusal(team, number, reason, second),
+        )
+
+    def action_simultaneous(self) -> None:
+        """26: two opponents hit at once → both out in one entry."""
+        if self.phase_refused(ev.ELIMINATION):
+            return
+        a, b = self.session.teams
+
+        def second(na: int) -> None:
+            self.ask_number(
+                _("Both hit (26)"),
+                b,
+                lambda nb: self.record(lambda: self.session.eliminate_both(na, nb)),
+                self.elimination_check(b),
+            )
+
+        self.ask_number(_("Both hit (26)"), a, second, self.elimination_check(a))
+
+    # -- the action groups' keys --------------------------------------------------------
+    def action_paint_check(self) -> None:
+        self.checks.paint_check()
+
+    def action_neutral(self) -> None:
+        self.checks.neutral()
+
+    def action_capture(self) -> None:
+        self.flags.capture()
+
+    def action_handover(self) -> None:
+        self.flags.handover()
+
+    def action_flag_hang(self) -> None:
+        self.flags.flag_hang()
+
+    def action_chrono(self) -> None:
+        self.flags.chrono()
+
+    def action_inspection(self) -> None:
+        self.corrections.inspection()
+
+    def action_undo(self) -> None:
+        self.corrections.undo()
+
+    def action_void(self) -> None:
+        self.corrections.void()
+
+    def action_end_by_judge(self) -> None:
+        self.corrections.end_by_judge()
+
+    def hang_verdict(self, initial_fps: float | None = None) -> None:
+        """23.01: the verdict of a pending flag hang (the chrono screens call it)."""
+        self.flags.hang_verdict(initial_fps)
+
+    @property
+    def hang_prompt_open(self) -> bool:
+        """Whether the flag hang's fps prompt is open (the chrono feed stays while it is)."""
+        return self.flags.prompt_open
+
+    def fill_hang_fps(self, fps: float, source: str = "device") -> bool:
+        """Hook for the chrono screens: a device reading into the hang's fps prompt."""
+        return self.flags.fill_hang_fps(fps, source)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

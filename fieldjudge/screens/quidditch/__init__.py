@@ -1,0 +1,1 @@
+"""Forum quidditch: matches, rosters and settings, the round screen and its post."""

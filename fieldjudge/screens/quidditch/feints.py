@@ -1,0 +1,156 @@
+"""The feint catalogue of a match (rule 12: data, not code): name, situations, bonus range.
+Dismisses with the edited :class:`FeintCatalogue`, or None when cancelled."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import DataTable, Footer, Header, Static
+
+from fieldjudge.i18n import _
+from fieldjudge.rules.quidditch import Feint, FeintCatalogue
+from fieldjudge.rules.quidditch.feints import SITUATION_NAMES_RU, SITUATION_RANGES, SITUATIONS
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
+
+SITUATION_ALIASES = {**{s: s for s in SITUATIONS}, **{v: k for k, v in SITUATION_NAMES_RU.items()}}
+
+
+def parse_feint(v: Values) -> Feint:
+    """A feint from the form; ValueError with a clear message when it is not valid."""
+    name = v["name"].strip()
+    if not name:
+        raise ValueError(_("The feint needs a name"))
+    sits = []
+    for tok in v["situations"].replace(";", ",").split(","):
+        tok = tok.strip().lower()
+        if not tok:
+            continue
+        if tok not in SITUATION_ALIASES:
+            raise ValueError(_("Unknown situation: {x}").format(x=tok))
+        sits.append(SITUATION_ALIASES[tok])
+    if not sits:
+        raise ValueError(_("Name at least one situation"))
+    lo_t, hi_t = v["min"] or "0", v["max"] or "0"
+    if not lo_t.isdigit() or not hi_t.isdigit():
+        raise ValueError(_("The bonus range is whole numbers"))
+    lo, hi = int(lo_t), int(hi_t)
+    if lo > hi:
+        raise ValueError(_("The minimum bonus is above the maximum"))
+    limit = max(SITUATION_RANGES[s][1] for s in sits)
+    if hi > limit:
+        raise ValueError(_("The rulebook allows at most +{n} here").format(n=limit))
+    return Feint(name, tuple(dict.fromkeys(sits)), lo, hi)
+
+
+class FeintsScreen(JudgeScreen):
+    CSS_PATH = "quidditch.tcss"
+    SCREEN_TITLE = "Feint catalogue"
+    HELP_TEXT = (
+        "a: add a feint; Enter: edit; Delete: remove; Ctrl+S: keep the catalogue; Esc: "
+        "cancel. Situations: steal, intercept, shot, save, dodge, speed, catch, push_dodge "
+        "(or their Russian names). The bonus is clipped to the rulebook's range."
+    )
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("enter", "edit", "Edit"),
+        Binding("a", "add", "Add"),
+        Binding("delete", "remove", "Remove"),
+        Binding("ctrl+s", "keep", "Keep"),
+    ]
+
+    def __init__(self, catalogue: FeintCatalogue) -> None:
+        super().__init__()
+        self.feints: list[Feint] = list(catalogue)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical():
+            yield Static(_("Feints (rule 12)"), classes="pane-title")
+            yield DataTable(id="qf-feints", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        t = self.query_one("#qf-feints", DataTable)
+        t.add_columns(_("Feint"), _("Situations"), _("Bonus"))
+        self.refresh_all()
+        t.focus()
+
+    def refresh_all(self) -> None:
+        t = self.query_one("#qf-feints", DataTable)
+        row = t.cursor_row
+        t.clear()
+        for f in self.feints:
+            t.add_row(
+                f.name,
+                ", ".join(SITUATION_NAMES_RU[s] for s in f.situations),
+                f"+{f.bonus_min}…{f.bonus_max}" if f.bonus_max else "—",
+            )
+        if t.row_count:
+            t.move_cursor(row=min(row, t.row_count - 1))
+
+    def _form(self, title: str, f: Feint | None, index: int | None) -> None:
+        others = {x.name for i, x in enumerate(self.feints) if i != index}
+
+        def check(v: Values) -> str | None:
+            try:
+                feint = parse_feint(v)
+            except ValueError as exc:
+                return str(exc)
+            return _("A feint with this name exists") if feint.name in others else None
+
+        def done(v: Values | None) -> None:
+            if v is None:
+                return
+            feint = parse_feint(v)
+            if index is None:
+                self.feints.append(feint)
+            else:
+                self.feints[index] = feint
+            self.refresh_all()
+
+        self.app.push_screen(
+            FormScreen(
+                title,
+                [
+                    Field("name", _("Name"), f.name if f else ""),
+                    Field(
+                        "situations",
+                        _("Situations, comma-separated"),
+                        ", ".join(f.situations) if f else "",
+                        placeholder="steal, intercept",
+                    ),
+                    Field("min", _("Bonus from"), str(f.bonus_min) if f else "0", restrict=r"\d*"),
+                    Field("max", _("Bonus to"), str(f.bonus_max) if f else "0", restrict=r"\d*"),
+                ],
+                check,
+                note=", ".join(SITUATIONS),
+            ),
+            done,
+        )
+
+    @on(DataTable.RowSelected, "#qf-feints")
+    def _selected(self) -> None:
+        self.action_edit()
+
+    def action_edit(self) -> None:
+        if not self.feints:
+            return
+        i = self.query_one("#qf-feints", DataTable).cursor_row
+        self._form(_("Edit feint"), self.feints[i], i)
+
+    def action_add(self) -> None:
+        self._form(_("New feint"), None, None)
+
+    def action_remove(self) -> None:
+        if self.feints:
+            del self.feints[self.query_one("#qf-feints", DataTable).cursor_row]
+            self.refresh_all()
+
+    def action_keep(self) -> None:
+        self.dismiss(FeintCatalogue(self.feints))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,86 @@
+"""After a resolution: every roll and outcome of the round, then the Russian post (issue 6);
+and the seed hash message the judge publishes before round 1."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Footer, Header, Static, TextArea
+
+from fieldjudge.i18n import _
+from fieldjudge.rules.quidditch import MatchSetup, Outcome
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.dialogs.forms import MessageScreen
+from fieldjudge.screens.quidditch.labels import outcome_label
+from fieldjudge.services.quidditch import QuidditchSession, Resolved
+
+
+def seed_message(session: QuidditchSession) -> MessageScreen:
+    return MessageScreen(
+        _("Publish before round 1"),
+        f"sha256(server seed):\n{session.seed_hash}\n\n"
+        + _("Client seed")
+        + f": {session.setup.client_seed or '—'}\n\n"
+        + _("Copied to the clipboard. Reveal the seed after the match (Ctrl+R)."),
+    )
+
+
+def _outcome_line(o: Outcome, setup: MatchSetup) -> str:
+    """«Квоффл · пас принят (п. 5): Джонсон (Г), Белл (Г)» (no colon when nobody took part)."""
+    names = ", ".join(setup.label(p) for p in o.players if p)
+    return outcome_label(o) + (f": {names}" if names else "")
+
+
+class ResultScreen(JudgeScreen):
+    """Every roll and outcome of the round just resolved, then the Russian post."""
+
+    CSS_PATH = "quidditch.tcss"
+    SCREEN_TITLE = "Round result"
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("c", "copy", "Copy post"),
+    ]
+
+    def __init__(self, resolved: Resolved) -> None:
+        super().__init__()
+        self.resolved = resolved
+
+    def compose(self) -> ComposeResult:
+        res = self.resolved.result
+        setup = res.state.setup
+        yield Header()
+        with VerticalScroll(id="qres-body"):
+            yield Static(_("Round {n}: rolls").format(n=res.round_no), classes="pane-title")
+            yield DataTable(id="qres-rolls", cursor_type="row", zebra_stripes=True)
+            yield Static(_("Outcomes"), classes="pane-title")
+            yield Static(
+                "\n".join(_outcome_line(o, setup) for o in res.outcomes) or "—",
+                id="qres-outcomes",
+                markup=False,
+            )
+            yield Static(
+                _("Round post (copied; saved to {path})").format(path=self.resolved.path),
+                classes="pane-title",
+                markup=False,
+            )
+            yield TextArea(self.resolved.post, read_only=True, id="qres-post", soft_wrap=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        t = self.query_one("#qres-rolls", DataTable)
+        t.add_columns("№", _("Roll"), _("Threshold"), _("Result"), _("Purpose"))
+        for r in self.resolved.result.rolls:
+            ok = "" if r.success is None else (_("yes") if r.success else _("no"))
+            t.add_row(
+                str(r.n),
+                str(r.value),
+                "" if r.threshold is None else str(r.threshold),
+                ok,
+                r.purpose,
+            )
+        t.focus()
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(self.resolved.post)
+        self.notify(_("Post copied"))

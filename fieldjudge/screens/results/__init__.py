@@ -1,0 +1,1 @@
+"""The head judge's screens: protocol and signatures, standings and exports, merging laptops."""

@@ -1,0 +1,378 @@
+"""The game protocol (31): the senior judge reviews the result, every elimination and
+penalty, submits it; each captain signs (types his name) or refuses (the senior judge
+records the reason); the head judge corrects a wrong total with his PIN; no-shows (32)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Header, Static
+
+from fieldjudge.export.protocol_doc import (
+    local_time,
+    outcome_text,
+    senior_judge,
+    sign_lines,
+    struck_lines,
+)
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.timefmt import format_game_clock as game_time
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
+from fieldjudge.screens.game.text import reason_label
+from fieldjudge.services import results
+from fieldjudge.services.protocol import GameProtocol
+from fieldjudge.store import Refused, StoreError
+
+PHASE_TEXT = {
+    "open": "not submitted",
+    "submitted": "submitted: waiting for the captains",
+    "signed": "answered by both captains (with a refusal)",
+    "locked": "signed by both captains: locked",
+    "no_show": "no-show: not submitted",
+}
+
+
+STRIKE, STRIKE_END = "\x01", "\x02"  # marks the struck-through originals in the text
+
+
+def struck_text(text: str) -> Text:
+    """The protocol text with each corrected original struck through."""
+    out = Text()
+    for i, part in enumerate(re.split(f"[{STRIKE}{STRIKE_END}]", text)):
+        out.append(part, style="strike" if i % 2 else "")
+    return out
+
+
+class ProtocolScreen(JudgeScreen):
+    SCREEN_TITLE = "Game protocol"
+    HELP_TEXT = (
+        "31: the senior judge submits the protocol (u) once the game is over; each captain "
+        "signs by typing his name (1, 2) or refuses (r, the senior judge types his name and "
+        "the reason). Signed by both, the protocol is locked; only the head judge corrects a "
+        "wrong outcome or total (c: h1/h2 flag hang, f1/f2 flag held, d draw; empty points "
+        "follow 30.01; a reason and the PIN), the original stays visible, struck through. n: "
+        "the head judge rules a no-show (32.01-32.03)."
+    )
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("u", "submit", "Submit"),
+        Binding("1", "sign(0)", "Captain A signs"),
+        Binding("2", "sign(1)", "Captain B signs"),
+        Binding("r", "refuse", "Captain refuses"),
+        Binding("c", "correct", "Correct total"),
+        Binding("n", "no_show", "No-show"),
+    ]
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__()
+        self.game_id = game_id
+        self.view: results.GameView | None = None
+
+    @property
+    def t(self):
+        return self.app.tournament
+
+    @property
+    def judge(self) -> str:
+        return getattr(self.app, "judge", "") or ""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll():
+            yield Static("", id="protocol-body", markup=False)
+        yield Static("", id="protocol-message", classes="error", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        try:
+            self.view = results.game_view(self.t, self.game_id)
+        except StoreError as exc:
+            self.say(str(exc))
+            return
+        self.query_one("#protocol-body", Static).update(self.render_text(self.view))
+
+    def say(self, text: str) -> None:
+        self.query_one("#protocol-message", Static).update(text)
+        if text:
+            self.notify(text, severity="error" if text else "information")
+
+    def render_text(self, v: results.GameView) -> Text:
+        a, b = v.teams
+        r = v.result
+        g = v.game
+        lines = [
+            f"{_('Game')} {g.get('id', '')} · {_('Field')} {g.get('field', '')} · "
+            f"{str(g.get('start', '')).replace('T', ' ')}",
+            f"{v.name(a)} — {v.name(b)}",
+            "",
+            f"{_('Protocol')}: {_(PHASE_TEXT.get(v.phase, v.phase))}",
+        ]
+        if not v.final:
+            lines.append(_("The game is not over yet: the result below is provisional"))
+        lines += [
+            "",
+            f"{_('Result')} (30.01): {outcome_text(r.outcome, pr.outcome_team(r), v.name, _)}",
+            f"  {v.name(a)}: {r.points[a]} {_('pts')}, {r.diff[a]:+d}, {_('survivors')} {r.survivors.get(a, 0)}",
+            f"  {v.name(b)}: {r.points[b]} {_('pts')}, {r.diff[b]:+d}, {_('survivors')} {r.survivors.get(b, 0)}",
+        ]
+        for s in struck_lines(v, _):
+            lines.append(f"  {STRIKE}{s.old}{STRIKE_END} → {s.new} ({s.why})")
+        if r.no_show:
+            lines.append(f"  {_('No-show')}: " + ", ".join(v.name(x) for x in sorted(r.no_show)))
+        lines += ["", _("Eliminations") + ":"]
+        elims = [p for p in v.state.players.values() if p.elimination is not None]
+        elims.sort(key=lambda p: (p.elimination.game_clock_ms or 0, p.team, p.number))
+        for p in elims:
+            e = p.elimination
+            what = reason_label(e.reason)
+            lines.append(
+                f"  {game_time(e.game_clock_ms)}  {v.name(p.team)} #{p.number} {p.name}: "
+                f"{what} ({e.section})"
+            )
+        if not elims:
+            lines.append("  —")
+        pens = [c for c in v.state.chrono if c.penalty != "none"]
+        notes = [*v.state.team_penalties, *v.state.penalty_reports, *v.state.flagged]
+        lines += ["", _("Penalties") + ":"]
+        for c in pens:
+            verdict = rule_text(c.text, v.names)
+            lines.append(f"  {game_time(c.game_clock_ms)}  {v.name(c.team)} #{c.number}: {verdict}")
+        for n in notes:
+            lines.append(f"  {rule_text(n.text, v.names)}")
+        if not pens and not notes:
+            lines.append("  —")
+        p = v.protocol
+        lines += ["", _("Signatures") + " (31):"]
+        if p.submission is not None:
+            lines.append(
+                f"  {_('Submitted by the senior judge')}: {senior_judge(v) or '—'}, "
+                f"{local_time(p.submission.wall_time)}"
+            )
+        keys = {f"{_('Captain')}: {v.name(x)}": f"[{i + 1}] " for i, x in enumerate(v.teams)}
+        for line in sign_lines(self.t, v, _):
+            status = f" · {line.status}" if line.status else ""
+            lines.append(f"  {keys.get(line.role, '')}{line.role}: {line.name or '—'}{status}")
+        lines += ["", f"{_('Events')}: {len(v.events)} · {_('hash')} {v.last_hash[:16]}"]
+        return struck_text("\n".join(lines))
+
+    # -- actions ------------------------------------------------------------------------
+    @property
+    def protocol(self) -> GameProtocol:
+        return GameProtocol(self.t, self.game_id, self.judge)
+
+    def _do(self, act: Callable[[], object]) -> bool:
+        """Run one intent of the game's protocol; show its refusal (citing the section)."""
+        try:
+            act()
+        except StoreError as exc:
+            self.say(_(rule_text(exc, self.view.names if self.view else None)))
+            self.reload()
+            return False
+        self.say("")
+        self.reload()
+        self.app.refresh_home()
+        return True
+
+    def action_submit(self) -> None:
+        def done(ok: bool | None) -> None:
+            if ok:
+                self._do(self.protocol.submit)
+
+        self.app.push_screen(ConfirmScreen(_("Submit the protocol with this result?")), done)
+
+    def action_sign(self, side: int) -> None:
+        v = self.view
+        if v is None:
+            return
+        team = v.teams[side]
+
+        def done(values: Values | None) -> None:
+            if values:
+                name = values["name"]
+                self._do(lambda: self.protocol.sign(team, name))
+
+        self.app.push_screen(
+            FormScreen(
+                _("Captain of {team} signs").format(team=v.name(team)),
+                [Field("name", _("Captain's name"))],
+                lambda vals: None if vals["name"] else _("Type your name to sign"),
+            ),
+            done,
+        )
+
+    def action_refuse(self) -> None:
+        v = self.view
+        if v is None:
+            return
+
+        def check(vals: Values) -> str | None:
+            if vals["side"] not in ("1", "2"):
+                return _("Team: 1 or 2")
+            if not vals["reason"]:
+                return _("Record the reason of the refusal")
+            return None
+
+        def done(values: Values | None) -> None:
+            if values:
+                team = v.teams[int(values["side"]) - 1]
+                reason, captain = values["reason"], values["captain"]
+                self._do(lambda: self.protocol.refuse(team, reason, captain))
+
+        self.app.push_screen(
+            FormScreen(
+                _("A captain refuses to sign"),
+                [
+                    Field(
+                        "side",
+                        f"{_('Team')}: 1 = {v.name(v.teams[0])}, 2 = {v.name(v.teams[1])}",
+                        restrict=r"[12]?",
+                    ),
+                    Field("captain", _("Captain's name")),
+                    Field("reason", _("Reason of refusal")),
+                ],
+                check,
+            ),
+            done,
+        )
+
+    def action_correct(self) -> None:
+        v = self.view
+        if v is None:
+            return
+        a, b = v.teams
+        now_code = outcome_code(v.result, v.teams)
+
+        def check(vals: Values) -> str | None:
+            if parse_outcome(vals["outcome"], v.teams) is None:
+                return _("Outcome: h1/h2 flag hang, f1/f2 flag held by team 1/2, d draw")
+            for k in ("a", "b"):
+                if vals[k] and not vals[k].lstrip("-").isdigit():
+                    return _("Game points are whole numbers")
+            if not vals["reason"]:
+                return _("A correction needs a reason")
+            if not vals["pin"]:
+                return _("Type the head judge's PIN")
+            return None
+
+        def done(values: Values | None) -> None:
+            if values:
+                outcome, team = parse_outcome(values["outcome"], v.teams) or ("", None)
+                changed = values["outcome"] != now_code
+                points = {x: int(values[k]) for x, k in ((a, "a"), (b, "b")) if values[k]}
+                pin, reason = values["pin"], values["reason"]
+                self._do(
+                    lambda: self.protocol.correct_total(
+                        pin,
+                        points,
+                        reason,
+                        outcome=outcome if changed else None,
+                        outcome_team=team if changed else None,
+                    ),
+                )
+
+        self.app.push_screen(
+            FormScreen(
+                _("Head judge: correct a wrong total (31)"),
+                [
+                    Field(
+                        "outcome",
+                        f"{_('Outcome')}: h1/h2 {_('flag hang')}, f1/f2 {_('flag held at the end')}, "
+                        f"d {_('draw')} (1 = {v.name(a)}, 2 = {v.name(b)})",
+                        now_code,
+                        restrict=r"[hfdHFD]?[12]?",
+                    ),
+                    Field(
+                        "a",
+                        f"{v.name(a)}: {_('game points')} ({_('empty: by 30.01')})",
+                        restrict=r"-?\d*",
+                    ),
+                    Field(
+                        "b",
+                        f"{v.name(b)}: {_('game points')} ({_('empty: by 30.01')})",
+                        restrict=r"-?\d*",
+                    ),
+                    Field("reason", _("Reason")),
+                    Field("pin", _("Head judge's PIN"), password=True),
+                ],
+                check,
+            ),
+            done,
+        )
+
+    def action_no_show(self) -> None:
+        v = self.view
+        if v is None:
+            return
+        a, b = v.teams
+
+        def check(vals: Values) -> str | None:
+            if vals["absent"] not in ("1", "2", "12"):
+                return _("Absent: 1, 2 or 12 (both)")
+            if vals["reason"] not in ("late", "refused"):
+                return _("Reason: late or refused")
+            if not vals["pin"]:
+                return _("Type the head judge's PIN")
+            return None
+
+        def done(values: Values | None) -> None:
+            if values:
+                absent = [v.teams[int(c) - 1] for c in values["absent"]]
+                reason, pin = values["reason"], values["pin"]
+                self._do(lambda: self.protocol.no_show(absent, reason, pin))
+
+        self.app.push_screen(
+            FormScreen(
+                _("Head judge: no-show (32.01)"),
+                [
+                    Field(
+                        "absent",
+                        f"{_('Absent')}: 1 = {v.name(a)}, 2 = {v.name(b)}, 12 = {_('both')}",
+                        restrict=r"[12]{0,2}",
+                    ),
+                    Field("reason", _("Reason: late or refused"), "late"),
+                    Field("pin", _("Head judge's PIN"), password=True),
+                ],
+                check,
+            ),
+            done,
+        )
+
+
+OUTCOME_CODES = {"h": "flag_hang", "f": "flag_held", "d": "draw"}
+
+
+def outcome_code(result, teams) -> str:
+    """The correction form's code of an outcome: h1/h2, f1/f2, d ("" for a no-show)."""
+    team = pr.outcome_team(result)
+    letter = {v: k for k, v in OUTCOME_CODES.items()}.get(result.outcome, "")
+    return letter + (str(teams.index(team) + 1) if letter and team in teams else "")
+
+
+def parse_outcome(code: str, teams) -> tuple[str, str | None] | None:
+    """``h1`` → (flag_hang, team 1); ``d`` → (draw, None); "" → ("", None) (unchanged)."""
+    code = code.strip().lower()
+    if not code:
+        return ("", None)
+    outcome = OUTCOME_CODES.get(code[0])
+    if outcome == "draw" and len(code) == 1:
+        return (outcome, None)
+    if outcome in ("flag_hang", "flag_held") and code[1:] in ("1", "2"):
+        return (outcome, teams[int(code[1:]) - 1])
+    return None
+
+
+def open_protocol(app, game_id: str) -> None:
+    try:
+        app.push_screen(ProtocolScreen(game_id))
+    except Refused as exc:
+        app.notify(_(rule_text(exc)), severity="error")

@@ -1,0 +1,165 @@
+"""The CSV import flow shared by the teams and schedule screens: ask for a path, read and
+parse the file in a worker thread with a progress bar, list every bad row (nothing imported),
+apply atomically on the app thread, report warnings.
+
+The worker only reads the file and parses it: it never touches a widget or the store and
+talks to the screen through `CsvProgress` / `CsvParsed` messages; the store write is the
+screen's own ``apply`` call, made on the app thread when `CsvParsed` arrives.  A file over
+`fieldjudge.csv_import.MAX_CSV_BYTES` is refused from its size before it is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import work
+from textual.message import Message
+from textual.widgets import Footer, ProgressBar
+from textual.worker import get_current_worker
+
+from fieldjudge.csv_import import CsvImportError, ParseResult, Progress, read_csv_file
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.store import Refused
+
+__all__ = ["CsvImportMixin", "CsvParsed", "CsvProgress", "read_csv_file", "MAX_SHOWN"]
+
+MAX_SHOWN = 60  # bad rows listed in the dialog; the count of the rest follows
+
+Parse = Callable[[bytes, Progress], ParseResult]
+Apply = Callable[[ParseResult], str]
+
+
+class CsvProgress(Message):
+    """Lines parsed so far (posted by the import worker)."""
+
+    def __init__(self, done: int, total: int, gen: int) -> None:
+        super().__init__()
+        self.done, self.total, self.gen = done, total, gen
+
+
+class CsvParsed(Message):
+    """The worker is done: a parse result, or why the file was refused."""
+
+    def __init__(self, result: ParseResult | None, error: str | None, gen: int) -> None:
+        super().__init__()
+        self.result, self.error, self.gen = result, error, gen
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def listing(lines: list[str]) -> str:
+    shown = lines[:MAX_SHOWN]
+    more = len(lines) - len(shown)
+    if more:
+        shown.append(_("… and {n} more").format(n=more))
+    return "\n".join(shown)
+
+
+class CsvImportMixin:
+    """For a `JudgeScreen` with a ``reload()``: ``self.start_csv_import(...)``."""
+
+    _csv_gen = 0
+    _csv_apply: Apply | None = None
+    importing = False
+
+    def start_csv_import(self, title: str, header: str, parse: Parse, apply: Apply) -> None:
+        """Ask for the path, then parse it off the UI thread; ``apply`` stores the rows
+        (raising `Refused` changes nothing) and returns the message to show."""
+
+        def done(v: Values | None) -> None:
+            if v is None:
+                return
+            self._csv_gen += 1
+            self._csv_apply = apply
+            self.importing = True
+            self._show_progress(0, 1)
+            self._csv_worker(v["path"], parse, self._csv_gen)
+
+        self.app.push_screen(  # type: ignore[attr-defined]
+            FormScreen(
+                title,
+                [Field("path", _("File path"), placeholder="~/file.csv")],
+                note=_("Header") + f": {header}",
+            ),
+            done,
+        )
+
+    # -- the worker (a thread: no widgets, no store) ------------------------------------------
+    @work(thread=True, exclusive=True, group="csv-import", exit_on_error=False)
+    def _csv_worker(self, path: str, parse: Parse, gen: int) -> None:
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:
+                raise _Cancelled
+            self.post_message(CsvProgress(done, total, gen))  # type: ignore[attr-defined]
+
+        try:
+            raw = read_csv_file(path)
+            result = parse(raw, progress)
+        except _Cancelled:
+            return
+        except (OSError, CsvImportError) as exc:
+            self.post_message(CsvParsed(None, str(exc), gen))  # type: ignore[attr-defined]
+            return
+        except Exception as exc:  # noqa: BLE001 - a bug still gives a message, not a crash
+            msg = _("Import failed") + f": {type(exc).__name__}: {exc}"
+            self.post_message(CsvParsed(None, msg, gen))  # type: ignore[attr-defined]
+            return
+        self.post_message(CsvParsed(result, None, gen))  # type: ignore[attr-defined]
+
+    # -- messages (app thread) -----------------------------------------------------------------
+    def on_csv_progress(self, message: CsvProgress) -> None:
+        if message.gen == self._csv_gen and self.importing:
+            self._show_progress(message.done, message.total)
+
+    def on_csv_parsed(self, message: CsvParsed) -> None:
+        if message.gen != self._csv_gen:
+            return
+        self.importing = False
+        self._hide_progress()
+        screen = self
+        app = self.app  # type: ignore[attr-defined]
+        if message.error is not None or message.result is None:
+            screen.notify(message.error or "", severity="error")  # type: ignore[attr-defined]
+            return
+        result = message.result
+        if result.errors:
+            app.push_screen(
+                MessageScreen(_("Nothing imported: fix these rows"), listing(result.errors))
+            )
+            return
+        apply, self._csv_apply = self._csv_apply, None
+        if apply is None:
+            return
+        try:
+            msg = apply(result)  # the store write, on the app thread
+        except Refused as exc:
+            app.push_screen(
+                MessageScreen(_("Nothing imported: fix these rows"), listing(str(exc).split("; ")))
+            )
+            return
+        self.reload()  # type: ignore[attr-defined]
+        if result.warnings:
+            app.push_screen(MessageScreen(msg, listing([rule_text(w) for w in result.warnings])))
+        else:
+            screen.notify(msg)  # type: ignore[attr-defined]
+
+    # -- the progress bar ----------------------------------------------------------------------
+    def _show_progress(self, done: int, total: int) -> None:
+        bars = self.query("#csv-progress")  # type: ignore[attr-defined]
+        if bars:
+            bar = bars.first(ProgressBar)
+        else:
+            bar = ProgressBar(total=total, show_eta=False, id="csv-progress")
+            bar.tooltip = _("Importing")
+            footers = self.query(Footer)  # type: ignore[attr-defined]
+            self.mount(bar, before=footers.first() if footers else None)  # type: ignore[attr-defined]
+        bar.update(total=total, progress=done)
+
+    def _hide_progress(self) -> None:
+        for bar in self.query("#csv-progress"):  # type: ignore[attr-defined]
+            bar.remove()

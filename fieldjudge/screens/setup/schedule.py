@@ -1,0 +1,141 @@
+"""The schedule: games (field, start, team A, team B) typed in or imported from CSV;
+a team booked twice at once is refused, a gap under 12 minutes warned about (32.03)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Static
+
+from fieldjudge.csv_import import parse_schedule, parse_time
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.setup.csv_flow import CsvImportMixin
+from fieldjudge.store import Refused
+
+
+def resolve_team(t, text: str) -> dict | None:
+    """A team by its number in the list (1, 2 ...), full name or unique name prefix."""
+    teams = t.teams()
+    text = text.strip()
+    if text.isdigit() and 1 <= int(text) <= len(teams):
+        return teams[int(text) - 1]
+    exact = t.team_by_name(text)
+    if exact:
+        return exact
+    hits = [x for x in teams if x["name"].casefold().startswith(text.casefold())]
+    return hits[0] if len(hits) == 1 and text else None
+
+
+class ScheduleScreen(CsvImportMixin, JudgeScreen):
+    SCREEN_TITLE = "Schedule"
+    HELP_TEXT = "CSV header: field,start,team_a,team_b (start as HH:MM)."
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("a", "add_game", "Add game"),
+        Binding("i", "import_csv", "Import CSV"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(_("Schedule"), classes="pane-title")
+        yield DataTable(id="schedule", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    @property
+    def t(self):
+        return self.app.tournament
+
+    def on_mount(self) -> None:
+        table = self.query_one("#schedule", DataTable)
+        table.add_columns(_("Time"), _("Field"), _("Team A"), _("Team B"))
+        self.reload()
+        table.focus()
+
+    def reload(self) -> None:
+        table = self.query_one("#schedule", DataTable)
+        table.clear()
+        names = self.t.team_names()
+        for g in self.t.games():
+            start = datetime.fromisoformat(g["start"])
+            table.add_row(
+                start.strftime("%H:%M"),
+                g["field"],
+                names.get(g["team_a"], "?"),
+                names.get(g["team_b"], "?"),
+                key=g["id"],
+            )
+
+    def _report(self, warnings: list[str], added: str) -> None:
+        self.reload()
+        if warnings:
+            self.app.push_screen(MessageScreen(added, "\n".join(rule_text(w) for w in warnings)))
+        else:
+            self.notify(added)
+
+    def action_add_game(self) -> None:
+        teams = self.t.teams()
+        if len(teams) < 2:
+            self.notify(_("Add at least two teams first"), severity="warning")
+            return
+        listing = "  ".join(f"{i}. {x['name']}" for i, x in enumerate(teams, 1))
+
+        def check(v: Values) -> str | None:
+            if not v["field"]:
+                return _("Enter the field")
+            try:
+                parse_time(v["start"], self.t.day)
+            except ValueError:
+                return _("Start must be HH:MM")
+            for side in ("team_a", "team_b"):
+                if resolve_team(self.t, v[side]) is None:
+                    return _("Unknown team") + f": {v[side]!r}"
+            return None
+
+        def done(v: Values | None) -> None:
+            if v is None:
+                return
+            game = {
+                "field": v["field"],
+                "start": parse_time(v["start"], self.t.day),
+                "team_a": resolve_team(self.t, v["team_a"])["id"],
+                "team_b": resolve_team(self.t, v["team_b"])["id"],
+            }
+            try:
+                warnings = self.t.add_games([game])
+            except Refused as exc:
+                self.app.push_screen(MessageScreen(_("Game not added"), str(exc)))
+                return
+            self._report(warnings, _("Game added"))
+
+        self.app.push_screen(
+            FormScreen(
+                _("Add game"),
+                [
+                    Field("field", _("Field"), "1"),
+                    Field("start", _("Start (HH:MM)")),
+                    Field("team_a", _("Team A (number or name)")),
+                    Field("team_b", _("Team B (number or name)")),
+                ],
+                check,
+                note=listing,
+            ),
+            done,
+        )
+
+    def action_import_csv(self) -> None:
+        def apply(result) -> str:
+            warnings = self.t.import_schedule(result.rows)
+            result.warnings.extend(warnings)
+            return _("Imported") + f": {len(result.rows)} " + _("games")
+
+        day = self.t.day  # read here: the worker never reads the store
+        self.start_csv_import(
+            _("Import schedule CSV"),
+            "field,start,team_a,team_b",
+            lambda raw, progress: parse_schedule(raw, day, progress),
+            apply,
+        )

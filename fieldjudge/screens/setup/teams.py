@@ -1,0 +1,173 @@
+"""Teams and rosters: typed in or imported from CSV (team,number,name,captain)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Footer, Header, Static
+
+from fieldjudge.csv_import import ParseResult, Progress, parse_roster
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.names import name_problem
+from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
+from fieldjudge.screens.setup.csv_flow import CsvImportMixin
+from fieldjudge.store import Refused
+
+RosterParser = Callable[[bytes, int | None, Progress], ParseResult]
+
+
+def _default_parser(raw: bytes, team_size: int | None, progress: Progress) -> ParseResult:
+    return parse_roster(raw, team_size, progress)
+
+
+class TeamsScreen(CsvImportMixin, JudgeScreen):
+    SCREEN_TITLE = "Teams and rosters"
+    HELP_TEXT = "CSV header: team,number,name,captain (comma or semicolon, UTF-8)."
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("a", "add_team", "Add team"),
+        Binding("p", "add_player", "Add player"),
+        Binding("i", "import_csv", "Import CSV"),
+    ]
+
+    def __init__(self, parse_roster: RosterParser = _default_parser) -> None:
+        super().__init__()
+        self.parse_roster = parse_roster  # runs in the import worker thread
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal():
+            with Vertical(id="teams-pane"):
+                yield Static(_("Teams"), classes="pane-title")
+                yield DataTable(id="teams", cursor_type="row")
+            with Vertical(id="roster-pane"):
+                yield Static(_("Roster"), id="roster-title", classes="pane-title")
+                yield DataTable(id="roster", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    @property
+    def t(self):
+        return self.app.tournament
+
+    def on_mount(self) -> None:
+        self.query_one("#teams", DataTable).add_columns(_("Team"), _("Players"))
+        self.query_one("#roster", DataTable).add_columns("№", _("Name"), _("Captain"))
+        self.reload()
+        self.query_one("#teams", DataTable).focus()
+
+    def reload(self, select: str | None = None) -> None:
+        teams = self.query_one("#teams", DataTable)
+        teams.clear()
+        counts: dict[str, int] = {}
+        for p in self.t.players():
+            counts[p["team_id"]] = counts.get(p["team_id"], 0) + 1
+        for i, team in enumerate(self.t.teams()):
+            teams.add_row(team["name"], str(counts.get(team["id"], 0)), key=team["id"])
+            if team["id"] == select:
+                teams.move_cursor(row=i)
+        self.show_roster()
+
+    def selected_team(self) -> str | None:
+        teams = self.query_one("#teams", DataTable)
+        if teams.row_count == 0:
+            return None
+        key, _c = teams.coordinate_to_cell_key(teams.cursor_coordinate)
+        return str(key.value)
+
+    @on(DataTable.RowHighlighted, "#teams")
+    def show_roster(self) -> None:
+        roster = self.query_one("#roster", DataTable)
+        roster.clear()
+        tid = self.selected_team()
+        if tid is None:
+            return
+        for p in self.t.players(tid):
+            roster.add_row(str(p["number"]), p["name"], _("captain") if p["captain"] else "")
+
+    def action_add_team(self) -> None:
+        def done(v: Values | None) -> None:
+            if v is None:
+                return
+            try:
+                team = self.t.add_team(v["name"])
+            except Refused as exc:
+                self.notify(str(exc), severity="error")
+                return
+            self.reload(select=team["id"])
+
+        self.app.push_screen(
+            FormScreen(
+                _("Add team"),
+                [Field("name", _("Team name"))],
+                lambda v: _name_check(_("Team name"), v["name"]),
+            ),
+            done,
+        )
+
+    def action_add_player(self) -> None:
+        tid = self.selected_team()
+        if tid is None:
+            self.notify(_("Add a team first (a)"), severity="warning")
+            return
+
+        def check(v: Values) -> str | None:
+            if not v["number"].isdigit():
+                return _("Number must be a whole number")
+            if problem := _name_check(_("Name"), v["name"]):
+                return problem
+            if v["captain"].lower() not in ("", "y", "n", "д", "н", "yes", "no", "да", "нет"):
+                return _("Captain: y or n")
+            return None
+
+        def done(v: Values | None) -> None:
+            if v is None:
+                return
+            try:
+                self.t.add_player(
+                    tid,
+                    int(v["number"]),
+                    v["name"],
+                    v["captain"].lower() in ("y", "yes", "д", "да"),
+                )
+            except Refused as exc:
+                self.notify(str(exc), severity="error")
+                return
+            self.reload(select=tid)
+
+        team = self.t.team(tid)
+        self.app.push_screen(
+            FormScreen(
+                _("Add player") + f": {team['name']}",
+                [
+                    Field("number", _("Number"), restrict=r"\d*"),
+                    Field("name", _("Name")),
+                    Field("captain", _("Captain? (y/n)"), "n"),
+                ],
+                check,
+            ),
+            done,
+        )
+
+    def action_import_csv(self) -> None:
+        def apply(result) -> str:
+            teams, players = self.t.import_roster(result.rows)
+            return _("Imported") + f": {teams} " + _("teams") + f", {players} " + _("players")
+
+        team_size = self.t.settings.get("team_size")  # read here: the worker never reads the store
+        parse = self.parse_roster
+        self.start_csv_import(
+            _("Import roster CSV"),
+            "team,number,name,captain",
+            lambda raw, progress: parse(raw, team_size, progress),
+            apply,
+        )
+
+
+def _name_check(label: str, value: str) -> str | None:
+    problem = name_problem(value.strip())
+    return None if problem is None else f"{label} {rule_text(problem)}"

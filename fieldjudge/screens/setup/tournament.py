@@ -1,0 +1,97 @@
+"""Create a tournament: name, date, venue, head judge and PIN, division settings (30.01)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from fieldjudge.i18n import _
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
+from fieldjudge.services import TournamentService, create_tournament
+from fieldjudge.services.pin import hash_pin
+from fieldjudge.settings import DEFAULTS, settings_from_form
+from fieldjudge.store import Refused, slugify
+
+
+def today() -> date:
+    """The form's default date (a function so snapshot tests can fix it)."""
+    return date.today()
+
+
+def tournament_fields(day: date) -> list[Field]:
+    pts = DEFAULTS["points"]
+    return [
+        Field("name", _("Tournament name")),
+        Field("date", _("Date (YYYY-MM-DD)"), day.isoformat()),
+        Field("venue", _("Venue")),
+        Field("division", _("Division"), "Д3"),
+        Field("head_judge", _("Head judge")),
+        Field("pin", _("Head judge PIN (4+ digits)"), password=True, restrict=r"\d*"),
+        Field("pin2", _("PIN again"), password=True, restrict=r"\d*"),
+        Field("team_size", _("Players per team"), str(DEFAULTS["team_size"]), restrict=r"\d*"),
+        Field("game_length", _("Game length (m:ss)"), "7:00"),
+        Field("flag_hang", _("Points: flag hang"), str(pts["flag_hang"]), restrict=r"\d*"),
+        Field(
+            "flag_held", _("Points: flag held at the end"), str(pts["flag_held"]), restrict=r"\d*"
+        ),
+        Field("draw", _("Points: draw"), str(pts["draw"]), restrict=r"\d*"),
+        Field("loss", _("Points: loss"), str(pts["loss"]), restrict=r"\d*"),
+    ]
+
+
+def validate_tournament(v: Values) -> str | None:
+    if not v["name"]:
+        return _("The tournament needs a name")
+    try:
+        date.fromisoformat(v["date"])
+    except ValueError:
+        return _("Date must be YYYY-MM-DD")
+    if not v["head_judge"]:
+        return _("Enter the head judge's name")
+    if len(v["pin"]) < 4:
+        return _("The PIN needs at least 4 digits")
+    if v["pin"] != v["pin2"]:
+        return _("The two PINs differ")
+    try:
+        settings_from_form(v)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def create_from_values(data_dir, v: Values, monotonic=None) -> TournamentService:
+    base = slugify(v["name"])
+    folder = data_dir / base
+    n = 2
+    while folder.exists():
+        folder = data_dir / f"{base}-{n}"
+        n += 1
+    return create_tournament(
+        folder,
+        name=v["name"],
+        day=date.fromisoformat(v["date"]),
+        venue=v["venue"],
+        head_judge=v["head_judge"],
+        pin_hash=hash_pin(v["pin"]),
+        division=v["division"],
+        settings=settings_from_form(v),
+        **({"monotonic": monotonic} if monotonic else {}),
+    )
+
+
+def create_tournament_flow(app) -> None:
+    def done(values: Values | None) -> None:
+        if values is None:
+            return
+        try:
+            app.close_tournament()
+            t = create_from_values(app.data_dir, values, app.monotonic)
+        except (OSError, Refused) as exc:
+            app.notify(str(exc), severity="error")
+            return
+        app.install_tournament(t)
+        app.notify(_("Tournament created") + f": {t.folder}")
+
+    app.push_screen(
+        FormScreen(_("New tournament"), tournament_fields(today()), validate_tournament),
+        done,
+    )

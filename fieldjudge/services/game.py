@@ -1,0 +1,482 @@
+"""One live paintball game, without any UI: the controller the game screen (and the in-game
+chrono screens) drive.
+
+``GameSession(tournament, game_id)`` builds the :class:`GameSetup` from the tournament
+(rosters, settings), opens the game's event log and keeps the folded state current. Every
+judge action goes through :meth:`GameSession.append`, which
+
+1. validates it against the rules engine (``checks.refusal``) and raises
+   :class:`fieldjudge.store.Refused` with the section-citing message if it is illegal,
+2. stamps ``game_clock_ms`` (the elapsed game time now) and the judge,
+3. appends it through the tournament's one writer (``TournamentService.append_game_event``,
+   which checks the protocol lock and the head judge's authority),
+4. refolds the state.
+
+The game clock is never a ticking counter: it is the engine's clock (rebuilt from the
+events' wall times) read at "now". Within a session "now" is anchored once: one wall-time
+reading at construction, then ``time.monotonic()`` deltas, so a wall-clock jump during a
+game (NTP, a judge fixing the time) does not move the game clock. Across a restart the
+elapsed time comes from the events' wall times, so a running clock keeps running.
+
+Usage::
+
+    s = GameSession(tournament, game_id, judge="Ivanov")
+    s.append("clock_start", {})
+    s.append("elimination", {"reason": "hit", "players": [{"team": a, "number": 7}]})
+    s.now_ms(), s.remaining_ms(), s.state.alive(a)
+    s.undo()                      # voids the last event
+    s.tick()                      # call about once a second: ends the game at 0:00
+
+Tests inject a clock: any object with ``now() -> aware datetime`` (see :class:`FakeClock`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.events import VOID, Event, voided_ids
+from fieldjudge.rules.messages import Phrase
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball import refusals as rx
+from fieldjudge.rules.paintball.checks import refusal as engine_refusal
+from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict
+from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at
+from fieldjudge.rules.paintball.model import END_JUDGE, FINAL, GameState
+from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
+from fieldjudge.rules.paintball.setup import needs_second_player as penalty_needs_second
+from fieldjudge.rules.paintball.state import fold
+from fieldjudge.services.tournament import TournamentService
+from fieldjudge.store import EventLog, Refused
+
+UNDO_REASON = "undo"
+
+#: the engine's "name the second player" refusal (29.08), by its template, not its text
+_NAME_SECOND = rx.name_second("").en
+
+
+def asks_second_player(why: Any) -> bool:
+    """29.08: whether an engine refusal only asks for the second player of a group
+    removal 1+1 (a typed test on the message's template, never on its rendered text)."""
+    message = why.args[0] if isinstance(why, BaseException) and why.args else why
+    return isinstance(message, Phrase) and message.en == _NAME_SECOND
+
+
+class SecondPlayerNeeded(Refused):
+    """29.08: the event is a group removal 1+1; name the second player of ``team``."""
+
+    def __init__(self, message: Any, team: str) -> None:
+        super().__init__(message)
+        self.team = team
+
+
+def _ref(team: str, number: int) -> dict[str, Any]:
+    return {"team": team, "number": int(number)}
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current wall time, an aware UTC datetime."""
+        ...
+
+
+class MonotonicClock:
+    """Wall time from one anchor plus ``time.monotonic()`` deltas (immune to wall jumps)."""
+
+    def __init__(
+        self,
+        wall: Callable[[], datetime] = lambda: datetime.now(UTC),
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._monotonic = monotonic
+        self._wall0 = wall()
+        self._mono0 = monotonic()
+
+    def now(self) -> datetime:
+        return self._wall0 + timedelta(seconds=self._monotonic() - self._mono0)
+
+
+class FakeClock:
+    """A clock for tests: time moves only with :meth:`advance`."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.t = start or datetime.now(UTC)
+
+    def now(self) -> datetime:
+        return self.t
+
+    def advance(self, ms: int) -> None:
+        self.t += timedelta(milliseconds=ms)
+
+
+def game_setup(
+    tournament: TournamentService, game_id: str, log: EventLog | None = None
+) -> GameSetup:
+    """The engine's setup of a scheduled game: rosters and settings from the tournament."""
+    g = tournament.game(game_id)
+    if g is None and log is not None:  # a game file whose schedule entry is gone
+        g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
+    if g is None:
+        raise Refused(_("no game {game} in the schedule").format(game=game_id))
+    rosters = {
+        team: tuple(
+            RosterPlayer(int(p["number"]), str(p["name"]), bool(p.get("captain")))
+            for p in tournament.players(team)
+        )
+        for team in (g["team_a"], g["team_b"])
+    }
+    return GameSetup(
+        game_id, g["team_a"], g["team_b"], rosters, Settings.from_dict(tournament.settings)
+    )
+
+
+class GameSession:
+    """The live state of one game and the only way the UI changes it."""
+
+    def __init__(
+        self,
+        tournament: TournamentService,
+        game_id: str,
+        clock: Clock | None = None,
+        judge: str = "",
+    ) -> None:
+        self.tournament = tournament
+        self.game_id = game_id
+        self.backup_error: str | None = None
+        self.clock: Clock = clock or MonotonicClock()
+        self.judge = judge
+        self.log = tournament.game_log(game_id)  # may raise DamagedFile
+        self.setup = game_setup(tournament, game_id, self.log)
+        self.names: dict[str, str] = tournament.team_names()
+        self.game: dict[str, Any] = tournament.game(game_id) or {}
+        self.state: GameState = fold(self.setup, self.log.events)
+        self._voided: set[str] | None = None
+
+    # -- reading ------------------------------------------------------------------------
+    @property
+    def events(self) -> list[Event]:
+        return self.log.events
+
+    @property
+    def teams(self) -> tuple[str, str]:
+        return self.setup.teams
+
+    def team_name(self, team: str) -> str:
+        return self.names.get(team, team)
+
+    def humanize(self, message: Any) -> str:
+        """An engine message (or a ``Refused`` carrying one) in the UI language, teams by
+        their names (``i18n.rule_text``); a plain string through the UI catalog."""
+        return _(rule_text(message, self.names))
+
+    def voided(self) -> set[str]:
+        """Ids of events voided by an effective void (the log strikes them through)."""
+        if self._voided is None:
+            self._voided = voided_ids(self.log.events)
+        return self._voided
+
+    def now_wall(self) -> datetime:
+        return self.clock.now()
+
+    def now_ms(self) -> int:
+        """Elapsed game time now (0 before the start, frozen while stopped)."""
+        return elapsed_at(self.state.clock, self.now_wall())
+
+    def remaining_ms(self) -> int:
+        return self.state.clock.length_ms - self.now_ms()
+
+    def chrono_verdict(
+        self, fps: float | None, forbidden_mode: bool = False, interval_ms: float | None = None
+    ) -> ChronoVerdict:
+        """What a reading would mean under this tournament's settings (20.02-20.05)."""
+        return chrono_verdict(self.setup.settings, fps, forbidden_mode, interval_ms)
+
+    def stamp(self, etype: str, data: Mapping[str, Any] | None = None) -> int | None:
+        """The ``game_clock_ms`` an event of ``etype`` gets if appended now."""
+        if etype == ev.CLOCK_START:
+            return 0
+        if etype == ev.GAME_END and (data or {}).get("reason") == "clock":
+            return self.state.clock.length_ms
+        if not self.state.clock.started:
+            return None
+        return self.now_ms()
+
+    def refusal(self, etype: str, data: Mapping[str, Any] | None = None) -> str | None:
+        """Why ``etype`` with ``data`` cannot be logged now (citing the section), or None."""
+        data = dict(data or {})
+        try:
+            return engine_refusal(self.state, etype, data, self.stamp(etype, data))
+        except Exception as exc:  # malformed data must become a message, never a crash
+            return f"malformed {etype}: {exc}"
+
+    # -- writing ------------------------------------------------------------------------
+    def append(self, etype: str, data: Mapping[str, Any] | None = None) -> Event:
+        """Validate, stamp and append one event durably; returns it once on disk.
+        Raises :class:`Refused` (message citing the section) when it is illegal."""
+        data = dict(data or {})
+        why = self.refusal(etype, data)  # the rules engine, asked once per event
+        if why:
+            if asks_second_player(why):
+                raise SecondPlayerNeeded(why, str(data.get("team") or _first_team(data)))
+            raise Refused(why)
+        return self._write(etype, data, self.stamp(etype, data))
+
+    # -- intents (what the screens call: no event payloads outside the services) --------
+    def start_clock(self) -> Event:
+        return self.append(ev.CLOCK_START)
+
+    def resume_clock(self) -> Event:
+        return self.append(ev.CLOCK_RESUME)
+
+    def stop_time(self) -> Event:
+        return self.append(ev.TIME_STOP)
+
+    def end_by_judge(self, note: str) -> Event:
+        """The judge ends the game (weather, injury...): flagged for the head judge."""
+        return self.append(ev.GAME_END, {"reason": END_JUDGE, "note": note})
+
+    @staticmethod
+    def _elimination(
+        team: str, number: int, reason: str, second: int | None = None
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {"reason": reason, "players": [_ref(team, number)]}
+        if second is not None:
+            data["second"] = int(second)
+        return data
+
+    def eliminate(
+        self, team: str, number: int, reason: str = "hit", second: int | None = None
+    ) -> Event:
+        """One player out (26-29, 34); raises :class:`SecondPlayerNeeded` when the reason
+        is a group removal 1+1 (29.08) and ``second`` is missing."""
+        return self.append(ev.ELIMINATION, self._elimination(team, number, reason, second))
+
+    def eliminate_both(self, a_number: int, b_number: int) -> Event:
+        """26: two opponents hit at once, both out in one entry."""
+        a, b = self.teams
+        data = {"reason": "hit", "players": [_ref(a, a_number), _ref(b, b_number)]}
+        return self.append(ev.ELIMINATION, data)
+
+    def elimination_refusal(
+        self, team: str, number: int, reason: str = "hit", second: int | None = None
+    ) -> str | None:
+        """Why this elimination would be refused, ignoring a second player still to name."""
+        why = self.refusal(ev.ELIMINATION, self._elimination(team, number, reason, second))
+        return None if asks_second_player(why) else why
+
+    def needs_second_player(self, reason: str) -> bool:
+        """29.08, 34.01: whether ``reason`` is a group removal 1+1 in this tournament."""
+        return penalty_needs_second(self.setup.settings, reason)
+
+    def start_paint_check(self, team: str, number: int) -> Event:
+        return self.append(ev.PAINT_CHECK_START, _ref(team, number))
+
+    def start_neutral(self, team: str, number: int) -> Event:
+        return self.append(ev.NEUTRAL_START, _ref(team, number))
+
+    def end_check(self, team: str, number: int, outcome: str) -> Event:
+        """The outcome of the player's open paint or neutral check (24, 25)."""
+        p = self.state.player(team, number)
+        kind = p.check.kind if p is not None and p.check is not None else "paint"
+        etype = ev.PAINT_CHECK_END if kind == "paint" else ev.NEUTRAL_END
+        return self.append(etype, {**_ref(team, number), "outcome": outcome})
+
+    def end_neutral(self, team: str, number: int, outcome: str) -> Event:
+        """25: the outcome of a neutral player's check."""
+        return self.append(ev.NEUTRAL_END, {**_ref(team, number), "outcome": outcome})
+
+    def check_refusal(self, kind: str, team: str, number: int) -> str | None:
+        etype = ev.PAINT_CHECK_START if kind == "paint" else ev.NEUTRAL_START
+        return self.refusal(etype, _ref(team, number))
+
+    def capture_flag(self, team: str, number: int) -> Event:
+        return self.append(ev.FLAG_CAPTURE, _ref(team, number))
+
+    def capture_refusal(self, team: str, number: int) -> str | None:
+        return self.refusal(ev.FLAG_CAPTURE, _ref(team, number))
+
+    @staticmethod
+    def _handover(team: str, from_number: int, to_number: int) -> dict[str, Any]:
+        return {"team": team, "from_number": int(from_number), "to_number": int(to_number)}
+
+    def hand_over_flag(self, team: str, from_number: int, to_number: int) -> Event:
+        return self.append(ev.FLAG_HANDOVER, self._handover(team, from_number, to_number))
+
+    def handover_refusal(self, team: str, from_number: int, to_number: int) -> str | None:
+        return self.refusal(ev.FLAG_HANDOVER, self._handover(team, from_number, to_number))
+
+    def hang_flag(self, team: str, number: int) -> Event:
+        return self.append(ev.FLAG_HANG, _ref(team, number))
+
+    @staticmethod
+    def _verdict(
+        paint: str, fps: float | None, forbidden_mode: bool, source: str, second: int | None
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "paint": paint,
+            "fps": fps,
+            "forbidden_mode": forbidden_mode,
+            "source": source,
+        }
+        if second is not None:
+            data["second"] = int(second)
+        return data
+
+    def hang_verdict(
+        self,
+        paint: str,
+        fps: float | None,
+        forbidden_mode: bool = False,
+        source: str = "typed",
+        second: int | None = None,
+    ) -> Event:
+        """23.01: the paint check and chrono of the hanging carrier."""
+        return self.append(
+            ev.HANG_VERDICT, self._verdict(paint, fps, forbidden_mode, source, second)
+        )
+
+    def hang_verdict_refusal(
+        self,
+        paint: str,
+        fps: float | None,
+        forbidden_mode: bool = False,
+        source: str = "typed",
+        second: int | None = None,
+    ) -> str | None:
+        """Why this verdict would be refused, ignoring a second player still to name."""
+        data = self._verdict(paint, fps, forbidden_mode, source, second)
+        why = self.refusal(ev.HANG_VERDICT, data)
+        return None if second is None and asks_second_player(why) else why
+
+    def chrono_reading(
+        self,
+        team: str,
+        number: int,
+        fps: float,
+        forbidden_mode: bool = False,
+        source: str = "typed",
+        second: int | None = None,
+        **details: Any,
+    ) -> Event:
+        """20: an in-game chrono reading (``details``: the device's extra fields)."""
+        data: dict[str, Any] = {
+            **details,
+            **_ref(team, number),
+            "fps": fps,
+            "forbidden_mode": forbidden_mode,
+            "source": source,
+        }
+        if second is not None:
+            data["second"] = int(second)
+        return self.append(ev.CHRONO_READING, data)
+
+    def chrono_refusal(
+        self, team: str, number: int, fps: float = 0, second: int | None = None
+    ) -> str | None:
+        """Why a reading of this player would be refused (ignoring a second player still
+        to name when ``second`` is None)."""
+        data: dict[str, Any] = {**_ref(team, number), "fps": fps}
+        if second is not None:
+            data["second"] = int(second)
+        why = self.refusal(ev.CHRONO_READING, data)
+        return None if second is None and asks_second_player(why) else why
+
+    def inspect(self, team: str, number: int, result: str) -> Event:
+        """18.02: the inspection of a player after the game."""
+        return self.append(ev.INSPECTION, {**_ref(team, number), "result": result})
+
+    def void(self, target_id: str, reason: str) -> Event:
+        """Void any event of the log (a void of a void restores its target)."""
+        target = self.log.by_id(target_id)
+        if target is None:
+            raise Refused(_("no event {event} in this game").format(event=target_id))
+        if target_id in self.voided():
+            raise Refused(_("this event is already voided"))
+        if not reason.strip():
+            raise Refused(_("a correction needs a reason"))
+        stamp = self.now_ms() if self.state.clock.started else None
+        event = self.tournament.append_game_event(
+            self.game_id,
+            VOID,
+            {"target": target_id, "reason": reason},
+            judge=self.judge,
+            game_clock_ms=stamp,
+            wall_time=self.now_wall(),
+        )
+        self._refold()
+        return event
+
+    def last_undoable(self) -> Event | None:
+        """The newest effective event that is not a void. An automatic ``game_end`` by the
+        clock is skipped: time that ran out cannot be undone."""
+        gone = self.voided()
+        for e in reversed(self.log.events):
+            if e.type == VOID or e.id in gone:
+                continue
+            if e.type == ev.GAME_END and e.data.get("reason") == "clock":
+                continue
+            return e
+        return None
+
+    def undo(self, reason: str = UNDO_REASON) -> Event:
+        """Void the last event (see :meth:`last_undoable`)."""
+        target = self.last_undoable()
+        if target is None:
+            raise Refused(_("nothing to undo"))
+        return self.void(target.id, reason)
+
+    def tick(self) -> Event | None:
+        """End the game when the running clock shows 0:00 (appends ``game_end`` by the
+        clock at the game length). Returns the event or None."""
+        if not clock_run_out(self.state, self.now_wall()):
+            return None
+        return self.append(ev.GAME_END, {"reason": "clock"})
+
+    # -- internals ----------------------------------------------------------------------
+    def _write(self, etype: str, data: dict[str, Any], stamp: int | None) -> Event:
+        was_final = self.state.phase == FINAL
+        event = self.tournament.append_game_event(
+            self.game_id,
+            etype,
+            data,
+            judge=self.judge,
+            game_clock_ms=stamp,
+            wall_time=self.now_wall(),
+        )
+        self._refold()
+        if self.state.phase == FINAL and not was_final:
+            self._backup()
+        return event
+
+    def _backup(self) -> None:
+        """A rotating copy of the game file when the game is closed (DESIGN.md)."""
+        try:
+            self.tournament.backup_game(self.game_id)
+        except OSError as exc:  # the event is safe on disk; only the extra copy failed
+            self.backup_error = str(exc)
+
+    def _refold(self) -> None:
+        self._voided = None
+        self.state = fold(self.setup, self.log.events)
+
+
+def _first_team(data: Mapping[str, Any]) -> str:
+    players = data.get("players")
+    if isinstance(players, list) and players and isinstance(players[0], Mapping):
+        return str(players[0].get("team", ""))
+    return ""
+
+
+__all__ = [
+    "SecondPlayerNeeded",
+    "asks_second_player",
+    "Clock",
+    "FakeClock",
+    "GameSession",
+    "MonotonicClock",
+    "UNDO_REASON",
+    "game_setup",
+]

@@ -1,0 +1,76 @@
+"""The protocol of one game as the head and senior judges act on it (30.02, 31, 32): intent
+methods over :mod:`fieldjudge.services.results`, for the protocol screen and the CLI."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from fieldjudge.rules.events import Event
+from fieldjudge.services import results
+from fieldjudge.services.tournament import TournamentService
+
+
+class GameProtocol:
+    """One game's protocol, acted on by ``judge``. Every method appends one event through
+    the one writer, or raises ``Refused`` citing the section."""
+
+    def __init__(self, t: TournamentService, game_id: str, judge: str = "") -> None:
+        self.t = t
+        self.game_id = game_id
+        self.judge = judge
+
+    def view(self) -> results.GameView:
+        return results.game_view(self.t, self.game_id)
+
+    def submit(self, when: datetime | None = None) -> Event:
+        """30.02, 31: the senior judge submits the result of a finished game."""
+        return results.submit_protocol(self.t, self.game_id, judge=self.judge, when=when)
+
+    def sign(self, team: str, name: str, when: datetime | None = None) -> Event:
+        """31: a captain signs."""
+        return results.sign(self.t, self.game_id, team, name, judge=self.judge, when=when)
+
+    def refuse(
+        self, team: str, reason: str, captain: str = "", when: datetime | None = None
+    ) -> Event:
+        """31: a captain refuses to sign, with the reason."""
+        return results.refuse(
+            self.t, self.game_id, team, reason, captain, judge=self.judge, when=when
+        )
+
+    def correct_total(
+        self,
+        pin: str,
+        new_points: dict[str, int] | None,
+        reason: str,
+        new_diff: dict[str, int] | None = None,
+        outcome: str | None = None,
+        outcome_team: str | None = None,
+    ) -> Event:
+        """31: the head judge corrects a wrong total (and may rule another outcome), with
+        his PIN."""
+        return results.correct_total(
+            self.t,
+            self.game_id,
+            pin,
+            new_points,
+            reason,
+            new_diff,
+            judge=self.judge,
+            outcome=outcome,
+            outcome_team=outcome_team,
+        )
+
+    def no_show(
+        self, absent: list[str], reason: str, pin: str, when: datetime | None = None
+    ) -> Event:
+        """32.01-32.03: the head judge rules a no-show, with his PIN."""
+        return results.record_no_show(
+            self.t,
+            self.game_id,
+            absent,
+            reason,
+            judge=self.judge,
+            when=when or datetime.now(UTC),
+            pin=pin,
+        )

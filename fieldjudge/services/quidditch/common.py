@@ -1,0 +1,31 @@
+"""What every part of the quidditch session shares: the judge-facing error, the event types
+of the match log, and the wording of a span of roll numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from fieldjudge.store.storage import atomic_write_bytes
+
+MATCH_CREATED = "match_created"
+ROUND_RESOLVED = "round_resolved"
+
+
+class SessionError(Exception):
+    """A clear message for the judge (bad input, a refused correction, a missing match)."""
+
+
+def rolls_span(rolls: Sequence[Mapping[str, Any]]) -> str:
+    """«№a–b» of a round's rolls, in Russian (it goes into posts and exports)."""
+    if not rolls:
+        return "бросков не было"
+    a, b = rolls[0]["n"], rolls[-1]["n"]
+    return f"№{a}" if a == b else f"№{a}–{b}"
+
+
+def write_text(path: Path, text: str) -> None:
+    """UTF-8 text, atomically, creating the folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, text.encode("utf-8"))

@@ -1,0 +1,291 @@
+"""The match as the judge runs it: opened from its event log, the state as a fold over the
+effective rounds, the draft of the round being entered, resolving a round, voiding the last
+one (see the package docstring for the log and the no-re-roll rule)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.dice import seed_commitment
+from fieldjudge.rules.events import VOID, Event, voided_ids
+from fieldjudge.rules.quidditch import (
+    SEED_REVEALED,
+    Declaration,
+    MatchSetup,
+    MatchState,
+    RoundResult,
+    make_dice,
+    new_match,
+    render_post,
+    resolve_round,
+    revealed_in,
+    roll_refusal,
+)
+from fieldjudge.services.tournament import TournamentService
+from fieldjudge.store import EventLog, Refused, StoreError
+from fieldjudge.store.storage import atomic_write_bytes
+
+from . import exports
+from .common import MATCH_CREATED, ROUND_RESOLVED, SessionError, rolls_span, write_text
+
+
+def new_server_seed() -> str:
+    """OS randomness for a new match (the rules layer never draws randomness itself)."""
+    return secrets.token_hex(32)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    event: Event
+    result: RoundResult
+    post: str
+    path: Path
+
+
+def redo_note(round_no: int, voided: list[tuple[list[dict], str]]) -> str:
+    """The Russian sentence a redone round's verification line carries."""
+    parts = [f"броски {rolls_span(rolls)} (причина: {reason})" for rolls, reason in voided]
+    return (
+        f"Круг {round_no} пересчитан: прежний результат аннулирован судьёй — "
+        + "; ".join(parts)
+        + ". Аннулированные броски израсходованы и повторно не используются; "
+        "этот круг брошен новыми номерами."
+    )
+
+
+class QuidditchSession:
+    def __init__(self, tournament: TournamentService, log: EventLog) -> None:
+        self.tournament = tournament
+        self.log = log
+        first = log.events[0] if log.events else None
+        if first is None or first.type != MATCH_CREATED:
+            raise SessionError(
+                _("{file}: not a quidditch match (no match_created)").format(file=log.path.name)
+            )
+        self.setup = MatchSetup.from_dict(first.data["setup"])
+        self.server_seed: str = first.data["server_seed"]
+        self.folder = log.path.parent / self.setup.match_id
+
+    # -- opening --------------------------------------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        tournament: TournamentService,
+        setup: MatchSetup,
+        *,
+        judge: str = "",
+        server_seed: str | None = None,
+    ) -> QuidditchSession:
+        if tournament.match_path(setup.match_id).exists():
+            raise SessionError(_("a match named {id} already exists").format(id=setup.match_id))
+        seed = server_seed or new_server_seed()
+        setup = replace(setup, seed_hash=seed_commitment(seed))
+        tournament.append_match_event(
+            setup.match_id,
+            MATCH_CREATED,
+            {"setup": setup.to_dict(), "server_seed": seed, "seed_hash": setup.seed_hash},
+            judge=judge,
+            meta={"teams": [t.name for t in setup.teams], "seed_hash": setup.seed_hash},
+        )
+        return cls(tournament, tournament.match_log(setup.match_id))
+
+    @classmethod
+    def open(cls, tournament: TournamentService, match_id: str) -> QuidditchSession:
+        if not tournament.match_path(match_id).exists():
+            raise SessionError(_("no match {id}").format(id=match_id))
+        return cls(tournament, tournament.match_log(match_id))
+
+    # -- reading --------------------------------------------------------------------------
+    @property
+    def match_id(self) -> str:
+        return self.setup.match_id
+
+    @property
+    def seed_hash(self) -> str:
+        return self.setup.seed_hash
+
+    def round_events(self) -> list[Event]:
+        return [e for e in self.log.events if e.type == ROUND_RESOLVED]
+
+    def voided(self) -> set[str]:
+        return voided_ids(self.log.events)
+
+    def effective_rounds(self) -> list[Event]:
+        gone = self.voided()
+        return [e for e in self.round_events() if e.id not in gone]
+
+    def consumed_rolls(self) -> int:
+        """The highest roll number ever used, voided rounds included."""
+        return max(
+            (r["n"] for e in self.round_events() for r in e.data["result"]["rolls"]), default=0
+        )
+
+    @property
+    def state(self) -> MatchState:
+        """The fold: the state after the last effective round, numbering past every used roll."""
+        rounds = self.effective_rounds()
+        if rounds:
+            st = MatchState.from_dict(rounds[-1].data["result"]["state"])
+        else:
+            st = new_match(self.setup)
+        st.next_roll_n = max(st.next_roll_n, self.consumed_rolls() + 1)
+        st.revealed = revealed_in(self.log.events)  # a revealed match is closed
+        return st
+
+    def void_reason(self, event_id: str) -> str:
+        for e in self.log.events:
+            if e.type == VOID and e.data.get("target") == event_id:
+                return str(e.data.get("reason", ""))
+        return ""
+
+    def voided_runs(self, round_no: int) -> list[tuple[list[dict], str]]:
+        gone = self.voided()
+        return [
+            (list(e.data["result"]["rolls"]), self.void_reason(e.id))
+            for e in self.round_events()
+            if e.id in gone and e.data["round_no"] == round_no
+        ]
+
+    def post_path(self, round_no: int) -> Path:
+        return self.folder / f"round-{round_no}.txt"
+
+    def posts(self) -> list[tuple[int, str]]:
+        return [(e.data["round_no"], e.data["post"]) for e in self.effective_rounds()]
+
+    # -- the round being entered: a draft on disk, so a dead battery loses nothing --------
+    @property
+    def draft_path(self) -> Path:
+        return self.folder / "draft.json"
+
+    def save_draft(self, round_no: int, decls: Mapping[str, Declaration]) -> None:
+        payload = {"round_no": round_no, "declarations": [d.to_dict() for d in decls.values()]}
+        self.folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(self.draft_path, orjson.dumps(payload))
+
+    def load_draft(self) -> dict[str, Declaration]:
+        """The declarations entered so far for the round about to be played."""
+        try:
+            payload = orjson.loads(self.draft_path.read_bytes())
+            if payload.get("round_no") != self.state.round_no:
+                return {}
+            decls = [Declaration.from_dict(d) for d in payload["declarations"]]
+            return {d.player: d for d in decls if d.player in {p.id for p in self.setup.players}}
+        except (OSError, ValueError, KeyError, TypeError):
+            return {}
+
+    # -- writing --------------------------------------------------------------------------
+    def reveal_seed(self, *, judge: str = "") -> str:
+        """Publish the server seed: recorded in the log, after which no roll is possible."""
+        if not revealed_in(self.log.events):
+            self.tournament.append_match_event(
+                self.match_id, SEED_REVEALED, {"seed_hash": self.seed_hash}, judge=judge
+            )
+        return self.server_seed
+
+    def resolve(self, declarations: Iterable[Declaration], *, judge: str = "") -> Resolved:
+        state = self.state
+        why = roll_refusal(state)
+        if why and state.revealed:
+            raise SessionError(rule_text(why))
+        if state.ended:
+            raise SessionError(_("the match has ended"))
+        decls = list(declarations)
+        first_roll = state.next_roll_n
+        try:
+            result = resolve_round(state, decls, make_dice(state, self.server_seed))
+        except (ValueError, KeyError) as exc:
+            raise SessionError(_("cannot resolve the round: {error}").format(error=exc)) from None
+        post = render_post(result)
+        runs = self.voided_runs(result.round_no)
+        if runs:
+            lines = post.split("\n")
+            lines[-1] = lines[-1] + " " + redo_note(result.round_no, runs)
+            post = "\n".join(lines)
+        try:
+            event = self.tournament.append_match_event(
+                self.match_id,
+                ROUND_RESOLVED,
+                {
+                    "round_no": result.round_no,
+                    "first_roll": first_roll,
+                    "declarations": [d.to_dict() for d in decls],
+                    "result": result.to_dict(),
+                    "post": post,
+                },
+                judge=judge,
+            )
+        except StoreError as exc:
+            raise SessionError(_("cannot save the round: {error}").format(error=exc)) from None
+        path = self.post_path(result.round_no)
+        write_text(path, post + "\n")
+        self.save_draft(result.state.round_no, {})
+        return Resolved(event, result, post, path)
+
+    def can_void(self) -> str | None:
+        """None when the last round may be voided, else why not."""
+        rounds = self.effective_rounds()
+        if not rounds:
+            return _("no round to void")
+        last = rounds[-1].data["round_no"]
+        if any(e.data["round_no"] > last for e in self.round_events()):
+            return _("a later round was already resolved")
+        return None
+
+    def void_last_round(self, reason: str, *, judge: str = "") -> Event:
+        why = self.can_void()
+        if why:
+            raise SessionError(why)
+        if not reason.strip():
+            raise SessionError(_("a correction needs a reason"))
+        target = self.effective_rounds()[-1]
+        try:
+            ev = self.tournament.append_match_event(
+                self.match_id, VOID, {"target": target.id, "reason": reason}, judge=judge
+            )
+        except Refused as exc:
+            raise SessionError(_("cannot void the round: {error}").format(error=exc)) from None
+        n = target.data["round_no"]
+        write_text(
+            self.post_path(n),
+            f"[АННУЛИРОВАН: {reason.strip()}]\n\n{target.data['post']}\n",
+        )
+        return ev
+
+    # -- exports (fieldjudge.services.quidditch.exports) ------------------------------------
+    def export_dict(self) -> dict[str, Any]:
+        return exports.export_dict(self)
+
+    def export_text(self) -> str:
+        return exports.export_text(self)
+
+    def write_exports(self) -> tuple[Path, Path]:
+        return exports.write_exports(self)
+
+
+def match_list(tournament: TournamentService) -> list[dict[str, Any]]:
+    """One row per match file for the matches screen (unreadable files reported, not raised)."""
+    out = []
+    for mid in tournament.matches():
+        try:
+            s = QuidditchSession.open(tournament, mid)
+            st = s.state
+            a, b = s.setup.teams
+            out.append(
+                {
+                    "id": mid,
+                    "teams": f"{a.name} — {b.name}",
+                    "round": st.round_no,
+                    "score": f"{st.score[a.key]} : {st.score[b.key]}",
+                    "ended": st.ended,
+                }
+            )
+        except (SessionError, StoreError, KeyError, ValueError) as exc:
+            out.append({"id": mid, "teams": f"! {exc}", "round": 0, "score": "", "ended": False})
+    return out

@@ -1,0 +1,325 @@
+"""Results of a tournament: the protocol actions (30.02, 31, 32) and standings, between the
+store (tournament, game logs) and the pure rules (the paintball engine's fold and scoring,
+``rules.protocol``).
+
+Every action appends through ``TournamentService.append_game_event`` (the one writer: the
+protocol lock and the head judge's authority are checked there); the head judge's actions
+take his PIN and ask the service for his grant."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from fieldjudge.rules import protocol as pr
+from fieldjudge.rules import protocol_texts as pt
+from fieldjudge.rules.events import Event
+from fieldjudge.rules.paintball import GameResult, GameSetup, RosterPlayer, Settings, fold
+from fieldjudge.rules.paintball import game_result as engine_result
+from fieldjudge.rules.paintball import standings as engine_standings
+from fieldjudge.rules.paintball.clock import parse_wall
+from fieldjudge.services.authority import HeadJudge
+from fieldjudge.services.tournament import TournamentService
+from fieldjudge.store import Refused
+
+Svc = TournamentService
+
+
+class TournamentReader(Protocol):
+    """What the read-only results need of a tournament: the services' TournamentService
+    and the store's Tournament (e.g. the pit display's read-only snapshot) both fit."""
+
+    @property
+    def meta(self) -> dict[str, Any]: ...
+
+    @property
+    def settings(self) -> dict[str, Any]: ...
+
+    def games(self) -> list[dict[str, Any]]: ...
+
+    def game(self, game_id: str) -> dict[str, Any] | None: ...
+
+    def teams(self) -> list[dict[str, Any]]: ...
+
+    def team(self, team_id: str) -> dict[str, Any] | None: ...
+
+    def team_names(self) -> dict[str, str]: ...
+
+    def players(self, team_id: str | None = None) -> list[dict[str, Any]]: ...
+
+    def game_summary(self, game_id: str) -> dict[str, Any]: ...
+
+
+CLOSED_PHASES = (pr.SUBMITTED, pr.SIGNED, pr.LOCKED, "no_show")
+
+
+def setup_for(t: TournamentReader, game_id: str, log: Any = None) -> GameSetup:
+    g = t.game(game_id)
+    if g is None and log is not None:
+        g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
+    if g is None:
+        raise Refused("no game {game} in the schedule", game=game_id)
+    rosters = {
+        side: tuple(
+            RosterPlayer(int(p["number"]), p["name"], bool(p.get("captain")))
+            for p in t.players(side)
+        )
+        for side in (g["team_a"], g["team_b"])
+    }
+    return GameSetup(game_id, g["team_a"], g["team_b"], rosters, Settings.from_dict(t.settings))
+
+
+@dataclass
+class GameView:
+    """Everything the protocol screen and the exports show of one game."""
+
+    game: dict[str, Any]
+    setup: GameSetup
+    events: list[Event]
+    state: Any  # paintball GameState
+    result: GameResult  # with the head judge's corrections applied
+    computed: GameResult  # as the engine computes it
+    protocol: pr.Protocol
+    names: dict[str, str]
+
+    @property
+    def teams(self) -> tuple[str, str]:
+        return self.setup.teams
+
+    @property
+    def final(self) -> bool:
+        return bool(self.state.no_show) or self.state.phase == "final"
+
+    @property
+    def phase(self) -> str:
+        if self.state.no_show and self.protocol.phase == pr.OPEN:
+            return "no_show"
+        return self.protocol.phase if self.protocol.submission else self.state.phase
+
+    @property
+    def last_hash(self) -> str:
+        return self.events[-1].hash if self.events else ""
+
+    def name(self, team: str) -> str:
+        return self.names.get(team, team)
+
+
+def view_from_events(
+    t: TournamentReader, game_id: str, events: list[Event], setup: GameSetup | None = None
+) -> GameView:
+    setup = setup or setup_for(t, game_id)
+    state = fold(setup, events)
+    computed = engine_result(setup, state)
+    proto = pr.fold_protocol(events, setup.teams)
+    game = t.game(game_id) or {"id": game_id, "field": "", "start": ""}
+    return GameView(
+        game=game,
+        setup=setup,
+        events=events,
+        state=state,
+        result=pr.apply_corrections(computed, proto),
+        computed=computed,
+        protocol=proto,
+        names=t.team_names(),
+    )
+
+
+def game_view(t: Svc, game_id: str) -> GameView:
+    log = t.game_log(game_id)
+    return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
+
+
+def result_doc(r: GameResult) -> dict[str, Any]:
+    return {
+        "teams": list(r.teams),
+        "points": dict(r.points),
+        "diff": dict(r.diff),
+        "survivors": dict(r.survivors),
+        "outcome": r.outcome,
+        "flag_hang_team": r.flag_hang_team,
+        "flag_held_team": r.flag_held_team,
+        "no_show": sorted(r.no_show),
+    }
+
+
+def result_from_doc(game_id: str, d: dict[str, Any]) -> GameResult:
+    return GameResult(
+        game_id=game_id,
+        teams=tuple(d["teams"]),
+        points=d["points"],
+        diff=d["diff"],
+        survivors=d.get("survivors") or {}.fromkeys(d["teams"], 0),
+        outcome=d["outcome"],
+        flag_hang_team=d.get("flag_hang_team"),
+        flag_held_team=d.get("flag_held_team"),
+        no_show=frozenset(d.get("no_show") or ()),
+    )
+
+
+# --- actions -----------------------------------------------------------------------------
+
+
+def _append(
+    t: Svc,
+    game_id: str,
+    etype: str,
+    data: dict[str, Any],
+    judge: str,
+    when: datetime | None = None,
+    head_judge: HeadJudge | None = None,
+) -> Event:
+    event = t.append_game_event(
+        game_id, etype, data, judge=judge, wall_time=when, head_judge=head_judge
+    )
+    try:
+        t.backup_game(game_id)  # a rotating copy at every closing step of a game
+    except OSError:
+        pass  # the event itself is durable; the extra copy is best effort
+    return event
+
+
+def submit_protocol(t: Svc, game_id: str, judge: str = "", when: datetime | None = None) -> Event:
+    """30.02 / 31: the senior judge submits the result once the game is final."""
+    v = game_view(t, game_id)
+    if not v.final:
+        raise Refused(pt.finish_first())
+    if v.protocol.submitted and v.protocol.phase != pr.SUBMITTED:
+        raise Refused(pt.new_protocol_not_needed())
+    return _append(t, game_id, pr.PROTOCOL_SUBMITTED, pr.snapshot(v.computed), judge, when)
+
+
+def sign(
+    t: Svc, game_id: str, team: str, name: str, judge: str = "", when: datetime | None = None
+) -> Event:
+    return _append(t, game_id, pr.CAPTAIN_SIGNED, {"team": team, "name": name.strip()}, judge, when)
+
+
+def refuse(
+    t: Svc,
+    game_id: str,
+    team: str,
+    reason: str,
+    captain: str = "",
+    judge: str = "",
+    when: datetime | None = None,
+) -> Event:
+    data = {"team": team, "reason": reason.strip(), "captain": captain.strip()}
+    return _append(t, game_id, pr.CAPTAIN_REFUSED, data, judge, when)
+
+
+def correct_total(
+    t: Svc,
+    game_id: str,
+    pin: str,
+    new_points: dict[str, int] | None,
+    reason: str,
+    new_diff: dict[str, int] | None = None,
+    judge: str = "",
+    when: datetime | None = None,
+    outcome: str | None = None,
+    outcome_team: str | None = None,
+) -> Event:
+    """31: the head judge corrects a wrong total of a signed protocol, with his PIN; with
+    ``outcome`` he also rules another outcome (points of 30.01 unless given)."""
+    v = game_view(t, game_id)
+    data = pr.correction_data(
+        v.result, v.setup.settings.points, reason, new_points, new_diff, outcome, outcome_team
+    )
+    why = pr.lock_refusal(v.events, pr.TOTAL_CORRECTED, data, v.teams)
+    if why:
+        raise Refused(why)
+    grant = t.head_judge(pin, pr.TOTAL_CORRECTED)
+    head = t.meta.get("head_judge", "") or judge
+    data |= {"head_judge": head}
+    return _append(t, game_id, pr.TOTAL_CORRECTED, data, judge or head, when, grant)
+
+
+def previous_game_end(t: Svc, game_id: str, team: str) -> datetime | None:
+    """When ``team``'s game before ``game_id`` ended: the last game event of its log, else
+    its scheduled start plus the game length. Naive local time, as the schedule is."""
+    me = t.game(game_id)
+    if me is None:
+        return None
+    before = [
+        g
+        for g in t.games()
+        if g["start"] < me["start"] and team in (g["team_a"], g["team_b"]) and g["id"] != game_id
+    ]
+    if not before:
+        return None
+    prev = before[-1]
+    ended = t.game_summary(prev["id"]).get("ended_at")
+    if ended:
+        return parse_wall(ended).astimezone().replace(tzinfo=None)
+    return datetime.fromisoformat(prev["start"]) + t.game_length
+
+
+def no_show_refusal(t: Svc, game_id: str, absent: list[str], now: datetime) -> str | None:
+    """32.03 for each absent team; ``now`` naive local time of the ruling."""
+    gap = int(t.settings.get("min_gap_minutes", 12))
+    names = t.team_names()
+    for team in absent:
+        why = pr.no_show_gap_refusal(
+            names.get(team, team), previous_game_end(t, game_id, team), now, gap
+        )
+        if why:
+            return why
+    return None
+
+
+def record_no_show(
+    t: Svc,
+    game_id: str,
+    absent: list[str],
+    reason: str = "late",
+    judge: str = "",
+    when: datetime | None = None,
+    pin: str = "",
+) -> Event:
+    """32.01-32.03: the head judge rules a no-show (one or both teams), with his PIN."""
+    from fieldjudge.rules.paintball import refusal
+
+    when = when or datetime.now(UTC)
+    v = game_view(t, game_id)
+    data = {"absent": list(absent), "reason": reason, "ruled_at": when.isoformat()}
+    why = pr.lock_refusal(v.events, pr.NO_SHOW, data, v.teams)
+    why = why or no_show_refusal(t, game_id, absent, when.astimezone().replace(tzinfo=None))
+    why = why or refusal(v.state, pr.NO_SHOW, data)
+    if why:
+        raise Refused(why)
+    grant = t.head_judge(pin, pr.NO_SHOW)
+    return _append(t, game_id, pr.NO_SHOW, data, judge, when, grant)
+
+
+# --- standings ---------------------------------------------------------------------------
+
+
+def closed_results(t: TournamentReader) -> list[tuple[dict, GameResult]]:
+    """Results of the games whose protocol both captains answered (signed; unsigned games
+    are provisional: ``export.scope``), from the summary index (rebuilt when stale)."""
+    out = []
+    for g in t.games():
+        s = t.game_summary(g["id"])
+        if s.get("phase") in (pr.SIGNED, pr.LOCKED) and s.get("result"):  # signed (31)
+            out.append((g, result_from_doc(g["id"], s["result"])))
+    return out
+
+
+def division_of(t: TournamentReader, team_id: str) -> str:
+    team = t.team(team_id) or {}
+    return str(team.get("division") or t.meta.get("division") or "")
+
+
+def standings_by_division(
+    t: TournamentReader, results: list[tuple[dict, GameResult]] | None = None
+) -> dict[str, list]:
+    """{division: [StandingRow]} over the closed games (every team listed)."""
+    results = closed_results(t) if results is None else results
+    groups: dict[str, list[GameResult]] = {}
+    teams: dict[str, list[str]] = {}
+    for team in t.teams():
+        teams.setdefault(division_of(t, team["id"]), []).append(team["id"])
+    for _g, r in results:
+        groups.setdefault(division_of(t, r.teams[0]), []).append(r)
+    return {div: engine_standings(groups.get(div, []), ids) for div, ids in sorted(teams.items())}

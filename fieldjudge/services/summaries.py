@@ -1,0 +1,44 @@
+"""What the home screen shows of a game, computed from its log by the rules engine and
+cached in the summary index (never the source of truth) by
+``TournamentService.game_summary``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fieldjudge.store import EventLog
+
+if TYPE_CHECKING:
+    from fieldjudge.services.tournament import TournamentService
+
+
+def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
+    types = [e.type for e in log.events]
+    phase = "open" if types else "scheduled"
+    out: dict[str, Any] = {"phase": phase, "events": len(types)}
+    if not types:
+        return out
+    try:
+        out.update(_results_summary(t, game_id, log))
+    except Exception:  # noqa: BLE001 - a summary must never stop the home screen
+        pass
+    return out
+
+
+def _results_summary(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
+    from fieldjudge.rules.protocol import PROTOCOL_TYPES
+    from fieldjudge.services.results import CLOSED_PHASES, result_doc, setup_for, view_from_events
+
+    events = list(log.events)
+    v = view_from_events(t, game_id, events, setup_for(t, game_id, log))
+    out: dict[str, Any] = {"phase": v.phase}
+    if v.state.clock.started and not v.state.no_show:
+        out["alive"] = [v.state.alive(team) for team in v.teams]
+    if v.state.no_show:
+        out["no_show"] = sorted(v.state.no_show)
+    game_events = [e for e in events if e.type not in PROTOCOL_TYPES]
+    if v.final and game_events:
+        out["ended_at"] = game_events[-1].wall_time  # 32.03: the gap starts here
+    if v.phase in CLOSED_PHASES:
+        out["result"] = result_doc(v.result)
+    return out
