@@ -41,6 +41,7 @@ from fieldjudge.store.anchors import (
     parse_heads,
 )
 from fieldjudge.store.auth_log import LAPTOPS_DIR
+from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
 from fieldjudge.store.tournament import TOURNAMENT_FILE, anchor_fault
 from fieldjudge.store.validate import validate_data
@@ -207,8 +208,9 @@ def _common(ours: list[dict], theirs: list[dict]) -> int:
 
 
 def _write_log(path: Path, doc: dict[str, Any]) -> None:
+    """A whole log (new, fast-forwarded or a kept conflict copy), in the store's format."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, orjson.dumps(bundle.doc_to_log(doc)))
+    write_log_file(path, bundle.doc_to_log(doc))
 
 
 def _forget(t: TournamentService, kind: str, log_id: str) -> None:
