@@ -134,6 +134,9 @@ def test_wrong_secrets_are_logged_and_wait_across_restarts(folder) -> None:
     assert [(x.laptop, x.what, x.result) for x in mine] == [
         (lid, pr.TOTAL_CORRECTED, "attempt")
     ] * 3
+    assert verify_report(folder)[f"laptops/{lid}/laptop.json"].notes[1:] == [
+        "3 wrong head judge's secret(s) since the last right one"
+    ]
     # a restart does not give three more: the right secret waits too
     t = open_tournament(folder, startup_backup=False, wall=wall)
     try:

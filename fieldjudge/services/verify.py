@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.auth_backoff import failures_since_success
 from fieldjudge.rules.events import Event
 from fieldjudge.services import authority, identity
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import read_tournament_sig
+from fieldjudge.store.auth_log import read_all as read_attempts
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
 from fieldjudge.store.tournament import TOURNAMENT_FILE, anchor_fault
@@ -197,10 +199,14 @@ def verify_report(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, 
     folder = Path(folder)
     ctx = Context.of(folder, pins)
     out: dict[str, FileReport] = {TOURNAMENT_FILE: verify_tournament(folder, ctx)}
+    attempts = read_attempts(folder)
     for lid, info in sorted(ctx.reg.items()):
         rep = FileReport(notes=[info.label()])
         if info.fault:
             rep.faults.append(f"{info.label()}: {info.fault}")
+        failed = failures_since_success((a.t, a.result) for a in attempts.get(lid, []))
+        if failed:  # for the head judge: someone typed wrong secrets on this laptop
+            rep.notes.append(f"{len(failed)} wrong head judge's secret(s) since the last right one")
         out[f"laptops/{lid}/laptop.json"] = rep
     for rel, faults in sorted(ctx.manifest_faults.items()):
         out[rel] = FileReport(faults=list(faults))
