@@ -48,7 +48,7 @@ from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at
 from fieldjudge.rules.paintball.model import END_JUDGE, FINAL, GameState
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 from fieldjudge.rules.paintball.setup import needs_second_player as penalty_needs_second
-from fieldjudge.rules.paintball.state import fold
+from fieldjudge.rules.paintball.state import advance, fold
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import EventLog, Refused
 
@@ -153,6 +153,7 @@ class GameSession:
         self.names: dict[str, str] = tournament.team_names()
         self.game: dict[str, Any] = tournament.game(game_id) or {}
         self.state: GameState = fold(self.setup, self.log.events)
+        self._folded = len(self.log.events)  # how many of the log's events ``state`` holds
         self._voided: set[str] | None = None
 
     # -- reading ------------------------------------------------------------------------
@@ -446,7 +447,7 @@ class GameSession:
             game_clock_ms=stamp,
             wall_time=self.now_wall(),
         )
-        self._refold()
+        self._advance(event)
         if self.state.phase == FINAL and not was_final:
             self._backup()
         return event
@@ -458,9 +459,23 @@ class GameSession:
         except OSError as exc:  # the event is safe on disk; only the extra copy failed
             self.backup_error = str(exc)
 
+    def _advance(self, event: Event) -> None:
+        """The state after ``event``, just appended: the engine's incremental fold when it
+        is the one event the state lacks (the usual case), else the whole log again."""
+        events = self.log.events
+        if len(events) == self._folded + 1 and events[-1] is event and event.type != VOID:
+            # ``_voided`` stays right: a new event that is not a void voids nothing
+            advance(self.state, event)
+            self._folded = len(events)
+            return
+        self._refold()
+
     def _refold(self) -> None:
+        """The whole log folded again: after a void (it may take back any earlier event)
+        or when the log moved on outside this session."""
         self._voided = None
         self.state = fold(self.setup, self.log.events)
+        self._folded = len(self.log.events)
 
 
 def _first_team(data: Mapping[str, Any]) -> str:
