@@ -298,9 +298,7 @@ def main() -> None:
                 # the anchor: the same keys
                 anchor.send(b"a42", lambda ls: any("Reason for #42" in ln for ln in ls))
                 size = lines_path.stat().st_size
-                times_anchor.append(
-                    anchor.send(b"\r", lambda ls: "✗" in anchor_row(ls)) * 1000
-                )
+                times_anchor.append(anchor.send(b"\r", lambda ls: "✗" in anchor_row(ls)) * 1000)
                 assert lines_path.stat().st_size > size
                 anchor.send(b"u", lambda ls: "✗" not in anchor_row(ls))
         finally:
