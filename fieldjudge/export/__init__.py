@@ -75,15 +75,19 @@ def run_export(
         else:
             put(f"events-{gs}.csv", events_csv(v))
         return written
-    by_div = results.standings_by_division(t)
     tr = html.translator(lang)
     if fmt == "html":
-        views = [results.game_view(t, g["id"]) for g in played_games(t)]
+        # each game file read and its chain verified once: the standings come from the
+        # same views as the protocols
+        views = [results.read_game_view(t, g["id"]) for g in played_games(t)]
+        closed = [(v.game, v.result) for v in views if v.phase in results.CLOSED_PHASES]
+        by_div = results.standings_by_division(t, closed)
         for v in views:
             put(f"protocol-{game_stem(t, v.game)}.html", html.protocol_html(t, v, lang).encode())
         put(f"protocols-{stem}.html", html.protocols_html(t, views, lang).encode())
         put(f"standings-{stem}.html", html.standings_html(t, by_div, lang, now).encode())
     else:
+        by_div = results.standings_by_division(t)
         put(f"standings-{stem}.csv", tables.standings_csv(t, by_div, tr))
     return written
 

@@ -130,6 +130,13 @@ def game_view(t: Svc, game_id: str) -> GameView:
     return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
 
 
+def read_game_view(t: Svc, game_id: str) -> GameView:
+    """The view of a game read once (an export over every game): its file read and its
+    chain verified once, not kept open unless it already was."""
+    with t.reading_game_log(game_id) as log:
+        return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
+
+
 def result_doc(r: GameResult) -> dict[str, Any]:
     return {
         "teams": list(r.teams),

@@ -9,6 +9,7 @@ before the store appends."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 import weakref
 from collections.abc import Callable, Iterable, Mapping
@@ -126,6 +127,10 @@ class TournamentService:
         """The game's log, to read (its appends go through :meth:`append_game_event`); a new
         file records this laptop as the game's owner."""
         return self.store.game_log(game_id, create=create, owner=self.laptop_id)
+
+    def reading_game_log(self, game_id: str) -> contextlib.AbstractContextManager[EventLog]:
+        """A game's log to read once, closed after unless the folder holds it open."""
+        return self.store.reading_game_log(game_id)
 
     def match_log(self, match_id: str, meta: dict[str, Any] | None = None) -> EventLog:
         return self.store.match_log(match_id, meta)

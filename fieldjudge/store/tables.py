@@ -178,7 +178,8 @@ class TablesMixin:
         )
 
     def game(self, game_id: str) -> dict[str, Any] | None:
-        return next((g for g in self.games() if g["id"] == game_id), None)
+        # one scan, no sort: an export asks for every game several times
+        return next((dict(g) for g in self._db.table("games") if g["id"] == game_id), None)
 
     @property
     def game_length(self) -> timedelta:
