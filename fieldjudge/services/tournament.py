@@ -145,6 +145,14 @@ class TournamentService:
 
         return self.store.game_summary(game_id, lambda log: summaries.summarize(self, game_id, log))
 
+    def cached_game_summary(self, game_id: str) -> dict[str, Any] | None:
+        """The game's summary if the index holds a current one (a game never recorded:
+        scheduled), else None; reads no game file."""
+        path = self.game_path(game_id)
+        if not path.exists():
+            return {"phase": "scheduled", "events": 0}
+        return self.store.index.get(game_id, path)
+
     def backup_game(self, game_id: str) -> Path | None:
         return self.store.backup_game(game_id)
 
