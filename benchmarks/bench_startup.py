@@ -29,7 +29,8 @@ GAMES, PER_GAME = 120, 300
 TARGET_COLD, TARGET_RSS = 1.5, 1.3
 
 # Both children use the same readiness test: a Pilot waits until the games table has its
-# rows, lets the app process one more round of messages, then prints READY.
+# rows and has the screen compose a frame with them, then prints READY (the keys work from
+# then on: the cold app summarises the remaining games a slice a frame).
 CHILD_BARE = """
 import sys
 from textual.app import App
@@ -50,7 +51,7 @@ async def pilot_run(pilot):
     app = pilot.app
     while app.screen.query("#games").first().row_count == 0:
         await pilot.pause(0.001)
-    await pilot.pause()
+    await pilot.pause(0)  # one frame composed with the rows
     print("READY", flush=True)
     app.exit()
 
@@ -68,7 +69,7 @@ async def pilot_run(pilot):
     app = pilot.app
     while app.tournament is None or not any(t.row_count for t in app.screen.query("#games")):
         await pilot.pause(0.001)
-    await pilot.pause()
+    await pilot.pause(0)  # one frame composed with the rows
     print("READY", flush=True)
     table = app.screen.query_one("#games")
     while "…" in list(table.get_column_at(len(table.columns) - 1)):
