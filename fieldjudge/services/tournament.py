@@ -153,6 +153,14 @@ class TournamentService:
             return {"phase": "scheduled", "events": 0}
         return self.store.index.get(game_id, path)
 
+    def remember_game_summary(
+        self, game_id: str, summary: dict[str, Any], key: list[int] | None
+    ) -> None:
+        """Put a summary made from a read of the game's file into the index, under that
+        file's ``key`` (size, mtime) taken before the read: a file changed since then
+        does not match it, and its summary is made again when asked."""
+        self.store.index.put(game_id, self.game_path(game_id), summary, key=key)
+
     def backup_game(self, game_id: str) -> Path | None:
         return self.store.backup_game(game_id)
 
