@@ -30,7 +30,9 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy and cmd_name not in self.commands:
             module, attr = self.lazy[cmd_name].split(":")
-            self.add_command(getattr(importlib.import_module(module), attr), cmd_name)
+            command = getattr(importlib.import_module(module), attr)
+            self.add_command(command, cmd_name)
+            accept_global_options_of(command)
         return super().get_command(ctx, cmd_name)
 
 
@@ -147,10 +149,16 @@ def accept_global_options(group: click.Group) -> None:
     after its name too (``fieldjudge demo --no-ui --data-dir DIR``). A subcommand that has
     an option of the same name keeps its own (``export --lang``: the document language)."""
     for cmd in group.commands.values():
-        taken = {opt for p in cmd.params for opt in getattr(p, "opts", ())}
-        cmd.params.extend(o for o in _global_options() if not set(o.opts) & taken)
-        if isinstance(cmd, click.Group):
-            accept_global_options(cmd)
+        accept_global_options_of(cmd)
+
+
+def accept_global_options_of(cmd: click.Command) -> None:
+    """The global options for one subcommand (and its own subcommands); a lazy one gets
+    them when it is loaded."""
+    taken = {opt for p in cmd.params for opt in getattr(p, "opts", ())}
+    cmd.params.extend(o for o in _global_options() if not set(o.opts) & taken)
+    if isinstance(cmd, click.Group):
+        accept_global_options(cmd)
 
 
 _register_commands()
