@@ -179,9 +179,7 @@ def main() -> None:
     print(f"{GAMES} games, {events} events a game; HTML ({GAMES + 2} files), CSV, JSON")
     print(f"runs: {args.repeat}, each three processes (process start included)")
     for name, s in (("fieldjudge export", f), ("floor (read + write)", a)):
-        print(
-            f"{name:22} min {s['min_s']:.3f}  median {s['median_s']:.3f}  max {s['max_s']:.3f} s"
-        )
+        print(f"{name:22} min {s['min_s']:.3f}  median {s['median_s']:.3f}  max {s['max_s']:.3f} s")
     ok = ratio <= TARGET_RATIO
     print(f"ratio {ratio:.2f} (target ≤ {TARGET_RATIO}): {'meets' if ok else 'MISSES'}")
     print(
