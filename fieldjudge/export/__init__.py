@@ -10,9 +10,8 @@ from pathlib import Path
 
 import orjson
 
-from fieldjudge.export import bundle, html, pdf, scope, tables
+from fieldjudge.export import bundle, html, scope, tables
 from fieldjudge.export.names import safe_name, write_new
-from fieldjudge.export.protocol_doc import protocol_doc
 from fieldjudge.services import results, summaries
 from fieldjudge.store import Refused
 
@@ -55,6 +54,9 @@ def run_export(
         delimiter = ";" if lang == "ru" else ","
     if len(delimiter) != 1 or delimiter in '"\r\n':
         raise Refused(f"the CSV delimiter is one character, not {delimiter!r}")
+    if fmt == "pdf":  # the PDF library takes longer to import than an HTML export runs
+        from fieldjudge.export import pdf
+        from fieldjudge.export.protocol_doc import protocol_doc
     out_dir = Path(out_dir)
     if game_id is not None and t.game(game_id) is None:
         raise Refused(f"no game {game_id!r} in the schedule")
