@@ -69,10 +69,10 @@ class TablesMixin:
         return {t["id"]: t["name"] for t in self.teams()}
 
     def players(self, team_id: str | None = None) -> list[dict[str, Any]]:
-        ps = (dict(d) for d in self._db.table("players").all())
-        if team_id is not None:
-            ps = (p for p in ps if p["team_id"] == team_id)
-        return sorted(ps, key=lambda p: (p["team_id"], p["number"]))
+        ps = self._db.table("players").all()
+        if team_id is not None:  # filter before copying: a game asks for its two teams
+            ps = [p for p in ps if p["team_id"] == team_id]
+        return sorted((dict(p) for p in ps), key=lambda p: (p["team_id"], p["number"]))
 
     def add_team(self, name: str, key: WriteKey | None = None) -> dict[str, Any]:
         self.check_key(key)
