@@ -253,3 +253,73 @@ async def test_20_05_disqualified_in_an_earlier_game_shown_and_refused_in_a_late
         await keys(pilot, side, *str(number), "enter")
         assert "20.05" in screen.prompt.current.error
         assert "disqualified for the rest of the tournament" in screen.prompt.current.error
+
+
+async def test_23_03_20_02_18_02_settings_on_the_tournament_setup_screen(tmp_path: Path) -> None:
+    """end_when_team_out (23.03), fps_precision (20.02/20.03) and the inspection's penalty
+    points (18.02) are typed on the new-tournament form and stored as settings."""
+    from fieldjudge.app import make_app
+    from fieldjudge.rules.paintball import Settings
+    from fieldjudge.settings import settings_lines
+
+    app = make_app(tmp_path / "data", lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the form")
+        form = app.screen
+        await type_text(pilot, "Cup")
+        for _ in range(4):
+            await pilot.press("enter")
+        await type_text(pilot, "Judge")
+        await pilot.press("enter")
+        await type_text(pilot, "4321")
+        await pilot.press("enter")
+        await type_text(pilot, "4321")
+        for _ in range(7):  # keep team size, length and points
+            await pilot.press("enter")
+        assert form.values()["end_when_team_out"] == "no"
+        await keys(pilot, "backspace", "backspace", "y", "enter")
+        assert form.values()["fps_precision"] == "whole"
+        await keys(pilot, *["backspace"] * 5)
+        await type_text(pilot, "exact")
+        await keys(pilot, "enter", "backspace", "2", "enter")
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        s = app.tournament.settings
+        assert (s["end_when_team_out"], s["fps_precision"], s["inspection_penalty_points"]) == (
+            True,
+            "exact",
+            2,
+        )
+        engine = Settings.from_dict(s)
+        assert engine.end_when_team_out and engine.fps_precision == "exact"
+        assert settings_lines(s)[2:] == [
+            "A team with nobody left ends the game (23.03): yes",
+            "Fps judged on (20.02/20.03): exact reading",
+            "Inspection: penalty points per hit found (18.02): 2",
+        ]
+
+
+def test_23_03_setting_refuses_a_wrong_answer() -> None:
+    from fieldjudge.screens.setup.tournament import validate_tournament
+
+    v = {
+        "name": "Cup",
+        "date": "2026-06-01",
+        "head_judge": "J",
+        "pin": "1234",
+        "pin2": "1234",
+        "team_size": "5",
+        "game_length": "7:00",
+        "flag_hang": "3",
+        "flag_held": "2",
+        "draw": "1",
+        "loss": "0",
+        "end_when_team_out": "maybe",
+        "fps_precision": "whole",
+        "inspection_penalty_points": "1",
+    }
+    assert validate_tournament(v) == "Answer yes or no (y/n)"
+    assert validate_tournament({**v, "end_when_team_out": "нет", "fps_precision": "tenths"}) == (
+        "Fps precision: whole or exact"
+    )
+    assert validate_tournament({**v, "end_when_team_out": "да"}) is None
