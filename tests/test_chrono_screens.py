@@ -308,7 +308,7 @@ async def test_in_game_305_removes_and_shows_the_reading(demo_folder: Path, no_p
         await wait_for(pilot, lambda: feed(app).last.fps == 250.0, "the feed takes the reading")
         await pilot.pause()  # the screen has handled the same reading (it bubbles up)
         assert [s.fps for s in screen.shots] == [298.0, 305.0]  # the 250 was not taken
-        assert screen.query_one("#cg-result-digits").value == "305.0"
+        assert screen.query_one("#cg-result-digits").value == "305"  # as read (20.06)
         assert "PLAYER REMOVED" in screen.query_one("#cg-result-text").render().plain
         await pilot.press("enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, InGameChronoScreen))

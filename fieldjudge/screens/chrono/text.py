@@ -187,3 +187,10 @@ def ingame_result(label: str, cv: Any, second_label: str | None = None) -> str:
         text.append(_("Flagged for the head judge"))
     text.append(_("Show this reading to the player (20.06). Enter / Esc: close"))
     return "\n".join(text)
+
+
+def shot_list(shots: list[float], judged: list[int]) -> str:
+    """20.02: the readings as read, numbered for the digit keys; ✓ marks the 1-3 shots the
+    verdict is taken on."""
+    cells = [f"{i}:{fps:g}{'✓' if i - 1 in judged else ''}" for i, fps in enumerate(shots, 1)]
+    return _("Shots judged (digits 1-9 pick, 20.02)") + ": " + "  ".join(cells[-9:])
