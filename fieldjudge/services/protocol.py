@@ -51,9 +51,15 @@ class GameProtocol:
         )
 
     def no_show(
-        self, absent: list[str], reason: str, pin: str, when: datetime | None = None
+        self,
+        absent: list[str],
+        reason: str,
+        pin: str,
+        when: datetime | None = None,
+        cause: str = "team",
     ) -> Event:
-        """32.01-32.03: the head judge rules a no-show, with his PIN."""
+        """32.01-32.03: the head judge rules a no-show, with his PIN and its cause (team or
+        organisers, 32.03)."""
         return results.record_no_show(
             self.t,
             self.game_id,
@@ -62,4 +68,5 @@ class GameProtocol:
             judge=self.judge,
             when=when or datetime.now(UTC),
             pin=pin,
+            cause=cause,
         )

@@ -284,13 +284,16 @@ def record_no_show(
     judge: str = "",
     when: datetime | None = None,
     pin: str = "",
+    cause: str = "team",
 ) -> Event:
-    """32.01-32.03: the head judge rules a no-show (one or both teams), with his PIN."""
+    """32.01-32.03: the head judge rules a no-show (one or both teams), with his PIN;
+    ``cause``: ``team`` or ``organisers`` (32.03: only the organisers' may be replayed)."""
     from fieldjudge.rules.paintball import refusal
 
     when = when or datetime.now(UTC)
     v = game_view(t, game_id)
     data = {"absent": list(absent), "reason": reason, "ruled_at": when.isoformat()}
+    data["cause"] = cause
     why = pr.lock_refusal(v.events, pr.NO_SHOW, data, v.teams)
     why = why or no_show_refusal(t, game_id, absent, when.astimezone().replace(tzinfo=None))
     why = why or refusal(v.state, pr.NO_SHOW, data)

@@ -29,6 +29,9 @@ PHASE_TEXT = {
 }
 
 
+CAUSE_TEXT = {"team": "the team", "organisers": "the organisers"}
+
+
 class ProtocolScreen(JudgeScreen):
     SCREEN_TITLE = "Game protocol"
     HELP_TEXT = (
@@ -104,6 +107,15 @@ class ProtocolScreen(JudgeScreen):
         ]
         if r.no_show:
             lines.append(f"  {_('No-show')}: " + ", ".join(v.name(x) for x in sorted(r.no_show)))
+            cause = v.state.no_show_cause or "team"  # 32.03
+            lines.append(
+                f"  {_('Caused by (32.03)')}: {_(CAUSE_TEXT.get(cause, cause))}"
+                + (
+                    " · " + _("may be replayed by the head judge within the round")
+                    if cause == "organisers"
+                    else ""
+                )
+            )
         lines += ["", _("Eliminations") + ":"]
         elims = [p for p in v.state.players.values() if p.elimination is not None]
         elims.sort(key=lambda p: (p.elimination.game_clock_ms or 0, p.team, p.number))
@@ -251,36 +263,30 @@ class ProtocolScreen(JudgeScreen):
                 return _("Type the head judge's PIN")
             return None
 
-        def done(values: Values | None) -> None:
-            if values:
-                pin, reason = values["pin"], values["reason"]
-                points = {a: int(values["a"]), b: int(values["b"])}
-                self._do(
-                    lambda: self.protocol.correct_total(pin, points, reason),
-                )
+        def run(values: Values) -> None:
+            points = {a: int(values["a"]), b: int(values["b"])}
+            self.protocol.correct_total(values["pin"], points, values["reason"])
 
-        self.app.push_screen(
-            FormScreen(
-                _("Head judge: correct a wrong total (31)"),
-                [
-                    Field(
-                        "a",
-                        f"{v.name(a)}: {_('game points')}",
-                        str(v.result.points[a]),
-                        restrict=r"-?\d*",
-                    ),
-                    Field(
-                        "b",
-                        f"{v.name(b)}: {_('game points')}",
-                        str(v.result.points[b]),
-                        restrict=r"-?\d*",
-                    ),
-                    Field("reason", _("Reason")),
-                    Field("pin", _("Head judge's PIN"), password=True),
-                ],
-                check,
-            ),
-            done,
+        self.pin_form(
+            _("Head judge: correct a wrong total (31)"),
+            [
+                Field(
+                    "a",
+                    f"{v.name(a)}: {_('game points')}",
+                    str(v.result.points[a]),
+                    restrict=r"-?\d*",
+                ),
+                Field(
+                    "b",
+                    f"{v.name(b)}: {_('game points')}",
+                    str(v.result.points[b]),
+                    restrict=r"-?\d*",
+                ),
+                Field("reason", _("Reason")),
+                Field("pin", _("Head judge's PIN"), password=True),
+            ],
+            check,
+            run,
         )
 
     def action_no_show(self) -> None:
@@ -294,32 +300,88 @@ class ProtocolScreen(JudgeScreen):
                 return _("Absent: 1, 2 or 12 (both)")
             if vals["reason"] not in ("late", "refused"):
                 return _("Reason: late or refused")
+            if no_show_cause(vals["cause"]) is None:
+                return _("Caused by: team or organisers (32.03)")
             if not vals["pin"]:
                 return _("Type the head judge's PIN")
             return None
 
+        def run(values: Values) -> None:
+            absent = [v.teams[int(c) - 1] for c in values["absent"]]
+            cause = no_show_cause(values["cause"]) or "team"
+            self.protocol.no_show(absent, values["reason"], values["pin"], cause=cause)
+
+        fields = [
+            Field(
+                "absent",
+                f"{_('Absent')}: 1 = {v.name(a)}, 2 = {v.name(b)}, 12 = {_('both')}",
+                restrict=r"[12]{0,2}",
+            ),
+            Field("reason", _("Reason: late or refused"), "late"),
+            Field("cause", _("Caused by: team or organisers (32.03)"), _("team")),
+            Field("pin", _("Head judge's PIN"), password=True),
+        ]
+        self.pin_form(_("Head judge: no-show (32.01)"), fields, check, run)
+
+    def pin_form(
+        self,
+        title: str,
+        fields: list[Field],
+        check: Callable[[Values], str | None],
+        run: Callable[[Values], object],
+        error: str = "",
+    ) -> None:
+        """A head judge's form with his PIN: when the action is refused (a wrong PIN, a
+        rule), the form opens again with everything typed kept (the PIN cleared) and the
+        reason shown."""
+
         def done(values: Values | None) -> None:
-            if values:
-                absent = [v.teams[int(c) - 1] for c in values["absent"]]
-                reason, pin = values["reason"], values["pin"]
-                self._do(lambda: self.protocol.no_show(absent, reason, pin))
+            if not values:
+                return
+            try:
+                run(values)
+            except StoreError as exc:
+                why = _(rule_text(exc, self.view.names if self.view else None))
+                kept = [
+                    Field(
+                        f.key,
+                        f.label,
+                        "" if f.password else values.get(f.key, f.value),
+                        f.password,
+                        f.placeholder,
+                        f.restrict,
+                    )
+                    for f in fields
+                ]
+                self.reload()
+                self.say(why)
+                self.pin_form(title, kept, check, run, why)
+                return
+            self.say("")
+            self.reload()
+            self.app.refresh_home()
 
         self.app.push_screen(
-            FormScreen(
-                _("Head judge: no-show (32.01)"),
-                [
-                    Field(
-                        "absent",
-                        f"{_('Absent')}: 1 = {v.name(a)}, 2 = {v.name(b)}, 12 = {_('both')}",
-                        restrict=r"[12]{0,2}",
-                    ),
-                    Field("reason", _("Reason: late or refused"), "late"),
-                    Field("pin", _("Head judge's PIN"), password=True),
-                ],
-                check,
-            ),
-            done,
+            FormScreen(title, fields, check, note=f"⚠ {error}" if error else ""), done
         )
+
+
+_CAUSES = {
+    "team": "team",
+    "t": "team",
+    "команда": "team",
+    "к": "team",
+    "organisers": "organisers",
+    "organizers": "organisers",
+    "o": "organisers",
+    "организаторы": "organisers",
+    "о": "organisers",
+}
+
+
+def no_show_cause(text: str) -> str | None:
+    """32.03: who caused a no-show, as typed (English or Russian), or None."""
+    return _CAUSES.get(text.strip().lower())
 
 
 def open_protocol(app, game_id: str) -> None:
