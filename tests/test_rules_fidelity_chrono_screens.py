@@ -130,3 +130,85 @@ async def test_23_02_20_06_a_hang_rejected_by_the_chrono_shows_the_reading(
         assert box.region.bottom <= 24 and box.region.right <= 80
         await keys(pilot, "enter")
         await wait_for(pilot, lambda: app.screen is screen, "back on the game")
+
+
+# --- marker check: 19.03 acceptance, 19.04 modes, 19.05 balls across a restart ----------
+
+
+async def test_19_05_restart_keeps_the_ball_count_and_140_is_a_notice(
+    demo_folder: Path, no_port
+) -> None:
+    from tests.test_chrono_screens import judging, next_game, open_check, shots
+
+    async with judging(demo_folder) as (app, pilot):
+        screen = await open_check(app, pilot, next_game(app))
+        await pilot.press("enter", "a", "m", "s")
+        await shots(pilot, app, [285.0 + (i % 3) for i in range(100)], 150)
+        await pilot.press("c")  # restart the check: 100 balls still count (19.05)
+        assert screen.current.balls_before == 100 and screen.current.shots == []
+        await pilot.press("a", "m", "s")
+        await shots(pilot, app, [286.0] * 40, 150)
+        await wait_for(pilot, lambda: screen.last_check.balls_used == 140, "140 balls")
+        assert screen.last_check.ball_limit_reached
+        tests = screen.query_one("#mc-tests").render().plain
+        assert "balls used: 140 / 140" in tests
+        assert "⚠ 19.05: " in tests  # a notice for the judges, not a failed test
+        assert [t.name for t in screen.last_check.tests] == [
+            "acceptance",
+            "modes",
+            "slap",
+            "velocity",
+            "rate_of_fire",
+            "after_release",
+        ]
+
+
+async def test_19_03_foreign_object_refuses_the_marker_for_the_check(
+    demo_folder: Path, no_port
+) -> None:
+    from fieldjudge.screens.chrono.acceptance import AcceptanceProblemScreen
+    from fieldjudge.screens.chrono.marker_check import FailedMarkerScreen
+    from tests.test_chrono_screens import judging, next_game, open_check, shots, verdicts
+
+    async with judging(demo_folder) as (app, pilot):
+        gid = next_game(app)
+        screen = await open_check(app, pilot, gid)
+        await pilot.press("enter", "A")
+        await wait_for(pilot, lambda: isinstance(app.screen, AcceptanceProblemScreen))
+        await pilot.press("1", "3", "enter")  # foreign object, tool-less adjuster
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.press("m", "s")
+        await shots(pilot, app, [285.0, 286.0], 150)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.current.release_t is not None)
+        assert screen.last_check.refused
+        assert screen.last_check.test("acceptance").outcome == "fail"
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, FailedMarkerScreen), "19.06")
+        assert app.screen.check.reasons == (
+            "19.03: marker not accepted for the check: a foreign object in the barrel, breech "
+            "or loader; a part that changes the velocity or mode without tools",
+        )
+        await pilot.press("f")
+        await wait_for(pilot, lambda: verdicts(app.tournament, gid), "the verdict")
+        v = verdicts(app.tournament, gid)[-1]
+        assert v["result"] == "not_admitted" and v["tests"]["acceptance"] == "fail"
+        assert v["acceptance"] == {
+            "foreign_object": True,
+            "loose_parts": False,
+            "toolless_adjuster": True,
+        }
+
+
+async def test_19_04_forbidden_mode_step_fails_the_marker(demo_folder: Path, no_port) -> None:
+    from tests.test_chrono_screens import judging, next_game, open_check, shots
+
+    async with judging(demo_folder) as (app, pilot):
+        screen = await open_check(app, pilot, next_game(app))
+        await pilot.press("enter", "a", "s")
+        await shots(pilot, app, [285.0, 286.0], 150)
+        assert screen.last_check.test("modes").outcome == "not_done"  # a required step
+        await pilot.press("M")
+        await wait_for(pilot, lambda: screen.last_check.test("modes").outcome == "fail")
+        assert "19.04: the marker fires in a forbidden mode" in screen.last_check.reasons
+        assert not screen.last_check.admitted

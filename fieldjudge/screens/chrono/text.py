@@ -22,6 +22,8 @@ RESULT_TEXT = {
     "no_marker": "plays without a marker (19.07)",
 }
 TEST_NAMES = {
+    "acceptance": "Accepted (19.03)",
+    "modes": "Modes (19.04)",
     "slap": "Slap test",
     "velocity": "Velocity",
     "rate_of_fire": "Rate of fire",
@@ -115,6 +117,8 @@ def tests_table(check: MarkerCheck, cur: PlayerCheck, max_balls: int) -> str:
         + _("balls used")
         + f": {check.balls_used} / {max_balls}   {release}"
     )
+    if check.balls_notice is not None:  # 19.05: the limit binds the judges, not a test
+        lines.append(f"  ⚠ {rule_text(check.balls_notice)}")
     return "\n".join(lines)
 
 
