@@ -323,3 +323,26 @@ def test_23_03_setting_refuses_a_wrong_answer() -> None:
         "Fps precision: whole or exact"
     )
     assert validate_tournament({**v, "end_when_team_out": "да"}) is None
+
+
+async def test_issue12_13_carrier_number_and_statuses_readable_at_80x24(
+    demo_folder: Path, gid, clock
+):
+    from fieldjudge.screens.game.widgets import PlayerRow
+
+    async with game_screen(demo_folder, gid, lang="ru", size=(80, 24)) as (app, pilot, screen):
+        a, b = screen.session.teams
+        await keys(pilot, "space")
+        clock.advance(61_000)
+        await keys(pilot, "f a 1 1", "a 4 2 enter")
+        flag = screen.query_one("#flag-b")
+        text = str(flag.render())
+        assert (
+            text
+            == f"Флаг {screen.session.team_name(b)}: ⚑ #11 {screen.session.team_name(a)} (1:01)"
+        )
+        assert flag.region.right <= 80 and len(text) <= flag.size.width  # nothing cut
+        for row in screen.query(PlayerRow):
+            status = row.query_one(".player-status")
+            assert status.region.right <= 80
+            assert len(str(status.render())) <= status.size.width, str(status.render())

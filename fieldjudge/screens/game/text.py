@@ -147,7 +147,9 @@ def flag_text(st: m.GameState, owner: str, namer: Namer) -> str:
     f = st.flags[owner]
     head = _("Flag of") + f" {namer.team(owner)}: "
     if f.location == m.CARRIED and f.carrier is not None:
-        return head + "⚑ " + _("carried by") + f" {namer.player(*f.carrier)} ({clock(f.since_ms)})"
+        # issue 12: the carrier's number first, so it survives a narrow (80x24) screen
+        team, number = f.carrier
+        return head + f"⚑ #{number} {namer.team(team)} ({clock(f.since_ms)})"
     if f.location == m.HUNG:
         who = namer.player(*f.carrier) if f.carrier else ""
         return head + _("HUNG") + f" {who}"
