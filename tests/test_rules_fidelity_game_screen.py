@@ -346,3 +346,41 @@ async def test_issue12_13_carrier_number_and_statuses_readable_at_80x24(
             status = row.query_one(".player-status")
             assert status.region.right <= 80
             assert len(str(status.render())) <= status.size.width, str(status.render())
+
+
+async def test_18_02_penalty_points_subtracted_and_printed_on_the_protocol(
+    demo_folder: Path,
+) -> None:
+    from fieldjudge.app import make_app
+    from fieldjudge.screens.results.protocol import ProtocolScreen
+    from fieldjudge.services import open_tournament
+    from fieldjudge.services.game import FakeClock, GameSession
+
+    t = open_tournament(demo_folder, startup_backup=False)
+    gid = t.games()[4]["id"]
+    clock = FakeClock()
+    s = GameSession(t, gid, clock=clock)
+    a, b = s.teams
+    s.start_clock()
+    clock.advance(30_000)
+    s.capture_flag(a, 11)  # A holds B's flag at the end: 2 points (30.01)
+    clock.advance(400_000)
+    s.tick()
+    for p in list(s.state.to_inspect()):
+        if (p.team, p.number) == (a, 23):
+            s.inspect(a, 23, "hit_found", 2)  # 18.02: the senior judge enters 2
+        else:
+            s.inspect(p.team, p.number, "clean")
+    assert s.state.phase == m.FINAL and s.state.inspection_points == {a: 2}
+    names = t.team_names()
+    t.close()
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        app.push_screen(ProtocolScreen(gid))
+        await wait_for(pilot, lambda: isinstance(app.screen, ProtocolScreen), "the protocol")
+        await wait_for(pilot, lambda: app.screen.view is not None, "the view")
+        body = str(app.screen.query_one("#protocol-body").render())
+        assert f"  {names[a]}: 0 pts" in body  # flag held 2 - 2 penalty points
+        assert f"18.02: hit found on {names[a]} #23 at the inspection: 2 penalty point(s)" in body
+        assert app.screen.view.result.penalty_points == {a: 2}
