@@ -181,3 +181,44 @@ async def test_32_03_no_show_cause_typed_wrong_is_refused(tmp_path):
         assert isinstance(app.screen, FormScreen)
         error = app.screen.query_one("#form-error").render().plain
         assert error == "Caused by: team or organisers (32.03)"
+
+
+async def _no_show(pilot, app, cause: str) -> None:
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+    await pilot.press("1", "enter", "enter", *["backspace"] * 4)
+    await type_form(pilot, cause, DEMO_PIN)
+
+
+async def test_32_03_head_judge_replays_an_organisers_no_show_within_the_round(tmp_path):
+    folder, _game_id = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await open_protocol(pilot, app, 6)
+        screen = app.screen
+        await _no_show(pilot, app, "organisers")
+        await wait_for(pilot, lambda: app.screen is screen and screen.view.state.no_show)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_form(pilot, DEMO_PIN)
+        await wait_for(pilot, lambda: app.screen is screen and not screen.view.state.no_show)
+        last = app.tournament.game_log(screen.game_id).events[-1]
+        assert last.type == "void" and last.data["reason"].startswith("32.03")
+
+
+async def test_32_03_a_team_no_show_is_not_replayed(tmp_path):
+    folder, _game_id = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await open_protocol(pilot, app, 6)
+        screen = app.screen
+        await _no_show(pilot, app, "team")
+        await wait_for(pilot, lambda: app.screen is screen and screen.view.state.no_show)
+        n = len(app.tournament.game_log(screen.game_id).events)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_form(pilot, DEMO_PIN)
+        msg = screen.query_one("#protocol-message")
+        await wait_for(pilot, lambda: "32.03" in str(msg.render()))
+        assert str(msg.render()) == "32.03: a no-show caused by a team is not replayed"
+        assert len(app.tournament.game_log(screen.game_id).events) == n

@@ -70,3 +70,9 @@ class GameProtocol:
             pin=pin,
             cause=cause,
         )
+
+    def replay_no_show(self, pin: str, when: datetime | None = None) -> Event:
+        """32.03: the head judge replays an organisers' no-show within the round."""
+        return results.replay_no_show(
+            self.t, self.game_id, pin, judge=self.judge, when=when or datetime.now(UTC)
+        )

@@ -48,6 +48,7 @@ class ProtocolScreen(JudgeScreen):
         Binding("r", "refuse", "Captain refuses"),
         Binding("c", "correct", "Correct total"),
         Binding("n", "no_show", "No-show"),
+        Binding("R", "replay", "Replay no-show", show=False, key_display="R"),
     ]
 
     def __init__(self, game_id: str) -> None:
@@ -322,6 +323,20 @@ class ProtocolScreen(JudgeScreen):
             Field("pin", _("Head judge's PIN"), password=True),
         ]
         self.pin_form(_("Head judge: no-show (32.01)"), fields, check, run)
+
+    def action_replay(self) -> None:
+        """32.03: only an organisers' no-show is replayed, by the head judge, within the
+        round (the engine's replay_refusal says why not)."""
+
+        def run(values: Values) -> None:
+            self.protocol.replay_no_show(values["pin"])
+
+        self.pin_form(
+            _("Head judge: replay an organisers' no-show (32.03)"),
+            [Field("pin", _("Head judge's PIN"), password=True)],
+            lambda v: None if v["pin"] else _("Type the head judge's PIN"),
+            run,
+        )
 
     def pin_form(
         self,
