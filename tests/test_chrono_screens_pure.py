@@ -85,6 +85,11 @@ def test_verdict_step_disqualified_admitted_unfinished_failed() -> None:
     for i, fps in enumerate((280.0, 282.0, 281.0)):
         pc.add(fps, 10 + i * 0.2)
     pc.release_t = 11.0
+    # 19.03 acceptance and the 19.04 modes step are required steps too
+    assert unfinished_tests(pc.result(s)) == ["acceptance", "modes"]
+    assert verdict_step(pc.result(s), False) == UNFINISHED
+    pc.acceptance = dict.fromkeys(pc.acceptance, False)
+    pc.modes = "ok"
     assert verdict_step(pc.result(s), False) == ADMITTED
     assert verdict_step(pc.result(s), True) == DISQUALIFIED
     pc.slap_fired = True
