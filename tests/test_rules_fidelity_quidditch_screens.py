@@ -131,7 +131,7 @@ async def test_5_resolve_passes_now_key_logged_and_replayed_by_verify(tmp_path: 
         await pilot.press("escape")
         await on_screen(pilot, RoundScreen)
         assert screen.state.round_no == 2 and screen.state.passes_resolved == ["g_c1"]
-        assert "passes posted: 1" in str(screen.query_one("#qr-status").render())
+        assert "пасов отписано: 1" in str(screen.query_one("#qr-status").render())
         await pilot.press("p")  # nothing more to resolve: said, nothing logged
         await on_screen(pilot, MessageScreen)
         assert "5: no pass to resolve yet" in app.screen.body
