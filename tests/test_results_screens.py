@@ -86,7 +86,7 @@ async def test_31_close_sign_lock_correct_with_pin(tmp_path):
         msg = screen.query_one("#protocol-message")
         gate = app.tournament.pin_gate
         await pilot.press("c")
-        await type_form(pilot, "", "", "miscounted", "9999")
+        await type_form(pilot, "", "", "", "miscounted", "9999")
         for i in range(3):
             await wait_for(pilot, lambda i=i: gate.failures == i + 1)
             assert "PIN" in str(msg.render())
@@ -94,15 +94,14 @@ async def test_31_close_sign_lock_correct_with_pin(tmp_path):
             assert app.screen.values()["reason"] == "miscounted"  # kept, PIN cleared
             assert app.screen.values()["pin"] == ""
             if i < 2:
-                await type_form(pilot, "", "", "", "9999")
+                await type_form(pilot, "", "", "", "", "9999")
         assert "locked for a minute" in str(msg.render())
-        await type_form(pilot, "", "", "", DEMO_PIN)
+        await type_form(pilot, "", "", "", "", DEMO_PIN)
         await wait_for(pilot, lambda: "locked for" in str(msg.render()))
         assert len(log.events) == n
         clock.now += 61
         await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
-        await pilot.press("end", "backspace")  # clear team A's points
-        await type_form(pilot, "2", "", "", DEMO_PIN)
+        await type_form(pilot, "", "2", "", "", DEMO_PIN)  # outcome and reason kept
         await wait_for(pilot, lambda: proto(app, game_id)[0].corrections)
         c = proto(app, game_id)[0].corrections[-1]
         assert c.new_points[a] == 2 and c.old_points[a] == 3

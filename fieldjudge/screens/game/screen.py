@@ -28,6 +28,7 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.rules.paintball.notes import only_team_in_play as only_team_note
 from fieldjudge.rules.paintball.reasons import PLAYING_ON_SECTIONS
+from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.checks import CheckActions
@@ -327,7 +328,7 @@ class GameScreen(JudgeScreen):
 
     # -- clock ------------------------------------------------------------------------------
     def time_left(self) -> str:
-        return clock(self.session.remaining_ms())
+        return format_time_left(self.session.remaining_ms())
 
     def action_start_resume(self) -> None:
         st = self.session.state

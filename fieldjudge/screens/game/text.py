@@ -14,8 +14,8 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball.checks import fps_of, reading_fps
 from fieldjudge.rules.paintball.chrono import chrono_verdict
-from fieldjudge.rules.paintball.clock import format_clock
 from fieldjudge.rules.paintball.reasons import ALL_REASONS, DIRECT_REASONS
+from fieldjudge.rules.timefmt import format_game_clock
 
 # One key per reason in the elimination menu (Enter = hit, the common case).
 REASON_KEYS: tuple[tuple[str, str], ...] = (
@@ -78,7 +78,7 @@ INSPECTION_TEXT = {"clean": "clean", "hit_found": "hit found", "did_not_report":
 
 
 def clock(ms: int | None) -> str:
-    return "—" if ms is None else format_clock(ms)
+    return format_game_clock(ms)
 
 
 def reason_label(reason: str) -> str:
