@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fieldjudge.i18n import _
+from fieldjudge.i18n import _ as _ui
 from fieldjudge.rules.paintball.setup import FPS_EXACT, FPS_WHOLE, Settings
 
 # The rules engine owns the defaults of RULES.md (30.01 points, 20.0x chrono limits, the
@@ -79,9 +81,10 @@ def parse_precision(text: str) -> str:
     return value
 
 
-def settings_lines(settings: dict[str, Any]) -> list[str]:
+def settings_lines(settings: dict[str, Any], tr: Callable[[str], str] | None = None) -> list[str]:
     """The settings that change a result, one line each, for the exports and screens (in
-    the UI language; the documents pass their own)."""
+    the UI language; the documents pass their own translation ``tr``)."""
+    _ = tr or _ui
     s = Settings.from_dict(settings)
     pts = s.points
     yes, no = _("yes"), _("no")

@@ -384,3 +384,19 @@ async def test_18_02_penalty_points_subtracted_and_printed_on_the_protocol(
         assert f"  {names[a]}: 0 pts" in body  # flag held 2 - 2 penalty points
         assert f"18.02: hit found on {names[a]} #23 at the inspection: 2 penalty point(s)" in body
         assert app.screen.view.result.penalty_points == {a: 2}
+    # the printed protocol (HTML; the PDF draws the same document) shows both
+    from fieldjudge.export.html import protocol_html
+    from fieldjudge.services import results
+
+    t = open_tournament(demo_folder, startup_backup=False)
+    try:
+        page = protocol_html(t, results.game_view(t, gid), lang="en")
+        ru = protocol_html(t, results.game_view(t, gid), lang="ru")
+    finally:
+        t.close()
+    assert f"18.02: hit found on {names[a]} #23 at the inspection: 2 penalty point(s)" in page
+    assert (
+        "A team with nobody left ends the game (23.03): no · Fps judged on (20.02/20.03): "
+        "whole fps, rounded down · Inspection: penalty points per hit found (18.02): 1"
+    ) in page
+    assert "Команда без игроков завершает игру (23.03): нет" in ru
