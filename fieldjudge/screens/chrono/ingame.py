@@ -66,7 +66,8 @@ class InGameChronoScreen(JudgeScreen):
         "In-game chrono (20). Pick the player (Enter in the list), let him shoot over the "
         "radar or type a reading (t), mark a forbidden mode with m, then Enter records the "
         "reading: the verdict of 20.02-20.05 is applied at once. Show the reading on screen "
-        "to the player (20.06), then Enter or Esc closes it."
+        "to the player (20.06), then Enter or Esc closes it. Digits 1-9 pick the 1-3 shots "
+        "the verdict is taken on (20.02; by default the last three)."
     )
     BINDINGS = [
         Binding("escape", "back", "Back"),

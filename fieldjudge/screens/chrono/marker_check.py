@@ -77,7 +77,9 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         "slap test (s passed, x fired), let the player shoot over the radar, press r the "
         "moment the trigger is released, v records the verdict. A failed marker may be fixed "
         "and retested (19.06) or the player plays without a marker (19.07). The head judge "
-        "approves a team's results with h and the PIN (19.05)."
+        "approves a team's results with h and the PIN (19.05). 19.03: a accepts the marker for "
+        "the check, A marks what was found (refused). 19.04: m modes ok, M forbidden mode. c "
+        "restarts the check; the balls used so far still count (140, 19.05)."
     )
     BINDINGS = [
         Binding("escape", "back", "Back"),

@@ -66,7 +66,11 @@ class GameScreen(JudgeScreen):
         "recorded at once, then the paint check and chrono of the carrier). c: in-game "
         "chrono. u undoes the last event, v voids any event with a reason. i: post-game "
         "inspection. E ends the game by the judge's decision (with a reason, flagged for the "
-        "head judge). Esc cancels a prompt, or goes back."
+        "head judge). Before the start: o notes a player's old paint spot (29.10); a / b "
+        "eliminate a player who did not lay his marker down (20.07). An eliminated player "
+        "named again: playing on (27.02-29.11), the section, then the second player. p / n "
+        "with a check open: a digit gives the outcome of that check. Esc cancels a prompt, "
+        "or goes back."
     )
     BINDINGS = [
         Binding("space", "start_resume", "Start/resume"),

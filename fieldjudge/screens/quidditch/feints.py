@@ -53,7 +53,8 @@ class FeintsScreen(JudgeScreen):
     HELP_TEXT = (
         "a: add a feint; Enter: edit; Delete: remove; Ctrl+S: keep the catalogue; Esc: "
         "cancel. Situations: steal, intercept, shot, save, dodge, speed, catch, push_dodge "
-        "(or their Russian names). The bonus is clipped to the rulebook's range."
+        "(or their Russian names). The bonus is clipped to the rulebook's range. g marks a "
+        "group feint (4)."
     )
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),

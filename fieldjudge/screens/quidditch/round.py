@@ -35,7 +35,9 @@ class RoundScreen(JudgeScreen):
         "Delete: skipped the post. o: the order of the posts as № numbers (e.g. 1 8 2 9). "
         "r: resolve the round (rolls, outcomes, the Russian post: copied and saved). "
         "v: void the last round before the next one (its rolls stay used). "
-        "x: export the match (JSON for verify, text of all posts)."
+        "x: export the match (JSON for verify, text of all posts). p: resolve and post the "
+        "passes so far, within the round (0, 5). Ctrl+R reveals the seed: the match is "
+        "closed, no roll after it."
     )
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

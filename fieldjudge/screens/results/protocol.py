@@ -59,7 +59,8 @@ class ProtocolScreen(JudgeScreen):
         "the reason). Signed by both, the protocol is locked; only the head judge corrects a "
         "wrong outcome or total (c: h1/h2 flag hang, f1/f2 flag held, d draw; empty points "
         "follow 30.01; a reason and the PIN), the original stays visible, struck through. n: "
-        "the head judge rules a no-show (32.01-32.03)."
+        "the head judge rules a no-show and its cause (32.01-32.03); R: he replays an "
+        "organisers' no-show within the round."
     )
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
