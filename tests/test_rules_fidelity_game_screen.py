@@ -253,6 +253,12 @@ async def test_20_05_disqualified_in_an_earlier_game_shown_and_refused_in_a_late
         await keys(pilot, side, *str(number), "enter")
         assert "20.05" in screen.prompt.current.error
         assert "disqualified for the rest of the tournament" in screen.prompt.current.error
+        # the protocol folds the same setup: he is not counted among the survivors
+        from fieldjudge.services import results
+
+        view = results.game_view(app.tournament, later["id"])
+        assert view.state.player(team, number).status == m.DISQUALIFIED
+        assert view.state.alive(team) == 4
 
 
 async def test_23_03_20_02_18_02_settings_on_the_tournament_setup_screen(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
 from fieldjudge.services.authority import HeadJudge
+from fieldjudge.services.disqualified import disqualified_before
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
 
@@ -67,7 +68,16 @@ def setup_for(t: TournamentReader, game_id: str, log: Any = None) -> GameSetup:
         )
         for side in (g["team_a"], g["team_b"])
     }
-    return GameSetup(game_id, g["team_a"], g["team_b"], rosters, Settings.from_dict(t.settings))
+    return GameSetup(
+        game_id,
+        g["team_a"],
+        g["team_b"],
+        rosters,
+        Settings.from_dict(t.settings),
+        # 20.05: the same setup as the live game's (services/game.py), so the protocol
+        # counts a player disqualified in an earlier game exactly as the game screen does
+        disqualified=disqualified_before(t, game_id),
+    )
 
 
 @dataclass
