@@ -26,6 +26,7 @@ def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, An
 
 
 def _results_summary(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
+    from fieldjudge.rules.paintball import disqualified_in
     from fieldjudge.rules.protocol import PROTOCOL_TYPES
     from fieldjudge.services.results import CLOSED_PHASES, result_doc, setup_for, view_from_events
 
@@ -36,6 +37,8 @@ def _results_summary(t: TournamentService, game_id: str, log: EventLog) -> dict[
         out["alive"] = [v.state.alive(team) for team in v.teams]
     if v.state.no_show:
         out["no_show"] = sorted(v.state.no_show)
+    # 20.05: who is disqualified after this game (read by later games' setups)
+    out["disqualified"] = sorted([team, number] for team, number in disqualified_in([v.state]))
     game_events = [e for e in events if e.type not in PROTOCOL_TYPES]
     if v.final and game_events:
         out["ended_at"] = game_events[-1].wall_time  # 32.03: the gap starts here
