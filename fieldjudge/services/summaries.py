@@ -43,6 +43,7 @@ def summary_of_view(v: GameView) -> dict[str, Any]:
 
 
 def _view_summary(v: GameView) -> dict[str, Any]:
+    from fieldjudge.rules.paintball import disqualified_in
     from fieldjudge.rules.protocol import PROTOCOL_TYPES
     from fieldjudge.services.results import CLOSED_PHASES, result_doc
 
@@ -52,6 +53,8 @@ def _view_summary(v: GameView) -> dict[str, Any]:
         out["alive"] = [v.state.alive(team) for team in v.teams]
     if v.state.no_show:
         out["no_show"] = sorted(v.state.no_show)
+    # 20.05: who is disqualified after this game (read by later games' setups)
+    out["disqualified"] = sorted([team, number] for team, number in disqualified_in([v.state]))
     game_events = [e for e in events if e.type not in PROTOCOL_TYPES]
     if v.final and game_events:
         out["ended_at"] = game_events[-1].wall_time  # 32.03: the gap starts here
