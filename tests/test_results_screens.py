@@ -6,6 +6,7 @@ from results_fixtures import FakeClock, demo, finished_game
 
 from fieldjudge.app import make_app
 from fieldjudge.rules import protocol as pr
+from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.results.protocol import ProtocolScreen
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 
@@ -69,12 +70,18 @@ async def test_31_close_sign_lock_correct_with_the_head_judges_secret(tmp_path):
         p, log = proto(app, game_id)
         n = len(log.events)
         await pilot.press("n")
-        await type_form(pilot, "1", "", DEMO_PASSPHRASE)
+        await type_form(pilot, "1", "", "", DEMO_PASSPHRASE)
         await wait_for(
             pilot, lambda: "locked" in str(screen.query_one("#protocol-message").render())
         )
         assert len(log.events) == n
-        # the head judge corrects the total: a wrong secret refused and logged with time
+        # issue 12.13: the refused form opens again with what was typed (secret cleared)
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        assert app.screen.values() == {"absent": "1", "reason": "late", "cause": "team", "pin": ""}
+        assert "locked" in app.screen.note
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        # the head judge corrects the total: a wrong secret is refused and logged with time
         # and laptop; after three this laptop waits 30 s (across restarts)
         a, b = log.meta["team_a"], log.meta["team_b"]
         msg = screen.query_one("#protocol-message")
@@ -82,19 +89,23 @@ async def test_31_close_sign_lock_correct_with_the_head_judges_secret(tmp_path):
 
         attempts = AuthLog(folder, app.tournament.keys.laptop_id)
         before = len(attempts.attempts())  # the demo's own no-show: attempt, success
+        await pilot.press("c")
+        await type_form(pilot, "", "", "", "miscounted", "not-his-secret")
         for i in range(3):
-            await pilot.press("c")
-            await type_form(pilot, "", "", "", "miscounted", "not-his-secret")
             await wait_for(pilot, lambda i=i: len(attempts.attempts()) == before + i + 1, 1000)
             await wait_for(pilot, lambda: "Wrong head judge's secret" in str(msg.render()), 1000)
-        await pilot.press("c")
-        await type_form(pilot, "", "", "", "miscounted", DEMO_PASSPHRASE)
+            await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), 1000)
+            assert app.screen.values()["reason"] == "miscounted"  # kept, secret cleared
+            assert app.screen.values()["pin"] == ""
+            if i < 2:
+                await type_form(pilot, "", "", "", "", "not-his-secret")
+        await type_form(pilot, "", "", "", "", DEMO_PASSPHRASE)
         await wait_for(pilot, lambda: "try again in 30 s" in str(msg.render()), 1000)
         assert len(log.events) == n
         assert [x.result for x in attempts.attempts()[before:]] == ["attempt"] * 3
         clock.now += 31
-        await pilot.press("c")
-        await type_form(pilot, "", "2", "", "miscounted", DEMO_PASSPHRASE)  # outcome kept
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), 1000)
+        await type_form(pilot, "", "2", "", "", DEMO_PASSPHRASE)  # outcome and reason kept
         await wait_for(pilot, lambda: proto(app, game_id)[0].corrections, 1000)
         c = proto(app, game_id)[0].corrections[-1]
         assert c.new_points[a] == 2 and c.old_points[a] == 3
@@ -133,3 +144,84 @@ async def test_home_keys_open_standings_and_merge(tmp_path):
         assert table.row_count == 8
         await pilot.press("escape", "m")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "MergeScreen")
+
+
+async def test_32_03_no_show_asks_the_cause_organisers_may_be_replayed(tmp_path):
+    from fieldjudge.rules.paintball import replay_refusal
+
+    folder, _game_id = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await open_protocol(pilot, app, 6)
+        screen = app.screen
+        gid = screen.game_id
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        assert app.screen.values()["cause"] == "team"  # 32.03: the default
+        await pilot.press("1", "enter", "enter", *["backspace"] * 4)
+        await type_form(pilot, "organisers", DEMO_PASSPHRASE)
+        await wait_for(pilot, lambda: app.screen is screen)
+        log = app.tournament.game_log(gid)
+        (e,) = [x for x in log.events if x.type == "no_show"]
+        assert e.data["cause"] == "organisers"
+        body = str(screen.query_one("#protocol-body").render())
+        assert "Caused by (32.03): the organisers · may be replayed by the head judge" in body
+        st = screen.view.state
+        assert st.no_show_cause == "organisers"
+        assert replay_refusal(st, head_judge=True, round_open=True) is None
+
+
+async def test_32_03_no_show_cause_typed_wrong_is_refused(tmp_path):
+    folder, _game_id = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await open_protocol(pilot, app, 6)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await pilot.press("1", "enter", "enter", *["backspace"] * 4)
+        await type_form(pilot, "weather", DEMO_PASSPHRASE)
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        error = app.screen.query_one("#form-error").render().plain
+        assert error == "Caused by: team or organisers (32.03)"
+
+
+async def _no_show(pilot, app, cause: str) -> None:
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+    await pilot.press("1", "enter", "enter", *["backspace"] * 4)
+    await type_form(pilot, cause, DEMO_PASSPHRASE)
+
+
+async def test_32_03_head_judge_replays_an_organisers_no_show_within_the_round(tmp_path):
+    folder, _game_id = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await open_protocol(pilot, app, 6)
+        screen = app.screen
+        await _no_show(pilot, app, "organisers")
+        await wait_for(pilot, lambda: app.screen is screen and screen.view.state.no_show)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_form(pilot, DEMO_PASSPHRASE)
+        await wait_for(pilot, lambda: app.screen is screen and not screen.view.state.no_show)
+        last = app.tournament.game_log(screen.game_id).events[-1]
+        assert last.type == "void" and last.data["reason"].startswith("32.03")
+
+
+async def test_32_03_a_team_no_show_is_not_replayed(tmp_path):
+    folder, _game_id = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await open_protocol(pilot, app, 6)
+        screen = app.screen
+        await _no_show(pilot, app, "team")
+        await wait_for(pilot, lambda: app.screen is screen and screen.view.state.no_show)
+        n = len(app.tournament.game_log(screen.game_id).events)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_form(pilot, DEMO_PASSPHRASE)
+        msg = screen.query_one("#protocol-message")
+        await wait_for(pilot, lambda: "32.03" in str(msg.render()))
+        assert str(msg.render()) == "32.03: a no-show caused by a team is not replayed"
+        assert len(app.tournament.game_log(screen.game_id).events) == n

@@ -276,6 +276,7 @@ def test_a_deleted_game_file_is_missing_not_new(cup: Path, clean: Path) -> None:
     t = open_tournament(cup, startup_backup=False)
     try:
         assert t.game_summary(gid)["phase"] == "damaged"  # never "not started"
+        assert t.cached_game_summary(gid)["phase"] == "damaged"  # the home screen's first look
         with pytest.raises(DamagedFile, match="missing: the manifest records"):
             t.game_log(gid)  # never re-created empty
         assert not (cup / "games" / f"{gid}.json").exists()

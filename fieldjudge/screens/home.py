@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -14,6 +16,27 @@ from textual.widgets.option_list import Option
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
+
+#: stale summaries computed before the home screen's first frame (a demo: all of them)
+SUMMARIES_BEFORE_FIRST_FRAME = 16
+#: how long one slice of the remaining summaries may hold the main thread
+FILL_SLICE_S = 0.015
+
+
+def _state_text(g: dict[str, Any], summary: dict[str, Any], names: dict[str, str]) -> str:
+    """The State column of a game: its phase, and the score or the players in play."""
+    phase = _(PHASES.get(summary.get("phase", ""), summary.get("phase", "")))
+    result = summary.get("result")
+    if summary.get("no_show"):  # 32.01: who did not come, instead of the score
+        absent = ", ".join(names.get(x, x) for x in summary["no_show"])
+        phase = _("no-show") + ": " + absent
+    elif result and result.get("points"):
+        pts = result["points"]  # 30.01 game points of a closed game
+        phase += f" · {pts.get(g['team_a'], 0)}:{pts.get(g['team_b'], 0)} " + _("pts")
+    elif "alive" in summary:  # players in play
+        phase += f" · {summary['alive'][0]}:{summary['alive'][1]}"
+    return phase
+
 
 PHASES = {
     "scheduled": "scheduled",
@@ -75,7 +98,10 @@ class HomeScreen(JudgeScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#games", DataTable)
-        table.add_columns(_("Time"), _("Field"), _("Team A"), _("Team B"), _("State"))
+        keys = table.add_columns(_("Time"), _("Field"), _("Team A"), _("Team B"), _("State"))
+        self._state_column = keys[-1]
+        # games whose summary is stale, summarised after the first frame (cold start)
+        self._pending: list[str] = []
         # The first ScreenResume follows mount: on_screen_resume fills the lists.
         self._shown = False
 
@@ -108,30 +134,50 @@ class HomeScreen(JudgeScreen):
         meta = t.meta
         title.update(f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}")
         names = t.team_names()
+        self._pending = []
+        now = SUMMARIES_BEFORE_FIRST_FRAME
         for g in t.games():
-            summary = t.game_summary(g["id"])
-            phase = _(PHASES.get(summary.get("phase", ""), summary.get("phase", "")))
-            result = summary.get("result")
-            if summary.get("no_show"):  # 32.01: who did not come, instead of the score
-                absent = ", ".join(names.get(x, x) for x in summary["no_show"])
-                phase = _("no-show") + ": " + absent
-            elif result and result.get("points"):
-                pts = result["points"]  # 30.01 game points of a closed game
-                phase += f" · {pts.get(g['team_a'], 0)}:{pts.get(g['team_b'], 0)} " + _("pts")
-            elif "alive" in summary:  # players in play
-                phase += f" · {summary['alive'][0]}:{summary['alive'][1]}"
+            # a stale summary means reading, verifying and folding the game's file: the
+            # first few now, the rest after the first frame, a slice at a time
+            summary = t.cached_game_summary(g["id"])
+            if summary is None and now > 0:
+                summary, now = t.game_summary(g["id"]), now - 1
+            elif summary is None:
+                self._pending.append(g["id"])
             start = datetime.fromisoformat(g["start"])
             table.add_row(
                 start.strftime("%H:%M"),
                 g["field"],
                 names.get(g["team_a"], "?"),
                 names.get(g["team_b"], "?"),
-                phase,
+                _state_text(g, summary, names) if summary is not None else "…",
                 key=g["id"],
             )
-        t.index.save()
+        if self._pending:
+            self.call_after_refresh(self._fill_states, t, self._pending)
+        else:
+            t.index.save()
         if not t.games():
             title.update(title.render().plain + "  —  " + _("no games yet: press s"))
+
+    def _fill_states(self, t: Any, pending: list[str]) -> None:
+        """Summarise stale games for about one frame, then let the keys through; again
+        until none is left (on the main thread: the store is never read by a worker)."""
+        if self.app.tournament is not t or pending is not self._pending or not self.is_mounted:
+            return  # the list was reloaded (or the tournament closed) meanwhile
+        table = self.query_one("#games", DataTable)
+        names = t.team_names()
+        deadline = time.monotonic() + FILL_SLICE_S
+        while pending and time.monotonic() < deadline:
+            gid = pending.pop(0)
+            g = t.game(gid)
+            if g is not None and gid in table.rows:
+                text = _state_text(g, t.game_summary(gid), names)
+                table.update_cell(gid, self._state_column, text)
+        if pending:
+            self.call_after_refresh(self._fill_states, t, pending)  # a slice a frame
+        else:
+            t.index.save()
 
     # -- actions ------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#tournaments")

@@ -15,7 +15,7 @@ from fieldjudge.rules import auth_texts
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.chrono_checks import APPROVAL
-from fieldjudge.rules.events import Event
+from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.store.schema import HANDOVER
 
@@ -69,6 +69,10 @@ def append_refusal(
     ``head_judge``: whether the append carries a valid head-judge grant."""
     if etype in HEAD_JUDGE_TYPES and not head_judge:
         return head_judge_refusal(etype)
+    if etype == VOID and not head_judge:  # undoing his ruling is his too (32.03 replay)
+        target = next((e for e in events if e.id == data.get("target")), None)
+        if target is not None and target.type in HEAD_JUDGE_TYPES:
+            return head_judge_refusal(target.type)
     return pr.lock_refusal(events, etype, data, teams)
 
 
@@ -77,15 +81,25 @@ def log_refusals(
 ) -> list[tuple[int, str, bool]]:
     """Events ``start..`` of a log (documents, e.g. from another laptop) that this laptop
     would have refused: ``(index, message, needs_head_judge)``. A head-judge action cannot
-    be checked here (its PIN was typed elsewhere): it waits for the head judge's decision."""
+    be checked here (its secret was typed elsewhere): it waits for the head judge's decision."""
     evs = [Event.from_doc(dict(d)) for d in events]
     out: list[tuple[int, str, bool]] = []
     for i in range(start, len(evs)):
         e = evs[i]
-        if e.type in HEAD_JUDGE_TYPES:
+        if needs_head_judge(evs[:i], e.type, e.data):
             out.append((i, head_judge_refusal(e.type), True))
             continue
         why = pr.lock_refusal(evs[:i], e.type, e.data, teams)
         if why:
             out.append((i, why, False))
     return out
+
+
+def needs_head_judge(events: Sequence[Event], etype: str, data: Mapping[str, Any]) -> bool:
+    """Whether an event is a head-judge action: one of his types, or a void of one."""
+    if etype in HEAD_JUDGE_TYPES:
+        return True
+    if etype == VOID:
+        target = next((e for e in events if e.id == data.get("target")), None)
+        return target is not None and target.type in HEAD_JUDGE_TYPES
+    return False

@@ -162,14 +162,20 @@ def event_fault(
         return f"signed by laptop {signer}, which is not registered in this tournament"
     if not verify_signature(info.public_key, signed_message("event", h), str(sig)):
         return f"the signature of {info.label()} does not match the event (edited?)"
-    if doc.get("type") in set(head_judge_types):
-        hj_sig = doc.get("hj_sig")
-        if not hj_sig:
-            return "a head-judge action without the head judge's signature"
-        if not hj_public or not verify_signature(
-            hj_public, signed_message("head_judge", h), str(hj_sig)
-        ):
-            return "a head-judge action whose head-judge signature is not valid"
+    hj_types = set(head_judge_types)
+    raw = doc.get("data")
+    data: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
+    required = doc.get("type") in hj_types or (
+        doc.get("type") == "void" and data.get("target_type") in hj_types
+    )
+    hj_sig = doc.get("hj_sig")
+    if required and not hj_sig:
+        return "a head-judge action without the head judge's signature"
+    if hj_sig and (
+        not hj_public
+        or not verify_signature(hj_public, signed_message("head_judge", h), str(hj_sig))
+    ):
+        return "a head-judge action whose head-judge signature is not valid"
     return None
 
 
