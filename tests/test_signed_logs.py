@@ -181,3 +181,29 @@ def test_a_hand_over_is_signed_by_the_head_judge(folder) -> None:
     finally:
         b.close()
     assert verify_folder(folder)[f"games/{gid}.json"] == []
+
+
+def test_32_03_the_replay_of_a_no_show_is_his_signed_void(folder) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from fieldjudge.rules.events import VOID
+
+    t = open_tournament(folder, startup_backup=False)
+    try:
+        g = t.games()[6]
+        gid = g["id"]
+        start = datetime.fromisoformat(g["start"]).astimezone(UTC)
+        when = start + timedelta(minutes=13)
+        res.record_no_show(
+            t, gid, [g["team_b"]], when=when, secret=DEMO_PASSPHRASE, cause="organisers"
+        )
+        no_show = t.game_log(gid).events[-1]
+        # undoing his ruling without his secret is refused, whatever the entry point
+        with pytest.raises(Refused, match=r"^32\.01: only the head judge rules a no-show"):
+            t.append_game_event(gid, VOID, {"target": no_show.id, "reason": "undo"})
+        ev = res.replay_no_show(t, gid, DEMO_PASSPHRASE, when=when)
+        assert ev.type == VOID and ev.data["target"] == no_show.id
+        assert verify_signature(t.pinned_hj, signed_message("head_judge", ev.hash), ev.hj_sig)
+    finally:
+        t.close()
+    assert verify_folder(folder)[f"games/{gid}.json"] == []
