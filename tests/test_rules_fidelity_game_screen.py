@@ -278,9 +278,9 @@ async def test_23_03_20_02_18_02_settings_on_the_tournament_setup_screen(tmp_pat
             await pilot.press("enter")
         await type_text(pilot, "Judge")
         await pilot.press("enter")
-        await type_text(pilot, "4321")
+        await type_text(pilot, "северный-2026")  # the head judge's secret, twice
         await pilot.press("enter")
-        await type_text(pilot, "4321")
+        await type_text(pilot, "северный-2026")
         for _ in range(7):  # keep team size, length and points
             await pilot.press("enter")
         assert form.values()["end_when_team_out"] == "no"
@@ -289,7 +289,7 @@ async def test_23_03_20_02_18_02_settings_on_the_tournament_setup_screen(tmp_pat
         await keys(pilot, *["backspace"] * 5)
         await type_text(pilot, "exact")
         await keys(pilot, "enter", "backspace", "2", "enter")
-        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament", 1000)
         s = app.tournament.settings
         assert (s["end_when_team_out"], s["fps_precision"], s["inspection_penalty_points"]) == (
             True,
