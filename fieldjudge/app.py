@@ -20,7 +20,7 @@ from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
 from fieldjudge.services import TOURNAMENT_FILE, TournamentService, open_tournament
 from fieldjudge.services.chrono import ChronoSession
-from fieldjudge.store import DamagedFile, FolderLocked
+from fieldjudge.store import DamagedFile, FolderLocked, StoreError
 
 STARTUP_BACKUP_DELAY_S = 1.0
 
@@ -101,6 +101,9 @@ class FieldJudgeApp(App[None]):
             return False
         except DamagedFile as exc:
             self.show_damaged(folder, exc)
+            return False
+        except StoreError as exc:  # e.g. this laptop's key folder inside the tournament
+            self.push_screen(MessageScreen(_("Cannot open the tournament"), str(exc)))
             return False
         self.install_tournament(t)
         return True
