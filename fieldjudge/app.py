@@ -10,14 +10,18 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.screen import Screen
 
 from fieldjudge import i18n
 from fieldjudge.i18n import _
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
+from fieldjudge.screens.keyrouting import KeyDone, KeyRouter
+from fieldjudge.screens.palette import JudgePalette, iter_commands
 from fieldjudge.services import TOURNAMENT_FILE, TournamentService, open_tournament
 from fieldjudge.services.chrono import ChronoSession
 from fieldjudge.store import DamagedFile, FolderLocked
@@ -53,6 +57,15 @@ class FieldJudgeApp(App[None]):
         self.chrono = chrono or ChronoSession()  # the chronograph chosen in this run
         self.chrono_feeds: list[Any] = []  # chrono feeds on screen, newest last
         self.theme = "textual-dark"
+        self.keys = KeyRouter(
+            lambda: self.screen,
+            self._deliver_key,
+            lambda delay, callback: (
+                self.set_timer(delay, callback) if delay > 0 else self.call_later(callback)
+            ),
+            self.monotonic,
+            self._key_swallowed,
+        )
 
     # -- lifecycle ----------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -155,6 +168,39 @@ class FieldJudgeApp(App[None]):
         except DamagedFile as exc:
             self.show_damaged(self.tournament.folder, exc)
 
+    # -- keys: none lost, none misrouted (screens/keyrouting.py) -------------------------
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self.keys.route(event)
+            return
+        await super().on_event(event)
+
+    async def _deliver_key(self, event: events.Key):
+        """Textual's own delivery; returns the node the key was handed to, if any."""
+        await super().on_event(event)
+        return (self.focused or self.screen) if event.is_forwarded else None
+
+    def on_key_done(self, message: KeyDone) -> None:
+        self.keys.done(message)
+
+    def _key_swallowed(self, event: events.Key) -> None:
+        self.notify(
+            _("Key {key} ignored: the dialog had just closed").format(
+                key=event.character or event.key
+            ),
+            timeout=2,
+        )
+
+    def pop_screen(self):  # type: ignore[override]
+        result = super().pop_screen()
+        self.keys.screen_closed(self.screen)
+        return result
+
+    def action_command_palette(self) -> None:
+        """Ctrl+P: the actions of this screen, in the UI language."""
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(JudgePalette(placeholder=_("Search for commands…")))
+
     # -- global actions -----------------------------------------------------------------
     def action_help(self) -> None:
         screen = self.screen
@@ -169,22 +215,14 @@ class FieldJudgeApp(App[None]):
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield SystemCommand(_("Help"), _("Keys of this screen (F1)"), self.action_help)
-        yield SystemCommand(
-            _("Light / dark theme"), _("Switch theme (Ctrl+T)"), self.action_toggle_theme
-        )
-        for active in screen.active_bindings.values():
-            b = active.binding
-            if b.description and b.show and active.enabled and b.action not in ("help",):
-                yield SystemCommand(
-                    b.description, f"{self.get_key_display(b)}", _make_runner(screen, b.action)
-                )
-        yield SystemCommand(_("Quit"), _("Leave fieldjudge (Ctrl+Q)"), self.exit)
+        """Every action of the current screen (aliases once), then the app's own."""
+        for a in iter_commands(screen):
+            yield SystemCommand(a.title, a.key, _make_runner(a.node, a.action))
 
 
-def _make_runner(screen: Screen, action: str):
+def _make_runner(node: Any, action: str):
     async def run() -> None:
-        await screen.run_action(action)
+        await node.run_action(action)
 
     return run
 

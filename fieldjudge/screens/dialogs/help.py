@@ -13,15 +13,11 @@ from fieldjudge.screens.base import JudgeModal
 
 
 def describe_keys(screen: Screen) -> list[tuple[str, str]]:
-    rows = []
-    seen = set()
-    for active in screen.active_bindings.values():
-        b = active.binding
-        if not b.description or (b.action, b.description) in seen:
-            continue
-        seen.add((b.action, b.description))
-        rows.append((screen.app.get_key_display(b), b.description))
-    return rows
+    """F1's rows: the screen's actions, then the app's, then the focused list's keys
+    (aliases of one action once, remapped keys as they are now)."""
+    from fieldjudge.screens.palette import screen_actions
+
+    return [(a.key, a.title) for a in screen_actions(screen, widgets=True)]
 
 
 class HelpScreen(JudgeModal[None]):
