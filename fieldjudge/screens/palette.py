@@ -23,7 +23,9 @@ from textual.widgets.option_list import Option
 
 from fieldjudge.i18n import _
 
-HIDDEN_ACTIONS = {"command_palette", "app.command_palette"}
+HIDDEN_ACTIONS = {"command_palette", "app.command_palette", "help_quit"}
+# Textual's keys every screen has (Tab, Shift+Tab, copy): in F1, not in the palette
+NAVIGATION_ACTIONS = {"app.focus_next", "app.focus_previous", "screen.copy_text"}
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ def screen_actions(screen: Screen, widgets: bool = False) -> list[ScreenAction]:
     for order, active in enumerate(screen.active_bindings.values()):
         b: Binding = active.binding
         rank = _owner_rank(active, screen)
+        if b.action in NAVIGATION_ACTIONS:
+            rank = 1
         if not b.description or b.action in HIDDEN_ACTIONS or (rank == 1 and not widgets):
             continue
         ident = (id(active.node), b.action)
