@@ -15,18 +15,48 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.screen import Screen
+from textual.theme import Theme
 
 from fieldjudge import i18n
 from fieldjudge.i18n import _
+from fieldjudge.screens.bell import GameBell
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
 from fieldjudge.screens.keyrouting import KeyDone, KeyRouter
 from fieldjudge.screens.palette import JudgePalette, iter_commands
 from fieldjudge.services import TOURNAMENT_FILE, TournamentService, open_tournament
 from fieldjudge.services.chrono import ChronoSession
+from fieldjudge.services.laptop import LaptopSettings, load_keymap
+from fieldjudge.services.sync import SyncStatusProvider
 from fieldjudge.store import DamagedFile, FolderLocked
 
 STARTUP_BACKUP_DELAY_S = 1.0
+THEMES = ("textual-dark", "textual-light", "fieldjudge-sun")
+SUN_THEME = Theme(
+    # Sunlight: black on white, saturated accents, no translucent greys (issue 12, item 18).
+    name="fieldjudge-sun",
+    primary="#0033CC",
+    secondary="#000000",
+    accent="#B00000",
+    warning="#8A4B00",
+    error="#C00000",
+    success="#006400",
+    foreground="#000000",
+    background="#FFFFFF",
+    surface="#FFFFFF",
+    panel="#DDDDDD",
+    boost="#000000",
+    dark=False,
+    variables={
+        "text-muted": "#000000",
+        "footer-key-foreground": "#0033CC",
+        "footer-description-foreground": "#000000",
+        "footer-background": "#DDDDDD",
+        "block-cursor-background": "#0033CC",
+        "block-cursor-foreground": "#FFFFFF",
+        "input-selection-background": "#0033CC 40%",
+    },
+)
 
 
 class FieldJudgeApp(App[None]):
@@ -34,9 +64,24 @@ class FieldJudgeApp(App[None]):
     TITLE = "fieldjudge"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [
-        Binding("f1", "help", "Help"),
-        Binding("ctrl+t", "toggle_theme", "Theme", show=False),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f1", "help", "Help", id="app.help", show=False),  # home: "F1 all keys"
+        Binding(
+            "ctrl+t",
+            "toggle_theme",
+            "Theme",
+            show=False,
+            id="app.theme",
+            tooltip="Theme: dark, light, sunlight (high contrast)",
+        ),
+        Binding(
+            "ctrl+b",
+            "toggle_bell",
+            "Bell",
+            show=False,
+            id="app.bell",
+            tooltip="Bell at one minute left and at Time! on/off",
+        ),
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
     ]
 
     def __init__(
@@ -46,6 +91,9 @@ class FieldJudgeApp(App[None]):
         judge: str = "",
         monotonic: Callable[[], float] = time.monotonic,
         chrono: ChronoSession | None = None,
+        laptop: LaptopSettings | None = None,
+        pit_port: int | None = None,
+        sync_provider: Callable[[Path], SyncStatusProvider] = SyncStatusProvider,
     ) -> None:
         super().__init__()
         self.data_dir = Path(data_dir)
@@ -56,7 +104,13 @@ class FieldJudgeApp(App[None]):
         self.monotonic = monotonic  # the head judge's PIN gate counts on this clock
         self.chrono = chrono or ChronoSession()  # the chronograph chosen in this run
         self.chrono_feeds: list[Any] = []  # chrono feeds on screen, newest last
-        self.theme = "textual-dark"
+        self.laptop = laptop if laptop is not None else LaptopSettings.load()
+        self.register_theme(SUN_THEME)
+        self.theme = self.laptop.theme if self.laptop.theme in THEMES else "textual-dark"
+        self.pit_port = pit_port
+        self.sync_provider = sync_provider  # the home screen's status line polls one
+        self._pit: Any = None  # the pit display's server while it runs
+        self._bells: dict[str, GameBell] = {}
         self.keys = KeyRouter(
             lambda: self.screen,
             self._deliver_key,
@@ -76,11 +130,90 @@ class FieldJudgeApp(App[None]):
 
     def on_mount(self) -> None:
         self.show_subtitle()
+        self.load_keymap()
         if self.initial_folder is not None:
             self.open_tournament(self.initial_folder)
 
     def on_unmount(self) -> None:
+        self.stop_pit()
         self.close_tournament()
+
+    # -- this laptop: keys, theme, bell, field (services/laptop.py) ------------------------
+    def load_keymap(self) -> None:
+        """The judge's keymap file: valid entries applied, the others named once."""
+        from fieldjudge.screens.base import all_binding_ids
+
+        km = load_keymap(all_binding_ids())
+        self.set_keymap(km.keys)
+        reasons = {
+            "reserved": _("{id}: {key} is reserved (Ctrl+Q, F1, Ctrl+P and Esc stay)"),
+            "unknown": _("{id}: no such binding id (F1 lists them)"),
+            "bad": _("{id}: {keys} is not a key"),
+            "file": _("the keymap file cannot be read: {detail}"),
+        }
+        lines = [
+            reasons[p.reason].format(id=p.binding_id, key=p.detail, keys=p.keys, detail=p.detail)
+            for p in km.problems
+        ]
+        if lines:
+            self.notify(
+                "\n".join(lines),
+                title=_("Keymap {path}: not applied").format(path=km.path),
+                severity="error",
+                timeout=20,
+            )
+
+    def _save_laptop(self) -> None:
+        try:
+            self.laptop.save()
+        except OSError as exc:
+            self.notify(_("Cannot save this laptop's settings") + f": {exc}", severity="error")
+
+    def set_laptop_field(self, field: str) -> None:
+        self.laptop.field = field.strip()
+        self._save_laptop()
+
+    def game_bell(self, session: Any) -> None:
+        """Ring the terminal bell at one minute left and when play stops (a setting)."""
+        bell = self._bells.setdefault(session.game_id, GameBell())
+        if bell.due(session.state.phase, session.remaining_ms()) and self.laptop.bell:
+            self.bell()
+
+    def action_toggle_bell(self) -> None:
+        self.laptop.bell = not self.laptop.bell
+        self._save_laptop()
+        self.notify(_("Bell on") if self.laptop.bell else _("Bell off"))
+
+    # -- the pit display (issue 14) --------------------------------------------------------
+    def pit_running(self) -> bool:
+        return self._pit is not None and self._pit.running
+
+    def pit_url(self) -> str:
+        return self._pit.url if self.pit_running() else ""
+
+    def start_pit(self) -> str | None:
+        """Serve the open tournament's pit display on this laptop; its URL, or None."""
+        from fieldjudge.serve.server import DEFAULT_PORT, PitServer, PitServerError
+        from fieldjudge.services.pitview import PitView
+
+        if self.tournament is None:
+            return None
+        if self.pit_running():
+            return self._pit.url
+        port = DEFAULT_PORT if self.pit_port is None else self.pit_port
+        server = PitServer(PitView(Path(self.tournament.folder)), "127.0.0.1", port)
+        try:
+            url = server.start()
+        except PitServerError as exc:
+            self.notify(_("Pit display not started") + f": {exc}", severity="error", timeout=10)
+            return None
+        self._pit = server
+        return url
+
+    def stop_pit(self) -> None:
+        if self._pit is not None:
+            self._pit.stop()
+            self._pit = None
 
     # -- tournaments --------------------------------------------------------------------
     def tournament_folders(self) -> list[Path]:
@@ -130,6 +263,7 @@ class FieldJudgeApp(App[None]):
                 self.notify(_("Backup failed") + f": {exc}", severity="error", timeout=10)
 
     def close_tournament(self) -> None:
+        self.stop_pit()
         if self.tournament is not None:
             self.tournament.close()
             self.tournament = None
@@ -212,7 +346,11 @@ class FieldJudgeApp(App[None]):
         )
 
     def action_toggle_theme(self) -> None:
-        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+        """Dark, light, sunlight (high contrast); remembered on this laptop."""
+        i = THEMES.index(self.theme) if self.theme in THEMES else -1
+        self.theme = THEMES[(i + 1) % len(THEMES)]
+        self.laptop.theme = self.theme
+        self._save_laptop()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Every action of the current screen (aliases once), then the app's own."""
@@ -233,7 +371,8 @@ def make_app(
     lang: str | None = None,
     judge: str = "",
     monotonic: Callable[[], float] = time.monotonic,
+    **kwargs: Any,
 ) -> FieldJudgeApp:
     """The one factory the CLI and the tests use."""
     i18n.set_language(lang)
-    return FieldJudgeApp(Path(data_dir), tournament_folder, judge, monotonic)
+    return FieldJudgeApp(Path(data_dir), tournament_folder, judge, monotonic, **kwargs)

@@ -205,6 +205,7 @@ class GameScreen(JudgeScreen):
         except Refused as exc:  # e.g. a locked protocol
             self.refuse(exc)
             return
+        self.app.game_bell(self.session)  # one minute left, "Time!", the end (a setting)
         if end is not None:
             self.notice_text = _("Time ran out: the game is over (0:00)")
             self.refresh_all()
