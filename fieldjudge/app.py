@@ -31,6 +31,8 @@ from fieldjudge.services.sync import SyncStatusProvider
 from fieldjudge.store import DamagedFile, FolderLocked
 
 STARTUP_BACKUP_DELAY_S = 1.0
+# Textual's key names as a keyboard prints them (the footer, F1 and the palette show them).
+KEY_NAMES = {"esc": "Esc", "space": "Space", "tab": "Tab", "shift+tab": "Shift+Tab"}
 THEMES = ("textual-dark", "textual-light", "fieldjudge-sun")
 SUN_THEME = Theme(
     # Sunlight: black on white, saturated accents, no translucent greys (issue 12, item 18).
@@ -334,6 +336,11 @@ class FieldJudgeApp(App[None]):
         """Ctrl+P: the actions of this screen, in the UI language."""
         if self.use_command_palette and not CommandPalette.is_open(self):
             self.push_screen(JudgePalette(placeholder=_("Search for commands…")))
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names as printed on a keyboard, in the UI language (Esc, Пробел, Enter)."""
+        shown = super().get_key_display(binding)
+        return _(KEY_NAMES.get(shown, shown)) if shown in KEY_NAMES else shown
 
     # -- global actions -----------------------------------------------------------------
     def action_help(self) -> None:

@@ -20,7 +20,8 @@ def screen_text(app) -> str:
         safe_box=False,
     )
     render = app.screen._compositor.render_update(  # noqa: SLF001 - Textual's own export path
-        full=True, screen_stack=app._background_screens  # noqa: SLF001
+        full=True,
+        screen_stack=app._background_screens,  # noqa: SLF001
     )
     console.print(render)
     return console.export_text()

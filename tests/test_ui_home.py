@@ -98,9 +98,7 @@ def test_states_read_as_players_in_play_or_a_result() -> None:
     assert state_text(closed, "a", "b", names) == "итог 3:0 · закрыта"
     assert state_text({"phase": "final", "alive": [3, 5]}, "a", "b", names) == "ждёт протокола"
     assert state_text({"phase": "scheduled"}, "a", "b", names) == "по расписанию"
-    assert (
-        state_text({"phase": "no_show", "no_show": ["b"]}, "a", "b", names) == "неявка: Драконы"
-    )
+    assert state_text({"phase": "no_show", "no_show": ["b"]}, "a", "b", names) == "неявка: Драконы"
 
 
 async def test_pit_display_key_starts_serves_and_stops(demo_folder: Path) -> None:

@@ -12,12 +12,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Header, OptionList, Static
+from textual.widgets import DataTable, Header, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services.sync import SyncStatus, SyncStatusProvider, status_line
 
 SYNC_EVERY_S = 2.0
@@ -118,7 +119,7 @@ class HomeScreen(JudgeScreen):
                 yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="pit-line", markup=False)
                 yield Static(_("sync: checking…"), id="sync-line", markup=False)
-        yield Footer(compact=True)
+        yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one("#games", DataTable)
@@ -219,7 +220,9 @@ class HomeScreen(JudgeScreen):
         """The field this laptop judges (remembered on this laptop)."""
         from fieldjudge.screens.dialogs.forms import Field, FormScreen
 
-        fields = sorted({g["field"] for g in self.app.tournament.games()}) if self.app.tournament else []
+        fields = (
+            sorted({g["field"] for g in self.app.tournament.games()}) if self.app.tournament else []
+        )
 
         def check(v: dict[str, str]) -> str | None:
             if fields and v["field"] not in fields:
@@ -239,8 +242,13 @@ class HomeScreen(JudgeScreen):
         self.app.push_screen(
             FormScreen(
                 _("This laptop's field"),
-                [Field("field", _("Field") + (f" ({', '.join(fields)})" if fields else ""),
-                       self.app.laptop.field)],
+                [
+                    Field(
+                        "field",
+                        _("Field") + (f" ({', '.join(fields)})" if fields else ""),
+                        self.app.laptop.field,
+                    )
+                ],
                 check,
             ),
             done,

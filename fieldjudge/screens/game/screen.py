@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.events import Key
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import Event
@@ -45,6 +45,7 @@ from fieldjudge.screens.game.widgets import (
     RosterPanel,
     TeamHeader,
 )
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import Choice, PromptPanel
 from fieldjudge.services.game import GameSession, SecondPlayerNeeded
 from fieldjudge.store import Refused

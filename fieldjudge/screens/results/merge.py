@@ -6,11 +6,12 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import merge
 from fieldjudge.store import DamagedFile, StoreError
 

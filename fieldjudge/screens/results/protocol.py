@@ -9,18 +9,27 @@ from collections.abc import Callable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from fieldjudge.export.html import OUTCOMES, game_time, local_time
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
 from fieldjudge.screens.game.text import reason_label
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import results
 from fieldjudge.services.protocol import GameProtocol
 from fieldjudge.store import Refused, StoreError
 
 PHASE_TEXT = {
+    "scheduled": "not played yet",
+    "not_started": "not played yet",
+    "running": "game in progress",
+    "stopped": "game in progress",
+    "hang_check": "game in progress",
+    "ended": "post-game inspection",
+    "inspection": "post-game inspection",
+    "final": "game over: not submitted",
     "open": "not submitted",
     "submitted": "submitted: waiting for the captains",
     "signed": "answered by both captains (with a refusal)",
@@ -88,11 +97,11 @@ class ProtocolScreen(JudgeScreen):
         r = v.result
         g = v.game
         lines = [
-            f"{_('Game')} {g.get('id', '')} · {_('Field')} {g.get('field', '')} · "
+            f"{_('Field')} {g.get('field', '')} · "
             f"{str(g.get('start', '')).replace('T', ' ')}",
             f"{v.name(a)} — {v.name(b)}",
             "",
-            f"{_('Protocol')}: {_(PHASE_TEXT.get(v.phase, v.phase))}",
+            f"{_('Protocol')}: {_(PHASE_TEXT.get(v.phase, 'game in progress'))}",
         ]
         if not v.final:
             lines.append(_("The game is not over yet: the result below is provisional"))

@@ -8,7 +8,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import ParseResult, Progress, parse_roster
 from fieldjudge.i18n import _, rule_text
@@ -16,6 +16,7 @@ from fieldjudge.rules.names import name_problem
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
 from fieldjudge.screens.setup.csv_flow import CsvImportMixin
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.store import Refused
 
 RosterParser = Callable[[bytes, int | None, Progress], ParseResult]
