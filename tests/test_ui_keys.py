@@ -16,7 +16,6 @@ from fieldjudge.screens.chrono.ingame import InGameChronoScreen
 from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
 from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog
-from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.keyrouting import GUARD_S
 from tests.test_game_helpers import fake_clock, game_id, keys, open_game, wait_for
