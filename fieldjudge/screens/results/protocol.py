@@ -97,8 +97,7 @@ class ProtocolScreen(JudgeScreen):
         r = v.result
         g = v.game
         lines = [
-            f"{_('Field')} {g.get('field', '')} · "
-            f"{str(g.get('start', '')).replace('T', ' ')}",
+            f"{_('Field')} {g.get('field', '')} · {str(g.get('start', '')).replace('T', ' ')}",
             f"{v.name(a)} — {v.name(b)}",
             "",
             f"{_('Protocol')}: {_(PHASE_TEXT.get(v.phase, 'game in progress'))}",
