@@ -404,8 +404,12 @@ class HomeScreen(JudgeScreen):
     def on_sync_tick(self, message: SyncTick) -> None:
         self.query_one("#sync-line", Static).update(status_line(message.status))
         # Game files another laptop changed (Syncthing): released here, on the UI thread
-        # (the store is not thread-safe), then the list shows them.
+        # (the store is not thread-safe), then the list shows them. Only while Syncthing
+        # runs: without it no other laptop writes here, and a file this laptop just wrote
+        # (a protocol signed) must not have its open log released under the screen using it.
         t = self.app.tournament
+        if not message.status.on:
+            return
         if self._changed_logs is None or t is None or self._changed_logs.t is not t:
             return
         busy = [getattr(getattr(s, "session", None), "game_id", "") for s in self.app.screen_stack]
