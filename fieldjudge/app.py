@@ -5,6 +5,7 @@ Build it with :func:`make_app` (shared by the CLI and the tests).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -113,6 +114,7 @@ class FieldJudgeApp(App[None]):
         self.sync_provider = sync_provider  # the home screen's status line polls one
         self._pit: Any = None  # the pit display's server while it runs
         self._bells: dict[str, GameBell] = {}
+        self.bells_rung: list[str] = []  # why the bell rang, in order (minute, time)
         self.keys = KeyRouter(
             lambda: self.screen,
             self._deliver_key,
@@ -178,7 +180,9 @@ class FieldJudgeApp(App[None]):
     def game_bell(self, session: Any) -> None:
         """Ring the terminal bell at one minute left and when play stops (a setting)."""
         bell = self._bells.setdefault(session.game_id, GameBell())
-        if bell.due(session.state.phase, session.remaining_ms()) and self.laptop.bell:
+        reason = bell.due(session.state.phase, session.remaining_ms())
+        if reason and self.laptop.bell:
+            self.bells_rung.append(reason)
             self.bell()
 
     def action_toggle_bell(self) -> None:
@@ -340,6 +344,8 @@ class FieldJudgeApp(App[None]):
     def get_key_display(self, binding: Binding) -> str:
         """Key names as printed on a keyboard, in the UI language (Esc, Пробел, Enter)."""
         shown = super().get_key_display(binding)
+        if re.fullmatch(r"f\d{1,2}", shown):
+            return shown.upper()
         return _(KEY_NAMES.get(shown, shown)) if shown in KEY_NAMES else shown
 
     # -- global actions -----------------------------------------------------------------
