@@ -35,6 +35,7 @@ class ScreenAction:
     action: str
     node: object  # where the action runs (the screen or the app)
     enabled: bool
+    binding_id: str = ""  # the id a keymap file names ("" for Textual's own keys)
 
 
 def _owner_rank(active: ActiveBinding, screen: Screen) -> int:
@@ -67,7 +68,14 @@ def screen_actions(screen: Screen, widgets: bool = False) -> list[ScreenAction]:
             (
                 rank,
                 order,
-                ScreenAction(app.get_key_display(b), title, b.action, active.node, active.enabled),
+                ScreenAction(
+                    app.get_key_display(b),
+                    title,
+                    b.action,
+                    active.node,
+                    active.enabled,
+                    b.id or "",
+                ),
             )
         )
     return [r[2] for r in sorted(rows, key=lambda r: (r[0], r[1]))]
