@@ -53,12 +53,16 @@ def ascii_words(text: str) -> set[str]:
 
 
 def cut_footer_keys(app) -> list[str]:
-    width = app.size.width
+    """Footer keys not shown whole: past the screen's edge, narrower than their text, or
+    under the palette key docked on the right."""
+    keys = list(app.screen.query(FooterKey))
+    palette = [k for k in keys if "-command-palette" in k.classes]
+    left_edge = palette[0].region.x if palette else app.size.width
     cut = []
-    for key in app.screen.query(FooterKey):
-        if key.region.width and key.region.right > width:
-            cut.append(f"{key.key_display} {key.description}")
-        elif key.region.width and key.region.width < key_width(key):
+    for key in keys:
+        if key in palette or not key.region.width:
+            continue
+        if key.region.right > left_edge or key.region.width < key_width(key):
             cut.append(f"{key.key_display} {key.description}")
     return cut
 

@@ -32,8 +32,10 @@ class Footer(TextualFooter):
             i for i in items if isinstance(i, FooterKey) and "-command-palette" not in i.classes
         ]
         others = [i for i in items if i not in keys]
+        # the palette key is docked right with a border and a trailing space; one more
+        # column keeps a gap before it
         room = (self.size.width or self.app.size.width) - sum(
-            key_width(i) + 1 for i in others if isinstance(i, FooterKey)
+            key_width(i) + 3 for i in others if isinstance(i, FooterKey)
         )
         used = 0
         for key in keys:
