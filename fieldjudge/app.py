@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.screen import Screen
@@ -116,7 +116,7 @@ class FieldJudgeApp(App[None]):
         self._bells: dict[str, GameBell] = {}
         self.bells_rung: list[str] = []  # why the bell rang, in order (minute, time)
         self.keys = KeyRouter(
-            lambda: self.screen,
+            self._top_screen,
             self._deliver_key,
             lambda delay, callback: (
                 self.set_timer(delay, callback) if delay > 0 else self.call_later(callback)
@@ -314,6 +314,12 @@ class FieldJudgeApp(App[None]):
             await self.keys.route(event)
             return
         await super().on_event(event)
+
+    def _top_screen(self) -> Screen | None:
+        try:
+            return self.screen
+        except ScreenStackError:
+            return None
 
     async def _deliver_key(self, event: events.Key):
         """Textual's own delivery; returns the node the key was handed to, if any."""

@@ -215,3 +215,23 @@ async def test_escape_and_enter_are_never_swallowed(demo_folder: Path, closing: 
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("j")  # a different key right after: not swallowed
         await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the form again")
+
+
+async def test_a_key_typed_after_the_closing_key_reaches_the_screen_behind(
+    demo_folder: Path,
+) -> None:
+    """Enter submits the form; the t typed right after it is the home screen's (teams),
+    not one more letter of the name."""
+    from fieldjudge.screens.setup.teams import TeamsScreen
+
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        typed_fast(app, "j", "A", "enter", "t")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, TeamsScreen) and app.screen.is_mounted,
+            "the teams screen",
+        )
+        await pilot.pause()
+        assert app.judge == "A"

@@ -8,8 +8,8 @@ the marker check left the reading empty), and keys handed to a dialog that is cl
 in a dead screen. Two generic rules fix both:
 
 1. **One key at a time.** After a key is handed over, a marker message follows it along the
-   same path; the next key waits until the marker has reached the app (the key has been
-   handled at every level, its action run, its dialog pushed or popped). Keys also wait
+   same path, a few laps (:class:`KeyDone`); the next key waits until the marker is back
+   (the key has been handled at every level, its action run, its dialog pushed or popped). Keys also wait
    while the screen on top is still mounting (no focus yet). Waiting keys keep their order.
 2. **A key that closes a dialog never acts on the screen behind.** A printable key equal to
    the one that just closed a dialog is ignored for :data:`GUARD_S` seconds on the screen that
@@ -36,12 +36,19 @@ STUCK_S = 1.0  # a marker lost with its widget (removed meanwhile) stops no key 
 MOUNTING_S = 0.5  # a mounted screen that focuses nothing takes keys after this
 
 
-class KeyDone(Message, bubble=True):
-    """Follows a key along its path; reaching the app means the key has been handled."""
+LAPS = 3  # a key's handler posts messages (Input.Submitted) whose handlers post more
 
-    def __init__(self, serial: int) -> None:
+
+class KeyDone(Message, bubble=True):
+    """Follows a key along its path. Each time it reaches the app it is sent round again,
+    behind whatever the key's handlers posted meanwhile (a Submitted message, then the
+    dismissal it causes); after :data:`LAPS` laps the key counts as handled."""
+
+    def __init__(self, serial: int, target: MessagePump, lap: int = 1) -> None:
         super().__init__()
         self.serial = serial
+        self.target = target
+        self.lap = lap
 
 
 @dataclass
@@ -54,14 +61,14 @@ class _Closed:
 class KeyRouter:
     """Waiting keys and the closing-key guard of one app.
 
-    ``top`` gives the screen on top now; ``dispatch`` delivers a key as Textual would
+    ``top`` gives the screen on top now (None while the app closes); ``dispatch`` delivers a key as Textual would
     (``App.on_event``) and returns the node it was handed to (None if the app handled it);
     ``schedule`` runs a callback after a delay on the app's loop (``App.set_timer``);
     ``clock`` is monotonic seconds (the app's injectable clock)."""
 
     def __init__(
         self,
-        top: Callable[[], Screen],
+        top: Callable[[], Screen | None],
         dispatch: Callable[[events.Key], Awaitable[MessagePump | None]],
         schedule: Callable[[float, Callable[[], Awaitable[None]]], object],
         clock: Callable[[], float],
@@ -111,6 +118,10 @@ class KeyRouter:
     def done(self, marker: KeyDone) -> None:
         """The marker of the key in flight reached the app."""
         if self._in_flight is not None and self._in_flight[0] == marker.serial:
+            target = marker.target
+            if marker.lap < LAPS and getattr(target, "is_attached", False):
+                target.post_message(KeyDone(marker.serial, target, marker.lap + 1))
+                return
             self._in_flight = None
             if self._waiting:
                 self._schedule(0, self._release)
@@ -126,14 +137,18 @@ class KeyRouter:
 
     async def _release(self) -> None:
         while self._waiting:
+            top = self._top()
+            if top is None:  # the app is closing: no screen takes keys any more
+                self._waiting.clear()
+                return
             if self._busy():
                 self._arm(STUCK_S)  # done() releases sooner
                 return
-            if not self.ready(self._top()):
+            if not self.ready(top):
                 self._arm(POLL_S)
                 return
             event = self._waiting.popleft()
-            if self._swallow(event, self._top()):
+            if self._swallow(event, top):
                 self._on_swallowed(event)
                 continue
             self._last_key = (event.key, self._clock())
@@ -141,7 +156,7 @@ class KeyRouter:
             if target is not None:
                 self._serial += 1
                 self._in_flight = (self._serial, self._clock())
-                target.post_message(KeyDone(self._serial))
+                target.post_message(KeyDone(self._serial, target))
 
     def _swallow(self, event: events.Key, screen: Screen) -> bool:
         c = self._closed
