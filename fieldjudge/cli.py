@@ -86,4 +86,50 @@ def _register_commands() -> None:
         main.add_command(command)
 
 
+def _remember(ctx: click.Context, param: click.Parameter, value):
+    """A global option typed after the subcommand: it counts as if typed before it."""
+    if value not in (None, ""):
+        root = ctx.find_root()
+        root.ensure_object(dict)
+        root.obj[param.name] = value
+    return value
+
+
+def _global_options() -> list[click.Option]:
+    return [
+        click.Option(
+            ["--data-dir"],
+            type=click.Path(file_okay=False, path_type=Path),
+            expose_value=False,
+            callback=_remember,
+            help="Folder holding the tournaments (as before the subcommand).",
+        ),
+        click.Option(
+            ["--lang"],
+            type=click.Choice(["ru", "en"]),
+            expose_value=False,
+            callback=_remember,
+            help="UI language (as before the subcommand).",
+        ),
+        click.Option(
+            ["--judge"],
+            expose_value=False,
+            callback=_remember,
+            help="Your name, recorded with every event (as before the subcommand).",
+        ),
+    ]
+
+
+def accept_global_options(group: click.Group) -> None:
+    """Every subcommand, however deep, accepts ``--data-dir``, ``--lang`` and ``--judge``
+    after its name too (``fieldjudge demo --no-ui --data-dir DIR``). A subcommand that has
+    an option of the same name keeps its own (``export --lang``: the document language)."""
+    for cmd in group.commands.values():
+        taken = {opt for p in cmd.params for opt in getattr(p, "opts", ())}
+        cmd.params.extend(o for o in _global_options() if not set(o.opts) & taken)
+        if isinstance(cmd, click.Group):
+            accept_global_options(cmd)
+
+
 _register_commands()
+accept_global_options(main)

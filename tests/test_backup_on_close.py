@@ -12,11 +12,15 @@ from fieldjudge.store.validate import validate_file
 
 def test_game_reaching_final_is_backed_up(tournament) -> None:
     gid = next(g["id"] for g in tournament.games() if not tournament.game_path(g["id"]).exists())
-    s = GameSession(tournament, gid, clock=FakeClock(datetime(2026, 6, 1, 8, tzinfo=UTC)))
+    clock = FakeClock(datetime(2026, 6, 1, 8, tzinfo=UTC))
+    s = GameSession(tournament, gid, clock=clock)
     a, b = s.teams
     s.append("clock_start")
-    for p in s.setup.rosters[a]:  # 18.02: a team with nobody left ends the game
+    for p in s.setup.rosters[a]:  # 23.03: a team with nobody left does not end the game
         s.append("elimination", {"reason": "hit", "players": [{"team": a, "number": p.number}]})
+    assert s.state.phase != m.FINAL
+    clock.advance(s.setup.settings.game_length_ms)
+    assert s.tick() is not None  # 0:00 ends it; 18.02: the inspection follows
     path = tournament.game_path(gid)
     assert backups_of(tournament.folder, path) == []
     for p in s.setup.rosters[b]:

@@ -54,12 +54,18 @@ def test_the_default_is_a_legal_marker(seed):
         ({"after_release": 1}, {"after_release"}),
         ({"after_release": 3}, {"after_release"}),
         ({"after_release": 3, "after_release_gap_ms": 70.0}, {"after_release", "rate_of_fire"}),
-        ({"burst": 141, "count": 141}, {"ball_limit"}),
     ],
 )
 def test_each_violation_fails_only_its_test(options, failing):
     check, outcomes = verdict(**options)
     assert {name for name, o in outcomes.items() if o == "fail"} == failing
+
+
+def test_19_05_141_balls_is_a_notice_for_the_judges_not_a_failed_test():
+    # 19.05: the 140 balls limit the judges; the check is not failed by them (issue 11, item 4)
+    check, outcomes = verdict(burst=141, count=141)
+    assert "fail" not in outcomes.values()
+    assert check.ball_limit_reached and check.admitted
 
 
 def test_95_ms_exactly_passes():
@@ -77,7 +83,7 @@ def test_help_shows_how_to_simulate_each_violation():
         "rate of fire too fast (20.02) --interval-ms 80",
         "exactly 94 ms (fails) / 95 ms (passes) --interval-ms 94 --jitter-pct 0",
         "fires after trigger release (19.05) --after-release 1",
-        "more balls than allowed (19.05, 140) --burst 141 --count 141",
+        "the 140-ball limit notice (19.05) --burst 141 --count 141",
     ):
         assert line in text, line
     res = CliRunner().invoke(chrono, ["simulate", "--burst", "0"])
@@ -95,8 +101,11 @@ def test_every_format_decodes_to_the_shots(fmt):
 
 @pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals are POSIX")
 def test_the_default_stream_through_a_pty_reaches_the_reader():
+    # The simulator starts firing as soon as it prints its port; shots fired before the
+    # reader opens the port are flushed by the open (as on a real cable), so the readings
+    # must be a contiguous run of the simulated shots, not necessarily the first ones.
     proc = subprocess.Popen(
-        [*CMD, "simulate", "--count", "5", "--seed", "2"],
+        [*CMD, "simulate", "--count", "40", "--seed", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -106,12 +115,13 @@ def test_the_default_stream_through_a_pty_reaches_the_reader():
         path = read_lines(proc, 1)[0]
         reader = ChronoReader(path, on_item=items.append)
         th = reader.start_thread()
-        end = time.monotonic() + 8
+        end = time.monotonic() + 20
         while sum(isinstance(i, Reading) for i in items) < 5:
             assert time.monotonic() < end, items
             time.sleep(0.01)
-        got = [i.fps for i in items if isinstance(i, Reading)]
-        assert got == [v for _, v in marker_shots(rng=random.Random(2), count=5)]
+        got = [i.fps for i in items if isinstance(i, Reading)][:5]
+        shots = [v for _, v in marker_shots(rng=random.Random(2), count=40)]
+        assert any(shots[k : k + 5] == got for k in range(len(shots) - 4)), (got, shots)
     finally:
         if reader:
             reader.stop()

@@ -80,18 +80,17 @@ async def test_31_close_sign_lock_correct_with_pin(tmp_path):
         gate = app.tournament.pin_gate
         for i in range(3):
             await pilot.press("c")
-            await type_form(pilot, "", "", "miscounted", "9999")
+            await type_form(pilot, "", "", "", "miscounted", "9999")
             await wait_for(pilot, lambda i=i: gate.failures == i + 1)
             assert "PIN" in str(msg.render())
         assert "locked for a minute" in str(msg.render())
         await pilot.press("c")
-        await type_form(pilot, "", "", "miscounted", DEMO_PIN)
+        await type_form(pilot, "", "", "", "miscounted", DEMO_PIN)
         await wait_for(pilot, lambda: "locked for" in str(msg.render()))
         assert len(log.events) == n
         clock.now += 61
         await pilot.press("c")
-        await pilot.press("end", "backspace")  # clear team A's points
-        await type_form(pilot, "2", "", "miscounted", DEMO_PIN)
+        await type_form(pilot, "", "2", "", "miscounted", DEMO_PIN)  # outcome kept
         await wait_for(pilot, lambda: proto(app, game_id)[0].corrections)
         c = proto(app, game_id)[0].corrections[-1]
         assert c.new_points[a] == 2 and c.old_points[a] == 3

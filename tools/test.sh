@@ -35,4 +35,4 @@ ruff format --check .
 lint-imports
 mypy
 
-python -m pytest -p no:cacheprovider "$@"
+python -m pytest -p no:cacheprovider -n auto "$@"

@@ -184,7 +184,7 @@ Simulate each violation:
   exactly 94 ms (fails) / 95 ms (passes)   --interval-ms 94 --jitter-pct 0
   fires after trigger release (19.05)      --after-release 1
   keeps firing after release (19.05)       --after-release 3 --after-release-gap-ms 70
-  more balls than allowed (19.05, 140)     --burst 141 --count 141
+  the 140-ball limit notice (19.05)        --burst 141 --count 141
   an unplugged cable                       --link PATH, then Ctrl-C and start again
   the slap test (19.05)                    judged by eye: s passed / x fired in the app
 

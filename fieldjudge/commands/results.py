@@ -71,23 +71,41 @@ def _opened(folder: Path, lock: bool):
 @click.option("--game", "game_id", help="Export this game only.")
 @click.option("--all", "all_games", is_flag=True, help="Export the whole tournament (default).")
 @click.option(
-    "--format", "fmt", type=click.Choice(["html", "csv", "json"]), default="html", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "pdf", "csv", "json"]),
+    default="html",
+    show_default=True,
 )
 @click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Output folder."
 )
-@click.option("--lang", type=click.Choice(["ru", "en"]), default="ru", show_default=True)
+@click.option(
+    "--lang",
+    type=click.Choice(["ru", "en"]),
+    default=None,
+    help="Language of the documents (default: the global --lang, else ru).",
+)
+@click.option(
+    "--delimiter",
+    default=None,
+    help='CSV field separator (default: ";" for Russian documents, "," for English).',
+)
 @click.option("--overwrite", is_flag=True, help="Replace files of the same name (else: new names).")
 @click.pass_context
-def export(ctx, folder, game_id, all_games, fmt, out, lang, overwrite) -> None:
-    """Printable HTML protocols, standings (HTML, CSV) or the complete JSON export."""
+def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite) -> None:
+    """Printable protocols (HTML, PDF: one A4 page per game), standings (HTML, PDF, CSV) or
+    the complete JSON export."""
     from fieldjudge.export import run_export
 
     if game_id and all_games:
         raise click.ClickException("choose --game ID or --all, not both")
+    lang = lang or (ctx.find_root().obj or {}).get("lang") or "ru"
+    if delimiter == "\\t":
+        delimiter = "\t"
     with _opened(_pick_folder(ctx, folder), lock=False) as t:
         try:
-            written = run_export(t, out, fmt, game_id, lang, overwrite)
+            written = run_export(t, out, fmt, game_id, lang, overwrite, delimiter=delimiter)
         except (StoreError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
     for p in written:

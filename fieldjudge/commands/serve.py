@@ -93,9 +93,9 @@ def serve(ctx: click.Context, folder: Path | None, host: str, port: int, no_qr: 
         click.echo(
             _("Only this laptop can open it. To show it on the venue network: --host 0.0.0.0")
         )
-    if not no_qr:
-        print_qr(urls[0])
-    try:
+    try:  # Ctrl+C while the QR code is drawn stops the server cleanly too
+        if not no_qr:
+            print_qr(urls[0])
         threading.Event().wait()
     except KeyboardInterrupt:
         pass

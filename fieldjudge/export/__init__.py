@@ -10,12 +10,13 @@ from pathlib import Path
 
 import orjson
 
-from fieldjudge.export import bundle, html, tables
+from fieldjudge.export import bundle, html, pdf, scope, tables
 from fieldjudge.export.names import safe_name, write_new
+from fieldjudge.export.protocol_doc import protocol_doc
 from fieldjudge.services import results
 from fieldjudge.store import Refused
 
-FORMATS = ("html", "csv", "json")
+FORMATS = ("html", "pdf", "csv", "json")
 
 
 def played_games(t) -> list[dict]:
@@ -43,10 +44,17 @@ def run_export(
     lang: str = "ru",
     overwrite: bool = False,
     now: datetime | None = None,
+    delimiter: str | None = None,
 ) -> list[Path]:
-    """Export one game (``game_id``) or the whole tournament; returns the files written."""
+    """Export one game (``game_id``) or the whole tournament; returns the files written.
+    CSV: ``delimiter`` (default: ";" for a Russian document, as a Russian spreadsheet
+    expects, else ",")."""
     if fmt not in FORMATS:
-        raise Refused(f"unknown format {fmt!r} (html, csv or json)")
+        raise Refused(f"unknown format {fmt!r} (html, pdf, csv or json)")
+    if delimiter is None:
+        delimiter = ";" if lang == "ru" else ","
+    if len(delimiter) != 1 or delimiter in '"\r\n':
+        raise Refused(f"the CSV delimiter is one character, not {delimiter!r}")
     out_dir = Path(out_dir)
     if game_id is not None and t.game(game_id) is None:
         raise Refused(f"no game {game_id!r} in the schedule")
@@ -67,31 +75,54 @@ def run_export(
         else:
             put(f"{stem}.json", bundle.dumps(data))
         return written
+    tr = html.translator(lang)
     if game_id is not None:
         v = results.game_view(t, game_id)
         gs = game_stem(t, v.game)
         if fmt == "html":
             put(f"protocol-{gs}.html", html.protocol_html(t, v, lang).encode())
+        elif fmt == "pdf":
+            put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, v.name(v.teams[0])))
         else:
-            put(f"events-{gs}.csv", events_csv(v))
+            put(f"events-{gs}.csv", events_csv(v, delimiter))
         return written
     by_div = results.standings_by_division(t)
-    tr = html.translator(lang)
-    if fmt == "html":
+    counted = len(results.closed_results(t))
+    provisional = [tr("Games counted: signed protocols") + f" ({counted})"]
+    later = scope.provisional_lines(t, tr)
+    if later:
+        provisional.append(tr("Provisional, not counted until signed") + ":")
+        provisional += [f"  {line}" for line in later]
+    if fmt in ("html", "pdf"):
         views = [results.game_view(t, g["id"]) for g in played_games(t)]
+    if fmt == "html":
         for v in views:
             put(f"protocol-{game_stem(t, v.game)}.html", html.protocol_html(t, v, lang).encode())
         put(f"protocols-{stem}.html", html.protocols_html(t, views, lang).encode())
-        put(f"standings-{stem}.html", html.standings_html(t, by_div, lang, now).encode())
+        standings = html.standings_html(t, by_div, lang, now, provisional)
+        put(f"standings-{stem}.html", standings.encode())
+    elif fmt == "pdf":
+        title = f"{tr('Game protocols')} — {t.meta.get('name', '')}"
+        pages = []
+        for v in views:
+            doc = protocol_doc(t, v, tr, lang)
+            one, size = pdf.protocol_pdf(doc)
+            put(f"protocol-{game_stem(t, v.game)}.pdf", one)
+            pages.append((doc, size))
+        put(f"protocols-{stem}.pdf", pdf.combined_pdf(title, pages))
+        put(f"standings-{stem}.pdf", pdf.standings_pdf(t, by_div, tr, lang, now, provisional))
     else:
-        put(f"standings-{stem}.csv", tables.standings_csv(t, by_div, tr))
+        put(
+            f"standings-{stem}.csv",
+            tables.standings_csv(t, by_div, tr, lang, delimiter, provisional),
+        )
     return written
 
 
-def events_csv(v) -> bytes:
+def events_csv(v, delimiter: str = ",") -> bytes:
     """One game's event chain as CSV (UTF-8 with BOM)."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\r\n")
+    w = csv.writer(buf, delimiter=delimiter, lineterminator="\r\n")
     w.writerow(
         ["seq", "id", "type", "game_clock_ms", "wall_time", "judge", "data", "prev_hash", "hash"]
     )

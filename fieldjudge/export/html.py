@@ -9,9 +9,9 @@ from datetime import datetime
 from html import escape
 
 from fieldjudge import i18n
+from fieldjudge.export.protocol_doc import OUTCOMES, local_time, protocol_doc  # noqa: F401
 from fieldjudge.i18n import rule_text
-from fieldjudge.rules.paintball.clock import parse_wall
-from fieldjudge.rules.paintball.reasons import ALL_REASONS
+from fieldjudge.rules.timefmt import format_game_clock
 
 CSS = """
 @page { size: A4; margin: 14mm 12mm; }
@@ -26,7 +26,10 @@ td.num, th.num { text-align: right; }
 .hash { font-family: monospace; font-size: 8pt; word-break: break-all; }
 .protocol { page-break-after: always; break-after: page; }
 .protocol:last-child { page-break-after: auto; break-after: auto; }
-.sign { height: 18pt; }
+.signatures th { width: 32%; }
+.signatures td.name { width: 24%; }
+.signatures td.sign { width: 22%; height: 22pt; border-bottom: 1px solid #000; }
+.struck s { color: #555; }
 @media print { a { color: #000; text-decoration: none; } }
 """
 
@@ -37,18 +40,7 @@ def translator(lang: str) -> Tr:
     return i18n.load(lang).gettext if lang != "en" else (lambda s: s)
 
 
-def local_time(wall: str, fmt: str = "%H:%M:%S") -> str:
-    try:
-        return parse_wall(wall).astimezone().strftime(fmt)
-    except (ValueError, TypeError):
-        return str(wall)
-
-
-def game_time(ms: int | None) -> str:
-    if ms is None:
-        return "—"
-    s = max(0, int(ms)) // 1000
-    return f"{s // 60}:{s % 60:02d}"
+game_time = format_game_clock  # the one rule of every screen and export (rules.timefmt)
 
 
 def page(title: str, body: str, lang: str) -> str:
@@ -79,145 +71,48 @@ def _table(headers: Iterable[str], rows: Iterable[Iterable[object]], num_cols=()
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-OUTCOMES = {
-    "flag_hang": "flag hang",
-    "flag_held": "flag held at the end",
-    "draw": "draw",
-    "no_show": "no-show",
-}
-
-
 def protocol_section(t, v, tr: Tr, lang: str) -> str:
     """One game's protocol as an HTML fragment (``<section class="protocol">``)."""
-    meta = t.meta
-    a, b = v.teams
-    name = v.name
-    start = v.game.get("start", "")
-    when = start.replace("T", " ") if start else ""
+    d = protocol_doc(t, v, tr, lang)
+    lb = d.labels
     out = [
         '<section class="protocol">',
-        f"<h1>{escape(tr('Game protocol'))}: {escape(name(a))} — {escape(name(b))}</h1>",
-        '<p class="meta">'
-        + escape(f"{meta.get('name', '')} · {meta.get('venue', '')} · {meta.get('division', '')}")
-        + "<br>"
-        + escape(f"{tr('Game')} {v.game.get('id', '')} · {tr('Field')} {v.game.get('field', '')}")
-        + escape(f" · {tr('Start')} {when}")
-        + "</p>",
+        f"<h1>{escape(d.heading)}</h1>",
+        '<p class="meta">' + "<br>".join(escape(m) for m in d.meta) + "</p>",
+        f"<h2>{escape(lb['Result'])} (30.01)</h2>",
+        _table(d.result_headers, d.result_rows, num_cols=(1, 2, 3)),
+        f"<p>{escape(lb['Outcome'])}: <b>{escape(d.outcome)}</b></p>",
     ]
-    r = v.result
-    out.append(f"<h2>{escape(tr('Result'))} (30.01)</h2>")
-    outcome = tr(OUTCOMES.get(r.outcome, r.outcome))
-    rows = [
-        (
-            name(x),
-            r.points[x],
-            f"{r.diff[x]:+d}",
-            r.survivors.get(x, 0),
-            "✓" if r.flag_hang_team == x else "",
-        )
-        for x in (a, b)
-    ]
-    out.append(
-        _table(
-            [tr("Team"), tr("Game points"), tr("Difference"), tr("Survivors"), tr("Flag hang")],
-            rows,
-            num_cols=(1, 2, 3),
-        )
-    )
-    out.append(f"<p>{escape(tr('Outcome'))}: {escape(outcome)}</p>")
-    if r.no_show:
-        absent = ", ".join(name(x) for x in sorted(r.no_show))
-        out.append(f"<p>{escape(tr('No-show'))} (32.01–32.02): {escape(absent)}</p>")
-    out.append(f"<h2>{escape(tr('Eliminations'))}</h2>")
-    elims = sorted(
-        (p for p in v.state.players.values() if p.elimination is not None),
-        key=lambda p: (p.elimination.game_clock_ms or 0, p.team, p.number),
-    )
-    rows = []
-    for p in elims:
-        e = p.elimination
-        reason = ALL_REASONS.get(e.reason)
-        label = (reason.ru if lang == "ru" else reason.en) if reason else e.reason
-        rows.append((game_time(e.game_clock_ms), name(p.team), p.number, p.name, label, e.section))
-    out.append(
-        _table(
-            [tr("Time"), tr("Team"), tr("No."), tr("Player"), tr("Reason"), tr("Section")],
-            rows,
-            num_cols=(2,),
-        )
-    )
-    pens = [
-        (
-            game_time(c.game_clock_ms),
-            name(c.team),
-            c.number,
-            f"{c.fps} fps",
-            rule_text(c.text, v.names, lang),
-        )
-        for c in v.state.chrono
-        if c.penalty != "none"
-    ]
-    notes = [
-        rule_text(n.text, v.names, lang)
-        for n in (*v.state.team_penalties, *v.state.penalty_reports, *v.state.flagged)
-    ]
-    out.append(f"<h2>{escape(tr('Penalties'))}</h2>")
-    out.append(_table([tr("Time"), tr("Team"), tr("No."), tr("Chrono"), tr("Verdict")], pens, (2,)))
-    for n in notes:
-        out.append(f"<p>{escape(n)}</p>")
-    out.append(_signatures(v, tr))
-    proto = v.protocol
-    if proto.corrections:
-        out.append(f"<h2>{escape(tr('Corrections of the total'))} (31)</h2>")
-        rows = [
-            (
-                local_time(c.wall_time, "%Y-%m-%d %H:%M:%S"),
-                c.head_judge,
-                " : ".join(str(c.old_points.get(x, "")) for x in (a, b)),
-                " : ".join(str(c.new_points.get(x, "")) for x in (a, b)),
-                c.reason,
-            )
-            for c in proto.corrections
-        ]
+    for s in d.struck:
         out.append(
-            _table(
-                [tr("Time"), tr("Head judge"), tr("Old total"), tr("New total"), tr("Reason")], rows
-            )
+            f'<p class="struck"><s>{escape(s.old)}</s> → {escape(s.new)}'
+            f" <i>({escape(s.why)})</i></p>"
         )
+    if d.no_show:
+        out.append(f"<p>{escape(lb['No-show'])} (32.01–32.02): {escape(d.no_show)}</p>")
+    out.append(f"<h2>{escape(lb['Eliminations'])}</h2>")
+    out.append(_table(d.elim_headers, d.elim_rows, num_cols=(2,)))
+    out.append(f"<h2>{escape(lb['Penalties'])}</h2>")
+    out.append(_table(d.pen_headers, d.pen_rows, (2,)))
+    for n in d.notes:
+        out.append(f"<p>{escape(n)}</p>")
+    out.append(f"<h2>{escape(lb['Signatures'])} (31)</h2>")
+    out.append(f"<p>{escape(d.submitted)}</p>")
+    out.append('<table class="signatures"><tbody>')
+    for line in d.signatures:
+        out.append(
+            f"<tr><th>{escape(line.role)}</th>"
+            f'<td class="name">{escape(line.name)}</td>'
+            f'<td class="sign"></td>'
+            f"<td>{escape(line.status)}</td></tr>"
+        )
+    out.append("</tbody></table>")
     out.append(
-        f'<p class="hash">{escape(tr("Events"))}: {len(v.events)} · '
-        f"{escape(tr('Final hash of the event chain'))}: {escape(v.last_hash or '—')}</p>"
+        f'<p class="hash">{escape(lb["Events"])}: {d.events} · '
+        f"{escape(lb['Head hash of the event chain'])}: {escape(d.head_hash)}<br>"
+        f"{escape(lb['Signature fingerprint'])}: {escape(d.fingerprint or '____________')}</p>"
     )
     out.append("</section>")
-    return "\n".join(out)
-
-
-def _signatures(v, tr: Tr) -> str:
-    proto = v.protocol
-    out = [f"<h2>{escape(tr('Signatures'))} (31)</h2>"]
-    if proto.submission is not None:
-        s = proto.submission
-        out.append(
-            f"<p>{escape(tr('Submitted by the senior judge'))}: {escape(s.judge or '—')}, "
-            f"{escape(local_time(s.wall_time, '%Y-%m-%d %H:%M:%S'))}"
-            + (f" ({escape(tr('outdated: the game changed after it'))})" if proto.stale else "")
-            + "</p>"
-        )
-    else:
-        out.append(f"<p>{escape(tr('Not submitted yet'))}</p>")
-    rows = []
-    for x in v.teams:
-        sig, ref = proto.signatures.get(x), proto.refusals.get(x)
-        if sig:
-            rows.append((v.name(x), tr("captain signed"), sig.name, local_time(sig.wall_time), ""))
-        elif ref:
-            what = f"{tr('captain refused')} ({tr('recorded by')} {ref.judge or '—'})"
-            rows.append((v.name(x), what, ref.captain, local_time(ref.wall_time), ref.reason))
-        else:
-            rows.append((v.name(x), "", "", "", ""))
-    out.append(
-        _table([tr("Team"), tr("Captain"), tr("Name"), tr("Time"), tr("Reason of refusal")], rows)
-    )
     return "\n".join(out)
 
 
@@ -269,7 +164,9 @@ def standing_rows(t, rows, lang: str | None = None) -> list[tuple]:
     ]
 
 
-def standings_html(t, by_division: dict, lang: str = "ru", now: datetime | None = None) -> str:
+def standings_html(
+    t, by_division: dict, lang: str = "ru", now: datetime | None = None, notes=()
+) -> str:
     tr = translator(lang)
     meta = t.meta
     stamp = (now or datetime.now()).strftime("%Y-%m-%d %H:%M")
@@ -287,4 +184,5 @@ def standings_html(t, by_division: dict, lang: str = "ru", now: datetime | None 
                 num_cols=(0, 2, 3, 4, 5, 6, 7, 8, 9),
             )
         )
+    parts += [f"<p>{escape(line)}</p>" for line in notes]
     return page(f"{tr('Standings')} — {meta.get('name', '')}", "\n".join(parts), lang)

@@ -1,4 +1,5 @@
-"""Standings as CSV: UTF-8 with a BOM so spreadsheet programs read Cyrillic."""
+"""Standings as CSV: UTF-8 with a BOM so spreadsheet programs read Cyrillic; semicolons for a
+Russian document (a Russian spreadsheet splits on ";"), the tie-break in its language."""
 
 from __future__ import annotations
 
@@ -8,11 +9,22 @@ import io
 from fieldjudge.export.html import STANDING_HEADERS, Tr, standing_rows
 
 
-def standings_csv(t, by_division: dict, tr: Tr) -> bytes:
+def standings_csv(
+    t,
+    by_division: dict,
+    tr: Tr,
+    lang: str = "ru",
+    delimiter: str = ";",
+    notes: list[str] | tuple[str, ...] = (),
+) -> bytes:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\r\n")
+    w = csv.writer(buf, delimiter=delimiter, lineterminator="\r\n")
     w.writerow([tr("Division"), *(tr(h) for h in STANDING_HEADERS)])
     for div, rows in by_division.items():
-        for row in standing_rows(t, rows):
+        for row in standing_rows(t, rows, lang):
             w.writerow([div, *row])
+    if notes:
+        w.writerow([])
+        for line in notes:
+            w.writerow([line.strip()])
     return "\ufeff".encode() + buf.getvalue().encode("utf-8")

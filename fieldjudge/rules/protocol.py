@@ -12,7 +12,9 @@ Protocol events live in the game's own log:
   senior judge (31). Time = wall_time.
 - ``total_corrected`` -- only once both captains answered: the head judge corrects a wrong
   total (31). data: ``old_points``, ``new_points``, ``old_diff``, ``new_diff`` ({team: int}),
-  ``reason``, ``head_judge``.
+  ``reason``, ``head_judge``; optionally the outcome he rules instead (30.01):
+  ``old_outcome``/``new_outcome`` (flag_hang | flag_held | draw) and
+  ``old_outcome_team``/``new_outcome_team`` (the team that hung or holds the flag).
 
 Both captains signed → the protocol is locked: every event is refused except
 ``total_corrected``.
@@ -27,6 +29,7 @@ from typing import Any
 
 from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import VOID, Event, effective
+from fieldjudge.rules.paintball import scoring as sc
 
 PROTOCOL_SUBMITTED = "protocol_submitted"
 CAPTAIN_SIGNED = "captain_signed"
@@ -73,6 +76,16 @@ class Correction:
     head_judge: str
     wall_time: str
     event_id: str
+    old_outcome: str = ""  # "" when the head judge changed the points only
+    new_outcome: str = ""
+    old_outcome_team: str | None = None
+    new_outcome_team: str | None = None
+
+    @property
+    def changes_outcome(self) -> bool:
+        return bool(self.new_outcome) and (
+            (self.new_outcome, self.new_outcome_team) != (self.old_outcome, self.old_outcome_team)
+        )
 
 
 @dataclass
@@ -163,6 +176,7 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
                     str(d.get("head_judge", "") or e.judge),
                     e.wall_time,
                     e.id,
+                    *_outcomes(d, teams),
                 )
             )
         elif e.type == NO_SHOW:
@@ -180,6 +194,68 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
             if target_type not in PROTOCOL_TYPES:
                 p.stale = True
     return p
+
+
+def _team_or_none(value: Any, teams: Sequence[str]) -> str | None:
+    return str(value) if value is not None and str(value) in teams else None
+
+
+def _outcomes(d: Mapping[str, Any], teams: Sequence[str]) -> tuple:
+    """(old_outcome, new_outcome, old_team, new_team) of a ``total_corrected`` event;
+    an unknown new outcome counts as none (the points still apply)."""
+    new = str(d.get("new_outcome") or "")
+    if new not in sc.RULABLE_OUTCOMES:
+        new = ""
+    return (
+        str(d.get("old_outcome") or ""),
+        new,
+        _team_or_none(d.get("old_outcome_team"), teams),
+        _team_or_none(d.get("new_outcome_team"), teams),
+    )
+
+
+def outcome_refusal(outcome: str, team: str | None, teams: Sequence[str]) -> str | None:
+    """Why the head judge cannot rule this outcome (30.01), or None."""
+    if outcome not in sc.RULABLE_OUTCOMES:
+        return pt.correction_outcome()
+    if outcome != sc.DRAW and team not in teams:
+        return pt.correction_outcome()
+    return None
+
+
+def correction_data(
+    result: Any,
+    points_settings: Any,
+    reason: str,
+    new_points: Mapping[str, int] | None = None,
+    new_diff: Mapping[str, int] | None = None,
+    outcome: str | None = None,
+    outcome_team: str | None = None,
+) -> dict[str, Any]:
+    """The data of a ``total_corrected`` event against ``result`` (the result as it stands,
+    earlier corrections applied). A new ``outcome`` without points gets the points of 30.01
+    for it; points without an outcome keep the outcome."""
+    teams = tuple(result.teams)
+    data: dict[str, Any] = {
+        "old_points": dict(result.points),
+        "old_diff": dict(result.diff),
+        "new_diff": {k: int(x) for k, x in (new_diff or result.diff).items()},
+        "reason": reason.strip(),
+    }
+    by_rule = dict(result.points)
+    if outcome:
+        held = result.flag_hang_team or result.flag_held_team
+        data |= {
+            "old_outcome": result.outcome,
+            "old_outcome_team": held,
+            "new_outcome": outcome,
+            "new_outcome_team": outcome_team if outcome != sc.DRAW else None,
+        }
+        if outcome_refusal(outcome, outcome_team, teams) is None:
+            by_rule = sc.outcome_points(points_settings, teams, outcome, outcome_team)
+    given = dict(new_points or {})
+    data["new_points"] = {t: int(given[t]) if t in given else by_rule[t] for t in teams}
+    return data
 
 
 def lock_refusal(
@@ -212,6 +288,12 @@ def lock_refusal(
             return pt.correction_points()
         if _int_map(data.get("old_points"), teams) is None:
             return pt.correction_old_total()
+        if data.get("new_outcome"):
+            why = outcome_refusal(
+                str(data["new_outcome"]), _team_or_none(data.get("new_outcome_team"), teams), teams
+            )
+            if why:
+                return why
     return None
 
 
@@ -222,7 +304,17 @@ def apply_corrections(result: Any, protocol: Protocol) -> Any:
     c = protocol.corrections[-1]
     diff = {**dict(result.diff), **dict(c.new_diff)}
     note = pt.corrected(c.head_judge, c.reason)
-    return replace(result, points=dict(c.new_points), diff=diff, notes=(*tuple(result.notes), note))
+    fixed = replace(result, diff=diff, notes=(*tuple(result.notes), note))
+    # the latest outcome the head judge ruled, in any correction up to the last one
+    ruled = next((x for x in reversed(protocol.corrections) if x.new_outcome), None)
+    if ruled is not None:
+        return sc.with_outcome(fixed, ruled.new_outcome, ruled.new_outcome_team, c.new_points)
+    return replace(fixed, points=dict(c.new_points))
+
+
+def outcome_team(result: Any) -> str | None:
+    """The team that hung the flag or holds it (30.01); None on a draw or a no-show."""
+    return result.flag_hang_team or result.flag_held_team
 
 
 def snapshot(result: Any) -> dict[str, Any]:
@@ -282,3 +374,14 @@ class PinGate:
         self.failures += 1
         if self.failures >= self.max_failures:
             self.locked_until = now + self.lock_seconds
+
+
+def senior_judge(events: Sequence[Event], protocol: Protocol) -> str:
+    """The senior judge's name for the protocol (31): who submitted it, else the judge the
+    app recorded with the game's own events (the latest named one); "" when none is known."""
+    if protocol.submission is not None and protocol.submission.judge:
+        return protocol.submission.judge
+    for e in reversed(list(effective(events))):
+        if e.judge and e.type not in PROTOCOL_TYPES:
+            return e.judge
+    return ""

@@ -95,6 +95,15 @@ def correction_old_total() -> RuleMessage:
 
 
 @catalog
+def correction_outcome() -> RuleMessage:
+    return R(
+        "30.01",
+        "the outcome is a flag hang or a flag held by team 1 or 2, or a draw",
+        "исход: зависание флага или удержание флага командой 1 или 2, либо ничья",
+    )
+
+
+@catalog
 def corrected(judge: Any, reason: Any) -> RuleMessage:
     return R(
         "31",

@@ -16,14 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from fieldjudge.export import bundle
 from fieldjudge.i18n import rule_text
 from fieldjudge.services import authority
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import DamagedFile, Refused
-from fieldjudge.store.storage import atomic_write_bytes, load_json_file
+from fieldjudge.store.eventlog import write_log_file
+from fieldjudge.store.storage import load_json_file
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 from fieldjudge.store.validate import validate_data
 
@@ -115,8 +114,9 @@ def _common(ours: list[dict], theirs: list[dict]) -> int:
 
 
 def _write_log(path: Path, doc: dict[str, Any]) -> None:
+    """A whole log (new, fast-forwarded or a kept conflict copy), in the store's format."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, orjson.dumps(bundle.doc_to_log(doc)))
+    write_log_file(path, bundle.doc_to_log(doc))
 
 
 def _forget(t: TournamentService, kind: str, log_id: str) -> None:

@@ -41,13 +41,24 @@ class GameProtocol:
     def correct_total(
         self,
         pin: str,
-        new_points: dict[str, int],
+        new_points: dict[str, int] | None,
         reason: str,
         new_diff: dict[str, int] | None = None,
+        outcome: str | None = None,
+        outcome_team: str | None = None,
     ) -> Event:
-        """31: the head judge corrects a wrong total, with his PIN."""
+        """31: the head judge corrects a wrong total (and may rule another outcome), with
+        his PIN."""
         return results.correct_total(
-            self.t, self.game_id, pin, new_points, reason, new_diff, judge=self.judge
+            self.t,
+            self.game_id,
+            pin,
+            new_points,
+            reason,
+            new_diff,
+            judge=self.judge,
+            outcome=outcome,
+            outcome_team=outcome_team,
         )
 
     def no_show(

@@ -212,35 +212,27 @@ def correct_total(
     t: Svc,
     game_id: str,
     pin: str,
-    new_points: dict[str, int],
+    new_points: dict[str, int] | None,
     reason: str,
     new_diff: dict[str, int] | None = None,
     judge: str = "",
     when: datetime | None = None,
+    outcome: str | None = None,
+    outcome_team: str | None = None,
 ) -> Event:
-    """31: the head judge corrects a wrong total of a signed protocol, with his PIN."""
+    """31: the head judge corrects a wrong total of a signed protocol, with his PIN; with
+    ``outcome`` he also rules another outcome (points of 30.01 unless given)."""
     v = game_view(t, game_id)
-    why = pr.lock_refusal(
-        v.events, pr.TOTAL_CORRECTED, _corr(v, new_points, new_diff, reason), v.teams
+    data = pr.correction_data(
+        v.result, v.setup.settings.points, reason, new_points, new_diff, outcome, outcome_team
     )
+    why = pr.lock_refusal(v.events, pr.TOTAL_CORRECTED, data, v.teams)
     if why:
         raise Refused(why)
     grant = t.head_judge(pin, pr.TOTAL_CORRECTED)
     head = t.meta.get("head_judge", "") or judge
-    data = _corr(v, new_points, new_diff, reason) | {"head_judge": head}
+    data |= {"head_judge": head}
     return _append(t, game_id, pr.TOTAL_CORRECTED, data, judge or head, when, grant)
-
-
-def _corr(
-    v: GameView, new_points: dict[str, int], new_diff: dict[str, int] | None, reason: str
-) -> dict[str, Any]:
-    return {
-        "old_points": dict(v.result.points),
-        "new_points": {k: int(x) for k, x in new_points.items()},
-        "old_diff": dict(v.result.diff),
-        "new_diff": {k: int(x) for k, x in (new_diff or v.result.diff).items()},
-        "reason": reason.strip(),
-    }
 
 
 def previous_game_end(t: Svc, game_id: str, team: str) -> datetime | None:
@@ -304,12 +296,12 @@ def record_no_show(
 
 
 def closed_results(t: TournamentReader) -> list[tuple[dict, GameResult]]:
-    """Results of the games whose protocol was submitted (or ruled a no-show), from the
-    summary index (rebuilt from the game files when stale)."""
+    """Results of the games whose protocol both captains answered (signed; unsigned games
+    are provisional: ``export.scope``), from the summary index (rebuilt when stale)."""
     out = []
     for g in t.games():
         s = t.game_summary(g["id"])
-        if s.get("phase") in CLOSED_PHASES and s.get("result"):
+        if s.get("phase") in (pr.SIGNED, pr.LOCKED) and s.get("result"):  # signed (31)
             out.append((g, result_from_doc(g["id"], s["result"])))
     return out
 

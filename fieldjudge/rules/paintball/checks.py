@@ -15,7 +15,6 @@ from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball import refusals as rx
 from fieldjudge.rules.paintball import refusals_actions as ra
 from fieldjudge.rules.paintball.chrono import chrono_verdict
-from fieldjudge.rules.paintball.clock import format_clock
 from fieldjudge.rules.paintball.reasons import (
     ALL_REASONS,
     BEFORE_START_REASONS,
@@ -24,6 +23,7 @@ from fieldjudge.rules.paintball.reasons import (
     PLAYING_ON_SECTIONS,
 )
 from fieldjudge.rules.paintball.setup import needs_second_player
+from fieldjudge.rules.timefmt import format_time_left
 
 PRE_GAME = (ev.CHECKIN, ev.MARKER_VERDICT, ev.NO_SHOW, ev.CLOCK_START, ev.OLD_PAINT)
 RUNNING_ONLY = (ev.FLAG_CAPTURE, ev.FLAG_HANDOVER, ev.FLAG_HANG, ev.TIME_STOP)
@@ -218,7 +218,7 @@ def _game_end(st, d, ms):
             return rx.clock_stopped()
         length = st.clock.length_ms
         if ms is not None and ms < length:
-            return rx.time_left(format_clock(length - ms))
+            return rx.time_left(format_time_left(length - ms))
     return None
 
 

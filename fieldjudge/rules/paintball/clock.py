@@ -10,6 +10,7 @@ from typing import Any
 from fieldjudge.rules.events import Event, effective
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.model import ClockState
+from fieldjudge.rules.timefmt import format_time_left
 
 
 def parse_wall(text: str) -> datetime:
@@ -85,6 +86,5 @@ def clock_run_out(state_or_events: Any, now_wall: datetime | str) -> bool:
 
 
 def format_clock(ms: int) -> str:
-    """m:ss, rounding up so the display reaches 0:00 only when time is really out."""
-    secs = max(0, -(-ms // 1000))
-    return f"{secs // 60}:{secs % 60:02d}"
+    """The countdown m:ss (reaches 0:00 only when time is really out): see ``timefmt``."""
+    return format_time_left(ms)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import notes as nt
-from fieldjudge.rules.paintball.setup import GameSetup, Settings
+from fieldjudge.rules.paintball.setup import GameSetup, Points, Settings
 
 # 32.02: numbers stated by the source itself (not defaults)
 NO_SHOW_WIN_POINTS = 3
@@ -117,6 +117,35 @@ def game_result(setup: GameSetup, state: m.GameState) -> GameResult:
         final=state.phase == m.FINAL,
         notes=tuple(notes),
         penalty_points={t: v for t, v in penalty.items() if v},
+    )
+
+
+# outcomes the head judge may rule when he corrects a total (31); a no-show is ruled by 32
+RULABLE_OUTCOMES = (FLAG_HANG, FLAG_HELD, DRAW)
+
+
+def outcome_points(pts: Points, teams: tuple[str, str], outcome: str, team: str | None):
+    """30.01: the game points of ``outcome`` (``team`` hung or holds the flag)."""
+    a, b = teams
+    if outcome == DRAW:
+        return {a: pts.draw, b: pts.draw}
+    if outcome not in (FLAG_HANG, FLAG_HELD) or team not in teams:
+        raise ValueError(f"outcome {outcome!r} of team {team!r}")
+    won = pts.flag_hang if outcome == FLAG_HANG else pts.flag_held
+    return {t: won if t == team else pts.loss for t in teams}
+
+
+def with_outcome(
+    result: GameResult, outcome: str, team: str | None, points: Mapping[str, int]
+) -> GameResult:
+    """``result`` as the head judge ruled it (31): another outcome, the team credited with
+    the hang or the held flag, and the game points he set. The difference stays (30.01)."""
+    return replace(
+        result,
+        outcome=outcome,
+        points=dict(points),
+        flag_hang_team=team if outcome == FLAG_HANG else None,
+        flag_held_team=team if outcome == FLAG_HELD else None,
     )
 
 

@@ -30,7 +30,7 @@ from fieldjudge.rules.chrono_readings import (
     second_player_candidates,
 )
 from fieldjudge.rules.marker_check import Shot
-from fieldjudge.rules.paintball.clock import format_clock
+from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono.dialogs import (
     SecondPlayerScreen,
@@ -108,7 +108,7 @@ class InGameChronoScreen(JudgeScreen):
         s = self.session
         title = _("In-game chrono (20)") + " · " + " — ".join(s.team_name(t) for t in s.teams)
         try:
-            title += " · " + format_clock(s.remaining_ms())
+            title += " · " + format_time_left(s.remaining_ms())
         except Exception:  # noqa: BLE001 - the title must not stop the screen
             pass
         self.query_one("#cg-title", Static).update(title)

@@ -26,6 +26,7 @@ from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
+from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.game.checks import CheckActions
 from fieldjudge.screens.game.corrections import CorrectionActions
@@ -319,7 +320,7 @@ class GameScreen(JudgeScreen):
 
     # -- clock ------------------------------------------------------------------------------
     def time_left(self) -> str:
-        return clock(self.session.remaining_ms())
+        return format_time_left(self.session.remaining_ms())
 
     def action_start_resume(self) -> None:
         st = self.session.state

@@ -11,8 +11,8 @@ from fieldjudge.i18n import _, current_language
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.rules.paintball.clock import format_clock
 from fieldjudge.rules.paintball.reasons import ALL_REASONS, DIRECT_REASONS
+from fieldjudge.rules.timefmt import format_game_clock
 
 # One key per reason in the elimination menu (Enter = hit, the common case).
 REASON_KEYS: tuple[tuple[str, str], ...] = (
@@ -65,7 +65,7 @@ INSPECTION_TEXT = {"clean": "clean", "hit_found": "hit found", "did_not_report":
 
 
 def clock(ms: int | None) -> str:
-    return "—" if ms is None else format_clock(ms)
+    return format_game_clock(ms)
 
 
 def reason_label(reason: str) -> str:

@@ -11,7 +11,7 @@ from textual.widgets import Digits, Static
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import VOID
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.rules.paintball.clock import format_clock
+from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens.game.text import (
     END_TEXT,
     PHASE_TEXT,
@@ -56,7 +56,7 @@ class ClockPanel(Vertical):
         phase = _(PHASE_TEXT.get(st.phase, st.phase))
         if st.ended and st.end_reason:
             phase = _("Over") + ": " + _(END_TEXT.get(st.end_reason, st.end_reason))
-        shown = (phase, format_clock(session.remaining_ms()))
+        shown = (phase, format_time_left(session.remaining_ms()))
         if shown == self._shown:  # called 4 times a second: repaint only on a change
             return
         self._shown = shown

@@ -4,15 +4,25 @@ records the reason); the head judge corrects a wrong total with his PIN; no-show
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Static
 
-from fieldjudge.export.html import OUTCOMES, game_time, local_time
+from fieldjudge.export.protocol_doc import (
+    local_time,
+    outcome_text,
+    senior_judge,
+    sign_lines,
+    struck_lines,
+)
 from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.timefmt import format_game_clock as game_time
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
 from fieldjudge.screens.game.text import reason_label
@@ -38,13 +48,26 @@ PHASE_TEXT = {
 }
 
 
+STRIKE, STRIKE_END = "\x01", "\x02"  # marks the struck-through originals in the text
+
+
+def struck_text(text: str) -> Text:
+    """The protocol text with each corrected original struck through."""
+    out = Text()
+    for i, part in enumerate(re.split(f"[{STRIKE}{STRIKE_END}]", text)):
+        out.append(part, style="strike" if i % 2 else "")
+    return out
+
+
 class ProtocolScreen(JudgeScreen):
     SCREEN_TITLE = "Game protocol"
     HELP_TEXT = (
         "31: the senior judge submits the protocol (u) once the game is over; each captain "
-        "signs by typing his name (1, 2) or refuses (r, the senior judge types the reason). "
-        "Signed by both, the protocol is locked; only the head judge corrects a wrong total "
-        "(c, with the PIN). n: the head judge rules a no-show (32.01-32.03)."
+        "signs by typing his name (1, 2) or refuses (r, the senior judge types his name and "
+        "the reason). Signed by both, the protocol is locked; only the head judge corrects a "
+        "wrong outcome or total (c: h1/h2 flag hang, f1/f2 flag held, d draw; empty points "
+        "follow 30.01; a reason and the PIN), the original stays visible, struck through. n: "
+        "the head judge rules a no-show (32.01-32.03)."
     )
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -92,7 +115,7 @@ class ProtocolScreen(JudgeScreen):
         if text:
             self.notify(text, severity="error" if text else "information")
 
-    def render_text(self, v: results.GameView) -> str:
+    def render_text(self, v: results.GameView) -> Text:
         a, b = v.teams
         r = v.result
         g = v.game
@@ -106,10 +129,12 @@ class ProtocolScreen(JudgeScreen):
             lines.append(_("The game is not over yet: the result below is provisional"))
         lines += [
             "",
-            f"{_('Result')} (30.01): {_(OUTCOMES.get(r.outcome, r.outcome))}",
+            f"{_('Result')} (30.01): {outcome_text(r.outcome, pr.outcome_team(r), v.name, _)}",
             f"  {v.name(a)}: {r.points[a]} {_('pts')}, {r.diff[a]:+d}, {_('survivors')} {r.survivors.get(a, 0)}",
             f"  {v.name(b)}: {r.points[b]} {_('pts')}, {r.diff[b]:+d}, {_('survivors')} {r.survivors.get(b, 0)}",
         ]
+        for s in struck_lines(v, _):
+            lines.append(f"  {STRIKE}{s.old}{STRIKE_END} → {s.new} ({s.why})")
         if r.no_show:
             lines.append(f"  {_('No-show')}: " + ", ".join(v.name(x) for x in sorted(r.no_show)))
         lines += ["", _("Eliminations") + ":"]
@@ -138,31 +163,15 @@ class ProtocolScreen(JudgeScreen):
         lines += ["", _("Signatures") + " (31):"]
         if p.submission is not None:
             lines.append(
-                f"  {_('Submitted by the senior judge')}: {p.submission.judge or '—'}, "
+                f"  {_('Submitted by the senior judge')}: {senior_judge(v) or '—'}, "
                 f"{local_time(p.submission.wall_time)}"
             )
-        for i, x in enumerate(v.teams):
-            sig, ref = p.signatures.get(x), p.refusals.get(x)
-            key = i + 1
-            if sig:
-                lines.append(
-                    f"  [{key}] {v.name(x)}: {_('signed by')} {sig.name}, {local_time(sig.wall_time)}"
-                )
-            elif ref:
-                lines.append(
-                    f"  [{key}] {v.name(x)}: {_('refused')} {local_time(ref.wall_time)}: {ref.reason}"
-                )
-            else:
-                lines.append(f"  [{key}] {v.name(x)}: —")
-        for c in p.corrections:
-            old = " : ".join(str(c.old_points[x]) for x in v.teams)
-            new = " : ".join(str(c.new_points[x]) for x in v.teams)
-            lines.append(
-                f"  {_('Total corrected by the head judge')} {c.head_judge}, "
-                f"{local_time(c.wall_time)}: {old} → {new} ({c.reason})"
-            )
+        keys = {f"{_('Captain')}: {v.name(x)}": f"[{i + 1}] " for i, x in enumerate(v.teams)}
+        for line in sign_lines(self.t, v, _):
+            status = f" · {line.status}" if line.status else ""
+            lines.append(f"  {keys.get(line.role, '')}{line.role}: {line.name or '—'}{status}")
         lines += ["", f"{_('Events')}: {len(v.events)} · {_('hash')} {v.last_hash[:16]}"]
-        return "\n".join(lines)
+        return struck_text("\n".join(lines))
 
     # -- actions ------------------------------------------------------------------------
     @property
@@ -249,10 +258,14 @@ class ProtocolScreen(JudgeScreen):
         if v is None:
             return
         a, b = v.teams
+        now_code = outcome_code(v.result, v.teams)
 
         def check(vals: Values) -> str | None:
-            if not (vals["a"].lstrip("-").isdigit() and vals["b"].lstrip("-").isdigit()):
-                return _("Game points are whole numbers")
+            if parse_outcome(vals["outcome"], v.teams) is None:
+                return _("Outcome: h1/h2 flag hang, f1/f2 flag held by team 1/2, d draw")
+            for k in ("a", "b"):
+                if vals[k] and not vals[k].lstrip("-").isdigit():
+                    return _("Game points are whole numbers")
             if not vals["reason"]:
                 return _("A correction needs a reason")
             if not vals["pin"]:
@@ -261,10 +274,18 @@ class ProtocolScreen(JudgeScreen):
 
         def done(values: Values | None) -> None:
             if values:
+                outcome, team = parse_outcome(values["outcome"], v.teams) or ("", None)
+                changed = values["outcome"] != now_code
+                points = {x: int(values[k]) for x, k in ((a, "a"), (b, "b")) if values[k]}
                 pin, reason = values["pin"], values["reason"]
-                points = {a: int(values["a"]), b: int(values["b"])}
                 self._do(
-                    lambda: self.protocol.correct_total(pin, points, reason),
+                    lambda: self.protocol.correct_total(
+                        pin,
+                        points,
+                        reason,
+                        outcome=outcome if changed else None,
+                        outcome_team=team if changed else None,
+                    ),
                 )
 
         self.app.push_screen(
@@ -272,15 +293,20 @@ class ProtocolScreen(JudgeScreen):
                 _("Head judge: correct a wrong total (31)"),
                 [
                     Field(
+                        "outcome",
+                        f"{_('Outcome')}: h1/h2 {_('flag hang')}, f1/f2 {_('flag held at the end')}, "
+                        f"d {_('draw')} (1 = {v.name(a)}, 2 = {v.name(b)})",
+                        now_code,
+                        restrict=r"[hfdHFD]?[12]?",
+                    ),
+                    Field(
                         "a",
-                        f"{v.name(a)}: {_('game points')}",
-                        str(v.result.points[a]),
+                        f"{v.name(a)}: {_('game points')} ({_('empty: by 30.01')})",
                         restrict=r"-?\d*",
                     ),
                     Field(
                         "b",
-                        f"{v.name(b)}: {_('game points')}",
-                        str(v.result.points[b]),
+                        f"{v.name(b)}: {_('game points')} ({_('empty: by 30.01')})",
                         restrict=r"-?\d*",
                     ),
                     Field("reason", _("Reason")),
@@ -328,6 +354,29 @@ class ProtocolScreen(JudgeScreen):
             ),
             done,
         )
+
+
+OUTCOME_CODES = {"h": "flag_hang", "f": "flag_held", "d": "draw"}
+
+
+def outcome_code(result, teams) -> str:
+    """The correction form's code of an outcome: h1/h2, f1/f2, d ("" for a no-show)."""
+    team = pr.outcome_team(result)
+    letter = {v: k for k, v in OUTCOME_CODES.items()}.get(result.outcome, "")
+    return letter + (str(teams.index(team) + 1) if letter and team in teams else "")
+
+
+def parse_outcome(code: str, teams) -> tuple[str, str | None] | None:
+    """``h1`` → (flag_hang, team 1); ``d`` → (draw, None); "" → ("", None) (unchanged)."""
+    code = code.strip().lower()
+    if not code:
+        return ("", None)
+    outcome = OUTCOME_CODES.get(code[0])
+    if outcome == "draw" and len(code) == 1:
+        return (outcome, None)
+    if outcome in ("flag_hang", "flag_held") and code[1:] in ("1", "2"):
+        return (outcome, teams[int(code[1:]) - 1])
+    return None
 
 
 def open_protocol(app, game_id: str) -> None:

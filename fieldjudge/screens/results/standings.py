@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.export.html import standing_rows
+from fieldjudge.export.scope import provisional_lines
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
@@ -22,7 +23,8 @@ class StandingsScreen(JudgeScreen):
     SCREEN_TITLE = "Standings"
     HELP_TEXT = (
         "Ordered by game points, then difference, then head-to-head among teams still tied "
-        "(30.01). Only games whose protocol was submitted, and no-shows, count."
+        "(30.01). Only games whose protocol was signed count; the others are listed below "
+        "as provisional."
     )
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -34,6 +36,7 @@ class StandingsScreen(JudgeScreen):
         yield Header()
         yield Static(_("Standings"), classes="pane-title")
         yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="standings-scope", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -68,6 +71,12 @@ class StandingsScreen(JudgeScreen):
         for div, rows in results.standings_by_division(t).items():
             for row in standing_rows(t, rows):
                 table.add_row(div or "—", *(str(c) for c in row))
+        counted = _("Games counted: signed protocols") + f" ({len(results.closed_results(t))})"
+        later = provisional_lines(t, _)
+        if later:
+            counted += "\n" + _("Provisional, not counted until signed") + ":\n  "
+            counted += "\n  ".join(later)
+        self.query_one("#standings-scope", Static).update(counted)
         t.index.save()
 
     def action_export(self) -> None:
@@ -85,8 +94,8 @@ def export_flow(app, game_id: str | None = None) -> None:
     scope = _("game") + f" {game_id}" if game_id else _("the whole tournament")
 
     def check(v: Values) -> str | None:
-        if v["format"] not in ("html", "csv", "json"):
-            return _("Format: html, csv or json")
+        if v["format"] not in ("html", "pdf", "csv", "json"):
+            return _("Format: html, pdf, csv or json")
         if v["lang"] not in ("ru", "en"):
             return _("Language: ru or en")
         if not v["out"]:
@@ -108,7 +117,7 @@ def export_flow(app, game_id: str | None = None) -> None:
         FormScreen(
             _("Export") + f": {scope}",
             [
-                Field("format", _("Format: html, csv or json"), "html"),
+                Field("format", _("Format: html, pdf, csv or json"), "html"),
                 Field("out", _("Output folder"), str(t.folder / "exports")),
                 Field("lang", _("Language of the documents (ru, en)"), "ru"),
             ],

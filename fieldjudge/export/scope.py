@@ -1,0 +1,52 @@
+"""Which games the standings include: the signed ones (both captains answered, 31).
+Games played or ruled but not signed yet (a no-show included) are listed as provisional,
+with the result they would count, never silently counted or silently left out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fieldjudge.rules import protocol as pr
+
+COUNTED_PHASES = (pr.SIGNED, pr.LOCKED)
+
+PHASE_TEXT = {
+    "open": "not submitted",
+    "final": "not submitted",
+    "submitted": "submitted: waiting for the captains",
+    "no_show": "no-show: not submitted",
+}
+
+
+@dataclass(frozen=True)
+class Provisional:
+    game: dict
+    phase: str
+    points: dict | None  # {team: game points} the game would count, when known
+
+
+def provisional_games(t) -> list[Provisional]:
+    """Games with a log that the standings do not count yet, in schedule order."""
+    out = []
+    for g in t.games():
+        s = t.game_summary(g["id"])
+        phase = str(s.get("phase", "scheduled"))
+        if phase in ("scheduled", *COUNTED_PHASES):
+            continue
+        res = s.get("result") or {}
+        out.append(Provisional(g, phase, dict(res["points"]) if res.get("points") else None))
+    return out
+
+
+def provisional_lines(t, tr) -> list[str]:
+    """One line per provisional game, in the document's language."""
+    names = t.team_names()
+    lines = []
+    for p in provisional_games(t):
+        a, b = p.game["team_a"], p.game["team_b"]
+        pts = f" · {p.points.get(a, 0)} : {p.points.get(b, 0)}" if p.points else ""
+        lines.append(
+            f"{p.game.get('id', '')} · {names.get(a, a)} — {names.get(b, b)} · "
+            f"{tr(PHASE_TEXT.get(p.phase, p.phase))}{pts}"
+        )
+    return lines
