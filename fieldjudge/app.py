@@ -123,6 +123,7 @@ class FieldJudgeApp(App[None]):
             ),
             self.monotonic,
             self._key_swallowed,
+            self._key_target_alive,
         )
 
     # -- lifecycle ----------------------------------------------------------------------
@@ -320,6 +321,14 @@ class FieldJudgeApp(App[None]):
             return self.screen
         except ScreenStackError:
             return None
+
+    def _key_target_alive(self, node: Any) -> bool:
+        """A node a key went to is still on a screen of the stack (not being removed)."""
+        try:
+            screen = node if isinstance(node, Screen) else node.screen
+        except Exception:  # noqa: BLE001 - a node already detached has no screen
+            return False
+        return screen in self.screen_stack and bool(node.is_attached)
 
     async def _deliver_key(self, event: events.Key):
         """Textual's own delivery; returns the node the key was handed to, if any."""

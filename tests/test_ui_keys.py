@@ -235,3 +235,19 @@ async def test_a_key_typed_after_the_closing_key_reaches_the_screen_behind(
         )
         await pilot.pause()
         assert app.judge == "A"
+
+
+async def test_no_key_waits_after_escape_leaves_a_screen(demo_folder: Path, monkeypatch) -> None:
+    """Esc removes the game screen with the key's marker in it: the next keys go on at once
+    (the app's clock is frozen here, so a key waiting for a lost marker would wait forever)."""
+    from fieldjudge.screens.results.protocol import ProtocolScreen
+
+    fake_clock(monkeypatch)
+    app = make_app(demo_folder.parent, demo_folder, lang="en", monotonic=lambda: 5.0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        typed_fast(app, "down", "down", "down", "down", "g", "escape", "p")
+        await wait_for(pilot, lambda: isinstance(app.screen, ProtocolScreen), "the protocol")
+        t = app.tournament
+        assert app.screen.game_id == t.games()[4]["id"]
+        assert app.keys.waiting == 0

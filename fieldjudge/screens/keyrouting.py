@@ -64,7 +64,8 @@ class KeyRouter:
     ``top`` gives the screen on top now (None while the app closes); ``dispatch`` delivers a key as Textual would
     (``App.on_event``) and returns the node it was handed to (None if the app handled it);
     ``schedule`` runs a callback after a delay on the app's loop (``App.set_timer``);
-    ``clock`` is monotonic seconds (the app's injectable clock)."""
+    ``clock`` is monotonic seconds (the app's injectable clock); ``alive`` says whether a
+    node a key went to is still on a screen of the stack (its marker can come back)."""
 
     def __init__(
         self,
@@ -73,8 +74,10 @@ class KeyRouter:
         schedule: Callable[[float, Callable[[], Awaitable[None]]], object],
         clock: Callable[[], float],
         on_swallowed: Callable[[events.Key], None] = lambda _key: None,
+        alive: Callable[[MessagePump], bool] = lambda node: bool(node.is_attached),
     ) -> None:
         self._top = top
+        self._alive = alive
         self._dispatch = dispatch
         self._schedule = schedule
         self._clock = clock
@@ -82,7 +85,7 @@ class KeyRouter:
         self._waiting: deque[events.Key] = deque()
         self._armed = False
         self._serial = 0
-        self._in_flight: tuple[int, float] | None = None
+        self._in_flight: tuple[int, float, MessagePump] | None = None
         self._mounted_since: tuple[Screen, float] | None = None
         self._last_key: tuple[str, float] | None = None
         self._closed: _Closed | None = None
@@ -105,7 +108,9 @@ class KeyRouter:
     def _busy(self) -> bool:
         if self._in_flight is None:
             return False
-        if self._clock() - self._in_flight[1] > STUCK_S:
+        _serial, since, target = self._in_flight
+        # the key's widget was removed with its screen (Esc left it): its marker is gone too
+        if not self._alive(target) or self._clock() - since > STUCK_S:
             self._in_flight = None
             return False
         return True
@@ -119,7 +124,7 @@ class KeyRouter:
         """The marker of the key in flight reached the app."""
         if self._in_flight is not None and self._in_flight[0] == marker.serial:
             target = marker.target
-            if marker.lap < LAPS and getattr(target, "is_attached", False):
+            if marker.lap < LAPS and self._alive(target):
                 target.post_message(KeyDone(marker.serial, target, marker.lap + 1))
                 return
             self._in_flight = None
@@ -142,7 +147,7 @@ class KeyRouter:
                 self._waiting.clear()
                 return
             if self._busy():
-                self._arm(STUCK_S)  # done() releases sooner
+                self._arm(POLL_S)  # done() releases sooner
                 return
             if not self.ready(top):
                 self._arm(POLL_S)
@@ -155,7 +160,7 @@ class KeyRouter:
             target = await self._dispatch(event)
             if target is not None:
                 self._serial += 1
-                self._in_flight = (self._serial, self._clock())
+                self._in_flight = (self._serial, self._clock(), target)
                 target.post_message(KeyDone(self._serial, target))
 
     def _swallow(self, event: events.Key, screen: Screen) -> bool:
