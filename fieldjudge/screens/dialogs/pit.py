@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from fieldjudge.i18n import _
@@ -25,15 +25,17 @@ class PitPanel(JudgeModal[None]):
         self.url = url
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog pit-panel"):
-            yield Static(_("Pit display is on"), classes="dialog-title")
-            yield Static(
-                _("Type this address on the TV or the phone (same network):"),
-                classes="dialog-note",
-            )
-            yield Static(self.url, id="pit-url", markup=False)
-            yield Static(qr_text(self.url), id="pit-qr", markup=False)
-            yield Static(_("Esc: hide (it keeps running) · w: stop"), classes="dialog-keys")
+        # side by side: the code and the words fit 80×24
+        with Horizontal(classes="dialog pit-panel"):
+            yield Static(qr_text(self.url).rstrip("\n"), id="pit-qr", markup=False)
+            with Vertical(id="pit-words"):
+                yield Static(_("Pit display is on"), classes="dialog-title")
+                yield Static(
+                    _("Type this address on the TV or the phone (same network):"),
+                    classes="dialog-note",
+                )
+                yield Static(self.url, id="pit-url", markup=False)
+                yield Static(_("Esc: hide (it keeps running) · w: stop"), classes="dialog-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)
