@@ -23,7 +23,7 @@ from fieldjudge.i18n import _
 from fieldjudge.screens.bell import GameBell
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
-from fieldjudge.screens.keyrouting import KeyDone, KeyRouter
+from fieldjudge.screens.keyrouting import RU_TO_LATIN, KeyDone, KeyRouter, latin_twin
 from fieldjudge.screens.palette import JudgePalette, iter_commands
 from fieldjudge.services import TOURNAMENT_FILE, TournamentService, open_tournament
 from fieldjudge.services.chrono import ChronoSession
@@ -322,6 +322,23 @@ class FieldJudgeApp(App[None]):
         except ScreenStackError:
             return None
 
+    def _layout_alias(self, event: events.Key) -> events.Key:
+        """A letter typed on the Russian layout acts as the key at the same place on the
+        Latin one (``е`` is ``t``), unless a text field takes it or the screen binds Cyrillic
+        keys itself (the game screen's own aliases)."""
+        twin = latin_twin(event)
+        if twin is None:
+            return event
+        focused = self.focused
+        if focused is not None and focused.check_consume_key(event.key, event.character):
+            return event  # typing Russian into a field
+        screen = self.screen
+        if any(k in RU_TO_LATIN for k in screen.active_bindings):
+            return event  # the screen has its own Cyrillic keys (and prompts that take text)
+        if not any(a.binding.key == twin.key for a in screen.active_bindings.values()):
+            return event
+        return twin
+
     def _key_target_alive(self, node: Any) -> bool:
         """A node a key went to is still on a screen of the stack (not being removed)."""
         try:
@@ -332,6 +349,7 @@ class FieldJudgeApp(App[None]):
 
     async def _deliver_key(self, event: events.Key):
         """Textual's own delivery; returns the node the key was handed to, if any."""
+        event = self._layout_alias(event)
         await super().on_event(event)
         return (self.focused or self.screen) if event.is_forwarded else None
 

@@ -251,3 +251,24 @@ async def test_no_key_waits_after_escape_leaves_a_screen(demo_folder: Path, monk
         t = app.tournament
         assert app.screen.game_id == t.games()[4]["id"]
         assert app.keys.waiting == 0
+
+
+async def test_russian_layout_letters_act_as_the_keys_in_their_place(demo_folder: Path) -> None:
+    """е is where t is: the teams screen; Е (shift) is T... and a text field still gets
+    Russian letters."""
+    from fieldjudge.screens.setup.teams import TeamsScreen
+
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("е")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "teams on е")
+        await pilot.press("escape", "о")  # о is where j is: the judge's name
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the name form")
+        for ch in "Пётр":
+            await pilot.press(ch)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.judge == "Пётр", "the name typed in Russian")
+        # the palette lists t once, with no Cyrillic twin
+        listed = await open_palette(app, pilot)
+        assert "Команды\nt" in listed and not any(p.endswith("\nе") for p in listed)

@@ -30,6 +30,23 @@ from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 
+# The Russian keyboard layout (ЙЦУКЕН) over the Latin one: the key at the same place.
+_RU = "йцукенгшщзхъфывапролджэячсмитьбю"
+_EN = "qwertyuiop[]asdfghjkl;'zxcvbnm,."
+RU_TO_LATIN = {
+    **dict(zip(_RU, _EN, strict=True)),
+    **dict(zip(_RU.upper(), _EN.upper(), strict=True)),
+}
+
+
+def latin_twin(event: events.Key) -> events.Key | None:
+    """The same key on the Latin layout (``е`` → ``t``, ``Е`` → ``T``), or None."""
+    latin = RU_TO_LATIN.get(event.character or "")
+    if latin is None or not latin.isalpha():
+        return None
+    return events.Key(latin, latin)
+
+
 GUARD_S = 0.6  # a judge's double press, not a deliberate second command
 POLL_S = 0.02  # how often waiting keys look at a mounting screen
 STUCK_S = 1.0  # a marker lost with its widget (removed meanwhile) stops no key for longer
