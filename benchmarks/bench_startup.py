@@ -1,15 +1,22 @@
-"""Wall time from process start to the home screen being interactive with a 50,000-event
-tournament, against a bare Textual app (Header, DataTable, Footer) in the same run
-(issue 2). Target: ratio <= 1.5.
+"""Wall time from process start to the home screen being interactive, and the peak RSS,
+with a tournament of 120 games x 300 events, against a bare Textual app (Header,
+DataTable, Footer with as many rows) in the same run (issues 2 and 13).
 
 Each run is a fresh process; "interactive" means the games table is filled and the app
-has processed its first refresh. The first fieldjudge run (which builds the summary
-index and the startup backups) is reported separately as the cold start.
-Prints the figures, then one line of JSON."""
+has processed its first refresh. Warm: the summary index is current. Cold: the index is
+deleted first, so every game file is read, its chain verified and its summary folded
+(the first start after a copy of the folder). The startup backups are made once, before
+the timing. Peak RSS is the child's ``ru_maxrss`` (``os.wait4``). Runs interleave the
+three, so machine load hits them alike.
+Targets: cold ≤ 1.5x the bare app, peak RSS ≤ 1.3x. The last line is JSON.
+
+    python benchmarks/bench_startup.py [--runs 3]"""
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -18,11 +25,14 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).parent
-RUNS = 7
+GAMES, PER_GAME = 120, 300
+TARGET_COLD, TARGET_RSS = 1.5, 1.3
 
 # Both children use the same readiness test: a Pilot waits until the games table has its
-# rows, lets the app process one more round of messages, then prints READY.
+# rows and has the screen compose a frame with them, then prints READY (the keys work from
+# then on: the cold app summarises the remaining games a slice a frame).
 CHILD_BARE = """
+import sys
 from textual.app import App
 from textual.widgets import DataTable, Footer, Header
 
@@ -34,14 +44,14 @@ class Bare(App):
     def on_mount(self):
         t = self.query_one(DataTable)
         t.add_columns("Time", "Field", "Team A", "Team B", "State")
-        for i in range(212):
+        for i in range(int(sys.argv[1])):
             t.add_row("10:00", "1", "A", "B", "scheduled")
 
 async def pilot_run(pilot):
     app = pilot.app
     while app.screen.query("#games").first().row_count == 0:
         await pilot.pause(0.001)
-    await pilot.pause()
+    await pilot.pause(0)  # one frame composed with the rows
     print("READY", flush=True)
     app.exit()
 
@@ -59,56 +69,127 @@ async def pilot_run(pilot):
     app = pilot.app
     while app.tournament is None or not any(t.row_count for t in app.screen.query("#games")):
         await pilot.pause(0.001)
-    await pilot.pause()
+    await pilot.pause(0)  # one frame composed with the rows
     print("READY", flush=True)
+    table = app.screen.query_one("#games")
+    while "…" in list(table.get_column_at(len(table.columns) - 1)):
+        await pilot.pause(0.001)
+    print("FILLED", flush=True)
     app.exit()
 
 make_app(folder.parent, folder, lang="ru").run(headless=True, auto_pilot=pilot_run)
 """
 
 
-def time_child(code: str, *args: str) -> float:
+def time_child(code: str, *args: str) -> tuple[float, float, float]:
+    """(seconds until READY, until every game's state is shown, peak RSS in MB) of one
+    fresh process."""
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
+    elapsed = filled = None
     for line in proc.stdout:
         if line.startswith("READY"):
-            elapsed = time.perf_counter() - t0
-            break
-    else:
+            elapsed = filled = time.perf_counter() - t0
+        elif line.startswith("FILLED"):
+            filled = time.perf_counter() - t0
+    if elapsed is None or filled is None:
         raise RuntimeError("the child never became ready")
-    proc.wait(timeout=60)
-    return elapsed
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"the child exited with {proc.returncode}")
+    return elapsed, filled, usage.ru_maxrss / 1024  # KB on Linux
+
+
+def figures(values: list[float], scale: float = 1.0, digits: int = 0) -> dict[str, float]:
+    return {
+        "min": round(min(values) * scale, digits),
+        "median": round(statistics.median(values) * scale, digits),
+        "max": round(max(values) * scale, digits),
+    }
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    if args.runs < 1:
+        sys.exit("--runs must be >= 1")
     sys.path.insert(0, str(HERE))
     from fixtures import build
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "big"
-        build(folder, 50_000).close()
-        cold = time_child(CHILD_FIELDJUDGE, str(folder))
-        bare, fj = [], []
-        for _ in range(RUNS):  # interleaved, so machine load hits both alike
-            bare.append(time_child(CHILD_BARE))
-            fj.append(time_child(CHILD_FIELDJUDGE, str(folder)))
-    mb, mf = statistics.median(bare), statistics.median(fj)
-    ratio = mf / mb
-    print(f"bare Textual app (Header, DataTable, Footer): median {mb * 1000:.0f} ms")
-    print(f"fieldjudge home, 50,000-event tournament:     median {mf * 1000:.0f} ms")
-    print(f"cold start (builds the summary index and backups): {cold * 1000:.0f} ms")
-    print(f"ratio {ratio:.2f} (target <= 1.5): {'meets' if ratio <= 1.5 else 'MISSES'}")
+        t = build(folder, GAMES * PER_GAME, per_game=PER_GAME)
+        rows = len(t.games())
+        played = sum(1 for g in t.games() if t.game_path(g["id"]).exists())
+        t.close()
+        index = folder / ".cache" / "index.json"
+        time_child(CHILD_FIELDJUDGE, str(folder))  # the startup backups, once
+        bare: list[float] = []
+        warm: list[float] = []
+        cold: list[float] = []
+        cold_filled: list[float] = []
+        rss: dict[str, list[float]] = {"bare": [], "warm": [], "cold": []}
+        for _ in range(args.runs):
+            for name, times, code, argv in (
+                ("bare", bare, CHILD_BARE, [str(rows)]),
+                ("cold", cold, CHILD_FIELDJUDGE, [str(folder)]),
+                ("warm", warm, CHILD_FIELDJUDGE, [str(folder)]),
+            ):
+                if name == "cold":
+                    index.unlink(missing_ok=True)
+                elapsed, filled, peak = time_child(code, *argv)
+                times.append(elapsed)
+                if name == "cold":
+                    cold_filled.append(filled)
+                rss[name].append(peak)
+    mb, mw, mc = (statistics.median(x) for x in (bare, warm, cold))
+    rb, rw, rc = (statistics.median(rss[k]) for k in ("bare", "warm", "cold"))
+    ratio_cold, ratio_warm = mc / mb, mw / mb
+    ratio_rss = max(rw, rc) / rb
+    print(f"{played} played games x {PER_GAME} events, {rows} rows; {args.runs} runs each")
+    for name, xs in (
+        ("bare Textual app", bare),
+        ("fieldjudge warm", warm),
+        ("fieldjudge cold", cold),
+    ):
+        f = figures(xs, 1000)
+        r = figures(rss[name.split()[-1] if name != "bare Textual app" else "bare"], 1, 1)
+        print(
+            f"{name:18} min {f['min']:5.0f}  median {f['median']:5.0f}  max {f['max']:5.0f} ms"
+            f"   peak RSS median {r['median']:5.1f} MB (min {r['min']}, max {r['max']})"
+        )
+    f = figures(cold_filled, 1000)
+    print(
+        f"{'  every state shown':18} min {f['min']:5.0f}  median {f['median']:5.0f}  "
+        f"max {f['max']:5.0f} ms   (cold: summaries after the first frame)"
+    )
+    ok = ratio_cold <= TARGET_COLD and ratio_rss <= TARGET_RSS
+    print(
+        f"cold/bare {ratio_cold:.2f} (target ≤ {TARGET_COLD}), warm/bare {ratio_warm:.2f}, "
+        f"RSS {ratio_rss:.2f} (target ≤ {TARGET_RSS}): {'meets' if ok else 'MISSES'}"
+    )
     print(
         json.dumps(
             {
                 "benchmark": "startup",
-                "runs": RUNS,
-                "bare_median_ms": round(mb * 1000),
-                "fieldjudge_median_ms": round(mf * 1000),
-                "cold_ms": round(cold * 1000),
-                "ratio": round(ratio, 3),
-                "meets_target": ratio <= 1.5,
+                "games": played,
+                "events_per_game": PER_GAME,
+                "runs": args.runs,
+                "bare_ms": figures(bare, 1000),
+                "warm_ms": figures(warm, 1000),
+                "cold_ms": figures(cold, 1000),
+                "cold_every_state_ms": figures(cold_filled, 1000),
+                "ratio_cold_every_state": round(statistics.median(cold_filled) / mb, 3),
+                "rss_mb": {k: figures(v, 1, 1) for k, v in rss.items()},
+                "ratio_warm": round(ratio_warm, 3),
+                "ratio_cold": round(ratio_cold, 3),
+                "ratio_rss": round(ratio_rss, 3),
+                "target_cold": TARGET_COLD,
+                "target_rss": TARGET_RSS,
+                "ok": ok,
             }
         )
     )

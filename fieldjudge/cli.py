@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -14,7 +16,27 @@ def _data_dir(ctx: click.Context) -> Path:
     return ctx.obj["data_dir"] or default_data_dir()
 
 
-@click.group(invoke_without_command=True)
+class LazyGroup(click.Group):
+    """A group whose subcommands named in ``lazy`` ("module:attribute") are imported only
+    when one is run or listed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy: dict[str, str] = {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            module, attr = self.lazy[cmd_name].split(":")
+            command = getattr(importlib.import_module(module), attr)
+            self.add_command(command, cmd_name)
+            accept_global_options_of(command)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True)
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -75,15 +97,17 @@ def demo(ctx: click.Context, no_ui: bool) -> None:
 
 
 def _register_commands() -> None:
-    """Subcommand groups that live in their own modules (fieldjudge.commands)."""
-    from fieldjudge.commands.chrono import chrono
-    from fieldjudge.commands.quidditch import quidditch
-    from fieldjudge.commands.results import export, merge, verify
-    from fieldjudge.commands.serve import serve
-    from fieldjudge.commands.sync import sync
-
-    for command in (chrono, export, verify, merge, quidditch, serve, sync):
-        main.add_command(command)
+    """Subcommand groups that live in their own modules (fieldjudge.commands), imported
+    when run: ``fieldjudge export`` does not load the pit server or the serial reader."""
+    main.lazy.update(
+        chrono="fieldjudge.commands.chrono:chrono",
+        export="fieldjudge.commands.results:export",
+        verify="fieldjudge.commands.results:verify",
+        merge="fieldjudge.commands.results:merge",
+        quidditch="fieldjudge.commands.quidditch:quidditch",
+        serve="fieldjudge.commands.serve:serve",
+        sync="fieldjudge.commands.sync:sync",
+    )
 
 
 def _remember(ctx: click.Context, param: click.Parameter, value):
@@ -125,10 +149,16 @@ def accept_global_options(group: click.Group) -> None:
     after its name too (``fieldjudge demo --no-ui --data-dir DIR``). A subcommand that has
     an option of the same name keeps its own (``export --lang``: the document language)."""
     for cmd in group.commands.values():
-        taken = {opt for p in cmd.params for opt in getattr(p, "opts", ())}
-        cmd.params.extend(o for o in _global_options() if not set(o.opts) & taken)
-        if isinstance(cmd, click.Group):
-            accept_global_options(cmd)
+        accept_global_options_of(cmd)
+
+
+def accept_global_options_of(cmd: click.Command) -> None:
+    """The global options for one subcommand (and its own subcommands); a lazy one gets
+    them when it is loaded."""
+    taken = {opt for p in cmd.params for opt in getattr(p, "opts", ())}
+    cmd.params.extend(o for o in _global_options() if not set(o.opts) & taken)
+    if isinstance(cmd, click.Group):
+        accept_global_options(cmd)
 
 
 _register_commands()

@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fieldjudge.i18n import _
-from fieldjudge.rules.paintball.setup import Settings
+from fieldjudge.i18n import _ as _ui
+from fieldjudge.rules.paintball.setup import FPS_EXACT, FPS_WHOLE, Settings
 
 # The rules engine owns the defaults of RULES.md (30.01 points, 20.0x chrono limits, the
 # penalty catalogue, 32.03 gap, 19.01 check-in); the store adds its own.
@@ -36,4 +38,66 @@ def settings_from_form(v: dict[str, str]) -> dict[str, Any]:
     if not 1 <= out["team_size"] <= 15:
         raise ValueError(_("Players per team must be 1-15"))
     out["game_length_ms"] = parse_clock(v["game_length"])
+    # 23.03 / 30.01: a team with nobody left ends the game only if the regulations say so
+    out["end_when_team_out"] = parse_yes_no(v.get("end_when_team_out", "no"))
+    out["fps_precision"] = parse_precision(v.get("fps_precision", FPS_WHOLE))
+    try:  # 18.02: penalty points per hit found at the post-game inspection
+        out["inspection_penalty_points"] = int(v.get("inspection_penalty_points", "1") or "1")
+    except ValueError:
+        raise ValueError(_("Inspection penalty points must be a whole number")) from None
     return out
+
+
+_YES = {"y", "yes", "д", "да", "1", "on", "true"}
+_NO = {"n", "no", "н", "нет", "0", "off", "false", ""}
+
+
+def parse_yes_no(text: str) -> bool:
+    t = text.strip().lower()
+    if t in _YES:
+        return True
+    if t in _NO:
+        return False
+    raise ValueError(_("Answer yes or no (y/n)"))
+
+
+_PRECISION = {
+    "whole": FPS_WHOLE,
+    "w": FPS_WHOLE,
+    "целые": FPS_WHOLE,
+    "ц": FPS_WHOLE,
+    "exact": FPS_EXACT,
+    "e": FPS_EXACT,
+    "точно": FPS_EXACT,
+    "т": FPS_EXACT,
+}
+
+
+def parse_precision(text: str) -> str:
+    """20.02 / 20.03: how a reading is judged: ``whole`` (rounded down) or ``exact``."""
+    value = _PRECISION.get(text.strip().lower())
+    if value is None:
+        raise ValueError(_("Fps precision: whole or exact"))
+    return value
+
+
+def settings_lines(settings: dict[str, Any], tr: Callable[[str], str] | None = None) -> list[str]:
+    """The settings that change a result, one line each, for the exports and screens (in
+    the UI language; the documents pass their own translation ``tr``)."""
+    _ = tr or _ui
+    s = Settings.from_dict(settings)
+    pts = s.points
+    yes, no = _("yes"), _("no")
+    precision = _("whole fps, rounded down") if s.fps_precision == FPS_WHOLE else _("exact reading")
+    minutes, seconds = divmod(s.game_length_ms // 1000, 60)
+    return [
+        _("Game length")
+        + f": {minutes}:{seconds:02d} · "
+        + _("players per team")
+        + f": {s.team_size}",
+        _("Points (30.01)") + f": {pts.flag_hang} / {pts.flag_held} / {pts.draw} / {pts.loss}",
+        _("A team with nobody left ends the game (23.03)")
+        + f": {yes if s.end_when_team_out else no}",
+        _("Fps judged on (20.02/20.03)") + f": {precision}",
+        _("Inspection: penalty points per hit found (18.02)") + f": {s.inspection_penalty_points}",
+    ]

@@ -85,6 +85,11 @@ def test_verdict_step_disqualified_admitted_unfinished_failed() -> None:
     for i, fps in enumerate((280.0, 282.0, 281.0)):
         pc.add(fps, 10 + i * 0.2)
     pc.release_t = 11.0
+    # 19.03 acceptance and the 19.04 modes step are required steps too
+    assert unfinished_tests(pc.result(s)) == ["acceptance", "modes"]
+    assert verdict_step(pc.result(s), False) == UNFINISHED
+    pc.acceptance = dict.fromkeys(pc.acceptance, False)
+    pc.modes = "ok"
     assert verdict_step(pc.result(s), False) == ADMITTED
     assert verdict_step(pc.result(s), True) == DISQUALIFIED
     pc.slap_fired = True
@@ -101,6 +106,7 @@ def test_readings_source_and_in_game_event_data_20_02() -> None:
         "team": "A",
         "number": 7,
         "fps": 290.0,
+        "shots": [290.0],
         "forbidden_mode": False,
         "source": "typed",
     }
@@ -111,6 +117,24 @@ def test_readings_source_and_in_game_event_data_20_02() -> None:
     assert round(data["interval_ms"]) == 90
     r.clear()
     assert r.event_data() is None and r.typed == 0 and r.forbidden_mode
+
+
+def test_20_02_the_judge_chooses_one_to_three_shots() -> None:
+    from fieldjudge.rules.chrono_readings import InGameReadings
+
+    r = InGameReadings("A", 7)
+    for i, fps in enumerate([305.2, 288.4, 290.1, 289.7]):
+        r.add(fps, i * 0.2)
+    data = r.event_data()  # default: the last three readings
+    assert data["shots"] == [288.4, 290.1, 289.7] and data["fps"] == 290.1
+    assert r.toggle(0) and r.event_data()["shots"] == [305.2]
+    assert data["interval_ms"] == r.event_data()["interval_ms"]  # the rate: every shot
+    assert r.toggle(1) and r.toggle(2) and not r.toggle(3)  # 20.02: at most three
+    assert r.event_data()["shots"] == [305.2, 288.4, 290.1]
+    assert r.toggle(0) and r.event_data()["fps"] == 290.1
+    assert not r.toggle(9)
+    r.clear()
+    assert r.chosen == []
 
 
 def test_roster_and_checkin_texts_name_the_sections() -> None:

@@ -38,7 +38,7 @@ def test_marker_check_screen_ru(snap_compare, tmp_path: Path) -> None:
         await wait_for(
             pilot, lambda: isinstance(app.screen, MarkerCheckScreen) and app.screen.query("#feed")
         )
-        await pilot.press("enter", "s")
+        await pilot.press("enter", "a", "m", "s")
         feed = app.screen.query_one("#feed", ChronoFeed)
         t0 = time.monotonic() - 1
         for i, fps in enumerate((286.5, 288.0, 287.5)):

@@ -139,6 +139,9 @@ async def test_undo_voids_the_last_event_and_strikes_it_through(demo_folder: Pat
         await keys(pilot, "a 2 3 enter")
         assert screen.session.state.alive(a) == 4
         await keys(pilot, "u")
+        assert "Undo: 0:12" in str(screen.prompt.current.title)  # says what, waits for Enter
+        assert screen.session.state.alive(a) == 4
+        await keys(pilot, "enter")
         assert screen.session.state.alive(a) == 5
         log = screen.query_one(EventLogView).render()
         struck = [log.plain[s.start : s.end] for s in log.spans if "strike" in str(s.style)]
@@ -152,13 +155,16 @@ async def test_undo_voids_the_last_event_and_strikes_it_through(demo_folder: Pat
 async def test_refusals_cite_the_section(demo_folder: Path, gid, clock):
     async with game_screen(demo_folder, gid) as (app, pilot, screen):
         a, b = screen.session.teams
-        await keys(pilot, "a")
+        await keys(pilot, "a")  # before the start only 20.07 (markers not laid down)
+        assert "20.07" in str(screen.prompt.current.title)
+        await keys(pilot, "escape", "p")
         assert "19.01" in str(screen.query_one("#notice").render())  # not started
         await keys(pilot, "space")
         clock.advance(5_000)
         await keys(pilot, "a 4 2 enter", "a 4 2")
-        assert "already eliminated" in screen.prompt.current.error
-        await keys(pilot, "5 enter")
+        # already out: only playing on while eliminated (27.02-27.05, 28.02, 29.11) is offered
+        assert "already eliminated: playing on" in str(screen.prompt.current.title)
+        await keys(pilot, "escape", "a 5 enter")
         assert "not on the game roster" in screen.prompt.current.error
         await keys(pilot, "escape", "n b 1 1")  # neutral (25)
         assert screen.session.state.player(b, 11).status == m.NEUTRAL

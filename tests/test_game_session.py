@@ -119,3 +119,35 @@ def test_monotonic_clock_ignores_wall_jumps() -> None:
     walls[0] = datetime(2030, 1, 1, tzinfo=UTC)  # the wall clock jumps
     mono[0] += 2.5
     assert (c.now() - T0).total_seconds() == 2.5
+
+
+def test_the_live_state_is_the_full_fold_after_every_action(tournament) -> None:
+    """The session moves its state on by each new event (the incremental fold) and folds
+    the whole log again only after a void: after every action it equals the full fold."""
+    from fieldjudge.rules.paintball import fold
+
+    clock = FakeClock(T0)
+    s = GameSession(tournament, scheduled_game(tournament), clock=clock, judge="J")
+    a, b = s.teams
+    na = [p.number for p in s.setup.rosters[a]]
+    nb = [p.number for p in s.setup.rosters[b]]
+    state_before = s.state
+    actions = [
+        s.start_clock,
+        lambda: s.start_paint_check(b, nb[0]),
+        lambda: s.end_check(b, nb[0], "in_play"),
+        lambda: s.eliminate(a, na[0]),
+        lambda: s.capture_flag(b, nb[1]),
+        s.undo,  # a void: the whole log again
+        lambda: s.eliminate(b, nb[2]),
+        s.stop_time,
+        s.resume_clock,
+        lambda: s.eliminate_both(na[1], nb[3]),
+    ]
+    for act in actions:
+        clock.advance(1_500)
+        act()
+        assert s.state == fold(s.setup, s.events)
+    assert s.state is not state_before  # the undo refolded into a new state
+    assert s.state.alive(a) == len(na) - 2 and s.state.alive(b) == len(nb) - 2
+    assert s.state.flags[a].carrier is None  # the voided capture is gone

@@ -68,7 +68,7 @@ def test_game_flag_hang_verdict(snap_compare, game):
 def test_game_refusal_and_undo_in_english(snap_compare, game):
     async def run_before(pilot) -> None:
         await _started(pilot, game, 61_000)
-        await keys(pilot, "a 1 1 enter", "b 2 3 d", "u", "t", "a 1 1")
+        await keys(pilot, "a 1 1 enter", "b 2 3 d", "u enter", "t", "a 1 1")
 
     assert snap_compare(_app(game, "en"), run_before=run_before, terminal_size=SIZE)
 

@@ -385,3 +385,41 @@ def test_18_02_inspection_penalty_points_subtracted_not_below_zero(data, per_hit
         hits = sum(1 for p in st.team_players(t) if p.inspection == "hit_found")
         assert res.penalty_points.get(t, 0) == hits * per_hit
         assert res.points[t] == max(0, base.points[t] - hits * per_hit)
+
+
+@PROPS
+@given(hs.data())
+def test_incremental_fold_equals_the_full_fold(data):
+    """The live game's incremental fold (``advance``: the last state moved on by the new
+    event; a whole refold only after a void) gives the full fold's state after every event,
+    legal or not, voids and voids of voids included."""
+    from fieldjudge.rules.events import VOID
+    from fieldjudge.rules.paintball import new_state
+    from fieldjudge.rules.paintball.state import advance
+
+    log = random_game(data, legal_only=data.draw(hs.booleans()))
+    for _ in range(data.draw(hs.integers(0, 3))):  # voids anywhere, then more events
+        log.void(data.draw(hs.sampled_from(log.events)))
+        extra = random_game(data, legal_only=data.draw(hs.booleans()))
+        for e in extra.events[1:]:  # its own clock_start aside
+            log.add(e.type, game_clock_ms=e.game_clock_ms, **e.data)
+    st = new_state(SETUP)
+    for i, e in enumerate(log.events):
+        st = fold(SETUP, log.events[: i + 1]) if e.type == VOID else advance(st, e)
+        assert st == fold(SETUP, log.events[: i + 1])
+
+
+def test_advance_refuses_a_void():
+    from fieldjudge.rules.paintball.state import advance
+
+    log = LogBuilder()
+    start = log.add("clock_start")
+    st = fold(SETUP, log.events)
+    v = log.void(start)
+    try:
+        advance(st, v)
+    except ValueError as exc:
+        assert str(exc) == "a void changes earlier events: fold the whole log again"
+    else:
+        raise AssertionError("advance applied a void")
+    assert st == fold(SETUP, log.events[:1])

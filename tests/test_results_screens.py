@@ -6,6 +6,7 @@ from results_fixtures import FakeClock, demo, finished_game
 
 from fieldjudge.app import make_app
 from fieldjudge.rules import protocol as pr
+from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.results.protocol import ProtocolScreen
 from fieldjudge.services.demo import DEMO_PIN
 
@@ -69,28 +70,38 @@ async def test_31_close_sign_lock_correct_with_pin(tmp_path):
         p, log = proto(app, game_id)
         n = len(log.events)
         await pilot.press("n")
-        await type_form(pilot, "1", "", DEMO_PIN)
+        await type_form(pilot, "1", "", "", DEMO_PIN)
         await wait_for(
             pilot, lambda: "locked" in str(screen.query_one("#protocol-message").render())
         )
         assert len(log.events) == n
+        # issue 12.13: the refused form opens again with what was typed (PIN cleared)
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        assert app.screen.values() == {"absent": "1", "reason": "late", "cause": "team", "pin": ""}
+        assert "locked" in app.screen.note
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
         # the head judge corrects the total: wrong PIN refused, three wrong -> a minute
         a, b = log.meta["team_a"], log.meta["team_b"]
         msg = screen.query_one("#protocol-message")
         gate = app.tournament.pin_gate
+        await pilot.press("c")
+        await type_form(pilot, "", "", "", "miscounted", "9999")
         for i in range(3):
-            await pilot.press("c")
-            await type_form(pilot, "", "", "", "miscounted", "9999")
             await wait_for(pilot, lambda i=i: gate.failures == i + 1)
             assert "PIN" in str(msg.render())
+            await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+            assert app.screen.values()["reason"] == "miscounted"  # kept, PIN cleared
+            assert app.screen.values()["pin"] == ""
+            if i < 2:
+                await type_form(pilot, "", "", "", "", "9999")
         assert "locked for a minute" in str(msg.render())
-        await pilot.press("c")
-        await type_form(pilot, "", "", "", "miscounted", DEMO_PIN)
+        await type_form(pilot, "", "", "", "", DEMO_PIN)
         await wait_for(pilot, lambda: "locked for" in str(msg.render()))
         assert len(log.events) == n
         clock.now += 61
-        await pilot.press("c")
-        await type_form(pilot, "", "2", "", "miscounted", DEMO_PIN)  # outcome kept
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_form(pilot, "", "2", "", "", DEMO_PIN)  # outcome and reason kept
         await wait_for(pilot, lambda: proto(app, game_id)[0].corrections)
         c = proto(app, game_id)[0].corrections[-1]
         assert c.new_points[a] == 2 and c.old_points[a] == 3
@@ -129,3 +140,84 @@ async def test_home_keys_open_standings_and_merge(tmp_path):
         assert table.row_count == 8
         await pilot.press("escape", "m")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "MergeScreen")
+
+
+async def test_32_03_no_show_asks_the_cause_organisers_may_be_replayed(tmp_path):
+    from fieldjudge.rules.paintball import replay_refusal
+
+    folder, _game_id = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await open_protocol(pilot, app, 6)
+        screen = app.screen
+        gid = screen.game_id
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        assert app.screen.values()["cause"] == "team"  # 32.03: the default
+        await pilot.press("1", "enter", "enter", *["backspace"] * 4)
+        await type_form(pilot, "organisers", DEMO_PIN)
+        await wait_for(pilot, lambda: app.screen is screen)
+        log = app.tournament.game_log(gid)
+        (e,) = [x for x in log.events if x.type == "no_show"]
+        assert e.data["cause"] == "organisers"
+        body = str(screen.query_one("#protocol-body").render())
+        assert "Caused by (32.03): the organisers · may be replayed by the head judge" in body
+        st = screen.view.state
+        assert st.no_show_cause == "organisers"
+        assert replay_refusal(st, head_judge=True, round_open=True) is None
+
+
+async def test_32_03_no_show_cause_typed_wrong_is_refused(tmp_path):
+    folder, _game_id = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await open_protocol(pilot, app, 6)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await pilot.press("1", "enter", "enter", *["backspace"] * 4)
+        await type_form(pilot, "weather", DEMO_PIN)
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        error = app.screen.query_one("#form-error").render().plain
+        assert error == "Caused by: team or organisers (32.03)"
+
+
+async def _no_show(pilot, app, cause: str) -> None:
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+    await pilot.press("1", "enter", "enter", *["backspace"] * 4)
+    await type_form(pilot, cause, DEMO_PIN)
+
+
+async def test_32_03_head_judge_replays_an_organisers_no_show_within_the_round(tmp_path):
+    folder, _game_id = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await open_protocol(pilot, app, 6)
+        screen = app.screen
+        await _no_show(pilot, app, "organisers")
+        await wait_for(pilot, lambda: app.screen is screen and screen.view.state.no_show)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_form(pilot, DEMO_PIN)
+        await wait_for(pilot, lambda: app.screen is screen and not screen.view.state.no_show)
+        last = app.tournament.game_log(screen.game_id).events[-1]
+        assert last.type == "void" and last.data["reason"].startswith("32.03")
+
+
+async def test_32_03_a_team_no_show_is_not_replayed(tmp_path):
+    folder, _game_id = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await open_protocol(pilot, app, 6)
+        screen = app.screen
+        await _no_show(pilot, app, "team")
+        await wait_for(pilot, lambda: app.screen is screen and screen.view.state.no_show)
+        n = len(app.tournament.game_log(screen.game_id).events)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_form(pilot, DEMO_PIN)
+        msg = screen.query_one("#protocol-message")
+        await wait_for(pilot, lambda: "32.03" in str(msg.render()))
+        assert str(msg.render()) == "32.03: a no-show caused by a team is not replayed"
+        assert len(app.tournament.game_log(screen.game_id).events) == n

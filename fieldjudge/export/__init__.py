@@ -10,10 +10,9 @@ from pathlib import Path
 
 import orjson
 
-from fieldjudge.export import bundle, html, pdf, scope, tables
+from fieldjudge.export import bundle, html, scope, tables
 from fieldjudge.export.names import safe_name, write_new
-from fieldjudge.export.protocol_doc import protocol_doc
-from fieldjudge.services import results
+from fieldjudge.services import results, summaries
 from fieldjudge.store import Refused
 
 FORMATS = ("html", "pdf", "csv", "json")
@@ -55,6 +54,9 @@ def run_export(
         delimiter = ";" if lang == "ru" else ","
     if len(delimiter) != 1 or delimiter in '"\r\n':
         raise Refused(f"the CSV delimiter is one character, not {delimiter!r}")
+    if fmt == "pdf":  # the PDF library takes longer to import than an HTML export runs
+        from fieldjudge.export import pdf
+        from fieldjudge.export.protocol_doc import protocol_doc
     out_dir = Path(out_dir)
     if game_id is not None and t.game(game_id) is None:
         raise Refused(f"no game {game_id!r} in the schedule")
@@ -86,15 +88,22 @@ def run_export(
         else:
             put(f"events-{gs}.csv", events_csv(v, delimiter))
         return written
-    by_div = results.standings_by_division(t)
-    counted = len(results.closed_results(t))
-    provisional = [tr("Games counted: signed protocols") + f" ({counted})"]
+    views = []
+    if fmt in ("html", "pdf"):
+        # each game file read and its chain verified once: its summary (the standings'
+        # source) is taken from the same view as its protocol
+        for g in played_games(t):
+            key = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
+            v = results.read_game_view(t, g["id"])
+            t.remember_game_summary(g["id"], summaries.summary_of_view(v), key)
+            views.append(v)
+    closed = results.closed_results(t)
+    by_div = results.standings_by_division(t, closed)
+    provisional = [tr("Games counted: signed protocols") + f" ({len(closed)})"]
     later = scope.provisional_lines(t, tr)
     if later:
         provisional.append(tr("Provisional, not counted until signed") + ":")
         provisional += [f"  {line}" for line in later]
-    if fmt in ("html", "pdf"):
-        views = [results.game_view(t, g["id"]) for g in played_games(t)]
     if fmt == "html":
         for v in views:
             put(f"protocol-{game_stem(t, v.game)}.html", html.protocol_html(t, v, lang).encode())

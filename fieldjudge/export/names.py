@@ -38,9 +38,11 @@ def free_path(path: Path) -> Path:
 
 def write_new(path: Path, payload: bytes, overwrite: bool = False) -> Path:
     """Write ``payload`` atomically. An existing file is kept: the new one gets a free name
-    (unless ``overwrite`` was asked for explicitly). Returns where it was written."""
+    (unless ``overwrite`` was asked for explicitly). Returns where it was written. An export
+    is derived from the logs and can be made again: it is not fsync'd (a killed export
+    still never leaves half a file)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     target = path if overwrite else free_path(path)
-    atomic_write_bytes(target, payload)
+    atomic_write_bytes(target, payload, durable=False)
     return target

@@ -15,6 +15,7 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.paintball.clock import parse_wall
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.rules.timefmt import format_game_clock
+from fieldjudge.settings import settings_lines
 
 Tr = Callable[[str], str]
 
@@ -162,6 +163,9 @@ def sign_lines(t, v, tr: Tr) -> list[SignLine]:
     return lines
 
 
+CAUSE_TEXT = {"team": "the team", "organisers": "the organisers"}  # 32.03
+
+
 def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
     meta = t.meta
     a, b = v.teams
@@ -221,6 +225,8 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
             f"{meta.get('name', '')} · {meta.get('venue', '')} · {meta.get('division', '')}",
             f"{tr('Game')} {v.game.get('id', '')} · {tr('Field')} {v.game.get('field', '')}"
             f" · {tr('Start')} {start.replace('T', ' ')}",
+            # 23.03, 20.02/20.03, 18.02: the settings that change this result
+            " · ".join(settings_lines(t.settings, tr)[2:]),
         ],
         result_headers=[
             tr("Team"),
@@ -232,7 +238,12 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
         result_rows=rows,
         outcome=outcome_text(r.outcome, pr.outcome_team(r), name, tr),
         struck=struck_lines(v, tr),
-        no_show=", ".join(name(x) for x in sorted(r.no_show)),
+        no_show=", ".join(name(x) for x in sorted(r.no_show))
+        + (
+            f" ({tr('Caused by (32.03)')}: {tr(CAUSE_TEXT.get(cause, cause))})"
+            if r.no_show and (cause := v.state.no_show_cause or "team")
+            else ""
+        ),
         elim_headers=[tr("Time"), tr("Team"), tr("No."), tr("Player"), tr("Reason"), tr("Section")],
         elim_rows=elim_rows,
         pen_headers=[tr("Time"), tr("Team"), tr("No."), tr("Chrono"), tr("Verdict")],

@@ -8,13 +8,13 @@ No Textual, no TinyDB, no clock: times come in as arguments.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from fieldjudge.rules.chrono_readings import PlayerReadings
 from fieldjudge.rules.events import Event, effective
-from fieldjudge.rules.marker_check import NOT_DONE, MarkerCheck, check_marker
+from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS, NOT_DONE, MarkerCheck, check_marker
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.checks import fps_of, num
 from fieldjudge.rules.paintball.chrono import chrono_verdict
@@ -66,9 +66,10 @@ def approved(events: Iterable[Event], team: str) -> bool:
 # --------------------------------------------------------------------------- one marker
 
 
-def _settings_map(settings: Settings) -> dict[str, float]:
+def _settings_map(settings: Settings) -> dict[str, Any]:
     c = settings.chrono
     return {
+        "fps_precision": settings.fps_precision,  # 20.02 / 20.03
         "limit_fps": c.limit_fps,
         "rof_min_interval_ms": c.rof_min_interval_ms,
         "after_release_ms": c.after_release_ms,
@@ -87,10 +88,22 @@ class PlayerCheck(PlayerReadings):
     slap_fired: bool | None = None
     release_t: float | None = None
     extra_balls: int = 0
+    # 19.05: balls spent on this marker before the check was restarted (not reset)
+    balls_before: int = 0
+    # 19.03: by item of ACCEPTANCE_ITEMS: True found (refused), False clean, None not checked
+    acceptance: dict[str, bool | None] = field(
+        default_factory=lambda: dict.fromkeys(ACCEPTANCE_ITEMS)
+    )
+    modes: str | None = None  # 19.04: "ok", "forbidden" or None (not checked yet)
 
     @property
     def balls_used(self) -> int:
         return len(self.shots) + self.extra_balls
+
+    def restarted(self) -> PlayerCheck:
+        """A fresh check of the same marker (19.06 retest): the balls spent so far still
+        count against the limit (19.05)."""
+        return PlayerCheck(self.team, self.number, balls_before=self.balls_before + self.balls_used)
 
     def result(self, settings: Settings, tolerance_ms: float = 0.0) -> MarkerCheck:
         return check_marker(
@@ -100,6 +113,9 @@ class PlayerCheck(PlayerReadings):
             balls_used=self.balls_used,
             settings=_settings_map(settings),
             tolerance_ms=tolerance_ms,
+            balls_before=self.balls_before,
+            acceptance=self.acceptance,
+            modes=self.modes,
         )
 
     def record(self, check: MarkerCheck) -> dict[str, Any]:
@@ -118,6 +134,9 @@ class PlayerCheck(PlayerReadings):
                 for s in sorted(self.shots, key=lambda s: s.t)
             ],
             "release_ms": rel,
+            "balls_before": self.balls_before,
+            "acceptance": dict(self.acceptance),
+            "modes": self.modes,
         }
 
 

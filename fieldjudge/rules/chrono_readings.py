@@ -61,17 +61,48 @@ class InGameReadings(PlayerReadings):
     firing mode (20.05)."""
 
     forbidden_mode: bool = False
+    # 20.02: the 1-3 shots the verdict is taken on (indexes into ``shots``, in the order
+    # the judge picked them); empty: the last three readings
+    chosen: list[int] = field(default_factory=list)
+
+    MAX_CHOSEN = 3
+
+    def clear(self) -> None:
+        super().clear()
+        self.chosen.clear()
+
+    def judged(self) -> list[int]:
+        """Indexes of the shots the verdict is taken on (20.02: one to three)."""
+        if self.chosen:
+            return sorted(i for i in self.chosen if i < len(self.shots))
+        return list(range(max(0, len(self.shots) - self.MAX_CHOSEN), len(self.shots)))
+
+    def toggle(self, index: int) -> bool:
+        """Pick or drop shot ``index`` (0-based) for the verdict; False when it does not
+        exist or three are picked already (20.02: at most three)."""
+        if not 0 <= index < len(self.shots):
+            return False
+        if index in self.chosen:
+            self.chosen.remove(index)
+            return True
+        if len(self.chosen) >= self.MAX_CHOSEN:
+            return False
+        self.chosen.append(index)
+        return True
 
     def event_data(self) -> dict[str, Any] | None:
-        """The ``chrono_reading`` event for these readings (the highest speed and the shortest
-        interval), or None before the first reading."""
+        """The ``chrono_reading`` event for these readings: the highest of the shots the
+        judge chose (20.02, as read) with those shots, and the shortest interval of all,
+        or None before the first reading."""
         if not self.shots:
             return None
         a = analyze_readings(self.shots)
+        shots = [self.shots[i].fps for i in self.judged()]
         data: dict[str, Any] = {
             "team": self.team,
             "number": self.number,
-            "fps": a.max_fps,
+            "fps": max(shots),
+            "shots": shots,
             "forbidden_mode": self.forbidden_mode,
             "source": self.source,
         }

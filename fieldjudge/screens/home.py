@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -22,6 +23,10 @@ from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services.sync import SyncStatus, SyncStatusProvider, status_line
 
 SYNC_EVERY_S = 2.0
+#: stale summaries computed before the home screen's first frame (a demo: all of them)
+SUMMARIES_BEFORE_FIRST_FRAME = 16
+#: how long one slice of the remaining summaries may hold the main thread
+FILL_SLICE_S = 0.015
 
 PHASES = {
     "scheduled": "scheduled",
@@ -99,7 +104,8 @@ class HomeScreen(JudgeScreen):
     def __init__(self) -> None:
         super().__init__()
         self._shown = False
-        self._sync_folder: Path | None = None
+        self._sync_folder: Path | None | bool = False  # False: not watched yet
+        self._pending: list[str] = []
         self._changed_logs = None
 
     def compose(self) -> ComposeResult:
@@ -123,7 +129,10 @@ class HomeScreen(JudgeScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#games", DataTable)
-        table.add_columns(_("Time"), _("Field"), _("Team A"), _("Team B"), _("State"))
+        keys = table.add_columns(_("Time"), _("Field"), _("Team A"), _("Team B"), _("State"))
+        self._state_column = keys[-1]
+        # games whose summary is stale, summarised after the first frame (cold start)
+        self._pending: list[str] = []
         self.query_one("#pit-line").display = False
         # The first ScreenResume follows mount: on_screen_resume fills the lists.
 
@@ -160,18 +169,31 @@ class HomeScreen(JudgeScreen):
         mine = f" · {_('this laptop: field {field}').format(field=field)}" if field else ""
         title.update(f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}{mine}")
         names = t.team_names()
+        self._pending = []
+        now = SUMMARIES_BEFORE_FIRST_FRAME
         for g in t.games():
-            summary = t.game_summary(g["id"])
+            # a stale summary means reading, verifying and folding the game's file: the
+            # first few now, the rest after the first frame, a slice at a time
+            summary = t.cached_game_summary(g["id"])
+            if summary is None and now > 0:
+                summary, now = t.game_summary(g["id"]), now - 1
+            elif summary is None:
+                self._pending.append(g["id"])
             start = datetime.fromisoformat(g["start"])
             table.add_row(
                 start.strftime("%H:%M"),
                 g["field"],
                 names.get(g["team_a"], "?"),
                 names.get(g["team_b"], "?"),
-                state_text(summary, g["team_a"], g["team_b"], names),
+                state_text(summary, g["team_a"], g["team_b"], names)
+                if summary is not None
+                else "…",
                 key=g["id"],
             )
-        t.index.save()
+        if self._pending:
+            self.call_after_refresh(self._fill_states, t, self._pending)
+        else:
+            t.index.save()
         if not t.games():
             title.update(title.render().plain + "  —  " + _("no games yet: press s"))
             return
@@ -179,6 +201,25 @@ class HomeScreen(JudgeScreen):
             table.move_cursor(row=table.get_row_index(keep), animate=False)
         if not isinstance(self.focused, OptionList) or keep is None:
             table.focus()  # a row is highlighted from the start
+
+    def _fill_states(self, t: Any, pending: list[str]) -> None:
+        """Summarise stale games for about one frame, then let the keys through; again
+        until none is left (on the main thread: the store is never read by a worker)."""
+        if self.app.tournament is not t or pending is not self._pending or not self.is_mounted:
+            return  # the list was reloaded (or the tournament closed) meanwhile
+        table = self.query_one("#games", DataTable)
+        names = t.team_names()
+        deadline = time.monotonic() + FILL_SLICE_S
+        while pending and time.monotonic() < deadline:
+            gid = pending.pop(0)
+            g = t.game(gid)
+            if g is not None and gid in table.rows:
+                text = state_text(t.game_summary(gid), g["team_a"], g["team_b"], names)
+                table.update_cell(gid, self._state_column, text)
+        if pending:
+            self.call_after_refresh(self._fill_states, t, pending)  # a slice a frame
+        else:
+            t.index.save()
 
     # -- actions ------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#tournaments")

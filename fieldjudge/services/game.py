@@ -41,14 +41,17 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.events import VOID, Event, voided_ids
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import refusals as rx
+from fieldjudge.rules.paintball.checks import advisories as engine_advisories
 from fieldjudge.rules.paintball.checks import refusal as engine_refusal
 from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict
 from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at
 from fieldjudge.rules.paintball.model import END_JUDGE, FINAL, GameState
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 from fieldjudge.rules.paintball.setup import needs_second_player as penalty_needs_second
-from fieldjudge.rules.paintball.state import fold
+from fieldjudge.rules.paintball.state import advance, fold
+from fieldjudge.services.disqualified import disqualified_before
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import EventLog, Refused
 
@@ -129,7 +132,13 @@ def game_setup(
         for team in (g["team_a"], g["team_b"])
     }
     return GameSetup(
-        game_id, g["team_a"], g["team_b"], rosters, Settings.from_dict(tournament.settings)
+        game_id,
+        g["team_a"],
+        g["team_b"],
+        rosters,
+        Settings.from_dict(tournament.settings),
+        # 20.05: a player disqualified in an earlier game cannot be put in play in this one
+        disqualified=disqualified_before(tournament, game_id),
     )
 
 
@@ -153,6 +162,7 @@ class GameSession:
         self.names: dict[str, str] = tournament.team_names()
         self.game: dict[str, Any] = tournament.game(game_id) or {}
         self.state: GameState = fold(self.setup, self.log.events)
+        self._folded = len(self.log.events)  # how many of the log's events ``state`` holds
         self._voided: set[str] | None = None
 
     # -- reading ------------------------------------------------------------------------
@@ -240,19 +250,62 @@ class GameSession:
 
     @staticmethod
     def _elimination(
-        team: str, number: int, reason: str, second: int | None = None
+        team: str,
+        number: int,
+        reason: str,
+        second: int | None = None,
+        section: str | None = None,
     ) -> dict[str, Any]:
         data: dict[str, Any] = {"reason": reason, "players": [_ref(team, number)]}
         if second is not None:
             data["second"] = int(second)
+        if section:
+            data["section"] = section
         return data
 
     def eliminate(
-        self, team: str, number: int, reason: str = "hit", second: int | None = None
+        self,
+        team: str,
+        number: int,
+        reason: str = "hit",
+        second: int | None = None,
+        section: str | None = None,
     ) -> Event:
         """One player out (26-29, 34); raises :class:`SecondPlayerNeeded` when the reason
-        is a group removal 1+1 (29.08) and ``second`` is missing."""
-        return self.append(ev.ELIMINATION, self._elimination(team, number, reason, second))
+        is a group removal 1+1 (29.08) and ``second`` is missing. ``section``: what a
+        playing-on penalty cites (27.02-27.05, 28.02, 29.11), for an already eliminated
+        player too: his team gets the group removal."""
+        return self.append(ev.ELIMINATION, self._elimination(team, number, reason, second, section))
+
+    def is_eliminated(self, team: str, number: int) -> bool:
+        p = self.state.player(team, number)
+        return p is not None and p.status == m.ELIMINATED
+
+    def markers_down(self, team: str, number: int) -> Event:
+        """20.07 (second item): a player who did not lay his marker down on «Положить
+        маркеры» is counted eliminated; recorded before the clock starts only."""
+        return self.append(ev.ELIMINATION, self._elimination(team, number, "markers_down"))
+
+    def markers_down_refusal(self, team: str, number: int) -> str | None:
+        return self.refusal(ev.ELIMINATION, self._elimination(team, number, "markers_down"))
+
+    def note_old_paint(self, team: str, number: int, spot: str) -> Event:
+        """29.10: an old paint spot the player reported before the game."""
+        return self.append(ev.OLD_PAINT, {**_ref(team, number), "spot": spot})
+
+    def old_paint_refusal(self, team: str, number: int) -> str | None:
+        return self.refusal(ev.OLD_PAINT, {**_ref(team, number), "spot": "-"})
+
+    def check_advisories(self, kind: str, team: str, number: int) -> list[str]:
+        """Warnings a legal check still deserves, in the UI language: a paint check on a
+        flag carrier (25.05), the player's old paint spots (29.10)."""
+        etype = ev.PAINT_CHECK_START if kind == "paint" else ev.NEUTRAL_START
+        return [self.humanize(n) for n in engine_advisories(self.state, etype, _ref(team, number))]
+
+    @property
+    def only_team_in_play(self) -> str | None:
+        """23.03: the team still in play while the other has nobody left (or None)."""
+        return self.state.only_team_in_play
 
     def eliminate_both(self, a_number: int, b_number: int) -> Event:
         """26: two opponents hit at once, both out in one entry."""
@@ -261,10 +314,15 @@ class GameSession:
         return self.append(ev.ELIMINATION, data)
 
     def elimination_refusal(
-        self, team: str, number: int, reason: str = "hit", second: int | None = None
+        self,
+        team: str,
+        number: int,
+        reason: str = "hit",
+        second: int | None = None,
+        section: str | None = None,
     ) -> str | None:
         """Why this elimination would be refused, ignoring a second player still to name."""
-        why = self.refusal(ev.ELIMINATION, self._elimination(team, number, reason, second))
+        why = self.refusal(ev.ELIMINATION, self._elimination(team, number, reason, second, section))
         return None if asks_second_player(why) else why
 
     def needs_second_player(self, reason: str) -> bool:
@@ -384,9 +442,15 @@ class GameSession:
         why = self.refusal(ev.CHRONO_READING, data)
         return None if second is None and asks_second_player(why) else why
 
-    def inspect(self, team: str, number: int, result: str) -> Event:
-        """18.02: the inspection of a player after the game."""
-        return self.append(ev.INSPECTION, {**_ref(team, number), "result": result})
+    def inspect(
+        self, team: str, number: int, result: str, penalty_points: int | None = None
+    ) -> Event:
+        """18.02: the inspection of a player after the game; for a hit found, the penalty
+        points the senior judge enters (default: the tournament's setting)."""
+        data: dict[str, Any] = {**_ref(team, number), "result": result}
+        if result == "hit_found" and penalty_points is not None:
+            data["penalty_points"] = int(penalty_points)
+        return self.append(ev.INSPECTION, data)
 
     def void(self, target_id: str, reason: str) -> Event:
         """Void any event of the log (a void of a void restores its target)."""
@@ -446,7 +510,7 @@ class GameSession:
             game_clock_ms=stamp,
             wall_time=self.now_wall(),
         )
-        self._refold()
+        self._advance(event)
         if self.state.phase == FINAL and not was_final:
             self._backup()
         return event
@@ -458,9 +522,23 @@ class GameSession:
         except OSError as exc:  # the event is safe on disk; only the extra copy failed
             self.backup_error = str(exc)
 
+    def _advance(self, event: Event) -> None:
+        """The state after ``event``, just appended: the engine's incremental fold when it
+        is the one event the state lacks (the usual case), else the whole log again."""
+        events = self.log.events
+        if len(events) == self._folded + 1 and events[-1] is event and event.type != VOID:
+            # ``_voided`` stays right: a new event that is not a void voids nothing
+            advance(self.state, event)
+            self._folded = len(events)
+            return
+        self._refold()
+
     def _refold(self) -> None:
+        """The whole log folded again: after a void (it may take back any earlier event)
+        or when the log moved on outside this session."""
         self._voided = None
         self.state = fold(self.setup, self.log.events)
+        self._folded = len(self.log.events)
 
 
 def _first_team(data: Mapping[str, Any]) -> str:

@@ -62,9 +62,15 @@ class GameProtocol:
         )
 
     def no_show(
-        self, absent: list[str], reason: str, pin: str, when: datetime | None = None
+        self,
+        absent: list[str],
+        reason: str,
+        pin: str,
+        when: datetime | None = None,
+        cause: str = "team",
     ) -> Event:
-        """32.01-32.03: the head judge rules a no-show, with his PIN."""
+        """32.01-32.03: the head judge rules a no-show, with his PIN and its cause (team or
+        organisers, 32.03)."""
         return results.record_no_show(
             self.t,
             self.game_id,
@@ -73,4 +79,11 @@ class GameProtocol:
             judge=self.judge,
             when=when or datetime.now(UTC),
             pin=pin,
+            cause=cause,
+        )
+
+    def replay_no_show(self, pin: str, when: datetime | None = None) -> Event:
+        """32.03: the head judge replays an organisers' no-show within the round."""
+        return results.replay_no_show(
+            self.t, self.game_id, pin, judge=self.judge, when=when or datetime.now(UTC)
         )

@@ -14,12 +14,13 @@ from typing import Any, Protocol
 
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
-from fieldjudge.rules.events import Event
+from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.paintball import GameResult, GameSetup, RosterPlayer, Settings, fold
 from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
 from fieldjudge.services.authority import HeadJudge
+from fieldjudge.services.disqualified import disqualified_before
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
 
@@ -67,7 +68,16 @@ def setup_for(t: TournamentReader, game_id: str, log: Any = None) -> GameSetup:
         )
         for side in (g["team_a"], g["team_b"])
     }
-    return GameSetup(game_id, g["team_a"], g["team_b"], rosters, Settings.from_dict(t.settings))
+    return GameSetup(
+        game_id,
+        g["team_a"],
+        g["team_b"],
+        rosters,
+        Settings.from_dict(t.settings),
+        # 20.05: the same setup as the live game's (services/game.py), so the protocol
+        # counts a player disqualified in an earlier game exactly as the game screen does
+        disqualified=disqualified_before(t, game_id),
+    )
 
 
 @dataclass
@@ -128,6 +138,13 @@ def view_from_events(
 def game_view(t: Svc, game_id: str) -> GameView:
     log = t.game_log(game_id)
     return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
+
+
+def read_game_view(t: Svc, game_id: str) -> GameView:
+    """The view of a game read once (an export over every game): its file read and its
+    chain verified once, not kept open unless it already was."""
+    with t.reading_game_log(game_id) as log:
+        return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
 
 
 def result_doc(r: GameResult) -> dict[str, Any]:
@@ -276,13 +293,16 @@ def record_no_show(
     judge: str = "",
     when: datetime | None = None,
     pin: str = "",
+    cause: str = "team",
 ) -> Event:
-    """32.01-32.03: the head judge rules a no-show (one or both teams), with his PIN."""
+    """32.01-32.03: the head judge rules a no-show (one or both teams), with his PIN;
+    ``cause``: ``team`` or ``organisers`` (32.03: only the organisers' may be replayed)."""
     from fieldjudge.rules.paintball import refusal
 
     when = when or datetime.now(UTC)
     v = game_view(t, game_id)
     data = {"absent": list(absent), "reason": reason, "ruled_at": when.isoformat()}
+    data["cause"] = cause
     why = pr.lock_refusal(v.events, pr.NO_SHOW, data, v.teams)
     why = why or no_show_refusal(t, game_id, absent, when.astimezone().replace(tzinfo=None))
     why = why or refusal(v.state, pr.NO_SHOW, data)
@@ -290,6 +310,42 @@ def record_no_show(
         raise Refused(why)
     grant = t.head_judge(pin, pr.NO_SHOW)
     return _append(t, game_id, pr.NO_SHOW, data, judge, when, grant)
+
+
+def no_show_round_open(t: Svc, game_id: str) -> bool:
+    """32.03 "within the round": the round of a no-show is open while neither team has
+    played a game scheduled after it (the schedule carries no round numbers; a team that
+    has moved on to its next game has left the round)."""
+    g = t.game(game_id)
+    if g is None:
+        return False
+    teams = {g["team_a"], g["team_b"]}
+    for other in t.games():
+        if other["id"] == game_id or str(other.get("start", "")) <= str(g.get("start", "")):
+            continue
+        if not teams & {other["team_a"], other["team_b"]}:
+            continue
+        if t.game_path(other["id"]).exists() and t.game_log(other["id"], create=False).events:
+            return False
+    return True
+
+
+def replay_no_show(
+    t: Svc, game_id: str, pin: str, judge: str = "", when: datetime | None = None
+) -> Event:
+    """32.03: the head judge replays a no-show the organisers caused, within the round, with
+    his PIN: the no-show is voided (kept in the log, struck through) and the game can be
+    played. A team's no-show is never replayed (``replay_refusal``)."""
+    from fieldjudge.rules.paintball import replay_refusal
+
+    v = game_view(t, game_id)
+    why = replay_refusal(v.state, head_judge=True, round_open=no_show_round_open(t, game_id))
+    if why:
+        raise Refused(why)
+    grant = t.head_judge(pin, pr.NO_SHOW)
+    target = next(e for e in reversed(v.events) if e.type == pr.NO_SHOW)
+    data = {"target": target.id, "reason": "32.03: replay of an organisers' no-show"}
+    return _append(t, game_id, VOID, data, judge, when or datetime.now(UTC), grant)
 
 
 # --- standings ---------------------------------------------------------------------------

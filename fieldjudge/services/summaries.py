@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from fieldjudge.store import EventLog
 
 if TYPE_CHECKING:
+    from fieldjudge.services.results import GameView
     from fieldjudge.services.tournament import TournamentService
 
 
@@ -26,16 +27,34 @@ def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, An
 
 
 def _results_summary(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
-    from fieldjudge.rules.protocol import PROTOCOL_TYPES
-    from fieldjudge.services.results import CLOSED_PHASES, result_doc, setup_for, view_from_events
+    from fieldjudge.services.results import setup_for, view_from_events
 
-    events = list(log.events)
-    v = view_from_events(t, game_id, events, setup_for(t, game_id, log))
+    v = view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
+    return _view_summary(v)
+
+
+def summary_of_view(v: GameView) -> dict[str, Any]:
+    """The same summary as :func:`summarize`, from a view already folded (an export reads
+    each game once and remembers its summary in the index)."""
+    out: dict[str, Any] = {"phase": "open" if v.events else "scheduled", "events": len(v.events)}
+    if v.events:
+        out.update(_view_summary(v))
+    return out
+
+
+def _view_summary(v: GameView) -> dict[str, Any]:
+    from fieldjudge.rules.paintball import disqualified_in
+    from fieldjudge.rules.protocol import PROTOCOL_TYPES
+    from fieldjudge.services.results import CLOSED_PHASES, result_doc
+
+    events = v.events
     out: dict[str, Any] = {"phase": v.phase}
     if v.state.clock.started and not v.state.no_show:
         out["alive"] = [v.state.alive(team) for team in v.teams]
     if v.state.no_show:
         out["no_show"] = sorted(v.state.no_show)
+    # 20.05: who is disqualified after this game (read by later games' setups)
+    out["disqualified"] = sorted([team, number] for team, number in disqualified_in([v.state]))
     game_events = [e for e in events if e.type not in PROTOCOL_TYPES]
     if v.final and game_events:
         out["ended_at"] = game_events[-1].wall_time  # 32.03: the gap starts here

@@ -9,6 +9,7 @@ before the store appends."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 import weakref
 from collections.abc import Callable, Iterable, Mapping
@@ -127,6 +128,10 @@ class TournamentService:
         file records this laptop as the game's owner."""
         return self.store.game_log(game_id, create=create, owner=self.laptop_id)
 
+    def reading_game_log(self, game_id: str) -> contextlib.AbstractContextManager[EventLog]:
+        """A game's log to read once, closed after unless the folder holds it open."""
+        return self.store.reading_game_log(game_id)
+
     def match_log(self, match_id: str, meta: dict[str, Any] | None = None) -> EventLog:
         return self.store.match_log(match_id, meta)
 
@@ -139,6 +144,22 @@ class TournamentService:
         from fieldjudge.services import summaries
 
         return self.store.game_summary(game_id, lambda log: summaries.summarize(self, game_id, log))
+
+    def cached_game_summary(self, game_id: str) -> dict[str, Any] | None:
+        """The game's summary if the index holds a current one (a game never recorded:
+        scheduled), else None; reads no game file."""
+        path = self.game_path(game_id)
+        if not path.exists():
+            return {"phase": "scheduled", "events": 0}
+        return self.store.index.get(game_id, path)
+
+    def remember_game_summary(
+        self, game_id: str, summary: dict[str, Any], key: list[int] | None
+    ) -> None:
+        """Put a summary made from a read of the game's file into the index, under that
+        file's ``key`` (size, mtime) taken before the read: a file changed since then
+        does not match it, and its summary is made again when asked."""
+        self.store.index.put(game_id, self.game_path(game_id), summary, key=key)
 
     def backup_game(self, game_id: str) -> Path | None:
         return self.store.backup_game(game_id)

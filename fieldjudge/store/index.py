@@ -44,8 +44,15 @@ class SummaryIndex:
             return None
         return entry["summary"]
 
-    def put(self, game_id: str, path: Path, summary: dict[str, Any]) -> None:
-        self._entries[game_id] = {"key": self.file_key(path), "summary": summary}
+    def put(
+        self,
+        game_id: str,
+        path: Path,
+        summary: dict[str, Any],
+        key: list[int] | None = None,
+    ) -> None:
+        """``key``: the file's key when it was read (default: now)."""
+        self._entries[game_id] = {"key": key or self.file_key(path), "summary": summary}
         self._dirty = True
 
     def mark_backed_up(self, rel: str, key: list[int] | None) -> None:

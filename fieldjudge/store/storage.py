@@ -56,22 +56,29 @@ def _write_all(fd: int, payload: bytes) -> None:
         view = view[written:]
 
 
-def atomic_write_bytes(path: Path, payload: bytes, *, tag: bytes = b"r") -> None:
-    """Write ``payload`` to ``path`` so that a crash leaves the old or the new content."""
+def atomic_write_bytes(
+    path: Path, payload: bytes, *, tag: bytes = b"r", durable: bool = True
+) -> None:
+    """Write ``payload`` to ``path`` so that a crash leaves the old or the new content.
+    ``durable=False`` (a derived file, e.g. an export, rebuilt from the logs at any time):
+    the same temp file and rename, so a killed process never leaves half a file, without
+    the two fsyncs that make it survive a power cut."""
     path = Path(path)
     tmp = path.with_name(f"{path.name}{TEMP_MARK}{secrets.token_hex(4)}")
     _signal_write(tag)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
         _write_all(fd, payload)
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
     except BaseException:
         os.close(fd)
         tmp.unlink(missing_ok=True)
         raise
     os.close(fd)
     os.replace(tmp, path)
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
 
 
 def clean_temp_files(folder: Path, recursive: bool = False) -> list[Path]:

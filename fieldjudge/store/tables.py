@@ -69,10 +69,10 @@ class TablesMixin:
         return {t["id"]: t["name"] for t in self.teams()}
 
     def players(self, team_id: str | None = None) -> list[dict[str, Any]]:
-        ps = (dict(d) for d in self._db.table("players").all())
-        if team_id is not None:
-            ps = (p for p in ps if p["team_id"] == team_id)
-        return sorted(ps, key=lambda p: (p["team_id"], p["number"]))
+        ps = self._db.table("players").all()
+        if team_id is not None:  # filter before copying: a game asks for its two teams
+            ps = [p for p in ps if p["team_id"] == team_id]
+        return sorted((dict(p) for p in ps), key=lambda p: (p["team_id"], p["number"]))
 
     def add_team(self, name: str, key: WriteKey | None = None) -> dict[str, Any]:
         self.check_key(key)
@@ -178,7 +178,8 @@ class TablesMixin:
         )
 
     def game(self, game_id: str) -> dict[str, Any] | None:
-        return next((g for g in self.games() if g["id"] == game_id), None)
+        # one scan, no sort: an export asks for every game several times
+        return next((dict(g) for g in self._db.table("games") if g["id"] == game_id), None)
 
     @property
     def game_length(self) -> timedelta:

@@ -7,10 +7,11 @@ judge's laptop; a game's file only by the laptop running that game (DESIGN.md).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -234,6 +235,20 @@ class Tournament(TablesMixin):
         if log is not None:
             log.close()
         self.index.invalidate(log_id)
+
+    @contextlib.contextmanager
+    def reading_game_log(self, game_id: str) -> Iterator[EventLog]:
+        """A game's log to read once (an export, a summary): the open one if this folder
+        holds it, else opened (chain verified) for this read and closed after, so a pass
+        over every game holds one game's events at a time. Raises :class:`DamagedFile`."""
+        if game_id in self._logs:
+            yield self._logs[game_id]
+            return
+        log = EventLog.open(self.game_path(game_id))
+        try:
+            yield log
+        finally:
+            log.close()
 
     def game_summary(
         self,

@@ -30,7 +30,7 @@ from fieldjudge.rules.paintball.setup import (
     Settings,
     needs_second_player,
 )
-from fieldjudge.rules.paintball.state import disqualified_in, fold, new_state, validate
+from fieldjudge.rules.paintball.state import advance, disqualified_in, fold, new_state, validate
 
 __all__ = [
     "ChronoSettings",
@@ -43,6 +43,7 @@ __all__ = [
     "RosterPlayer",
     "Settings",
     "StandingRow",
+    "advance",
     "advisories",
     "chrono_verdict",
     "clock_elapsed_ms",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from fieldjudge.rules.events import Event, effective
+from fieldjudge.rules.events import VOID, Event, effective
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import notes as nt
@@ -43,25 +43,44 @@ def disqualified_in(states: Iterable[m.GameState]) -> frozenset[tuple[str, int]]
 def fold(setup: GameSetup, events: Iterable[Event]) -> m.GameState:
     """The state after the effective events, in log order. Never raises on a bad log: an
     illegal event is kept in ``state.rejected`` with the refusal, an unknown type in
-    ``state.ignored``."""
+    ``state.ignored``. Pure: it builds a new state and changes nothing it is given."""
     st = new_state(setup)
     for e in effective(events):
-        if e.type not in ev.EVENT_TYPES:
-            st.ignored.append(e.id)
-            continue
-        data = e.data if isinstance(e.data, Mapping) else {}
-        try:
-            why = refusal(st, e.type, data)
-        except Exception as exc:  # a malformed record must not stop the fold
-            why = nt.malformed_event(exc)
-        if why:
-            st.rejected.append(m.Note(e.id, e.seq, e.type, why))
-            continue
-        try:
-            _APPLY[e.type](st, e, data)
-        except Exception as exc:  # pragma: no cover - refusal() should have caught it
-            st.rejected.append(m.Note(e.id, e.seq, e.type, nt.could_not_apply(exc)))
+        _step(st, e)
     return st
+
+
+def advance(st: m.GameState, e: Event) -> m.GameState:
+    """The incremental fold: ``st`` (the fold of a log) moved on by ``e``, the event
+    appended next, exactly as ``fold(setup, log + [e])`` would give it. ``st`` is changed in
+    place and returned: the caller must own it (the live game's state, never one shared).
+    Only for an event that changes no earlier event's standing: a ``void`` may take back
+    any earlier event, so after a void the caller folds the whole log again."""
+    if e.type == VOID:
+        raise ValueError("a void changes earlier events: fold the whole log again")
+    _step(st, e)
+    return st
+
+
+def _step(st: m.GameState, e: Event) -> None:
+    """Apply one effective event (refused ones go to ``rejected``, unknown types to
+    ``ignored``). The refusal check stays on the stored events as well: a void or a merged
+    log can make a stored event illegal, and the judge sees it rejected, never applied."""
+    if e.type not in ev.EVENT_TYPES:
+        st.ignored.append(e.id)
+        return
+    data = e.data if isinstance(e.data, Mapping) else {}
+    try:
+        why = refusal(st, e.type, data)
+    except Exception as exc:  # a malformed record must not stop the fold
+        why = nt.malformed_event(exc)
+    if why:
+        st.rejected.append(m.Note(e.id, e.seq, e.type, why))
+        return
+    try:
+        _APPLY[e.type](st, e, data)
+    except Exception as exc:  # pragma: no cover - refusal() should have caught it
+        st.rejected.append(m.Note(e.id, e.seq, e.type, nt.could_not_apply(exc)))
 
 
 def validate(

@@ -45,6 +45,7 @@ from fieldjudge.screens.chrono.text import (
     ingame_analysis,
     ingame_result,
     player_label,
+    shot_list,
 )
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.store import Refused
@@ -66,7 +67,8 @@ class InGameChronoScreen(JudgeScreen):
         "In-game chrono (20). Pick the player (Enter in the list), let him shoot over the "
         "radar or type a reading (t), mark a forbidden mode with m, then Enter records the "
         "reading: the verdict of 20.02-20.05 is applied at once. Show the reading on screen "
-        "to the player (20.06), then Enter or Esc closes it."
+        "to the player (20.06), then Enter or Esc closes it. Digits 1-9 pick the 1-3 shots "
+        "the verdict is taken on (20.02; by default the last three)."
     )
     BINDINGS = [
         Binding("escape", "back", "Back"),
@@ -76,6 +78,7 @@ class InGameChronoScreen(JudgeScreen):
         Binding("c", "clear", "Clear readings"),
         Binding("l", "pick", "Pick player"),
         Binding("p", "chrono_setup", "Chrono port"),
+        *[Binding(str(i), f"pick_shot({i})", "Pick a shot", show=False) for i in range(1, 10)],
     ]
 
     def __init__(self, session, team: str | None = None, number: int | None = None) -> None:
@@ -104,7 +107,9 @@ class InGameChronoScreen(JudgeScreen):
                 yield Static("", id="cg-hint")
         yield Footer()
 
-    def on_mount(self) -> None:
+    def _show_title(self) -> None:
+        """The title with the game clock, kept live (issue 12: it stayed at the time the
+        screen opened)."""
         s = self.session
         title = _("In-game chrono (20)") + " · " + " — ".join(s.team_name(t) for t in s.teams)
         try:
@@ -112,6 +117,10 @@ class InGameChronoScreen(JudgeScreen):
         except Exception:  # noqa: BLE001 - the title must not stop the screen
             pass
         self.query_one("#cg-title", Static).update(title)
+
+    def on_mount(self) -> None:
+        self._show_title()
+        self.set_interval(0.25, self._show_title)
         self.query_one("#cg-result").display = False
         self._fill_players()
         team, number = self._initial
@@ -179,9 +188,10 @@ class InGameChronoScreen(JudgeScreen):
         who.update(_("Player") + ": " + self._label(r.team, r.number))
         data = r.event_data()
         cv = self._verdict(data) if data is not None else None
-        analysis.update(
-            ingame_analysis(len(r.shots), data, r.forbidden_mode, cv.text if cv else "")
-        )
+        text = ingame_analysis(len(r.shots), data, r.forbidden_mode, cv.text if cv else "")
+        if r.shots:
+            text += "\n" + shot_list([s.fps for s in r.shots], r.judged())
+        analysis.update(text)
         if cv is not None:
             analysis.set_class(cv.eliminates, "verdict-bad")
         hint.update(
@@ -195,6 +205,14 @@ class InGameChronoScreen(JudgeScreen):
         if self.result_event is None and self.readings is not None:
             self.readings.forbidden_mode = not self.readings.forbidden_mode
             self._refresh_view()
+
+    def action_pick_shot(self, n: int) -> None:
+        """20.02: digit n picks (or drops) shot n for the verdict, at most three."""
+        if self.result_event is not None or self.readings is None:
+            return
+        if not self.readings.toggle(n - 1):
+            self.notify(_("20.02: pick one to three of the readings taken"), severity="warning")
+        self._refresh_view()
 
     def action_clear(self) -> None:
         if self.result_event is None and self.readings is not None:
@@ -257,7 +275,11 @@ class InGameChronoScreen(JudgeScreen):
         box = self.query_one("#cg-result")
         box.display = True
         box.set_class(not cv.eliminates, "-clean")
-        self.query_one("#cg-result-digits", Digits).update(f"{data['fps']:.1f}")
+        # 20.06: the reading as the device gave it (judged on the whole fps, 20.02/20.03)
+        self.query_one("#cg-result-digits", Digits).update(f"{data['fps']:g}")
+        # at 80x24 the box needs the room: the list, the feed and the analysis step aside
+        for sel in ("#cg-players", "#feed", "#cg-analysis", "#cg-hint"):
+            self.query_one(sel).display = False
         team = str(data["team"])
         second = self._label(team, data["second"]) if "second" in data else None
         self.query_one("#cg-result-text", Static).update(

@@ -30,8 +30,9 @@ from fieldjudge.rules.chrono_checks import (
     checkin_event,
 )
 from fieldjudge.rules.chrono_readings import parse_fps, reading_source
-from fieldjudge.rules.marker_check import MarkerCheck
+from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS, MarkerCheck
 from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.chrono.acceptance import AcceptanceProblemScreen
 from fieldjudge.screens.chrono.dialogs import (
     FailedMarkerScreen,
     ask_typed_reading,
@@ -77,7 +78,9 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         "slap test (s passed, x fired), let the player shoot over the radar, press r the "
         "moment the trigger is released, v records the verdict. A failed marker may be fixed "
         "and retested (19.06) or the player plays without a marker (19.07). The head judge "
-        "approves a team's results with h and the PIN (19.05)."
+        "approves a team's results with h and the PIN (19.05). 19.03: a accepts the marker for "
+        "the check, A marks what was found (refused). 19.04: m modes ok, M forbidden mode. c "
+        "restarts the check; the balls used so far still count (140, 19.05)."
     )
     BINDINGS = [
         Binding("escape", "back", "Back"),
@@ -88,6 +91,10 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         Binding("b", "missed_ball", "Ball not read +1"),
         Binding("t", "type_reading", "Type a reading"),
         Binding("c", "restart", "Restart check", show=False),
+        Binding("a", "accept", "19.03 accepted"),
+        Binding("A", "accept_problem", "19.03 problem", show=False, key_display="A"),
+        Binding("m", "modes('ok')", "19.04 modes ok"),
+        Binding("M", "modes('forbidden')", "19.04 forbidden", show=False, key_display="M"),
         Binding("v", "verdict", "Verdict"),
         Binding("w", "no_marker", "No marker (19.07)"),
         Binding("h", "approve", "Head judge approval"),
@@ -331,7 +338,35 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
     def action_restart(self) -> None:
         cur = self._need_player()
         if cur is not None:
-            self.current = PlayerCheck(cur.team, cur.number)
+            self.current = cur.restarted()  # 19.05: the balls spent so far still count
+            self._render_check()
+
+    def action_accept(self) -> None:
+        """19.03: the marker is accepted for the check: no foreign object, no loose parts,
+        no adjuster that works without tools."""
+        cur = self._need_player()
+        if cur is not None:
+            cur.acceptance = dict.fromkeys(ACCEPTANCE_ITEMS, False)
+            self._render_check()
+
+    def action_accept_problem(self) -> None:
+        """19.03: the judge marks what he found (the marker is refused for the check)."""
+        cur = self._need_player()
+        if cur is None:
+            return
+
+        def done(found: list[str] | None) -> None:
+            if found:
+                cur.acceptance = {k: k in found for k in ACCEPTANCE_ITEMS}
+                self._render_check()
+
+        self.app.push_screen(AcceptanceProblemScreen(), done)
+
+    def action_modes(self, result: str) -> None:
+        """19.04: the forbidden-mode step (ok, or the marker fires in a forbidden mode)."""
+        cur = self._need_player()
+        if cur is not None:
+            cur.modes = result
             self._render_check()
 
     def action_type_reading(self) -> None:

@@ -22,6 +22,8 @@ RESULT_TEXT = {
     "no_marker": "plays without a marker (19.07)",
 }
 TEST_NAMES = {
+    "acceptance": "Accepted (19.03)",
+    "modes": "Modes (19.04)",
     "slap": "Slap test",
     "velocity": "Velocity",
     "rate_of_fire": "Rate of fire",
@@ -115,6 +117,8 @@ def tests_table(check: MarkerCheck, cur: PlayerCheck, max_balls: int) -> str:
         + _("balls used")
         + f": {check.balls_used} / {max_balls}   {release}"
     )
+    if check.balls_notice is not None:  # 19.05: the limit binds the judges, not a test
+        lines.append(f"  ⚠ {rule_text(check.balls_notice)}")
     return "\n".join(lines)
 
 
@@ -187,3 +191,10 @@ def ingame_result(label: str, cv: Any, second_label: str | None = None) -> str:
         text.append(_("Flagged for the head judge"))
     text.append(_("Show this reading to the player (20.06). Enter / Esc: close"))
     return "\n".join(text)
+
+
+def shot_list(shots: list[float], judged: list[int]) -> str:
+    """20.02: the readings as read, numbered for the digit keys; ✓ marks the 1-3 shots the
+    verdict is taken on."""
+    cells = [f"{i}:{fps:g}{'✓' if i - 1 in judged else ''}" for i, fps in enumerate(shots, 1)]
+    return _("Shots judged (digits 1-9 pick, 20.02)") + ": " + "  ".join(cells[-9:])

@@ -27,11 +27,58 @@ class CheckActions:
             then,
         )
 
+    def pending(self, kind: str) -> list[m.PlayerState]:
+        """Players whose paint check (or neutral check) is open, oldest first."""
+        st = self.host.session.state
+        out = [
+            p
+            for p in st.players.values()
+            if p.check is not None and (p.check.kind == "paint") == (kind == "paint")
+        ]
+        return sorted(out, key=lambda p: (p.check.start_ms or 0) if p.check else 0)
+
+    def ask_team_or_pending(
+        self,
+        kind: str,
+        title: str,
+        team_then: Callable[[str], None],
+        player_then: Callable[[str, int], None],
+    ) -> None:
+        """The team of a new check (a / b), or — digit keys — the outcome of a pending
+        check, without typing its team and number again."""
+        open_checks = self.pending(kind)
+        if not open_checks:
+            self.host.ask_team(title, team_then)
+            return
+        s = self.host.session
+        a, b = s.teams
+        choices = [
+            Choice("a", ("team", a), s.team_name(a)),
+            Choice("b", ("team", b), s.team_name(b)),
+        ]
+        for i, p in enumerate(open_checks[:9], start=1):
+            label = self.host.label(p.team, p.number)
+            choices.append(
+                Choice(str(i), ("player", p.team, p.number), _("outcome:") + f" {label}")
+            )
+
+        def chosen(value: tuple) -> None:
+            if value[0] == "team":
+                team_then(value[1])
+            else:
+                player_then(value[1], value[2])
+
+        self.host.prompt.ask_choice(
+            title + " " + _("(digit: the outcome of a pending check)"), choices, chosen
+        )
+
     def paint_check(self) -> None:
         """24: start a paint check, or give the outcome of the open check."""
         if self.host.phase_refused(ev.PAINT_CHECK_START):
             return
-        self.host.ask_team(_("Paint check: which team?"), self._paint_team)
+        self.ask_team_or_pending(
+            "paint", _("Paint check: which team?"), self._paint_team, self._paint_player
+        )
 
     def _paint_team(self, team: str) -> None:
         def check(n: int) -> str | None:
@@ -45,7 +92,13 @@ class CheckActions:
     def _paint_player(self, team: str, number: int) -> None:
         p = self.host.session.state.player(team, number)
         if p is None or p.check is None:
-            self.host.record(lambda: self.host.session.start_paint_check(team, number))
+            # 25.05 (a flag carrier), 29.10 (old paint spots): warned, not refused
+            notes = self.host.session.check_advisories("paint", team, number)
+            if (
+                self.host.record(lambda: self.host.session.start_paint_check(team, number))
+                and notes
+            ):
+                self.host.say("⚠ " + " · ".join(notes))
             return
         self.ask_outcome(
             _("Outcome of the check of") + f" {self.host.label(team, number)}:",
@@ -58,7 +111,9 @@ class CheckActions:
         """25: declare a player neutral, or give the outcome of his neutral check."""
         if self.host.phase_refused(ev.NEUTRAL_START):
             return
-        self.host.ask_team(_("Neutral: which team?"), self._neutral_team)
+        self.ask_team_or_pending(
+            "neutral", _("Neutral: which team?"), self._neutral_team, self._neutral_player
+        )
 
     def _neutral_team(self, team: str) -> None:
         def check(n: int) -> str | None:
@@ -72,7 +127,9 @@ class CheckActions:
     def _neutral_player(self, team: str, number: int) -> None:
         p = self.host.session.state.player(team, number)
         if p is None or p.status != m.NEUTRAL:
-            self.host.record(lambda: self.host.session.start_neutral(team, number))
+            notes = self.host.session.check_advisories("neutral", team, number)
+            if self.host.record(lambda: self.host.session.start_neutral(team, number)) and notes:
+                self.host.say("⚠ " + " · ".join(notes))
             return
         self.ask_outcome(
             _("Outcome of the neutral check of") + f" {self.host.label(team, number)}:",

@@ -12,7 +12,8 @@ from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
 from fieldjudge.screens.game.host import GameHost
-from fieldjudge.screens.game.text import Namer, describe
+from fieldjudge.screens.game.text import Namer, clock, describe
+from fieldjudge.screens.widgets.prompt import Choice
 from fieldjudge.store import Refused
 
 
@@ -55,6 +56,22 @@ class CorrectionActions:
 
     # -- corrections ----------------------------------------------------------------------
     def undo(self) -> None:
+        """Say what the undo will void and wait for Enter (Esc keeps it)."""
+        target = self.host.session.last_undoable()
+        if target is None:
+            self.host.refuse(_("nothing to undo"))
+            return
+        namer = Namer(self.host.session.names, self.host.session.state)
+        self.host.prompt.ask_choice(
+            _("Undo")
+            + f": {clock(target.game_clock_ms)} {describe(target, namer)}? "
+            + _("Enter: undo · Esc: keep it"),
+            [Choice("y", True, _("yes, undo it"))],
+            lambda _yes: self._undo(),
+            default=True,
+        )
+
+    def _undo(self) -> None:
         target = self.host.session.last_undoable()
         try:
             self.host.session.undo()

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeModal
+from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.text import Namer, clock, describe
 from fieldjudge.services.game import GameSession
 from fieldjudge.store import Refused
@@ -63,8 +64,37 @@ class InspectionDialog(JudgeModal[None]):
         if ol.highlighted is None:
             return
         team, number = str(ol.get_option_at_index(ol.highlighted).id).split("|")
+        if result == "hit_found":
+            self._ask_points(team, int(number))
+            return
+        self._mark(team, int(number), result)
+
+    def _ask_points(self, team: str, number: int) -> None:
+        """18.02: the senior judge enters the penalty points for the hit found."""
+        default = str(self.session.setup.settings.inspection_penalty_points)
+
+        def check(values: dict[str, str]) -> str | None:
+            v = values["points"]
+            return None if v.isdigit() else _("Penalty points: a whole number, 0 or more")
+
+        def done(values: dict[str, str] | None) -> None:
+            if values is not None:
+                self._mark(team, number, "hit_found", int(values["points"]))
+
+        namer = Namer(self.session.names, self.session.state)
+        self.app.push_screen(
+            FormScreen(
+                _("Hit found (18.02):") + f" {namer.player_full(team, number)}",
+                [Field("points", _("Penalty points for this hit"), default, restrict=r"[0-9]*")],
+                check,
+                note=_("Subtracted from the team's game points and printed on the protocol"),
+            ),
+            done,
+        )
+
+    def _mark(self, team: str, number: int, result: str, points: int | None = None) -> None:
         try:
-            self.session.inspect(team, int(number), result)
+            self.session.inspect(team, number, result, points)
         except Refused as exc:
             self.query_one("#inspect-error", Static).update(self.session.humanize(exc))
             return

@@ -183,8 +183,9 @@ class FlagActions:
         self.host.prompt.set_buffer(f"{fps:g}")
         return True
 
-    def _hang_done(self, _event: Event) -> None:
+    def _hang_done(self, event: Event) -> None:
         st = self.host.session.state
+        self._show_reading(event)
         if st.hang_team is not None:
             self.host.say(
                 "⚑ " + _("23.03: the flag hang counts; the game ended at") + f" {clock(st.end_ms)}"
@@ -194,6 +195,20 @@ class FlagActions:
                 _("23.02: the hang does not count; spare flag up. Space resumes the clock at")
                 + f" {self.host.time_left()}"
             )
+
+    def _show_reading(self, event: Event) -> None:
+        """20.06: a hang rejected by the chrono (305 fps → 20.03): the reading is shown to
+        the carrier at once, as for any in-game chrono penalty."""
+        from fieldjudge.i18n import rule_text
+        from fieldjudge.screens.chrono.show import ReadingShownScreen
+
+        fps = event.data.get("fps")
+        if not isinstance(fps, int | float):
+            return
+        cv = self.host.session.chrono_verdict(float(fps), bool(event.data.get("forbidden_mode")))
+        if cv.eliminates:
+            text = rule_text(cv.text, self.host.session.names)
+            self.host.app.push_screen(ReadingShownScreen(float(fps), text))
 
     # -- chrono ---------------------------------------------------------------------------
     def chrono(self) -> None:

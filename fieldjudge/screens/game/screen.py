@@ -26,13 +26,17 @@ from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
+from fieldjudge.rules.paintball.notes import only_team_in_play as only_team_note
+from fieldjudge.rules.paintball.reasons import PLAYING_ON_SECTIONS
 from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.checks import CheckActions
 from fieldjudge.screens.game.corrections import CorrectionActions
 from fieldjudge.screens.game.flags import FlagActions
 from fieldjudge.screens.game.text import (
     PHASE_HINT,
+    PLAYING_ON_TEXT,
     REASON_KEYS,
     Namer,
     clock,
@@ -63,7 +67,11 @@ class GameScreen(JudgeScreen):
         "recorded at once, then the paint check and chrono of the carrier). c: in-game "
         "chrono. u undoes the last event, v voids any event with a reason. i: post-game "
         "inspection. E ends the game by the judge's decision (with a reason, flagged for the "
-        "head judge). Esc cancels a prompt, or goes back."
+        "head judge). Before the start: o notes a player's old paint spot (29.10); a / b "
+        "eliminate a player who did not lay his marker down (20.07). An eliminated player "
+        "named again: playing on (27.02-29.11), the section, then the second player. p / n "
+        "with a check open: a digit gives the outcome of that check. Esc cancels a prompt, "
+        "or goes back."
     )
     BINDINGS = [
         Binding("space", "start_resume", "Start/resume"),
@@ -82,6 +90,7 @@ class GameScreen(JudgeScreen):
         Binding("i,ш", "inspection", "Inspection", show=False),
         Binding("v,м", "void", "Void", show=False),
         Binding("E,У", "end_by_judge", "End game (judge)", show=False, key_display="E"),
+        Binding("o,щ", "old_paint", "Old paint", show=False),
         Binding("escape", "back", "Back"),
     ]
 
@@ -187,6 +196,11 @@ class GameScreen(JudgeScreen):
     def _show_notice(self) -> None:
         bar = self.query_one("#notice", Static)
         text = self.notice_text or _(PHASE_HINT.get(self.session.state.phase, ""))
+        only = self.session.only_team_in_play
+        if only is not None and not self.notice_text.startswith("⚠"):
+            # 23.03: a team with nobody left does not end the game; say who may still win
+            note = self.session.humanize(only_team_note(only))
+            text = f"{note} · {self.notice_text}" if self.notice_text else note
         # one line or two: a layout pass only when that changes (it costs a frame)
         lines = 1 if len(text) <= max(1, bar.size.width - 2) else 2
         bar.update(text, layout=lines != self._notice_lines)
@@ -341,22 +355,44 @@ class GameScreen(JudgeScreen):
 
     # -- eliminations ---------------------------------------------------------------------
     def action_eliminate(self, side: str | None = None) -> None:
-        if self.phase_refused(ev.ELIMINATION):
+        st = self.session.state
+        if st.phase == m.NOT_STARTED and not game_phase_refusal(st, ev.ELIMINATION, "markers_down"):
+            # 20.07 (second item): before the start only "markers not laid down" is offered
+            go = self._markers_down_team
+        elif self.phase_refused(ev.ELIMINATION):
             return
-        if side is None:
-            self.ask_team(_("Eliminate: which team?"), self._eliminate_team)
         else:
-            self._eliminate_team(self.team_of(side))
+            go = self._eliminate_team
+        if side is None:
+            self.ask_team(_("Eliminate: which team?"), go)
+        else:
+            go(self.team_of(side))
 
-    def _eliminate_team(self, team: str) -> None:
+    def _markers_down_team(self, team: str) -> None:
+        def record(n: int) -> None:
+            self.record(lambda: self.session.markers_down(team, n))
+
         self.ask_number(
-            _("Eliminate"),
+            _('Before the start (20.07): marker not laid down on "Markers down"'),
             team,
-            lambda n: self._eliminate_reason(team, n),
-            self.elimination_check(team),
+            record,
+            lambda n: self.session.markers_down_refusal(team, n),
         )
 
+    def _eliminate_team(self, team: str) -> None:
+        hit_check = self.elimination_check(team)
+
+        def check(n: int) -> str | None:
+            # 27.02-27.05, 28.02, 29.11: an eliminated player may still be penalised for
+            # playing on (the reason step then offers only that)
+            return None if self.session.is_eliminated(team, n) else hit_check(n)
+
+        self.ask_number(_("Eliminate"), team, lambda n: self._eliminate_reason(team, n), check)
+
     def _eliminate_reason(self, team: str, number: int) -> None:
+        if self.session.is_eliminated(team, number):
+            self._playing_on_section(team, number)
+            return
         self.prompt.ask_choice(
             _("Reason for") + f" {self.label(team, number)}:",
             [Choice(k, r, reason_with_section(r)) for k, r in REASON_KEYS],
@@ -364,12 +400,29 @@ class GameScreen(JudgeScreen):
             default="hit",
         )
 
-    def _eliminate_record(self, team: str, number: int, reason: str) -> None:
+    def _playing_on_section(self, team: str, number: int) -> None:
+        """27.02-27.05, 28.02, 29.11: playing on while eliminated: which section, then the
+        second (unhit) player of the team's group removal 1+1."""
+        self.notice_text = ""
+        self.prompt.ask_choice(
+            f"{self.label(team, number)} "
+            + _("is already eliminated: playing on — which section?"),
+            [
+                Choice(str(i), sec, f"{sec} {_(PLAYING_ON_TEXT[sec])}")
+                for i, sec in enumerate(PLAYING_ON_SECTIONS, start=1)
+            ],
+            lambda sec: self._eliminate_record(team, number, "playing_on", sec),
+            default="28.02",
+        )
+
+    def _eliminate_record(
+        self, team: str, number: int, reason: str, section: str | None = None
+    ) -> None:
         self.with_second(
             team,
             number,
-            lambda second: self.session.eliminate(team, number, reason, second),
-            lambda second: self.session.elimination_refusal(team, number, reason, second),
+            lambda second: self.session.eliminate(team, number, reason, second, section),
+            lambda second: self.session.elimination_refusal(team, number, reason, second, section),
         )
 
     def action_simultaneous(self) -> None:
@@ -387,6 +440,36 @@ class GameScreen(JudgeScreen):
             )
 
         self.ask_number(_("Both hit (26)"), a, second, self.elimination_check(a))
+
+    def action_old_paint(self) -> None:
+        """29.10: an old paint spot a player reports before the game, noted per player and
+        shown at a paint check of that player."""
+        if self.phase_refused(ev.OLD_PAINT):
+            return
+
+        def spot(team: str, number: int) -> None:
+            def done(values: dict[str, str] | None) -> None:
+                if values is not None:
+                    self.record(lambda: self.session.note_old_paint(team, number, values["spot"]))
+
+            self.app.push_screen(
+                FormScreen(
+                    _("Old paint spot (29.10):") + f" {self.label(team, number)}",
+                    [Field("spot", _("Where, what it looks like"))],
+                    lambda v: None if v["spot"] else _("Describe the spot"),
+                ),
+                done,
+            )
+
+        self.ask_team(
+            _("Old paint (29.10): which team?"),
+            lambda team: self.ask_number(
+                _("Old paint (29.10)"),
+                team,
+                lambda n: spot(team, n),
+                lambda n: self.session.old_paint_refusal(team, n),
+            ),
+        )
 
     # -- the action groups' keys --------------------------------------------------------
     def action_paint_check(self) -> None:

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldjudge.i18n import _, current_language
+from fieldjudge.i18n import _, current_language, rule_text
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
+from fieldjudge.rules.paintball import notes as nt
+from fieldjudge.rules.paintball.checks import fps_of, reading_fps
+from fieldjudge.rules.paintball.chrono import chrono_verdict
 from fieldjudge.rules.paintball.reasons import ALL_REASONS, DIRECT_REASONS
 from fieldjudge.rules.timefmt import format_game_clock
 
@@ -32,6 +35,16 @@ REASON_KEYS: tuple[tuple[str, str], ...] = (
     ("k", "marker_tampering"),
 )
 assert {r for _k, r in REASON_KEYS} == set(DIRECT_REASONS)
+
+# 27.02-27.05, 28.02, 29.11: what a player who is already out did (the judge picks one)
+PLAYING_ON_TEXT = {
+    "27.02": "did not stop and signal the hit",
+    "27.03": "did not ask for a paint check of a spot he cannot see",
+    "27.04": "played on instead of taking cover and checking",
+    "27.05": "demanded a paint check of a spot he can see",
+    "28.02": "played on with an obvious hit",
+    "29.11": "did not leave the field as an eliminated player",
+}
 
 PHASE_TEXT = {
     m.NOT_STARTED: "Not started",
@@ -118,6 +131,8 @@ def player_status(p: m.PlayerState) -> tuple[str, str]:
         return f"◆ {_('neutral since')} {clock(start)}{extra}", "neutral"
     if p.status == m.NOT_ADMITTED:
         return _("not admitted (chrono)"), "not-admitted"
+    if p.status == m.DISQUALIFIED:  # 20.05 in an earlier game: never in play again
+        return "⛔ " + _("disqualified (20.05)"), "eliminated"
     if p.check is not None and p.check.kind == "paint":
         return f"? {_('paint check since')} {clock(p.check.start_ms)}{extra}", "checking"
     if p.inspection is not None:
@@ -132,7 +147,9 @@ def flag_text(st: m.GameState, owner: str, namer: Namer) -> str:
     f = st.flags[owner]
     head = _("Flag of") + f" {namer.team(owner)}: "
     if f.location == m.CARRIED and f.carrier is not None:
-        return head + "⚑ " + _("carried by") + f" {namer.player(*f.carrier)} ({clock(f.since_ms)})"
+        # issue 12: the carrier's number first, so it survives a narrow (80x24) screen
+        team, number = f.carrier
+        return head + f"⚑ #{number} {namer.team(team)} ({clock(f.since_ms)})"
     if f.location == m.HUNG:
         who = namer.player(*f.carrier) if f.carrier else ""
         return head + _("HUNG") + f" {who}"
@@ -158,6 +175,23 @@ def _refs(namer: Namer, refs: Any) -> str:
     return ", ".join(out)
 
 
+def hang_verdict_text(st: m.GameState, d: dict[str, Any]) -> Any:
+    """23.02/23.03: a hang verdict as the engine reads it: counted, carrier hit, or
+    rejected under the chrono's own section (305 fps → 20.03), never "clean" then."""
+    if d.get("paint") == "hit":
+        return nt.carrier_hit()
+    cv = chrono_verdict(
+        st.setup.settings,
+        reading_fps(d),
+        bool(d.get("forbidden_mode")),
+        fps_of(d.get("interval_ms")),
+    )
+    if cv.eliminates:
+        return nt.hang_rejected_chrono(cv.section, cv.text)
+    fps = reading_fps(d)
+    return f"{nt.hang_counted().render(current_language())}, {_fps(fps)}"
+
+
 def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> str:
     """One log line (without the time)."""
     d = e.data if isinstance(e.data, dict) else {}
@@ -171,7 +205,10 @@ def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> s
     if t == ev.GAME_END:
         return _("Game over") + ": " + _("time ran out" if d.get("reason") == "clock" else "judge")
     if t == ev.ELIMINATION:
-        text = f"✗ {_refs(namer, d.get('players'))}: {reason_with_section(str(d.get('reason')))}"
+        why = reason_with_section(str(d.get("reason")))
+        if d.get("section"):  # 27.02-27.05, 28.02, 29.11: the section the judge picked
+            why = f"{reason_label(str(d.get('reason')))} ({d['section']})"
+        text = f"✗ {_refs(namer, d.get('players'))}: {why}"
         if d.get("second") is not None:
             first = (d.get("players") or [{}])[0]
             text += " + " + namer.player(first.get("team"), d["second"]) + " (1+1, 29.08)"
@@ -196,10 +233,15 @@ def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> s
         who = namer.player(d.get("team"), d.get("number"))
         return f"⚑ {_('Flag hang by')} {who} — {_('Time!')}"
     if t == ev.HANG_VERDICT:
-        paint = _("clean") if d.get("paint") == "clean" else _("hit")
-        return f"{_('Hang verdict')}: {paint}, {_fps(d.get('fps'))}"
+        return f"{_('Hang verdict')}: {rule_text(hang_verdict_text(namer.state, d), namer.names)}"
+    if t == ev.OLD_PAINT:
+        who = namer.player_full(d.get("team"), d.get("number"))
+        return f"{_('Old paint (29.10)')} {who}: {d.get('spot', '')}"
     if t == ev.INSPECTION:
         res = _(INSPECTION_TEXT.get(str(d.get("result")), str(d.get("result"))))
+        if d.get("result") == "hit_found":  # 18.02: the senior judge's penalty points
+            pts = d.get("penalty_points", namer.state.setup.settings.inspection_penalty_points)
+            res += f", {_('penalty points')}: {pts}"
         return f"{_('Inspection')} {namer.player(d.get('team'), d.get('number'))}: {res}"
     if t == VOID:
         target = (by_id or {}).get(str(d.get("target")))

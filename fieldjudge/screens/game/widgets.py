@@ -35,12 +35,16 @@ class TeamHeader(Vertical):
         self.team = team
         self.team_name = name
         self.side = side
+        self._alive: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(f"{self.side.upper()}: {self.team_name}", classes="team-name")
         yield Digits("0", id=f"alive-{self.side}", classes="alive")
 
     def show(self, alive: int) -> None:
+        if alive == self._alive:  # most events leave the count as it was: no repaint
+            return
+        self._alive = alive
         self.query_one(Digits).update(str(alive))
 
 
@@ -69,21 +73,31 @@ class ClockPanel(Vertical):
 
 
 class PlayerRow(Horizontal):
+    """One player of the roster. An event touches one or two rows: :meth:`show` repaints a
+    row (and changes its class) only when what it shows changed."""
+
     def __init__(self, team: str, number: int, name: str) -> None:
         super().__init__(classes="player-row")
         self.team = team
         self.number = number
         self.player_name = name
+        self._shown: tuple[str, str] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(f"{self.number:>3} {self.player_name}", classes="player-name")
         yield Static("", classes="player-status")
 
     def show(self, p: m.PlayerState) -> None:
-        text, cls = player_status(p)
+        shown = player_status(p)
+        if shown == self._shown:
+            return
+        old_cls = self._shown[1] if self._shown is not None else None
+        self._shown = shown
+        text, cls = shown
         self.query_one(".player-status", Static).update(text, layout=False)  # fixed size
-        for c in STATUS_CLASSES:
-            self.set_class(c == cls, c)
+        if cls != old_cls:  # the status's own class: one restyle of the row, not six
+            self.remove_class(*STATUS_CLASSES, update=False)
+            self.add_class(cls)
 
 
 class RosterPanel(Vertical):
@@ -97,7 +111,7 @@ class RosterPanel(Vertical):
             yield PlayerRow(p.team, p.number, p.name)
 
     def show(self, st: m.GameState) -> None:
-        for row in self.query(PlayerRow):
+        for row in self.query_children(PlayerRow):
             p = st.player(row.team, row.number)
             if p is not None:
                 row.show(p)
@@ -107,6 +121,7 @@ class FlagsBar(Horizontal):
     def __init__(self, teams: tuple[str, str]) -> None:
         super().__init__(id="flags")
         self.teams = teams
+        self._shown: dict[str, tuple[str, str]] = {}
 
     def compose(self) -> ComposeResult:
         for side, _team in zip("ab", self.teams, strict=True):
@@ -115,8 +130,12 @@ class FlagsBar(Horizontal):
     def show(self, st: m.GameState, namer: Namer) -> None:
         for side, team in zip("ab", self.teams, strict=True):
             f = st.flags[team]
+            shown = (flag_text(st, team, namer), f.location)
+            if self._shown.get(side) == shown:
+                continue
+            self._shown[side] = shown
             w = self.query_one(f"#flag-{side}", Static)
-            w.update(flag_text(st, team, namer), layout=False)  # fixed size
+            w.update(shown[0], layout=False)  # fixed size
             w.set_class(f.location == m.CARRIED, "carried")
             w.set_class(f.location == m.HUNG, "hung")
 

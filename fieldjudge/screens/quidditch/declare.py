@@ -23,7 +23,8 @@ from fieldjudge.rules.quidditch import (
     valid_targets,
 )
 from fieldjudge.rules.quidditch import declarations as DC
-from fieldjudge.rules.quidditch.declarations import feint_situation
+from fieldjudge.rules.quidditch import feints as F
+from fieldjudge.rules.quidditch.declarations import ACTION_SITUATION, feint_situation
 from fieldjudge.rules.quidditch.feints import SITUATION_RANGES
 from fieldjudge.rules.quidditch.roster import KEEPER
 from fieldjudge.rules.quidditch.state import CENTRE, rings_zone
@@ -48,6 +49,7 @@ ACTION_LABELS = {
 RING_LABELS = {"left": "Left", "middle": "Middle", "right": "Right"}
 RING_KEYS = {"l": "left", "m": "middle", "r": "right", "1": "left", "2": "middle", "3": "right"}
 FLAG_LABELS = {
+    "5.1": "5.1 penalty awarded by the judge (against this team)",
     "11.1": "11.1 outcome written in the post",
     "11.3": "11.3 touched another position's ball",
     "11.4": "11.4 illegal contact",
@@ -101,10 +103,7 @@ class DeclareModal(JudgeModal[Declaration | None]):
         zones = [(_("Centre"), CENTRE)] + [
             (_("At the rings of {team}").format(team=t.name), rings_zone(t.key)) for t in (a, b)
         ]
-        feints = [
-            (f"{f.name} ({f.bonus_min}–{f.bonus_max})" if f.bonus_max else f.name, f.name)
-            for f in self.setup.feints
-        ]
+        feints = self.feint_options(action)
         with Vertical(classes="dialog qd-dialog"):
             yield Static(
                 f"{self.setup.label(self.pid)} · {_(p.position.capitalize())} · "
@@ -171,7 +170,7 @@ class DeclareModal(JudgeModal[Declaration | None]):
                     _("Feint"),
                     Select(
                         feints,
-                        value=c.feint if self.setup.feints.get(c.feint) else Select.NULL,
+                        value=c.feint if c.feint in {v for _l, v in feints} else Select.NULL,
                         prompt=_("no feint"),
                         id="qd-feint",
                         compact=True,
@@ -233,6 +232,27 @@ class DeclareModal(JudgeModal[Declaration | None]):
     def _label(self, pid: str) -> str:
         return self.setup.label(pid)
 
+    def situations(self, action: str) -> list[str]:
+        """12: the feint situations the player's post can serve: his action's, a dodge
+        when a bludger follows him (7), a push dodge (10)."""
+        out = [s for s in (ACTION_SITUATION.get(action),) if s]
+        if self.pid in self.state.bludger_targets():
+            out.append(F.DODGE)
+        out.append(F.PUSH_DODGE)
+        return out
+
+    def feint_options(self, action: str) -> list[tuple[str, str]]:
+        """12, issue 12: only the feints of the catalogue that fit this post's situations
+        (``FeintCatalogue.for_situation``), in catalogue order."""
+        names: set[str] = set()
+        for sit in self.situations(action):
+            names |= {f.name for f in self.setup.feints.for_situation(sit)}
+        return [
+            (f"{f.name} ({f.bonus_min}–{f.bonus_max})" if f.bonus_max else f.name, f.name)
+            for f in self.setup.feints
+            if f.name in names
+        ]
+
     @on(Select.Changed, "#qd-action")
     def _action_changed(self, event: Select.Changed) -> None:
         self._refresh_for(event.value)
@@ -266,6 +286,13 @@ class DeclareModal(JudgeModal[Declaration | None]):
         }
         for row_id, visible in shows.items():
             self.query_one(f"#{row_id}").display = visible
+        if not initial:
+            feint = self.query_one("#qd-feint", Select)
+            keep = feint.value
+            options = self.feint_options(action)
+            feint.set_options(options)
+            if keep in {v for _l, v in options}:
+                feint.value = keep
         self._show_hint()
 
     def _show_hint(self) -> None:

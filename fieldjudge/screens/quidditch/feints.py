@@ -3,6 +3,8 @@ Dismisses with the edited :class:`FeintCatalogue`, or None when cancelled."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -52,13 +54,15 @@ class FeintsScreen(JudgeScreen):
     HELP_TEXT = (
         "a: add a feint; Enter: edit; Delete: remove; Ctrl+S: keep the catalogue; Esc: "
         "cancel. Situations: steal, intercept, shot, save, dodge, speed, catch, push_dodge "
-        "(or their Russian names). The bonus is clipped to the rulebook's range."
+        "(or their Russian names). The bonus is clipped to the rulebook's range. g marks a "
+        "group feint (4)."
     )
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("enter", "edit", "Edit"),
         Binding("a", "add", "Add"),
         Binding("delete", "remove", "Remove"),
+        Binding("g", "toggle_group", "Group feint"),
         Binding("ctrl+s", "keep", "Keep"),
     ]
 
@@ -75,7 +79,7 @@ class FeintsScreen(JudgeScreen):
 
     def on_mount(self) -> None:
         t = self.query_one("#qf-feints", DataTable)
-        t.add_columns(_("Feint"), _("Situations"), _("Bonus"))
+        t.add_columns(_("Feint"), _("Situations"), _("Bonus"), _("Group (4)"))
         self.refresh_all()
         t.focus()
 
@@ -88,6 +92,7 @@ class FeintsScreen(JudgeScreen):
                 f.name,
                 ", ".join(SITUATION_NAMES_RU[s] for s in f.situations),
                 f"+{f.bonus_min}…{f.bonus_max}" if f.bonus_max else "—",
+                "☑" if f.group else "☐",
             )
         if t.row_count:
             t.move_cursor(row=min(row, t.row_count - 1))
@@ -106,6 +111,8 @@ class FeintsScreen(JudgeScreen):
             if v is None:
                 return
             feint = parse_feint(v)
+            if f is not None and f.group:  # 4: editing keeps the group mark (g toggles it)
+                feint = replace(feint, group=True)
             if index is None:
                 self.feints.append(feint)
             else:
@@ -149,6 +156,15 @@ class FeintsScreen(JudgeScreen):
         if self.feints:
             del self.feints[self.query_one("#qf-feints", DataTable).cursor_row]
             self.refresh_all()
+
+    def action_toggle_group(self) -> None:
+        """4: a group feint («не считая групповых финтов»): a steal with it is not held to
+        one steal attempt per team and round. g toggles the highlighted feint."""
+        if not self.feints:
+            return
+        i = self.query_one("#qf-feints", DataTable).cursor_row
+        self.feints[i] = replace(self.feints[i], group=not self.feints[i].group)
+        self.refresh_all()
 
     def action_keep(self) -> None:
         self.dismiss(FeintCatalogue(self.feints))

@@ -3,6 +3,8 @@ and the seed hash message the judge publishes before round 1."""
 
 from __future__ import annotations
 
+import re
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -31,6 +33,23 @@ def _outcome_line(o: Outcome, setup: MatchSetup) -> str:
     """«Квоффл · пас принят (п. 5): Джонсон (Г), Белл (Г)» (no colon when nobody took part)."""
     names = ", ".join(setup.label(p) for p in o.players if p)
     return outcome_label(o) + (f": {names}" if names else "")
+
+
+_CHOICE = re.compile(r"\(1\.\.(\d+)\)$")
+
+
+def choice_mapping(value: int, purpose: str) -> str:
+    """How a draw among k options maps the roll to the choice (rules/dice.py): the option
+    ``(value - 1) % k + 1`` in the listed order, or rejected above ``100 - 100 % k``
+    (rolled again, no bias). Empty for a roll that is not a draw."""
+    m = _CHOICE.search(purpose)
+    if m is None:
+        return ""
+    k = int(m.group(1))
+    limit = 100 - 100 % k
+    if value > limit:
+        return _("rejected: over {limit}, rolled again").format(limit=limit)
+    return _("option {i} of {k}").format(i=(value - 1) % k + 1, k=k) + f" = ({value}−1) mod {k} + 1"
 
 
 class ResultScreen(JudgeScreen):
@@ -73,6 +92,8 @@ class ResultScreen(JudgeScreen):
         t.add_columns("№", _("Roll"), _("Threshold"), _("Result"), _("Purpose"))
         for r in self.resolved.result.rolls:
             ok = "" if r.success is None else (_("yes") if r.success else _("no"))
+            if r.threshold is None:
+                ok = choice_mapping(r.value, r.purpose) or ok
             t.add_row(
                 str(r.n),
                 str(r.value),

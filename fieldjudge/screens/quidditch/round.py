@@ -36,7 +36,9 @@ class RoundScreen(JudgeScreen):
         "Delete: skipped the post. o: the order of the posts as № numbers (e.g. 1 8 2 9). "
         "r: resolve the round (rolls, outcomes, the Russian post: copied and saved). "
         "v: void the last round before the next one (its rolls stay used). "
-        "x: export the match (JSON for verify, text of all posts)."
+        "x: export the match (JSON for verify, text of all posts). p: resolve and post the "
+        "passes so far, within the round (0, 5). Ctrl+R reveals the seed: the match is "
+        "closed, no roll after it."
     )
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -45,6 +47,7 @@ class RoundScreen(JudgeScreen):
         Binding("delete", "skipped", "Skipped", show=False),
         Binding("o", "order", "Post order"),
         Binding("r", "resolve", "Resolve"),
+        Binding("p", "resolve_passes", "Resolve passes now"),
         Binding("v", "void", "Void round"),
         Binding("x", "export", "Export"),
         Binding("h", "seed_hash", "Seed hash"),
@@ -67,8 +70,10 @@ class RoundScreen(JudgeScreen):
 
     def on_mount(self) -> None:
         t = self.query_one("#qr-players", DataTable)
+        # issue 12: at 80x24 the Post and Warnings columns stay visible: they come before
+        # the wide ones (the declaration is last, cut at the screen's edge)
         t.add_columns(
-            "№", _("Player"), _("Position"), _("State"), _("Declared"), _("Post"), _("Warn.")
+            "№", _("Player"), _("Post"), _("Warn."), _("Position"), _("State"), _("Declared")
         )
         self.refresh_all()
         t.focus()
@@ -97,6 +102,10 @@ class RoundScreen(JudgeScreen):
         )
         if s.ended:
             status += "  ·  " + _("MATCH OVER")
+        if s.revealed:
+            status += "  ·  " + _("SEED REVEALED: closed")
+        if s.passes_resolved:  # 0, 5: posted within this round already
+            status += "  ·  " + _("passes posted: {n}").format(n=len(s.passes_resolved))
         self.query_one("#qr-status", Static).update(status)
         table = self.query_one("#qr-players", DataTable)
         row = table.cursor_row
@@ -106,11 +115,11 @@ class RoundScreen(JudgeScreen):
             table.add_row(
                 str(i),
                 setup.label(p.id),
+                str(d.post_order) if d and d.post_order else "",
+                str(s.player_warnings.get(p.id, 0) or ""),
                 _(p.position.capitalize()),
                 self.state_text(p.id),
                 self.decl_text(d),
-                str(d.post_order) if d and d.post_order else "",
-                str(s.player_warnings.get(p.id, 0) or ""),
                 key=p.id,
             )
         if table.row_count:
@@ -205,6 +214,10 @@ class RoundScreen(JudgeScreen):
         if self._playable(pid):
             old = self.decls.get(pid)
             self.set_decl(pid, Declaration(pid, post_order=old.post_order if old else 0))
+            # issue 12: Space moves on to the next player
+            table = self.query_one("#qr-players", DataTable)
+            if table.cursor_row < table.row_count - 1:
+                table.move_cursor(row=table.cursor_row + 1)
 
     def action_skipped(self) -> None:
         pid = self.highlighted()
@@ -269,7 +282,36 @@ class RoundScreen(JudgeScreen):
         return out
 
     # -- resolving ----------------------------------------------------------------------
+    def refused_closed(self) -> bool:
+        """After the seed was revealed the match is closed: no roll is possible with that
+        seed; the screen says a new match with a new committed seed is needed."""
+        why = self.session.closed_refusal()
+        if why:
+            self.app.push_screen(MessageScreen(_("The match is closed"), why))
+        return bool(why)
+
+    def action_resolve_passes(self) -> None:
+        """0, 5: resolve and post the pass catches entered so far, within the round."""
+        if self.refused_closed():
+            return
+        if self.state.ended:
+            self.notify(_("The match is over"), severity="warning")
+            return
+        s = self.state
+        decls = [d for p, d in self.decls.items() if s.is_active(p)]
+        try:
+            res = self.session.resolve_passes(decls, judge=getattr(self.app, "judge", ""))
+        except SessionError as exc:
+            self.app.push_screen(MessageScreen(_("Cannot resolve the passes"), str(exc)))
+            return
+        self.app.copy_to_clipboard(res.post)
+        self.state = self.session.state
+        self.refresh_all()
+        self.app.push_screen(ResultScreen(res))
+
     def action_resolve(self) -> None:
+        if self.refused_closed():
+            return
         if self.state.ended:
             self.notify(_("The match is over"), severity="warning")
             return
@@ -354,8 +396,12 @@ class RoundScreen(JudgeScreen):
     def action_reveal(self) -> None:
         def show(yes: bool | None) -> None:
             if yes:
-                self.app.copy_to_clipboard(self.session.server_seed)
-                self.app.push_screen(MessageScreen(_("Server seed"), self.session.server_seed))
+                # recorded in the log: from now on no roll is possible with this seed
+                seed = self.session.reveal_seed(judge=getattr(self.app, "judge", ""))
+                self.state = self.session.state
+                self.refresh_all()
+                self.app.copy_to_clipboard(seed)
+                self.app.push_screen(MessageScreen(_("Server seed"), seed))
 
         if self.state.ended:
             show(True)

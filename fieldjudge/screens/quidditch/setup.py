@@ -41,6 +41,25 @@ END_LABELS = {"snitch": "snitch only", "points": "points limit", "rounds": "roun
 END_ALIASES = {"s": "snitch", "p": "points", "r": "rounds", "с": "snitch", "о": "points"}
 
 
+# 5: interception; 9: snitch vanishing (match settings, RULES.md)
+INTERCEPTION_LABELS = {
+    "flat": "flat: a successful interception roll takes the ball",
+    "contest": "contest: the receiver also draws, the higher value takes the ball",
+}
+VANISH_LABELS = {"per_round": "every round of a chase", "per_chase": "once per chase"}
+INTERCEPTION_ALIASES = {"flat": "flat", "contest": "contest", "f": "flat", "c": "contest"}
+VANISH_ALIASES = {
+    "per_round": "per_round",
+    "per_chase": "per_chase",
+    "round": "per_round",
+    "chase": "per_chase",
+}
+
+
+def choice(aliases: dict[str, str], text: str) -> str | None:
+    return aliases.get(text.strip().lower())
+
+
 def _num(text: str) -> float:
     return float(text.replace(",", "."))
 
@@ -100,6 +119,11 @@ class MatchSetupScreen(JudgeScreen):
             + _("Feints: {n} · cap {cap}% · dodge +{m}/match +{p}/practice").format(
                 n=len(self.feints), cap=s.cap, m=s.dodge_per_match, p=s.dodge_per_practice
             )
+            + "\n"
+            + _("Interception (5)")
+            + f": {_(INTERCEPTION_LABELS[s.interception])} · "
+            + _("Snitch vanishing (9)")
+            + f": {_(VANISH_LABELS[s.vanish_mode])}"
         )
         table = self.query_one("#qs-roster", DataTable)
         row = table.cursor_row
@@ -260,19 +284,37 @@ class MatchSetupScreen(JudgeScreen):
                 return _("Numbers only (e.g. 0.5)")
             if not 0 < vals["cap"] <= 100 or any(x < 0 for x in vals.values()):
                 return _("The cap is 1..100; bonuses cannot be negative")
+            if choice(INTERCEPTION_ALIASES, v["interception"]) is None:
+                return _("Interception (5): flat or contest")
+            if choice(VANISH_ALIASES, v["vanish_mode"]) is None:
+                return _("Snitch vanishing (9): per_round or per_chase")
             return None
 
         def done(v: Values | None) -> None:
             if v is not None:
-                self.settings = replace(self.settings, **{k: _num(v[k]) for k, _l in SKILL_FIELDS})
+                self.settings = replace(
+                    self.settings,
+                    **{k: _num(v[k]) for k, _l in SKILL_FIELDS},
+                    interception=choice(INTERCEPTION_ALIASES, v["interception"]),
+                    vanish_mode=choice(VANISH_ALIASES, v["vanish_mode"]),
+                )
                 self.refresh_all()
 
-        self.app.push_screen(
-            FormScreen(
-                _("Skill and cap (RULES.md defaults)"),
-                [Field(k, _(label), f"{getattr(self.settings, k):g}") for k, label in SKILL_FIELDS],
-                check,
+        fields = [Field(k, _(label), f"{getattr(self.settings, k):g}") for k, label in SKILL_FIELDS]
+        fields += [
+            Field(
+                "interception",
+                _("Interception (5): flat or contest"),
+                self.settings.interception,
             ),
+            Field(
+                "vanish_mode",
+                _("Snitch vanishing (9): per_round or per_chase"),
+                self.settings.vanish_mode,
+            ),
+        ]
+        self.app.push_screen(
+            FormScreen(_("Match settings (RULES.md defaults)"), fields, check),
             done,
         )
 

@@ -48,6 +48,7 @@ PHASE_TEXT = {
 }
 
 
+CAUSE_TEXT = {"team": "the team", "organisers": "the organisers"}
 STRIKE, STRIKE_END = "\x01", "\x02"  # marks the struck-through originals in the text
 
 
@@ -67,7 +68,8 @@ class ProtocolScreen(JudgeScreen):
         "the reason). Signed by both, the protocol is locked; only the head judge corrects a "
         "wrong outcome or total (c: h1/h2 flag hang, f1/f2 flag held, d draw; empty points "
         "follow 30.01; a reason and the PIN), the original stays visible, struck through. n: "
-        "the head judge rules a no-show (32.01-32.03)."
+        "the head judge rules a no-show and its cause (32.01-32.03); R: he replays an "
+        "organisers' no-show within the round."
     )
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -77,6 +79,7 @@ class ProtocolScreen(JudgeScreen):
         Binding("r", "refuse", "Captain refuses"),
         Binding("c", "correct", "Correct total"),
         Binding("n", "no_show", "No-show"),
+        Binding("R", "replay", "Replay no-show", show=False, key_display="R"),
     ]
 
     def __init__(self, game_id: str) -> None:
@@ -137,6 +140,15 @@ class ProtocolScreen(JudgeScreen):
             lines.append(f"  {STRIKE}{s.old}{STRIKE_END} → {s.new} ({s.why})")
         if r.no_show:
             lines.append(f"  {_('No-show')}: " + ", ".join(v.name(x) for x in sorted(r.no_show)))
+            cause = v.state.no_show_cause or "team"  # 32.03
+            lines.append(
+                f"  {_('Caused by (32.03)')}: {_(CAUSE_TEXT.get(cause, cause))}"
+                + (
+                    " · " + _("may be replayed by the head judge within the round")
+                    if cause == "organisers"
+                    else ""
+                )
+            )
         lines += ["", _("Eliminations") + ":"]
         elims = [p for p in v.state.players.values() if p.elimination is not None]
         elims.sort(key=lambda p: (p.elimination.game_clock_ms or 0, p.team, p.number))
@@ -272,49 +284,43 @@ class ProtocolScreen(JudgeScreen):
                 return _("Type the head judge's PIN")
             return None
 
-        def done(values: Values | None) -> None:
-            if values:
-                outcome, team = parse_outcome(values["outcome"], v.teams) or ("", None)
-                changed = values["outcome"] != now_code
-                points = {x: int(values[k]) for x, k in ((a, "a"), (b, "b")) if values[k]}
-                pin, reason = values["pin"], values["reason"]
-                self._do(
-                    lambda: self.protocol.correct_total(
-                        pin,
-                        points,
-                        reason,
-                        outcome=outcome if changed else None,
-                        outcome_team=team if changed else None,
-                    ),
-                )
+        def run(values: Values) -> None:
+            outcome, team = parse_outcome(values["outcome"], v.teams) or ("", None)
+            changed = values["outcome"] != now_code
+            points = {x: int(values[k]) for x, k in ((a, "a"), (b, "b")) if values[k]}
+            self.protocol.correct_total(
+                values["pin"],
+                points,
+                values["reason"],
+                outcome=outcome if changed else None,
+                outcome_team=team if changed else None,
+            )
 
-        self.app.push_screen(
-            FormScreen(
-                _("Head judge: correct a wrong total (31)"),
-                [
-                    Field(
-                        "outcome",
-                        f"{_('Outcome')}: h1/h2 {_('flag hang')}, f1/f2 {_('flag held at the end')}, "
-                        f"d {_('draw')} (1 = {v.name(a)}, 2 = {v.name(b)})",
-                        now_code,
-                        restrict=r"[hfdHFD]?[12]?",
-                    ),
-                    Field(
-                        "a",
-                        f"{v.name(a)}: {_('game points')} ({_('empty: by 30.01')})",
-                        restrict=r"-?\d*",
-                    ),
-                    Field(
-                        "b",
-                        f"{v.name(b)}: {_('game points')} ({_('empty: by 30.01')})",
-                        restrict=r"-?\d*",
-                    ),
-                    Field("reason", _("Reason")),
-                    Field("pin", _("Head judge's PIN"), password=True),
-                ],
-                check,
-            ),
-            done,
+        self.pin_form(
+            _("Head judge: correct a wrong total (31)"),
+            [
+                Field(
+                    "outcome",
+                    f"{_('Outcome')}: h1/h2 {_('flag hang')}, f1/f2 {_('flag held at the end')}, "
+                    f"d {_('draw')} (1 = {v.name(a)}, 2 = {v.name(b)})",
+                    now_code,
+                    restrict=r"[hfdHFD]?[12]?",
+                ),
+                Field(
+                    "a",
+                    f"{v.name(a)}: {_('game points')} ({_('empty: by 30.01')})",
+                    restrict=r"-?\d*",
+                ),
+                Field(
+                    "b",
+                    f"{v.name(b)}: {_('game points')} ({_('empty: by 30.01')})",
+                    restrict=r"-?\d*",
+                ),
+                Field("reason", _("Reason")),
+                Field("pin", _("Head judge's PIN"), password=True),
+            ],
+            check,
+            run,
         )
 
     def action_no_show(self) -> None:
@@ -328,32 +334,102 @@ class ProtocolScreen(JudgeScreen):
                 return _("Absent: 1, 2 or 12 (both)")
             if vals["reason"] not in ("late", "refused"):
                 return _("Reason: late or refused")
+            if no_show_cause(vals["cause"]) is None:
+                return _("Caused by: team or organisers (32.03)")
             if not vals["pin"]:
                 return _("Type the head judge's PIN")
             return None
 
+        def run(values: Values) -> None:
+            absent = [v.teams[int(c) - 1] for c in values["absent"]]
+            cause = no_show_cause(values["cause"]) or "team"
+            self.protocol.no_show(absent, values["reason"], values["pin"], cause=cause)
+
+        fields = [
+            Field(
+                "absent",
+                f"{_('Absent')}: 1 = {v.name(a)}, 2 = {v.name(b)}, 12 = {_('both')}",
+                restrict=r"[12]{0,2}",
+            ),
+            Field("reason", _("Reason: late or refused"), "late"),
+            Field("cause", _("Caused by: team or organisers (32.03)"), _("team")),
+            Field("pin", _("Head judge's PIN"), password=True),
+        ]
+        self.pin_form(_("Head judge: no-show (32.01)"), fields, check, run)
+
+    def action_replay(self) -> None:
+        """32.03: only an organisers' no-show is replayed, by the head judge, within the
+        round (the engine's replay_refusal says why not)."""
+
+        def run(values: Values) -> None:
+            self.protocol.replay_no_show(values["pin"])
+
+        self.pin_form(
+            _("Head judge: replay an organisers' no-show (32.03)"),
+            [Field("pin", _("Head judge's PIN"), password=True)],
+            lambda v: None if v["pin"] else _("Type the head judge's PIN"),
+            run,
+        )
+
+    def pin_form(
+        self,
+        title: str,
+        fields: list[Field],
+        check: Callable[[Values], str | None],
+        run: Callable[[Values], object],
+        error: str = "",
+    ) -> None:
+        """A head judge's form with his PIN: when the action is refused (a wrong PIN, a
+        rule), the form opens again with everything typed kept (the PIN cleared) and the
+        reason shown."""
+
         def done(values: Values | None) -> None:
-            if values:
-                absent = [v.teams[int(c) - 1] for c in values["absent"]]
-                reason, pin = values["reason"], values["pin"]
-                self._do(lambda: self.protocol.no_show(absent, reason, pin))
+            if not values:
+                return
+            try:
+                run(values)
+            except StoreError as exc:
+                why = _(rule_text(exc, self.view.names if self.view else None))
+                kept = [
+                    Field(
+                        f.key,
+                        f.label,
+                        "" if f.password else values.get(f.key, f.value),
+                        f.password,
+                        f.placeholder,
+                        f.restrict,
+                    )
+                    for f in fields
+                ]
+                self.reload()
+                self.say(why)
+                self.pin_form(title, kept, check, run, why)
+                return
+            self.say("")
+            self.reload()
+            self.app.refresh_home()
 
         self.app.push_screen(
-            FormScreen(
-                _("Head judge: no-show (32.01)"),
-                [
-                    Field(
-                        "absent",
-                        f"{_('Absent')}: 1 = {v.name(a)}, 2 = {v.name(b)}, 12 = {_('both')}",
-                        restrict=r"[12]{0,2}",
-                    ),
-                    Field("reason", _("Reason: late or refused"), "late"),
-                    Field("pin", _("Head judge's PIN"), password=True),
-                ],
-                check,
-            ),
-            done,
+            FormScreen(title, fields, check, note=f"⚠ {error}" if error else ""), done
         )
+
+
+_CAUSES = {
+    "team": "team",
+    "t": "team",
+    "команда": "team",
+    "к": "team",
+    "organisers": "organisers",
+    "organizers": "organisers",
+    "o": "organisers",
+    "организаторы": "organisers",
+    "о": "organisers",
+}
+
+
+def no_show_cause(text: str) -> str | None:
+    """32.03: who caused a no-show, as typed (English or Russian), or None."""
+    return _CAUSES.get(text.strip().lower())
 
 
 OUTCOME_CODES = {"h": "flag_hang", "f": "flag_held", "d": "draw"}

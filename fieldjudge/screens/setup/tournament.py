@@ -35,6 +35,18 @@ def tournament_fields(day: date) -> list[Field]:
         ),
         Field("draw", _("Points: draw"), str(pts["draw"]), restrict=r"\d*"),
         Field("loss", _("Points: loss"), str(pts["loss"]), restrict=r"\d*"),
+        Field(
+            "end_when_team_out",
+            _("A team with nobody left ends the game (23.03)? y/n"),
+            _("no"),
+        ),
+        Field("fps_precision", _("Fps judged on (20.02/20.03): whole or exact"), _("whole")),
+        Field(
+            "inspection_penalty_points",
+            _("Inspection: penalty points per hit found (18.02)"),
+            str(DEFAULTS["inspection_penalty_points"]),
+            restrict=r"\d*",
+        ),
     ]
 
 

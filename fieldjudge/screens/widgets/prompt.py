@@ -69,6 +69,9 @@ class PromptPanel(Vertical):
     def __init__(self) -> None:
         super().__init__(id="prompt")
         self.current: Prompt | None = None
+        # what the panel shows besides the typed value: only a change of it can change the
+        # panel's height, so only then does a redraw ask for a layout
+        self._shape: tuple[Any, ...] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt-title")
@@ -127,16 +130,24 @@ class PromptPanel(Vertical):
         p = self.current
         if p is None:
             return
+        shape = (id(p), p.title, p.error)
+        if shape == self._shape and not p.choices:  # a digit typed: one line repainted
+            self._body(p, layout=False)
+            return
+        self._shape = shape
         self.query_one("#prompt-title", Static).update(p.title)
+        self._body(p, layout=True)
+        self.query_one("#prompt-error", Static).update(p.error)
+
+    def _body(self, p: Prompt, layout: bool) -> None:
         body = self.query_one("#prompt-body", Static)
         if p.choices:
-            body.update(self._choice_table(p))
+            body.update(self._choice_table(p), layout=layout)
         else:
             keys = _("Enter: accept · Esc: cancel")
             for key in p.toggles:
                 keys += f" · {key}"
-            body.update(Text(f"› {p.buffer}▏    {keys}"))
-        self.query_one("#prompt-error", Static).update(p.error)
+            body.update(Text(f"› {p.buffer}▏    {keys}"), layout=layout)
 
     @staticmethod
     def _choice_table(p: Prompt) -> Table:

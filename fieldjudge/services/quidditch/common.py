@@ -11,6 +11,10 @@ from fieldjudge.store.storage import atomic_write_bytes
 
 MATCH_CREATED = "match_created"
 ROUND_RESOLVED = "round_resolved"
+# 0, 5: pass catches resolved and posted by the judge within the round (the round's own
+# round_resolved follows later and skips them); the same data as a round_resolved
+PASSES_RESOLVED = "passes_resolved"
+STEP_TYPES = (ROUND_RESOLVED, PASSES_RESOLVED)
 
 
 class SessionError(Exception):

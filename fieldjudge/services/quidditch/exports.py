@@ -11,7 +11,7 @@ import orjson
 
 from fieldjudge.store.storage import atomic_write_bytes
 
-from .common import rolls_span, write_text
+from .common import PASSES_RESOLVED, rolls_span, write_text
 
 if TYPE_CHECKING:
     from .match import QuidditchSession
@@ -30,6 +30,8 @@ def export_dict(session: QuidditchSession) -> dict[str, Any]:
         rounds.append(
             {
                 "event_id": e.id,
+                # "passes": resolved within the round (0, 5), "round": the whole round
+                "kind": "passes" if e.type == PASSES_RESOLVED else "round",
                 "round_no": e.data["round_no"],
                 "first_roll": e.data["first_roll"],
                 "voided": v,
@@ -44,8 +46,14 @@ def export_dict(session: QuidditchSession) -> dict[str, Any]:
             }
         )
     st = session.state
+    settings = session.setup.settings
     return {
         "format": EXPORT_FORMAT,
+        # 5, 9: the match settings that change a result, stated plainly
+        "settings": {
+            "interception": settings.interception,
+            "vanish_mode": settings.vanish_mode,
+        },
         "version": 1,
         "match_id": session.match_id,
         "seed_hash": session.seed_hash,
@@ -57,12 +65,30 @@ def export_dict(session: QuidditchSession) -> dict[str, Any]:
     }
 
 
+INTERCEPTION_RU = {
+    "flat": "успешный бросок перехвата забирает мяч",
+    "contest": "спор: получатель тоже бросает, большее значение забирает мяч",
+}
+VANISH_RU = {"per_round": "каждый круг погони", "per_chase": "один раз за погоню"}
+
+
+def settings_line(settings: Any) -> str:
+    """The match settings of 5 (interception) and 9 (vanishing), in Russian, as the
+    exports and posts show them."""
+    i, v = settings.interception, settings.vanish_mode
+    return (
+        f"Настройки: перехват (п. 5) — {INTERCEPTION_RU.get(i, i)}; "
+        f"исчезновение снитча (п. 9) — {VANISH_RU.get(v, v)}"
+    )
+
+
 def export_text(session: QuidditchSession) -> str:
     a, b = session.setup.teams
     head = [
         f"Матч {session.match_id}: {a.name} — {b.name}",
         f"Хэш сида (sha256): {session.seed_hash}",
         f"Клиентский сид: {session.setup.client_seed or '—'}",
+        settings_line(session.setup.settings),
         "",
     ]
     gone = session.voided()

@@ -24,6 +24,7 @@ from fieldjudge.rules.quidditch import (
     make_dice,
     new_match,
     render_post,
+    resolve_passes,
     resolve_round,
     revealed_in,
     roll_refusal,
@@ -33,7 +34,22 @@ from fieldjudge.store import EventLog, Refused, StoreError
 from fieldjudge.store.storage import atomic_write_bytes
 
 from . import exports
-from .common import MATCH_CREATED, ROUND_RESOLVED, SessionError, rolls_span, write_text
+from .common import (
+    MATCH_CREATED,
+    PASSES_RESOLVED,
+    ROUND_RESOLVED,
+    STEP_TYPES,
+    SessionError,
+    rolls_span,
+    write_text,
+)
+
+
+def render_passes_post(result: RoundResult) -> str:
+    """The judge's post of passes resolved within the round (0, 5): the round post's text
+    of those outcomes, headed as posted within the round."""
+    body = render_post(result)
+    return f"Пасы внутри круга {result.round_no} (п. 0, 5):\n{body}"
 
 
 def new_server_seed() -> str:
@@ -112,7 +128,9 @@ class QuidditchSession:
         return self.setup.seed_hash
 
     def round_events(self) -> list[Event]:
-        return [e for e in self.log.events if e.type == ROUND_RESOLVED]
+        """Every resolving step in log order: rounds and passes resolved within a round
+        (0, 5), voided ones included."""
+        return [e for e in self.log.events if e.type in STEP_TYPES]
 
     def voided(self) -> set[str]:
         return voided_ids(self.log.events)
@@ -156,8 +174,20 @@ class QuidditchSession:
     def post_path(self, round_no: int) -> Path:
         return self.folder / f"round-{round_no}.txt"
 
+    def step_path(self, event: Event) -> Path:
+        """Where a step's post is written: the round's, or for passes resolved within the
+        round (0, 5) one file per step, named by its first roll."""
+        if event.type == PASSES_RESOLVED:
+            n, first = event.data["round_no"], event.data["first_roll"]
+            return self.folder / f"round-{n}-passes-{first}.txt"
+        return self.post_path(event.data["round_no"])
+
     def posts(self) -> list[tuple[int, str]]:
         return [(e.data["round_no"], e.data["post"]) for e in self.effective_rounds()]
+
+    def passes_resolved(self) -> list[str]:
+        """0, 5: the passers whose pass of the round being entered is already resolved."""
+        return list(self.state.passes_resolved)
 
     # -- the round being entered: a draft on disk, so a dead battery loses nothing --------
     @property
@@ -189,11 +219,65 @@ class QuidditchSession:
             )
         return self.server_seed
 
-    def resolve(self, declarations: Iterable[Declaration], *, judge: str = "") -> Resolved:
+    def closed_refusal(self) -> str | None:
+        """Why no roll is possible any more (the seed was revealed: the match is closed,
+        continuing needs a new match with a new committed seed), or None."""
         state = self.state
         why = roll_refusal(state)
         if why and state.revealed:
-            raise SessionError(rule_text(why))
+            return (
+                rule_text(why)
+                + " "
+                + _(
+                    "Continuing needs a new match with a new committed seed (its hash published "
+                    "before the first roll)."
+                )
+            )
+        return None
+
+    def resolve_passes(self, declarations: Iterable[Declaration], *, judge: str = "") -> Resolved:
+        """0, 5: resolve and post the pass catches entered so far, within the round. Logged
+        as ``passes_resolved`` (rolls numbered on; ``verify`` replays it); the round's own
+        resolution later skips these passes."""
+        why = self.closed_refusal()
+        if why:
+            raise SessionError(why)
+        state = self.state
+        if state.ended:
+            raise SessionError(_("the match has ended"))
+        decls = list(declarations)
+        first_roll = state.next_roll_n
+        try:
+            result = resolve_passes(state, decls, make_dice(state, self.server_seed))
+        except (ValueError, KeyError) as exc:
+            raise SessionError(rule_text(exc.args[0]) if exc.args else str(exc)) from None
+        if not result.outcomes:
+            raise SessionError(_("5: no pass to resolve yet (passes stop at a steal or a shot)"))
+        post = render_passes_post(result)
+        try:
+            event = self.tournament.append_match_event(
+                self.match_id,
+                PASSES_RESOLVED,
+                {
+                    "round_no": result.round_no,
+                    "first_roll": first_roll,
+                    "declarations": [d.to_dict() for d in decls],
+                    "result": result.to_dict(),
+                    "post": post,
+                },
+                judge=judge,
+            )
+        except StoreError as exc:
+            raise SessionError(_("cannot save the round: {error}").format(error=exc)) from None
+        path = self.step_path(event)
+        write_text(path, post + "\n")
+        return Resolved(event, result, post, path)
+
+    def resolve(self, declarations: Iterable[Declaration], *, judge: str = "") -> Resolved:
+        why = self.closed_refusal()
+        if why:
+            raise SessionError(why)
+        state = self.state
         if state.ended:
             raise SessionError(_("the match has ended"))
         decls = list(declarations)
@@ -251,9 +335,8 @@ class QuidditchSession:
             )
         except Refused as exc:
             raise SessionError(_("cannot void the round: {error}").format(error=exc)) from None
-        n = target.data["round_no"]
         write_text(
-            self.post_path(n),
+            self.step_path(target),
             f"[АННУЛИРОВАН: {reason.strip()}]\n\n{target.data['post']}\n",
         )
         return ev

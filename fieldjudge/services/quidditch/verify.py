@@ -9,7 +9,14 @@ from typing import Any
 import orjson
 
 from fieldjudge.rules.dice import seed_commitment, verify_rolls
-from fieldjudge.rules.quidditch import Declaration, MatchSetup, make_dice, new_match, resolve_round
+from fieldjudge.rules.quidditch import (
+    Declaration,
+    MatchSetup,
+    make_dice,
+    new_match,
+    resolve_passes,
+    resolve_round,
+)
 
 from .exports import EXPORT_FORMAT
 
@@ -53,7 +60,9 @@ def verify_export(data: Mapping[str, Any], server_seed: str) -> list[str]:
             st = state.copy()
             st.next_roll_n = start
             decls = [Declaration.from_dict(d) for d in rnd["declarations"]]
-            result = resolve_round(st, decls, make_dice(st, server_seed))
+            # 0, 5: passes resolved within the round replay as such
+            resolve = resolve_passes if rnd.get("kind") == "passes" else resolve_round
+            result = resolve(st, decls, make_dice(st, server_seed))
             if _plain([r.to_dict() for r in result.rolls]) != _plain(
                 [{k: v for k, v in r.items() if k != "voided"} for r in rnd["rolls"]]
             ):

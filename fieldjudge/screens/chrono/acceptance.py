@@ -1,0 +1,63 @@
+"""19.03: what the chrono judge found when he took the marker for the check: a foreign object
+in the barrel, breech or loader; loose parts; a part that changes the velocity or mode
+without tools. Any one refuses the marker for the check. Keys 1-3 toggle, Enter records."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS
+from fieldjudge.rules.marker_texts import acceptance_item
+from fieldjudge.screens.base import JudgeModal
+
+
+class AcceptanceProblemScreen(JudgeModal[list[str] | None]):
+    BINDINGS = [
+        *[
+            Binding(str(i), f"toggle({i - 1})", "Toggle", show=False)
+            for i in range(1, len(ACCEPTANCE_ITEMS) + 1)
+        ],
+        Binding("enter", "done", "Record"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(
+                _("Marker not accepted for the check (19.03): what was found?"),
+                classes="dialog-title",
+            )
+            yield Static("", id="acc-items")
+            yield Static(_("1-3: toggle · Enter: record · Esc: cancel"), classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        lines = [
+            f"[{i}] {'✗' if k in self.found else ' '} {rule_text(acceptance_item(k))}"
+            for i, k in enumerate(ACCEPTANCE_ITEMS, start=1)
+        ]
+        self.query_one("#acc-items", Static).update("\n".join(lines))
+
+    def action_toggle(self, index: int) -> None:
+        key = ACCEPTANCE_ITEMS[index]
+        if key in self.found:
+            self.found.remove(key)
+        else:
+            self.found.append(key)
+        self._show()
+
+    def action_done(self) -> None:
+        self.dismiss(list(self.found) or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

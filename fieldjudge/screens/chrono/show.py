@@ -1,0 +1,44 @@
+"""20.06: the judge must show the reading to the punished player at once: a box with the
+reading in large digits and the verdict, sized for an 80x24 terminal. The in-game chrono
+screen draws its own box; the flag-hang check (23.01/23.02) pushes this one."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Digits, Static
+
+from fieldjudge.i18n import _
+from fieldjudge.screens.base import JudgeModal
+
+
+class ReadingShownScreen(JudgeModal[None]):
+    """The reading as read (``fps:g``) and what it means; Enter or Esc closes it."""
+
+    DEFAULT_CSS = """
+    ReadingShownScreen { align: center middle; }
+    ReadingShownScreen #shown-box {
+        width: 76; max-width: 100%; height: auto; max-height: 100%;
+        border: heavy $error; background: $surface; padding: 0 1;
+    }
+    ReadingShownScreen #shown-digits { width: auto; text-style: bold; }
+    """
+    BINDINGS = [
+        Binding("enter", "close", "Close"),
+        Binding("escape", "close", "Close"),
+    ]
+
+    def __init__(self, fps: float, text: str) -> None:
+        super().__init__()
+        self.fps = fps
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="shown-box"):
+            yield Digits(f"{self.fps:g}", id="shown-digits")
+            yield Static(self.text, id="shown-text")
+            yield Static(_("Show this reading to the player (20.06). Enter / Esc: close"))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,81 @@
+"""20.05: players disqualified in an earlier game of the tournament cannot be put in play in
+a later one. The rules engine knows them from ``GameSetup.disqualified``; this module finds
+them by folding the logs of the games scheduled before the given one (by start time)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fieldjudge.rules.paintball import disqualified_in, fold
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
+
+
+def _plain_setup(t: Any, g: dict[str, Any]) -> GameSetup:
+    """The setup of an earlier game without its own carried-over disqualifications: a
+    disqualification is an event of the game where it was ruled (20.05)."""
+    rosters = {
+        team: tuple(
+            RosterPlayer(int(p["number"]), str(p["name"]), bool(p.get("captain")))
+            for p in t.players(team)
+        )
+        for team in (g["team_a"], g["team_b"])
+    }
+    return GameSetup(
+        str(g["id"]), g["team_a"], g["team_b"], rosters, Settings.from_dict(t.settings)
+    )
+
+
+_CHRONO_TYPES = frozenset({ev.CHRONO_READING, ev.HANG_VERDICT})
+
+
+def _may_disqualify(events: Any, settings: Settings) -> bool:
+    """Whether a game's log holds a reading that could disqualify (20.05: a forbidden mode;
+    a reading over the limit, for tournaments whose policy above 320 fps disqualifies).
+    Only those games are folded: a scan of the types costs little, a fold of every earlier
+    game for every game opened would not."""
+    limit = settings.chrono.limit_fps
+    for e in events:
+        if e.type not in _CHRONO_TYPES:
+            continue
+        d = e.data if isinstance(e.data, dict) else {}
+        if d.get("forbidden_mode"):
+            return True
+        fps = d.get("fps")
+        if isinstance(fps, int | float) and fps > limit:
+            return True
+    return False
+
+
+def disqualified_before(t: Any, game_id: str) -> frozenset[tuple[str, int]]:
+    """(team, number) of every player disqualified (20.05) in a game of the tournament
+    scheduled before ``game_id`` whose log exists. A damaged or unreadable log is skipped
+    here (its own screen reports it)."""
+    games = t.games()
+    this = t.game(game_id)
+    if this is None:
+        return frozenset()
+    start = str(this.get("start", ""))
+    settings = Settings.from_dict(t.settings)
+    found: set[tuple[str, int]] = set()
+    states = []
+    for g in games:
+        if g.get("id") == game_id or str(g.get("start", "")) >= start:
+            continue  # not earlier (a game at the same time is on another field)
+        try:
+            if not t.game_path(g["id"]).exists():
+                continue
+            # the cached summary says it (fold once per change of that game's file)
+            summary = t.game_summary(g["id"])
+            if isinstance(summary.get("disqualified"), list):
+                found |= {(str(x[0]), int(x[1])) for x in summary["disqualified"]}
+                continue
+            log = t.game_log(g["id"], create=False)
+            if _may_disqualify(log.events, settings):
+                states.append(fold(_plain_setup(t, g), log.events))
+        except Exception:  # noqa: BLE001 - one bad file must not stop the game screen
+            continue
+    return frozenset(found) | disqualified_in(states)
+
+
+__all__ = ["disqualified_before"]
