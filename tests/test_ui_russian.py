@@ -41,7 +41,8 @@ WALK = [
     (["g"], "GameScreen", [], "GameScreen"),
     (["f1"], "HelpScreen", ["escape"], "GameScreen"),  # the game screen's keys
     (["space"], "GameScreen", [], "GameScreen"),  # running
-    (["u"], "GameScreen", [], "GameScreen"),  # undone: the log says why, in Russian
+    (["u"], "GameScreen", [], "GameScreen"),  # undo asks what it undoes
+    (["enter"], "GameScreen", [], "GameScreen"),  # undone: the log says why, in Russian
     (["c"], "InGameChronoScreen", ["escape"], "GameScreen"),
 ]
 
