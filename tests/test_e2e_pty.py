@@ -29,6 +29,7 @@ from fieldjudge.services import open_tournament
 COLS, ROWS = 80, 24
 BIN = Path(sys.executable).parent
 DOWN, HOME, ESC, CTRL_Q, CTRL_S, BACKSPACE = "\x1b[B", "\x1b[H", "\x1b", "\x11", "\x13", "\x7f"
+CTRL_HOME = "\x1b[1;5H"  # the games list's first row (the cursor stays where the judge left it)
 JUDGE = "Судья Тестов"
 
 
@@ -144,7 +145,7 @@ def choose_game(t: Terminal, *words: str) -> None:
         return row is not None and all(w in row for w in words)
 
     for _attempt in range(2):
-        t.press(HOME)
+        t.press(CTRL_HOME)
         t.wait_until(lambda: cursor_row(t) is not None and "10:00" in cursor_row(t), 1.5)
         for _step in range(16):
             if on_target():

@@ -159,9 +159,9 @@ class HomeScreen(JudgeScreen):
         table = self.query_one("#games", DataTable)
         title = self.query_one("#tournament-title", Static)
         keep = self._highlighted_game()  # the cursor stays on the game the judge left
-        table.clear()
         t = self.app.tournament
         if t is None:
+            table.clear()
             title.update(_("No tournament open: pick one on the left or press n"))
             return
         meta = t.meta
@@ -169,9 +169,14 @@ class HomeScreen(JudgeScreen):
         mine = f" · {_('this laptop: field {field}').format(field=field)}" if field else ""
         title.update(f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}{mine}")
         names = t.team_names()
+        games = t.games()
+        # the same games as shown: their cells change in place, the cursor never moves
+        in_place = [str(k.value) for k in table.rows] == [g["id"] for g in games]
+        if not in_place:
+            table.clear()
         self._pending = []
         now = SUMMARIES_BEFORE_FIRST_FRAME
-        for g in t.games():
+        for g in games:
             # a stale summary means reading, verifying and folding the game's file: the
             # first few now, the rest after the first frame, a slice at a time
             summary = t.cached_game_summary(g["id"])
@@ -179,25 +184,29 @@ class HomeScreen(JudgeScreen):
                 summary, now = t.game_summary(g["id"]), now - 1
             elif summary is None:
                 self._pending.append(g["id"])
-            start = datetime.fromisoformat(g["start"])
-            table.add_row(
-                start.strftime("%H:%M"),
+            cells = (
+                datetime.fromisoformat(g["start"]).strftime("%H:%M"),
                 g["field"],
                 names.get(g["team_a"], "?"),
                 names.get(g["team_b"], "?"),
                 state_text(summary, g["team_a"], g["team_b"], names)
                 if summary is not None
                 else "…",
-                key=g["id"],
             )
+            if in_place:
+                for column, value in zip(table.columns, cells, strict=True):
+                    if table.get_cell(g["id"], column) != value:
+                        table.update_cell(g["id"], column, value)
+            else:
+                table.add_row(*cells, key=g["id"])
         if self._pending:
             self.call_after_refresh(self._fill_states, t, self._pending)
         else:
             t.index.save()
-        if not t.games():
+        if not games:
             title.update(title.render().plain + "  —  " + _("no games yet: press s"))
             return
-        if keep is not None and keep in {g["id"] for g in t.games()}:
+        if not in_place and keep is not None and keep in {g["id"] for g in games}:
             table.move_cursor(row=table.get_row_index(keep), animate=False)
         if not isinstance(self.focused, OptionList) or keep is None:
             table.focus()  # a row is highlighted from the start
