@@ -5,24 +5,61 @@ Build it with :func:`make_app` (shared by the CLI and the tests).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from textual.app import App, SystemCommand
+from textual import events
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.screen import Screen
+from textual.theme import Theme
 
 from fieldjudge import i18n
 from fieldjudge.i18n import _
+from fieldjudge.screens.bell import GameBell
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
+from fieldjudge.screens.keyrouting import RU_TO_LATIN, KeyDone, KeyRouter, latin_twin
+from fieldjudge.screens.palette import JudgePalette, iter_commands
 from fieldjudge.services import TOURNAMENT_FILE, TournamentService, open_tournament
 from fieldjudge.services.chrono import ChronoSession
+from fieldjudge.services.laptop import LaptopSettings, load_keymap
+from fieldjudge.services.sync import SyncStatusProvider
 from fieldjudge.store import DamagedFile, FolderLocked, StoreError
 
 STARTUP_BACKUP_DELAY_S = 1.0
+# Textual's key names as a keyboard prints them (the footer, F1 and the palette show them).
+KEY_NAMES = {"esc": "Esc", "space": "Space", "tab": "Tab", "shift+tab": "Shift+Tab"}
+THEMES = ("textual-dark", "textual-light", "fieldjudge-sun")
+SUN_THEME = Theme(
+    # Sunlight: black on white, saturated accents, no translucent greys (issue 12, item 18).
+    name="fieldjudge-sun",
+    primary="#0033CC",
+    secondary="#000000",
+    accent="#B00000",
+    warning="#8A4B00",
+    error="#C00000",
+    success="#006400",
+    foreground="#000000",
+    background="#FFFFFF",
+    surface="#FFFFFF",
+    panel="#DDDDDD",
+    boost="#000000",
+    dark=False,
+    variables={
+        "text-muted": "#000000",
+        "footer-key-foreground": "#0033CC",
+        "footer-description-foreground": "#000000",
+        "footer-background": "#DDDDDD",
+        "block-cursor-background": "#0033CC",
+        "block-cursor-foreground": "#FFFFFF",
+        "input-selection-background": "#0033CC 40%",
+    },
+)
 
 
 class FieldJudgeApp(App[None]):
@@ -30,9 +67,24 @@ class FieldJudgeApp(App[None]):
     TITLE = "fieldjudge"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [
-        Binding("f1", "help", "Help"),
-        Binding("ctrl+t", "toggle_theme", "Theme", show=False),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f1", "help", "Help", id="app.help", show=False),  # home: "F1 all keys"
+        Binding(
+            "ctrl+t",
+            "toggle_theme",
+            "Theme",
+            show=False,
+            id="app.theme",
+            tooltip="Theme: dark, light, sunlight (high contrast)",
+        ),
+        Binding(
+            "ctrl+b",
+            "toggle_bell",
+            "Bell",
+            show=False,
+            id="app.bell",
+            tooltip="Bell at one minute left and at Time! on/off",
+        ),
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
     ]
 
     def __init__(
@@ -42,6 +94,9 @@ class FieldJudgeApp(App[None]):
         judge: str = "",
         monotonic: Callable[[], float] = time.monotonic,
         chrono: ChronoSession | None = None,
+        laptop: LaptopSettings | None = None,
+        pit_port: int | None = None,
+        sync_provider: Callable[[Path], SyncStatusProvider] = SyncStatusProvider,
         wall: Callable[[], float] = time.time,
     ) -> None:
         super().__init__()
@@ -54,7 +109,24 @@ class FieldJudgeApp(App[None]):
         self.wall = wall  # the clock of the head judge's secret attempts (logged, rate-limited)
         self.chrono = chrono or ChronoSession()  # the chronograph chosen in this run
         self.chrono_feeds: list[Any] = []  # chrono feeds on screen, newest last
-        self.theme = "textual-dark"
+        self.laptop = laptop if laptop is not None else LaptopSettings.load()
+        self.register_theme(SUN_THEME)
+        self.theme = self.laptop.theme if self.laptop.theme in THEMES else "textual-dark"
+        self.pit_port = pit_port
+        self.sync_provider = sync_provider  # the home screen's status line polls one
+        self._pit: Any = None  # the pit display's server while it runs
+        self._bells: dict[str, GameBell] = {}
+        self.bells_rung: list[str] = []  # why the bell rang, in order (minute, time)
+        self.keys = KeyRouter(
+            self._top_screen,
+            self._deliver_key,
+            lambda delay, callback: (
+                self.set_timer(delay, callback) if delay > 0 else self.call_later(callback)
+            ),
+            self.monotonic,
+            self._key_swallowed,
+            self._key_target_alive,
+        )
 
     # -- lifecycle ----------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -65,11 +137,92 @@ class FieldJudgeApp(App[None]):
 
     def on_mount(self) -> None:
         self.show_subtitle()
+        self.load_keymap()
         if self.initial_folder is not None:
             self.open_tournament(self.initial_folder)
 
     def on_unmount(self) -> None:
+        self.stop_pit()
         self.close_tournament()
+
+    # -- this laptop: keys, theme, bell, field (services/laptop.py) ------------------------
+    def load_keymap(self) -> None:
+        """The judge's keymap file: valid entries applied, the others named once."""
+        from fieldjudge.screens.base import all_binding_ids
+
+        km = load_keymap(all_binding_ids())
+        self.set_keymap(km.keys)
+        reasons = {
+            "reserved": _("{id}: {key} is reserved (Ctrl+Q, F1, Ctrl+P and Esc stay)"),
+            "unknown": _("{id}: no such binding id (F1 lists them)"),
+            "bad": _("{id}: {keys} is not a key"),
+            "file": _("the keymap file cannot be read: {detail}"),
+        }
+        lines = [
+            reasons[p.reason].format(id=p.binding_id, key=p.detail, keys=p.keys, detail=p.detail)
+            for p in km.problems
+        ]
+        if lines:
+            self.notify(
+                "\n".join(lines),
+                title=_("Keymap {path}: not applied").format(path=km.path),
+                severity="error",
+                timeout=20,
+            )
+
+    def _save_laptop(self) -> None:
+        try:
+            self.laptop.save()
+        except OSError as exc:
+            self.notify(_("Cannot save this laptop's settings") + f": {exc}", severity="error")
+
+    def set_laptop_field(self, field: str) -> None:
+        self.laptop.field = field.strip()
+        self._save_laptop()
+
+    def game_bell(self, session: Any) -> None:
+        """Ring the terminal bell at one minute left and when play stops (a setting)."""
+        bell = self._bells.setdefault(session.game_id, GameBell())
+        reason = bell.due(session.state.phase, session.remaining_ms())
+        if reason and self.laptop.bell:
+            self.bells_rung.append(reason)
+            self.bell()
+
+    def action_toggle_bell(self) -> None:
+        self.laptop.bell = not self.laptop.bell
+        self._save_laptop()
+        self.notify(_("Bell on") if self.laptop.bell else _("Bell off"))
+
+    # -- the pit display (issue 14) --------------------------------------------------------
+    def pit_running(self) -> bool:
+        return self._pit is not None and self._pit.running
+
+    def pit_url(self) -> str:
+        return self._pit.url if self.pit_running() else ""
+
+    def start_pit(self) -> str | None:
+        """Serve the open tournament's pit display on this laptop; its URL, or None."""
+        from fieldjudge.serve.server import DEFAULT_PORT, PitServer, PitServerError
+        from fieldjudge.services.pitview import PitView
+
+        if self.tournament is None:
+            return None
+        if self.pit_running():
+            return self._pit.url
+        port = DEFAULT_PORT if self.pit_port is None else self.pit_port
+        server = PitServer(PitView(Path(self.tournament.folder)), "127.0.0.1", port)
+        try:
+            url = server.start()
+        except PitServerError as exc:
+            self.notify(_("Pit display not started") + f": {exc}", severity="error", timeout=10)
+            return None
+        self._pit = server
+        return url
+
+    def stop_pit(self) -> None:
+        if self._pit is not None:
+            self._pit.stop()
+            self._pit = None
 
     # -- tournaments --------------------------------------------------------------------
     def tournament_folders(self) -> list[Path]:
@@ -124,6 +277,7 @@ class FieldJudgeApp(App[None]):
                 self.notify(_("Backup failed") + f": {exc}", severity="error", timeout=10)
 
     def close_tournament(self) -> None:
+        self.stop_pit()
         if self.tournament is not None:
             self.tournament.close()
             self.tournament = None
@@ -168,6 +322,78 @@ class FieldJudgeApp(App[None]):
         except DamagedFile as exc:
             self.show_damaged(self.tournament.folder, exc)
 
+    # -- keys: none lost, none misrouted (screens/keyrouting.py) -------------------------
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self.keys.route(event)
+            return
+        await super().on_event(event)
+
+    def _top_screen(self) -> Screen | None:
+        try:
+            return self.screen
+        except ScreenStackError:
+            return None
+
+    def _layout_alias(self, event: events.Key) -> events.Key:
+        """A letter typed on the Russian layout acts as the key at the same place on the
+        Latin one (``е`` is ``t``), unless a text field takes it or the screen binds Cyrillic
+        keys itself (the game screen's own aliases)."""
+        twin = latin_twin(event)
+        if twin is None:
+            return event
+        focused = self.focused
+        if focused is not None and focused.check_consume_key(event.key, event.character):
+            return event  # typing Russian into a field
+        screen = self.screen
+        if any(k in RU_TO_LATIN for k in screen.active_bindings):
+            return event  # the screen has its own Cyrillic keys (and prompts that take text)
+        if not any(a.binding.key == twin.key for a in screen.active_bindings.values()):
+            return event
+        return twin
+
+    def _key_target_alive(self, node: Any) -> bool:
+        """A node a key went to is still on a screen of the stack (not being removed)."""
+        try:
+            screen = node if isinstance(node, Screen) else node.screen
+        except Exception:  # noqa: BLE001 - a node already detached has no screen
+            return False
+        return screen in self.screen_stack and bool(node.is_attached)
+
+    async def _deliver_key(self, event: events.Key):
+        """Textual's own delivery; returns the node the key was handed to, if any."""
+        event = self._layout_alias(event)
+        await super().on_event(event)
+        return (self.focused or self.screen) if event.is_forwarded else None
+
+    def on_key_done(self, message: KeyDone) -> None:
+        self.keys.done(message)
+
+    def _key_swallowed(self, event: events.Key) -> None:
+        self.notify(
+            _("Key {key} ignored: the dialog had just closed").format(
+                key=event.character or event.key
+            ),
+            timeout=2,
+        )
+
+    def pop_screen(self):  # type: ignore[override]
+        result = super().pop_screen()
+        self.keys.screen_closed(self.screen)
+        return result
+
+    def action_command_palette(self) -> None:
+        """Ctrl+P: the actions of this screen, in the UI language."""
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(JudgePalette(placeholder=_("Search for commands…")))
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names as printed on a keyboard, in the UI language (Esc, Пробел, Enter)."""
+        shown = super().get_key_display(binding)
+        if re.fullmatch(r"f\d{1,2}", shown):
+            return shown.upper()
+        return _(KEY_NAMES.get(shown, shown)) if shown in KEY_NAMES else shown
+
     # -- global actions -----------------------------------------------------------------
     def action_help(self) -> None:
         screen = self.screen
@@ -179,25 +405,21 @@ class FieldJudgeApp(App[None]):
         )
 
     def action_toggle_theme(self) -> None:
-        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+        """Dark, light, sunlight (high contrast); remembered on this laptop."""
+        i = THEMES.index(self.theme) if self.theme in THEMES else -1
+        self.theme = THEMES[(i + 1) % len(THEMES)]
+        self.laptop.theme = self.theme
+        self._save_laptop()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield SystemCommand(_("Help"), _("Keys of this screen (F1)"), self.action_help)
-        yield SystemCommand(
-            _("Light / dark theme"), _("Switch theme (Ctrl+T)"), self.action_toggle_theme
-        )
-        for active in screen.active_bindings.values():
-            b = active.binding
-            if b.description and b.show and active.enabled and b.action not in ("help",):
-                yield SystemCommand(
-                    b.description, f"{self.get_key_display(b)}", _make_runner(screen, b.action)
-                )
-        yield SystemCommand(_("Quit"), _("Leave fieldjudge (Ctrl+Q)"), self.exit)
+        """Every action of the current screen (aliases once), then the app's own."""
+        for a in iter_commands(screen):
+            yield SystemCommand(a.title, a.key, _make_runner(a.node, a.action))
 
 
-def _make_runner(screen: Screen, action: str):
+def _make_runner(node: Any, action: str):
     async def run() -> None:
-        await screen.run_action(action)
+        await node.run_action(action)
 
     return run
 
@@ -208,8 +430,9 @@ def make_app(
     lang: str | None = None,
     judge: str = "",
     monotonic: Callable[[], float] = time.monotonic,
-    wall: Callable[[], float] = time.time,
+    **kwargs: Any,
 ) -> FieldJudgeApp:
-    """The one factory the CLI and the tests use."""
+    """The one factory the CLI and the tests use (``wall=``: the clock of the head judge's
+    secret attempts)."""
     i18n.set_language(lang)
-    return FieldJudgeApp(Path(data_dir), tournament_folder, judge, monotonic, wall=wall)
+    return FieldJudgeApp(Path(data_dir), tournament_folder, judge, monotonic, **kwargs)

@@ -15,9 +15,25 @@ def _demo(tmp_path: Path) -> Path:
     return folder
 
 
-def test_home_screen(snap_compare, tmp_path: Path) -> None:
+async def _sync_line_settled(pilot) -> None:
+    """The sync status comes from a worker: wait for its first answer (sync off here)."""
+    app = pilot.app
+    for _ in range(500):
+        line = app.screen.query("#sync-line")
+        if line and "выключена" in str(line.first().render()):
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the sync line never settled")
+
+
+def test_home_screen(snap_compare, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("STHOMEDIR", str(tmp_path / "no-syncthing"))  # Syncthing absent
     folder = _demo(tmp_path)
-    assert snap_compare(make_app(folder.parent, folder, lang="ru"), terminal_size=(80, 24))
+    assert snap_compare(
+        make_app(folder.parent, folder, lang="ru"),
+        terminal_size=(80, 24),
+        run_before=_sync_line_settled,
+    )
 
 
 def test_new_tournament_form(snap_compare, tmp_path: Path, monkeypatch) -> None:

@@ -8,10 +8,11 @@ after import (``--lang``) without touching Textual's binding tables.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from textual.binding import ActiveBinding
+from textual.binding import ActiveBinding, Binding
 from textual.screen import ModalScreen, Screen
 
 from fieldjudge.i18n import _
@@ -27,8 +28,33 @@ def translated(active: ActiveBinding) -> ActiveBinding:
     return active._replace(binding=replace(b, description=_(b.description)))
 
 
+def _scope(cls: type) -> str:
+    name = cls.__dict__.get("KEY_SCOPE") or cls.__name__.removesuffix("Screen")
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def binding_id(scope: str, action: str) -> str:
+    """``game`` + ``eliminate('a')`` -> ``game.eliminate_a``: the id a keymap names."""
+    return f"{scope}." + re.sub(r"[^a-z0-9]+", "_", action.lower()).strip("_")
+
+
+def with_ids(cls: type, bindings: list[Any]) -> list[Any]:
+    """Every ``Binding`` of a screen class with an id (its own, or scope.action), so the
+    judge's keymap (``services/laptop.py``) can remap any key of any screen."""
+    scope = _scope(cls)
+    return [
+        replace(b, id=binding_id(scope, b.action)) if isinstance(b, Binding) and not b.id else b
+        for b in bindings
+    ]
+
+
 class JudgeScreen(Screen):
     HELP_TEXT = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if "BINDINGS" in cls.__dict__:
+            cls.BINDINGS = with_ids(cls, cls.__dict__["BINDINGS"])
+        super().__init_subclass__(**kwargs)
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
@@ -36,6 +62,31 @@ class JudgeScreen(Screen):
 
 
 class JudgeModal(ModalScreen[ResultType]):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if "BINDINGS" in cls.__dict__:
+            cls.BINDINGS = with_ids(cls, cls.__dict__["BINDINGS"])
+        super().__init_subclass__(**kwargs)
+
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         return {key: translated(a) for key, a in super().active_bindings.items()}
+
+
+def all_binding_ids() -> dict[str, Binding]:
+    """Every binding id of every fieldjudge screen (for the keymap file and its checks)."""
+    import importlib
+    import pkgutil
+
+    import fieldjudge.screens as pkg
+
+    for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+        importlib.import_module(mod.name)
+    out: dict[str, Binding] = {}
+    todo: list[type] = [JudgeScreen, JudgeModal]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        for b in cls.__dict__.get("BINDINGS", []):
+            if isinstance(b, Binding) and b.id:
+                out.setdefault(b.id, b)
+    return out

@@ -1,4 +1,5 @@
-"""Home: tournaments on the left, the open tournament's games by time and field."""
+"""Home: tournaments on the left, the open tournament's games by time and field; under
+them the sync status line and, when it runs, the pit display's address."""
 
 from __future__ import annotations
 
@@ -7,36 +8,25 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Header, OptionList, Static
+from textual.message import Message
+from textual.widgets import DataTable, Header, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.services.sync import SyncStatus, SyncStatusProvider, status_line
 
+SYNC_EVERY_S = 2.0
 #: stale summaries computed before the home screen's first frame (a demo: all of them)
 SUMMARIES_BEFORE_FIRST_FRAME = 16
 #: how long one slice of the remaining summaries may hold the main thread
 FILL_SLICE_S = 0.015
-
-
-def _state_text(g: dict[str, Any], summary: dict[str, Any], names: dict[str, str]) -> str:
-    """The State column of a game: its phase, and the score or the players in play."""
-    phase = _(PHASES.get(summary.get("phase", ""), summary.get("phase", "")))
-    result = summary.get("result")
-    if summary.get("no_show"):  # 32.01: who did not come, instead of the score
-        absent = ", ".join(names.get(x, x) for x in summary["no_show"])
-        phase = _("no-show") + ": " + absent
-    elif result and result.get("points"):
-        pts = result["points"]  # 30.01 game points of a closed game
-        phase += f" · {pts.get(g['team_a'], 0)}:{pts.get(g['team_b'], 0)} " + _("pts")
-    elif "alive" in summary:  # players in play
-        phase += f" · {summary['alive'][0]}:{summary['alive'][1]}"
-    return phase
-
 
 PHASES = {
     "scheduled": "scheduled",
@@ -47,13 +37,42 @@ PHASES = {
     "hang_check": "hang check",
     "ended": "ended",
     "inspection": "inspection",
-    "final": "final",
+    "final": "awaiting protocol",
     "submitted": "protocol",
     "signed": "signed",
     "locked": "locked",
     "no_show": "no-show",
     "damaged": "DAMAGED",
 }
+# Phases where the players in play are the news (not a score).
+LIVE_PHASES = ("not_started", "running", "stopped", "hang_check", "ended", "inspection")
+UNPLAYED = ("scheduled", "open", "not_started")
+
+
+class SyncTick(Message):
+    """The sync status read by the worker (posted; the handler updates the screen)."""
+
+    def __init__(self, status: SyncStatus) -> None:
+        super().__init__()
+        self.status = status
+
+
+def state_text(summary: dict, team_a: str, team_b: str, names: dict[str, str]) -> str:
+    """A game's state as it reads: players in play for a live game, the points of a
+    closed one, who did not come for a no-show (32.01)."""
+    phase_id = summary.get("phase", "")
+    phase = _(PHASES.get(phase_id, phase_id))
+    result = summary.get("result")
+    if summary.get("no_show"):
+        return _("no-show") + ": " + ", ".join(names.get(x, x) for x in summary["no_show"])
+    if result and result.get("points"):  # 30.01 game points of a closed game
+        pts = result["points"]
+        score = _("result {a}:{b}").format(a=pts.get(team_a, 0), b=pts.get(team_b, 0))
+        return f"{score} · {phase}"
+    if "alive" in summary and phase_id in LIVE_PHASES:
+        in_play = _("in play {a} × {b}").format(a=summary["alive"][0], b=summary["alive"][1])
+        return in_play if phase_id == "running" else f"{phase} · {in_play}"
+    return phase
 
 
 class HomeScreen(JudgeScreen):
@@ -65,10 +84,11 @@ class HomeScreen(JudgeScreen):
     )
     BINDINGS = [
         # The footer shows the keys of a game day; F1 and Ctrl+P list all of them.
-        Binding("g", "open_game", "Game"),
-        Binding("k", "marker_check", "Marker check"),
+        Binding("g", "open_game", "Game", tooltip="Open the highlighted game"),
+        Binding("N", "next_game", "Next", tooltip="Next game of this laptop's field"),
+        Binding("k", "marker_check", "Markers", tooltip="Marker check"),
         Binding("p", "protocol", "Protocol"),
-        Binding("S", "standings", "Standings"),
+        Binding("S", "standings", "Table", tooltip="Standings"),
         Binding("t", "teams", "Teams", show=False),
         Binding("s", "schedule", "Schedule", show=False),
         Binding("n", "new_tournament", "New tournament", show=False),
@@ -77,7 +97,16 @@ class HomeScreen(JudgeScreen):
         Binding("q", "quidditch", "Quidditch", show=False),
         Binding("j", "judge", "Judge name", show=False),
         Binding("r", "reload", "Refresh", show=False),
+        Binding("F", "choose_field", "Field", show=False, tooltip="This laptop's field"),
+        Binding("w", "pit_display", "Pit display", show=False, tooltip="Pit display on/off"),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._shown = False
+        self._sync_folder: Path | None | bool = False  # False: not watched yet
+        self._pending: list[str] = []
+        self._changed_logs = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -87,13 +116,15 @@ class HomeScreen(JudgeScreen):
                 yield OptionList(id="tournaments")
                 yield Static(
                     _(
-                        "t teams   s schedule\nn new tournament\nx export  m merge\nj judge   q quidditch\nF1 all keys"
+                        "t teams   s schedule\nn new tournament\nx export  m merge\nj judge   q quidditch\nw pit     N next game\nF1 all keys"
                     ),
                     id="home-hints",
                 )
             with Vertical(id="games-pane"):
                 yield Static("", id="tournament-title", classes="pane-title")
                 yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="pit-line", markup=False)
+                yield Static(_("sync: checking…"), id="sync-line", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -102,12 +133,12 @@ class HomeScreen(JudgeScreen):
         self._state_column = keys[-1]
         # games whose summary is stale, summarised after the first frame (cold start)
         self._pending: list[str] = []
+        self.query_one("#pit-line").display = False
         # The first ScreenResume follows mount: on_screen_resume fills the lists.
-        self._shown = False
 
     # -- data ---------------------------------------------------------------------------
     def reload(self) -> None:
-        if not getattr(self, "_shown", False):  # filled when first shown
+        if not self._shown:  # filled when first shown
             return
         options = self.query_one("#tournaments", OptionList)
         options.clear_options()
@@ -122,21 +153,30 @@ class HomeScreen(JudgeScreen):
         if highlighted is not None:
             options.highlighted = highlighted
         self.reload_games()
+        self._watch_sync()
 
     def reload_games(self) -> None:
         table = self.query_one("#games", DataTable)
         title = self.query_one("#tournament-title", Static)
-        table.clear()
+        keep = self._highlighted_game()  # the cursor stays on the game the judge left
         t = self.app.tournament
         if t is None:
+            table.clear()
             title.update(_("No tournament open: pick one on the left or press n"))
             return
         meta = t.meta
-        title.update(f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}")
+        field = self.app.laptop.field
+        mine = f" · {_('this laptop: field {field}').format(field=field)}" if field else ""
+        title.update(f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}{mine}")
         names = t.team_names()
+        games = t.games()
+        # the same games as shown: their cells change in place, the cursor never moves
+        in_place = [str(k.value) for k in table.rows] == [g["id"] for g in games]
+        if not in_place:
+            table.clear()
         self._pending = []
         now = SUMMARIES_BEFORE_FIRST_FRAME
-        for g in t.games():
+        for g in games:
             # a stale summary means reading, verifying and folding the game's file: the
             # first few now, the rest after the first frame, a slice at a time
             summary = t.cached_game_summary(g["id"])
@@ -144,21 +184,32 @@ class HomeScreen(JudgeScreen):
                 summary, now = t.game_summary(g["id"]), now - 1
             elif summary is None:
                 self._pending.append(g["id"])
-            start = datetime.fromisoformat(g["start"])
-            table.add_row(
-                start.strftime("%H:%M"),
+            cells = (
+                datetime.fromisoformat(g["start"]).strftime("%H:%M"),
                 g["field"],
                 names.get(g["team_a"], "?"),
                 names.get(g["team_b"], "?"),
-                _state_text(g, summary, names) if summary is not None else "…",
-                key=g["id"],
+                state_text(summary, g["team_a"], g["team_b"], names)
+                if summary is not None
+                else "…",
             )
+            if in_place:
+                for column, value in zip(table.columns, cells, strict=True):
+                    if table.get_cell(g["id"], column) != value:
+                        table.update_cell(g["id"], column, value)
+            else:
+                table.add_row(*cells, key=g["id"])
         if self._pending:
             self.call_after_refresh(self._fill_states, t, self._pending)
         else:
             t.index.save()
-        if not t.games():
+        if not games:
             title.update(title.render().plain + "  —  " + _("no games yet: press s"))
+            return
+        if not in_place and keep is not None and keep in {g["id"] for g in games}:
+            table.move_cursor(row=table.get_row_index(keep), animate=False)
+        if not isinstance(self.focused, OptionList) or keep is None:
+            table.focus()  # a row is highlighted from the start
 
     def _fill_states(self, t: Any, pending: list[str]) -> None:
         """Summarise stale games for about one frame, then let the keys through; again
@@ -172,7 +223,7 @@ class HomeScreen(JudgeScreen):
             gid = pending.pop(0)
             g = t.game(gid)
             if g is not None and gid in table.rows:
-                text = _state_text(g, t.game_summary(gid), names)
+                text = state_text(t.game_summary(gid), g["team_a"], g["team_b"], names)
                 table.update_cell(gid, self._state_column, text)
         if pending:
             self.call_after_refresh(self._fill_states, t, pending)  # a slice a frame
@@ -190,20 +241,75 @@ class HomeScreen(JudgeScreen):
         self.app.open_game(str(event.row_key.value))
 
     def action_open_game(self) -> None:
-        table = self.query_one("#games", DataTable)
-        if self.app.tournament is None or table.row_count == 0:
+        game_id = self._highlighted_game()
+        if game_id is None:
             self.notify(_("No game to open"), severity="warning")
             return
-        row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
-        self.app.open_game(str(row_key.value))
+        self.app.open_game(game_id)
+
+    def action_next_game(self) -> None:
+        """N: the next game of this laptop's field not played yet (asks the field once)."""
+        if not self._need_tournament():
+            return
+        if not self.app.laptop.field:
+            self.action_choose_field(then_next=True)
+            return
+        t = self.app.tournament
+        field = self.app.laptop.field
+        for g in sorted(t.games(), key=lambda g: g["start"]):
+            if g["field"] == field and t.game_summary(g["id"]).get("phase") in UNPLAYED:
+                table = self.query_one("#games", DataTable)
+                table.move_cursor(row=table.get_row_index(g["id"]), animate=False)
+                self.app.open_game(g["id"])
+                return
+        self.notify(
+            _("No game left to play on field {field}").format(field=field), severity="warning"
+        )
+
+    def action_choose_field(self, then_next: bool = False) -> None:
+        """The field this laptop judges (remembered on this laptop)."""
+        from fieldjudge.screens.dialogs.forms import Field, FormScreen
+
+        fields = (
+            sorted({g["field"] for g in self.app.tournament.games()}) if self.app.tournament else []
+        )
+
+        def check(v: dict[str, str]) -> str | None:
+            if fields and v["field"] not in fields:
+                return _("No such field; the schedule has: {fields}").format(
+                    fields=", ".join(fields)
+                )
+            return None if v["field"] else _("Type the field")
+
+        def done(values) -> None:
+            if values is None:
+                return
+            self.app.set_laptop_field(values["field"])
+            self.reload_games()
+            if then_next:
+                self.action_next_game()
+
+        self.app.push_screen(
+            FormScreen(
+                _("This laptop's field"),
+                [
+                    Field(
+                        "field",
+                        _("Field") + (f" ({', '.join(fields)})" if fields else ""),
+                        self.app.laptop.field,
+                    )
+                ],
+                check,
+            ),
+            done,
+        )
 
     def action_marker_check(self) -> None:
-        table = self.query_one("#games", DataTable)
-        if self._need_tournament() and table.row_count:
+        game_id = self._highlighted_game()
+        if self._need_tournament() and game_id is not None:
             from fieldjudge.screens.chrono.marker_check import open_marker_check
 
-            row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
-            open_marker_check(self.app, str(row_key.value))
+            open_marker_check(self.app, game_id)
 
     def action_judge(self) -> None:
         """Who is judging on this laptop: recorded with every event from now on."""
@@ -254,7 +360,10 @@ class HomeScreen(JudgeScreen):
         table = self.query_one("#games", DataTable)
         if self.app.tournament is None or table.row_count == 0:
             return None
-        return str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value)
+        try:
+            return str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value)
+        except Exception:  # noqa: BLE001 - no valid cursor yet
+            return None
 
     def action_protocol(self) -> None:
         game_id = self._highlighted_game()
@@ -292,3 +401,70 @@ class HomeScreen(JudgeScreen):
         have moved on meanwhile)."""
         self._shown = True
         self.reload()
+
+    # -- the pit display (issue 14): a key starts and stops it -----------------------------
+    def action_pit_display(self) -> None:
+        if self.app.pit_running():
+            self.app.stop_pit()
+            self.notify(_("Pit display stopped"))
+        elif self._need_tournament():
+            url = self.app.start_pit()
+            if url is not None:
+                from fieldjudge.screens.dialogs.pit import PitPanel
+
+                self.app.push_screen(PitPanel(url))
+        self.show_pit()
+
+    def show_pit(self) -> None:
+        line = self.query_one("#pit-line", Static)
+        url = self.app.pit_url()
+        line.display = bool(url)
+        line.update(_("Pit display: {url}  (w: stop)").format(url=url) if url else "")
+
+    # -- the sync status line (issue 15): read in a worker, shown here -------------------
+    def _watch_sync(self) -> None:
+        t = self.app.tournament
+        folder = Path(t.folder) if t is not None else None
+        if folder == self._sync_folder:
+            return
+        self._sync_folder = folder
+        if folder is None:
+            self.workers.cancel_group(self, "sync")
+            self.query_one("#sync-line", Static).update(_("sync off"))
+            return
+        from fieldjudge.services.sync_refresh import ChangedLogs
+
+        self._changed_logs = ChangedLogs(t)
+        self.poll_sync(self.app.sync_provider(folder))
+
+    @work(thread=True, exclusive=True, group="sync", exit_on_error=False)
+    def poll_sync(self, provider: SyncStatusProvider) -> None:
+        """Every ~2 s: Syncthing's status (short timeouts); posts it, touches nothing."""
+        worker = get_current_worker()
+        while not worker.is_cancelled:
+            try:
+                status = provider.status()
+            except Exception as exc:  # noqa: BLE001 - a sync problem never stops judging
+                status = SyncStatus(on=False, reason=str(exc))
+            self.post_message(SyncTick(status))
+            deadline = time.monotonic() + SYNC_EVERY_S
+            while time.monotonic() < deadline and not worker.is_cancelled:
+                time.sleep(0.1)
+
+    def on_sync_tick(self, message: SyncTick) -> None:
+        self.query_one("#sync-line", Static).update(status_line(message.status))
+        # Game files another laptop changed (Syncthing): released here, on the UI thread
+        # (the store is not thread-safe), then the list shows them. Only while Syncthing
+        # runs: without it no other laptop writes here, and a file this laptop just wrote
+        # (a protocol signed) must not have its open log released under the screen using it.
+        t = self.app.tournament
+        if not message.status.on:
+            return
+        if self._changed_logs is None or t is None or self._changed_logs.t is not t:
+            return
+        busy = [getattr(getattr(s, "session", None), "game_id", "") for s in self.app.screen_stack]
+        if self._changed_logs.poll(busy=[b for b in busy if b]):
+            self.reload_games()
+
+    def on_unmount(self) -> None:
+        self.app.stop_pit()

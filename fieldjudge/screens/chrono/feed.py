@@ -87,7 +87,7 @@ class ChronoFeed(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Digits("---.-", id="feed-digits")
-        yield Static("fps", id="feed-unit")
+        yield Static(_("fps"), id="feed-unit")
         yield Static("", id="feed-state")
         yield Static("", id="feed-counts")
 

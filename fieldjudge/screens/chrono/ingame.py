@@ -18,7 +18,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Digits, Footer, Header, OptionList, Static
+from textual.widgets import Digits, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from fieldjudge.i18n import _, rule_text
@@ -47,6 +47,7 @@ from fieldjudge.screens.chrono.text import (
     player_label,
     shot_list,
 )
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.store import Refused
 
 __all__ = [

@@ -19,7 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.chrono_checks import (
@@ -51,6 +51,7 @@ from fieldjudge.screens.chrono.text import (
 )
 from fieldjudge.screens.chrono.widgets import set_text
 from fieldjudge.screens.dialogs.forms import MessageScreen
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services.chrono import (
     game_state,
     link_tolerance,

@@ -96,9 +96,9 @@ def tolerance_note(tol: TimingTolerance) -> str:
             "Rate of fire and after release are timed by this laptop's clock when each "
             "frame arrives (chronographs send no timestamps). The serial link adds up to"
         )
-        + f" ±{tol.interval_ms:g} ms "
+        + f" ±{tol.interval_ms:g} {_('ms')} "
         + _("between shots and")
-        + f" +{tol.delay_ms:g} ms "
+        + f" +{tol.delay_ms:g} {_('ms')} "
         + _("after release; results within it are marked ≈.")
     )
 
@@ -169,9 +169,9 @@ def ingame_analysis(
         _("Readings")
         + f": {shots}   "
         + _("highest")
-        + f": {data['fps']:g} fps"
+        + f": {data['fps']:g} {_('fps')}"
         + (
-            "   " + _("shortest interval") + f": {data['interval_ms']:.1f} ms"
+            "   " + _("shortest interval") + f": {data['interval_ms']:.1f} {_('ms')}"
             if "interval_ms" in data
             else ""
         ),

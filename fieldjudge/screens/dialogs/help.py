@@ -12,22 +12,18 @@ from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeModal
 
 
-def describe_keys(screen: Screen) -> list[tuple[str, str]]:
-    rows = []
-    seen = set()
-    for active in screen.active_bindings.values():
-        b = active.binding
-        if not b.description or (b.action, b.description) in seen:
-            continue
-        seen.add((b.action, b.description))
-        rows.append((screen.app.get_key_display(b), b.description))
-    return rows
+def describe_keys(screen: Screen) -> list[tuple[str, str, str]]:
+    """F1's rows: the screen's actions, then the app's, then the focused list's keys
+    (aliases of one action once, remapped keys as they are now)."""
+    from fieldjudge.screens.palette import screen_actions
+
+    return [(a.key, a.title, a.binding_id) for a in screen_actions(screen, widgets=True)]
 
 
 class HelpScreen(JudgeModal[None]):
     BINDINGS = [Binding("escape,f1,q", "close", "Close")]
 
-    def __init__(self, title: str, keys: list[tuple[str, str]], text: str = "") -> None:
+    def __init__(self, title: str, keys: list[tuple[str, str, str]], text: str = "") -> None:
         super().__init__()
         self.help_title = title
         self.keys = keys
@@ -39,8 +35,15 @@ class HelpScreen(JudgeModal[None]):
             with VerticalScroll():
                 if self.text:
                     yield Static(self.text, classes="dialog-note", markup=False)
-                lines = [f"{k:>12}  {d}" for k, d in self.keys]
+                lines = [f"{k:>10}  {d}" for k, d, _id in self.keys]
                 yield Static("\n".join(lines), markup=False, id="help-keys")
+                ids = [f"{k:>10}  {i}" for k, _d, i in self.keys if i]
+                if ids:
+                    yield Static(
+                        _("Ids for the keymap file (this laptop's config folder, keymap.toml):"),
+                        classes="dialog-note help-ids-title",
+                    )
+                    yield Static("\n".join(ids), markup=False, id="help-ids")
             yield Static(_("Esc / F1: close"), classes="dialog-keys")
 
     def action_close(self) -> None:

@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.events import Key
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import Event
@@ -50,6 +50,7 @@ from fieldjudge.screens.game.widgets import (
     RosterPanel,
     TeamHeader,
 )
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import Choice, PromptPanel
 from fieldjudge.services.game import GameSession, SecondPlayerNeeded
 from fieldjudge.store import Refused
@@ -220,6 +221,7 @@ class GameScreen(JudgeScreen):
         except Refused as exc:  # e.g. a locked protocol
             self.refuse(exc)
             return
+        self.app.game_bell(self.session)  # one minute left, "Time!", the end (a setting)
         if end is not None:
             self.notice_text = _("Time ran out: the game is over (0:00)")
             self.refresh_all()

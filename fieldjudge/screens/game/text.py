@@ -246,7 +246,9 @@ def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> s
     if t == VOID:
         target = (by_id or {}).get(str(d.get("target")))
         what = describe(target, namer, by_id) if target is not None else str(d.get("target"))
-        return f"↶ {_('Void')}: {what} — {d.get('reason', '')}"
+        reason = str(d.get("reason", ""))
+        reason = _("undone by the judge") if reason == "undo" else reason  # UNDO_REASON
+        return f"↶ {_('Void')}: {what} — {reason}"
     if t == ev.CHECKIN:
         return f"{_('Check-in')}: {namer.team(d.get('team'))}"
     if t == ev.MARKER_VERDICT:

@@ -9,13 +9,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import Feint, FeintCatalogue
 from fieldjudge.rules.quidditch.feints import SITUATION_NAMES_RU, SITUATION_RANGES, SITUATIONS
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
+from fieldjudge.screens.widgets.footer import Footer
 
 SITUATION_ALIASES = {**{s: s for s in SITUATIONS}, **{v: k for k, v in SITUATION_NAMES_RU.items()}}
 

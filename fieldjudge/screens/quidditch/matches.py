@@ -15,13 +15,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import MatchSetup
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import TOURNAMENT_FILE, create_tournament
 from fieldjudge.services.quidditch import QuidditchSession, SessionError, match_list
 from fieldjudge.store import DamagedFile, FolderLocked, StoreError

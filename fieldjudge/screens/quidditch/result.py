@@ -8,13 +8,14 @@ import re
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static, TextArea
+from textual.widgets import DataTable, Header, Static, TextArea
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import MatchSetup, Outcome
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.quidditch.labels import outcome_label
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services.quidditch import QuidditchSession, Resolved
 
 

@@ -7,7 +7,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import Declaration, check_post_order
@@ -17,6 +17,7 @@ from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.quidditch.declare import DeclareModal, action_label
 from fieldjudge.screens.quidditch.result import ResultScreen, seed_message
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services.quidditch import QuidditchSession, SessionError
 
 ORDER_RULES = {

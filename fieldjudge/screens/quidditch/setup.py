@@ -11,7 +11,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import CsvImportError, read_csv_file
 from fieldjudge.i18n import _, rule_text
@@ -20,6 +20,7 @@ from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSe
 from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services.quidditch import (
     RosterRow,
     SessionError,

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import merge
+from fieldjudge.services.merge_view import ConflictView, all_conflicts
 from fieldjudge.store import DamagedFile, StoreError
 
 
@@ -35,17 +39,38 @@ class MergeScreen(JudgeScreen):
         yield Static("", id="merge-report", markup=False)
         yield Static(_("Conflicts for the head judge to choose"), classes="pane-title")
         yield DataTable(id="conflicts", cursor_type="row", zebra_stripes=True)
+        with VerticalScroll(id="conflict-detail-pane"):
+            yield Static("", id="conflict-detail", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#conflicts", DataTable).add_columns(_("Game"), _("Other copy"))
+        self.query_one("#conflicts", DataTable).add_columns(
+            _("Time"), _("Field"), _("Teams"), _("What differs")
+        )
+        self.views: dict[str, ConflictView] = {}
         self.reload()
 
     def reload(self) -> None:
         table = self.query_one("#conflicts", DataTable)
         table.clear()
-        for p in merge.conflicts(self.app.tournament):
-            table.add_row(p.name.split("--")[0], p.name, key=str(p))
+        self.views = {str(v.path): v for v in all_conflicts(self.app.tournament)}
+        for key, v in self.views.items():
+            time_, field, teams = conflict_game(v)
+            table.add_row(time_, field, teams, conflict_summary(v), key=key)
+        if table.row_count:
+            table.focus()
+        self.show_detail()
+
+    @on(DataTable.RowHighlighted, "#conflicts")
+    def show_detail(self) -> None:
+        table = self.query_one("#conflicts", DataTable)
+        detail = self.query_one("#conflict-detail", Static)
+        if table.row_count == 0:
+            detail.update("")
+            return
+        key = str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value)
+        view = self.views.get(key)
+        detail.update(conflict_detail(view) if view else "")
 
     def action_import_source(self) -> None:
         def done(v: Values | None) -> None:
@@ -59,7 +84,7 @@ class MergeScreen(JudgeScreen):
             except (StoreError, OSError) as exc:
                 self.show(str(exc))
                 return
-            self.show("\n".join(report.lines()))
+            self.show("\n".join(report_lines(report)))
             self.reload()
             self.app.refresh_home()
 
@@ -82,11 +107,13 @@ class MergeScreen(JudgeScreen):
             return
         row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
         path = Path(str(row_key.value))
+        view = self.views.get(str(path))
+        label = " ".join(conflict_game(view)) if view else path.name.split("--")[0]
         question = (
             _("Keep this laptop's log of {game}?")
             if which == "ours"
             else _("Replace this laptop's log of {game} with the other copy?")
-        ).format(game=path.name.split("--")[0])
+        ).format(game=label)
 
         def done(values: Values | None) -> None:
             if not values:
@@ -108,3 +135,102 @@ class MergeScreen(JudgeScreen):
             ),
             done,
         )
+
+
+# -- what a conflict is about, in words (services/merge_view.py reads it) -----------------------
+
+
+def conflict_game(v: ConflictView) -> tuple[str, str, str]:
+    """(time, field, "Team A — Team B") of the conflicting game."""
+    from datetime import datetime
+
+    g = v.game
+    if g is None:
+        return "—", "—", (_("quidditch match") + f" {v.log_id}" if v.kind != "games" else "—")
+    start = datetime.fromisoformat(g["start"]).strftime("%H:%M")
+    teams = f"{v.names.get(g['team_a'], '?')} — {v.names.get(g['team_b'], '?')}"
+    return start, str(g["field"]), teams
+
+
+def _points(v: ConflictView, view) -> str:
+    if view is None or v.game is None:
+        return "?"
+    pts = view.result.points
+    return f"{pts.get(v.game['team_a'], 0)}:{pts.get(v.game['team_b'], 0)}"
+
+
+def conflict_summary(v: ConflictView) -> str:
+    if v.fault:
+        return _("other copy damaged: {fault}").format(fault=v.fault)
+    text = _("here +{ours}, there +{theirs} events").format(ours=len(v.ours), theirs=len(v.theirs))
+    if v.our_view is not None and v.their_view is not None:
+        a, b = _points(v, v.our_view), _points(v, v.their_view)
+        if a != b:
+            text += " · " + _("points {ours} / {theirs}").format(ours=a, theirs=b)
+    return text
+
+
+def _event_lines(v: ConflictView, events, view) -> list[str]:
+    from fieldjudge.screens.game.text import Namer, clock, describe
+
+    if view is None:
+        return [f"  {e.seq:>3} {e.type}" for e in events]
+    namer = Namer(view.names, view.state)
+    by_id = {e.id: e for e in view.events}
+    return [
+        f"  {clock(e.game_clock_ms) if e.game_clock_ms is not None else '':>5} "
+        f"{describe(e, namer, by_id)}"
+        for e in events
+    ]
+
+
+def conflict_detail(v: ConflictView) -> str:
+    time_, field, teams = conflict_game(v)
+    lines = [_("{time} · field {field} · {teams}").format(time=time_, field=field, teams=teams)]
+    if v.fault:
+        return "\n".join([*lines, _("other copy damaged: {fault}").format(fault=v.fault)])
+    lines.append(_("Both copies agree on the first {n} events; then:").format(n=v.common))
+    lines.append(_("this laptop ({n}):").format(n=len(v.ours)))
+    lines += _event_lines(v, v.ours, v.our_view) or ["  —"]
+    lines.append(_("the other copy ({n}):").format(n=len(v.theirs)))
+    lines += _event_lines(v, v.theirs, v.their_view) or ["  —"]
+    if v.game is not None:
+        lines.append(
+            _("Points here {ours}, in the other copy {theirs}").format(
+                ours=_points(v, v.our_view), theirs=_points(v, v.their_view)
+            )
+        )
+    return "\n".join(lines)
+
+
+TABLES = {"games": "games", "teams": "teams", "players": "players"}
+
+
+def report_lines(report: merge.MergeReport) -> list[str]:
+    """The merge report in the UI language."""
+    out = [_("Merged from {source}").format(source=report.source)]
+    out.append(
+        _(
+            "{new} new game logs, {extended} extended, {unchanged} unchanged; {events} events "
+            "added, {dups} duplicates skipped"
+        ).format(
+            new=len(report.added_logs),
+            extended=len(report.fast_forwarded),
+            unchanged=len(report.unchanged),
+            events=report.events_added,
+            dups=report.duplicates_skipped,
+        )
+    )
+    added = {k: v for k, v in report.schedule_added.items() if v}
+    if added:
+        out.append(
+            _("Added to the tournament: {what}").format(
+                what=", ".join(f"{_(TABLES.get(k, k))}: {v}" for k, v in added.items())
+            )
+        )
+    if report.conflicts:
+        out.append(
+            _("{n} conflicts: the head judge chooses below (o / t)").format(n=len(report.conflicts))
+        )
+    out.extend(_("Error") + f": {e}" for e in report.errors)
+    return out

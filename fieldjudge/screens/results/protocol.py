@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from fieldjudge.export.protocol_doc import (
     local_time,
@@ -26,11 +26,20 @@ from fieldjudge.rules.timefmt import format_game_clock as game_time
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
 from fieldjudge.screens.game.text import reason_label
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import results
 from fieldjudge.services.protocol import GameProtocol
 from fieldjudge.store import Refused, StoreError
 
 PHASE_TEXT = {
+    "scheduled": "not played yet",
+    "not_started": "not played yet",
+    "running": "game in progress",
+    "stopped": "game in progress",
+    "hang_check": "game in progress",
+    "ended": "post-game inspection",
+    "inspection": "post-game inspection",
+    "final": "game over: not submitted",
     "open": "not submitted",
     "submitted": "submitted: waiting for the captains",
     "signed": "answered by both captains (with a refusal)",
@@ -114,11 +123,10 @@ class ProtocolScreen(JudgeScreen):
         r = v.result
         g = v.game
         lines = [
-            f"{_('Game')} {g.get('id', '')} · {_('Field')} {g.get('field', '')} · "
-            f"{str(g.get('start', '')).replace('T', ' ')}",
+            f"{_('Field')} {g.get('field', '')} · {str(g.get('start', '')).replace('T', ' ')}",
             f"{v.name(a)} — {v.name(b)}",
             "",
-            f"{_('Protocol')}: {_(PHASE_TEXT.get(v.phase, v.phase))}",
+            f"{_('Protocol')}: {_(PHASE_TEXT.get(v.phase, 'game in progress'))}",
         ]
         if not v.final:
             lines.append(_("The game is not over yet: the result below is provisional"))

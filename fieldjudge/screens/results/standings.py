@@ -7,13 +7,14 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.export.html import standing_rows
 from fieldjudge.export.scope import provisional_lines
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import results
 from fieldjudge.store import StoreError
 

@@ -14,12 +14,13 @@ from collections.abc import Callable
 
 from textual import work
 from textual.message import Message
-from textual.widgets import Footer, ProgressBar
+from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
 from fieldjudge.csv_import import CsvImportError, ParseResult, Progress, read_csv_file
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.store import Refused
 
 __all__ = ["CsvImportMixin", "CsvParsed", "CsvProgress", "read_csv_file", "MAX_SHOWN"]

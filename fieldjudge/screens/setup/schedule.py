@@ -7,13 +7,14 @@ from datetime import datetime
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import parse_schedule, parse_time
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.setup.csv_flow import CsvImportMixin
+from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.store import Refused
 
 

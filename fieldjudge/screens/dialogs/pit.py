@@ -1,0 +1,45 @@
+"""The pit display's address and QR code, shown when the judge starts it from home."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from fieldjudge.i18n import _
+from fieldjudge.screens.base import JudgeModal
+from fieldjudge.serve.qr import qr_text
+
+
+class PitPanel(JudgeModal[None]):
+    """URL + QR code; Esc hides the panel (the display keeps running), w stops it."""
+
+    BINDINGS = [
+        Binding("escape,enter", "close", "Close"),
+        Binding("w", "stop", "Stop the pit display"),
+    ]
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+
+    def compose(self) -> ComposeResult:
+        # side by side: the code and the words fit 80×24
+        with Horizontal(classes="dialog pit-panel"):
+            yield Static(qr_text(self.url).rstrip("\n"), id="pit-qr", markup=False)
+            with Vertical(id="pit-words"):
+                yield Static(_("Pit display is on"), classes="dialog-title")
+                yield Static(
+                    _("Type this address on the TV or the phone (same network):"),
+                    classes="dialog-note",
+                )
+                yield Static(self.url, id="pit-url", markup=False)
+                yield Static(_("Esc: hide (it keeps running) · w: stop"), classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_stop(self) -> None:
+        self.app.stop_pit()
+        self.dismiss(None)

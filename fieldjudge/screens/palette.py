@@ -1,0 +1,110 @@
+"""What the command palette (Ctrl+P) and F1 list: every action of the current screen.
+
+Built from the screen's ``BINDINGS`` (and the app's), whether or not the footer shows them,
+with the description in the UI language (the screens translate ``active_bindings``, see
+``screens/base.py``). A binding's ``tooltip``, when given, is its longer description for
+the palette and F1; the ``description`` is the short footer label. Aliases of one action
+(``Binding("a,ф", ...)``: the same key on a Russian keyboard layout) are listed once, under
+the first key; navigation keys of the focused widget (arrows, Tab) are left to F1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from rich.align import Align
+from rich.text import Text
+from textual.app import App
+from textual.binding import ActiveBinding, Binding
+from textual.command import CommandList, CommandPalette
+from textual.screen import Screen
+from textual.widgets.option_list import Option
+
+from fieldjudge.i18n import _
+
+HIDDEN_ACTIONS = {"command_palette", "app.command_palette", "help_quit"}
+# Textual's keys every screen has (Tab, Shift+Tab, copy): in F1, not in the palette
+NAVIGATION_ACTIONS = {"app.focus_next", "app.focus_previous", "screen.copy_text"}
+
+
+@dataclass(frozen=True)
+class ScreenAction:
+    key: str  # as shown (remapped keys included)
+    title: str  # in the UI language
+    action: str
+    node: object  # where the action runs (the screen or the app)
+    enabled: bool
+    binding_id: str = ""  # the id a keymap file names ("" for Textual's own keys)
+
+
+def _owner_rank(active: ActiveBinding, screen: Screen) -> int:
+    if active.node is screen:
+        return 0
+    if isinstance(active.node, App):
+        return 2
+    return 1  # a widget of the screen (navigation)
+
+
+def screen_actions(screen: Screen, widgets: bool = False) -> list[ScreenAction]:
+    """One entry per action of ``screen`` then of the app (and of the focused widgets when
+    ``widgets``), aliases folded into the first key."""
+    app = screen.app
+    rows: list[tuple[int, int, ScreenAction]] = []
+    seen: set[tuple[int, str]] = set()
+    for order, active in enumerate(screen.active_bindings.values()):
+        b: Binding = active.binding
+        rank = _owner_rank(active, screen)
+        if b.action in NAVIGATION_ACTIONS:
+            rank = 1
+        if not b.description or b.action in HIDDEN_ACTIONS or (rank == 1 and not widgets):
+            continue
+        ident = (id(active.node), b.action)
+        if ident in seen:
+            continue  # an alias (another key of the same action)
+        seen.add(ident)
+        title = _(b.tooltip) if b.tooltip else b.description
+        rows.append(
+            (
+                rank,
+                order,
+                ScreenAction(
+                    app.get_key_display(b),
+                    title,
+                    b.action,
+                    active.node,
+                    active.enabled,
+                    b.id or "",
+                ),
+            )
+        )
+    return [r[2] for r in sorted(rows, key=lambda r: (r[0], r[1]))]
+
+
+def iter_commands(screen: Screen) -> Iterator[ScreenAction]:
+    """The palette's entries: enabled actions of the screen and the app."""
+    for a in screen_actions(screen):
+        if a.enabled:
+            yield a
+
+
+class JudgePalette(CommandPalette):
+    """Textual's palette with its own words in the UI language."""
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        self._stop_no_matches_countdown()
+
+        def show_no_matches() -> None:
+            if search_value:
+                self.query_one(CommandList).add_option(
+                    Option(
+                        Align.center(Text(_("No matches found"), style="not bold")),
+                        disabled=True,
+                        id=self._NO_MATCHES,
+                    )
+                )
+                self._list_visible = True
+            else:
+                self._list_visible = False
+
+        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)

@@ -1,0 +1,148 @@
+"""Changing teams and rosters after they were entered: rename or remove a team, edit or
+remove a player (issue 12, item 14).
+
+Refused, with the reason, once the team has played: its games' events and protocols name
+its players by number and the team by its stored name, so a change would rewrite what the
+captains signed. "Played" means a game of the team has any event (a marker check, the
+game itself, a no-show ruling). A team still in the schedule cannot be removed either
+(its games would lose a side). Every change is one atomic write of ``tournament.json``
+through :meth:`TournamentService.transaction`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.names import name_problem
+from fieldjudge.services.tournament import TournamentService
+from fieldjudge.store import Refused
+
+NOT_PLAYED = ("scheduled",)
+
+
+class RosterEditor:
+    def __init__(self, t: TournamentService) -> None:
+        self.t = t
+
+    # -- why not ---------------------------------------------------------------------------
+    def _games_of(self, team_id: str) -> list[dict[str, Any]]:
+        return [g for g in self.t.games() if team_id in (g["team_a"], g["team_b"])]
+
+    def played(self, team_id: str) -> list[dict[str, Any]]:
+        """The games of the team that have events (in schedule order)."""
+        return [
+            g
+            for g in self._games_of(team_id)
+            if self.t.game_summary(g["id"]).get("phase", "scheduled") not in NOT_PLAYED
+        ]
+
+    def _describe(self, g: dict[str, Any]) -> str:
+        names = self.t.team_names()
+        start = datetime.fromisoformat(g["start"]).strftime("%H:%M")
+        return _("{time} on field {field}, {a} — {b}").format(
+            time=start,
+            field=g["field"],
+            a=names.get(g["team_a"], "?"),
+            b=names.get(g["team_b"], "?"),
+        )
+
+    def _refuse_if_played(self, team_id: str) -> None:
+        played = self.played(team_id)
+        if played:
+            raise Refused(
+                _(
+                    "{team} has already played ({game}): its events and protocols name it "
+                    "and its players, so the roster stays as it was"
+                ).format(team=self._team(team_id)["name"], game=self._describe(played[0]))
+            )
+
+    def _team(self, team_id: str) -> dict[str, Any]:
+        team = self.t.team(team_id)
+        if team is None:
+            raise Refused(_("No such team"))
+        return team
+
+    def _check_name(self, what: str, name: str) -> str:
+        name = name.strip()
+        if not name:
+            raise Refused(_("{what}: type a name").format(what=what))
+        if problem := name_problem(name):
+            raise Refused(f"{what} {rule_text(problem)}")
+        return name
+
+    # -- teams -----------------------------------------------------------------------------
+    def rename_team(self, team_id: str, name: str) -> None:
+        team = self._team(team_id)
+        name = self._check_name(_("Team name"), name)
+        other = self.t.team_by_name(name)
+        if other is not None and other["id"] != team_id:
+            raise Refused(_("A team named {name} already exists").format(name=name))
+        self._refuse_if_played(team_id)
+
+        def change(data: dict) -> None:
+            for row in data.get("teams", {}).values():
+                if row["id"] == team["id"]:
+                    row["name"] = name
+
+        self.t.transaction(change)
+
+    def remove_team(self, team_id: str) -> None:
+        team = self._team(team_id)
+        self._refuse_if_played(team_id)
+        games = self._games_of(team_id)
+        if games:
+            raise Refused(
+                _(
+                    "{team} is in {n} scheduled games (first: {game}): they would lose a "
+                    "side; change the schedule first"
+                ).format(team=team["name"], n=len(games), game=self._describe(games[0]))
+            )
+
+        def change(data: dict) -> None:
+            for table, match in (("teams", "id"), ("players", "team_id")):
+                rows = data.get(table, {})
+                for key in [k for k, row in rows.items() if row[match] == team_id]:
+                    del rows[key]
+
+        self.t.transaction(change)
+
+    # -- players ---------------------------------------------------------------------------
+    def edit_player(
+        self, team_id: str, number: int, new_number: int, name: str, captain: bool
+    ) -> None:
+        self._team(team_id)
+        name = self._check_name(_("Name"), name)
+        roster = self.t.players(team_id)
+        if not any(p["number"] == number for p in roster):
+            raise Refused(_("No player number {number} in this team").format(number=number))
+        if not 0 <= new_number <= 999:
+            raise Refused(_("A player number is 0-999"))
+        if new_number != number and any(p["number"] == new_number for p in roster):
+            raise Refused(_("Number {number} is already in this team").format(number=new_number))
+        if captain and any(p["captain"] and p["number"] != number for p in roster):
+            raise Refused(_("This team already has a captain"))
+        self._refuse_if_played(team_id)
+
+        def change(data: dict) -> None:
+            for row in data.get("players", {}).values():
+                if row["team_id"] == team_id and row["number"] == number:
+                    row.update(number=new_number, name=name, captain=captain)
+
+        self.t.transaction(change)
+
+    def remove_player(self, team_id: str, number: int) -> None:
+        self._team(team_id)
+        if not any(p["number"] == number for p in self.t.players(team_id)):
+            raise Refused(_("No player number {number} in this team").format(number=number))
+        self._refuse_if_played(team_id)
+
+        def change(data: dict) -> None:
+            rows = data.get("players", {})
+            for key in [
+                k for k, r in rows.items() if r["team_id"] == team_id and r["number"] == number
+            ]:
+                del rows[key]
+
+        self.t.transaction(change)

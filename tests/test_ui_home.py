@@ -1,0 +1,151 @@
+"""The home screen (issue 12 item 12, issue 14 item 1, issue 15 item 2): a row highlighted from
+the start and kept, N opens this laptop's next game, states read as what they are, the pit
+display on a key, the sync status line."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+from textual.widgets import DataTable
+
+from fieldjudge.app import make_app
+from fieldjudge.screens.dialogs.forms import FormScreen
+from fieldjudge.screens.dialogs.pit import PitPanel
+from fieldjudge.screens.game.screen import GameScreen
+from fieldjudge.screens.home import HomeScreen, state_text
+from fieldjudge.services.laptop import LaptopSettings
+from tests.screen_text import screen_text
+from tests.test_game_helpers import type_text, wait_for
+
+
+def table(app) -> DataTable:
+    return app.screen.query_one("#games", DataTable)
+
+
+def highlighted(app) -> str:
+    t = table(app)
+    return str(t.coordinate_to_cell_key(t.cursor_coordinate)[0].value)
+
+
+async def test_a_row_is_highlighted_from_the_start_and_kept_after_a_game(
+    demo_folder: Path,
+) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
+        assert app.screen.focused is table(app)
+        assert highlighted(app) == app.tournament.games()[0]["id"]
+        for _ in range(5):
+            await pilot.press("down")
+        chosen = app.tournament.games()[5]["id"]
+        assert highlighted(app) == chosen
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        await pilot.pause()
+        assert highlighted(app) == chosen
+        assert app.screen.focused is table(app)
+
+
+async def test_N_asks_the_field_once_then_opens_its_next_unplayed_game(
+    demo_folder: Path, tmp_path: Path
+) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
+        t = app.tournament
+        expected = next(
+            g
+            for g in sorted(t.games(), key=lambda g: g["start"])
+            if g["field"] == "2" and not t.game_path(g["id"]).exists()
+        )
+        await pilot.press("N")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the field question")
+        await pilot.press("backspace", "7", "enter")  # no field 7 in the schedule
+        assert "1, 2" in app.screen.query_one("#form-error").render().plain
+        await pilot.press("backspace", "2", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        assert app.screen.session.game_id == expected["id"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        assert highlighted(app) == expected["id"]
+    # remembered on this laptop (its config folder), not in the tournament
+    assert LaptopSettings.load().field == "2"
+    assert (tmp_path / "config" / "laptop.json").exists()
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
+        assert "this laptop: field 2" in app.screen.query_one("#tournament-title").render().plain
+        await pilot.press("N")  # no question this time
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        assert app.screen.session.game_id == expected["id"]
+
+
+def test_states_read_as_players_in_play_or_a_result() -> None:
+    from fieldjudge import i18n
+
+    i18n.set_language("ru")
+    names = {"a": "Медведи", "b": "Драконы"}
+    assert state_text({"phase": "running", "alive": [3, 5]}, "a", "b", names) == "в игре 3 × 5"
+    assert (
+        state_text({"phase": "stopped", "alive": [3, 5]}, "a", "b", names)
+        == "Время! · в игре 3 × 5"
+    )
+    closed = {"phase": "locked", "alive": [3, 0], "result": {"points": {"a": 3, "b": 0}}}
+    assert state_text(closed, "a", "b", names) == "итог 3:0 · закрыта"
+    assert state_text({"phase": "final", "alive": [3, 5]}, "a", "b", names) == "ждёт протокола"
+    assert state_text({"phase": "scheduled"}, "a", "b", names) == "по расписанию"
+    assert state_text({"phase": "no_show", "no_show": ["b"]}, "a", "b", names) == "неявка: Драконы"
+
+
+async def test_pit_display_key_starts_serves_and_stops(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en", pit_port=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, PitPanel), "the pit panel")
+        url = app.pit_url()
+        assert url.startswith("http://127.0.0.1:")
+        shown = screen_text(app)
+        assert url in shown and "▀" in shown  # the address and its QR code
+        with urllib.request.urlopen(url + "api/live", timeout=5) as r:  # noqa: S310 - loopback
+            live = json.loads(r.read())
+        assert [g["id"] for g in live["games"]] == [g["id"] for g in app.tournament.games()]
+        assert live["tournament"]["name"] == app.tournament.name
+        await pilot.press("escape")  # the panel hides; the display keeps running
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        assert url in app.screen.query_one("#pit-line").render().plain
+        await pilot.press("w")
+        await wait_for(pilot, lambda: not app.pit_running(), "stopped")
+        assert not app.screen.query_one("#pit-line").display
+        try:
+            urllib.request.urlopen(url + "api/live", timeout=2)  # noqa: S310
+        except OSError:
+            pass
+        else:
+            raise AssertionError("the pit display still answers after it was stopped")
+
+
+async def test_sync_line_says_off_without_syncthing_in_russian(
+    demo_folder: Path, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("STHOMEDIR", str(tmp_path / "no-syncthing"))  # no config.xml there
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        line = lambda: app.screen.query_one("#sync-line").render().plain  # noqa: E731
+        await wait_for(pilot, lambda: line() == "синхронизация выключена", "the sync line")
+        assert "синхронизация выключена" in screen_text(app)
+
+
+async def test_judge_name_form_typed_in_russian(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("j")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_text(pilot, "Иванов")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.judge == "Иванов")

@@ -1,0 +1,274 @@
+"""Keys and the palette (issue 12, items 8 and 9): every action of a screen in Ctrl+P with
+its description in the UI language, aliases once; no key lost or misrouted when a dialog
+opens or closes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.command import CommandInput, CommandList, CommandPalette
+
+from fieldjudge.app import make_app
+from fieldjudge.rules.paintball import model as m
+from fieldjudge.screens.chrono.ingame import InGameChronoScreen
+from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
+from fieldjudge.screens.dialogs.forms import FormScreen
+from fieldjudge.screens.game.dialogs import InspectionDialog
+from fieldjudge.screens.home import HomeScreen
+from fieldjudge.screens.keyrouting import GUARD_S
+from tests.test_game_helpers import fake_clock, game_id, keys, open_game, wait_for
+
+
+def typed_fast(app, *keys_: str) -> None:
+    """Keys as a fast typist sends them: all queued before the app handles the first."""
+    for k in keys_:
+        char = k if len(k) == 1 else None
+        app._driver.send_message(events.Key(k, char))  # noqa: SLF001
+
+
+async def palette_titles(app, pilot) -> list[str]:
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: CommandPalette.is_open(app), "the palette")
+    palette = app.screen
+    cl = palette.query_one(CommandList)
+    await wait_for(pilot, lambda: cl.option_count > 0, "the commands")
+    titles = [str(cl.get_option_at_index(i).prompt).split("\n")[0] for i in range(cl.option_count)]
+    await pilot.press("escape")
+    return titles
+
+
+def prompts(app) -> list[str]:
+    cl = app.screen.query_one(CommandList)
+    return [str(cl.get_option_at_index(i).prompt) for i in range(cl.option_count)]
+
+
+async def open_palette(app, pilot) -> list[str]:
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: CommandPalette.is_open(app), "the palette")
+    cl = app.screen.query_one(CommandList)
+    await wait_for(pilot, lambda: cl.option_count > 0, "the commands")
+    return prompts(app)
+
+
+# -- item 8: the palette ------------------------------------------------------------------
+
+
+async def test_palette_lists_every_home_action_in_russian(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        listed = await open_palette(app, pilot)
+        shown = "\n".join(listed)
+        assert app.screen.query_one(CommandInput).placeholder == "Найти команду…"
+        assert sorted(listed) == sorted(
+            [
+                "Открыть выбранную игру\ng",
+                "Следующая игра поля этого ноутбука\nN",
+                "Проверка маркеров\nk",
+                "Протокол\np",
+                "Турнирная таблица\nS",
+                "Команды\nt",
+                "Расписание\ns",
+                "Новый турнир\nn",
+                "Экспорт\nx",
+                "Слияние\nm",
+                "Квиддич\nq",
+                "Имя судьи\nj",
+                "Обновить\nr",
+                "Поле этого ноутбука\nF",
+                "Табло для зрителей: включить / выключить\nw",
+                "Справка\nF1",
+                "Тема: тёмная, светлая, для солнца (контрастная)\n^t",
+                "Звонок за минуту до конца и на «Время!»: вкл / выкл\n^b",
+                "Выход\n^q",
+            ]
+        )
+        assert "Copy selected text" not in shown and "Focus Next" not in shown
+
+
+async def test_palette_lists_hidden_game_actions_once_and_runs_void(
+    demo_folder: Path, monkeypatch
+) -> None:
+    fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        listed = await open_palette(app, pilot)
+        titles = [p.split("\n")[0] for p in listed]
+        for title in (
+            "Void",
+            "Paint check",
+            "Neutral",
+            "Capture",
+            "Hand-over",
+            "Chrono",
+            "Inspection",
+            "Both hit",
+            "End game (judge)",
+            "Out A",
+        ):
+            assert titles.count(title) == 1, title
+        assert not any("ф" in p.split("\n")[-1] for p in listed)  # the alias key is not shown
+        # typing finds the hidden action and Enter runs it
+        for ch in "void":
+            await pilot.press(ch)
+        cl = app.screen.query_one(CommandList)
+        await wait_for(
+            pilot,
+            lambda: cl.option_count and str(cl.get_option_at_index(0).prompt).startswith("Void"),
+            "void found",
+        )
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is not screen and not CommandPalette.is_open(app))
+        from fieldjudge.screens.game.dialogs import VoidDialog
+
+        assert isinstance(app.screen, VoidDialog)
+
+
+async def test_f1_lists_home_actions_once_with_translated_navigation(demo_folder: Path) -> None:
+    from fieldjudge.screens.dialogs.help import HelpScreen
+
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = app.screen.query_one("#help-keys").render().plain
+        assert "Расписание" in text and "Экспорт" in text
+        for english in ("Scroll Left", "Focus Next", "Copy selected text", "Page Up"):
+            assert english not in text
+
+
+# -- item 9: no key lost or misrouted -------------------------------------------------------
+
+
+async def test_keys_typed_before_a_form_appears_fill_it(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        typed_fast(app, "j", "A", "n", "n", "a", "enter")
+        await wait_for(pilot, lambda: app.judge == "Anna", "the judge's name")
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_typed_reading_on_the_marker_check_typed_fast(demo_folder: Path, monkeypatch) -> None:
+    monkeypatch.setattr("fieldjudge.services.chrono.default_config", lambda: None)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        t = app.tournament
+        gid = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
+        app.push_screen(MarkerCheckScreen(t, gid))
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, MarkerCheckScreen) and app.screen.query("#feed"),
+        )
+        screen = app.screen
+        await pilot.press("enter", "s")  # the first player; slap test: no shot
+        await wait_for(pilot, lambda: screen.current is not None, "the player's check")
+        typed_fast(app, "t", "2", "8", "2", "enter")
+        await wait_for(pilot, lambda: len(screen.current.shots) == 1, "the typed reading")
+        assert screen.current.shots[0].fps == 282.0
+        assert app.screen is screen
+
+
+async def test_extra_key_after_the_inspection_closes_does_not_open_the_chrono(
+    demo_folder: Path, monkeypatch
+) -> None:
+    clock = fake_clock(monkeypatch)
+    now = [1000.0]
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en", monotonic=lambda: now[0])
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        await keys(pilot, "space")
+        clock.advance(60_000)
+        await keys(pilot, "f a 1 1")
+        clock.advance(30_000)
+        await keys(pilot, "H")
+        clock.advance(45_000)
+        await keys(pilot, "c 2 8 7 . 5 enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, InspectionDialog), "the inspection")
+        while screen.session.state.to_inspect():
+            await pilot.press("c")
+        await wait_for(pilot, lambda: screen.session.state.phase == m.FINAL, "final")
+        await wait_for(pilot, lambda: app.screen is screen, "back on the game screen")
+        await pilot.press("c")  # one press too many: ignored, said so
+        await pilot.pause()
+        assert app.screen is screen
+        now[0] += GUARD_S + 0.1  # later, c is the chrono again
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, InGameChronoScreen), "the chrono")
+
+
+@pytest.mark.parametrize("closing", ["escape", "enter"])
+async def test_escape_and_enter_are_never_swallowed(demo_folder: Path, closing: str) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en", monotonic=lambda: 5.0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("j")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await pilot.press("A", closing)
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.press("j")  # a different key right after: not swallowed
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the form again")
+
+
+async def test_a_key_typed_after_the_closing_key_reaches_the_screen_behind(
+    demo_folder: Path,
+) -> None:
+    """Enter submits the form; the t typed right after it is the home screen's (teams),
+    not one more letter of the name."""
+    from fieldjudge.screens.setup.teams import TeamsScreen
+
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        typed_fast(app, "j", "A", "enter", "t")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, TeamsScreen) and app.screen.is_mounted,
+            "the teams screen",
+        )
+        await pilot.pause()
+        assert app.judge == "A"
+
+
+async def test_no_key_waits_after_escape_leaves_a_screen(demo_folder: Path, monkeypatch) -> None:
+    """Esc removes the game screen with the key's marker in it: the next keys go on at once
+    (the app's clock is frozen here, so a key waiting for a lost marker would wait forever)."""
+    from fieldjudge.screens.results.protocol import ProtocolScreen
+
+    fake_clock(monkeypatch)
+    app = make_app(demo_folder.parent, demo_folder, lang="en", monotonic=lambda: 5.0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        typed_fast(app, "down", "down", "down", "down", "g", "escape", "p")
+        await wait_for(pilot, lambda: isinstance(app.screen, ProtocolScreen), "the protocol")
+        t = app.tournament
+        assert app.screen.game_id == t.games()[4]["id"]
+        assert app.keys.waiting == 0
+
+
+async def test_russian_layout_letters_act_as_the_keys_in_their_place(demo_folder: Path) -> None:
+    """е is where t is: the teams screen; Е (shift) is T... and a text field still gets
+    Russian letters."""
+    from fieldjudge.screens.setup.teams import TeamsScreen
+
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("е")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "teams on е")
+        await pilot.press("escape", "о")  # о is where j is: the judge's name
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the name form")
+        for ch in "Пётр":
+            await pilot.press(ch)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.judge == "Пётр", "the name typed in Russian")
+        # the palette lists t once, with no Cyrillic twin
+        listed = await open_palette(app, pilot)
+        assert "Команды\nt" in listed and not any(p.endswith("\nе") for p in listed)

@@ -1,0 +1,67 @@
+"""Merge conflicts on screen (issue 12, item 16): teams, time, field and what differs, in the
+UI language, not a game id."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from datetime import datetime
+
+from results_fixtures import demo
+from textual.widgets import DataTable
+
+from fieldjudge.app import make_app
+from fieldjudge.screens.dialogs.forms import FormScreen
+from fieldjudge.screens.results.merge import MergeScreen
+from fieldjudge.services import open_tournament
+from fieldjudge.services.demo_history import Script, play
+from tests.test_game_helpers import type_text, wait_for
+
+
+def two_laptops(tmp_path):
+    base = tmp_path / "base"
+    t = demo(base)
+    game = t.games()[4]
+    names = t.team_names()
+    t.close()
+    a, b = tmp_path / "data" / "A", tmp_path / "B"
+    shutil.copytree(base, a)
+    shutil.copytree(base, b)
+    for folder, script, seed in ((a, Script("draw", 1, 2), 1), (b, Script("held", 2, 1), 2)):
+        tt = open_tournament(folder, lock=False, startup_backup=False)
+        play(tt, game["id"], script, random.Random(seed), close=False)
+        tt.close()
+    return a, b, game, names
+
+
+async def test_conflict_shows_teams_time_field_and_the_differing_events(tmp_path) -> None:
+    a, b, game, names = two_laptops(tmp_path)
+    app = make_app(a.parent, a, lang="ru")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MergeScreen))
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_text(pilot, str(b))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MergeScreen))
+        screen = app.screen
+        table = screen.query_one("#conflicts", DataTable)
+        await wait_for(pilot, lambda: table.row_count == 1, "the conflict")
+        row = table.get_row_at(0)
+        start = datetime.fromisoformat(game["start"]).strftime("%H:%M")
+        teams = f"{names[game['team_a']]} — {names[game['team_b']]}"
+        assert row[:3] == [start, game["field"], teams]
+        assert row[3].startswith("здесь +") and "там +" in row[3]
+        assert game["id"] not in " ".join(map(str, row))
+        report = str(screen.query_one("#merge-report").render())
+        assert report.startswith("Слито из B\n") and "Конфликтов: 1" in report
+        detail = str(screen.query_one("#conflict-detail").render())
+        lines = detail.splitlines()
+        assert lines[0] == f"{start} · поле {game['field']} · {teams}"
+        assert lines[1].startswith("Первые ") and lines[1].endswith("совпадают; дальше:")
+        assert any(line.startswith("на этом ноутбуке (") for line in lines)
+        assert any(line.startswith("в другой копии (") for line in lines)
+        assert lines[-1].startswith("Очки здесь ")
+        assert game["id"] not in detail

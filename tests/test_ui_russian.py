@@ -1,0 +1,104 @@
+"""Russian everywhere at 80×24 (issue 12, item 11): the main screens walked by keys in one run;
+any ASCII word outside the allow-list (key names, file formats, the program's name) fails,
+and so does a footer key that does not fit whole."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from textual.widgets._footer import FooterKey
+
+from fieldjudge.app import make_app
+from fieldjudge.screens.widgets.footer import key_width
+from tests.screen_text import screen_text
+from tests.test_game_helpers import fake_clock, wait_for
+
+ALLOWED = {
+    "fieldjudge",  # the program's name in the header
+    "Esc", "Enter", "Tab", "Shift", "Ctrl", "F1",  # key names as printed on the keys
+    "CSV", "PIN", "HTML", "JSON", "PDF",  # formats and the PIN, as Russian writes them
+    "http",  # the pit display's address
+}  # fmt: skip
+ASCII_WORD = re.compile(r"(?<![/\w.:-])[A-Za-z][A-Za-z_]+")
+
+# (keys pressed, the screen they lead to, keys that leave it, the screen left on)
+WALK = [
+    ([], "HomeScreen", [], "HomeScreen"),
+    (["f1"], "HelpScreen", ["escape"], "HomeScreen"),
+    (["ctrl+p"], "JudgePalette", ["escape"], "HomeScreen"),
+    (["t"], "TeamsScreen", ["escape"], "HomeScreen"),
+    (["s"], "ScheduleScreen", ["escape"], "HomeScreen"),
+    (["S"], "StandingsScreen", ["escape"], "HomeScreen"),
+    (["p"], "ProtocolScreen", ["escape"], "HomeScreen"),  # a signed game
+    (["m"], "MergeScreen", ["escape"], "HomeScreen"),
+    (["q"], "MatchesScreen", ["escape"], "HomeScreen"),
+    (["n"], "FormScreen", ["escape"], "HomeScreen"),
+    (["j"], "FormScreen", ["escape"], "HomeScreen"),
+    (["w"], "PitPanel", ["w"], "HomeScreen"),
+    (["down"] * 4 + ["p"], "ProtocolScreen", ["escape"], "HomeScreen"),  # not played yet
+    (["k"], "MarkerCheckScreen", ["escape"], "HomeScreen"),
+    (["g"], "GameScreen", [], "GameScreen"),
+    (["f1"], "HelpScreen", ["escape"], "GameScreen"),  # the game screen's keys
+    (["space"], "GameScreen", [], "GameScreen"),  # running
+    (["u"], "GameScreen", [], "GameScreen"),  # undo asks what it undoes
+    (["enter"], "GameScreen", [], "GameScreen"),  # undone: the log says why, in Russian
+    (["c"], "InGameChronoScreen", ["escape"], "GameScreen"),
+]
+
+
+DOTTED = re.compile(r"\b\w+(?:\.\w+)+\b")  # keymap ids and file names (home.teams, keymap.toml)
+HEX = re.compile(r"\b[0-9a-f]{8,}\b")  # a protocol's hash
+
+
+def ascii_words(text: str) -> set[str]:
+    text = HEX.sub(" ", DOTTED.sub(" ", text))
+    return {w for w in ASCII_WORD.findall(text) if w not in ALLOWED}
+
+
+def cut_footer_keys(app) -> list[str]:
+    """Footer keys not shown whole: past the screen's edge, narrower than their text, or
+    under the palette key docked on the right."""
+    keys = list(app.screen.query(FooterKey))
+    palette = [k for k in keys if "-command-palette" in k.classes]
+    left_edge = palette[0].region.x if palette else app.size.width
+    cut = []
+    for key in keys:
+        if key in palette or not key.region.width:
+            continue
+        if key.region.right > left_edge or key.region.width < key_width(key):
+            cut.append(f"{key.key_display} {key.description}")
+    return cut
+
+
+async def test_main_screens_are_russian_at_80x24(demo_folder: Path, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("STHOMEDIR", str(tmp_path / "no-syncthing"))
+    fake_clock(monkeypatch)
+    app = make_app(demo_folder.parent, demo_folder, lang="ru", pit_port=0)
+    found: dict[str, set[str]] = {}
+    cut: dict[str, list[str]] = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        for keys, expected, back, left_on in WALK:
+            for k in keys:
+                await pilot.press(k)
+            await wait_for(
+                pilot, lambda e=expected: type(app.screen).__name__ == e, f"{expected} ({keys})"
+            )
+            await pilot.pause()
+            where = f"{' '.join(keys) or 'home'} → {expected}"
+            if words := ascii_words(screen_text(app)):
+                found[where] = words
+            if keys_cut := cut_footer_keys(app):
+                cut[where] = keys_cut
+            for k in back:
+                await pilot.press(k)
+            await wait_for(pilot, lambda e=left_on: type(app.screen).__name__ == e, left_on)
+    assert found == {}
+    assert cut == {}
+
+
+def test_the_walk_fails_on_an_english_word() -> None:
+    """The check itself: English words are found; allowed words and paths are not."""
+    text = "Протокол: not_started · Esc Назад · CSV · /tmp/demo/x · home.teams · хэш ab12cd34ef56"
+    assert ascii_words(text) == {"not_started"}

@@ -1,0 +1,113 @@
+"""Teams screen (issue 12, item 14): rename or remove a team, edit or remove a player, by keys;
+refused with the reason once the team has played (the services check it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fieldjudge.app import make_app
+from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen, MessageScreen
+from fieldjudge.screens.setup.teams import TeamsScreen
+from fieldjudge.services.rosters import RosterEditor
+from fieldjudge.store import Refused
+from tests.test_game_helpers import type_text, wait_for
+
+
+async def open_teams(app, pilot, team_name: str) -> TeamsScreen:
+    await wait_for(pilot, lambda: app.tournament is not None)
+    await pilot.press("t")
+    await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "the teams screen")
+    screen = app.screen
+    names = [t["name"] for t in app.tournament.teams()]
+    for _ in range(names.index(team_name)):
+        await pilot.press("down")
+    assert app.tournament.team(screen.selected_team())["name"] == team_name
+    return screen
+
+
+async def test_new_team_renamed_player_edited_and_removed_by_keys(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        t = app.tournament
+        team = t.add_team("Лисы")
+        t.add_player(team["id"], 5, "Анна", True)
+        t.add_player(team["id"], 6, "Борис")
+        screen = await open_teams(app, pilot, "Лисы")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await pilot.press("ctrl+u")  # clear the field, type the new name
+        await type_text(pilot, "Лисицы")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: t.team(team["id"])["name"] == "Лисицы", "renamed")
+        # the roster: edit #6 into #16 "Борис Б." and captain? no (A is the captain)
+        await pilot.press("tab", "down")
+        assert screen.selected_player()["number"] == 6
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "16")
+        await pilot.press("enter", "end")
+        await type_text(pilot, " Б.")
+        await pilot.press("enter", "enter")
+        await wait_for(pilot, lambda: any(p["number"] == 16 for p in t.players(team["id"])))
+        assert [(p["number"], p["name"], p["captain"]) for p in t.players(team["id"])] == [
+            (5, "Анна", True),
+            (16, "Борис Б.", False),
+        ]
+        assert screen.selected_player()["number"] == 16
+        await pilot.press("X")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: len(t.players(team["id"])) == 1, "removed")
+        # the team is in no game: it can go, with its roster
+        await pilot.press("shift+tab", "D")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: t.team(team["id"]) is None, "team removed")
+        assert t.players(team["id"]) == []
+
+
+async def test_a_team_that_played_is_refused_with_the_reason(demo_folder: Path) -> None:
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        t = app.tournament
+        bears = t.team_by_name("Медведи")
+        before = t.players(bears["id"])
+        await open_teams(app, pilot, "Медведи")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_text(pilot, "2")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the refusal")
+        text = str(app.screen.query_one("VerticalScroll Static").render())
+        assert text == (
+            "Медведи уже играла (10:00 на поле 1, Медведи — Драконы): её события и протоколы "
+            "называют команду и игроков, поэтому состав остаётся прежним"
+        )
+        await pilot.press("enter")
+        await pilot.press("tab", "X")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the refusal")
+        assert t.team(bears["id"])["name"] == "Медведи"
+        assert t.players(bears["id"]) == before
+
+
+def test_a_scheduled_team_cannot_be_removed(tournament) -> None:
+    editor = RosterEditor(tournament)
+    team = tournament.add_team("Лисы")
+    g = tournament.games()[-1]
+    assert editor.played(team["id"]) == []
+    editor.rename_team(team["id"], "Лисицы")
+    assert tournament.team(team["id"])["name"] == "Лисицы"
+    with pytest.raises(Refused, match="already exists"):
+        editor.rename_team(team["id"], "Медведи")
+    # a team in the schedule keeps its place
+    tournament.add_games([{"field": g["field"], "start": "2026-06-01T13:00:00",
+                           "team_a": team["id"], "team_b": g["team_a"]}])  # fmt: skip
+    with pytest.raises(Refused, match="scheduled games"):
+        editor.remove_team(team["id"])
