@@ -60,6 +60,6 @@ async def test_cold_index_fills_every_state_after_the_first_frame(demo_folder) -
             alive = t.game_summary(gid)["alive"]
             assert sorted(alive) == [4, 5]
             assert (
-                table.get_cell(gid, app.screen._state_column) == f"running · {alive[0]}:{alive[1]}"
+                table.get_cell(gid, app.screen._state_column) == f"in play {alive[0]} × {alive[1]}"
             )
         assert all(t.cached_game_summary(g["id"]) is not None for g in t.games())
