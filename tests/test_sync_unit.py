@@ -624,3 +624,22 @@ def test_a_syncthing_that_hangs_is_sync_off_after_the_timeout(tmp_path):
         client = svc.SyncthingClient(svc.Endpoint(address, "k"), timeout=0.2)
         st = svc.read_status(client, tmp_path)
     assert (st.on, st.reason) == (False, f"Syncthing does not answer at {address} (TimeoutError)")
+
+
+def test_the_app_writes_the_stignore_when_it_creates_or_opens_a_tournament(tmp_path) -> None:
+    # issue 15 item 1: .cache/ and every local file are excluded by a .stignore the app writes
+    from datetime import date
+
+    from fieldjudge.services import open_tournament
+    from fieldjudge.services.opening import create_tournament
+    from fieldjudge.store.sync_files import stignore_patterns
+
+    folder = tmp_path / "cup"
+    t = create_tournament(folder, name="Cup", day=date(2026, 6, 1), head_judge_secret="x" * 8)
+    t.close()
+    lines = (folder / ".stignore").read_text(encoding="utf-8").splitlines()
+    assert "/.cache" in lines and set(stignore_patterns()) <= set(lines)
+    (folder / ".stignore").write_text("// my own line\n", encoding="utf-8")
+    open_tournament(folder).close()
+    lines = (folder / ".stignore").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "// my own line" and set(stignore_patterns()) <= set(lines)

@@ -16,6 +16,7 @@ from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Tournament, WriteKey
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins
+from fieldjudge.store.sync_files import ensure_stignore
 
 
 def laptop_keys(folder: Path, config_dir: Path | None = None) -> LaptopKeys:
@@ -42,6 +43,8 @@ def open_tournament(
     keys = keys or laptop_keys(Path(folder), config_dir)
     store = Tournament.open(Path(folder), lock=lock, startup_backup=startup_backup, key=key)
     try:
+        if lock:  # opened for writing: local files stay out of a synced folder (issue 15)
+            ensure_stignore(Path(folder))
         return TournamentService(
             store,
             key,
@@ -104,4 +107,5 @@ def create_tournament(
         head_judge_key=unlocked,
     )
     t._sign_tournament()  # noqa: SLF001 - the genesis version, signed by the head judge
+    ensure_stignore(Path(folder))  # local files stay out of a synced folder (issue 15)
     return t
