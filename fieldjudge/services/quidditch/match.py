@@ -254,10 +254,26 @@ class QuidditchSession:
         if not result.outcomes:
             raise SessionError(_("5: no pass to resolve yet (passes stop at a steal or a shot)"))
         post = render_passes_post(result)
+        event = self._record(PASSES_RESOLVED, result, first_roll, decls, post, judge)
+        path = self.step_path(event)
+        write_text(path, post + "\n")
+        return Resolved(event, result, post, path)
+
+    def _record(
+        self,
+        etype: str,
+        result: Any,
+        first_roll: int,
+        decls: list[Declaration],
+        post: str,
+        judge: str,
+    ) -> Event:
+        """Append a resolved step (a whole round or the passes so far) through the one
+        writer, with what `quidditch verify` needs to replay it."""
         try:
-            event = self.tournament.append_match_event(
+            return self.tournament.append_match_event(
                 self.match_id,
-                PASSES_RESOLVED,
+                etype,
                 {
                     "round_no": result.round_no,
                     "first_roll": first_roll,
@@ -269,9 +285,6 @@ class QuidditchSession:
             )
         except StoreError as exc:
             raise SessionError(_("cannot save the round: {error}").format(error=exc)) from None
-        path = self.step_path(event)
-        write_text(path, post + "\n")
-        return Resolved(event, result, post, path)
 
     def resolve(self, declarations: Iterable[Declaration], *, judge: str = "") -> Resolved:
         why = self.closed_refusal()
@@ -292,21 +305,7 @@ class QuidditchSession:
             lines = post.split("\n")
             lines[-1] = lines[-1] + " " + redo_note(result.round_no, runs)
             post = "\n".join(lines)
-        try:
-            event = self.tournament.append_match_event(
-                self.match_id,
-                ROUND_RESOLVED,
-                {
-                    "round_no": result.round_no,
-                    "first_roll": first_roll,
-                    "declarations": [d.to_dict() for d in decls],
-                    "result": result.to_dict(),
-                    "post": post,
-                },
-                judge=judge,
-            )
-        except StoreError as exc:
-            raise SessionError(_("cannot save the round: {error}").format(error=exc)) from None
+        event = self._record(ROUND_RESOLVED, result, first_roll, decls, post, judge)
         path = self.post_path(result.round_no)
         write_text(path, post + "\n")
         self.save_draft(result.state.round_no, {})
