@@ -115,6 +115,8 @@ class FieldJudgeApp(App[None]):
         self.pit_port = pit_port
         self.sync_provider = sync_provider  # the home screen's status line polls one
         self._pit: Any = None  # the pit display's server while it runs
+        self._pit_lan = False  # served on the venue network (the judge's choice)
+        self._pit_shown = ""  # its address for the TV or phone
         self._bells: dict[str, GameBell] = {}
         self.bells_rung: list[str] = []  # why the bell rang, in order (minute, time)
         self.keys = KeyRouter(
@@ -198,26 +200,41 @@ class FieldJudgeApp(App[None]):
         return self._pit is not None and self._pit.running
 
     def pit_url(self) -> str:
-        return self._pit.url if self.pit_running() else ""
+        """The address to type on the TV or phone ("" when stopped, or when the laptop has
+        no network address while serving the venue network)."""
+        return self._pit_shown if self.pit_running() else ""
 
-    def start_pit(self) -> str | None:
-        """Serve the open tournament's pit display on this laptop; its URL, or None."""
+    def start_pit(self, lan: bool = False) -> str | None:
+        """Serve the open tournament's pit display: on this laptop only (127.0.0.1), or on
+        the venue network when the judge chooses it (``lan``). Its URL, or None."""
+        from fieldjudge.serve.addresses import LAN_HOST, lan_urls
         from fieldjudge.serve.server import DEFAULT_PORT, PitServer, PitServerError
         from fieldjudge.services.pitview import PitView
 
         if self.tournament is None:
             return None
         if self.pit_running():
-            return self._pit.url
+            if lan == self._pit_lan:
+                return self.pit_url()
+            self.stop_pit()
         port = DEFAULT_PORT if self.pit_port is None else self.pit_port
-        server = PitServer(PitView(Path(self.tournament.folder)), "127.0.0.1", port)
+        host = LAN_HOST if lan else "127.0.0.1"
+        server = PitServer(PitView(Path(self.tournament.folder)), host, port)
         try:
             url = server.start()
         except PitServerError as exc:
             self.notify(_("Pit display not started") + f": {exc}", severity="error", timeout=10)
             return None
-        self._pit = server
-        return url
+        self._pit, self._pit_lan = server, lan
+        if lan:  # the address a TV or phone types: this laptop's, not 0.0.0.0
+            urls = lan_urls(int(url.rstrip("/").rsplit(":", 1)[1]))
+            self._pit_shown = urls[0] if urls else ""
+        else:
+            self._pit_shown = url
+        return self.pit_url()
+
+    def pit_on_lan(self) -> bool:
+        return self.pit_running() and self._pit_lan
 
     def stop_pit(self) -> None:
         if self._pit is not None:

@@ -129,6 +129,36 @@ async def test_pit_display_key_starts_serves_and_stops(demo_folder: Path) -> Non
             raise AssertionError("the pit display still answers after it was stopped")
 
 
+async def test_pit_display_is_served_on_the_venue_network_only_when_the_judge_chooses(
+    demo_folder: Path,
+) -> None:
+    # issue 14: 127.0.0.1 unless a host is given; in the panel, l is the judge giving it
+    app = make_app(demo_folder.parent, demo_folder, lang="ru", pit_port=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, PitPanel), "the pit panel")
+        assert not app.pit_on_lan() and app._pit.host == "127.0.0.1"  # noqa: SLF001
+        notes = lambda: [str(w.render()) for w in app.screen.query(".dialog-note")]  # noqa: E731
+        assert "Сейчас его видит только этот ноутбук: l — открыть в сети площадки" in notes()
+        await pilot.press("l")
+        await wait_for(pilot, lambda: app.pit_on_lan(), "served on the venue network")
+        await wait_for(pilot, lambda: isinstance(app.screen, PitPanel), "the new panel")
+        assert app._pit.host == "0.0.0.0"  # noqa: S104, SLF001
+        shown = screen_text(app)
+        url = app.pit_url()
+        assert not any("открыть в сети площадки" in n for n in notes())
+        if url:  # this laptop's own address, never 0.0.0.0 or the loopback
+            assert url in shown and not url.startswith(("http://0.", "http://127."))
+        else:
+            assert "Нет сетевого адреса: подключите ноутбук к сети площадки" in shown
+        port = int(app._pit.url.rstrip("/").rsplit(":", 1)[1])  # noqa: SLF001
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/live", timeout=5) as r:  # noqa: S310
+            assert json.loads(r.read())["tournament"]["name"] == app.tournament.name
+        await pilot.press("w")
+        await wait_for(pilot, lambda: not app.pit_running(), "stopped")
+
+
 async def test_sync_line_says_off_without_syncthing_in_russian(
     demo_folder: Path, tmp_path: Path, monkeypatch
 ) -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 from pathlib import Path
 
 import click
 
 from fieldjudge.i18n import _
+from fieldjudge.serve.addresses import lan_urls
 from fieldjudge.serve.server import DEFAULT_PORT
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 
@@ -33,18 +33,6 @@ def _pick_folder(data_dir: Path) -> Path:
             ).format(folder=data_dir)
         )
     return found[-1]
-
-
-def _lan_urls(port: int) -> list[str]:
-    """Addresses of this laptop on its networks, for a server bound to every interface."""
-    addrs: set[str] = set()
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            addrs.add(str(info[4][0]))
-    except OSError:
-        pass
-    addrs = {a for a in addrs if not a.startswith("127.")}
-    return [f"http://{a}:{port}/" for a in sorted(addrs)]
 
 
 def print_qr(url: str) -> None:
@@ -83,17 +71,19 @@ def serve(ctx: click.Context, folder: Path | None, host: str, port: int, no_qr: 
         url = server.start()
     except PitServerError as exc:
         raise click.ClickException(str(exc)) from None
-    urls = [url]
-    if host in ("0.0.0.0", "::", ""):
-        urls = _lan_urls(int(url.rsplit(":", 1)[1].strip("/"))) or [url]
-    click.echo(_("Serving {name} ({folder}). Ctrl+C stops it.").format(name=name, folder=folder))
-    for u in urls:
-        click.echo(_("Pit display: {url}").format(url=u))
-    if host.startswith("127.") or host in ("localhost", "::1"):
+    try:  # Ctrl+C at any moment once it listens (even while the URL or QR is printed)
+        urls = [url]
+        if host in ("0.0.0.0", "::", ""):
+            urls = lan_urls(int(url.rsplit(":", 1)[1].strip("/"))) or [url]
         click.echo(
-            _("Only this laptop can open it. To show it on the venue network: --host 0.0.0.0")
+            _("Serving {name} ({folder}). Ctrl+C stops it.").format(name=name, folder=folder)
         )
-    try:  # Ctrl+C while the QR code is drawn stops the server cleanly too
+        for u in urls:
+            click.echo(_("Pit display: {url}").format(url=u))
+        if host.startswith("127.") or host in ("localhost", "::1"):
+            click.echo(
+                _("Only this laptop can open it. To show it on the venue network: --host 0.0.0.0")
+            )
         if not no_qr:
             print_qr(urls[0])
         threading.Event().wait()

@@ -18,6 +18,7 @@ class PitPanel(JudgeModal[None]):
     BINDINGS = [
         Binding("escape,enter", "close", "Close"),
         Binding("w", "stop", "Stop the pit display"),
+        Binding("l", "lan", "Serve it on the venue network"),
     ]
 
     def __init__(self, url: str) -> None:
@@ -27,18 +28,36 @@ class PitPanel(JudgeModal[None]):
     def compose(self) -> ComposeResult:
         # side by side: the code and the words fit 80×24
         with Horizontal(classes="dialog pit-panel"):
-            yield Static(qr_text(self.url).rstrip("\n"), id="pit-qr", markup=False)
+            yield Static(
+                qr_text(self.url).rstrip("\n") if self.url else "", id="pit-qr", markup=False
+            )
             with Vertical(id="pit-words"):
                 yield Static(_("Pit display is on"), classes="dialog-title")
                 yield Static(
                     _("Type this address on the TV or the phone (same network):"),
                     classes="dialog-note",
                 )
-                yield Static(self.url, id="pit-url", markup=False)
+                yield Static(
+                    self.url or _("No network address: connect this laptop to the venue network"),
+                    id="pit-url",
+                    markup=False,
+                )
+                if not self.app.pit_on_lan():
+                    yield Static(
+                        _("Only this laptop can open it: l serves it on the venue network"),
+                        classes="dialog-note",
+                    )
                 yield Static(_("Esc: hide (it keeps running) · w: stop"), classes="dialog-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_lan(self) -> None:
+        """Restart it bound to every interface (the judge's explicit choice, issue 14)."""
+        url = self.app.start_pit(lan=True)
+        self.dismiss(None)
+        if url is not None:
+            self.app.push_screen(PitPanel(url))
 
     def action_stop(self) -> None:
         self.app.stop_pit()
