@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import threading
+import time
 from pathlib import Path
 
 import click
@@ -86,7 +86,10 @@ def serve(ctx: click.Context, folder: Path | None, host: str, port: int, no_qr: 
             )
         if not no_qr:
             print_qr(urls[0])
-        threading.Event().wait()
+        # short sleeps, not one endless wait: Ctrl+C may be delivered to the server's
+        # thread, and only a main thread that wakes up runs Python's handler for it
+        while server.running:
+            time.sleep(0.2)
     except KeyboardInterrupt:
         pass
     finally:
