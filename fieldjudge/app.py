@@ -25,11 +25,17 @@ from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
 from fieldjudge.screens.keyrouting import RU_TO_LATIN, KeyDone, KeyRouter, latin_twin
 from fieldjudge.screens.palette import JudgePalette, iter_commands
-from fieldjudge.services import TOURNAMENT_FILE, TournamentService, open_tournament
+from fieldjudge.services import (
+    TOURNAMENT_FILE,
+    DamagedFile,
+    FolderLocked,
+    StoreError,
+    TournamentService,
+    open_tournament,
+)
 from fieldjudge.services.chrono import ChronoSession
 from fieldjudge.services.laptop import LaptopSettings, load_keymap
 from fieldjudge.services.sync import SyncStatusProvider
-from fieldjudge.store import DamagedFile, FolderLocked, StoreError
 
 STARTUP_BACKUP_DELAY_S = 1.0
 # Textual's key names as a keyboard prints them (the footer, F1 and the palette show them).

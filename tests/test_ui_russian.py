@@ -100,5 +100,5 @@ async def test_main_screens_are_russian_at_80x24(demo_folder: Path, tmp_path, mo
 
 def test_the_walk_fails_on_an_english_word() -> None:
     """The check itself: English words are found; allowed words and paths are not."""
-    text = "Протокол: not_started · Esc Назад · CSV · /tmp/demo/x · home.teams · хэш ab12cd34ef56"
+    text = "Протокол: not_started · Esc Назад · CSV · ./exports/cup.pdf · home.teams · хэш ab12cd34ef56"
     assert ascii_words(text) == {"not_started"}

@@ -7,10 +7,18 @@ goes through the :class:`TournamentService` it returns, or through the live game
 from fieldjudge.services.authority import HeadJudge
 from fieldjudge.services.opening import create_tournament, open_tournament
 from fieldjudge.services.tournament import TournamentService
-from fieldjudge.store.tournament import TOURNAMENT_FILE
+from fieldjudge.store.errors import DamagedFile, FolderLocked, Refused, StoreError
+from fieldjudge.store.tournament import TOURNAMENT_FILE, slugify
 
+# The store's typed errors, as the screens see them: a refusal (citing its rule) or a
+# damaged/locked folder. Screens import them from here; they never import the store.
 __all__ = [
     "TOURNAMENT_FILE",
+    "DamagedFile",
+    "FolderLocked",
+    "Refused",
+    "StoreError",
+    "slugify",
     "HeadJudge",
     "TournamentService",
     "create_tournament",

@@ -21,7 +21,7 @@ from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.feed import ChronoFeed, session_config, typed_reading
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen
-from fieldjudge.store import Refused
+from fieldjudge.services import Refused
 
 
 def ask_typed_reading(screen: Screen) -> None:

@@ -48,7 +48,7 @@ from fieldjudge.screens.chrono.text import (
     shot_list,
 )
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.store import Refused
+from fieldjudge.services import Refused
 
 __all__ = [
     "PENALTY_TEXT",

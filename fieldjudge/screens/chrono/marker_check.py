@@ -52,6 +52,7 @@ from fieldjudge.screens.chrono.text import (
 from fieldjudge.screens.chrono.widgets import set_text
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.services import Refused
 from fieldjudge.services.chrono import (
     game_state,
     link_tolerance,
@@ -59,7 +60,6 @@ from fieldjudge.services.chrono import (
     tournament_settings,
 )
 from fieldjudge.services.marker_check import MarkerCheckService
-from fieldjudge.store import Refused
 
 # FailedMarkerScreen and parse_fps moved (chrono_dialogs, chrono_readings): still importable here
 __all__ = ["FailedMarkerScreen", "MarkerCheckScreen", "now_local", "open_marker_check", "parse_fps"]
@@ -386,7 +386,7 @@ def open_marker_check(app, game_id: str) -> None:
     try:
         app.push_screen(MarkerCheckScreen(t, game_id))
     except Exception as exc:  # noqa: BLE001 - a damaged game file or a schedule problem
-        from fieldjudge.store import DamagedFile
+        from fieldjudge.services import DamagedFile
 
         if isinstance(exc, DamagedFile):
             app.show_damaged(t.folder, exc)

@@ -13,8 +13,8 @@ from textual.widgets import Static
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeModal
+from fieldjudge.services import DamagedFile
 from fieldjudge.services.recovery import good_backup, restore_backup
-from fieldjudge.store import DamagedFile
 
 
 class DamagedFileScreen(JudgeModal[None]):

@@ -14,7 +14,7 @@ from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
 from fieldjudge.screens.game.host import GameHost
 from fieldjudge.screens.game.text import Namer, clock, describe
 from fieldjudge.screens.widgets.prompt import Choice
-from fieldjudge.store import Refused
+from fieldjudge.services import Refused
 
 
 class CorrectionActions:

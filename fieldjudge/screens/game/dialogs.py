@@ -18,8 +18,8 @@ from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.text import Namer, clock, describe
+from fieldjudge.services import Refused
 from fieldjudge.services.game import GameSession
-from fieldjudge.store import Refused
 
 
 class InspectionDialog(JudgeModal[None]):

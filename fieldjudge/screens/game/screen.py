@@ -52,8 +52,8 @@ from fieldjudge.screens.game.widgets import (
 )
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import Choice, PromptPanel
+from fieldjudge.services import Refused
 from fieldjudge.services.game import GameSession, SecondPlayerNeeded
-from fieldjudge.store import Refused
 
 
 class GameScreen(JudgeScreen):

@@ -23,9 +23,14 @@ from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import TOURNAMENT_FILE, create_tournament
+from fieldjudge.services import (
+    TOURNAMENT_FILE,
+    DamagedFile,
+    FolderLocked,
+    StoreError,
+    create_tournament,
+)
 from fieldjudge.services.quidditch import QuidditchSession, SessionError, match_list
-from fieldjudge.store import DamagedFile, FolderLocked, StoreError
 
 QUIDDITCH_FOLDER = "quidditch"
 
@@ -154,7 +159,7 @@ class MatchesScreen(JudgeScreen):
         taken = set(self.app.tournament.matches())
 
         def check(v: Values) -> str | None:
-            from fieldjudge.store import slugify
+            from fieldjudge.services import slugify
 
             if not v["id"]:
                 return _("The match needs a name")
@@ -164,7 +169,7 @@ class MatchesScreen(JudgeScreen):
 
         def done(v: Values | None) -> None:
             if v is not None:
-                from fieldjudge.store import slugify
+                from fieldjudge.services import slugify
 
                 self.start(sample_setup(slugify(v["id"]), client_seed=v["client"]))
 

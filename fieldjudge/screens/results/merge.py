@@ -14,9 +14,8 @@ from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import merge
+from fieldjudge.services import DamagedFile, StoreError, merge
 from fieldjudge.services.merge_view import ConflictView, all_conflicts
-from fieldjudge.store import DamagedFile, StoreError
 
 
 class MergeScreen(JudgeScreen):

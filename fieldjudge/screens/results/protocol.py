@@ -27,9 +27,8 @@ from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
 from fieldjudge.screens.game.text import reason_label
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import results
+from fieldjudge.services import Refused, StoreError, results
 from fieldjudge.services.protocol import GameProtocol
-from fieldjudge.store import Refused, StoreError
 
 PHASE_TEXT = {
     "scheduled": "not played yet",

@@ -15,8 +15,7 @@ from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import results
-from fieldjudge.store import StoreError
+from fieldjudge.services import StoreError, results
 
 
 class StandingsScreen(JudgeScreen):

@@ -21,7 +21,7 @@ from fieldjudge.csv_import import CsvImportError, ParseResult, Progress, read_cs
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.store import Refused
+from fieldjudge.services import Refused
 
 __all__ = ["CsvImportMixin", "CsvParsed", "CsvProgress", "read_csv_file", "MAX_SHOWN"]
 

@@ -15,7 +15,7 @@ from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.setup.csv_flow import CsvImportMixin
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.store import Refused
+from fieldjudge.services import Refused
 
 
 def resolve_team(t, text: str) -> dict | None:

@@ -23,8 +23,8 @@ from fieldjudge.screens.dialogs.forms import (
 )
 from fieldjudge.screens.setup.csv_flow import CsvImportMixin
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.services import Refused
 from fieldjudge.services.rosters import RosterEditor
-from fieldjudge.store import Refused
 
 RosterParser = Callable[[bytes, int | None, Progress], ParseResult]
 
