@@ -89,13 +89,16 @@ def run_export(
             put(f"events-{gs}.csv", events_csv(v, delimiter))
         return written
     views = []
-    if fmt in ("html", "pdf"):
-        # each game file read and its chain verified once: its summary (the standings'
-        # source) is taken from the same view as its protocol
-        for g in played_games(t):
-            key = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
-            v = results.read_game_view(t, g["id"])
-            t.remember_game_summary(g["id"], summaries.summary_of_view(v), key)
+    # each game file read and its chain verified once, in schedule order: its summary (the
+    # standings' source, and 20.05 for the games after it) is taken from the same view as
+    # its protocol
+    known: dict[str, dict] = {}
+    for g in played_games(t):
+        key = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
+        v = results.read_game_view(t, g["id"], known)
+        known[g["id"]] = summaries.summary_of_view(v)
+        t.remember_game_summary(g["id"], known[g["id"]], key)
+        if fmt in ("html", "pdf"):
             views.append(v)
     closed = results.closed_results(t)
     by_div = results.standings_by_division(t, closed)

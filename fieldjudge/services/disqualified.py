@@ -4,6 +4,7 @@ them by folding the logs of the games scheduled before the given one (by start t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fieldjudge.rules.paintball import disqualified_in, fold
@@ -47,10 +48,13 @@ def _may_disqualify(events: Any, settings: Settings) -> bool:
     return False
 
 
-def disqualified_before(t: Any, game_id: str) -> frozenset[tuple[str, int]]:
+def disqualified_before(
+    t: Any, game_id: str, known: Mapping[str, Mapping[str, Any]] | None = None
+) -> frozenset[tuple[str, int]]:
     """(team, number) of every player disqualified (20.05) in a game of the tournament
     scheduled before ``game_id`` whose log exists. A damaged or unreadable log is skipped
-    here (its own screen reports it)."""
+    here (its own screen reports it). ``known``: summaries of games just read from their
+    files (a pass over every game in schedule order), used instead of asking for them."""
     games = t.games()
     this = t.game(game_id)
     if this is None:
@@ -63,10 +67,12 @@ def disqualified_before(t: Any, game_id: str) -> frozenset[tuple[str, int]]:
         if g.get("id") == game_id or str(g.get("start", "")) >= start:
             continue  # not earlier (a game at the same time is on another field)
         try:
-            if not t.game_path(g["id"]).exists():
-                continue
-            # the cached summary says it (fold once per change of that game's file)
-            summary = t.game_summary(g["id"])
+            summary = known.get(g["id"]) if known is not None else None
+            if summary is None:
+                if not t.game_path(g["id"]).exists():
+                    continue
+                # the cached summary says it (fold once per change of that game's file)
+                summary = t.game_summary(g["id"])
             if isinstance(summary.get("disqualified"), list):
                 found |= {(str(x[0]), int(x[1])) for x in summary["disqualified"]}
                 continue

@@ -8,6 +8,7 @@ take his secret (which unlocks his signing key) and ask the service for his gran
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -55,7 +56,13 @@ class TournamentReader(Protocol):
 CLOSED_PHASES = (pr.SUBMITTED, pr.SIGNED, pr.LOCKED, "no_show")
 
 
-def setup_for(t: TournamentReader, game_id: str, log: Any = None) -> GameSetup:
+def setup_for(
+    t: TournamentReader,
+    game_id: str,
+    log: Any = None,
+    known: Mapping[str, Mapping[str, Any]] | None = None,
+) -> GameSetup:
+    """The engine's setup of a game; ``known``: see :func:`disqualified_before`."""
     g = t.game(game_id)
     if g is None and log is not None:
         g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
@@ -76,7 +83,7 @@ def setup_for(t: TournamentReader, game_id: str, log: Any = None) -> GameSetup:
         Settings.from_dict(t.settings),
         # 20.05: the same setup as the live game's (services/game.py), so the protocol
         # counts a player disqualified in an earlier game exactly as the game screen does
-        disqualified=disqualified_before(t, game_id),
+        disqualified=disqualified_before(t, game_id, known),
     )
 
 
@@ -145,11 +152,14 @@ def game_view(t: Svc, game_id: str) -> GameView:
     return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
 
 
-def read_game_view(t: Svc, game_id: str) -> GameView:
+def read_game_view(
+    t: Svc, game_id: str, known: Mapping[str, Mapping[str, Any]] | None = None
+) -> GameView:
     """The view of a game read once (an export over every game): its file read and its
-    chain verified once, not kept open unless it already was."""
+    chain verified once, not kept open unless it already was. ``known``: the summaries of
+    the games read before it in the same pass (their 20.05 disqualifications)."""
     with t.reading_game_log(game_id) as log:
-        return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
+        return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log, known))
 
 
 def result_doc(r: GameResult) -> dict[str, Any]:
