@@ -13,6 +13,7 @@ import orjson
 from fieldjudge.export import bundle, html, scope, tables
 from fieldjudge.export.names import safe_name, write_new
 from fieldjudge.services import results, summaries
+from fieldjudge.services.disqualified import CarriedOver
 from fieldjudge.store import Refused
 
 FORMATS = ("html", "pdf", "csv", "json")
@@ -92,12 +93,13 @@ def run_export(
     # each game file read and its chain verified once, in schedule order: its summary (the
     # standings' source, and 20.05 for the games after it) is taken from the same view as
     # its protocol
-    known: dict[str, dict] = {}
+    carried = CarriedOver()
     for g in played_games(t):
         key = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
-        v = results.read_game_view(t, g["id"], known)
-        known[g["id"]] = summaries.summary_of_view(v)
-        t.remember_game_summary(g["id"], known[g["id"]], key)
+        v = results.read_game_view(t, g["id"], carried.before(g))
+        summary = summaries.summary_of_view(v)
+        carried.add(summary)
+        t.remember_game_summary(g["id"], summary, key)
         if fmt in ("html", "pdf"):
             views.append(v)
     closed = results.closed_results(t)

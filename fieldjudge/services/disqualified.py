@@ -48,13 +48,10 @@ def _may_disqualify(events: Any, settings: Settings) -> bool:
     return False
 
 
-def disqualified_before(
-    t: Any, game_id: str, known: Mapping[str, Mapping[str, Any]] | None = None
-) -> frozenset[tuple[str, int]]:
+def disqualified_before(t: Any, game_id: str) -> frozenset[tuple[str, int]]:
     """(team, number) of every player disqualified (20.05) in a game of the tournament
     scheduled before ``game_id`` whose log exists. A damaged or unreadable log is skipped
-    here (its own screen reports it). ``known``: summaries of games just read from their
-    files (a pass over every game in schedule order), used instead of asking for them."""
+    here (its own screen reports it)."""
     games = t.games()
     this = t.game(game_id)
     if this is None:
@@ -67,12 +64,10 @@ def disqualified_before(
         if g.get("id") == game_id or str(g.get("start", "")) >= start:
             continue  # not earlier (a game at the same time is on another field)
         try:
-            summary = known.get(g["id"]) if known is not None else None
-            if summary is None:
-                if not t.game_path(g["id"]).exists():
-                    continue
-                # the cached summary says it (fold once per change of that game's file)
-                summary = t.game_summary(g["id"])
+            if not t.game_path(g["id"]).exists():
+                continue
+            # the cached summary says it (fold once per change of that game's file)
+            summary = t.game_summary(g["id"])
             if isinstance(summary.get("disqualified"), list):
                 found |= {(str(x[0]), int(x[1])) for x in summary["disqualified"]}
                 continue
@@ -84,4 +79,33 @@ def disqualified_before(
     return frozenset(found) | disqualified_in(states)
 
 
-__all__ = ["disqualified_before"]
+class CarriedOver:
+    """20.05 along one pass over the played games in schedule order (an export): the
+    players disqualified in the games that started before the current one, taken from the
+    summaries of the games already read -- what :func:`disqualified_before` gives, without
+    asking the tournament for every earlier game again."""
+
+    def __init__(self) -> None:
+        self._before: set[tuple[str, int]] = set()
+        self._same_start: set[tuple[str, int]] = set()
+        self._start: str | None = None
+
+    def before(self, game: Mapping[str, Any]) -> frozenset[tuple[str, int]]:
+        """The players disqualified before ``game``; games come in order of start."""
+        start = str(game.get("start", ""))
+        if self._start is None or start > self._start:
+            self._before |= self._same_start  # a game at the same time: another field
+            self._same_start = set()
+            self._start = start
+        elif start < self._start:
+            raise ValueError("games must come in schedule order")
+        return frozenset(self._before)
+
+    def add(self, summary: Mapping[str, Any]) -> None:
+        """The summary of the game just read (its ``disqualified`` list)."""
+        dq = summary.get("disqualified")
+        if isinstance(dq, list):
+            self._same_start |= {(str(x[0]), int(x[1])) for x in dq}
+
+
+__all__ = ["CarriedOver", "disqualified_before"]

@@ -8,7 +8,6 @@ take his secret (which unlocks his signing key) and ask the service for his gran
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -60,9 +59,10 @@ def setup_for(
     t: TournamentReader,
     game_id: str,
     log: Any = None,
-    known: Mapping[str, Mapping[str, Any]] | None = None,
+    disqualified: frozenset[tuple[str, int]] | None = None,
 ) -> GameSetup:
-    """The engine's setup of a game; ``known``: see :func:`disqualified_before`."""
+    """The engine's setup of a game. ``disqualified``: the players disqualified in earlier
+    games (20.05) when the caller knows them (:class:`CarriedOver`), else looked up."""
     g = t.game(game_id)
     if g is None and log is not None:
         g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
@@ -83,7 +83,7 @@ def setup_for(
         Settings.from_dict(t.settings),
         # 20.05: the same setup as the live game's (services/game.py), so the protocol
         # counts a player disqualified in an earlier game exactly as the game screen does
-        disqualified=disqualified_before(t, game_id, known),
+        disqualified=disqualified_before(t, game_id) if disqualified is None else disqualified,
     )
 
 
@@ -153,13 +153,14 @@ def game_view(t: Svc, game_id: str) -> GameView:
 
 
 def read_game_view(
-    t: Svc, game_id: str, known: Mapping[str, Mapping[str, Any]] | None = None
+    t: Svc, game_id: str, disqualified: frozenset[tuple[str, int]] | None = None
 ) -> GameView:
     """The view of a game read once (an export over every game): its file read and its
-    chain verified once, not kept open unless it already was. ``known``: the summaries of
-    the games read before it in the same pass (their 20.05 disqualifications)."""
+    chain verified once, not kept open unless it already was. ``disqualified``: see
+    :func:`setup_for`."""
     with t.reading_game_log(game_id) as log:
-        return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log, known))
+        setup = setup_for(t, game_id, log, disqualified)
+        return view_from_events(t, game_id, list(log.events), setup)
 
 
 def result_doc(r: GameResult) -> dict[str, Any]:
