@@ -27,12 +27,9 @@ from fieldjudge.store import Refused
 Svc = TournamentService
 
 
-class TournamentReader(Protocol):
-    """What the read-only results need of a tournament: the services' TournamentService
-    and the store's Tournament (e.g. the pit display's read-only snapshot) both fit."""
-
-    @property
-    def meta(self) -> dict[str, Any]: ...
+class SetupReader(Protocol):
+    """What a game's setup needs (with its 20.05 disqualifications given): the schedule,
+    rosters and settings (``verify``'s parsed tournament file fits too)."""
 
     @property
     def settings(self) -> dict[str, Any]: ...
@@ -41,13 +38,21 @@ class TournamentReader(Protocol):
 
     def game(self, game_id: str) -> dict[str, Any] | None: ...
 
+    def players(self, team_id: str | None = None) -> list[dict[str, Any]]: ...
+
+
+class TournamentReader(SetupReader, Protocol):
+    """What the read-only results need of a tournament: the services' TournamentService
+    and the store's Tournament (e.g. the pit display's read-only snapshot) both fit."""
+
+    @property
+    def meta(self) -> dict[str, Any]: ...
+
     def teams(self) -> list[dict[str, Any]]: ...
 
     def team(self, team_id: str) -> dict[str, Any] | None: ...
 
     def team_names(self) -> dict[str, str]: ...
-
-    def players(self, team_id: str | None = None) -> list[dict[str, Any]]: ...
 
     def game_summary(self, game_id: str) -> dict[str, Any]: ...
 
@@ -56,7 +61,7 @@ CLOSED_PHASES = (pr.SUBMITTED, pr.SIGNED, pr.LOCKED, "no_show")
 
 
 def setup_for(
-    t: TournamentReader,
+    t: SetupReader,
     game_id: str,
     log: Any = None,
     disqualified: frozenset[tuple[str, int]] | None = None,
