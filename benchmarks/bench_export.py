@@ -8,7 +8,11 @@ chain check, no rules), and write exactly the files fieldjudge wrote (their byte
 from a reference export made before the timing, read back from disk by the floor).
 
 The summary index is deleted before every fieldjudge run: every game file is read and
-its chain verified in the run (the worst case of a head judge's first export).
+its chain verified in the run (the worst case of a head judge's first export). Python
+starts as an installed fieldjudge starts: with its modules' bytecode compiled (pip
+compiles it at install; a development shell may set PYTHONDONTWRITEBYTECODE, which
+would make every run compile fieldjudge's sources again), so the bytecode is compiled
+once before the timing, never the work of a run.
 Repetitions alternate fieldjudge and the floor, so machine load hits both alike.
 Target: ratio of the medians ≤ 2. The last line is JSON; its verdict is the ratio.
 
@@ -18,6 +22,7 @@ Target: ratio of the medians ≤ 2. The last line is JSON; its verdict is the ra
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import random
 import shutil
@@ -31,6 +36,7 @@ from pathlib import Path
 
 import orjson
 
+import fieldjudge
 from fieldjudge.csv_import import RosterRow
 from fieldjudge.export import bundle
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
@@ -157,6 +163,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.repeat < 1:
         sys.exit("--repeat must be >= 1")
+    compileall.compile_dir(Path(fieldjudge.__file__).parent, quiet=1)  # as pip install does
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         folder = root / "bench"
