@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 import orjson
@@ -58,52 +58,42 @@ class Event:
 
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any]) -> Event:
-        # Every stored event of a game passes here when its file is opened: the fields are
-        # set in one step (the defaults merged with the document, in C) instead of the
-        # frozen dataclass's one ``object.__setattr__`` per field (there is no
-        # ``__post_init__`` to skip). A document lacking a required field or ``data``, with
-        # keys that are not fields, or a ``data`` that is not an object takes the
-        # field-by-field path (its errors and defaults).
-        fields = {**_DEFAULTS, **doc}
-        if (
-            len(fields) != _NFIELDS
-            or type(fields["data"]) is not dict
-            or not doc.keys() >= _REQUIRED
-        ):
-            fields = {
-                "id": doc["id"],
-                "seq": doc["seq"],
-                "type": doc["type"],
-                "game_clock_ms": doc.get("game_clock_ms"),
-                "wall_time": doc["wall_time"],
-                "judge": doc.get("judge", ""),
-                "data": doc.get("data") or {},
-                "prev_hash": doc.get("prev_hash", GENESIS_HASH),
-                "hash": doc.get("hash", ""),
-                "sig": doc.get("sig"),
-                "signer": doc.get("signer"),
-                "hj_sig": doc.get("hj_sig"),
-                "hj_key": doc.get("hj_key"),
-            }
+        # Every stored event of a game passes here when its file is opened. A well-formed
+        # document (every field it holds is a field, the ones without a default are there,
+        # ``data`` is an object) becomes the instance's attributes in one step: the fields
+        # it lacks (``sig``, ``hj_sig``...) read the dataclass's defaults, which stay on
+        # the class. Any other document takes the field-by-field path (its errors, its
+        # defaults). Either way no ``object.__setattr__`` per field, and there is no
+        # ``__post_init__`` to skip.
         e = object.__new__(cls)
-        e.__dict__.update(fields)
+        keys = doc.keys()
+        if keys <= _FIELDS and keys >= _WITHOUT_DEFAULT and type(doc["data"]) is dict:
+            e.__dict__.update(doc)
+            return e
+        e.__dict__.update(
+            id=doc["id"],
+            seq=doc["seq"],
+            type=doc["type"],
+            game_clock_ms=doc.get("game_clock_ms"),
+            wall_time=doc["wall_time"],
+            judge=doc.get("judge", ""),
+            data=doc.get("data") or {},
+            prev_hash=doc.get("prev_hash", GENESIS_HASH),
+            hash=doc.get("hash", ""),
+            sig=doc.get("sig"),
+            signer=doc.get("signer"),
+            hj_sig=doc.get("hj_sig"),
+            hj_key=doc.get("hj_key"),
+        )
         return e
 
 
-_REQUIRED = frozenset({"id", "seq", "type", "wall_time", "data"})
-# The optional fields with their defaults (``data`` has none: each event gets its own {});
-# with the required ones, every field.
-_DEFAULTS: dict[str, Any] = {
-    "game_clock_ms": None,
-    "judge": "",
-    "prev_hash": GENESIS_HASH,
-    "hash": "",
-    "sig": None,
-    "signer": None,
-    "hj_sig": None,
-    "hj_key": None,
-}
-_NFIELDS = len(_DEFAULTS) + len(_REQUIRED)
+_FIELDS = frozenset(f.name for f in fields(Event))
+# the fields a stored document must hold for the one-step path (the others have defaults
+# on the class: prev_hash, hash and the signatures)
+_WITHOUT_DEFAULT = frozenset(
+    f.name for f in fields(Event) if f.default is MISSING and f.default_factory is MISSING
+) | {"data"}
 
 
 def canonical(doc: Mapping[str, Any]) -> bytes:

@@ -96,7 +96,7 @@ def _step(st: m.GameState, e: Event, check: bool = True) -> None:
     if e.type not in ev.EVENT_TYPES:
         st.ignored.append(e.id)
         return
-    data = e.data if isinstance(e.data, Mapping) else {}
+    data = e.data if type(e.data) is dict or isinstance(e.data, Mapping) else {}
     if check:
         try:
             why = refusal(st, e.type, data)
