@@ -110,9 +110,11 @@ def run_export(
         provisional.append(tr("Provisional, not counted until signed") + ":")
         provisional += [f"  {line}" for line in later]
     if fmt == "html":
-        for v in views:
-            put(f"protocol-{game_stem(t, v.game)}.html", html.protocol_html(t, v, lang).encode())
-        put(f"protocols-{stem}.html", html.protocols_html(t, views, lang).encode())
+        sections = [html.protocol_section(t, v, tr, lang) for v in views]
+        for v, section in zip(views, sections, strict=True):
+            page = html.protocol_html(t, v, lang, section)
+            put(f"protocol-{game_stem(t, v.game)}.html", page.encode())
+        put(f"protocols-{stem}.html", html.protocols_html(t, views, lang, sections).encode())
         standings = html.standings_html(t, by_div, lang, now, provisional)
         put(f"standings-{stem}.html", standings.encode())
     elif fmt == "pdf":
