@@ -70,7 +70,7 @@ def run_export(
 
     stem = tournament_stem(t)
     if fmt == "json":
-        data = bundle.build_bundle(t.folder, now)
+        data = bundle.build_bundle(t.folder, now, serialised=game_id is None)
         if game_id is not None:
             data["games"] = {game_id: data["games"][game_id]}
             data["quidditch"] = {}
@@ -90,6 +90,8 @@ def run_export(
             put(f"events-{gs}.csv", events_csv(v, delimiter))
         return written
     views = []
+    sections: list[str] = []  # HTML: each protocol rendered once, its events not kept
+    pages: list[tuple[str, bytes]] = []
     # each game file read and its chain verified once, in schedule order: its summary (the
     # standings' source, and 20.05 for the games after it) is taken from the same view as
     # its protocol
@@ -100,7 +102,11 @@ def run_export(
         summary = summaries.summary_of_view(v)
         carried.add(summary)
         t.remember_game_summary(g["id"], summary, key)
-        if fmt in ("html", "pdf"):
+        if fmt == "html":
+            sections.append(html.protocol_section(t, v, tr, lang))
+            page = html.protocol_html(t, v, lang, sections[-1])
+            pages.append((f"protocol-{game_stem(t, v.game)}.html", page.encode()))
+        elif fmt == "pdf":
             views.append(v)
     closed = results.closed_results(t)
     by_div = results.standings_by_division(t, closed)
@@ -110,11 +116,9 @@ def run_export(
         provisional.append(tr("Provisional, not counted until signed") + ":")
         provisional += [f"  {line}" for line in later]
     if fmt == "html":
-        sections = [html.protocol_section(t, v, tr, lang) for v in views]
-        for v, section in zip(views, sections, strict=True):
-            page = html.protocol_html(t, v, lang, section)
-            put(f"protocol-{game_stem(t, v.game)}.html", page.encode())
-        put(f"protocols-{stem}.html", html.protocols_html(t, views, lang, sections).encode())
+        for name, payload in pages:
+            put(name, payload)
+        put(f"protocols-{stem}.html", html.protocols_html(t, [], lang, sections).encode())
         standings = html.standings_html(t, by_div, lang, now, provisional)
         put(f"standings-{stem}.html", standings.encode())
     elif fmt == "pdf":
