@@ -143,7 +143,7 @@ def _eliminate(
     p.status = m.ELIMINATED
     r = ALL_REASONS.get(reason)
     p.elimination = m.Elimination(
-        reason, section, at, e.id, text or (nt.reason_text(r.en, r.ru) if r else reason)
+        reason, section, at, e.id, text or (nt.reason_text(r.en) if r else reason)
     )
     _close_check(p, at, "eliminated")
     if p.carrying is not None:
