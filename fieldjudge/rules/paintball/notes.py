@@ -110,13 +110,6 @@ def could_not_apply(error: Any) -> RuleMessage:
 
 
 @catalog
-def reason_text(en: str) -> Phrase:
-    """An elimination reason of ``reasons.py`` (its English words) as the elimination's
-    text; the catalog holds the reasons under no context."""
-    return Phrase(en)
-
-
-@catalog
 def with_group_removal(player: Player, section: str) -> Phrase:
     return Phrase(
         "group removal 1+1 with {player} ({section})",

@@ -15,8 +15,8 @@ class Reason:
 
     @property
     def text(self) -> Phrase:
-        """The reason's words, translated by the catalog (``rules.po``, no context)."""
-        return Phrase(self.en)
+        """The reason's words; the catalog (``rules.po``) files them under the section."""
+        return Phrase.in_context(self.section, self.en)
 
 
 def _r(key: str, section: str, en: str) -> Reason:

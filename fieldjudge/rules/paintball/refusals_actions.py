@@ -9,16 +9,16 @@ from fieldjudge.rules.messages import Phrase, Player, RuleMessage, Team, catalog
 
 R = RuleMessage
 
-# player statuses and inspection results as words (model.py / events.py codes)
+# player statuses and inspection results (18.02) as words (model.py / events.py codes)
 STATUS = {
     "in_play": Phrase("in_play"),
     "eliminated": Phrase("eliminated"),
     "neutral": Phrase("neutral"),
     "not_admitted": Phrase("not_admitted"),
     "no_marker": Phrase("no_marker"),
-    "clean": Phrase("clean"),
-    "hit_found": Phrase("hit_found"),
-    "did_not_report": Phrase("did_not_report"),
+    "clean": Phrase.in_context("18.02", "clean"),
+    "hit_found": Phrase.in_context("18.02", "hit_found"),
+    "did_not_report": Phrase.in_context("18.02", "did_not_report"),
 }
 CHECK_KIND = {
     "paint": Phrase("paint check"),
