@@ -1,4 +1,4 @@
-"""Bilingual messages about the head judge's secret and keys (see ``rules/messages.py``)."""
+"""Messages about the head judge's secret and keys (see ``rules/messages.py``)."""
 
 from __future__ import annotations
 

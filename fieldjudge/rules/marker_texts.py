@@ -1,5 +1,6 @@
-"""The results of the pre-game marker check (19.05, 20.02) in English and Russian.
-Constructors only: the tests themselves are in ``marker_check.py``."""
+"""The results of the pre-game marker check (19.05, 20.02). English templates; their Russian
+is in ``locale/ru/LC_MESSAGES/rules.po``. Constructors only: the tests themselves are in
+``marker_check.py``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The protocol's refusals and notes (31, 32.03) in English and Russian. Constructors only:
-the decisions are in ``protocol.py``."""
+"""The protocol's refusals and notes (31, 32.03). English templates; their Russian is in
+``locale/ru/LC_MESSAGES/rules.po``. Constructors only: the decisions are in ``protocol.py``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""What the paintball engine writes down, in English and Russian: chrono verdicts (20),
-the fold's notes and elimination texts (``state.py``), and the scoring notes (30, 32).
-Constructors only: the decisions are in ``chrono.py``, ``state.py`` and ``scoring.py``."""
+"""What the paintball engine writes down: chrono verdicts (20), the fold's notes and
+elimination texts (``state.py``), and the scoring notes (30, 32). English templates; their
+Russian is in ``locale/ru/LC_MESSAGES/rules.po``. Constructors only: the decisions are in
+``chrono.py``, ``state.py`` and ``scoring.py``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The refusals of ``checks.refusal`` (why an action cannot be logged now) about the game
-phase, the roster and malformed data, in English and Russian, each citing its section.
-Constructors only: the decisions are in ``checks.py``; checks, chrono, flags and the
-inspection are in ``refusals_actions.py``."""
+phase, the roster and malformed data, each citing its section. English templates; their
+Russian is in ``locale/ru/LC_MESSAGES/rules.po``. Constructors only: the decisions are in
+``checks.py``; checks, chrono, flags and the inspection are in ``refusals_actions.py``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Refusals of ``checks.refusal`` about checks, chrono, flags and the inspection (24-25, 20,
-22-23, 18.02), in English and Russian. Constructors only: the decisions are in ``checks.py``."""
+22-23, 18.02). English templates; their Russian is in ``locale/ru/LC_MESSAGES/rules.po``.
+Constructors only: the decisions are in ``checks.py``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""What the quidditch engine refuses, in English and Russian (the round post itself is
-Russian, ``post.py``). Constructors only: the decisions are in ``closing.py``,
-``resolve.py`` and ``interim.py``."""
+"""What the quidditch engine refuses: English templates, their Russian in
+``locale/ru/LC_MESSAGES/rules.po`` (the round post itself is Russian, ``post.py``).
+Constructors only: the decisions are in ``closing.py``, ``resolve.py`` and ``interim.py``."""
 
 from __future__ import annotations
 
