@@ -13,8 +13,8 @@ typed in or imported from a CSV always shows whole and reads the same everywhere
   a right-to-left override makes "Wolves" print as "sevloW" and can make one team's name look
   like another's on the signed protocol.
 
-`name_problem` returns None for a good name, else a `Phrase` (translated through ``rules.po``) saying what is wrong
-(shown with ``rule_text``); callers add the line number or the field.
+`name_problem` returns None for a good name, else a `Phrase` saying what is wrong (shown
+with ``rule_text``, translated through ``rules.po``); callers add the line number or the field.
 """
 
 from __future__ import annotations
