@@ -97,10 +97,11 @@ class Phrase(str):
         obj.en, obj.params = en, dict(params)
         return obj
 
-    @classmethod
-    def in_context(cls, context: str, en: str, /, **params: Any) -> Phrase:
-        """A phrase looked up under ``context`` (a section's text without its section)."""
-        obj = cls(en, **params)
+    @staticmethod
+    def in_context(context: str, en: str, /, **params: Any) -> Phrase:
+        """A phrase looked up under ``context`` (a section's text without its section, an
+        elimination reason under the section it cites)."""
+        obj = Phrase(en, **params)
         obj.context = context
         return obj
 
