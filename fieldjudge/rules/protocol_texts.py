@@ -212,3 +212,61 @@ def handover_needs_pin() -> Phrase:
         "only the head judge hands a game over to another laptop, with his secret",
         "передать игру другому ноутбуку может только Главный судья, введя свой секрет",
     )
+
+
+@catalog
+def void_locked_needs_pin() -> RuleMessage:
+    return R(
+        "31",
+        "only the head judge voids an event of a signed protocol, with his secret",
+        "отменить событие подписанного протокола может только Главный судья, введя свой секрет",
+    )
+
+
+@catalog
+def locked_void_target() -> RuleMessage:
+    return R(
+        "31",
+        "after the signatures the head judge voids a game event of this game, not yet voided; "
+        "not a protocol step, a no-show or a correction",
+        "после подписей Главный судья отменяет ещё не отменённое игровое событие этой игры; "
+        "не шаг протокола, не неявку и не исправление",
+    )
+
+
+@catalog
+def locked_void_reason() -> RuleMessage:
+    return R(
+        "31",
+        "voiding an event of a signed protocol needs a reason",
+        "отмене события подписанного протокола нужна причина",
+    )
+
+
+@catalog
+def voided_by_head_judge(judge: Any, reason: Any) -> RuleMessage:
+    return R(
+        "31",
+        "event voided by the head judge {judge} after the signatures: {reason}",
+        "событие отменено Главным судьёй {judge} после подписей: {reason}",
+        judge=judge,
+        reason=reason,
+    )
+
+
+@catalog
+def locked_void_not_locked() -> RuleMessage:
+    return R(
+        "31",
+        "the protocol is not signed by both captains: void the event in the game",
+        "протокол не подписан обоими капитанами: отмените событие в игре",
+    )
+
+
+@catalog
+def locked_void_unfinished() -> RuleMessage:
+    return R(
+        "31",
+        "without this event the game would not be over: correct the total instead",
+        "без этого события игра не была бы окончена: исправьте сумму очков",
+    )

@@ -447,6 +447,7 @@ class TournamentService:
                     game_clock_ms=game_clock_ms,
                     wall_time=wall_time,
                     key=self._key,
+                    extra={k: v for k, v in data.items() if k not in ("target", "reason")},
                     **signing,
                 )
             else:
