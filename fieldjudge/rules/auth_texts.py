@@ -61,3 +61,13 @@ def registration_needs_secret() -> Phrase:
         "only the head judge registers a laptop's key, with his secret",
         "ключ ноутбука регистрирует только главный судья своим секретом",
     )
+
+
+@catalog
+def tournament_decision_needs_secret() -> Phrase:
+    return Phrase(
+        "only the head judge decides a difference between two laptops' tournament files, "
+        "with his secret",
+        "расхождение между файлами турнира двух ноутбуков решает только главный судья своим "
+        "секретом",
+    )

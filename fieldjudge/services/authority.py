@@ -27,6 +27,8 @@ SIGN_TOURNAMENT = "sign_tournament"
 #: the head judge's void of an event of a locked protocol (31), in the attempts log
 LOCKED_VOID = "void_locked"
 REGISTER_LAPTOP = "key_registration"
+#: his decision on a difference between two laptops' tournament files (merge)
+TOURNAMENT_DECISION = "tournament_decision"
 
 
 class HeadJudge:
@@ -60,6 +62,8 @@ def head_judge_refusal(etype: str) -> Phrase:
         return auth_texts.tournament_needs_secret()
     if etype == REGISTER_LAPTOP:
         return auth_texts.registration_needs_secret()
+    if etype == TOURNAMENT_DECISION:
+        return auth_texts.tournament_decision_needs_secret()
     return pt.decision_needs_pin()
 
 
