@@ -21,7 +21,7 @@ from fieldjudge.store.anchors import read_tournament_sig
 from fieldjudge.store.auth_log import read_all as read_attempts
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
-from fieldjudge.store.tournament import TOURNAMENT_FILE, anchor_fault
+from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE, anchor_fault
 from fieldjudge.store.validate import validate_data
 
 EVENT_FIELDS = {
@@ -47,6 +47,8 @@ def files_of(folder: Path) -> list[Path]:
     out = [folder / TOURNAMENT_FILE]
     for sub in ("games", "quidditch"):
         out += sorted((folder / sub).glob("*.json"))
+    # marker checks made on a laptop that does not own the game (19)
+    out += sorted(p for p in (folder / "laptops").glob(f"*/{MARKER_DIR}/*.json") if p.is_file())
     conflicts = folder / "conflicts"
     if conflicts.is_dir():
         out += sorted(
@@ -146,7 +148,7 @@ def verify_log(path: Path, ctx: Context, kind: str, anchored: bool = True) -> Fi
         cut = anchor_fault(events, (anchor.count, anchor.hash))
         if cut:
             rep.faults.append(f"{cut} (manifest of {ctx.who(anchor.laptop)})")
-    hj_types = authority.HEAD_JUDGE_TYPES if kind == "games" else frozenset()
+    hj_types = authority.HEAD_JUDGE_TYPES if kind in ("games", MARKER_DIR) else frozenset()
     by_signer: dict[str, int] = {}
     for d in docs:
         fault = identity.event_fault(d, ctx.reg, ctx.hj, hj_types)
@@ -214,7 +216,7 @@ def verify_report(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, 
         rel = p.relative_to(folder).as_posix()
         in_conflicts = rel.startswith("conflicts/")
         kind = p.parent.name
-        out[rel] = verify_log(p, ctx, kind, anchored=not in_conflicts)
+        out[rel] = verify_log(p, ctx, kind, anchored=not in_conflicts and kind != MARKER_DIR)
     for (kind, log_id), a in sorted(ctx.heads.items()):
         rel = f"{kind}/{log_id}.json"
         if rel not in out:
