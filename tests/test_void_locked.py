@@ -93,6 +93,14 @@ def test_31_head_judge_voids_a_locked_event_result_and_standings_follow(svc) -> 
     assert [(s.old, s.new) for s in struck] == [("event #5, " + _clock(v, target), "voided")]
     assert struck[0].why.startswith(f"voided by the head judge {svc.meta['head_judge']}, ")
     assert struck[0].why.endswith(": the hit was on the bunker")
+    # the printed protocol (Russian by default) shows it with the reason
+    from fieldjudge.export.html import protocol_html
+
+    page = protocol_html(svc, v, "ru")
+    assert "событие #5" in page and "→ отменено" in page
+    assert f"отменено Главным судьёй {svc.meta['head_judge']}" in page
+    assert "the hit was on the bunker" in page
+    assert "voided by the head judge" in protocol_html(svc, v, "en")
     # the summary (home screen, standings) follows
     assert svc.game_summary(gid)["result"]["diff"] == {a: 1, b: -1}
     rows = {r.team: r for rows in res.standings_by_division(svc).values() for r in rows}
