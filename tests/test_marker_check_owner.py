@@ -144,3 +144,56 @@ async def test_opening_the_marker_check_screen_creates_no_game_file(tmp_path: Pa
         await wait_for(pilot, lambda: app.screen.state.checkins, "the check-in")
         assert not t.game_path(g["id"]).exists()
         assert t.store.marker_log_path(t.keys.laptop_id, g["id"]).exists()
+
+
+def test_marker_checks_of_another_folder_arrive_by_merge_and_a_forged_one_does_not(
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    import orjson
+
+    from fieldjudge.export import bundle
+    from fieldjudge.rules.events import compute_hash
+    from fieldjudge.services.merge import merge_into
+
+    field_folder = tmp_path / "field" / "cup"
+    demo(field_folder).close()
+    g = unplayed_game(field_folder)
+    gid, team = g["id"], g["team_a"]
+    chrono_folder = tmp_path / "chrono" / "cup"
+    shutil.copytree(field_folder, chrono_folder, ignore=shutil.ignore_patterns(".cache"))
+    chrono = chrono_laptop(chrono_folder, tmp_path / "cfg-chrono")
+    try:
+        service = MarkerCheckService(chrono, gid)
+        number = service.state()[1].team_players(team)[0].number
+        service.verdict(team, number, "not_admitted")
+        rel = chrono.store.marker_log_path(chrono.keys.laptop_id, gid).relative_to(chrono_folder)
+    finally:
+        chrono.close()
+    forged = tmp_path / "forged" / "cup"
+    shutil.copytree(chrono_folder, forged)
+    doc = bundle.read_log_file(forged / rel)
+    ev0 = dict(doc["events"][0], data={**doc["events"][0]["data"], "result": "admitted"})
+    ev0["hash"] = compute_hash(ev0)
+    (forged / rel).write_bytes(orjson.dumps(bundle.doc_to_log({**doc, "events": [ev0]})))
+
+    field = open_tournament(field_folder, startup_backup=False)
+    try:
+        report = merge_into(field, forged)
+        errs = [e for e in report.errors if e.startswith(rel.as_posix())]
+        assert len(errs) == 1
+        assert errs[0].startswith(
+            f"{rel.as_posix()}: not merged: event #1 (marker_verdict): the signature of laptop"
+        )
+        assert errs[0].endswith("does not match the event (edited?)")
+        assert not (field_folder / rel).exists()
+        report = merge_into(field, chrono_folder)
+        assert report.errors == [] and (field_folder / rel).exists()
+        assert not field.game_path(gid).exists()  # the merge makes no game file either
+        session = GameSession(field, gid)
+        assert session.state.player(team, number).marker_result == "not_admitted"
+        assert [e.type for e in session.events] == [ev.MARKER_VERDICT]
+    finally:
+        field.close()
+    assert verify_folder(field_folder)[rel.as_posix()] == []
