@@ -229,7 +229,7 @@ WHAT_TEXT = {
     "team": "team",
     "player": "player",
     "game": "game",
-    "game_clash": "game at a taken field and time",
+    "game_clash": "game, field and time taken",
     "setting": "setting",
 }
 
