@@ -72,6 +72,7 @@ def test_31_head_judge_voids_a_locked_event_result_and_standings_follow(svc) -> 
     a, b = v0.teams
     assert (dict(v0.result.diff), dict(v0.result.survivors)) == ({a: 2, b: -2}, {a: 4, b: 2})
     rows0 = {r.team: r for rows in res.standings_by_division(svc).values() for r in rows}
+    ended = svc.game_summary(gid)["ended_at"]
     event = GameProtocol(svc, gid, "Senior").void_locked(
         target, "the hit was on the bunker", DEMO_PASSPHRASE
     )
@@ -103,6 +104,7 @@ def test_31_head_judge_voids_a_locked_event_result_and_standings_follow(svc) -> 
     assert "voided by the head judge" in protocol_html(svc, v, "en")
     # the summary (home screen, standings) follows
     assert svc.game_summary(gid)["result"]["diff"] == {a: 1, b: -1}
+    assert svc.game_summary(gid)["ended_at"] == ended  # 32.03: the game ended when it did
     rows = {r.team: r for rows in res.standings_by_division(svc).values() for r in rows}
     assert rows[a].diff == rows0[a].diff - 1 and rows[b].diff == rows0[b].diff + 1
     assert all(f == [] for f in verify_folder(svc.folder).values()), verify_folder(svc.folder)
