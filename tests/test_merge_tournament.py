@@ -316,4 +316,13 @@ def test_the_head_judge_keeps_ours_or_takes_theirs_signed_and_recorded(tmp_path:
             decide(t, team, "ours", DEMO_PASSPHRASE)
     finally:
         t.close()
-    assert verify_folder(a)["tournament.json"] == []  # every change signed by the head judge
+    faults = verify_folder(a)
+    assert faults["tournament.json"] == []  # every change signed by the head judge
+    recorded = sorted(k for k in faults if k.startswith("conflicts/decisions/"))
+    assert len(recorded) == 5 and all(faults[k] == [] for k in recorded)
+    edited = a / recorded[0]
+    doc = orjson.loads(edited.read_bytes())
+    edited.write_bytes(orjson.dumps({**doc, "keep": "theirs" if doc["keep"] == "ours" else "ours"}))
+    assert verify_folder(a)[recorded[0]] == [
+        "the head judge's signature does not match the decision (edited?)"
+    ]
