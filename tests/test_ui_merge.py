@@ -118,3 +118,22 @@ async def test_tournament_differences_kept_or_taken_with_the_head_judges_secret(
         await wait_for(pilot, lambda: diffs.row_count == 3, "the kept difference gone")
         assert (a / "tournament.json").read_bytes() == before
         assert pid not in [(x.ours, x.theirs) for x in screen.differences.values()]
+
+
+def test_the_merge_report_counts_the_tournament_differences() -> None:
+    from fieldjudge.i18n import set_language
+    from fieldjudge.screens.results.merge import report_lines
+    from fieldjudge.services.merge import MergeReport
+
+    report = MergeReport("B", tournament_conflicts=["venue: here 'x', there 'y'"])
+    report.refused_games.append("game g2 not added: field 3 at 2026-05-16T15:00 is taken")
+    assert report_lines(report)[-1] == (
+        "2 differences between the tournament files: the head judge decides below"
+    )
+    set_language("ru")
+    try:
+        assert report_lines(report)[-1] == (
+            "Различий в файлах турнира: 2; решает главный судья (ниже)"
+        )
+    finally:
+        set_language("en")

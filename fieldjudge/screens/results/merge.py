@@ -355,5 +355,12 @@ def report_lines(report: merge.MergeReport) -> list[str]:
         out.append(
             _("{n} conflicts: the head judge chooses below (o / t)").format(n=len(report.conflicts))
         )
+    differ = len(report.tournament_conflicts) + len(report.refused_games)
+    if differ:
+        out.append(
+            _("{n} differences between the tournament files: the head judge decides below").format(
+                n=differ
+            )
+        )
     out.extend(_("Error") + f": {e}" for e in report.errors)
     return out
