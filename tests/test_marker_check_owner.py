@@ -197,3 +197,29 @@ def test_marker_checks_of_another_folder_arrive_by_merge_and_a_forged_one_does_n
     finally:
         field.close()
     assert verify_folder(field_folder)[rel.as_posix()] == []
+
+
+def test_a_damaged_marker_check_log_never_stops_the_game(tmp_path: Path) -> None:
+    folder = tmp_path / "cup"
+    demo(folder).close()
+    g = unplayed_game(folder)
+    chrono = chrono_laptop(folder, tmp_path / "cfg-chrono")
+    try:
+        service = MarkerCheckService(chrono, g["id"])
+        number = service.state()[1].team_players(g["team_a"])[0].number
+        service.verdict(g["team_a"], number, "admitted")
+        path = chrono.store.marker_log_path(chrono.keys.laptop_id, g["id"])
+    finally:
+        chrono.close()
+    path.write_bytes(b"{not json")
+    field = open_tournament(folder, startup_backup=False)
+    try:
+        session = GameSession(field, g["id"])
+        assert session.events == []
+        session.start_clock()
+        assert [e.type for e in session.events] == [ev.CLOCK_START]
+    finally:
+        field.close()
+    rel = path.relative_to(folder).as_posix()
+    assert verify_folder(folder)[rel] != []
+    assert path.read_bytes() == b"{not json"  # never rewritten

@@ -540,12 +540,15 @@ class TournamentService:
             raise translated(exc) from None
 
     def marker_events(self, game_id: str) -> list[tuple[str, list[Event]]]:
-        """(laptop id, events) of every laptop's marker-check log of the game (a damaged
-        one raises ``DamagedFile``, naming it)."""
-        return [
-            (lid, self.store.read_marker_log(lid, game_id))
-            for lid, _path in self.store.marker_log_paths(game_id)
-        ]
+        """(laptop id, events) of every laptop's marker-check log of the game. A damaged
+        one is left out (``verify`` names it): it never stops the game from opening."""
+        out = []
+        for lid, _path in self.store.marker_log_paths(game_id):
+            try:
+                out.append((lid, self.store.read_marker_log(lid, game_id)))
+            except DamagedFile:
+                continue
+        return out
 
     def hand_over_game(self, game_id: str, to_laptop: str, secret: str, judge: str = "") -> Event:
         """The head judge gives a game to another laptop (a broken laptop's games), with his
