@@ -61,6 +61,4 @@ def tournament_decision_needs_secret() -> Phrase:
     return Phrase(
         "only the head judge decides a difference between two laptops' tournament files, "
         "with his secret",
-        "расхождение между файлами турнира двух ноутбуков решает только главный судья своим "
-        "секретом",
     )

@@ -191,11 +191,7 @@ def handover_needs_pin() -> Phrase:
 
 @catalog
 def void_locked_needs_pin() -> RuleMessage:
-    return R(
-        "31",
-        "only the head judge voids an event of a signed protocol, with his secret",
-        "отменить событие подписанного протокола может только Главный судья, введя свой секрет",
-    )
+    return R("31", "only the head judge voids an event of a signed protocol, with his secret")
 
 
 @catalog
@@ -204,18 +200,12 @@ def locked_void_target() -> RuleMessage:
         "31",
         "after the signatures the head judge voids a game event of this game, not yet voided; "
         "not a protocol step, a no-show or a correction",
-        "после подписей Главный судья отменяет ещё не отменённое игровое событие этой игры; "
-        "не шаг протокола, не неявку и не исправление",
     )
 
 
 @catalog
 def locked_void_reason() -> RuleMessage:
-    return R(
-        "31",
-        "voiding an event of a signed protocol needs a reason",
-        "отмене события подписанного протокола нужна причина",
-    )
+    return R("31", "voiding an event of a signed protocol needs a reason")
 
 
 @catalog
@@ -223,7 +213,6 @@ def voided_by_head_judge(judge: Any, reason: Any) -> RuleMessage:
     return R(
         "31",
         "event voided by the head judge {judge} after the signatures: {reason}",
-        "событие отменено Главным судьёй {judge} после подписей: {reason}",
         judge=judge,
         reason=reason,
     )
@@ -231,17 +220,9 @@ def voided_by_head_judge(judge: Any, reason: Any) -> RuleMessage:
 
 @catalog
 def locked_void_not_locked() -> RuleMessage:
-    return R(
-        "31",
-        "the protocol is not signed by both captains: void the event in the game",
-        "протокол не подписан обоими капитанами: отмените событие в игре",
-    )
+    return R("31", "the protocol is not signed by both captains: void the event in the game")
 
 
 @catalog
 def locked_void_unfinished() -> RuleMessage:
-    return R(
-        "31",
-        "without this event the game would not be over: correct the total instead",
-        "без этого события игра не была бы окончена: исправьте сумму очков",
-    )
+    return R("31", "without this event the game would not be over: correct the total instead")
