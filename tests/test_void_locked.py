@@ -63,8 +63,7 @@ def test_31_void_of_a_locked_event_without_the_secret_is_refused(svc) -> None:
     with pytest.raises(Refused) as refused:
         res.void_locked_event(svc, gid, target, "bunker", "")
     assert rule_text(refused.value, lang="ru").startswith(
-        "31: отменить событие подписанного протокола может только Главный судья, введя свой "
-        "секрет"
+        "31: отменить событие подписанного протокола может только Главный судья, введя свой секрет"
     )
     # an ordinary void (no head judge) stays refused by the lock
     with pytest.raises(Refused, match=r"^31: the protocol is signed by both captains"):
