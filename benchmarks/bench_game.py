@@ -13,7 +13,8 @@ skip the terminal output altogether: the pty shows what the judge sees.)
   types ``a 4 2`` (team A, shirt 42), waits for the reason menu, then times ``Enter``
   (reason: hit) until the screen shows #42 out (✗ in his row and the "✓" notice); then
   checks the event is in the game file (it was fsync'd before the frame was composed).
-  ``u`` undoes it (not timed), so the game grows by two events a round.
+  ``u Enter`` undoes it (the undo asks first; not timed), so the game grows by two events
+  a round.
 - anchor: a Textual app with a DataTable of the ten players and a notice line; ``Enter``
   appends the event as one fsync'd JSON line and updates #42's cell and the notice; ``u``
   appends a void line and puts the cell back. The same keys, the same wait.
@@ -294,7 +295,7 @@ def main() -> None:
                 size = game_file.stat().st_size
                 times_fj.append(fj.send(b"\r", fj_out) * 1000)
                 assert game_file.stat().st_size > size, "painted before it was on disk"
-                fj.send(b"u", fj_back)
+                fj.send(b"u\r", fj_back)
                 # the anchor: the same keys
                 anchor.send(b"a42", lambda ls: any("Reason for #42" in ln for ln in ls))
                 size = lines_path.stat().st_size
