@@ -19,7 +19,8 @@ skip the terminal output altogether: the pty shows what the judge sees.)
   appends the event as one fsync'd JSON line and updates #42's cell and the notice; ``u``
   appends a void line and puts the cell back. The same keys, the same wait.
 
-Rounds alternate between the two apps, so machine load hits both alike.
+Rounds alternate between the two apps (and which goes first), so machine load hits both
+alike.
 Target: p95 ≤ 50 ms and p95 ratio ≤ 1.5. The last line is JSON; its verdict is the ratio.
 
     python benchmarks/bench_game.py [--rounds 200]
@@ -289,19 +290,25 @@ def main() -> None:
             anchor.wait_for(lambda ls: "in play" in anchor_row(ls))
             times_fj: list[float] = []
             times_anchor: list[float] = []
-            for _ in range(args.rounds):
-                # fieldjudge: a 4 2 → the reason menu; Enter → #42 out, on disk
+
+            def round_fj() -> None:
+                # a 4 2 → the reason menu; Enter → #42 out, on disk
                 fj.send(b"a42", lambda ls: any("Reason for" in ln for ln in ls))
                 size = game_file.stat().st_size
                 times_fj.append(fj.send(b"\r", fj_out) * 1000)
                 assert game_file.stat().st_size > size, "painted before it was on disk"
                 fj.send(b"u\r", fj_back)
-                # the anchor: the same keys
+
+            def round_anchor() -> None:  # the same keys
                 anchor.send(b"a42", lambda ls: any("Reason for #42" in ln for ln in ls))
                 size = lines_path.stat().st_size
                 times_anchor.append(anchor.send(b"\r", lambda ls: "✗" in anchor_row(ls)) * 1000)
                 assert lines_path.stat().st_size > size
                 anchor.send(b"u", lambda ls: "✗" not in anchor_row(ls))
+
+            for i in range(args.rounds):  # who goes first alternates
+                for run in (round_fj, round_anchor) if i % 2 == 0 else (round_anchor, round_fj):
+                    run()
         finally:
             fj.close()
             anchor.close()
