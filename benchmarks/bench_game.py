@@ -320,7 +320,11 @@ def main() -> None:
     assert events_after == events_before + 2 * args.rounds, events_after
     f, a = summary(times_fj), summary(times_anchor)
     ratio = f["p95_ms"] / a["p95_ms"]
-    print(f"{args.rounds} eliminations, game of {events_before}→{events_after} events, 80x24 pty")
+    load = [round(x, 2) for x in os.getloadavg()]  # the machine's load (1, 5, 15 min) at the end
+    print(
+        f"{args.rounds} eliminations, game of {events_before}→{events_after} events, 80x24 pty; "
+        f"load average {load[0]} {load[1]} {load[2]} on {os.cpu_count()} cores"
+    )
     for name, s in (("fieldjudge", f), ("anchor (DataTable + JSON lines)", a)):
         print(
             f"{name:32} min {s['min_ms']:6.1f}  median {s['median_ms']:6.1f}  "
@@ -344,6 +348,7 @@ def main() -> None:
                 "target_ratio": TARGET_RATIO,
                 "ratio": round(ratio, 3),
                 "ok": ok,
+                "loadavg": load,
             }
         )
     )
