@@ -267,3 +267,18 @@ async def test_the_prompt_lies_over_the_log_and_moves_nothing(demo_folder: Path,
         assert {w: w.region for w in before} == before
         assert "✗ Медведи #42" in log.render().plain.split("\n")[0]
     assert gc.get_freeze_count() == 0
+
+
+async def test_the_prompt_stays_whole_when_the_log_has_little_room(demo_folder: Path, gid, clock):
+    """Big rosters (or a short terminal) leave the log a few lines: the reason menu then
+    covers the last roster rows, whole, above the footer: its title and first keys are not
+    cut."""
+    async with game_screen(demo_folder, gid, lang="ru", size=(80, 18)) as (app, pilot, screen):
+        await keys(pilot, "space", "a 4 2")
+        await wait_for(pilot, lambda: screen.prompt.region.height == 9, "the reason menu")
+        log = screen.query_one(EventLogView)
+        assert log.region.height == 4
+        assert (screen.prompt.region.y, screen.prompt.region.bottom) == (8, 17)  # footer: 17
+        title = screen.query_one("#prompt-title")
+        assert screen.get_widget_at(3, 8)[0] is title  # on screen, over the rosters
+        assert str(title.render()) == "Причина для Медведи #42 Сергей Волков:"

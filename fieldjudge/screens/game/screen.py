@@ -130,7 +130,8 @@ class GameScreen(JudgeScreen):
             id="rosters",
         )
         yield Static("", id="notice")
-        yield Vertical(PromptPanel(), EventLogView(id="event-log"), id="log-pane")
+        yield Vertical(EventLogView(id="event-log"), id="log-pane")
+        yield PromptPanel()  # over the bottom of the screen, above the footer (game.tcss)
         yield Footer()
 
     @property
