@@ -151,7 +151,9 @@ class FieldJudgeApp(App[None]):
 
     def on_unmount(self) -> None:
         self.stop_pit()
-        self.close_tournament()
+        # the screens are torn down: a new sub-title would reach headers whose title
+        # widgets are gone (Textual's Header then raises NoMatches on the way out)
+        self.close_tournament(retitle=False)
 
     # -- this laptop: keys, theme, bell, field (services/laptop.py) ------------------------
     def load_keymap(self) -> None:
@@ -299,12 +301,13 @@ class FieldJudgeApp(App[None]):
             except OSError as exc:
                 self.notify(_("Backup failed") + f": {exc}", severity="error", timeout=10)
 
-    def close_tournament(self) -> None:
+    def close_tournament(self, retitle: bool = True) -> None:
         self.stop_pit()
         if self.tournament is not None:
             self.tournament.close()
             self.tournament = None
-            self.show_subtitle()
+            if retitle:
+                self.show_subtitle()
 
     def show_subtitle(self) -> None:
         """The open tournament and the judge whose name goes with every event."""

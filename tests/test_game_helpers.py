@@ -3,6 +3,7 @@ clock, press keys, compare states across a restart."""
 
 from __future__ import annotations
 
+import time
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,11 +21,19 @@ def fake_clock(monkeypatch) -> FakeClock:
     return clock
 
 
+WAIT_S = 30.0  # a deadline for a loaded CI machine; a condition met returns at once
+
+
 async def wait_for(pilot, condition, what: str = "condition", tries: int = 300) -> None:
-    for _ in range(tries):
+    """Poll ``condition`` between frames until it holds: at least ``tries`` polls and at
+    least :data:`WAIT_S` seconds (a count of polls alone timed out on a loaded machine)."""
+    deadline = time.monotonic() + WAIT_S
+    n = 0
+    while n < tries or time.monotonic() < deadline:
         if condition():
             return
         await pilot.pause(0.01)
+        n += 1
     raise AssertionError(f"timed out waiting for {what}")
 
 

@@ -9,14 +9,7 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.results.protocol import ProtocolScreen
 from fieldjudge.services.demo import DEMO_PASSPHRASE
-
-
-async def wait_for(pilot, cond, tries: int = 100) -> None:
-    for _ in range(tries):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    assert cond()
+from tests.test_game_helpers import wait_for
 
 
 def setup_folder(tmp_path):
