@@ -158,7 +158,7 @@ class FieldJudgeApp(App[None]):
         """The judge's keymap file: valid entries applied, the others named once."""
         from fieldjudge.screens.base import all_binding_ids
 
-        km = load_keymap(all_binding_ids())
+        km = load_keymap(all_binding_ids)  # every screen imported only for a keymap
         self.set_keymap(km.keys)
         reasons = {
             "reserved": _("{id}: {key} is reserved (Ctrl+Q, F1, Ctrl+P and Esc stay)"),
