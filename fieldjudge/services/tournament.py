@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -24,9 +24,7 @@ from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import Phrase, joined
 from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.schedule import ScheduleCheck
-from fieldjudge.services import authority, identity
-from fieldjudge.services.auth_guard import SecretGuard
-from fieldjudge.services.authority import HeadJudge
+from fieldjudge.services import identity
 from fieldjudge.services.head_judge import (
     HeadJudgeError,
     KeyNotPinned,
@@ -41,6 +39,9 @@ from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.sync_files import LAPTOP_FILE, write_laptop_file
 from fieldjudge.store.tables import RosterRow, ScheduleRow
+
+if TYPE_CHECKING:  # the authority's engines are imported on the first write, not at open
+    from fieldjudge.services.authority import HeadJudge
 
 
 def translated(exc: Refused) -> Refused:
@@ -291,6 +292,9 @@ class TournamentService:
         decision): his secret unlocks his signing key. Raises :class:`Refused` citing the
         section on a wrong secret; every attempt is logged with time and laptop and, after
         three failures, this laptop waits (across restarts)."""
+        from fieldjudge.services import authority
+        from fieldjudge.services.auth_guard import SecretGuard
+
         rule = authority.head_judge_refusal(action)
         record = self.meta.get("head_judge_key")
         if not record:
@@ -300,7 +304,7 @@ class TournamentService:
             unlocked = guard.unlock_head_judge(record, secret, self.wall(), self.pinned_hj)
         except HeadJudgeError as exc:
             raise Refused(joined((rule, exc.message))) from None
-        grant = HeadJudge(str(self.meta.get("head_judge", "")))
+        grant = authority.HeadJudge(str(self.meta.get("head_judge", "")))
         self._grants[grant] = unlocked
         self._session_hj = unlocked
         return grant
@@ -349,6 +353,8 @@ class TournamentService:
 
     def register_laptop(self, secret: str) -> None:
         """The head judge registers this laptop's key with his secret (signed)."""
+        from fieldjudge.services import authority
+
         grant = self.head_judge(secret, authority.REGISTER_LAPTOP)
         self._register_laptop(grant)
 
@@ -371,6 +377,8 @@ class TournamentService:
 
     def sign_tournament(self, secret: str) -> None:
         """The head judge signs tournament.json as it is now (after checking it)."""
+        from fieldjudge.services import authority
+
         self.head_judge(secret, authority.SIGN_TOURNAMENT)
         self._sign_tournament()
 
@@ -428,6 +436,8 @@ class TournamentService:
     ) -> Event:
         """Check the authority (31, 32.01) and append one event to a game's log. The game
         rules were asked by the caller (the live game) once; raises :class:`Refused`."""
+        from fieldjudge.services import authority
+
         data = dict(data or {})
         log = self.game_log(game_id)
         why = authority.append_refusal(
@@ -461,7 +471,7 @@ class TournamentService:
                 )
         except Refused as exc:
             raise translated(exc) from None
-        if etype in identity.MANIFEST_STEPS:
+        if etype in identity.manifest_steps():
             self._record_head(game_id, log, etype)
         return event
 
