@@ -349,6 +349,7 @@ class TournamentService:
         else:
             doc.pop("hj_sig", None)
             doc.pop("hj_key", None)
+        self.keys.checked()  # the public key registered is this laptop's (DamagedFile)
         write_laptop_file(self.folder, lid, LAPTOP_FILE, orjson.dumps(doc))
 
     def register_laptop(self, secret: str) -> None:
