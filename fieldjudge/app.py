@@ -147,13 +147,10 @@ class FieldJudgeApp(App[None]):
             self._chrono = ChronoSession()
         return self._chrono
 
-    def sync_provider(self, folder: Path) -> SyncStatusProvider:
-        """What the home screen's sync status line polls for ``folder`` (Syncthing's)."""
-        if self._sync_provider is not None:
-            return self._sync_provider(folder)
-        from fieldjudge.services.sync import SyncStatusProvider
-
-        return SyncStatusProvider(folder)
+    def sync_provider(self) -> Callable[[Path], SyncStatusProvider]:
+        """What makes the status a folder's sync line polls (Syncthing's by default); the
+        home screen's worker calls it (it touches no widget)."""
+        return self._sync_provider or _syncthing_status
 
     # -- lifecycle ----------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -457,6 +454,12 @@ class FieldJudgeApp(App[None]):
         """Every action of the current screen (aliases once), then the app's own."""
         for a in iter_commands(screen):
             yield SystemCommand(a.title, a.key, _make_runner(a.node, a.action))
+
+
+def _syncthing_status(folder: Path) -> SyncStatusProvider:
+    from fieldjudge.services.sync import SyncStatusProvider
+
+    return SyncStatusProvider(folder)
 
 
 def _make_runner(node: Any, action: str):

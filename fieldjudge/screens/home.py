@@ -4,6 +4,7 @@ them the sync status line and, when it runs, the pit display's address."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,9 @@ if TYPE_CHECKING:  # Syncthing's client is imported after the first frame
     from fieldjudge.services.sync import SyncStatus, SyncStatusProvider
 
 SYNC_EVERY_S = 2.0
+#: the sync status line starts this long after the lists are filled (its client is
+#: imported by its worker, which would share the first frame's time)
+SYNC_START_S = 0.3
 #: stale summaries computed before the home screen's first frame: none, the schedule is
 #: drawn first (a summary reads, verifies and folds a whole game file: ~8 ms at 300 events)
 SUMMARIES_BEFORE_FIRST_FRAME = 0
@@ -50,6 +54,10 @@ PHASES = {
 # Phases where the players in play are the news (not a score).
 LIVE_PHASES = ("not_started", "running", "stopped", "hang_check", "ended", "inspection")
 UNPLAYED = ("scheduled", "open", "not_started")
+
+
+class EnginesReady(Message):
+    """The rules engines a summary folds with are imported (posted by a worker)."""
 
 
 class SyncTick(Message):
@@ -106,7 +114,9 @@ class HomeScreen(JudgeScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self._shown = False
+        self._shown = False  # mounted: the lists can be filled
+        self._resumed = False
+        self._engines = False  # the rules engines are imported (a cold index needs them)
         self._sync_folder: Path | None | bool = False  # False: not watched yet
         self._pending: list[str] = []
         self._changed_logs = None
@@ -137,11 +147,14 @@ class HomeScreen(JudgeScreen):
         # games whose summary is stale, summarised after the first frame (cold start)
         self._pending: list[str] = []
         self.query_one("#pit-line").display = False
-        # The first ScreenResume follows mount: on_screen_resume fills the lists.
+        # Filled now, so the first frame is laid out once, with the rows (the tournament
+        # opened by the app before or after this fills them again through reload).
+        self._shown = True
+        self.reload()
 
     # -- data ---------------------------------------------------------------------------
     def reload(self) -> None:
-        if not self._shown:  # filled when first shown
+        if not self._shown:  # filled when mounted
             return
         options = self.query_one("#tournaments", OptionList)
         options.clear_options()
@@ -156,7 +169,7 @@ class HomeScreen(JudgeScreen):
         if highlighted is not None:
             options.highlighted = highlighted
         self.reload_games()
-        self.call_after_refresh(self._watch_sync)  # the status line follows the first frame
+        self.set_timer(SYNC_START_S, self._watch_sync)  # the status line follows the frame
 
     def reload_games(self) -> None:
         table = self.query_one("#games", DataTable)
@@ -202,7 +215,9 @@ class HomeScreen(JudgeScreen):
                         table.update_cell(g["id"], column, value)
             else:
                 table.add_row(*cells, key=g["id"])
-        if self._pending:
+        if self._pending and not self._engines:
+            self.load_engines()  # then on_engines_ready fills the states
+        elif self._pending:
             self.call_after_refresh(self._fill_states, t, self._pending)
         else:
             t.index.save()
@@ -213,6 +228,21 @@ class HomeScreen(JudgeScreen):
             table.move_cursor(row=table.get_row_index(keep), animate=False)
         if not isinstance(self.focused, OptionList) or keep is None:
             table.focus()  # a row is highlighted from the start
+
+    @work(thread=True, exclusive=True, group="engines", exit_on_error=False)
+    def load_engines(self) -> None:
+        """Import the rules engines off the main thread (reads nothing: the summaries are
+        made on the main thread, the store is never read by a worker), then say so."""
+        from fieldjudge.services.summaries import load_engines
+
+        load_engines()
+        self.post_message(EnginesReady())
+
+    def on_engines_ready(self, _message: EnginesReady) -> None:
+        self._engines = True
+        t = self.app.tournament
+        if t is not None and self._pending:
+            self.call_after_refresh(self._fill_states, t, self._pending)
 
     def _fill_states(self, t: Any, pending: list[str]) -> None:
         """Summarise stale games for about one frame, then let the keys through; again
@@ -401,9 +431,10 @@ class HomeScreen(JudgeScreen):
 
     def on_screen_resume(self) -> None:
         """Fill the lists when first shown and whenever the judge comes back (a game may
-        have moved on meanwhile)."""
-        self._shown = True
-        self.reload()
+        have moved on meanwhile); the first resume follows the mount, which filled them."""
+        if self._resumed:
+            self.reload()
+        self._resumed = True
 
     # -- the pit display (issue 14): a key starts and stops it -----------------------------
     def action_pit_display(self) -> None:
@@ -438,12 +469,20 @@ class HomeScreen(JudgeScreen):
         from fieldjudge.services.sync_refresh import ChangedLogs
 
         self._changed_logs = ChangedLogs(t)
-        self.poll_sync(self.app.sync_provider(folder))
+        self.poll_sync(self.app.sync_provider(), folder)
 
     @work(thread=True, exclusive=True, group="sync", exit_on_error=False)
-    def poll_sync(self, provider: SyncStatusProvider) -> None:
-        """Every ~2 s: Syncthing's status (short timeouts); posts it, touches nothing."""
+    def poll_sync(self, make: Callable[[Path], SyncStatusProvider], folder: Path) -> None:
+        """Every ~2 s: Syncthing's status (short timeouts); posts it, touches nothing (its
+        client is imported and made here, off the first frame's path)."""
         worker = get_current_worker()
+        try:
+            provider = make(folder)
+        except Exception as exc:  # noqa: BLE001 - a sync problem never stops judging
+            from fieldjudge.services.sync import SyncStatus
+
+            self.post_message(SyncTick(SyncStatus(on=False, reason=str(exc))))
+            return
         while not worker.is_cancelled:
             try:
                 status = provider.status()
