@@ -216,7 +216,9 @@ class HomeScreen(JudgeScreen):
             else:
                 table.add_row(*cells, key=g["id"])
         if self._pending and not self._engines:
-            self.load_engines()  # then on_engines_ready fills the states
+            # after the first frame (a thread importing shares its time), then
+            # on_engines_ready fills the states
+            self.call_after_refresh(self.load_engines)
         elif self._pending:
             self.call_after_refresh(self._fill_states, t, self._pending)
         else:
