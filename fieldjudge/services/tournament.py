@@ -88,6 +88,7 @@ class TournamentService:
         # his secret): tournament.json changes are signed with it
         self._session_hj = head_judge_key
         self._anchors: tuple[Any, dict[tuple[str, str], identity.Anchor]] | None = None
+        self._claims: tuple[Any, set[tuple[str, str]]] | None = None
         #: why the head judge key cannot be trusted here (it is not the pinned one)
         self.key_fault: str | None = None
         self.pinned_hj: str | None = None
@@ -210,7 +211,10 @@ class TournamentService:
         scheduled), else None; reads no game file."""
         path = self.game_path(game_id)
         if not path.exists():
-            a = self.anchor(game_id)
+            # the signed manifest is verified only when some line names this game (the
+            # home screen's first frame of a schedule checks no signature)
+            claimed = ("games", game_id) in self._claimed()
+            a = self.anchor(game_id) if claimed else self.store.index.last_head(game_id)
             if a is not None and a[0] > 0:  # the manifest shows events: never "not started"
                 return {
                     "phase": "damaged",
@@ -384,6 +388,20 @@ class TournamentService:
         self._sign_tournament()
 
     # -- the manifest of game heads ----------------------------------------------------
+    def _claimed(self) -> set[tuple[str, str]]:
+        """(kind, id) of every manifest line that records events, read but not verified:
+        a log no line names has no verified head either (:meth:`anchor` then falls back
+        to the index's last head)."""
+        stamp = anchors.heads_stamp(self.folder)
+        if self._claims is None or self._claims[0] != stamp:
+            claims: set[tuple[str, str]] = set()
+            for rows in anchors.read_heads(self.folder).values():
+                for _n, doc in rows:
+                    if isinstance(doc, dict) and doc.get("count"):
+                        claims.add((str(doc.get("kind")), str(doc.get("id"))))
+            self._claims = (stamp, claims)
+        return self._claims[1]
+
     def anchor(self, game_id: str, kind: str = "games") -> tuple[int, str] | None:
         """The newest head of the game that any laptop's manifest records (signed)."""
         stamp = anchors.heads_stamp(self.folder)
