@@ -7,7 +7,7 @@ time the ChronoFeed showed it (Digits updated, on the app thread) and the time t
 had refreshed after it.  Targets: 0 readings lost, latency p95 ≤ 50 ms.
 
     python benchmarks/bench_chrono.py [--seconds 60] [--rate 100] [--format plain]
-    python benchmarks/bench_chrono.py --format all   # plain, then Stalker "A", then Decatur
+    python benchmarks/bench_chrono.py --format all   # plain, Stalker "A", Decatur, Stalker "bE"
     BENCH_NO_PLAYER=1 python benchmarks/bench_chrono.py   # the feed alone, no check running
 
 Prints medians and p95; the last line is JSON.
@@ -40,11 +40,17 @@ def fps_for(i: int) -> float:
 
 
 LINE_FORMATS = ("plain", "stalker-a", "decatur")  # one shot a frame (encode_frame)
+# Stalker "bE" streams 20 frames/s whatever happens: a shot is a moving frame (live and the
+# latched peak), and the reading is complete at the next idle frame (the burst ends). So a bE
+# run sends a moving and an idle frame 50 ms apart per shot (10 shots/s at most) and times the
+# latency from the idle frame, the one that completes the reading.
+BE_FRAME_S = 0.05
+FORMATS = (*LINE_FORMATS, "stalker-be")
 
 
 async def run(seconds: float, rate: float, fmt: str = "plain") -> dict:
     from fieldjudge.app import make_app
-    from fieldjudge.devices.simulator import PtyChrono, encode_frame
+    from fieldjudge.devices.simulator import PtyChrono, encode_be, encode_frame
     from fieldjudge.screens.chrono.feed import ChronoFeed
     from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
     from fieldjudge.services.demo import create_demo
@@ -74,7 +80,15 @@ async def run(seconds: float, rate: float, fmt: str = "plain") -> dict:
             if stop.is_set():
                 return
             fps = fps_for(i)
-            frame = encode_frame(fps, fmt)
+            if fmt == "stalker-be":
+                moving = encode_be(fps, fps)
+                if sim.write(moving) != len(moving):
+                    counts["dropped_writes"] += 1
+                    continue
+                time.sleep(BE_FRAME_S)  # the gun's next frame: pacing the stream, not waiting
+                frame = encode_be(None, fps)  # idle, peak latched: the burst ends here
+            else:
+                frame = encode_frame(fps, fmt)
             t = time.monotonic()
             if sim.write(frame) == len(frame):
                 sent.setdefault(fps, []).append(t)
@@ -160,15 +174,18 @@ async def run(seconds: float, rate: float, fmt: str = "plain") -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=60.0)
-    ap.add_argument("--rate", type=float, default=100.0, help="frames per second")
-    ap.add_argument("--format", default="plain", choices=(*LINE_FORMATS, "all"))
+    ap.add_argument(
+        "--rate", type=float, default=100.0, help="shots per second (bE: at most 10, its 20 Hz)"
+    )
+    ap.add_argument("--format", default="plain", choices=(*FORMATS, "all"))
     args = ap.parse_args()
     if args.seconds <= 0 or args.rate <= 0:
         sys.exit("--seconds and --rate must be > 0")
-    formats = LINE_FORMATS if args.format == "all" else (args.format,)
+    formats = FORMATS if args.format == "all" else (args.format,)
     results = []
     for fmt in formats:
-        res = asyncio.run(run(args.seconds, args.rate, fmt))
+        rate = min(args.rate, 0.5 / BE_FRAME_S) if fmt == "stalker-be" else args.rate
+        res = asyncio.run(run(args.seconds, rate, fmt))
         print(f"[{fmt}]")
         print(
             f"frames sent {res['frames_sent']}, shown {res['readings_shown']}, "

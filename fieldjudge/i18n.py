@@ -1,12 +1,19 @@
-"""UI language: gettext catalogs (``.po``) shipped in ``fieldjudge/locale/<lang>/LC_MESSAGES``.
+"""Every text of the application in the UI language: one mechanism, gettext catalogs.
 
-Every ``*.po`` file of a language is loaded and merged, so each screen area can keep its own
-catalog (``app.po``, ``game.po``, ``chrono.po`` ...). Message ids are English; Russian is the
-default for documents captains sign and for the quidditch round post.
+Translators edit the ``.po`` files in ``fieldjudge/locale/<lang>/LC_MESSAGES`` and nothing
+else. The message ids are English; every ``*.po`` file of a language is loaded (by polib)
+and merged, so each area keeps its own catalog: ``app.po``, ``game.po``, ``chrono.po`` ...
+for the screens, ``rules.po`` for the rules engines' messages.
 
-Usage: ``from fieldjudge.i18n import _`` then ``_("Start")``. The rules engines' messages
-carry both languages themselves (``fieldjudge.rules.messages``): show them with
-``rule_text(msg, names)``.
+- UI strings: ``from fieldjudge.i18n import _`` then ``_("Start")``; ``ru("...")`` is
+  Russian whatever the UI language (documents captains sign, the quidditch round post).
+- Rule messages (``fieldjudge.rules.messages``): an engine's ``RuleMessage`` / ``Phrase``
+  carries its English template, its context (the rulebook section it cites, e.g. ``25.03``,
+  or none) and its parameters. ``rule_text(msg, names, lang)`` renders it: each template is
+  looked up with its context (``pgettext``), then without one (a message whose section is
+  chosen at run time is filed without context), else shown in English.
+- Store refusals carry an English message id (``template``) and ``params``; ``rule_text``
+  translates them too.
 """
 
 from __future__ import annotations
@@ -15,78 +22,60 @@ import functools
 import gettext
 import locale
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.rules.messages import render
+import polib
+
+from fieldjudge.rules.messages import Translate, render
+from fieldjudge.rules.paintball.reasons import ALL_REASONS
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGS = ("ru", "en")
 
-
-_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
-_ESCAPE = re.compile(r"\\(.)")
-
-
-def _po_string(token: str) -> str:
-    """The value of one quoted .po string ("..." with C escapes)."""
-    token = token.strip()
-    if len(token) < 2 or token[0] != '"' or token[-1] != '"':
-        raise ValueError(f"not a quoted .po string: {token!r}")
-    return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), token[1:-1])
+#: a catalog's entries: {(context, English message id): translation}; "" is no context
+Entries = dict[tuple[str, str], str]
 
 
-def parse_po(text: str) -> dict[str, str]:
-    """Parse a .po catalog (msgid/msgstr with continued lines; no plurals needed here)."""
-    out: dict[str, str] = {}
-    msgid: list[str] | None = None
-    msgstr: list[str] | None = None
-    current: list[str] | None = None
-
-    def flush() -> None:
-        if msgid is not None and msgstr is not None:
-            key, val = "".join(msgid), "".join(msgstr)
-            if key and val:
-                out[key] = val
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("msgid "):
-            flush()
-            msgid, msgstr = [_po_string(line[6:])], None
-            current = msgid
-        elif line.startswith("msgstr "):
-            msgstr = [_po_string(line[7:])]
-            current = msgstr
-        elif line.startswith('"') and current is not None:
-            current.append(_po_string(line))
-    flush()
-    return out
+def parse_po(text_or_path: str | Path) -> Entries:
+    """The translated entries of one .po catalog (its text, or the path of its file);
+    untranslated and obsolete entries are left out."""
+    po = polib.pofile(str(text_or_path), encoding="utf-8")
+    return {
+        (e.msgctxt or "", e.msgid): e.msgstr for e in po if e.msgid and e.msgstr and not e.obsolete
+    }
 
 
 class POTranslations(gettext.NullTranslations):
-    def __init__(self, catalog: dict[str, str]) -> None:
+    """A language's merged catalogs, with gettext's lookups (missing: the English id)."""
+
+    def __init__(self, entries: Entries) -> None:
         super().__init__()
-        self._catalog = catalog
+        self.entries = entries
 
     def gettext(self, message: str) -> str:
-        return self._catalog.get(message, message)
+        return self.entries.get(("", message), message)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.gettext(singular if n == 1 else plural)
 
+    def pgettext(self, context: str, message: str) -> str:
+        """``message`` under ``context``; failing that, under no context."""
+        found = self.entries.get((context, message)) if context else None
+        return found if found is not None else self.gettext(message)
+
+    def has(self, message: str, context: str = "") -> bool:
+        return (context, message) in self.entries
+
 
 @functools.lru_cache(maxsize=4)
 def load(lang: str) -> POTranslations:
-    catalog: dict[str, str] = {}
+    entries: Entries = {}
     folder = LOCALE_DIR / lang / "LC_MESSAGES"
     for po in sorted(folder.glob("*.po")):
-        catalog.update(parse_po(po.read_text(encoding="utf-8")))
-    return POTranslations(catalog)
+        entries.update(parse_po(po))
+    return POTranslations(entries)
 
 
 def system_lang() -> str:
@@ -125,13 +114,19 @@ def ru(message: str) -> str:
     return load("ru").gettext(message)
 
 
+def translator(lang: str | None = None) -> Translate:
+    """The rule-message lookup ``(context, msgid) -> template`` of ``lang`` (default: the
+    UI language) for ``fieldjudge.rules.messages``."""
+    return load(lang or _lang).pgettext
+
+
 def _param(value: Any, names: Mapping[str, str] | None, lang: str | None) -> Any:
     """A field of a store refusal in the UI language: an engine message rendered, a
     message id (``store.errors.MsgId``) translated, anything else as it is."""
     if getattr(value, "is_msgid", False):
         return load(lang).gettext(value) if lang else _(value)
     if hasattr(value, "render"):
-        return render(value, lang or _lang, names)
+        return render(value, translator(lang), names)
     return value
 
 
@@ -149,4 +144,11 @@ def rule_text(message: Any, names: Mapping[str, str] | None = None, lang: str | 
             text = load(lang).gettext(template) if lang else _(template)
             params = {k: _param(v, names, lang) for k, v in getattr(message, "params", {}).items()}
             return text.format(**params)
-    return render(message, lang or _lang, names)
+    return render(message, translator(lang), names)
+
+
+def reason_label(key: str, lang: str | None = None) -> str:
+    """An elimination reason (``rules.paintball.reasons``) by its key, in ``lang`` (default:
+    the UI language); an unknown key as it is."""
+    reason = ALL_REASONS.get(key)
+    return rule_text(reason.text, lang=lang) if reason else key

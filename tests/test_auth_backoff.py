@@ -15,13 +15,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fieldjudge.i18n import rule_text
 from fieldjudge.rules.auth_backoff import (
     MAX_DELAY_S,
     backoff_after,
     delay_after,
     failures_since_success,
 )
-from fieldjudge.rules.messages import render
 from fieldjudge.services.auth_guard import MustWait, SecretGuard
 from fieldjudge.services.head_judge import (
     HeadJudgeKey,
@@ -174,8 +174,10 @@ def test_after_three_wrong_secrets_the_fourth_try_must_wait(tmp_path: Path, made
     with pytest.raises(MustWait) as info:
         guard.unlock_head_judge(record, SECRET, T0 + 3, pinned)  # even the right one
     assert info.value.seconds == 29
-    assert render(info.value, "en") == ("Too many wrong secrets on this laptop: try again in 29 s.")
-    assert render(info.value, "ru") == (
+    assert rule_text(info.value, lang="en") == (
+        "Too many wrong secrets on this laptop: try again in 29 s."
+    )
+    assert rule_text(info.value, lang="ru") == (
         "Слишком много неверных попыток на этом ноутбуке: повторите через 29 с."
     )
     assert _results(tmp_path) == ["attempt"] * 3  # the refused try was not a guess

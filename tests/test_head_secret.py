@@ -10,7 +10,7 @@ import unicodedata
 
 import pytest
 
-from fieldjudge.rules.messages import render
+from fieldjudge.i18n import rule_text
 from fieldjudge.services.head_judge import (
     DEFAULT_PARAMS,
     DEMO_PASSPHRASE,
@@ -76,8 +76,8 @@ def test_a_wrong_secret_raises_with_a_message_in_both_languages(made) -> None:
     for wrong in (SECRET + " ", SECRET.upper(), "ночной-дозор-8", "12345678"):
         with pytest.raises(WrongSecret) as info:
             HeadJudgeKey.unlock(record, wrong)
-    assert render(info.value, "en") == "Wrong head judge's secret."
-    assert render(info.value, "ru") == "Неверный секрет главного судьи."
+    assert rule_text(info.value, lang="en") == "Wrong head judge's secret."
+    assert rule_text(info.value, lang="ru") == "Неверный секрет главного судьи."
 
 
 def test_a_secret_under_8_characters_is_refused(made) -> None:
@@ -87,10 +87,13 @@ def test_a_secret_under_8_characters_is_refused(made) -> None:
             HeadJudgeKey.create(short, FAST)
         with pytest.raises(SecretTooShort):
             HeadJudgeKey.unlock(record, short)
-    assert render(info.value, "en") == (
+    assert rule_text(info.value, lang="en") == (
         "The head judge's secret must be at least 8 characters long."
     )
-    assert render(info.value, "ru") == "Секрет главного судьи должен быть не короче 8 символов."
+    assert (
+        rule_text(info.value, lang="ru")
+        == "Секрет главного судьи должен быть не короче 8 символов."
+    )
     for ok in ("12345678", "судьясуд", DEMO_PASSPHRASE):
         rec, _ = HeadJudgeKey.create(ok, FAST)
         assert HeadJudgeKey.unlock(rec, ok).public_key_b64 == rec["public_key"]
@@ -117,7 +120,7 @@ def test_a_record_swapped_for_an_attackers_own_gives_a_key_that_is_not_pinned(ma
     assert verify_signature(pinned, data, attacker.sign(data)) is False
     with pytest.raises(KeyNotPinned) as info:
         HeadJudgeKey.unlock(forged, "мой-собственный-пароль", pinned_public_key=pinned)
-    assert render(info.value, "ru").startswith("Этот ключ главного судьи не тот")
+    assert rule_text(info.value, lang="ru").startswith("Этот ключ главного судьи не тот")
     # the attacker's passphrase against the real record: wrong secret
     with pytest.raises(WrongSecret):
         HeadJudgeKey.unlock(record, "мой-собственный-пароль", pinned_public_key=pinned)
@@ -179,7 +182,9 @@ def test_a_damaged_record_is_named_not_a_crash(made) -> None:
     for r in cases:
         with pytest.raises(DamagedRecord) as info:
             HeadJudgeKey.unlock(r, SECRET)
-        assert render(info.value, "ru").startswith("Сохранённый ключ главного судьи повреждён")
+        assert rule_text(info.value, lang="ru").startswith(
+            "Сохранённый ключ главного судьи повреждён"
+        )
 
 
 def test_a_new_secret_keeps_the_pinned_key(made) -> None:

@@ -5,7 +5,26 @@ from fieldjudge import i18n
 
 def test_po_parser_handles_continued_lines() -> None:
     po = 'msgid ""\nmsgstr "Header"\n\nmsgid "Save"\nmsgstr "Сохра"\n"нить"\n'
-    assert i18n.parse_po(po) == {"Save": "Сохранить"}
+    assert i18n.parse_po(po) == {("", "Save"): "Сохранить"}
+
+
+def test_po_context_is_looked_up_first_then_no_context() -> None:
+    """Rule messages are filed under their section (msgctxt); a message whose section is
+    chosen at run time is filed without context and still found."""
+    po = (
+        'msgid "x"\nmsgstr "без контекста"\n\n'
+        'msgctxt "25.03"\nmsgid "x"\nmsgstr "в 25.03"\n\n'
+        'msgid "untranslated"\nmsgstr ""\n\n'
+        '#~ msgid "old"\n#~ msgstr "устарело"\n'
+    )
+    entries = i18n.parse_po(po)
+    assert entries == {("", "x"): "без контекста", ("25.03", "x"): "в 25.03"}
+    t = i18n.POTranslations(entries)
+    assert t.pgettext("25.03", "x") == "в 25.03"
+    assert t.pgettext("29.08", "x") == "без контекста"
+    assert t.gettext("x") == "без контекста"
+    assert t.pgettext("25.03", "untranslated") == "untranslated"
+    assert t.gettext("old") == "old"
 
 
 def test_russian_catalog_translates_the_shell() -> None:
@@ -30,4 +49,4 @@ def test_po_escapes_match_python_string_rules() -> None:
     for raw in [r'"say \"hi\""', r'"two\nlines"', r'"tab\there"', r'"back\\slash"', '"ёжик"']:
         po = f"msgid {raw}\nmsgstr {raw}\n"
         value = ast.literal_eval(raw)
-        assert i18n.parse_po(po) == {value: value}
+        assert i18n.parse_po(po) == {("", value): value}

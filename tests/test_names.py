@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fieldjudge.i18n import rule_text
 from fieldjudge.rules.names import BIDI_CONTROLS, MAX_NAME_CHARS, name_problem
 
 BIDI = [0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
@@ -26,14 +27,17 @@ def test_every_forbidden_character_is_named_with_its_position(code: int) -> None
     problem = name_problem("Ab" + chr(code) + "c")
     assert problem is not None
     name = unicodedata.name(chr(code), "CONTROL")
-    assert problem.render("en") == (
+    assert rule_text(problem, lang="en") == (
         f"contains the invisible character U+{code:04X} {name} at position 3"
     )
-    assert problem.render("ru") == f"содержит невидимый символ U+{code:04X} {name} в позиции 3"
+    assert (
+        rule_text(problem, lang="ru")
+        == f"содержит невидимый символ U+{code:04X} {name} в позиции 3"
+    )
 
 
 def test_a_lone_surrogate_is_refused() -> None:
-    assert name_problem("B\ud800").render("en") == (
+    assert rule_text(name_problem("B\ud800"), lang="en") == (
         "contains the invisible character U+D800 SURROGATE at position 2"
     )
 
@@ -44,11 +48,11 @@ def test_bidi_set_is_exactly_the_listed_characters() -> None:
 
 def test_length_limit_and_empty() -> None:
     assert MAX_NAME_CHARS == 40
-    assert name_problem("Я" * 41).render("ru") == (
+    assert rule_text(name_problem("Я" * 41), lang="ru") == (
         "слишком длинное: 41 зн. (на экран помещается не больше 40)"
     )
-    assert name_problem("").render("en") == "is empty"
-    assert name_problem("abc", limit=2).render("en") == (
+    assert rule_text(name_problem(""), lang="en") == "is empty"
+    assert rule_text(name_problem("abc", limit=2), lang="en") == (
         "is 3 characters long, at most 2 fit on the screens"
     )
 

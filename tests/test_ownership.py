@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fieldjudge.i18n import rule_text
 from fieldjudge.rules.ownership import Handover, current_owner, may_append, not_owner
 
 
@@ -19,7 +20,7 @@ def test_another_laptop_is_refused_and_told_who_owns_the_game():
         "this game belongs to laptop field-1: it is read-only here until the head judge "
         "hands it over"
     )
-    assert why.render("ru") == (
+    assert rule_text(why, lang="ru") == (
         "эта игра принадлежит ноутбуку field-1: здесь её можно только смотреть, пока Главный "
         "судья не передаст её этому ноутбуку"
     )

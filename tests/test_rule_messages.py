@@ -1,6 +1,6 @@
-"""Bilingual rule messages (fieldjudge.rules.messages): every constructor renders in English
-and Russian, cites its section first, leaves no placeholder; the game screen shows a refusal
-in the UI language with the team's name."""
+"""Rule messages (fieldjudge.rules.messages): every constructor renders in English and, from
+the catalog rules.po, in Russian, cites its section first, leaves no placeholder; the game
+screen shows a refusal in the UI language with the team's name."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from fieldjudge.app import make_app
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules import marker_texts as mt
 from fieldjudge.rules import protocol_texts  # noqa: F401 - registers its constructors
-from fieldjudge.rules.messages import CATALOG, Phrase, Player, RuleMessage, Team
+from fieldjudge.rules.messages import CATALOG, Phrase, Player, RuleMessage, Team, phrases
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball import refusals, refusals_actions  # noqa: F401
@@ -50,8 +50,6 @@ SAMPLES = {
     "flagged": [True, False],
     "group": [True, False],
     "error": "boom",
-    "en": "hit",
-    "ru": "поражение",
     "verdict": nt.chrono_ok(290.0),
     "note": "rain",
     "points": 3,
@@ -111,13 +109,19 @@ def test_every_message_renders_in_both_languages(key):
     for kwargs in _variants(fn):
         msg = fn(**kwargs)
         assert isinstance(msg, Phrase) and isinstance(msg, str)
-        en, ru = msg.render("en"), msg.render("ru", NAMES)
-        assert str(msg) == en == msg.render("en", None)  # the str value is the English text
+        en, ru = rule_text(msg, lang="en"), rule_text(msg, NAMES, lang="ru")
+        assert str(msg) == en == msg.render()  # the str value is the English text
         for text in (en, ru):
             assert "{" not in text and "}" not in text, text
-        assert _fields(msg.en) == _fields(msg.ru), key
-        if re.search("[A-Za-z]", _words(msg.en)):
-            assert re.search("[А-Яа-яЁё]", _words(msg.ru)), f"{key}: no Russian text"
+        catalog = i18n.load("ru")
+        for part in phrases(msg):  # the message and every phrase inside it
+            if not re.search("[A-Za-z]", _words(part.en)):
+                continue  # "{player}: {verdict}": no words to translate
+            # its Russian comes from the catalog, not the English fallback
+            assert catalog.has(part.en, part.context) or catalog.has(part.en), (key, part.en)
+            ru_template = part.template(i18n.translator("ru"))
+            assert _fields(part.en) == _fields(ru_template), key
+            assert re.search("[А-Яа-яЁё]", _words(ru_template)), f"{key}: no Russian text"
         if isinstance(msg, RuleMessage) and msg.section:
             # paintball "20.04"; quidditch "5.1", "11.7", "0"
             assert re.fullmatch(r"\d{2}(\.\d{2})?|\d{1,2}(\.\d)?", msg.section)
@@ -132,11 +136,12 @@ def test_a_message_is_its_english_text_and_renders_team_names():
     assert msg.startswith("25.03: t1 #7 is neutral")
     assert msg == "25.03: t1 #7 is neutral and cannot be eliminated or act until the check ends"
     assert msg.section == "25.03" and msg.params["player"] == "t1 #7"
-    ru = msg.render("ru", NAMES)
+    ru = rule_text(msg, NAMES, lang="ru")
     assert ru.startswith("25.03: Волки #7 объявлен нейтральным")
-    assert msg.render("en", NAMES).startswith("25.03: Волки #7 is neutral")
+    assert rule_text(msg, NAMES, lang="en").startswith("25.03: Волки #7 is neutral")
     for twin in (pickle.loads(pickle.dumps(msg)), copy.deepcopy(msg)):
-        assert twin == msg and twin.render("ru", NAMES) == ru
+        assert twin == msg and rule_text(twin, NAMES, lang="ru") == ru
+        assert twin.section == twin.context == "25.03" and twin.params == msg.params
 
 
 def test_rule_text_uses_the_ui_language_and_takes_refusals():
@@ -162,9 +167,9 @@ def test_engine_results_carry_both_languages(tournament):
 
     cv = chrono_verdict(Settings(), 315.0)
     assert cv.text == "20.04: 315 fps is over 310 fps: group removal 1+1"
-    assert cv.text.render("ru") == "20.04: 315 фпс — выше 310 фпс: групповое удаление 1+1"
+    assert rule_text(cv.text, lang="ru") == "20.04: 315 фпс — выше 310 фпс: групповое удаление 1+1"
     check = check_marker([(301.0, 0.0)], slap_fired=False, release_t=None)
-    assert check.reasons[0].render("ru") == "19.05: скорость 301 фпс выше 300 фпс"
+    assert rule_text(check.reasons[0], lang="ru") == "19.05: скорость 301 фпс выше 300 фпс"
 
 
 async def test_russian_ui_refuses_eliminating_a_neutral_player_in_russian(demo_folder, monkeypatch):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from fieldjudge.i18n import rule_text
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog
@@ -92,7 +93,7 @@ async def test_27_28_02_29_11_playing_on_while_eliminated_asks_the_section_and_t
         assert st.player(a, 42).elimination.game_clock_ms == 35_000
         assert st.alive(a) == 3 and not st.rejected
         name = screen.session.team_name(a)
-        assert st.team_penalties[-1].text.render("en", {a: name}) == (
+        assert rule_text(st.team_penalties[-1].text, {a: name}, lang="en") == (
             f"{section}: {name} #23 played on while eliminated: team penalty, group removal 1+1"
         )
         assert f"({section}) + {name} #42 (1+1, 29.08)" in log_text(screen)

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as hs
 
 from fieldjudge.devices.parsers import Decoder
+from fieldjudge.i18n import rule_text
 from fieldjudge.rules.marker_check import FAIL, NOT_DONE, check_marker
 from fieldjudge.rules.paintball import (
     Settings,
@@ -101,7 +102,7 @@ def test_23_03_only_team_in_play_message_in_both_languages():
         msg
         == "23.03: only red is in play: the game goes on, red may still capture and hang the flag"
     )
-    assert msg.render("ru", {R: "Красные"}).startswith(
+    assert rule_text(msg, {R: "Красные"}, lang="ru").startswith(
         "23.03: в игре осталась только команда «Красные»"
     )
 
@@ -187,7 +188,7 @@ def test_19_05_140_balls_is_a_notice_and_a_restart_keeps_the_count():
     again = [(286.0, i * 0.1) for i in range(40)]
     r = check_marker(again, slap_fired=False, release_t=None, balls_before=100)
     assert r.balls_used == 140 and r.balls_left == 0 and r.ball_limit_reached
-    assert r.balls_notice.render("ru").startswith("19.05: израсходовано шаров: 140")
+    assert rule_text(r.balls_notice, lang="ru").startswith("19.05: израсходовано шаров: 140")
     # the verdict is taken on the tests done: the after-release test is not done → refused
     assert not r.admitted and r.test("after_release").outcome == NOT_DONE
     assert r.reasons == ("19.05: after-release test not done",)
@@ -464,7 +465,7 @@ def test_20_03_hang_rejected_at_305_fps_is_logged_under_20_03_never_clean():
     hang = st.hangs[-1]
     assert hang.counted is False and hang.text.section == "20.03"
     assert hang.text == "20.03: flag hang not counted: 305 fps is over 300 fps: player removed"
-    assert "clean" not in hang.text and "чисто" not in hang.text.render("ru")
+    assert "clean" not in hang.text and "чисто" not in rule_text(hang.text, lang="ru")
     assert st.player(B, 1).elimination.section == "20.03"
 
 

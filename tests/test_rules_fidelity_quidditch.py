@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 from quidditch_helpers import D, FillDice, make_state, only
 
+from fieldjudge.i18n import rule_text
 from fieldjudge.rules.quidditch import (
     DEFAULT_FEINTS,
     Feint,
@@ -311,7 +312,7 @@ def test_seed_revealed_no_roll_is_possible_engine():
     assert roll_refusal(st) is None
     why = roll_refusal(closed)
     assert why.startswith("0: the server seed is revealed: the match is closed")
-    assert why.render("ru").startswith("0: сид сервера раскрыт: матч закрыт")
+    assert rule_text(why, lang="ru").startswith("0: сид сервера раскрыт: матч закрыт")
     with pytest.raises(ValueError, match="server seed is revealed"):
         make_dice(closed, "seed")
     with pytest.raises(ValueError, match="server seed is revealed"):

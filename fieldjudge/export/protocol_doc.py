@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fieldjudge.i18n import rule_text
+from fieldjudge.i18n import reason_label, rule_text
 from fieldjudge.rules import key_ids
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.paintball.clock import parse_wall
@@ -199,7 +199,7 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
     for p in elims:
         e = p.elimination
         reason = ALL_REASONS.get(e.reason)
-        label = (reason.ru if lang == "ru" else reason.en) if reason else e.reason
+        label = reason_label(reason.key, lang) if reason else e.reason
         elim_rows.append(
             (format_game_clock(e.game_clock_ms), name(p.team), p.number, p.name, label, e.section)
         )

@@ -1,5 +1,6 @@
-"""The results of the pre-game marker check (19.05, 20.02) in English and Russian.
-Constructors only: the tests themselves are in ``marker_check.py``."""
+"""The results of the pre-game marker check (19.05, 20.02). English templates; their Russian
+is in ``locale/ru/LC_MESSAGES/rules.po``. Constructors only: the tests themselves are in
+``marker_check.py``."""
 
 from __future__ import annotations
 
@@ -10,22 +11,22 @@ R = RuleMessage
 
 @catalog
 def slap_not_done() -> RuleMessage:
-    return R("19.05", "slap test not done", "реактив не проверен")
+    return R("19.05", "slap test not done")
 
 
 @catalog
 def slap_fired() -> RuleMessage:
-    return R("19.05", "marker fired on the slap test", "маркер выстрелил от шлепка")
+    return R("19.05", "marker fired on the slap test")
 
 
 @catalog
 def slap_passed() -> RuleMessage:
-    return R("19.05", "slap test passed", "маркер не выстрелил")
+    return R("19.05", "slap test passed")
 
 
 @catalog
 def no_velocity() -> RuleMessage:
-    return R("19.05", "no velocity reading", "нет показаний скорости")
+    return R("19.05", "no velocity reading")
 
 
 @catalog
@@ -33,7 +34,6 @@ def velocity_over(fps: float, limit: float) -> RuleMessage:
     return R(
         "19.05",
         "velocity {fps:g} fps is over {limit:g} fps",
-        "скорость {fps:g} фпс выше {limit:g} фпс",
         fps=fps,
         limit=limit,
     )
@@ -41,32 +41,30 @@ def velocity_over(fps: float, limit: float) -> RuleMessage:
 
 @catalog
 def velocity_ok(fps: float) -> RuleMessage:
-    return R("19.05", "velocity {fps:g} fps", "скорость {fps:g} фпс", fps=fps)
+    return R("19.05", "velocity {fps:g} fps", fps=fps)
 
 
 @catalog
 def rof_not_timed() -> RuleMessage:
-    return R("20.02", "fewer than two shots timed", "засечено меньше двух выстрелов")
+    return R("20.02", "fewer than two shots timed")
 
 
 @catalog
 def rof_interval(gap: float, minimum: float, ok: bool, tolerance: float | None) -> RuleMessage:
     """The shortest interval; ``tolerance`` given when it is within the timing tolerance."""
-    under = Phrase(" is under {m:g} ms", " — меньше {m:g} мс", m=minimum)
-    under = Phrase("", "") if ok else under
+    under = Phrase(" is under {m:g} ms", m=minimum)
+    under = Phrase("") if ok else under
     near = (
         Phrase(
             " (within ±{t:g} ms timing tolerance)",
-            " (в пределах погрешности времени ±{t:g} мс)",
             t=tolerance,
         )
         if tolerance is not None
-        else Phrase("", "")
+        else Phrase("")
     )
     return R(
         "20.02",
         "shortest interval {gap:g} ms{under}{near}",
-        "наименьший интервал {gap:g} мс{under}{near}",
         gap=gap,
         under=under,
         near=near,
@@ -75,14 +73,13 @@ def rof_interval(gap: float, minimum: float, ok: bool, tolerance: float | None) 
 
 @catalog
 def after_release_not_done() -> RuleMessage:
-    return R("19.05", "after-release test not done", "последействие не проверено")
+    return R("19.05", "after-release test not done")
 
 
 @catalog
 def shots_after_release(shots: int, limit: int) -> Phrase:
     return Phrase(
         "{n} shots after release (at most {limit})",
-        "после отпускания выстрелов: {n} (не более {limit})",
         n=shots,
         limit=limit,
     )
@@ -92,7 +89,6 @@ def shots_after_release(shots: int, limit: int) -> Phrase:
 def late_after_release(delay: float, limit: float) -> Phrase:
     return Phrase(
         "a shot {d:g} ms after release (at most {limit:g})",
-        "выстрел через {d:g} мс после отпускания (не более {limit:g})",
         d=delay,
         limit=limit,
     )
@@ -100,7 +96,7 @@ def late_after_release(delay: float, limit: float) -> Phrase:
 
 @catalog
 def after_release_failed(problems: tuple[Phrase, ...]) -> RuleMessage:
-    return R("19.05", "{problems}", "{problems}", problems=joined(problems))
+    return R("19.05", "{problems}", problems=joined(problems))
 
 
 @catalog
@@ -108,14 +104,13 @@ def one_after_release(delay: float) -> RuleMessage:
     return R(
         "19.05",
         "1 shot {d:g} ms after release",
-        "1 выстрел через {d:g} мс после отпускания",
         d=delay,
     )
 
 
 @catalog
 def none_after_release() -> RuleMessage:
-    return R("19.05", "no shot after release", "после отпускания выстрелов нет")
+    return R("19.05", "no shot after release")
 
 
 @catalog
@@ -124,8 +119,6 @@ def balls_limit_reached(used: int, limit: int) -> RuleMessage:
         "19.05",
         "{used} balls used, the judges may use at most {limit}: the verdict is taken on the "
         "tests done",
-        "израсходовано шаров: {used}, судьи могут израсходовать не более {limit}: решение "
-        "принимается по проведённым тестам",
         used=used,
         limit=limit,
     )
@@ -134,22 +127,19 @@ def balls_limit_reached(used: int, limit: int) -> RuleMessage:
 ACCEPTANCE = {
     "foreign_object": Phrase(
         "a foreign object in the barrel, breech or loader",
-        "посторонний предмет в стволе, канале заряжания или фидере",
     ),
     "loose_parts": Phrase(
         "bolts, chambers, tanks or other parts affecting the velocity not fixed",
-        "не зафиксированы болты, камеры, баллоны или иные части, влияющие на скорость",
     ),
     "toolless_adjuster": Phrase(
         "a part that changes the velocity or mode without tools",
-        "деталь, позволяющая менять скорость или режим стрельбы без инструментов",
     ),
 }
 
 
 @catalog
 def acceptance_item(key: str) -> Phrase:
-    return ACCEPTANCE.get(key) or Phrase(str(key), str(key))
+    return ACCEPTANCE.get(key) or Phrase(str(key))
 
 
 @catalog
@@ -157,14 +147,13 @@ def acceptance_refused(items: tuple[Phrase, ...]) -> RuleMessage:
     return R(
         "19.03",
         "marker not accepted for the check: {items}",
-        "маркер не принят на проверку: {items}",
         items=joined(items),
     )
 
 
 @catalog
 def acceptance_pending(items: tuple[Phrase, ...]) -> RuleMessage:
-    return R("19.03", "not checked yet: {items}", "ещё не проверено: {items}", items=joined(items))
+    return R("19.03", "not checked yet: {items}", items=joined(items))
 
 
 @catalog
@@ -172,22 +161,19 @@ def acceptance_ok() -> RuleMessage:
     return R(
         "19.03",
         "no foreign object, parts fixed, no tool-less adjuster",
-        "посторонних предметов нет, части зафиксированы, регулировок без инструмента нет",
     )
 
 
 @catalog
 def modes_forbidden() -> RuleMessage:
-    return R(
-        "19.04", "the marker fires in a forbidden mode", "маркер стреляет в запрещённом режиме"
-    )
+    return R("19.04", "the marker fires in a forbidden mode")
 
 
 @catalog
 def modes_ok() -> RuleMessage:
-    return R("19.04", "no forbidden mode", "запрещённых режимов нет")
+    return R("19.04", "no forbidden mode")
 
 
 @catalog
 def modes_not_done() -> RuleMessage:
-    return R("19.04", "forbidden modes not checked", "запрещённые режимы не проверены")
+    return R("19.04", "forbidden modes not checked")

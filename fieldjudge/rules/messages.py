@@ -1,20 +1,26 @@
-"""Bilingual rule messages. Pure: no I/O, no global language.
+"""Rule messages: the English text, the section it cites and its parameters. Pure: no I/O,
+no language, no catalog.
 
 A message *is* its English text (``Phrase`` and ``RuleMessage`` subclass ``str``), so code
-that compares, tests ``startswith("25.03")`` or stores it keeps working. It also carries the
-English and Russian templates and their parameters, and renders in either language::
+that compares, tests ``startswith("25.03")`` or stores it keeps working. It also keeps its
+English template (the gettext message id), its context (the rulebook section, empty for a
+phrase citing none) and its parameters, so a layer above renders it in another language::
 
-    msg = RuleMessage("25.03", "{player} is neutral", "{player} объявлен нейтральным",
-                      player=Player("t1", 7))
+    msg = RuleMessage("25.03", "{player} is neutral", player=Player("t1", 7))
     msg == "25.03: t1 #7 is neutral"
-    msg.render("ru", names={"t1": "Волки"}) == "25.03: Волки #7 объявлен нейтральным"
+    msg.render(translate, names={"t1": "Волки"}) == "25.03: Волки #7 объявлен нейтральным"
 
-Parameters are rendered by their own ``render(lang, names)`` when they have one (``Team``,
-``Player``, a nested ``Phrase``), else formatted as they are (format specs such as ``{fps:g}``
-apply). Team ids appear as :class:`Team` or :class:`Player` so the display names replace
-them properly. The message constructors live in catalogs (``paintball/refusals.py``,
-``paintball/notes.py``, ``marker_texts.py``, ``protocol_texts.py``) and register here with
-:func:`catalog` so a test can render every one of them in both languages.
+``translate(context, msgid)`` returns the template in the wanted language; it is
+``fieldjudge.i18n``'s context-aware lookup (``pgettext``) in the catalog
+``locale/<lang>/LC_MESSAGES/rules.po``: translators edit that file, never this code. Without
+``translate`` a message renders in English.
+
+Parameters are rendered by their own ``render(translate, names)`` when they have one
+(``Team``, ``Player``, a nested ``Phrase``), else formatted as they are (format specs such as
+``{fps:g}`` apply). Team ids appear as :class:`Team` or :class:`Player` so the display names
+replace them properly. The message constructors live in catalogs (``paintball/refusals.py``,
+``paintball/notes.py``, ``marker_texts.py``, ``protocol_texts.py`` ...) and register here with
+:func:`catalog` so a test can render every one of them in every language.
 """
 
 from __future__ import annotations
@@ -22,8 +28,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-LANGS = ("en", "ru")
 Names = Mapping[str, str] | None
+#: ``translate(context, msgid) -> template``: an English template in another language
+Translate = Callable[[str, str], str]
 
 #: every message constructor, by "module.name" (filled by the @catalog decorator)
 CATALOG: dict[str, Callable[..., Phrase]] = {}
@@ -38,7 +45,7 @@ def catalog(fn: Callable[..., Any]) -> Callable[..., Any]:
 class Team(str):
     """A team id inside a message; rendered as the team's display name."""
 
-    def render(self, lang: str = "en", names: Names = None) -> str:
+    def render(self, translate: Translate | None = None, names: Names = None) -> str:
         return (names or {}).get(str(self), str(self))
 
 
@@ -56,88 +63,116 @@ class Player(str):
     def __getnewargs__(self) -> tuple[str, Any]:  # type: ignore[override]
         return (self.team, self.number)
 
-    def render(self, lang: str = "en", names: Names = None) -> str:
-        return f"{Team(self.team).render(lang, names)} #{self.number}"
+    def render(self, translate: Translate | None = None, names: Names = None) -> str:
+        return f"{Team(self.team).render(translate, names)} #{self.number}"
 
 
-def _arg(value: Any, lang: str, names: Names) -> Any:
+def _arg(value: Any, translate: Translate | None, names: Names) -> Any:
     render = getattr(value, "render", None)
     if isinstance(value, str) and callable(render):
-        return render(lang, names)
+        return render(translate, names)
     return value
 
 
-def fill(template: str, params: Mapping[str, Any], lang: str, names: Names = None) -> str:
-    return template.format(**{k: _arg(v, lang, names) for k, v in params.items()})
+def fill(
+    template: str,
+    params: Mapping[str, Any],
+    translate: Translate | None = None,
+    names: Names = None,
+) -> str:
+    return template.format(**{k: _arg(v, translate, names) for k, v in params.items()})
 
 
 class Phrase(str):
-    """Bilingual text without a section (a part of a message, an elimination note)."""
+    """Text without a section (a part of a message, an elimination note); its gettext
+    context is empty unless made by :meth:`in_context`."""
 
     section = ""
+    context = ""
     en: str
-    ru: str
     params: dict[str, Any]
 
-    def __new__(cls, en: str, ru: str, /, **params: Any) -> Phrase:
-        obj = super().__new__(cls, fill(en, params, "en"))
-        obj.en, obj.ru, obj.params = en, ru, dict(params)
+    def __new__(cls, en: str, /, **params: Any) -> Phrase:
+        obj = super().__new__(cls, fill(en, params))
+        obj.en, obj.params = en, dict(params)
+        return obj
+
+    @staticmethod
+    def in_context(context: str, en: str, /, **params: Any) -> Phrase:
+        """A phrase looked up under ``context`` (a section's text without its section, an
+        elimination reason under the section it cites)."""
+        obj = Phrase(en, **params)
+        obj.context = context
         return obj
 
     def __getnewargs_ex__(self) -> tuple[tuple, dict[str, Any]]:
-        return (self.en, self.ru), dict(self.params)
+        return (self.en,), dict(self.params)
 
-    def template(self, lang: str) -> str:
-        return self.ru if lang == "ru" else self.en
+    def template(self, translate: Translate | None = None) -> str:
+        """The template in the language of ``translate`` (English without one)."""
+        return translate(self.context, self.en) if translate else self.en
 
-    def render(self, lang: str = "en", names: Names = None) -> str:
-        """The text in ``lang`` ("ru" or "en"), team ids replaced by ``names``."""
-        return fill(self.template(lang), self.params, lang, names)
+    def render(self, translate: Translate | None = None, names: Names = None) -> str:
+        """The text in the language of ``translate``, team ids replaced by ``names``."""
+        return fill(self.template(translate), self.params, translate, names)
 
 
 class RuleMessage(Phrase):
-    """A message citing a rulebook section: ``"<section>: <text>"`` in both languages."""
+    """A message citing a rulebook section: ``"<section>: <text>"`` in every language; the
+    section is also its gettext context."""
 
-    def __new__(cls, section: str, en: str, ru: str, /, **params: Any) -> RuleMessage:
+    def __new__(cls, section: str, en: str, /, **params: Any) -> RuleMessage:
         head = f"{section}: " if section else ""
-        obj = str.__new__(cls, head + fill(en, params, "en"))
-        obj.section, obj.en, obj.ru, obj.params = section, en, ru, dict(params)
+        obj = str.__new__(cls, head + fill(en, params))
+        obj.section = obj.context = section
+        obj.en, obj.params = en, dict(params)
         return obj
 
     def __getnewargs_ex__(self) -> tuple[tuple, dict[str, Any]]:
-        return (self.section, self.en, self.ru), dict(self.params)
+        return (self.section, self.en), dict(self.params)
 
-    def render(self, lang: str = "en", names: Names = None) -> str:
+    def render(self, translate: Translate | None = None, names: Names = None) -> str:
         head = f"{self.section}: " if self.section else ""
-        return head + fill(self.template(lang), self.params, lang, names)
+        return head + fill(self.template(translate), self.params, translate, names)
 
 
 def joined(parts: tuple[Phrase, ...] | list[Phrase], sep: str = "; ") -> Phrase:
-    """Phrases joined by ``sep``, still bilingual."""
+    """Phrases joined by ``sep`` (a template with no words: nothing to translate)."""
     tpl = sep.join("{p%d}" % i for i in range(len(parts)))  # noqa: UP031 - a template
-    return Phrase(tpl, tpl, **{f"p{i}": p for i, p in enumerate(parts)})
+    return Phrase(tpl, **{f"p{i}": p for i, p in enumerate(parts)})
 
 
-def render(message: Any, lang: str = "en", names: Names = None) -> str:
-    """Any message in ``lang``: a Phrase rendered, anything else as ``str``; an exception
-    by its first argument (``Refused(msg)``)."""
+def render(message: Any, translate: Translate | None = None, names: Names = None) -> str:
+    """Any message in the language of ``translate``: a Phrase rendered, anything else as
+    ``str``; an exception by its first argument (``Refused(msg)``)."""
     if isinstance(message, BaseException):
         arg = message.args[0] if len(message.args) == 1 else None
-        return render(arg, lang, names) if isinstance(arg, Phrase) else str(message)
+        return render(arg, translate, names) if isinstance(arg, Phrase) else str(message)
     if isinstance(message, Phrase):
-        return message.render(lang, names)
+        return message.render(translate, names)
     return "" if message is None else str(message)
+
+
+def phrases(message: Any) -> list[Phrase]:
+    """``message`` and every Phrase nested in its parameters (what a catalog must hold)."""
+    if not isinstance(message, Phrase):
+        return []
+    out = [message]
+    for value in message.params.values():
+        out += phrases(value)
+    return out
 
 
 __all__ = [
     "CATALOG",
-    "LANGS",
     "Phrase",
     "Player",
     "RuleMessage",
     "Team",
+    "Translate",
     "catalog",
     "fill",
     "joined",
+    "phrases",
     "render",
 ]

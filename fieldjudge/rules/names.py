@@ -13,8 +13,8 @@ typed in or imported from a CSV always shows whole and reads the same everywhere
   a right-to-left override makes "Wolves" print as "sevloW" and can make one team's name look
   like another's on the signed protocol.
 
-`name_problem` returns None for a good name, else a bilingual `Phrase` saying what is wrong
-(shown with ``rule_text``); callers add the line number or the field.
+`name_problem` returns None for a good name, else a `Phrase` saying what is wrong (shown
+with ``rule_text``, translated through ``rules.po``); callers add the line number or the field.
 """
 
 from __future__ import annotations
@@ -46,13 +46,12 @@ def _char_name(ch: str) -> str:
 
 
 def name_empty() -> Phrase:
-    return Phrase("is empty", "пустое")
+    return Phrase("is empty")
 
 
 def name_too_long(length: int, limit: int) -> Phrase:
     return Phrase(
         "is {length} characters long, at most {limit} fit on the screens",
-        "слишком длинное: {length} зн. (на экран помещается не больше {limit})",
         length=length,
         limit=limit,
     )
@@ -61,7 +60,6 @@ def name_too_long(length: int, limit: int) -> Phrase:
 def name_bad_char(char: str, position: int) -> Phrase:
     return Phrase(
         "contains the invisible character {char} at position {position}",
-        "содержит невидимый символ {char} в позиции {position}",
         char=char,
         position=position,
     )

@@ -61,8 +61,6 @@ def not_owner(owner: str) -> Phrase:
     return Phrase(
         "this game belongs to laptop {owner}: it is read-only here until the head judge "
         "hands it over",
-        "эта игра принадлежит ноутбуку {owner}: здесь её можно только смотреть, пока Главный "
-        "судья не передаст её этому ноутбуку",
         owner=owner,
     )
 

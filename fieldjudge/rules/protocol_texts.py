@@ -1,5 +1,5 @@
-"""The protocol's refusals and notes (31, 32.03) in English and Russian. Constructors only:
-the decisions are in ``protocol.py``."""
+"""The protocol's refusals and notes (31, 32.03). English templates; their Russian is in
+``locale/ru/LC_MESSAGES/rules.po``. Constructors only: the decisions are in ``protocol.py``."""
 
 from __future__ import annotations
 
@@ -16,8 +16,6 @@ def locked() -> RuleMessage:
         "31",
         "the protocol is signed by both captains and locked; only the head judge can correct "
         "a wrong total",
-        "протокол подписан обоими капитанами и закрыт; неверную сумму очков может исправить "
-        "только Главный судья",
     )
 
 
@@ -26,7 +24,6 @@ def submit_first() -> RuleMessage:
     return R(
         "31",
         "the senior judge submits the protocol before the captains sign",
-        "капитаны подписывают протокол после того, как его заполнит Старший судья",
     )
 
 
@@ -35,7 +32,6 @@ def team_not_playing(team: Any) -> RuleMessage:
     return R(
         "31",
         "{team!r} does not play this game",
-        "команда «{team}» не играет в этой игре",
         team=Team(str(team)),
     )
 
@@ -45,13 +41,12 @@ def already_answered() -> RuleMessage:
     return R(
         "31",
         "this team's captain has already signed or refused",
-        "капитан этой команды уже подписал протокол или отказался",
     )
 
 
 @catalog
 def name_to_sign() -> RuleMessage:
-    return R("31", "the captain types his name to sign", "для подписи капитан вводит своё имя")
+    return R("31", "the captain types his name to sign")
 
 
 @catalog
@@ -59,7 +54,6 @@ def refusal_reason() -> RuleMessage:
     return R(
         "31",
         "the senior judge records the reason of the refusal",
-        "Старший судья записывает причину отказа",
     )
 
 
@@ -69,13 +63,12 @@ def correct_before_answers() -> RuleMessage:
         "31",
         "until both captains have answered, the senior judge corrects the protocol and "
         "submits it again",
-        "пока оба капитана не ответили, протокол исправляет Старший судья и подаёт заново",
     )
 
 
 @catalog
 def correction_reason() -> RuleMessage:
-    return R("31", "a correction of the total needs a reason", "исправлению суммы нужна причина")
+    return R("31", "a correction of the total needs a reason")
 
 
 @catalog
@@ -83,15 +76,12 @@ def correction_points() -> RuleMessage:
     return R(
         "31",
         "the corrected total needs whole game points for both teams",
-        "в исправленной сумме нужны целые очки за игру обеих команд",
     )
 
 
 @catalog
 def correction_old_total() -> RuleMessage:
-    return R(
-        "31", "the correction must name the old total", "в исправлении указывают прежнюю сумму"
-    )
+    return R("31", "the correction must name the old total")
 
 
 @catalog
@@ -99,7 +89,6 @@ def correction_outcome() -> RuleMessage:
     return R(
         "30.01",
         "the outcome is a flag hang or a flag held by team 1 or 2, or a draw",
-        "исход: зависание флага или удержание флага командой 1 или 2, либо ничья",
     )
 
 
@@ -108,7 +97,6 @@ def corrected(judge: Any, reason: Any) -> RuleMessage:
     return R(
         "31",
         "total corrected by the head judge {judge}: {reason}",
-        "сумма очков исправлена Главным судьёй {judge}: {reason}",
         judge=judge,
         reason=reason,
     )
@@ -120,8 +108,6 @@ def no_show_gap(team: Any, ended: str, allowed: str) -> RuleMessage:
         "32.03",
         "{team} finished its previous game at {ended}; it cannot be ruled a no-show before "
         "{allowed}",
-        "команда «{team}» закончила предыдущую игру в {ended}; неявку ей нельзя засчитать "
-        "раньше {allowed}",
         team=Team(str(team)),
         ended=ended,
         allowed=allowed,
@@ -133,7 +119,6 @@ def finish_first() -> RuleMessage:
     return R(
         "30.02",
         "points are awarded after the game: finish the game first",
-        "очки начисляются по окончании игры: сначала завершите игру",
     )
 
 
@@ -142,7 +127,6 @@ def new_protocol_not_needed() -> RuleMessage:
     return R(
         "31",
         "the captains have answered; a new protocol is not needed",
-        "капитаны уже ответили; новый протокол не нужен",
     )
 
 
@@ -150,7 +134,6 @@ def new_protocol_not_needed() -> RuleMessage:
 def pin_locked(seconds: int) -> Phrase:
     return Phrase(
         "three wrong PINs: correction is locked for {seconds} s",
-        "три неверных PIN: исправление заблокировано на {seconds} с",
         seconds=seconds,
     )
 
@@ -159,15 +142,12 @@ def pin_locked(seconds: int) -> Phrase:
 def pin_wrong_locked() -> Phrase:
     return Phrase(
         "wrong PIN; three wrong PINs: correction is locked for a minute",
-        "неверный PIN; три неверных PIN: исправление заблокировано на минуту",
     )
 
 
 @catalog
 def pin_wrong(left: int) -> Phrase:
-    return Phrase(
-        "wrong PIN ({left} attempts left)", "неверный PIN (осталось попыток: {left})", left=left
-    )
+    return Phrase("wrong PIN ({left} attempts left)", left=left)
 
 
 @catalog
@@ -175,7 +155,6 @@ def correction_needs_pin() -> RuleMessage:
     return R(
         "31",
         "only the head judge corrects a total, with his secret",
-        "исправить сумму очков может только Главный судья, введя свой секрет",
     )
 
 
@@ -184,7 +163,6 @@ def no_show_needs_pin() -> RuleMessage:
     return R(
         "32.01",
         "only the head judge rules a no-show, with his secret",
-        "неявку команды фиксирует только Главный судья, введя свой секрет",
     )
 
 
@@ -193,7 +171,6 @@ def decision_needs_pin() -> RuleMessage:
     return R(
         "31",
         "only the head judge decides which copy of a game log stands, with his secret",
-        "какая копия протокола игры верна, решает только Главный судья, введя свой секрет",
     )
 
 
@@ -202,7 +179,6 @@ def approval_needs_pin() -> RuleMessage:
     return R(
         "19.05",
         "only the head judge approves a team's marker checks, with his secret",
-        "результаты проверки маркеров команды утверждает только Главный судья, введя свой секрет",
     )
 
 
@@ -210,5 +186,4 @@ def approval_needs_pin() -> RuleMessage:
 def handover_needs_pin() -> Phrase:
     return Phrase(
         "only the head judge hands a game over to another laptop, with his secret",
-        "передать игру другому ноутбуку может только Главный судья, введя свой секрет",
     )

@@ -44,7 +44,6 @@ def check_schedule(
             errors.append(
                 Phrase(
                     "{time} field {field}: {team} cannot play itself",
-                    "{time}, поле {field}: команда «{team}» не может играть сама с собой",
                     time=f"{s.start:%H:%M}",
                     field=s.field,
                     team=n(s.team_a),
@@ -63,8 +62,6 @@ def check_schedule(
                 errors.append(
                     Phrase(
                         "{team} is booked twice at once: {t1} field {f1} and {t2} field {f2}",
-                        "«{team}» стоит в расписании дважды одновременно: {t1} поле {f1} и"
-                        " {t2} поле {f2}",
                         team=n(team),
                         t1=f"{prev.start:%H:%M}",
                         f1=prev.field,
@@ -78,8 +75,6 @@ def check_schedule(
                         "32.03",
                         "{team} has only {gap} min between {t1} and {t2} (at least {need}"
                         " required)",
-                        "у «{team}» между играми в {t1} и {t2} только {gap} мин (нужно не"
-                        " меньше {need})",
                         team=n(team),
                         gap=int(gap.total_seconds() // 60),
                         t1=f"{prev.start:%H:%M}",
@@ -97,7 +92,6 @@ def check_schedule(
                 errors.append(
                     Phrase(
                         "field {field} has two games at once: {t1} and {t2}",
-                        "на поле {field} две игры одновременно: {t1} и {t2}",
                         field=field,
                         t1=f"{prev.start:%H:%M}",
                         t2=f"{nxt.start:%H:%M}",

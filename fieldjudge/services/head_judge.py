@@ -83,7 +83,7 @@ DEFAULT_PARAMS = ScryptParams()
 
 
 class HeadJudgeError(Exception):
-    """A refusal about the head judge's secret; ``args[0]`` is a bilingual Phrase."""
+    """A refusal about the head judge's secret; ``args[0]`` is a rule message (Phrase)."""
 
     def __init__(self, message: Phrase) -> None:
         super().__init__(message)

@@ -29,7 +29,7 @@ from typing import Any
 from tinydb import TinyDB
 from tinydb.storages import MemoryStorage
 
-from fieldjudge.i18n import rule_text
+from fieldjudge.i18n import reason_label, rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event, effective
 from fieldjudge.rules.paintball import model as m
@@ -298,7 +298,11 @@ class PitView:
                     "team": d.get("team"),
                     "players": players,
                     "reason": reason,
-                    "reason_text": {"ru": rs.ru, "en": rs.en} if rs else None,
+                    "reason_text": (
+                        {"ru": reason_label(rs.key, "ru"), "en": reason_label(rs.key, "en")}
+                        if rs
+                        else None
+                    ),
                     "section": rs.section if rs else None,
                     "outcome": d.get("outcome") or d.get("result") or d.get("paint"),
                 }

@@ -553,7 +553,6 @@ class TournamentService:
 def _no_key() -> Phrase:
     return Phrase(
         "this tournament has no head judge key (made when the tournament was created)",
-        "у этого турнира нет ключа главного судьи (создаётся вместе с турниром)",
     )
 
 

@@ -1,6 +1,7 @@
-"""What the paintball engine writes down, in English and Russian: chrono verdicts (20),
-the fold's notes and elimination texts (``state.py``), and the scoring notes (30, 32).
-Constructors only: the decisions are in ``chrono.py``, ``state.py`` and ``scoring.py``."""
+"""What the paintball engine writes down: chrono verdicts (20), the fold's notes and
+elimination texts (``state.py``), and the scoring notes (30, 32). English templates; their
+Russian is in ``locale/ru/LC_MESSAGES/rules.po``. Constructors only: the decisions are in
+``chrono.py``, ``state.py`` and ``scoring.py``."""
 
 from __future__ import annotations
 
@@ -10,24 +11,23 @@ from fieldjudge.rules.messages import Phrase, Player, RuleMessage, Team, catalog
 
 R = RuleMessage
 
-FLAGGED = Phrase("; flagged for the head judge", "; передано Главному судье")
-NO_TAIL = Phrase("", "")
-GROUP_1_1 = Phrase("group removal 1+1", "групповое удаление 1+1")
-REMOVED = Phrase("player removed", "игрок удаляется")
+FLAGGED = Phrase("; flagged for the head judge")
+NO_TAIL = Phrase("")
+GROUP_1_1 = Phrase("group removal 1+1")
+REMOVED = Phrase("player removed")
 
 # --- in-game chrono (20.02-20.05) ------------------------------------------------------
 
 
 @catalog
 def forbidden_mode() -> Phrase:
-    return Phrase("forbidden mode", "запрещённый режим стрельбы")
+    return Phrase("forbidden mode")
 
 
 @catalog
 def shots_apart(interval: float) -> Phrase:
     return Phrase(
         "shots {interval:g} ms apart",
-        "интервал между выстрелами {interval:g} мс",
         interval=interval,
     )
 
@@ -38,8 +38,6 @@ def chrono_disqualified(why: Phrase, minimum: Any) -> RuleMessage:
         "20.05",
         "{why} (minimum {minimum} ms): removal, disqualification for the tournament and a "
         "team penalty of section 11",
-        "{why} (минимум {minimum} мс): удаление, дисквалификация до конца турнира и штраф "
-        "команде по разделу 11",
         why=why,
         minimum=minimum,
     )
@@ -47,12 +45,12 @@ def chrono_disqualified(why: Phrase, minimum: Any) -> RuleMessage:
 
 @catalog
 def chrono_no_reading() -> RuleMessage:
-    return R("20.02", "no reading, no penalty", "нет показания, без штрафа")
+    return R("20.02", "no reading, no penalty")
 
 
 @catalog
 def chrono_ok(fps: float) -> RuleMessage:
-    return R("20.02", "{fps:g} fps, no penalty", "{fps:g} фпс, без штрафа", fps=fps)
+    return R("20.02", "{fps:g} fps, no penalty", fps=fps)
 
 
 @catalog
@@ -60,7 +58,6 @@ def chrono_over_limit(fps: float, limit: float) -> RuleMessage:
     return R(
         "20.03",
         "{fps:g} fps is over {limit:g} fps: player removed",
-        "{fps:g} фпс — свыше {limit:g} фпс: игрок удаляется",
         fps=fps,
         limit=limit,
     )
@@ -71,7 +68,6 @@ def chrono_group(fps: float, limit: float) -> RuleMessage:
     return R(
         "20.04",
         "{fps:g} fps is over {limit:g} fps: group removal 1+1",
-        "{fps:g} фпс — выше {limit:g} фпс: групповое удаление 1+1",
         fps=fps,
         limit=limit,
     )
@@ -83,7 +79,6 @@ def chrono_above_dq(fps: float, limit: float, flagged: bool) -> RuleMessage:
         "20.04",
         "{fps:g} fps is over {limit:g} fps: removal and disqualification (tournament setting)"
         "{tail}",
-        "{fps:g} фпс — выше {limit:g} фпс: удаление и дисквалификация (настройка турнира){tail}",
         fps=fps,
         limit=limit,
         tail=FLAGGED if flagged else NO_TAIL,
@@ -95,7 +90,6 @@ def chrono_above(fps: float, limit: float, group: bool, flagged: bool) -> RuleMe
     return R(
         "20.04",
         "{fps:g} fps is over {limit:g} fps: {what}{tail}",
-        "{fps:g} фпс — выше {limit:g} фпс: {what}{tail}",
         fps=fps,
         limit=limit,
         what=GROUP_1_1 if group else REMOVED,
@@ -108,25 +102,18 @@ def chrono_above(fps: float, limit: float, group: bool, flagged: bool) -> RuleMe
 
 @catalog
 def malformed_event(error: Any) -> RuleMessage:
-    return R("", "malformed event: {error}", "повреждённая запись события: {error}", error=error)
+    return R("", "malformed event: {error}", error=error)
 
 
 @catalog
 def could_not_apply(error: Any) -> RuleMessage:
-    return R("", "could not apply: {error}", "событие не применено: {error}", error=error)
-
-
-@catalog
-def reason_text(en: str, ru: str) -> Phrase:
-    """An elimination reason of ``reasons.py`` as the elimination's text."""
-    return Phrase(en, ru)
+    return R("", "could not apply: {error}", error=error)
 
 
 @catalog
 def with_group_removal(player: Player, section: str) -> Phrase:
     return Phrase(
         "group removal 1+1 with {player} ({section})",
-        "групповое удаление 1+1 вместе с игроком {player} ({section})",
         player=player,
         section=section,
     )
@@ -134,31 +121,28 @@ def with_group_removal(player: Player, section: str) -> Phrase:
 
 @catalog
 def hit_at_paint_check() -> Phrase:
-    return Phrase("hit found at the paint check", "поражение найдено при ПНК")
+    return Phrase("hit found at the paint check")
 
 
 @catalog
 def hit_at_neutral_check() -> Phrase:
-    return Phrase("hit found at the neutral check", "поражение найдено при нейтральной проверке")
+    return Phrase("hit found at the neutral check")
 
 
 @catalog
 def hit_at_hang_check() -> Phrase:
-    return Phrase(
-        "hit found at the flag-hang check", "поражение найдено при проверке после водружения флага"
-    )
+    return Phrase("hit found at the flag-hang check")
 
 
 @catalog
 def player_note(player: Player, verdict: Phrase) -> Phrase:
-    return Phrase("{player}: {verdict}", "{player}: {verdict}", player=player, verdict=verdict)
+    return Phrase("{player}: {verdict}", player=player, verdict=verdict)
 
 
 @catalog
 def team_note(team: Any, verdict: Phrase) -> Phrase:
     return Phrase(
         "team {team}: {verdict}",
-        "команда «{team}»: {verdict}",
         team=Team(str(team)),
         verdict=verdict,
     )
@@ -166,24 +150,22 @@ def team_note(team: Any, verdict: Phrase) -> Phrase:
 
 @catalog
 def ended_by_judge(note: Any) -> Phrase:
-    return Phrase(
-        "game ended by a judge: {note}", "игра окончена решением судьи: {note}", note=note
-    )
+    return Phrase("game ended by a judge: {note}", note=note)
 
 
 @catalog
 def hang_counted() -> RuleMessage:
-    return R("23.03", "flag hang counted", "водружение флага засчитано")
+    return R("23.03", "flag hang counted")
 
 
 @catalog
 def carrier_hit() -> RuleMessage:
-    return R("23.02", "the carrier is hit", "флагоносец поражён")
+    return R("23.02", "the carrier is hit")
 
 
 @catalog
 def carrier_over_limit() -> RuleMessage:
-    return R("23.02", "the carrier's marker is over the limit", "маркер флагоносца превысил лимит")
+    return R("23.02", "the carrier's marker is over the limit")
 
 
 # --- scoring (30.01, 32.01-32.02) ------------------------------------------------------
@@ -194,7 +176,6 @@ def flag_hang_points(team: Any, points: int) -> RuleMessage:
     return R(
         "30.01",
         "flag hang by {team}: {points}",
-        "водружение флага — «{team}»: {points}",
         team=Team(str(team)),
         points=points,
     )
@@ -205,7 +186,6 @@ def both_hold(team: Any) -> RuleMessage:
     return R(
         "30.01",
         "both teams hold a flag; {team} captured first",
-        "флаги удерживают обе команды; первой флаг захватила команда «{team}»",
         team=Team(str(team)),
     )
 
@@ -215,7 +195,6 @@ def flag_held_points(team: Any, points: int) -> RuleMessage:
     return R(
         "30.01",
         "flag held at the end by {team}: {points}",
-        "удержание флага до конца игры — «{team}»: {points}",
         team=Team(str(team)),
         points=points,
     )
@@ -226,7 +205,6 @@ def draw_points(points: int) -> RuleMessage:
     return R(
         "30.01",
         "no flag held at the end: draw, {points} each",
-        "к концу игры флаг не удержан: ничья, каждой команде {points}",
         points=points,
     )
 
@@ -236,7 +214,6 @@ def survivors(a: Any, sa: int, sb: int, b: Any, clamp: int) -> RuleMessage:
     return R(
         "30.01",
         "survivors {a} {sa} : {sb} {b}, difference clamped to ±{clamp}",
-        "сохранённые игроки: «{a}» {sa} : {sb} «{b}», разница в пределах ±{clamp}",
         a=Team(str(a)),
         sa=sa,
         sb=sb,
@@ -250,7 +227,6 @@ def no_absent_team(a: Any, b: Any) -> RuleMessage:
     return R(
         "32.01",
         "no absent team among {a}, {b}",
-        "среди команд «{a}» и «{b}» нет неявившейся",
         a=Team(str(a)),
         b=Team(str(b)),
     )
@@ -258,7 +234,7 @@ def no_absent_team(a: Any, b: Any) -> RuleMessage:
 
 @catalog
 def both_absent() -> RuleMessage:
-    return R("32.01", "both teams absent: 0 points each", "неявка обеих команд: по 0 очков")
+    return R("32.01", "both teams absent: 0 points each")
 
 
 @catalog
@@ -266,7 +242,6 @@ def no_show_by(out: Any, present: Any, points: int, diff: int) -> RuleMessage:
     return R(
         "32.02",
         "no-show by {out}: {present} gets {points} and +{diff}",
-        "неявка команды «{out}»: команде «{present}» — очки за игру {points} и разница +{diff}",
         out=Team(str(out)),
         present=Team(str(present)),
         points=points,
@@ -278,7 +253,6 @@ def no_show_by(out: Any, present: Any, points: int, diff: int) -> RuleMessage:
 def head_to_head(points: int, diff: int) -> Phrase:
     return Phrase(
         "head-to-head {points} pts, {diff:+d} diff",
-        "личные встречи: очки {points}, разница {diff:+d}",
         points=points,
         diff=diff,
     )
@@ -290,9 +264,8 @@ def head_to_head(points: int, diff: int) -> Phrase:
 def without_section(message: Any) -> Phrase:
     """A RuleMessage's text without its section head (to embed it in another message)."""
     if isinstance(message, Phrase):
-        en, ru = getattr(message, "en", str(message)), getattr(message, "ru", str(message))
-        return Phrase(en, ru, **getattr(message, "params", {}))
-    return Phrase(str(message), str(message))
+        return Phrase.in_context(message.context, message.en, **message.params)
+    return Phrase(str(message))
 
 
 @catalog
@@ -300,7 +273,6 @@ def chrono_disqualified_and_group(dq: Phrase, fps: float, limit: float) -> RuleM
     return R(
         "20.05",
         "{dq}; {fps:g} fps is over {limit:g} fps: group removal 1+1 as well (20.05 and 20.04)",
-        "{dq}; {fps:g} фпс — выше {limit:g} фпс: также групповое удаление 1+1 (20.05 и 20.04)",
         dq=without_section(dq),
         fps=fps,
         limit=limit,
@@ -312,8 +284,6 @@ def only_team_in_play(team: Any) -> RuleMessage:
     return R(
         "23.03",
         "only {team} is in play: the game goes on, {team} may still capture and hang the flag",
-        "в игре осталась только команда «{team}»: игра продолжается, она ещё может захватить "
-        "и водрузить флаг",
         team=Team(str(team)),
     )
 
@@ -323,9 +293,8 @@ def playing_on_penalty(player: Player, section: str, group: bool) -> RuleMessage
     return R(
         section,
         "{player} played on while eliminated: team penalty, {what}",
-        "{player} продолжил игру в поражённом состоянии: штраф команде, {what}",
         player=player,
-        what=GROUP_1_1 if group else Phrase("no further removal", "без дополнительного удаления"),
+        what=GROUP_1_1 if group else Phrase("no further removal"),
     )
 
 
@@ -334,7 +303,6 @@ def hang_rejected_chrono(section: str, verdict: Phrase) -> RuleMessage:
     return R(
         section,
         "flag hang not counted: {verdict}",
-        "водружение флага не засчитано: {verdict}",
         verdict=without_section(verdict),
     )
 
@@ -344,7 +312,6 @@ def inspection_points(player: Player, points: int) -> RuleMessage:
     return R(
         "18.02",
         "hit found on {player} at the inspection: {points} penalty point(s)",
-        "у игрока {player} при осмотре найдено поражение: штрафных очков {points}",
         player=player,
         points=points,
     )
@@ -356,8 +323,6 @@ def inspection_points_total(team: Any, points: int) -> RuleMessage:
         "18.02",
         "{team}: {points} penalty point(s) for hits found at the inspection, subtracted "
         "from the game points",
-        "команда «{team}»: штрафных очков за поражения, найденные при осмотре, — {points}; "
-        "вычтены из очков за игру",
         team=Team(str(team)),
         points=points,
     )
@@ -368,7 +333,6 @@ def old_paint(player: Player, spots: str) -> RuleMessage:
     return R(
         "29.10",
         "{player} reported old paint spots before the game: {spots}",
-        "игрок {player} до игры сообщил о старых пятнах: {spots}",
         player=player,
         spots=spots,
     )
@@ -379,7 +343,6 @@ def carrier_paint_check(player: Player) -> RuleMessage:
     return R(
         "25.05",
         "{player} carries the flag: judges never stop a flag carrier",
-        "{player} несёт флаг: судьи не останавливают флагоносца",
         player=player,
     )
 
@@ -390,8 +353,6 @@ def no_show_replayable(team: Any) -> RuleMessage:
         "32.03",
         "no-show of {team} caused by the organisers: the head judge may have it replayed "
         "within the round",
-        "неявка команды «{team}» по вине организаторов: Главный судья может перенести игру "
-        "в пределах тура",
         team=Team(str(team)),
     )
 
@@ -401,5 +362,4 @@ def no_show_not_replayed() -> RuleMessage:
     return R(
         "32.03",
         "a no-show caused by a team is not replayed",
-        "игра, на которой произошла неявка по вине команды, не переносится",
     )

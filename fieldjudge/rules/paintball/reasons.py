@@ -4,46 +4,50 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fieldjudge.rules.messages import Phrase
+
 
 @dataclass(frozen=True)
 class Reason:
     key: str
     section: str
     en: str
-    ru: str
+
+    @property
+    def text(self) -> Phrase:
+        """The reason's words; the catalog (``rules.po``) files them under the section."""
+        return Phrase.in_context(self.section, self.en)
 
 
-def _r(key: str, section: str, en: str, ru: str) -> Reason:
-    return Reason(key, section, en, ru)
+def _r(key: str, section: str, en: str) -> Reason:
+    return Reason(key, section, en)
 
 
 # Reasons a judge logs with an ``elimination`` event.
 DIRECT_REASONS: dict[str, Reason] = {
     r.key: r
     for r in (
-        _r("hit", "26", "hit", "поражение"),
-        _r("playing_on", "28.02", "playing on after a hit", "игра в поражённом состоянии"),
-        _r("picked_up_balls", "29.01", "shooting balls picked up", "стрельба подобранными шарами"),
-        _r("out_of_bounds", "29.02", "out of bounds", "выход за пределы поля"),
-        _r("no_mask", "29.03", "no mask", "без маски"),
-        _r("deadman", "29.04", "calling out / deadman", "имитация поражения («аут»)"),
-        _r("tools", "29.05", "tools or forbidden equipment", "инструмент / запрещённое снаряжение"),
+        _r("hit", "26", "hit"),
+        _r("playing_on", "28.02", "playing on after a hit"),
+        _r("picked_up_balls", "29.01", "shooting balls picked up"),
+        _r("out_of_bounds", "29.02", "out of bounds"),
+        _r("no_mask", "29.03", "no mask"),
+        _r("deadman", "29.04", "calling out / deadman"),
+        _r("tools", "29.05", "tools or forbidden equipment"),
         _r(
             "equipment_over_2m",
             "29.06",
             "more than 2 m from own equipment",
-            "дальше 2 м от снаряжения",
         ),
-        _r("unsportsmanlike", "29.07", "unsportsmanlike conduct", "неспортивное поведение"),
-        _r("judge_removal", "29.08", "removed by a judge", "удалён судьёй"),
-        _r("imitating_signals", "29.09", "imitating judge signals", "имитация судейских сигналов"),
-        _r("own_flag_touch", "22.01", "touching own flag", "касание своего флага"),
-        _r("flag_hidden", "22.02", "flag not carried visibly", "флаг спрятан"),
+        _r("unsportsmanlike", "29.07", "unsportsmanlike conduct"),
+        _r("judge_removal", "29.08", "removed by a judge"),
+        _r("imitating_signals", "29.09", "imitating judge signals"),
+        _r("own_flag_touch", "22.01", "touching own flag"),
+        _r("flag_hidden", "22.02", "flag not carried visibly"),
         _r(
             "marker_tampering",
             "20.07",
             "acting on the marker in play",
-            "действия с маркером в игре",
         ),
     )
 }
@@ -57,7 +61,6 @@ PRE_START_REASONS: dict[str, Reason] = {
             "markers_down",
             "20.07",
             'marker not laid down on "Markers down"',
-            "не положил маркер по команде «Положить маркеры»",
         ),
     )
 }
@@ -66,18 +69,17 @@ PRE_START_REASONS: dict[str, Reason] = {
 DERIVED_REASONS: dict[str, Reason] = {
     r.key: r
     for r in (
-        _r("group_removal", "29.08", "group removal 1+1", "групповое удаление 1+1"),
-        _r("chrono_over_limit", "20.03", "marker over 300 fps", "скорость свыше 300 фпс"),
-        _r("chrono_group", "20.04", "marker over 310 fps", "скорость свыше 310 фпс"),
-        _r("chrono_above_320", "20.04", "marker over 320 fps", "скорость свыше 320 фпс"),
-        _r("forbidden_mode", "20.05", "forbidden mode or rate of fire", "запрещённый режим/темп"),
+        _r("group_removal", "29.08", "group removal 1+1"),
+        _r("chrono_over_limit", "20.03", "marker over 300 fps"),
+        _r("chrono_group", "20.04", "marker over 310 fps"),
+        _r("chrono_above_320", "20.04", "marker over 320 fps"),
+        _r("forbidden_mode", "20.05", "forbidden mode or rate of fire"),
         _r(
             "failed_inspection",
             "18.02",
             "hit found at post-game inspection",
-            "поражение при осмотре",
         ),
-        _r("did_not_report", "18.02", "did not report for inspection", "не явился на осмотр"),
+        _r("did_not_report", "18.02", "did not report for inspection"),
     )
 }
 

@@ -1,5 +1,6 @@
 """Refusals of ``checks.refusal`` about checks, chrono, flags and the inspection (24-25, 20,
-22-23, 18.02), in English and Russian. Constructors only: the decisions are in ``checks.py``."""
+22-23, 18.02). English templates; their Russian is in ``locale/ru/LC_MESSAGES/rules.po``.
+Constructors only: the decisions are in ``checks.py``."""
 
 from __future__ import annotations
 
@@ -9,25 +10,25 @@ from fieldjudge.rules.messages import Phrase, Player, RuleMessage, Team, catalog
 
 R = RuleMessage
 
-# player statuses and inspection results as words (model.py / events.py codes)
+# player statuses and inspection results (18.02) as words (model.py / events.py codes)
 STATUS = {
-    "in_play": Phrase("in_play", "в игре"),
-    "eliminated": Phrase("eliminated", "поражён"),
-    "neutral": Phrase("neutral", "нейтральный"),
-    "not_admitted": Phrase("not_admitted", "не допущен"),
-    "no_marker": Phrase("no_marker", "без маркера"),
-    "clean": Phrase("clean", "чисто"),
-    "hit_found": Phrase("hit_found", "найдено поражение"),
-    "did_not_report": Phrase("did_not_report", "не явился на осмотр"),
+    "in_play": Phrase("in_play"),
+    "eliminated": Phrase("eliminated"),
+    "neutral": Phrase("neutral"),
+    "not_admitted": Phrase("not_admitted"),
+    "no_marker": Phrase("no_marker"),
+    "clean": Phrase.in_context("18.02", "clean"),
+    "hit_found": Phrase.in_context("18.02", "hit_found"),
+    "did_not_report": Phrase.in_context("18.02", "did_not_report"),
 }
 CHECK_KIND = {
-    "paint": Phrase("paint check", "ПНК"),
-    "neutral": Phrase("neutral check", "нейтральной проверки"),
+    "paint": Phrase("paint check"),
+    "neutral": Phrase("neutral check"),
 }
 
 
 def status_word(code: Any) -> Phrase:
-    return STATUS.get(str(code)) or Phrase(str(code), str(code))
+    return STATUS.get(str(code)) or Phrase(str(code))
 
 
 @catalog
@@ -35,7 +36,6 @@ def no_open_check(section: str, player: Player, kind: str) -> RuleMessage:
     return R(
         section,
         "{player} has no open {what}",
-        "у игрока {player} нет незавершённой {what}",
         player=player,
         what=CHECK_KIND.get(kind, CHECK_KIND["paint"]),
     )
@@ -46,7 +46,6 @@ def check_outcome_values(section: str) -> RuleMessage:
     return R(
         section,
         "the outcome is eliminated or in_play",
-        "результат проверки: поражён (eliminated) или в игре (in_play)",
     )
 
 
@@ -58,16 +57,13 @@ def already_paint_checked(player: Player) -> RuleMessage:
     return R(
         "24.02",
         "{player} is already being paint-checked",
-        "{player} уже проходит ПНК",
         player=player,
     )
 
 
 @catalog
 def already_neutral(player: Player) -> RuleMessage:
-    return R(
-        "25.02", "{player} is already neutral", "{player} уже объявлен нейтральным", player=player
-    )
+    return R("25.02", "{player} is already neutral", player=player)
 
 
 @catalog
@@ -75,31 +71,28 @@ def carrier_not_neutral(player: Player) -> RuleMessage:
     return R(
         "25.05",
         "{player} carries the flag and is never stopped or declared neutral",
-        "{player} несёт флаг: флагоносца не останавливают и не объявляют нейтральным",
         player=player,
     )
 
 
 @catalog
 def without_marker(player: Player) -> RuleMessage:
-    return R(
-        "19.07", "{player} plays without a marker", "{player} играет без маркера", player=player
-    )
+    return R("19.07", "{player} plays without a marker", player=player)
 
 
 @catalog
 def reading_needs_fps() -> RuleMessage:
-    return R("20.02", "the reading needs a speed in fps", "в показании нужна скорость в фпс")
+    return R("20.02", "the reading needs a speed in fps")
 
 
 @catalog
 def no_flag(section: str, player: Player) -> RuleMessage:
-    return R(section, "{player} does not carry a flag", "{player} не несёт флаг", player=player)
+    return R(section, "{player} does not carry a flag", player=player)
 
 
 @catalog
 def already_carries(player: Player) -> RuleMessage:
-    return R("22.02", "{player} already carries a flag", "{player} уже несёт флаг", player=player)
+    return R("22.02", "{player} already carries a flag", player=player)
 
 
 @catalog
@@ -107,7 +100,6 @@ def flag_carried_by(owner: Any, holder: Player) -> RuleMessage:
     return R(
         "22.03",
         "the flag of {owner} is carried by {holder}",
-        "флаг команды «{owner}» уже несёт {holder}",
         owner=Team(str(owner)),
         holder=holder,
     )
@@ -118,14 +110,13 @@ def flag_out_of_play(owner: Any) -> RuleMessage:
     return R(
         "23.03",
         "the flag of {owner} is no longer in play",
-        "флаг команды «{owner}» уже не в игре",
         owner=Team(str(owner)),
     )
 
 
 @catalog
 def hand_to_another() -> RuleMessage:
-    return R("22.03", "hand the flag to another player", "флаг передают другому игроку")
+    return R("22.03", "hand the flag to another player")
 
 
 @catalog
@@ -133,7 +124,6 @@ def taker_eliminated(player: Player) -> RuleMessage:
     return R(
         "22.03",
         "{player} is eliminated; only unhit players may take the flag",
-        "{player} поражён; флаг могут принять только непоражённые игроки",
         player=player,
     )
 
@@ -143,7 +133,6 @@ def no_opponents_flag(player: Player) -> RuleMessage:
     return R(
         "23.01",
         "{player} does not carry the opponents' flag",
-        "{player} не несёт флаг соперника",
         player=player,
     )
 
@@ -153,7 +142,6 @@ def paint_values() -> RuleMessage:
     return R(
         "23.01",
         "the paint check result is clean or hit",
-        "результат ПНК: чисто (clean) или поражён (hit)",
     )
 
 
@@ -162,7 +150,6 @@ def hang_fps_number() -> RuleMessage:
     return R(
         "23.01",
         "the chrono reading must be a speed in fps",
-        "показание хронографа — это скорость в фпс",
     )
 
 
@@ -171,7 +158,6 @@ def hang_needs_chrono(player: Player) -> RuleMessage:
     return R(
         "23.01",
         "the marker of {player} must be chrono'd before the verdict",
-        "до решения маркер игрока {player} проверяют на хронографе",
         player=player,
     )
 
@@ -181,7 +167,6 @@ def already_inspected(player: Player, result: Any) -> RuleMessage:
     return R(
         "18.02",
         "{player} is already marked {result}; void that mark to change it",
-        "{player} уже отмечен: {result}; чтобы изменить, аннулируйте эту отметку",
         player=player,
         result=status_word(result),
     )
@@ -192,7 +177,6 @@ def only_unhit_inspected(player: Player, status: Any) -> RuleMessage:
     return R(
         "18.02",
         "only unhit players are inspected; {player} is {status}",
-        "осматривают только непоражённых игроков; {player}: {status}",
         player=player,
         status=status_word(status),
     )
@@ -203,6 +187,4 @@ def inspection_values() -> RuleMessage:
     return R(
         "18.02",
         "the result is clean, hit_found or did_not_report",
-        "результат осмотра: чисто (clean), найдено поражение (hit_found) "
-        "или не явился (did_not_report)",
     )

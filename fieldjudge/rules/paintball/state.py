@@ -142,9 +142,7 @@ def _eliminate(
 ) -> None:
     p.status = m.ELIMINATED
     r = ALL_REASONS.get(reason)
-    p.elimination = m.Elimination(
-        reason, section, at, e.id, text or (nt.reason_text(r.en, r.ru) if r else reason)
-    )
+    p.elimination = m.Elimination(reason, section, at, e.id, text or (r.text if r else reason))
     _close_check(p, at, "eliminated")
     if p.carrying is not None:
         flag = st.flags[p.carrying]

@@ -1,6 +1,6 @@
-"""What the quidditch engine refuses, in English and Russian (the round post itself is
-Russian, ``post.py``). Constructors only: the decisions are in ``closing.py``,
-``resolve.py`` and ``interim.py``."""
+"""What the quidditch engine refuses: English templates, their Russian in
+``locale/ru/LC_MESSAGES/rules.po`` (the round post itself is Russian, ``post.py``).
+Constructors only: the decisions are in ``closing.py``, ``resolve.py`` and ``interim.py``."""
 
 from __future__ import annotations
 
@@ -15,14 +15,12 @@ def seed_revealed() -> RuleMessage:
         "0",
         "the server seed is revealed: the match is closed, no roll is possible with that seed; "
         "continuing needs a new match with a new committed seed",
-        "сид сервера раскрыт: матч закрыт, бросков с этим сидом больше нет; чтобы продолжить, "
-        "нужен новый матч с новым опубликованным хэшем сида",
     )
 
 
 @catalog
 def match_ended() -> RuleMessage:
-    return R("9", "the match has ended", "матч окончен")
+    return R("9", "the match has ended")
 
 
 @catalog
@@ -31,5 +29,4 @@ def passes_not_yet() -> RuleMessage:
         "5",
         "passes are resolved within the round once the quaffle is in play and no penalty is "
         "pending",
-        "пасы рассчитываются внутри круга, когда квоффл разыгран и нет назначенного пенальти",
     )

@@ -1,13 +1,14 @@
 """Words the game screen shows: player states, flags, phases and one line per log event.
 
 Pure formatting over the engine's state (no widgets), translated with ``_()``; reason labels
-come from the engine's catalogue (``reasons.py``: English and Russian)."""
+come from the engine's catalogue (``reasons.py``, translated in ``rules.po``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fieldjudge.i18n import _, current_language, rule_text
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.i18n import reason_label as translated_reason
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
@@ -82,10 +83,7 @@ def clock(ms: int | None) -> str:
 
 
 def reason_label(reason: str) -> str:
-    r = ALL_REASONS.get(reason)
-    if r is None:
-        return reason
-    return r.ru if current_language() == "ru" else r.en
+    return translated_reason(reason)
 
 
 def reason_with_section(reason: str) -> str:
@@ -189,7 +187,7 @@ def hang_verdict_text(st: m.GameState, d: dict[str, Any]) -> Any:
     if cv.eliminates:
         return nt.hang_rejected_chrono(cv.section, cv.text)
     fps = reading_fps(d)
-    return f"{nt.hang_counted().render(current_language())}, {_fps(fps)}"
+    return f"{rule_text(nt.hang_counted())}, {_fps(fps)}"
 
 
 def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> str:
