@@ -10,7 +10,8 @@ the timing. Peak RSS is the child's own high-water mark (``VmHWM`` of
 ``/proc/self/status``, printed as it exits: a forked child's ``ru_maxrss`` starts at its
 parent's, which built the fixture). The children run with their bytecode cached, as an
 installed fieldjudge has it (``PYTHONDONTWRITEBYTECODE`` is dropped for them; the warm-up
-run writes the cache). Runs interleave the three, so machine load hits them alike.
+run writes the cache). Runs interleave the three, in an order that turns each run, so
+machine load hits them alike.
 Targets: cold ≤ 1.5x the bare app, peak RSS ≤ 1.3x. The last line is JSON.
 
     python benchmarks/bench_startup.py [--runs 3]"""
@@ -148,12 +149,15 @@ def main() -> None:
         cold: list[float] = []
         cold_filled: list[float] = []
         rss: dict[str, list[float]] = {"bare": [], "warm": [], "cold": []}
-        for _ in range(args.runs):
-            for name, times, code, argv in (
-                ("bare", bare, CHILD_BARE, [str(rows)]),
-                ("cold", cold, CHILD_FIELDJUDGE, [str(folder)]),
-                ("warm", warm, CHILD_FIELDJUDGE, [str(folder)]),
-            ):
+        kinds = [
+            ("bare", bare, CHILD_BARE, [str(rows)]),
+            ("cold", cold, CHILD_FIELDJUDGE, [str(folder)]),
+            ("warm", warm, CHILD_FIELDJUDGE, [str(folder)]),
+        ]
+        for run in range(args.runs):
+            # the order turns each run: no kind always follows the cold start (which
+            # leaves a freshly written index and a busier machine behind)
+            for name, times, code, argv in kinds[run % 3 :] + kinds[: run % 3]:
                 if name == "cold":
                     index.unlink(missing_ok=True)
                 elapsed, filled, peak = time_child(code, *argv)
