@@ -110,8 +110,9 @@ class TournamentService:
     @property
     def owner_id(self) -> str:
         """This laptop's id as the owner of the games it creates (its key id, unless the
-        caller named it)."""
-        return self.laptop_id or self.keys.laptop_id
+        caller named it). A game file is made under it only once this laptop's private key
+        is known to match its public key (``DamagedFile`` otherwise)."""
+        return self.laptop_id or self.keys.checked().laptop_id
 
     # -- reading (the store's) --------------------------------------------------------
     @property
@@ -183,7 +184,7 @@ class TournamentService:
         return self.store.game_log(
             game_id,
             create=create,
-            owner=self.laptop_id or self.keys.laptop_id,
+            owner=self.owner_id,
             anchor=self.anchor(game_id),
         )
 
