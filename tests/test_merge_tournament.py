@@ -10,6 +10,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 import orjson
+import pytest
 
 from fieldjudge.services import open_tournament
 from fieldjudge.services.demo import create_demo
@@ -218,3 +219,110 @@ def test_an_unsigned_tournament_json_is_not_merged(tmp_path: Path) -> None:
     )
     assert report.changes == [] and report.tournament_conflicts == []
     assert (a / "tournament.json").read_bytes() == before
+
+
+def merged_a(tmp_path: Path):
+    """Laptop A after merging B: the differences wait in conflicts/tournament/."""
+    a, b, cfg_a, cfg_b = two_laptops(tmp_path)
+    edit_a(a, cfg_a)
+    edit_b(b, cfg_b)
+    t = open_tournament(a, startup_backup=False, config_dir=cfg_a)
+    try:
+        t.head_judge(DEMO_PASSPHRASE)
+        merge_into(t, b)
+    finally:
+        t.close()
+    return a, cfg_a
+
+
+def test_a_tournament_difference_is_decided_only_with_the_head_judges_secret(
+    tmp_path: Path,
+) -> None:
+    from fieldjudge.services.tournament_conflicts import decide, tournament_conflicts
+    from fieldjudge.store import Refused
+
+    a, cfg_a = merged_a(tmp_path)
+    t = open_tournament(a, startup_backup=False, config_dir=cfg_a)
+    try:
+        before = (a / "tournament.json").read_bytes()
+        kept = {p.name: p.read_bytes() for p in (a / "conflicts" / "tournament").glob("*")}
+        found = tournament_conflicts(t)
+        player = next(c for c in found if c.what == "player")
+        for secret in ("", "wrong secret"):
+            for keep in ("ours", "theirs"):
+                with pytest.raises(
+                    Refused,
+                    match=r"^only the head judge decides a difference between two laptops' "
+                    "tournament files, with his secret",
+                ):
+                    decide(t, player, keep, secret)
+        assert (a / "tournament.json").read_bytes() == before
+        assert {p.name: p.read_bytes() for p in (a / "conflicts" / "tournament").glob("*")} == kept
+        assert not (a / "conflicts" / "decisions").exists()
+        assert tournament_conflicts(t) == found
+    finally:
+        t.close()
+
+
+def test_the_head_judge_keeps_ours_or_takes_theirs_signed_and_recorded(tmp_path: Path) -> None:
+    from fieldjudge.services.signing import signed_message, verify_signature
+    from fieldjudge.services.tournament_conflicts import decide, tournament_conflicts
+    from fieldjudge.store import Refused
+    from fieldjudge.store.anchors import canonical_digest
+
+    a, cfg_a = merged_a(tmp_path)
+    t = open_tournament(a, startup_backup=False, config_dir=cfg_a)
+    try:
+        found = tournament_conflicts(t)
+        assert sorted(c.what for c in found) == [
+            "game_clash",
+            "player",
+            "setting",
+            "setting",
+            "team",
+        ]
+        player = next(c for c in found if c.what == "player")
+        pid = (player.ours["team_id"], player.ours["number"])
+        path = decide(t, player, "theirs", DEMO_PASSPHRASE)
+        names = {(p["team_id"], p["number"]): p["name"] for p in t.players()}
+        assert names[pid] == "Иван Петров-Водкин"
+        decision = orjson.loads(path.read_bytes())
+        assert decision["keep"] == "theirs" and decision["difference"]["what"] == "player"
+        body = {k: v for k, v in decision.items() if k not in ("hj_sig", "hj_key")}
+        assert verify_signature(
+            t.pinned_hj,
+            signed_message("head_judge", canonical_digest(body)),
+            decision["hj_sig"],
+        )
+        assert [c.what for c in tournament_conflicts(t)].count("player") == 0
+        # a setting taken from the other laptop, the venue kept
+        gap = next(c for c in tournament_conflicts(t) if "min_gap_minutes" in c.text)
+        decide(t, gap, "theirs", DEMO_PASSPHRASE)
+        assert t.settings["min_gap_minutes"] == 15
+        venue = next(c for c in tournament_conflicts(t) if c.text.startswith("venue:"))
+        decide(t, venue, "ours", DEMO_PASSPHRASE)
+        assert t.meta["venue"] == "Полигон «Южный»"
+        # the other laptop's game at a taken field and time is refused with the reason
+        clash = next(c for c in tournament_conflicts(t) if c.what == "game_clash")
+        with pytest.raises(Refused, match=r"^field 3 at 2026-05-16 15:00 is taken by game "):
+            decide(t, clash, "theirs", DEMO_PASSPHRASE)
+        decide(t, clash, "ours", DEMO_PASSPHRASE)
+        team = next(c for c in tournament_conflicts(t) if c.what == "team")
+        decide(t, team, "ours", DEMO_PASSPHRASE)
+        assert tournament_conflicts(t) == []
+        assert list((a / "conflicts" / "tournament").glob("*.json")) == []
+        assert len(list((a / "conflicts" / "decisions").glob("tournament--*.json"))) == 5
+        with pytest.raises(Refused, match="^this difference is already decided"):
+            decide(t, team, "ours", DEMO_PASSPHRASE)
+    finally:
+        t.close()
+    faults = verify_folder(a)
+    assert faults["tournament.json"] == []  # every change signed by the head judge
+    recorded = sorted(k for k in faults if k.startswith("conflicts/decisions/"))
+    assert len(recorded) == 5 and all(faults[k] == [] for k in recorded)
+    edited = a / recorded[0]
+    doc = orjson.loads(edited.read_bytes())
+    edited.write_bytes(orjson.dumps({**doc, "keep": "theirs" if doc["keep"] == "ours" else "ours"}))
+    assert verify_folder(a)[recorded[0]] == [
+        "the head judge's signature does not match the decision (edited?)"
+    ]

@@ -65,3 +65,75 @@ async def test_conflict_shows_teams_time_field_and_the_differing_events(tmp_path
         assert any(line.startswith("в другой копии (") for line in lines)
         assert lines[-1].startswith("Очки здесь ")
         assert game["id"] not in detail
+
+
+async def test_tournament_differences_kept_or_taken_with_the_head_judges_secret(tmp_path) -> None:
+    from fieldjudge.services.head_judge import DEMO_PASSPHRASE
+    from tests.test_merge_tournament import merged_a
+
+    a, _cfg = merged_a(tmp_path)
+    app = make_app(a.parent, a, lang="ru")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MergeScreen))
+        screen = app.screen
+        diffs = screen.query_one("#tournament-conflicts", DataTable)
+        await wait_for(pilot, lambda: diffs.row_count == 5, "the differences")
+        assert diffs.has_focus
+        keys = list(screen.differences)
+        player = next(k for k in keys if screen.differences[k].what == "player")
+        row = diffs.get_row(player)
+        assert row[0] == "игрок" and row[2] == "#7 Иван Петров-Водкин (капитан)"
+        for _ in range(keys.index(player)):
+            await pilot.press("down")
+        detail = str(screen.query_one("#conflict-detail").render())
+        assert "Другой ноутбук: #7 Иван Петров-Водкин (капитан)" in detail
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        assert app.screen.form_title.startswith("Взять вариант другого ноутбука (игрок)")
+        await type_text(pilot, "не тот секрет")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen) and app.screen.note)
+        assert "расхождение между файлами турнира двух ноутбуков решает только главный судья" in (
+            app.screen.note
+        )
+        await type_text(pilot, DEMO_PASSPHRASE)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: diffs.row_count == 4, "the decided difference gone")
+        assert player not in screen.differences
+        c = next(iter(screen.differences.values()))
+        pid = (c.ours, c.theirs)
+        assert "Иван Петров-Водкин" in [p["name"] for p in app.tournament.players()]
+        decisions = list((a / "conflicts" / "decisions").glob("tournament--*.json"))
+        assert len(decisions) == 1
+        # o keeps this laptop's: tournament.json unchanged, the difference gone
+        before = (a / "tournament.json").read_bytes()
+        diffs.focus()
+        diffs.move_cursor(row=0)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await type_text(pilot, DEMO_PASSPHRASE)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: diffs.row_count == 3, "the kept difference gone")
+        assert (a / "tournament.json").read_bytes() == before
+        assert pid not in [(x.ours, x.theirs) for x in screen.differences.values()]
+
+
+def test_the_merge_report_counts_the_tournament_differences() -> None:
+    from fieldjudge.i18n import set_language
+    from fieldjudge.screens.results.merge import report_lines
+    from fieldjudge.services.merge import MergeReport
+
+    report = MergeReport("B", tournament_conflicts=["venue: here 'x', there 'y'"])
+    report.refused_games.append("game g2 not added: field 3 at 2026-05-16T15:00 is taken")
+    assert report_lines(report)[-1] == (
+        "2 differences between the tournament files: the head judge decides below"
+    )
+    set_language("ru")
+    try:
+        assert report_lines(report)[-1] == (
+            "Различий в файлах турнира: 2; решает главный судья (ниже)"
+        )
+    finally:
+        set_language("en")

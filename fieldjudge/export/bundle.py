@@ -12,7 +12,7 @@ import orjson
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import HEADS_FILE, LAPTOP_FILE, SIG_FILE, read_laptops
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
-from fieldjudge.store.tournament import TOURNAMENT_FILE
+from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE
 from fieldjudge.store.validate import validate_data
 
 FORMAT = "fieldjudge-export"
@@ -37,7 +37,19 @@ def doc_to_log(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def read_laptops_of(folder: Path) -> dict[str, dict[str, Any]]:
-    return read_laptops(folder)
+    """The laptops' registrations and manifests, and each laptop's marker-check logs of
+    games it does not own (``"marker_checks": {game id: log doc}``; a damaged one is left
+    out here and named by ``verify``)."""
+    out = read_laptops(folder)
+    root = Path(folder) / "laptops"
+    for path in sorted(root.glob(f"*/{MARKER_DIR}/*.json")) if root.is_dir() else []:
+        try:
+            doc = read_log_file(path)
+        except DamagedFile:
+            continue
+        entry = out.setdefault(path.parent.parent.name, {})
+        entry.setdefault("marker_checks", {})[path.stem] = doc
+    return out
 
 
 def read_log_file(path: Path) -> dict[str, Any]:
@@ -61,7 +73,7 @@ def build_bundle(folder: Path, now: datetime | None = None) -> dict[str, Any]:
         out[sub] = {p.stem: read_log_file(p) for p in sorted((folder / sub).glob("*.json"))}
     # who signed: the laptops' registrations and manifests, the head judge's signature of
     # tournament.json (public data only: no key ever leaves its laptop)
-    out["laptops"] = read_laptops(folder)
+    out["laptops"] = read_laptops_of(folder)
     sig = folder / SIG_FILE
     if sig.exists():
         out["tournament_sig"] = load_json_file(sig)
@@ -119,6 +131,11 @@ def import_bundle(path: Path, dest: Path) -> Path:
             atomic_write_bytes(sub / LAPTOP_FILE, orjson.dumps(entry["laptop"]))
         if entry.get("heads"):
             atomic_write_bytes(sub / HEADS_FILE, str(entry["heads"]).encode())
+        for gid, doc in (entry.get("marker_checks") or {}).items():
+            if isinstance(doc, dict):
+                (sub / MARKER_DIR).mkdir(exist_ok=True)
+                log = orjson.dumps(doc_to_log(doc))
+                atomic_write_bytes(sub / MARKER_DIR / f"{Path(str(gid)).name}.json", log)
     if isinstance(data.get("tournament_sig"), dict):
         atomic_write_bytes(dest / SIG_FILE, orjson.dumps(data["tournament_sig"]))
     atomic_write_bytes(dest / TOURNAMENT_FILE, orjson.dumps(data["tournament"]))

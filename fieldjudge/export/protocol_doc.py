@@ -137,6 +137,19 @@ def struck_lines(v, tr: Tr) -> list[Struck]:
             )
         )
         cur_outcome = new_outcome
+    by_id = {e.id: e for e in v.events}
+    for x in v.protocol.voids:  # 31: the head judge's voids after the signatures
+        target = by_id.get(x.target_id)
+        seq = target.seq if target is not None else "?"
+        at = format_game_clock(target.game_clock_ms) if target and target.game_clock_ms else ""
+        out.append(
+            Struck(
+                old=f"{tr('event')} #{seq}" + (f", {at}" if at else ""),
+                new=tr("voided"),
+                why=f"{tr('voided by the head judge')} {x.head_judge}, "
+                f"{local_time(x.wall_time, '%Y-%m-%d %H:%M')}: {x.reason}",
+            )
+        )
     return out
 
 

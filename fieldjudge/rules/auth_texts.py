@@ -54,3 +54,11 @@ def registration_needs_secret() -> Phrase:
     return Phrase(
         "only the head judge registers a laptop's key, with his secret",
     )
+
+
+@catalog
+def tournament_decision_needs_secret() -> Phrase:
+    return Phrase(
+        "only the head judge decides a difference between two laptops' tournament files, "
+        "with his secret",
+    )

@@ -17,7 +17,11 @@ Protocol events live in the game's own log:
   ``old_outcome_team``/``new_outcome_team`` (the team that hung or holds the flag).
 
 Both captains signed → the protocol is locked: every event is refused except
-``total_corrected``.
+``total_corrected`` and the head judge's void of a game event (31: "voiding a locked
+event"): a ``void`` whose data carry ``after_lock: true`` and ``head_judge`` (his name),
+signed with his key. It keeps the protocol locked (it is a correction, not a new game
+event): the result is folded again without the voided event and the void is listed with
+its reason beside the total corrections.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from fieldjudge.rules import protocol_texts as pt
-from fieldjudge.rules.events import VOID, Event, effective
+from fieldjudge.rules.events import VOID, Event, effective, voided_ids
 from fieldjudge.rules.paintball import scoring as sc
 
 PROTOCOL_SUBMITTED = "protocol_submitted"
@@ -45,6 +49,9 @@ SIGNED = "signed"  # both captains answered, at least one refused
 LOCKED = "locked"  # both captains signed
 
 LOCKED_MESSAGE = pt.locked()
+#: what the head judge may not void once the protocol is locked (31): a protocol step, a
+#: no-show (32: ruled and replayed by its own rules) or another void
+LOCKED_VOID_BARRED = PROTOCOL_TYPES | {NO_SHOW, VOID}
 
 
 @dataclass(frozen=True)
@@ -80,12 +87,31 @@ class Correction:
     new_outcome: str = ""
     old_outcome_team: str | None = None
     new_outcome_team: str | None = None
+    seq: int = 0
 
     @property
     def changes_outcome(self) -> bool:
         return bool(self.new_outcome) and (
             (self.new_outcome, self.new_outcome_team) != (self.old_outcome, self.old_outcome_team)
         )
+
+
+@dataclass(frozen=True)
+class LockedVoid:
+    """A game event the head judge voided after both captains signed (31)."""
+
+    target_id: str
+    target_type: str
+    reason: str
+    head_judge: str
+    wall_time: str
+    event_id: str
+    seq: int
+
+
+def is_locked_void(etype: str, data: Mapping[str, Any] | None) -> bool:
+    """Whether an event claims to be the head judge's void of a locked event (31)."""
+    return etype == VOID and isinstance(data, Mapping) and data.get("after_lock") is True
 
 
 @dataclass
@@ -98,6 +124,7 @@ class Protocol:
     corrections: list[Correction] = field(default_factory=list)
     no_show: frozenset[str] = frozenset()
     no_show_event: Event | None = None
+    voids: list[LockedVoid] = field(default_factory=list)  # the head judge's, after the lock
 
     @property
     def submitted(self) -> bool:
@@ -177,6 +204,7 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
                     e.wall_time,
                     e.id,
                     *_outcomes(d, teams),
+                    seq=e.seq,
                 )
             )
         elif e.type == NO_SHOW:
@@ -187,11 +215,33 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
         if e.type not in PROTOCOL_TYPES and e.type != NO_SHOW and p.submission is not None:
             p.stale = True
     # a void after the submission that targets a game event changes the result as well
+    # (31) except the head judge's void of a game event once the protocol was locked
     if p.submission is not None:
-        after = [e for e in evs if e.seq > p.submission.seq and e.type == VOID]
-        for v in after:
+        gone = voided_ids(evs)
+        for i, v in enumerate(evs):
+            if v.seq <= p.submission.seq or v.type != VOID:
+                continue
             target_type = raw_types.get(str(v.data.get("target", "")), "")
-            if target_type not in PROTOCOL_TYPES:
+            if target_type in PROTOCOL_TYPES:
+                continue
+            if (
+                is_locked_void(v.type, v.data)
+                and v.id not in gone
+                and target_type not in LOCKED_VOID_BARRED
+                and fold_protocol(evs[:i], teams).locked
+            ):
+                p.voids.append(
+                    LockedVoid(
+                        str(v.data.get("target", "")),
+                        target_type,
+                        str(v.data.get("reason", "")),
+                        str(v.data.get("head_judge", "") or v.judge),
+                        v.wall_time,
+                        v.id,
+                        v.seq,
+                    )
+                )
+            else:
                 p.stale = True
     return p
 
@@ -200,7 +250,9 @@ def _team_or_none(value: Any, teams: Sequence[str]) -> str | None:
     return str(value) if value is not None and str(value) in teams else None
 
 
-def _outcomes(d: Mapping[str, Any], teams: Sequence[str]) -> tuple:
+def _outcomes(
+    d: Mapping[str, Any], teams: Sequence[str]
+) -> tuple[str, str, str | None, str | None]:
     """(old_outcome, new_outcome, old_team, new_team) of a ``total_corrected`` event;
     an unknown new outcome counts as none (the points still apply)."""
     new = str(d.get("new_outcome") or "")
@@ -265,6 +317,8 @@ def lock_refusal(
     Game-rule checks are the engine's (``paintball.refusal``); this is the protocol (31)."""
     p = fold_protocol(events, teams)
     data = data or {}
+    if p.locked and is_locked_void(etype, data):
+        return locked_void_refusal(events, data)
     if p.locked and etype != TOTAL_CORRECTED:
         return LOCKED_MESSAGE
     if etype in (CAPTAIN_SIGNED, CAPTAIN_REFUSED):
@@ -297,11 +351,31 @@ def lock_refusal(
     return None
 
 
+def locked_void_refusal(events: Sequence[Event], data: Mapping[str, Any]) -> str | None:
+    """Why the head judge cannot void this event of a locked protocol (31), or None: a
+    game event of this log, not voided yet, not a protocol step, a no-show or a void; a
+    reason is required. (His secret is the service's check.)"""
+    target_id = str(data.get("target", ""))
+    target = next((e for e in events if e.id == target_id), None)
+    if target is None or target.type in LOCKED_VOID_BARRED or target_id in voided_ids(events):
+        return pt.locked_void_target()
+    if not str(data.get("reason", "")).strip():
+        return pt.locked_void_reason()
+    return None
+
+
 def apply_corrections(result: Any, protocol: Protocol) -> Any:
-    """The engine's GameResult with the head judge's latest correction of the total (31)."""
+    """The engine's GameResult with the head judge's latest correction of the total (31).
+    ``result`` is folded without the events he voided after the lock; a void later than
+    his last total correction supersedes it (the total follows the game's events again)."""
+    void_notes = tuple(pt.voided_by_head_judge(v.head_judge, v.reason) for v in protocol.voids)
+    if void_notes:
+        result = replace(result, notes=(*tuple(result.notes), *void_notes))
     if not protocol.corrections:
         return result
     c = protocol.corrections[-1]
+    if protocol.voids and protocol.voids[-1].seq > c.seq:
+        return result
     diff = {**dict(result.diff), **dict(c.new_diff)}
     note = pt.corrected(c.head_judge, c.reason)
     fixed = replace(result, diff=diff, notes=(*tuple(result.notes), note))

@@ -187,3 +187,42 @@ def handover_needs_pin() -> Phrase:
     return Phrase(
         "only the head judge hands a game over to another laptop, with his secret",
     )
+
+
+@catalog
+def void_locked_needs_pin() -> RuleMessage:
+    return R("31", "only the head judge voids an event of a signed protocol, with his secret")
+
+
+@catalog
+def locked_void_target() -> RuleMessage:
+    return R(
+        "31",
+        "after the signatures the head judge voids a game event of this game, not yet voided; "
+        "not a protocol step, a no-show or a correction",
+    )
+
+
+@catalog
+def locked_void_reason() -> RuleMessage:
+    return R("31", "voiding an event of a signed protocol needs a reason")
+
+
+@catalog
+def voided_by_head_judge(judge: Any, reason: Any) -> RuleMessage:
+    return R(
+        "31",
+        "event voided by the head judge {judge} after the signatures: {reason}",
+        judge=judge,
+        reason=reason,
+    )
+
+
+@catalog
+def locked_void_not_locked() -> RuleMessage:
+    return R("31", "the protocol is not signed by both captains: void the event in the game")
+
+
+@catalog
+def locked_void_unfinished() -> RuleMessage:
+    return R("31", "without this event the game would not be over: correct the total instead")

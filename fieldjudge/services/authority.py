@@ -2,8 +2,9 @@
 
 The rules engine says whether an event is legal in the game (``paintball.refusal``, asked
 by the live game before it calls the writer); this module adds the protocol's authority:
-a locked protocol takes nothing but the head judge's total correction (31), and the head
-judge's actions (a total correction, 31; a no-show, 32.01; a conflict decision) need his
+a locked protocol takes nothing but the head judge's total correction and his void of a
+game event (31), and the head judge's actions (a total correction or a void after the
+lock, 31; a no-show, 32.01; a conflict decision) need his
 secret (which unlocks his signing key), presented as a :class:`HeadJudge` grant that only :class:`TournamentService` issues."""
 
 from __future__ import annotations
@@ -23,7 +24,11 @@ from fieldjudge.store.schema import HANDOVER
 HEAD_JUDGE_TYPES = frozenset({pr.TOTAL_CORRECTED, pr.NO_SHOW, APPROVAL, HANDOVER})
 #: head-judge actions that are not events (their grants' names in the attempts log)
 SIGN_TOURNAMENT = "sign_tournament"
+#: the head judge's void of an event of a locked protocol (31), in the attempts log
+LOCKED_VOID = "void_locked"
 REGISTER_LAPTOP = "key_registration"
+#: his decision on a difference between two laptops' tournament files (merge)
+TOURNAMENT_DECISION = "tournament_decision"
 
 
 class HeadJudge:
@@ -51,10 +56,14 @@ def head_judge_refusal(etype: str) -> Phrase:
         return pt.approval_needs_pin()
     if etype == HANDOVER:
         return pt.handover_needs_pin()
+    if etype == LOCKED_VOID:
+        return pt.void_locked_needs_pin()
     if etype == SIGN_TOURNAMENT:
         return auth_texts.tournament_needs_secret()
     if etype == REGISTER_LAPTOP:
         return auth_texts.registration_needs_secret()
+    if etype == TOURNAMENT_DECISION:
+        return auth_texts.tournament_decision_needs_secret()
     return pt.decision_needs_pin()
 
 
@@ -73,6 +82,8 @@ def append_refusal(
         target = next((e for e in events if e.id == data.get("target")), None)
         if target is not None and target.type in HEAD_JUDGE_TYPES:
             return head_judge_refusal(target.type)
+        if pr.is_locked_void(etype, data):  # voiding an event of a locked protocol (31)
+            return head_judge_refusal(LOCKED_VOID)
     return pr.lock_refusal(events, etype, data, teams)
 
 
@@ -96,8 +107,11 @@ def log_refusals(
 
 
 def needs_head_judge(events: Sequence[Event], etype: str, data: Mapping[str, Any]) -> bool:
-    """Whether an event is a head-judge action: one of his types, or a void of one."""
+    """Whether an event is a head-judge action: one of his types, a void of one, or his
+    void of an event of a locked protocol (31)."""
     if etype in HEAD_JUDGE_TYPES:
+        return True
+    if pr.is_locked_void(etype, data):  # 31: a void of an event of a locked protocol
         return True
     if etype == VOID:
         target = next((e for e in events if e.id == data.get("target")), None)

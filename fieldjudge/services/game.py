@@ -52,6 +52,7 @@ from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 from fieldjudge.rules.paintball.setup import needs_second_player as penalty_needs_second
 from fieldjudge.rules.paintball.state import advance, fold
 from fieldjudge.services.disqualified import disqualified_before
+from fieldjudge.services.marker_check import take_into_game
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import EventLog, Refused
 
@@ -158,6 +159,7 @@ class GameSession:
         self.clock: Clock = clock or MonotonicClock()
         self.judge = judge
         self.log = tournament.game_log(game_id)  # may raise DamagedFile
+        take_into_game(tournament, game_id, judge)  # 19: checks made on the chrono laptop
         self.setup = game_setup(tournament, game_id, self.log)
         self.names: dict[str, str] = tournament.team_names()
         self.game: dict[str, Any] = tournament.game(game_id) or {}
@@ -236,6 +238,8 @@ class GameSession:
 
     # -- intents (what the screens call: no event payloads outside the services) --------
     def start_clock(self) -> Event:
+        if take_into_game(self.tournament, self.game_id, self.judge):  # the latest checks
+            self._refold()
         return self.append(ev.CLOCK_START)
 
     def resume_clock(self) -> Event:

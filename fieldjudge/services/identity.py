@@ -172,8 +172,9 @@ def event_fault(
     raw = doc.get("data")
     data: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
     required = doc.get("type") in hj_types or (
-        doc.get("type") == "void" and data.get("target_type") in hj_types
-    )
+        doc.get("type") == "void"
+        and (data.get("target_type") in hj_types or data.get("after_lock") is True)
+    )  # a void of his action, or his void of an event of a locked protocol (31)
     hj_sig = doc.get("hj_sig")
     if required and not hj_sig:
         return "a head-judge action without the head judge's signature"

@@ -1,22 +1,91 @@
 """The chrono station's writes for one game (19, 20): a team's check-in, a marker's verdict
-and the head judge's approval of a team (19.05, with his secret; rate-limited). Each asks the rules engine
-once and appends through the one writer (``TournamentService.append_game_event``)."""
+and the head judge's approval of a team (19.05, with his secret; rate-limited). Each asks the
+rules engine once and appends through the one writer.
+
+One writer per game: a marker check never creates a game's file nor makes the chrono laptop
+its owner. When this laptop owns the game (its file records this laptop), the checks go into
+the game's log (``TournamentService.append_game_event``); otherwise into this laptop's own
+marker-check log of the game (``laptops/<id>/marker_checks/<game>.json``, signed, hash
+chained: ``append_marker_event``), and the game's owner takes them into the game
+(:func:`take_into_game`, when the field laptop opens the game and before it starts the
+clock), each with the laptop and event it came from. The marker-check screens read the
+game's events (never opening it for writing) plus the checks not taken in yet."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from fieldjudge.rules.chrono_checks import APPROVAL, checkin_data
-from fieldjudge.rules.events import Event
+from fieldjudge.rules.events import Event, effective
+from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.paintball import events as ev
-from fieldjudge.rules.paintball import refusal
+from fieldjudge.rules.paintball import fold, refusal
 from fieldjudge.rules.paintball.model import GameState
 from fieldjudge.rules.paintball.setup import GameSetup
-from fieldjudge.services.chrono import game_state
+from fieldjudge.services.results import setup_for
 from fieldjudge.services.tournament import TournamentService
-from fieldjudge.store import EventLog, Refused
+from fieldjudge.store import Refused
+
+#: what the game's owner takes into the game from a marker-check log (an approval stays
+#: where the head judge signed it: his signature is of that log's event)
+TAKEN = (ev.CHECKIN, ev.MARKER_VERDICT)
+
+
+@dataclass(frozen=True)
+class MarkerView:
+    """The events the marker-check screens read: the game's own, then the checks recorded on
+    laptops that do not own it and not taken into the game yet."""
+
+    events: list[Event]
+
+
+def game_events(t: TournamentService, game_id: str) -> list[Event]:
+    """The game's events, read without creating its file (none for a game not started)."""
+    if not t.game_path(game_id).exists() and not t.anchor(game_id):
+        return []
+    return list(t.game_log(game_id, create=False).events)
+
+
+def pending_checks(t: TournamentService, game_id: str, events: list[Event]) -> list[Event]:
+    """The marker checks of every laptop's marker-check log not yet taken into the game
+    (voided ones left out), oldest first."""
+    taken = {str(e.data.get("from_event")) for e in events if e.data.get("from_event")}
+    out: list[Event] = []
+    for _lid, log in t.marker_events(game_id):
+        out += [e for e in effective(log) if e.id not in taken]
+    return sorted(out, key=lambda e: e.wall_time)
+
+
+def owns_game(t: TournamentService, game_id: str) -> bool:
+    """Whether this laptop owns the game's file (and so writes its checks into it)."""
+    if not t.game_path(game_id).exists():
+        return False
+    return may_append(t.game_log(game_id, create=False).owner, t.owner_id) is None
+
+
+def take_into_game(t: TournamentService, game_id: str, judge: str = "") -> int:
+    """The game's owner takes the check-ins and verdicts other laptops recorded into the
+    game (19.01, 19.05), each with the laptop and event it came from, while the rules accept
+    them (before the clock starts); returns how many. Nothing when this laptop does not own
+    the game: the checks wait in their laptops' logs."""
+    if not t.marker_events(game_id) or not owns_game(t, game_id):
+        return 0
+    setup = setup_for(t, game_id)
+    events = game_events(t, game_id)
+    n = 0
+    for e in pending_checks(t, game_id, events):
+        if e.type not in TAKEN:
+            continue
+        data = {**dict(e.data), "from_laptop": e.signer or "", "from_event": e.id}
+        if refusal(fold(setup, events), e.type, data):
+            continue  # e.g. the game has started: it stays in its laptop's log, listed
+        t.append_game_event(game_id, e.type, data, judge=e.judge or judge)
+        events = game_events(t, game_id)
+        n += 1
+    return n
 
 
 class MarkerCheckService:
@@ -25,16 +94,24 @@ class MarkerCheckService:
         self.game_id = game_id
         self.judge = judge
 
-    def state(self) -> tuple[GameSetup, GameState, EventLog]:
-        """(setup, folded state, log) of the game now."""
-        return game_state(self.t, self.game_id)
+    def state(self) -> tuple[GameSetup, GameState, MarkerView]:
+        """(setup, folded state, events) of the game now, with the checks not taken into
+        it yet; reads the game without creating its file."""
+        events = game_events(self.t, self.game_id)
+        events += pending_checks(self.t, self.game_id, events)
+        setup = setup_for(self.t, self.game_id)
+        return setup, fold(setup, events), MarkerView(events)
 
     def _append(self, etype: str, data: dict[str, Any], head_judge: Any = None) -> Event:
-        _setup, state, _log = self.state()
+        _setup, state, _view = self.state()
         why = refusal(state, etype, data)  # the rules engine, asked once
         if why:
             raise Refused(why)
-        return self.t.append_game_event(
+        if owns_game(self.t, self.game_id):
+            return self.t.append_game_event(
+                self.game_id, etype, data, judge=self.judge, head_judge=head_judge
+            )
+        return self.t.append_marker_event(
             self.game_id, etype, data, judge=self.judge, head_judge=head_judge
         )
 
@@ -65,13 +142,17 @@ class MarkerCheckService:
         """19.05: the head judge approves a team's checks, with his secret (wrong ones are
         logged and rate-limited like every head-judge secret)."""
         grant = self.t.head_judge(secret, APPROVAL)
-        _setup, state, _log = self.state()
+        _setup, state, _view = self.state()
         results = {str(p.number): p.marker_result for p in state.team_players(team)}
         data = {
             "team": team,
             "results": results,
             "approved_by": str(self.t.meta.get("head_judge", "")),
         }
-        return self.t.append_game_event(
+        if owns_game(self.t, self.game_id):
+            return self.t.append_game_event(
+                self.game_id, APPROVAL, data, judge=self.judge, head_judge=grant
+            )
+        return self.t.append_marker_event(
             self.game_id, APPROVAL, data, judge=self.judge, head_judge=grant
         )

@@ -43,7 +43,7 @@ from fieldjudge.store.anchors import (
 from fieldjudge.store.auth_log import LAPTOPS_DIR
 from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
-from fieldjudge.store.tournament import TOURNAMENT_FILE, anchor_fault
+from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE, anchor_fault
 from fieldjudge.store.validate import validate_data
 
 CONFLICTS = "conflicts"
@@ -531,6 +531,7 @@ def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> Non
             atomic_write_bytes(folder / LAPTOP_FILE, orjson.dumps(doc))
             info = identity.registry_of_docs({lid: doc}, t.pinned_hj).get(lid)
             report.laptops_added.append(info.label() if info else lid)
+        _merge_marker_checks(t, src, lid, entry.get("marker_checks"), report)
         heads = str(entry.get("heads") or "").encode()
         if heads:
             hp = folder / HEADS_FILE
@@ -538,6 +539,42 @@ def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> Non
             if len(heads) > len(mine) and heads.startswith(mine):
                 folder.mkdir(parents=True, exist_ok=True)
                 atomic_write_bytes(hp, heads)
+
+
+def _merge_marker_checks(
+    t: TournamentService, src: Source, lid: str, logs: Any, report: MergeReport
+) -> None:
+    """Another laptop's marker-check logs (19): taken when absent here or when theirs
+    extends ours, every new event signed by that laptop (and an approval by the head
+    judge); the game's owner takes the checks into the game when it opens it."""
+    if not isinstance(logs, dict):
+        return
+    reg = _registry(t, src)
+    for gid, doc in sorted(logs.items()):
+        gid = Path(str(gid)).name
+        rel = f"{LAPTOPS_DIR}/{Path(lid).name}/{MARKER_DIR}/{gid}.json"
+        theirs = (doc or {}).get("events") or [] if isinstance(doc, dict) else []
+        path = t.folder / rel
+        ours = bundle.read_log_file(path)["events"] if path.exists() else []
+        k = _common(ours, theirs)
+        if k == len(theirs):
+            continue  # nothing new
+        if k < len(ours):
+            report.errors.append(f"{rel}: not merged: it differs from this folder's copy")
+            continue
+        bad = None
+        for d in theirs[k:]:
+            fault = identity.event_fault(d, reg, t.pinned_hj, authority.HEAD_JUDGE_TYPES)
+            if fault is None and d.get("signer") != lid:
+                fault = "not signed by the laptop whose log it is"
+            if fault:
+                bad = f"event #{d.get('seq')} ({d.get('type')}): {fault}"
+                break
+        if bad is not None:
+            report.errors.append(f"{rel}: not merged: {bad}")
+            continue
+        _write_log(path, doc)
+        report.changes.append(f"marker checks of game {gid} from {identity.laptop_label(reg, lid)}")
 
 
 def merge_into(t: TournamentService, source: Path) -> MergeReport:

@@ -87,3 +87,16 @@ class GameProtocol:
         return results.replay_no_show(
             self.t, self.game_id, secret, judge=self.judge, when=when or datetime.now(UTC)
         )
+
+    def void_locked(
+        self, target_id: str, reason: str, secret: str, when: datetime | None = None
+    ) -> Event:
+        """31: the head judge voids a game event of the signed protocol, with his secret
+        and a reason."""
+        return results.void_locked_event(
+            self.t, self.game_id, target_id, reason, secret, judge=self.judge, when=when
+        )
+
+    def locked_void_targets(self) -> list[Event]:
+        """The events the head judge may void now (none unless the protocol is locked)."""
+        return results.locked_void_targets(self.t, self.view())

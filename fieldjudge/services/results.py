@@ -19,6 +19,7 @@ from fieldjudge.rules.paintball import GameResult, GameSetup, RosterPlayer, Sett
 from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
+from fieldjudge.services import authority
 from fieldjudge.services.authority import HeadJudge
 from fieldjudge.services.disqualified import disqualified_before
 from fieldjudge.services.tournament import TournamentService
@@ -53,6 +54,8 @@ class TournamentReader(Protocol):
 
 
 CLOSED_PHASES = (pr.SUBMITTED, pr.SIGNED, pr.LOCKED, "no_show")
+#: the engine's phases of a game whose time is over (a post-game inspection may remain)
+ENDED_PHASES = ("ended", "inspection", "final")
 
 
 def setup_for(t: TournamentReader, game_id: str, log: Any = None) -> GameSetup:
@@ -99,7 +102,8 @@ class GameView:
 
     @property
     def final(self) -> bool:
-        return bool(self.state.no_show) or self.state.phase == "final"
+        """The game is over (a locked protocol stays so after the head judge's void)."""
+        return bool(self.state.no_show) or self.state.phase == "final" or self.protocol.locked
 
     @property
     def phase(self) -> str:
@@ -256,6 +260,48 @@ def correct_total(
     head = t.meta.get("head_judge", "") or judge
     data |= {"head_judge": head}
     return _append(t, game_id, pr.TOTAL_CORRECTED, data, judge or head, when, grant)
+
+
+def void_locked_event(
+    t: Svc,
+    game_id: str,
+    target_id: str,
+    reason: str,
+    secret: str,
+    judge: str = "",
+    when: datetime | None = None,
+) -> Event:
+    """31: the head judge voids a game event of a signed (locked) protocol, with his secret
+    and a reason (the void is signed with his key). The protocol stays locked; the result
+    is folded again without the event and the void is printed as his correction."""
+    v = game_view(t, game_id)
+    data: dict[str, Any] = {"target": target_id, "reason": reason.strip(), "after_lock": True}
+    why = _locked_void_refusal(t, v, data)
+    if why:
+        raise Refused(why)
+    grant = t.head_judge(secret, authority.LOCKED_VOID)
+    data["head_judge"] = t.meta.get("head_judge", "") or judge
+    return _append(t, game_id, VOID, data, judge or data["head_judge"], when, grant)
+
+
+def _locked_void_refusal(t: TournamentReader, v: GameView, data: dict[str, Any]) -> str | None:
+    if not v.protocol.locked:
+        return pt.locked_void_not_locked()
+    why = pr.lock_refusal(v.events, VOID, data, v.teams)
+    if why is None:  # the game must stay over (30.02): e.g. its end is not voided this way
+        left = [e for e in v.events if e.id != data.get("target")]
+        state = view_from_events(t, v.setup.game_id, left, v.setup).state
+        if not state.no_show and state.phase not in ENDED_PHASES:
+            why = pt.locked_void_unfinished()
+    return why
+
+
+def locked_void_targets(t: TournamentReader, v: GameView) -> list[Event]:
+    """The events the head judge may void in a locked protocol now (31), oldest first."""
+    if not v.protocol.locked:
+        return []
+    data = {"reason": "-", "after_lock": True}
+    return [e for e in v.events if _locked_void_refusal(t, v, {**data, "target": e.id}) is None]
 
 
 def previous_game_end(t: Svc, game_id: str, team: str) -> datetime | None:

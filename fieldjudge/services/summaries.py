@@ -54,7 +54,7 @@ def summary_of_view(v: GameView) -> dict[str, Any]:
 
 def _view_summary(v: GameView) -> dict[str, Any]:
     from fieldjudge.rules.paintball import disqualified_in
-    from fieldjudge.rules.protocol import PROTOCOL_TYPES
+    from fieldjudge.rules.protocol import PROTOCOL_TYPES, is_locked_void
     from fieldjudge.services.results import CLOSED_PHASES, result_doc
 
     events = v.events
@@ -65,7 +65,10 @@ def _view_summary(v: GameView) -> dict[str, Any]:
         out["no_show"] = sorted(v.state.no_show)
     # 20.05: who is disqualified after this game (read by later games' setups)
     out["disqualified"] = sorted([team, number] for team, number in disqualified_in([v.state]))
-    game_events = [e for e in events if e.type not in PROTOCOL_TYPES]
+    # the head judge's void after the signatures (31) is not part of the game's time
+    game_events = [
+        e for e in events if e.type not in PROTOCOL_TYPES and not is_locked_void(e.type, e.data)
+    ]
     if v.final and game_events:
         out["ended_at"] = game_events[-1].wall_time  # 32.03: the gap starts here
     if v.phase in CLOSED_PHASES:

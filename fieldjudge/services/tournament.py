@@ -477,6 +477,7 @@ class TournamentService:
                     game_clock_ms=game_clock_ms,
                     wall_time=wall_time,
                     key=self._key,
+                    extra={k: v for k, v in data.items() if k not in ("target", "reason")},
                     **signing,
                 )
             else:
@@ -534,6 +535,50 @@ class TournamentService:
             return log.append(etype, dict(data or {}), judge=judge, key=self._key, **signing)
         except Refused as exc:
             raise translated(exc) from None
+
+    # -- marker checks of a game this laptop does not own (19) -------------------------
+    def append_marker_event(
+        self,
+        game_id: str,
+        etype: str,
+        data: Mapping[str, Any] | None = None,
+        *,
+        judge: str = "",
+        head_judge: HeadJudge | None = None,
+    ) -> Event:
+        """Append a marker check (check-in, verdict, approval, a void of one) to this
+        laptop's own marker-check log of the game (``laptops/<id>/marker_checks/``): the game
+        file is neither created nor written, so its owner stays the field laptop, which takes
+        the checks into the game. The rules were asked by the caller; a head-judge action
+        needs his grant and is signed with his key."""
+        data = dict(data or {})
+        if etype in authority.HEAD_JUDGE_TYPES and not self.is_head_judge(head_judge):
+            raise Refused(authority.head_judge_refusal(etype))
+        log = self.store.marker_log(self.keys.laptop_id, game_id)
+        signing = self._signing(etype, head_judge)
+        try:
+            if etype == VOID:
+                return log.void(
+                    str(data.get("target", "")),
+                    str(data.get("reason", "")),
+                    judge=judge,
+                    key=self._key,
+                    **signing,
+                )
+            return log.append(etype, data, judge=judge, key=self._key, **signing)
+        except Refused as exc:
+            raise translated(exc) from None
+
+    def marker_events(self, game_id: str) -> list[tuple[str, list[Event]]]:
+        """(laptop id, events) of every laptop's marker-check log of the game. A damaged
+        one is left out (``verify`` names it): it never stops the game from opening."""
+        out = []
+        for lid, _path in self.store.marker_log_paths(game_id):
+            try:
+                out.append((lid, self.store.read_marker_log(lid, game_id)))
+            except DamagedFile:
+                continue
+        return out
 
     def hand_over_game(self, game_id: str, to_laptop: str, secret: str, judge: str = "") -> Event:
         """The head judge gives a game to another laptop (a broken laptop's games), with his

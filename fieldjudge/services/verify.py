@@ -16,12 +16,13 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.auth_backoff import failures_since_success
 from fieldjudge.rules.events import Event
 from fieldjudge.services import authority, identity
+from fieldjudge.services.signing import signed_message, verify_signature
 from fieldjudge.store import DamagedFile
-from fieldjudge.store.anchors import read_tournament_sig
+from fieldjudge.store.anchors import canonical_digest, read_tournament_sig
 from fieldjudge.store.auth_log import read_all as read_attempts
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
-from fieldjudge.store.tournament import TOURNAMENT_FILE, anchor_fault
+from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE, anchor_fault
 from fieldjudge.store.validate import validate_data
 
 EVENT_FIELDS = {
@@ -47,6 +48,8 @@ def files_of(folder: Path) -> list[Path]:
     out = [folder / TOURNAMENT_FILE]
     for sub in ("games", "quidditch"):
         out += sorted((folder / sub).glob("*.json"))
+    # marker checks made on a laptop that does not own the game (19)
+    out += sorted(p for p in (folder / "laptops").glob(f"*/{MARKER_DIR}/*.json") if p.is_file())
     conflicts = folder / "conflicts"
     if conflicts.is_dir():
         out += sorted(
@@ -146,7 +149,7 @@ def verify_log(path: Path, ctx: Context, kind: str, anchored: bool = True) -> Fi
         cut = anchor_fault(events, (anchor.count, anchor.hash))
         if cut:
             rep.faults.append(f"{cut} (manifest of {ctx.who(anchor.laptop)})")
-    hj_types = authority.HEAD_JUDGE_TYPES if kind == "games" else frozenset()
+    hj_types = authority.HEAD_JUDGE_TYPES if kind in ("games", MARKER_DIR) else frozenset()
     by_signer: dict[str, int] = {}
     for d in docs:
         fault = identity.event_fault(d, ctx.reg, ctx.hj, hj_types)
@@ -159,6 +162,27 @@ def verify_log(path: Path, ctx: Context, kind: str, anchored: bool = True) -> Fi
         rep.faults += lock_faults(meta, events)
     for lid, n in sorted(by_signer.items()):
         rep.notes.append(f"{n} event(s) by {ctx.who(lid or None)}")
+    return rep
+
+
+def verify_decision(path: Path, ctx: Context) -> FileReport:
+    """A head judge's decision on a conflict (a game log or a tournament-file difference):
+    it must carry his valid signature."""
+    rep = FileReport()
+    try:
+        doc = load_json_file(path)
+    except DamagedFile as exc:
+        rep.faults.append(exc.fault)
+        return rep
+    if not isinstance(doc, dict) or not doc.get("hj_sig"):
+        rep.faults.append("a head judge's decision without his signature")
+        return rep
+    body = {k: v for k, v in doc.items() if k not in ("hj_sig", "hj_key")}
+    message = signed_message("head_judge", canonical_digest(body))
+    if not ctx.hj or not verify_signature(ctx.hj, message, str(doc["hj_sig"])):
+        rep.faults.append("the head judge's signature does not match the decision (edited?)")
+    else:
+        rep.notes.append(f"signed by the head judge key {_fp(ctx.hj)}")
     return rep
 
 
@@ -214,7 +238,10 @@ def verify_report(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, 
         rel = p.relative_to(folder).as_posix()
         in_conflicts = rel.startswith("conflicts/")
         kind = p.parent.name
-        out[rel] = verify_log(p, ctx, kind, anchored=not in_conflicts)
+        out[rel] = verify_log(p, ctx, kind, anchored=not in_conflicts and kind != MARKER_DIR)
+    decisions = folder / "conflicts" / "decisions"
+    for p in sorted(decisions.glob("*.json")) if decisions.is_dir() else []:
+        out[p.relative_to(folder).as_posix()] = verify_decision(p, ctx)
     for (kind, log_id), a in sorted(ctx.heads.items()):
         rel = f"{kind}/{log_id}.json"
         if rel not in out:

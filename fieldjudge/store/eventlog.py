@@ -240,8 +240,10 @@ class EventLog:
         hj_sign: Callable[[str], str] | None = None,
         wall_time: datetime | None = None,
         key: WriteKey | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> Event:
-        """A correction: a new event that voids ``target_id`` (the target stays in the log)."""
+        """A correction: a new event that voids ``target_id`` (the target stays in the log);
+        ``extra``: more data (e.g. the head judge's void after the lock)."""
         target = self.by_id(target_id)
         if target is None:
             raise Refused("no event {event} in this game", event=target_id)
@@ -249,7 +251,12 @@ class EventLog:
             raise Refused("a correction needs a reason")
         return self.append(
             VOID,
-            {"target": target_id, "reason": reason.strip(), "target_type": target.type},
+            {
+                **dict(extra or {}),
+                "target": target_id,
+                "reason": reason.strip(),
+                "target_type": target.type,
+            },
             judge=judge,
             game_clock_ms=game_clock_ms,
             signer=signer,

@@ -18,7 +18,9 @@ from typing import Any
 
 from tinydb import TinyDB
 
+from fieldjudge.rules.events import Event
 from fieldjudge.store import backup, schema
+from fieldjudge.store.auth_log import LAPTOPS_DIR
 from fieldjudge.store.errors import DamagedFile, NotTheWriter, Refused, WriteKey
 from fieldjudge.store.eventlog import EventLog
 from fieldjudge.store.index import SummaryIndex
@@ -28,6 +30,9 @@ from fieldjudge.store.tables import TablesMixin
 from fieldjudge.store.validate import validate_data
 
 TOURNAMENT_FILE = "tournament.json"
+#: a laptop's marker checks of games it does not own: laptops/<id>/marker_checks/<game>.json
+MARKER_DIR = "marker_checks"
+MARKER_KIND = "marker_check"
 
 
 def slugify(text: str) -> str:
@@ -259,6 +264,60 @@ class Tournament(TablesMixin):
         )
         self._logs[key] = log
         return log
+
+    # -- marker checks recorded on a laptop that does not own the game (19) ---------------
+    def marker_log_path(self, laptop_id: str, game_id: str) -> Path:
+        return self.folder / LAPTOPS_DIR / Path(laptop_id).name / MARKER_DIR / f"{game_id}.json"
+
+    def marker_log(self, laptop_id: str, game_id: str) -> EventLog:
+        """This laptop's own log of its marker checks of a game (written only by it; the
+        game's owner takes the checks into the game). Created on the first check."""
+        key = f"{MARKER_DIR}/{laptop_id}/{game_id}"
+        if key in self._logs:
+            return self._logs[key]
+        path = self.marker_log_path(laptop_id, game_id)
+        if path.exists():
+            log = EventLog.open(path, key=self._key)
+        else:
+            g = self.game(game_id)
+            if g is None:
+                raise Refused("no game {game} in the schedule", game=game_id)
+            log = EventLog.create(
+                path,
+                MARKER_KIND,
+                {
+                    "game_id": game_id,
+                    "tournament_id": self.meta.get("id"),
+                    "team_a": g["team_a"],
+                    "team_b": g["team_b"],
+                    "laptop": laptop_id,
+                },
+                owner=laptop_id,
+                key=self._key,
+            )
+        self._logs[key] = log
+        return log
+
+    def marker_log_paths(self, game_id: str) -> list[tuple[str, Path]]:
+        """(laptop id, file) of every laptop's marker-check log of a game."""
+        root = self.folder / LAPTOPS_DIR
+        return [
+            (p.parent.parent.name, p)
+            for p in sorted(root.glob(f"*/{MARKER_DIR}/{game_id}.json"))
+            if p.is_file()
+        ]
+
+    def read_marker_log(self, laptop_id: str, game_id: str) -> list[Event]:
+        """The events of a laptop's marker-check log (the open one if this folder holds it,
+        else read and verified once). Raises :class:`DamagedFile`."""
+        key = f"{MARKER_DIR}/{laptop_id}/{game_id}"
+        if key in self._logs:
+            return list(self._logs[key].events)
+        log = EventLog.open(self.marker_log_path(laptop_id, game_id))
+        try:
+            return list(log.events)
+        finally:
+            log.close()
 
     def matches(self) -> list[str]:
         return sorted(p.stem for p in (self.folder / "quidditch").glob("*.json"))

@@ -54,7 +54,6 @@ from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused
 from fieldjudge.services.chrono import (
-    game_state,
     link_tolerance,
     tournament_disqualifications,
     tournament_settings,
@@ -111,7 +110,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
             judge = ""
         self.service = MarkerCheckService(tournament, game_id, judge=judge)
         self.settings = tournament_settings(tournament)
-        self.setup, self.state, self.game_log = game_state(tournament, game_id)
+        self.setup, self.state, self.game_log = self.service.state()
         self.game = tournament.game(game_id) or {}
         self.names = tournament.team_names()
         self.current: PlayerCheck | None = None
@@ -172,7 +171,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
             )
 
     def reload(self) -> None:
-        self.setup, self.state, self.game_log = game_state(self.t, self.game_id)
+        self.setup, self.state, self.game_log = self.service.state()
         table = self.query_one("#mc-roster", DataTable)
         keep = table.cursor_row
         table.clear()

@@ -21,7 +21,6 @@ from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.screens.chrono.dialogs import FailedMarkerScreen, ask_head_judge_pin
 from fieldjudge.screens.chrono.text import disqualified_message, names_of_tests, result_text
 from fieldjudge.screens.dialogs.forms import MessageScreen
-from fieldjudge.services.chrono import game_state
 
 
 class VerdictActions:
@@ -89,7 +88,7 @@ class VerdictActions:
         team = self._row_team()
         if team is None:
             return
-        self.setup, self.state, self.game_log = game_state(self.t, self.game_id)
+        self.setup, self.state, self.game_log = self.service.state()
         missing = missing_verdicts(self.state.team_players(team))
         name = self.names.get(team, team)
         if missing:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -10,12 +11,17 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import DamagedFile, StoreError, merge
 from fieldjudge.services.merge_view import ConflictView, all_conflicts
+from fieldjudge.services.tournament_conflicts import (
+    TournamentConflict,
+    decide,
+    tournament_conflicts,
+)
 
 
 class MergeScreen(JudgeScreen):
@@ -23,7 +29,10 @@ class MergeScreen(JudgeScreen):
     HELP_TEXT = (
         "i: import another laptop's tournament folder or JSON export. Games logged on two "
         "laptops with different events are listed below: o keeps this laptop's log, t takes "
-        "the other one (the copy not chosen is kept in conflicts/resolved)."
+        "the other one (the copy not chosen is kept in conflicts/resolved). Teams, players, "
+        "games and settings that differ between the two tournament files are listed under "
+        "them (Tab moves there): o keeps this laptop's, t takes the other laptop's; the head "
+        "judge's secret is asked and his decision is recorded, signed."
     )
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -38,6 +47,8 @@ class MergeScreen(JudgeScreen):
         yield Static("", id="merge-report", markup=False)
         yield Static(_("Conflicts for the head judge to choose"), classes="pane-title")
         yield DataTable(id="conflicts", cursor_type="row", zebra_stripes=True)
+        yield Static(_("Tournament files differ"), classes="pane-title")
+        yield DataTable(id="tournament-conflicts", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="conflict-detail-pane"):
             yield Static("", id="conflict-detail", markup=False)
         yield Footer()
@@ -46,7 +57,11 @@ class MergeScreen(JudgeScreen):
         self.query_one("#conflicts", DataTable).add_columns(
             _("Time"), _("Field"), _("Teams"), _("What differs")
         )
+        self.query_one("#tournament-conflicts", DataTable).add_columns(
+            _("What differs"), _("This laptop"), _("The other laptop")
+        )
         self.views: dict[str, ConflictView] = {}
+        self.differences: dict[str, TournamentConflict] = {}
         self.reload()
 
     def reload(self) -> None:
@@ -56,8 +71,16 @@ class MergeScreen(JudgeScreen):
         for key, v in self.views.items():
             time_, field, teams = conflict_game(v)
             table.add_row(time_, field, teams, conflict_summary(v), key=key)
+        diffs = self.query_one("#tournament-conflicts", DataTable)
+        diffs.clear()
+        names = self.app.tournament.team_names()
+        self.differences = {c.row_key: c for c in tournament_conflicts(self.app.tournament)}
+        for key, c in self.differences.items():
+            diffs.add_row(*difference_cells(c, names), key=key)
         if table.row_count:
             table.focus()
+        elif diffs.row_count:
+            diffs.focus()
         self.show_detail()
 
     @on(DataTable.RowHighlighted, "#conflicts")
@@ -70,6 +93,27 @@ class MergeScreen(JudgeScreen):
         key = str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value)
         view = self.views.get(key)
         detail.update(conflict_detail(view) if view else "")
+
+    @on(DataTable.RowHighlighted, "#tournament-conflicts")
+    def show_difference(self) -> None:
+        diffs = self.query_one("#tournament-conflicts", DataTable)
+        if diffs.row_count == 0:
+            return
+        key = str(diffs.coordinate_to_cell_key(diffs.cursor_coordinate)[0].value)
+        c = self.differences.get(key)
+        if c is None:
+            return
+        what, ours, theirs = difference_cells(c, self.app.tournament.team_names())
+        self.query_one("#conflict-detail", Static).update(
+            "\n".join(
+                [
+                    f"{what} · {_('from')} {c.source}",
+                    f"{_('This laptop')}: {ours}",
+                    f"{_('The other laptop')}: {theirs}",
+                    _("o keeps this laptop's, t takes the other laptop's (head judge's secret)"),
+                ]
+            )
+        )
 
     def action_import_source(self) -> None:
         def done(v: Values | None) -> None:
@@ -100,7 +144,11 @@ class MergeScreen(JudgeScreen):
         self.query_one("#merge-report", Static).update(text)
 
     def action_keep(self, which: str) -> None:
+        diffs = self.query_one("#tournament-conflicts", DataTable)
         table = self.query_one("#conflicts", DataTable)
+        if diffs.row_count and (diffs.has_focus or table.row_count == 0):
+            self.decide_difference(which)
+            return
         if table.row_count == 0:
             self.notify(_("No conflicts"), severity="warning")
             return
@@ -134,6 +182,82 @@ class MergeScreen(JudgeScreen):
             ),
             done,
         )
+
+    def decide_difference(self, which: str) -> None:
+        """Keep this laptop's or take the other laptop's team, player, game or setting (the
+        head judge's secret asked; a refusal reopens the form with the reason)."""
+        diffs = self.query_one("#tournament-conflicts", DataTable)
+        row_key, _col = diffs.coordinate_to_cell_key(diffs.cursor_coordinate)
+        c = self.differences.get(str(row_key.value))
+        if c is None:
+            return
+        what, ours, theirs = difference_cells(c, self.app.tournament.team_names())
+        question = (
+            _("Keep this laptop's {what}: {value}?")
+            if which == "ours"
+            else _("Take the other laptop's {what}: {value}?")
+        ).format(what=what, value=ours if which == "ours" else theirs)
+        self.ask_secret(question, c, which)
+
+    def ask_secret(self, question: str, c: TournamentConflict, which: str, error: str = "") -> None:
+        def done(values: Values | None) -> None:
+            if not values:
+                return
+            try:
+                decide(self.app.tournament, c, which, values["pin"])
+            except (StoreError, OSError) as exc:
+                why = rule_text(exc)
+                self.show(why)
+                self.ask_secret(question, c, which, why)
+                return
+            self.show(_("Decided; the decision is recorded, signed by the head judge"))
+            self.reload()
+            self.app.refresh_home()
+
+        self.app.push_screen(
+            FormScreen(
+                question,
+                [Field("pin", _("Head judge's secret"), password=True)],
+                lambda v: None if v["pin"] else _("Type the head judge's secret"),
+                note=f"⚠ {error}" if error else "",
+            ),
+            done,
+        )
+
+
+WHAT_TEXT = {
+    "team": "team",
+    "player": "player",
+    "game": "game",
+    "game_clash": "game, field and time taken",
+    "setting": "setting",
+}
+
+
+def _value(c: TournamentConflict, doc: Any, names: dict[str, str]) -> str:
+    if not isinstance(doc, dict):
+        return "—"
+    if c.what == "team":
+        return str(doc.get("name", "—"))
+    if c.what == "player":
+        captain = f" ({_('captain')})" if doc.get("captain") else ""
+        return f"#{doc.get('number')} {doc.get('name', '')}{captain}"
+    if c.what in ("game", "game_clash"):
+        start = str(doc.get("start", "")).replace("T", " ")
+        teams = (
+            f"{names.get(str(doc.get('team_a')), '?')} — {names.get(str(doc.get('team_b')), '?')}"
+        )
+        return f"{_('field')} {doc.get('field')} {start}, {teams}"
+    return ", ".join(f"{k}: {v if v is not None else '—'}" for k, v in doc.items())
+
+
+def difference_cells(c: TournamentConflict, names: dict[str, str]) -> tuple[str, str, str]:
+    """(what, this laptop's, the other laptop's) of a tournament-file difference."""
+    return (
+        _(WHAT_TEXT.get(c.what, c.what)),
+        _value(c, c.ours, names),
+        _value(c, c.theirs, names),
+    )
 
 
 # -- what a conflict is about, in words (services/merge_view.py reads it) -----------------------
@@ -230,6 +354,13 @@ def report_lines(report: merge.MergeReport) -> list[str]:
     if report.conflicts:
         out.append(
             _("{n} conflicts: the head judge chooses below (o / t)").format(n=len(report.conflicts))
+        )
+    differ = len(report.tournament_conflicts) + len(report.refused_games)
+    if differ:
+        out.append(
+            _("{n} differences between the tournament files: the head judge decides below").format(
+                n=differ
+            )
         )
     out.extend(_("Error") + f": {e}" for e in report.errors)
     return out

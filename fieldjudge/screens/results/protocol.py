@@ -22,10 +22,11 @@ from fieldjudge.export.protocol_doc import (
 )
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules import protocol as pr
+from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.timefmt import format_game_clock as game_time
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
-from fieldjudge.screens.game.text import reason_label
+from fieldjudge.screens.game.text import Namer, describe, reason_label
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused, StoreError, results
 from fieldjudge.services.protocol import GameProtocol
@@ -68,7 +69,9 @@ class ProtocolScreen(JudgeScreen):
         "wrong outcome or total (c: h1/h2 flag hang, f1/f2 flag held, d draw; empty points "
         "follow 30.01; a reason and the head judge's secret), the original stays visible, struck through. n: "
         "the head judge rules a no-show and its cause (32.01-32.03); R: he replays an "
-        "organisers' no-show within the round."
+        "organisers' no-show within the round. v: the head judge voids an event of a signed "
+        "protocol (31: its number from the list under the protocol, a reason, his secret); the "
+        "result is counted again without it and the void is printed with the reason."
     )
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -79,6 +82,7 @@ class ProtocolScreen(JudgeScreen):
         Binding("c", "correct", "Correct total"),
         Binding("n", "no_show", "No-show"),
         Binding("R", "replay", "Replay no-show", show=False, key_display="R"),
+        Binding("v", "void_locked", "Void event", show=False),
     ]
 
     def __init__(self, game_id: str) -> None:
@@ -181,6 +185,14 @@ class ProtocolScreen(JudgeScreen):
         for line in sign_lines(self.t, v, _):
             status = f" · {line.status}" if line.status else ""
             lines.append(f"  {keys.get(line.role, '')}{line.role}: {line.name or '—'}{status}")
+        if p.locked:  # 31: what the head judge may void now (v)
+            lines += ["", _("Events the head judge may void (v)") + ":"]
+            namer = Namer(v.names, v.state)
+            by_id = {e.id: e for e in v.events}
+            for e in results.locked_void_targets(self.t, v):
+                lines.append(
+                    f"  #{e.seq}  {game_time(e.game_clock_ms)}  {describe(e, namer, by_id)}"
+                )
         lines += ["", f"{_('Events')}: {len(v.events)} · {_('hash')} {v.last_hash[:16]}"]
         return struck_text("\n".join(lines))
 
@@ -367,6 +379,40 @@ class ProtocolScreen(JudgeScreen):
             _("Head judge: replay an organisers' no-show (32.03)"),
             [Field("pin", _("Head judge's secret"), password=True)],
             lambda v: None if v["pin"] else _("Type the head judge's secret"),
+            run,
+        )
+
+    def action_void_locked(self) -> None:
+        """31: the head judge voids a game event of the signed protocol (by its number)."""
+        v = self.view
+        if v is None:
+            return
+        if not v.protocol.locked:
+            self.say(_(rule_text(pt.locked_void_not_locked())))
+            return
+        by_seq = {str(e.seq): e.id for e in results.locked_void_targets(self.t, v)}
+
+        def check(vals: Values) -> str | None:
+            if vals["event"].lstrip("#") not in by_seq:
+                return _("Type the number of an event listed under the protocol")
+            if not vals["reason"]:
+                return _("A correction needs a reason")
+            if not vals["pin"]:
+                return _("Type the head judge's secret")
+            return None
+
+        def run(values: Values) -> None:
+            target = by_seq[values["event"].lstrip("#")]
+            self.protocol.void_locked(target, values["reason"], values["pin"])
+
+        self.pin_form(
+            _("Head judge: void an event of the signed protocol (31)"),
+            [
+                Field("event", _("Event number (#, listed under the protocol)"), restrict=r"#?\d*"),
+                Field("reason", _("Reason")),
+                Field("pin", _("Head judge's secret"), password=True),
+            ],
+            check,
             run,
         )
 

@@ -1,0 +1,237 @@
+"""The head judge decides the differences a merge found between two laptops' tournament
+files (teams, players, schedule, settings), kept in ``conflicts/tournament/`` by
+:func:`fieldjudge.services.merge.merge_tournament`.
+
+Each difference is kept ("ours": ``tournament.json`` stays as it is) or taken ("theirs": the
+other laptop's team, player, game or setting replaces ours, in one signed change of
+``tournament.json``), only with the head judge's secret. The decision, with the whole
+difference it settles, is written to ``conflicts/decisions/`` signed with his key, and the
+difference leaves the list (its file is removed once every difference in it is decided).
+Nothing is dropped: what was not chosen stays readable in the decision."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from fieldjudge.services import authority
+from fieldjudge.services.authority import HeadJudge
+from fieldjudge.services.tournament import TournamentService
+from fieldjudge.store import DamagedFile, Refused
+from fieldjudge.store.anchors import canonical_digest, tournament_digest
+from fieldjudge.store.storage import atomic_write_bytes, load_json_file
+
+FOLDER = ("conflicts", "tournament")
+DECISIONS = ("conflicts", "decisions")
+#: settings kept in the tournament's meta itself (the rest live in ``meta.settings``)
+META_KEYS = ("name", "date", "venue", "division", "head_judge")
+
+
+@dataclass(frozen=True)
+class TournamentConflict:
+    """One difference between the two tournament files."""
+
+    path: Path  # its file in conflicts/tournament/
+    key: str  # the digest of the difference (stable while it waits)
+    source: str  # the other laptop's folder or export
+    what: str  # team | player | game | game_clash | setting
+    ours: Any
+    theirs: Any
+    text: str  # as the merge report said it
+
+    @property
+    def row_key(self) -> str:
+        return f"{self.path.name}#{self.key}"
+
+
+def _read(path: Path) -> dict[str, Any]:
+    data = load_json_file(path)
+    if not isinstance(data, dict) or not isinstance(data.get("conflicts"), list):
+        raise DamagedFile(path, "not a list of tournament conflicts")
+    return data
+
+
+def tournament_conflicts(t: TournamentService) -> list[TournamentConflict]:
+    """Every difference still waiting for the head judge, file by file."""
+    out = []
+    for path in sorted(t.folder.joinpath(*FOLDER).glob("*.json")):
+        try:
+            data = _read(path)
+        except DamagedFile:
+            continue  # verify names a damaged file; nothing here to decide
+        for entry in data["conflicts"]:
+            if not isinstance(entry, dict):
+                continue
+            out.append(
+                TournamentConflict(
+                    path,
+                    canonical_digest(entry)[:16],
+                    str(data.get("source", "")),
+                    str(entry.get("what", "")),
+                    entry.get("ours"),
+                    entry.get("theirs"),
+                    str(entry.get("text") or _clash_text(entry)),
+                )
+            )
+    return out
+
+
+def _clash_text(entry: dict[str, Any]) -> str:
+    ours, theirs = entry.get("ours") or {}, entry.get("theirs") or {}
+    return (
+        f"game {theirs.get('id')} not added: field {theirs.get('field')} at "
+        f"{theirs.get('start')} is taken by game {ours.get('id')}"
+    )
+
+
+def decide(
+    t: TournamentService,
+    conflict: TournamentConflict,
+    keep: str,
+    secret: str = "",
+    *,
+    grant: HeadJudge | None = None,
+) -> Path:
+    """The head judge keeps ours or takes theirs, with his secret. Returns the signed
+    decision's file. Raises :class:`Refused` (no secret, a taken field and time, a game
+    already played with other teams, a difference already decided)."""
+    if keep not in ("ours", "theirs"):
+        raise Refused("choose ours or theirs")
+    if not t.is_head_judge(grant):
+        grant = t.head_judge(secret, authority.TOURNAMENT_DECISION)
+    assert grant is not None
+    if not conflict.path.exists():
+        raise Refused("this difference is already decided")
+    data = _read(conflict.path)
+    entries = data["conflicts"]
+    index = next(
+        (
+            i
+            for i, e in enumerate(entries)
+            if isinstance(e, dict) and canonical_digest(e)[:16] == conflict.key
+        ),
+        None,
+    )
+    if index is None:
+        raise Refused("this difference is already decided")
+    entry = entries[index]
+    if keep == "theirs":
+        change = _taking_theirs(t, entry)
+        t.transaction(change)  # one write of tournament.json, signed by the head judge
+    decision = {
+        "kind": "tournament",
+        "conflict": conflict.path.name,
+        "source": data.get("source", ""),
+        "difference": entry,
+        "keep": keep,
+        "tournament": tournament_digest(t.folder),
+        "laptop": t.keys.laptop_id,
+    }
+    decision |= t.sign_as_head_judge(grant, "head_judge", canonical_digest(decision))
+    folder = t.folder.joinpath(*DECISIONS)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"tournament--{canonical_digest(decision)[:12]}.json"
+    atomic_write_bytes(out, orjson.dumps(decision, option=orjson.OPT_INDENT_2))
+    rest = entries[:index] + entries[index + 1 :]
+    if rest:
+        body = {**data, "conflicts": rest}
+        atomic_write_bytes(conflict.path, orjson.dumps(body, option=orjson.OPT_INDENT_2))
+    else:
+        conflict.path.unlink()
+    return out
+
+
+def _taking_theirs(t: TournamentService, entry: dict[str, Any]) -> Any:
+    """The change of tournament.json that takes the other laptop's version, checked first."""
+    what = entry.get("what")
+    ours, theirs = entry.get("ours"), entry.get("theirs")
+    if not isinstance(ours, dict) or not isinstance(theirs, dict):
+        raise Refused("this difference is damaged: nothing to take")
+    if what == "team":
+        return _replace(
+            "teams", lambda d: d.get("id") == ours.get("id"), {**theirs, "id": ours.get("id")}
+        )
+    if what == "player":
+        new = {**theirs, "team_id": ours.get("team_id"), "number": ours.get("number")}
+        return _replace(
+            "players",
+            lambda d: (
+                (d.get("team_id"), d.get("number")) == (ours.get("team_id"), ours.get("number"))
+            ),
+            new,
+        )
+    if what in ("game", "game_clash"):
+        return _game(t, what, ours, theirs)
+    if what == "setting":
+        return _setting(theirs)
+    raise Refused("unknown kind of difference: {what}", what=str(what))
+
+
+def _plain_keys(doc: dict[str, Any], table_doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc``, keeping the private (``_``) fields of the row it replaces."""
+    return {**{k: v for k, v in table_doc.items() if str(k).startswith("_")}, **doc}
+
+
+def _replace(table: str, match: Any, new: dict[str, Any]) -> Any:
+    def change(data: dict) -> None:
+        rows = data.setdefault(table, {})
+        key = next((k for k, d in rows.items() if match(d)), None)
+        if key is None:
+            raise Refused("this difference is no longer in the tournament: nothing to replace")
+        rows[key] = _plain_keys(new, rows[key])
+
+    return change
+
+
+def _game(t: TournamentService, what: str, ours: dict, theirs: dict) -> Any:
+    gid = theirs.get("id")
+    slot = (str(theirs.get("field")), str(theirs.get("start")))
+    for g in t.games():
+        if g.get("id") != gid and (str(g.get("field")), str(g.get("start"))) == slot:
+            raise Refused(
+                "field {field} at {start} is taken by game {game}: move one of the games in "
+                "the schedule first",
+                field=slot[0],
+                start=slot[1].replace("T", " "),
+                game=str(g.get("id")),
+            )
+    mine = t.game(str(gid)) if what == "game" else None
+    if mine is not None and (mine.get("team_a"), mine.get("team_b")) != (
+        theirs.get("team_a"),
+        theirs.get("team_b"),
+    ):
+        if t.game_path(str(gid)).exists():
+            raise Refused(
+                "game {game} is already recorded with its teams: they stay", game=str(gid)
+            )
+
+    def change(data: dict) -> None:
+        games = data.setdefault("games", {})
+        key = next((k for k, d in games.items() if d.get("id") == gid), None)
+        if key is None:
+            key = str(max((int(i) for i in games if str(i).isdigit()), default=0) + 1)
+            games[key] = dict(theirs)
+        else:
+            games[key] = _plain_keys(dict(theirs), games[key])
+
+    return change
+
+
+def _setting(theirs: dict) -> Any:
+    def change(data: dict) -> None:
+        meta = data.setdefault("meta", {}).setdefault("1", {})
+        for name, value in theirs.items():
+            if name in META_KEYS:
+                meta[name] = value
+                continue
+            settings = dict(meta.get("settings") or {})
+            if value is None:
+                settings.pop(name, None)
+            else:
+                settings[name] = value
+            meta["settings"] = settings
+
+    return change
