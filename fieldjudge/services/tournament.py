@@ -551,6 +551,8 @@ class TournamentService:
         file is neither created nor written, so its owner stays the field laptop, which takes
         the checks into the game. The rules were asked by the caller; a head-judge action
         needs his grant and is signed with his key."""
+        from fieldjudge.services import authority
+
         data = dict(data or {})
         if etype in authority.HEAD_JUDGE_TYPES and not self.is_head_judge(head_judge):
             raise Refused(authority.head_judge_refusal(etype))
