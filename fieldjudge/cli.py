@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +83,8 @@ def demo(ctx: click.Context, no_ui: bool) -> None:
 
     Without --data-dir (or FIELDJUDGE_DATA) the folder is a new temporary one, so your real
     tournaments are never touched."""
+    import tempfile
+
     from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo, fresh_demo_folder
 
     data_dir = ctx.obj["data_dir"] or Path(tempfile.mkdtemp(prefix="fieldjudge-demo-"))

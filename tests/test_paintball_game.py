@@ -358,19 +358,40 @@ def test_32_01_no_show_ends_the_log():
     assert validate(setup, log.events, "clock_start", {}).startswith("32.01")
 
 
-def test_fold_records_illegal_events_from_another_laptop_instead_of_crashing():
+def test_recheck_records_illegal_events_from_another_laptop_instead_of_crashing():
+    """``fieldjudge verify`` folds with ``recheck``: every stored event is checked again."""
     setup, log = started()
     out(setup, log, (R, 3))
     bad = out(setup, log, (R, 3))  # second elimination of the same player
     log.add("elimination", reason="hit", players="garbage")
     log.add("elimination", reason="hit", players=[{"team": R, "number": "x"}])
     log.add("flag_handover", team=R, from_number=None, to_number=2)
-    log.add("some_other_screen_event", anything=1)
-    st = state(setup, log)
+    other = log.add("some_other_screen_event", anything=1)
+    st = fold(setup, log.events, recheck=True)
     assert [n.event_id for n in st.rejected][0] == bad.id
     assert len(st.rejected) == 4
-    assert st.ignored == [log.events[-1].id]
+    assert st.ignored == [other.id]
+    # the stored log is trusted (checked when appended), yet a record that cannot be
+    # applied is still rejected, never a crash
+    trusted = state(setup, log)
+    assert [n.seq for n in trusted.rejected] == [4, 5, 6]
+    assert trusted.ignored == [other.id]
     assert st.player(R, 3).elimination.event_id == "e2"
+
+
+def test_a_void_rechecks_the_events_it_reaches():
+    """A stored event was checked when appended; voiding an earlier event changes its
+    history, so the fold checks it again: a flag handover from a carrier whose capture
+    of the flag is voided is rejected."""
+    setup, log = started()
+    cap = log.add("flag_capture", **ref(R, 1))
+    log.tick(1_000)
+    hand = log.add("flag_handover", team=R, from_number=1, to_number=2)
+    assert not state(setup, log).rejected
+    log.void(cap)
+    st = state(setup, log)
+    assert [n.event_id for n in st.rejected] == [hand.id]
+    assert st.rejected == fold(setup, log.events, recheck=True).rejected
 
 
 def test_fold_survives_events_without_game_clock():

@@ -125,14 +125,18 @@ def random_game(data, setup=SETUP, steps=None, legal_only=True):
 @PROPS
 @given(hs.data())
 def test_void_then_fold_equals_never_logged(data):
-    log = random_game(data, legal_only=data.draw(hs.booleans()))
+    legal = data.draw(hs.booleans())
+    log = random_game(data, legal_only=legal)
     if len(log.events) < 2:
         return
     i = data.draw(hs.integers(1, len(log.events) - 1))
     target = log.events[i]
     without = log.events[:i] + log.events[i + 1 :]
     log.void(target)
-    assert fold(SETUP, log.events) == fold(SETUP, without)
+    # ``without`` was never checked in that order: every event of it is checked again
+    assert fold(SETUP, log.events, recheck=True) == fold(SETUP, without, recheck=True)
+    if legal:  # a log checked at every append: the void's reach is checked again
+        assert fold(SETUP, log.events) == fold(SETUP, without, recheck=True)
 
 
 @PROPS
@@ -178,8 +182,8 @@ def test_25_03_neutral_player_cannot_be_eliminated(data, reason):
         assert refusal(st, "elimination", d) is not None
         if st.phase in ("running", "stopped"):
             assert refusal(st, "elimination", d).startswith("25.03")
-        log.add("elimination", **d)
-        assert fold(SETUP, log.events).players[p.key].status == "neutral"
+        log.add("elimination", **d)  # from elsewhere: verify checks every event again
+        assert fold(SETUP, log.events, recheck=True).players[p.key].status == "neutral"
 
 
 @PROPS
@@ -405,8 +409,35 @@ def test_incremental_fold_equals_the_full_fold(data):
             log.add(e.type, game_clock_ms=e.game_clock_ms, **e.data)
     st = new_state(SETUP)
     for i, e in enumerate(log.events):
+        st = fold(SETUP, log.events[: i + 1], recheck=True) if e.type == VOID else advance(st, e)
+        assert st == fold(SETUP, log.events[: i + 1], recheck=True)
+
+
+@PROPS
+@given(hs.data())
+def test_a_log_checked_at_every_append_folds_the_same_trusted_or_rechecked(data):
+    """The services append an event only when the engine accepts it after the events
+    before it; voids go anywhere. The fold trusts such a log (it re-checks only what a
+    void reaches, see ``unsettled``) and gives exactly the state of checking every event,
+    and the live game's incremental fold (``advance``, a refold after a void) agrees."""
+    from fieldjudge.rules.events import VOID
+    from fieldjudge.rules.paintball import new_state
+    from fieldjudge.rules.paintball.state import advance
+
+    log = LogBuilder()
+    for _ in range(data.draw(hs.integers(1, 4))):
+        source = random_game(data, legal_only=data.draw(hs.booleans()))
+        for e in source.events:
+            if refusal(fold(SETUP, log.events), e.type, e.data) is None:  # as appended
+                log.add(e.type, game_clock_ms=e.game_clock_ms, **e.data)
+        if log.events and data.draw(hs.booleans()):
+            log.void(data.draw(hs.sampled_from(log.events)))
+    st = new_state(SETUP)
+    for i, e in enumerate(log.events):
         st = fold(SETUP, log.events[: i + 1]) if e.type == VOID else advance(st, e)
-        assert st == fold(SETUP, log.events[: i + 1])
+        assert (
+            st == fold(SETUP, log.events[: i + 1]) == fold(SETUP, log.events[: i + 1], recheck=True)
+        )
 
 
 def test_advance_refuses_a_void():

@@ -156,3 +156,63 @@ def test_cli_verify_and_export(tour, tmp_path):
     gfile.write_text(gfile.read_text(encoding="utf-8").replace('"hit"', '"out_of_bounds"', 1))
     res = runner.invoke(main, ["verify", str(broken)])
     assert res.exit_code == 1 and "FAULT" in res.output and gfile.name in res.output
+
+
+def test_20_05_export_carries_a_disqualification_to_the_later_games(tmp_path):
+    """The export reads every game once in schedule order and carries 20.05 along
+    (``CarriedOver``): each later game's setup holds the player disqualified in an earlier
+    game, exactly as the game screen's setup (``disqualified_before``) does."""
+    from fieldjudge.services import open_tournament
+    from fieldjudge.services.demo_history import GamePlayer
+    from fieldjudge.services.disqualified import disqualified_before
+
+    t = demo(tmp_path / "cup")
+    try:
+        played = [g for g in t.games() if t.game_path(g["id"]).exists()]
+        first = next(g for g in t.games() if not t.game_path(g["id"]).exists())
+        p = GamePlayer(t, first["id"])
+        team = first["team_a"]
+        number = p.setup.rosters[team][0].number
+        assert p.add("clock_start", 0)
+        assert p.add(
+            "chrono_reading",
+            30_000,
+            team=team,
+            number=number,
+            fps=280.0,
+            forbidden_mode=True,
+            second=p.setup.rosters[team][1].number,
+        )
+        later = next(
+            g
+            for g in t.games()
+            if g["start"] > first["start"] and team in (g["team_a"], g["team_b"])
+        )
+        assert GamePlayer(t, later["id"]).add("clock_start", 0)
+        assert (team, number) in disqualified_before(t, later["id"])  # the game screen's
+        t.index.path.unlink()  # every summary made by the export's own pass
+        t.close()
+        t = open_tournament(tmp_path / "cup", lock=False, startup_backup=False)
+        run_export(t, tmp_path / "out", "csv")
+        assert [team, number] in t.cached_game_summary(later["id"])["disqualified"]
+        assert [team, number] in t.cached_game_summary(first["id"])["disqualified"]
+        for g in played:  # the games before it: nobody disqualified there
+            assert t.cached_game_summary(g["id"])["disqualified"] == []
+    finally:
+        t.close()
+
+
+def test_carried_over_takes_only_games_that_started_before():
+    from fieldjudge.services.disqualified import CarriedOver
+
+    c = CarriedOver()
+    assert c.before({"start": "2026-05-16T09:00"}) == frozenset()
+    c.add({"disqualified": [["red", 7]]})
+    # a game at the same time is on another field: not before
+    assert c.before({"start": "2026-05-16T09:00"}) == frozenset()
+    c.add({"phase": "open"})  # a summary without the list (nothing recorded)
+    assert c.before({"start": "2026-05-16T09:20"}) == {("red", 7)}
+    c.add({"disqualified": [["blue", 11]]})
+    assert c.before({"start": "2026-05-16T09:40"}) == {("red", 7), ("blue", 11)}
+    with pytest.raises(ValueError, match="schedule order"):
+        c.before({"start": "2026-05-16T09:20"})

@@ -207,3 +207,25 @@ def test_32_03_the_replay_of_a_no_show_is_his_signed_void(folder) -> None:
     finally:
         t.close()
     assert verify_folder(folder)[f"games/{gid}.json"] == []
+
+
+def test_verify_checks_every_stored_event_against_the_rules_again(folder) -> None:
+    """The app's fold trusts a stored event (the game screen asked the rules before it
+    appended it); an event the rules refuse that reached a log another way (another
+    program, a merge) is a fault of ``fieldjudge verify``, which checks every event again."""
+    t = open_tournament(folder, startup_backup=False)
+    try:
+        g = next(g for g in t.games() if not t.game_path(g["id"]).exists())
+        gid, team = g["id"], g["team_a"]
+        number = t.players(team)[0]["number"]
+        player = [{"team": team, "number": number}]
+        t.append_game_event(gid, "clock_start", {}, game_clock_ms=0)
+        t.append_game_event(gid, "elimination", {"reason": "hit", "players": player})
+        t.append_game_event(gid, "elimination", {"reason": "hit", "players": player})
+        assert [e.type for e in t.game_log(gid).events] == ["clock_start"] + ["elimination"] * 2
+    finally:
+        t.close()
+    assert verify_folder(folder)[f"games/{gid}.json"] == [
+        f"event #3 (elimination): the rules refuse it: 26: {team} #{number} is already "
+        "eliminated (26)"
+    ]

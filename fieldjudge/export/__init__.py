@@ -13,6 +13,7 @@ import orjson
 from fieldjudge.export import bundle, html, scope, tables
 from fieldjudge.export.names import safe_name, write_new
 from fieldjudge.services import results, summaries
+from fieldjudge.services.disqualified import CarriedOver
 from fieldjudge.store import Refused
 
 FORMATS = ("html", "pdf", "csv", "json")
@@ -69,7 +70,7 @@ def run_export(
 
     stem = tournament_stem(t)
     if fmt == "json":
-        data = bundle.build_bundle(t.folder, now)
+        data = bundle.build_bundle(t.folder, now, serialised=game_id is None)
         if game_id is not None:
             data["games"] = {game_id: data["games"][game_id]}
             data["quidditch"] = {}
@@ -89,13 +90,23 @@ def run_export(
             put(f"events-{gs}.csv", events_csv(v, delimiter))
         return written
     views = []
-    if fmt in ("html", "pdf"):
-        # each game file read and its chain verified once: its summary (the standings'
-        # source) is taken from the same view as its protocol
-        for g in played_games(t):
-            key = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
-            v = results.read_game_view(t, g["id"])
-            t.remember_game_summary(g["id"], summaries.summary_of_view(v), key)
+    sections: list[str] = []  # HTML: each protocol rendered once, its events not kept
+    pages: list[tuple[str, bytes]] = []
+    # each game file read and its chain verified once, in schedule order: its summary (the
+    # standings' source, and 20.05 for the games after it) is taken from the same view as
+    # its protocol
+    carried = CarriedOver()
+    for g in played_games(t):
+        key = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
+        v = results.read_game_view(t, g["id"], carried.before(g))
+        summary = summaries.summary_of_view(v)
+        carried.add(summary)
+        t.remember_game_summary(g["id"], summary, key)
+        if fmt == "html":
+            sections.append(html.protocol_section(t, v, tr, lang))
+            page = html.protocol_html(t, v, lang, sections[-1])
+            pages.append((f"protocol-{game_stem(t, v.game)}.html", page.encode()))
+        elif fmt == "pdf":
             views.append(v)
     closed = results.closed_results(t)
     by_div = results.standings_by_division(t, closed)
@@ -105,9 +116,9 @@ def run_export(
         provisional.append(tr("Provisional, not counted until signed") + ":")
         provisional += [f"  {line}" for line in later]
     if fmt == "html":
-        for v in views:
-            put(f"protocol-{game_stem(t, v.game)}.html", html.protocol_html(t, v, lang).encode())
-        put(f"protocols-{stem}.html", html.protocols_html(t, views, lang).encode())
+        for name, payload in pages:
+            put(name, payload)
+        put(f"protocols-{stem}.html", html.protocols_html(t, [], lang, sections).encode())
         standings = html.standings_html(t, by_div, lang, now, provisional)
         put(f"standings-{stem}.html", standings.encode())
     elif fmt == "pdf":

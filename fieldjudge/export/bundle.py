@@ -58,7 +58,19 @@ def read_log_file(path: Path) -> dict[str, Any]:
     return log_to_doc(data)
 
 
-def build_bundle(folder: Path, now: datetime | None = None) -> dict[str, Any]:
+def _serialised(doc: dict[str, Any]) -> orjson.Fragment:
+    """A log's doc as the bytes :func:`dumps` writes for it in a bundle (two levels deep:
+    ``"games": {"<id>": ...}``); JSON strings hold no raw newline, so indenting every line
+    is exact."""
+    return orjson.Fragment(dumps(doc).replace(b"\n", b"\n    "))
+
+
+def build_bundle(
+    folder: Path, now: datetime | None = None, *, serialised: bool = False
+) -> dict[str, Any]:
+    """The complete export of a folder, every log file checked (JSON, schema, chain).
+    ``serialised``: each log already in its bytes (for :func:`dumps` only: the export of a
+    whole tournament holds one parsed log at a time, not all of them)."""
     folder = Path(folder)
     tournament, _ = validate_data(
         load_json_file(folder / TOURNAMENT_FILE), folder / TOURNAMENT_FILE
@@ -70,7 +82,11 @@ def build_bundle(folder: Path, now: datetime | None = None) -> dict[str, Any]:
         "tournament": tournament,
     }
     for sub in LOG_FOLDERS:
-        out[sub] = {p.stem: read_log_file(p) for p in sorted((folder / sub).glob("*.json"))}
+        paths = sorted((folder / sub).glob("*.json"))
+        if serialised:
+            out[sub] = {p.stem: _serialised(read_log_file(p)) for p in paths}
+        else:
+            out[sub] = {p.stem: read_log_file(p) for p in paths}
     # who signed: the laptops' registrations and manifests, the head judge's signature of
     # tournament.json (public data only: no key ever leaves its laptop)
     out["laptops"] = read_laptops_of(folder)

@@ -116,15 +116,20 @@ def protocol_section(t, v, tr: Tr, lang: str) -> str:
     return "\n".join(out)
 
 
-def protocol_html(t, v, lang: str = "ru") -> str:
+def protocol_html(t, v, lang: str = "ru", section: str | None = None) -> str:
+    """One game's protocol page; ``section``: its :func:`protocol_section`, if made."""
     tr = translator(lang)
     title = f"{tr('Game protocol')} {v.name(v.teams[0])} — {v.name(v.teams[1])}"
-    return page(title, protocol_section(t, v, tr, lang), lang)
+    return page(title, protocol_section(t, v, tr, lang) if section is None else section, lang)
 
 
-def protocols_html(t, views, lang: str = "ru") -> str:
+def protocols_html(t, views, lang: str = "ru", sections: list[str] | None = None) -> str:
+    """Every protocol on one page; ``sections``: their :func:`protocol_section`, if made
+    (an export writes each protocol alone too, and renders it once)."""
     tr = translator(lang)
-    body = "\n".join(protocol_section(t, v, tr, lang) for v in views)
+    if sections is None:
+        sections = [protocol_section(t, v, tr, lang) for v in views]
+    body = "\n".join(sections)
     return page(f"{tr('Game protocols')} — {t.meta.get('name', '')}", body or "<p>—</p>", lang)
 
 

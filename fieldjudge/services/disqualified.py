@@ -4,6 +4,7 @@ them by folding the logs of the games scheduled before the given one (by start t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fieldjudge.rules.paintball import disqualified_in, fold
@@ -78,4 +79,33 @@ def disqualified_before(t: Any, game_id: str) -> frozenset[tuple[str, int]]:
     return frozenset(found) | disqualified_in(states)
 
 
-__all__ = ["disqualified_before"]
+class CarriedOver:
+    """20.05 along one pass over the played games in schedule order (an export): the
+    players disqualified in the games that started before the current one, taken from the
+    summaries of the games already read -- what :func:`disqualified_before` gives, without
+    asking the tournament for every earlier game again."""
+
+    def __init__(self) -> None:
+        self._before: set[tuple[str, int]] = set()
+        self._same_start: set[tuple[str, int]] = set()
+        self._start: str | None = None
+
+    def before(self, game: Mapping[str, Any]) -> frozenset[tuple[str, int]]:
+        """The players disqualified before ``game``; games come in order of start."""
+        start = str(game.get("start", ""))
+        if self._start is None or start > self._start:
+            self._before |= self._same_start  # a game at the same time: another field
+            self._same_start = set()
+            self._start = start
+        elif start < self._start:
+            raise ValueError("games must come in schedule order")
+        return frozenset(self._before)
+
+    def add(self, summary: Mapping[str, Any]) -> None:
+        """The summary of the game just read (its ``disqualified`` list)."""
+        dq = summary.get("disqualified")
+        if isinstance(dq, list):
+            self._same_start |= {(str(x[0]), int(x[1])) for x in dq}
+
+
+__all__ = ["CarriedOver", "disqualified_before"]

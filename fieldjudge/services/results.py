@@ -28,12 +28,9 @@ from fieldjudge.store import Refused
 Svc = TournamentService
 
 
-class TournamentReader(Protocol):
-    """What the read-only results need of a tournament: the services' TournamentService
-    and the store's Tournament (e.g. the pit display's read-only snapshot) both fit."""
-
-    @property
-    def meta(self) -> dict[str, Any]: ...
+class SetupReader(Protocol):
+    """What a game's setup needs (with its 20.05 disqualifications given): the schedule,
+    rosters and settings (``verify``'s parsed tournament file fits too)."""
 
     @property
     def settings(self) -> dict[str, Any]: ...
@@ -42,13 +39,21 @@ class TournamentReader(Protocol):
 
     def game(self, game_id: str) -> dict[str, Any] | None: ...
 
+    def players(self, team_id: str | None = None) -> list[dict[str, Any]]: ...
+
+
+class TournamentReader(SetupReader, Protocol):
+    """What the read-only results need of a tournament: the services' TournamentService
+    and the store's Tournament (e.g. the pit display's read-only snapshot) both fit."""
+
+    @property
+    def meta(self) -> dict[str, Any]: ...
+
     def teams(self) -> list[dict[str, Any]]: ...
 
     def team(self, team_id: str) -> dict[str, Any] | None: ...
 
     def team_names(self) -> dict[str, str]: ...
-
-    def players(self, team_id: str | None = None) -> list[dict[str, Any]]: ...
 
     def game_summary(self, game_id: str) -> dict[str, Any]: ...
 
@@ -58,7 +63,14 @@ CLOSED_PHASES = (pr.SUBMITTED, pr.SIGNED, pr.LOCKED, "no_show")
 ENDED_PHASES = ("ended", "inspection", "final")
 
 
-def setup_for(t: TournamentReader, game_id: str, log: Any = None) -> GameSetup:
+def setup_for(
+    t: SetupReader,
+    game_id: str,
+    log: Any = None,
+    disqualified: frozenset[tuple[str, int]] | None = None,
+) -> GameSetup:
+    """The engine's setup of a game. ``disqualified``: the players disqualified in earlier
+    games (20.05) when the caller knows them (:class:`CarriedOver`), else looked up."""
     g = t.game(game_id)
     if g is None and log is not None:
         g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
@@ -79,7 +91,7 @@ def setup_for(t: TournamentReader, game_id: str, log: Any = None) -> GameSetup:
         Settings.from_dict(t.settings),
         # 20.05: the same setup as the live game's (services/game.py), so the protocol
         # counts a player disqualified in an earlier game exactly as the game screen does
-        disqualified=disqualified_before(t, game_id),
+        disqualified=disqualified_before(t, game_id) if disqualified is None else disqualified,
     )
 
 
@@ -149,11 +161,15 @@ def game_view(t: Svc, game_id: str) -> GameView:
     return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
 
 
-def read_game_view(t: Svc, game_id: str) -> GameView:
+def read_game_view(
+    t: Svc, game_id: str, disqualified: frozenset[tuple[str, int]] | None = None
+) -> GameView:
     """The view of a game read once (an export over every game): its file read and its
-    chain verified once, not kept open unless it already was."""
+    chain verified once, not kept open unless it already was. ``disqualified``: see
+    :func:`setup_for`."""
     with t.reading_game_log(game_id) as log:
-        return view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
+        setup = setup_for(t, game_id, log, disqualified)
+        return view_from_events(t, game_id, list(log.events), setup)
 
 
 def result_doc(r: GameResult) -> dict[str, Any]:

@@ -15,7 +15,9 @@ from typing import Any
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.auth_backoff import failures_since_success
 from fieldjudge.rules.events import Event
+from fieldjudge.rules.paintball import disqualified_in, fold
 from fieldjudge.services import authority, identity
+from fieldjudge.services.disqualified import CarriedOver
 from fieldjudge.services.signing import signed_message, verify_signature
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import canonical_digest, read_tournament_sig
@@ -85,6 +87,72 @@ def lock_faults(meta: Mapping, events: list[Event]) -> list[str]:
         if why:
             faults.append(f"event #{e.seq} ({e.type}): {why}")
     return faults
+
+
+class TournamentFile:
+    """Schedule, rosters and settings of ``tournament.json`` as parsed, for the rules'
+    setup of each game (read-only: verify opens no tournament, so it writes nothing)."""
+
+    def __init__(self, data: Any) -> None:
+        self._data = data if isinstance(data, dict) else {}
+
+    def _table(self, name: str) -> list[dict[str, Any]]:
+        docs = self._data.get(name)
+        return [dict(d) for d in docs.values()] if isinstance(docs, dict) else []
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        meta = (self._data.get("meta") or {}).get("1") or {}
+        return dict(meta.get("settings") or {})
+
+    def games(self) -> list[dict[str, Any]]:
+        return sorted(self._table("games"), key=lambda g: (g["start"], str(g["field"])))
+
+    def game(self, game_id: str) -> dict[str, Any] | None:
+        return next((g for g in self._table("games") if g.get("id") == game_id), None)
+
+    def players(self, team_id: str | None = None) -> list[dict[str, Any]]:
+        ps = [p for p in self._table("players") if team_id is None or p["team_id"] == team_id]
+        return sorted(ps, key=lambda p: (p["team_id"], p["number"]))
+
+
+def rules_faults(
+    folder: Path, skip: set[str] | frozenset[str] = frozenset()
+) -> dict[str, list[str]]:
+    """{``games/<id>.json``: faults}: every stored event of every game checked again by
+    the rules engine (``fold(..., recheck=True)``), in schedule order so that 20.05
+    disqualifications carry over. The fold of the app trusts a stored event (it was
+    checked when appended); this is where an event the rules refuse -- merged in, written
+    by another program, or made illegal by a later change of the rosters or settings --
+    is found. ``skip``: files already reported damaged."""
+    from fieldjudge.services.results import setup_for
+
+    folder = Path(folder)
+    try:
+        t = TournamentFile(load_json_file(folder / TOURNAMENT_FILE))
+        games = t.games()
+    except (DamagedFile, KeyError, TypeError):
+        return {}  # the tournament file's own report names its fault
+    out: dict[str, list[str]] = {}
+    carried = CarriedOver()
+    for g in games:
+        rel = f"games/{g['id']}.json"
+        path = folder / rel
+        disqualified = carried.before(g)
+        if rel in skip or not path.exists():
+            continue
+        try:
+            data, _changed = validate_data(load_json_file(path), path)
+            docs = sorted(data["events"].values(), key=lambda d: d.get("seq", 0))
+            events = [Event.from_doc(d) for d in docs]
+            st = fold(setup_for(t, g["id"], None, disqualified), events, recheck=True)
+        except (DamagedFile, KeyError, TypeError, ValueError, AttributeError):
+            continue  # the file's own report names its fault
+        faults = [f"event #{n.seq} ({n.type}): the rules refuse it: {n.text}" for n in st.rejected]
+        if faults:
+            out[rel] = faults
+        carried.add({"disqualified": sorted([t_, n] for t_, n in disqualified_in([st]))})
+    return out
 
 
 @dataclass
@@ -242,6 +310,9 @@ def verify_report(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, 
     decisions = folder / "conflicts" / "decisions"
     for p in sorted(decisions.glob("*.json")) if decisions.is_dir() else []:
         out[p.relative_to(folder).as_posix()] = verify_decision(p, ctx)
+    damaged = {rel for rel, rep in out.items() if rep.faults}
+    for rel, faults in rules_faults(folder, damaged).items():
+        out[rel].faults += faults
     for (kind, log_id), a in sorted(ctx.heads.items()):
         rel = f"{kind}/{log_id}.json"
         if rel not in out:

@@ -31,7 +31,7 @@ from fieldjudge.store.storage import (
     parse_file_bytes,
     read_file_bytes,
 )
-from fieldjudge.store.validate import validate_data
+from fieldjudge.store.validate import validate_data, validate_log_data
 
 HANDOVER = schema.HANDOVER
 
@@ -68,7 +68,9 @@ class EventLog:
         db: TinyDB,
         clock: Callable[[], datetime] = utc_now,
         key: WriteKey | None = None,
+        docs: list[dict[str, Any]] | None = None,
     ):
+        """``docs``: the event documents in order of ``seq``, when the caller has them."""
         self.path = Path(path)
         self._db = db
         self._key = key
@@ -76,7 +78,9 @@ class EventLog:
         self.clock = clock
         data = self._storage.data() or {}
         self.meta: dict[str, Any] = dict((data.get("meta") or {}).get("1") or {})
-        self.events: list[Event] = [Event.from_doc(d) for d in schema.sorted_event_docs(data)]
+        if docs is None:
+            docs = schema.sorted_event_docs(data)
+        self.events: list[Event] = [Event.from_doc(d) for d in docs]
         self._head: dict[str, Any] = dict((data.get("head") or {}).get("1") or {})
 
     @classmethod
@@ -120,13 +124,15 @@ class EventLog:
         manifest, must match the file's head: fewer events means the file was truncated."""
         path = Path(path)
         raw = read_file_bytes(path)
+        docs = None  # the events as the chain check saw them, when they are the file's
         if lines.is_lines(raw):
             rp = lines.replay(raw, path)
             lines.require_log_tables(rp.data, rp.schema, path)
-            data, changed = validate_data(rp.data, path)
+            data, changed, docs = validate_log_data(rp.data, path)
             if changed:  # a future schema step: rewrite in the new version
                 atomic_write_bytes(path, lines.file_bytes(data, schema.LOG_SCHEMA))
                 rp = lines.replay(read_file_bytes(path), path)
+                docs = None
         else:
             data, _changed = validate_data(parse_file_bytes(raw, path), path)
             if (data.get("meta") or {}).get("1", {}).get("kind") == "tournament":
@@ -136,7 +142,7 @@ class EventLog:
             rp = lines.replay(write_log_file(path, data), path)
         db = TinyDB(path, storage=LineStorage)
         db.storage.prime(rp)  # type: ignore[attr-defined]
-        log = cls(path, db, clock, key)
+        log = cls(path, db, clock, key, docs)
         if expect_head is not None and (log.head["count"], log.head["hash"]) != tuple(expect_head):
             n, h = expect_head
             log.close()

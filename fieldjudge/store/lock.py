@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 import socket
 from pathlib import Path
-
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING
 
 from fieldjudge.store.errors import FolderLocked
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 
 class FolderLock:
@@ -21,10 +23,15 @@ class FolderLock:
         self.folder = Path(folder)
         self.path = self.folder / ".cache" / "lock"
         self.holder_path = self.folder / ".cache" / "lock.holder"
-        self._lock = FileLock(self.path, timeout=0, is_singleton=False)
+        # made when first acquired: a read-only command (an export) never imports filelock
+        self._lock: FileLock | None = None
 
     def acquire(self) -> None:
+        from filelock import FileLock, Timeout
+
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self._lock is None:
+            self._lock = FileLock(self.path, timeout=0, is_singleton=False)
         try:
             self._lock.acquire(timeout=0)
         except Timeout:
@@ -38,9 +45,9 @@ class FolderLock:
         )
 
     def release(self) -> None:
-        if self._lock.is_locked:
+        if self._lock is not None and self._lock.is_locked:
             self._lock.release(force=True)
 
     @property
     def held(self) -> bool:
-        return self._lock.is_locked
+        return self._lock is not None and self._lock.is_locked

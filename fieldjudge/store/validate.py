@@ -34,6 +34,13 @@ def _head_fault(head: Any, docs: list[dict[str, Any]], meta: dict[str, Any]) -> 
 
 def validate_data(data: Any, path: Path) -> tuple[dict, bool]:
     """Check parsed file content; return it migrated, and whether migration changed it."""
+    data, changed, _docs = validate_log_data(data, path)
+    return data, changed
+
+
+def validate_log_data(data: Any, path: Path) -> tuple[dict, bool, list[dict[str, Any]] | None]:
+    """:func:`validate_data`, and the event documents in order of ``seq`` as checked (None
+    for a file without events: the tournament file)."""
     if not isinstance(data, dict):
         raise DamagedFile(path, "empty, or the top level is not a JSON object")
     data, changed = schema.migrate(data, path)
@@ -42,7 +49,7 @@ def validate_data(data: Any, path: Path) -> tuple[dict, bool]:
     if events is None:
         if meta.get("kind", "game") != "tournament":
             raise DamagedFile(path, "stripped: no events table")
-        return data, changed
+        return data, changed, None
     try:
         docs = schema.sorted_event_docs(data)
         fault = verify_chain(docs)
@@ -54,7 +61,7 @@ def validate_data(data: Any, path: Path) -> tuple[dict, bool]:
         head_fault = _head_fault((data.get("head") or {}).get("1"), docs, meta)
         if head_fault:
             raise DamagedFile(path, head_fault)
-    return data, changed
+    return data, changed, docs
 
 
 def validate_bytes(raw: bytes, path: Path) -> dict:

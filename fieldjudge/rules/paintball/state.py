@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from fieldjudge.rules.events import VOID, Event, effective
@@ -40,14 +40,42 @@ def disqualified_in(states: Iterable[m.GameState]) -> frozenset[tuple[str, int]]
     return frozenset(p.key for st in states for p in st.players.values() if p.disqualified)
 
 
-def fold(setup: GameSetup, events: Iterable[Event]) -> m.GameState:
+def fold(setup: GameSetup, events: Iterable[Event], *, recheck: bool = False) -> m.GameState:
     """The state after the effective events, in log order. Never raises on a bad log: an
     illegal event is kept in ``state.rejected`` with the refusal, an unknown type in
-    ``state.ignored``. Pure: it builds a new state and changes nothing it is given."""
+    ``state.ignored``, an event that cannot be applied in ``state.rejected`` too. Pure: it
+    builds a new state and changes nothing it is given.
+
+    A stored event was checked against the events before it when it was appended (the
+    services refuse an illegal action), so the fold re-runs the refusal checks only where
+    that check may no longer hold: every event a void or a void of a void reaches
+    (:func:`unsettled`: its target and the events between them, whose history changed
+    after they were checked), and every event when earlier games disqualified players
+    (20.05: a disqualification can reach this game after its events were recorded, from
+    another field's laptop). ``recheck=True`` checks every event (``fieldjudge verify``,
+    a log from elsewhere)."""
+    evs = list(events)
+    check_all = recheck or bool(setup.disqualified)
+    checked = None if check_all else unsettled(evs)
     st = new_state(setup)
-    for e in effective(events):
-        _step(st, e)
+    for e in effective(evs):
+        _step(st, e, checked is None or e.id in checked)
     return st
+
+
+def unsettled(events: Sequence[Event]) -> set[str]:
+    """Ids of the events whose standing a void may have changed after they were checked:
+    for every void (effective or not), its target and every event between the two."""
+    pos = {e.id: i for i, e in enumerate(events)}
+    out: set[str] = set()
+    for i, e in enumerate(events):
+        if e.type != VOID:
+            continue
+        target = e.data.get("target") if isinstance(e.data, Mapping) else None
+        j = pos.get(target) if isinstance(target, str) else None
+        if j is not None and j < i:
+            out.update(x.id for x in events[j:i])
+    return out
 
 
 def advance(st: m.GameState, e: Event) -> m.GameState:
@@ -62,24 +90,24 @@ def advance(st: m.GameState, e: Event) -> m.GameState:
     return st
 
 
-def _step(st: m.GameState, e: Event) -> None:
+def _step(st: m.GameState, e: Event, check: bool = True) -> None:
     """Apply one effective event (refused ones go to ``rejected``, unknown types to
-    ``ignored``). The refusal check stays on the stored events as well: a void or a merged
-    log can make a stored event illegal, and the judge sees it rejected, never applied."""
+    ``ignored``); ``check``: run the refusal checks first (see :func:`fold`)."""
     if e.type not in ev.EVENT_TYPES:
         st.ignored.append(e.id)
         return
-    data = e.data if isinstance(e.data, Mapping) else {}
-    try:
-        why = refusal(st, e.type, data)
-    except Exception as exc:  # a malformed record must not stop the fold
-        why = nt.malformed_event(exc)
-    if why:
-        st.rejected.append(m.Note(e.id, e.seq, e.type, why))
-        return
+    data = e.data if type(e.data) is dict or isinstance(e.data, Mapping) else {}
+    if check:
+        try:
+            why = refusal(st, e.type, data)
+        except Exception as exc:  # a malformed record must not stop the fold
+            why = nt.malformed_event(exc)
+        if why:
+            st.rejected.append(m.Note(e.id, e.seq, e.type, why))
+            return
     try:
         _APPLY[e.type](st, e, data)
-    except Exception as exc:  # pragma: no cover - refusal() should have caught it
+    except Exception as exc:  # a malformed or illegal record must not stop the fold
         st.rejected.append(m.Note(e.id, e.seq, e.type, nt.could_not_apply(exc)))
 
 
