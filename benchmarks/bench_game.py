@@ -13,12 +13,14 @@ skip the terminal output altogether: the pty shows what the judge sees.)
   types ``a 4 2`` (team A, shirt 42), waits for the reason menu, then times ``Enter``
   (reason: hit) until the screen shows #42 out (✗ in his row and the "✓" notice); then
   checks the event is in the game file (it was fsync'd before the frame was composed).
-  ``u`` undoes it (not timed), so the game grows by two events a round.
+  ``u Enter`` undoes it (the undo asks first; not timed), so the game grows by two events
+  a round.
 - anchor: a Textual app with a DataTable of the ten players and a notice line; ``Enter``
   appends the event as one fsync'd JSON line and updates #42's cell and the notice; ``u``
   appends a void line and puts the cell back. The same keys, the same wait.
 
-Rounds alternate between the two apps, so machine load hits both alike.
+Rounds alternate between the two apps (and which goes first), so machine load hits both
+alike.
 Target: p95 ≤ 50 ms and p95 ratio ≤ 1.5. The last line is JSON; its verdict is the ratio.
 
     python benchmarks/bench_game.py [--rounds 200]
@@ -288,19 +290,25 @@ def main() -> None:
             anchor.wait_for(lambda ls: "in play" in anchor_row(ls))
             times_fj: list[float] = []
             times_anchor: list[float] = []
-            for _ in range(args.rounds):
-                # fieldjudge: a 4 2 → the reason menu; Enter → #42 out, on disk
+
+            def round_fj() -> None:
+                # a 4 2 → the reason menu; Enter → #42 out, on disk
                 fj.send(b"a42", lambda ls: any("Reason for" in ln for ln in ls))
                 size = game_file.stat().st_size
                 times_fj.append(fj.send(b"\r", fj_out) * 1000)
                 assert game_file.stat().st_size > size, "painted before it was on disk"
-                fj.send(b"u", fj_back)
-                # the anchor: the same keys
+                fj.send(b"u\r", fj_back)
+
+            def round_anchor() -> None:  # the same keys
                 anchor.send(b"a42", lambda ls: any("Reason for #42" in ln for ln in ls))
                 size = lines_path.stat().st_size
                 times_anchor.append(anchor.send(b"\r", lambda ls: "✗" in anchor_row(ls)) * 1000)
                 assert lines_path.stat().st_size > size
                 anchor.send(b"u", lambda ls: "✗" not in anchor_row(ls))
+
+            for i in range(args.rounds):  # who goes first alternates
+                for run in (round_fj, round_anchor) if i % 2 == 0 else (round_anchor, round_fj):
+                    run()
         finally:
             fj.close()
             anchor.close()
@@ -312,7 +320,11 @@ def main() -> None:
     assert events_after == events_before + 2 * args.rounds, events_after
     f, a = summary(times_fj), summary(times_anchor)
     ratio = f["p95_ms"] / a["p95_ms"]
-    print(f"{args.rounds} eliminations, game of {events_before}→{events_after} events, 80x24 pty")
+    load = [round(x, 2) for x in os.getloadavg()]  # the machine's load (1, 5, 15 min) at the end
+    print(
+        f"{args.rounds} eliminations, game of {events_before}→{events_after} events, 80x24 pty; "
+        f"load average {load[0]} {load[1]} {load[2]} on {os.cpu_count()} cores"
+    )
     for name, s in (("fieldjudge", f), ("anchor (DataTable + JSON lines)", a)):
         print(
             f"{name:32} min {s['min_ms']:6.1f}  median {s['median_ms']:6.1f}  "
@@ -336,6 +348,7 @@ def main() -> None:
                 "target_ratio": TARGET_RATIO,
                 "ratio": round(ratio, 3),
                 "ok": ok,
+                "loadavg": load,
             }
         )
     )

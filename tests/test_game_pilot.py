@@ -3,6 +3,7 @@ restart of the app on the same folder: the state must be identical."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -237,3 +238,47 @@ async def test_keys_typed_in_one_burst_are_handled_in_order(demo_folder: Path, g
         assert st.player(b, 77).elimination.reason == "out_of_bounds"
         assert st.player(a, 7).status == m.ELIMINATED and st.player(b, 11).status == m.ELIMINATED
         assert st.alive(a) == 3 and st.alive(b) == 3
+
+
+async def test_the_prompt_lies_over_the_log_and_moves_nothing(demo_folder: Path, gid, clock):
+    """The prompt covers the log's oldest lines (its newest stay in view) and opening or
+    closing it moves no widget; the objects kept out of the cyclic collector while the game
+    is open are given back to it when the app leaves the game."""
+    from fieldjudge.screens.game.widgets import PlayerRow
+
+    async with game_screen(demo_folder, gid, lang="ru", size=(80, 24)) as (app, pilot, screen):
+        a, _b = screen.session.teams
+        await keys(pilot, "space")
+        await pilot.pause()
+        log = screen.query_one(EventLogView)
+        before = {w: w.region for w in [log, *screen.query(PlayerRow)]}
+        assert gc.get_freeze_count() > 0
+        await keys(pilot, "a 4 2")
+        await wait_for(pilot, lambda: screen.prompt.region.height == 9, "the reason menu")
+        assert {w: w.region for w in before} == before
+        prompt = screen.prompt.region
+        assert (prompt.bottom, prompt.x, prompt.width) == (log.region.bottom, 0, 80)
+        assert prompt.y == log.region.y + 1  # the newest line above it
+        assert log.render().plain.split("\n")[0].endswith("Время пошло")
+        await keys(pilot, "enter")
+        await wait_for(pilot, lambda: not screen.prompt.display, "the prompt closed")
+        await pilot.pause()
+        assert screen.session.state.player(a, 42).status == m.ELIMINATED
+        assert {w: w.region for w in before} == before
+        assert "✗ Медведи #42" in log.render().plain.split("\n")[0]
+    assert gc.get_freeze_count() == 0
+
+
+async def test_the_prompt_stays_whole_when_the_log_has_little_room(demo_folder: Path, gid, clock):
+    """Big rosters (or a short terminal) leave the log a few lines: the reason menu then
+    covers the last roster rows, whole, above the footer: its title and first keys are not
+    cut."""
+    async with game_screen(demo_folder, gid, lang="ru", size=(80, 18)) as (app, pilot, screen):
+        await keys(pilot, "space", "a 4 2")
+        await wait_for(pilot, lambda: screen.prompt.region.height == 9, "the reason menu")
+        log = screen.query_one(EventLogView)
+        assert log.region.height == 4
+        assert (screen.prompt.region.y, screen.prompt.region.bottom) == (8, 17)  # footer: 17
+        title = screen.query_one("#prompt-title")
+        assert screen.get_widget_at(3, 8)[0] is title  # on screen, over the rosters
+        assert str(title.render()) == "Причина для Медведи #42 Сергей Волков:"

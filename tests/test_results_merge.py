@@ -106,3 +106,38 @@ def test_diverging_game_is_a_conflict(tmp_path):
     assert logs_of(a)[gid] == logs_of(b)[gid]
     assert not conflicts(t) and list((a / "conflicts" / "resolved").glob("*.json"))
     t.close()
+
+
+def test_a_game_event_the_rules_refuse_here_is_not_merged(tmp_path):
+    """The fold trusts a stored event, so a merge checks the other copy's new events against
+    this laptop's rules and rosters: laptop B added #99 to a team and eliminated him; on A,
+    whose roster has no #99, the rules refuse that elimination and the log is not merged
+    (nothing written, the reason named); a legal log from B merges."""
+    from datetime import UTC, datetime
+
+    from fieldjudge.services.game import FakeClock, GameSession
+
+    base = tmp_path / "base"
+    t = demo(base)
+    gid = t.games()[4]["id"]
+    t.close()
+    a, b = tmp_path / "A", tmp_path / "B"
+    shutil.copytree(base, a)
+    shutil.copytree(base, b)
+    tb = open_t(b)
+    s = GameSession(tb, gid, clock=FakeClock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC)))
+    team = s.teams[0]
+    tb.add_player(team, 99, "Новичок")
+    s = GameSession(tb, gid, clock=FakeClock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC)))
+    s.append("clock_start")
+    s.eliminate(team, 99, "hit")
+    tb.close()
+    ta = open_t(a)
+    report = merge_into(ta, b)
+    name = ta.team_names()[team]
+    ta.close()
+    assert not (a / "games" / f"{gid}.json").exists()
+    (line,) = [e for e in report.errors if e.startswith(f"games/{gid}")]
+    assert line.endswith(
+        f"not merged: event #2 (elimination): 26: {name} #99 is not on the game roster"
+    )

@@ -28,8 +28,10 @@ from fieldjudge.export import bundle
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event
+from fieldjudge.rules.paintball import fold
 from fieldjudge.services import authority, identity
 from fieldjudge.services.authority import HeadJudge
+from fieldjudge.services.results import setup_for
 from fieldjudge.services.signing import signed_message, verify_signature
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import DamagedFile, Refused
@@ -239,9 +241,13 @@ def _keep_conflict(
     return Conflict(kind, log_id, common, ours, len(events) - common, path)
 
 
-def _refused(kind: str, doc: dict, start: int) -> tuple[str | None, bool]:
+def _refused(
+    t: TournamentService, kind: str, log_id: str, doc: dict, start: int
+) -> tuple[str | None, bool]:
     """The first of the other copy's new events this laptop would refuse: (message, whether
-    it waits for the head judge) or (None, False)."""
+    it waits for the head judge) or (None, False). The protocol's lock (31) and then the
+    game's rules: the fold trusts a stored event, so an event the rules refuse never gets
+    in by a merge (``fold(..., recheck=True)``)."""
     if kind != "games":
         return None, False
     meta = doc.get("meta") or {}
@@ -256,6 +262,15 @@ def _refused(kind: str, doc: dict, start: int) -> tuple[str | None, bool]:
         why = pr.lock_refusal(evs[:i], evs[i].type, evs[i].data, teams)
         if why:
             return f"event #{evs[i].seq} ({evs[i].type}): {rule_text(why)}", False
+    if start < len(evs) and t.game(log_id) is not None:
+        try:
+            st = fold(setup_for(t, log_id), evs, recheck=True)
+        except Refused as exc:
+            return rule_text(exc), False
+        late = [n for n in st.rejected if n.seq > evs[start - 1].seq] if start else st.rejected
+        if late:
+            n = late[0]
+            return f"event #{n.seq} ({n.type}): {rule_text(n.text, t.team_names())}", False
     return None, False
 
 
@@ -293,7 +308,7 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
             if forged:
                 report.errors.append(f"{kind}/{log_id}: not merged: {forged}")
                 continue
-            why, for_head_judge = _refused(kind, doc, k0)
+            why, for_head_judge = _refused(t, kind, log_id, doc, k0)
             if why and not for_head_judge:
                 report.errors.append(f"{kind}/{log_id}: not merged: {why}")
                 continue

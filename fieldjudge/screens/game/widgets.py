@@ -3,9 +3,12 @@ a counter of its own (the clock is read from the session at every refresh)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Digits, Static
 
 from fieldjudge.i18n import _
@@ -23,8 +26,8 @@ from fieldjudge.screens.game.text import (
 )
 from fieldjudge.services.game import GameSession
 
-STATUS_CLASSES = ("in-play", "eliminated", "neutral", "not-admitted", "checking", "carrier")
-LOG_LINES = 60  # newest first; the pane shows what fits
+NAME_WIDTH = 20  # the roster's name column: "shirt name" and one space before the status
+LOG_LINES = 60  # newest first, before the log has a size; then the lines that fit
 
 
 class TeamHeader(Vertical):
@@ -72,32 +75,61 @@ class ClockPanel(Vertical):
         digits.set_class(st.ended, "over")
 
 
-class PlayerRow(Horizontal):
-    """One player of the roster. An event touches one or two rows: :meth:`show` repaints a
-    row (and changes its class) only when what it shows changed."""
+class PlayerRow(Widget):
+    """One player of the roster, drawn as one line by the row itself: an event touches one
+    or two rows, and :meth:`show` repaints a row only when what it shows changed. The
+    status's colours are component styles (game.tcss), not classes of the row, so a new
+    status restyles nothing; only the flag carrier's highlight is a class (it is rare)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "player-row--out-name",
+        "player-row--out",
+        "player-row--warn",
+        "player-row--muted",
+    }
+    STYLE_OF: ClassVar[dict[str, tuple[str | None, str | None]]] = {
+        # status class -> (component of the name, component of the status)
+        "eliminated": ("player-row--out-name", "player-row--out"),
+        "neutral": (None, "player-row--warn"),
+        "checking": (None, "player-row--warn"),
+        "not-admitted": ("player-row--muted", "player-row--muted"),
+    }
 
     def __init__(self, team: str, number: int, name: str) -> None:
         super().__init__(classes="player-row")
         self.team = team
         self.number = number
         self.player_name = name
-        self._shown: tuple[str, str] | None = None
+        self._shown: tuple[str, str] = ("", "in-play")
 
-    def compose(self) -> ComposeResult:
-        yield Static(f"{self.number:>3} {self.player_name}", classes="player-name")
-        yield Static("", classes="player-status")
+    @property
+    def status_text(self) -> str:
+        return self._shown[0]
 
     def show(self, p: m.PlayerState) -> None:
         shown = player_status(p)
         if shown == self._shown:
             return
-        old_cls = self._shown[1] if self._shown is not None else None
+        was_carrier = self._shown[1] == "carrier"
         self._shown = shown
-        text, cls = shown
-        self.query_one(".player-status", Static).update(text, layout=False)  # fixed size
-        if cls != old_cls:  # the status's own class: one restyle of the row, not six
-            self.remove_class(*STATUS_CLASSES, update=False)
-            self.add_class(cls)
+        if was_carrier != (shown[1] == "carrier"):
+            self.set_class(not was_carrier, "carrier")
+        self.refresh()  # one line, fixed size: no layout
+
+    def render(self) -> Text:
+        text, status = self._shown
+        name_style, status_style = self.STYLE_OF.get(status, (None, None))
+        name = Text(f"{self.number:>3} {self.player_name}")
+        name.truncate(NAME_WIDTH - 1, overflow="ellipsis", pad=True)
+        name.append(" ")
+        if name_style:
+            name.stylize(self.get_component_rich_style(name_style, partial=True))
+        line = Text(no_wrap=True, overflow="ellipsis")
+        line.append_text(name)
+        line.append(
+            text, self.get_component_rich_style(status_style, partial=True) if status_style else ""
+        )
+        return line
 
 
 class RosterPanel(Vertical):
@@ -142,15 +174,23 @@ class FlagsBar(Horizontal):
 
 class EventLogView(Static):
     """The game's log, newest first; voided events struck through, void events dimmed,
-    events the engine rejected marked."""
+    events the engine rejected marked. Only the lines that fit are built (a new size
+    builds them again)."""
+
+    _source: tuple[GameSession, Namer] | None = None
+
+    def on_resize(self) -> None:
+        if self._source is not None:
+            self.show(*self._source)
 
     def show(self, session: GameSession, namer: Namer) -> None:
+        self._source = (session, namer)
         events = session.events
         gone = session.voided()
         rejected = {n.event_id: session.humanize(n.text) for n in session.state.rejected}
         by_id = {e.id: e for e in events}
         out = Text(no_wrap=True, overflow="ellipsis")
-        shown = events[-LOG_LINES:]
+        shown = events[-(self.size.height or LOG_LINES) :]  # no size yet: before the layout
         if not shown:
             out.append(_("No events yet"), style="italic")
         for e in reversed(shown):
