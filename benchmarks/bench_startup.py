@@ -6,8 +6,12 @@ Each run is a fresh process; "interactive" means the games table is filled and t
 has processed its first refresh. Warm: the summary index is current. Cold: the index is
 deleted first, so every game file is read, its chain verified and its summary folded
 (the first start after a copy of the folder). The startup backups are made once, before
-the timing. Peak RSS is the child's ``ru_maxrss`` (``os.wait4``). Runs interleave the
-three, so machine load hits them alike.
+the timing. Peak RSS is the child's own high-water mark (``VmHWM`` of
+``/proc/self/status``, printed as it exits: a forked child's ``ru_maxrss`` starts at its
+parent's, which built the fixture). The children run with their bytecode cached, as an
+installed fieldjudge has it (``PYTHONDONTWRITEBYTECODE`` is dropped for them; the warm-up
+run writes the cache). Runs interleave the three, in an order that turns each run, so
+machine load hits them alike.
 Targets: cold ≤ 1.5x the bare app, peak RSS ≤ 1.3x. The last line is JSON.
 
     python benchmarks/bench_startup.py [--runs 3]"""
@@ -31,6 +35,14 @@ TARGET_COLD, TARGET_RSS = 1.5, 1.3
 # Both children use the same readiness test: a Pilot waits until the games table has its
 # rows and has the screen compose a frame with them, then prints READY (the keys work from
 # then on: the cold app summarises the remaining games a slice a frame).
+# Both children print their peak RSS (kB) last: VmHWM counts only this process.
+PEAK = """
+def peak_kb():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+"""
+
 CHILD_BARE = """
 import sys
 from textual.app import App
@@ -53,6 +65,7 @@ async def pilot_run(pilot):
         await pilot.pause(0.001)
     await pilot.pause(0)  # one frame composed with the rows
     print("READY", flush=True)
+    print("PEAK", peak_kb(), flush=True)
     app.exit()
 
 Bare().run(headless=True, auto_pilot=pilot_run)
@@ -75,6 +88,7 @@ async def pilot_run(pilot):
     while "…" in list(table.get_column_at(len(table.columns) - 1)):
         await pilot.pause(0.001)
     print("FILLED", flush=True)
+    print("PEAK", peak_kb(), flush=True)
     app.exit()
 
 make_app(folder.parent, folder, lang="ru").run(headless=True, auto_pilot=pilot_run)
@@ -85,21 +99,24 @@ def time_child(code: str, *args: str) -> tuple[float, float, float]:
     """(seconds until READY, until every game's state is shown, peak RSS in MB) of one
     fresh process."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", PEAK + code, *args], stdout=subprocess.PIPE, text=True, env=env
+    )
     assert proc.stdout is not None
-    elapsed = filled = None
+    elapsed = filled = peak = None
     for line in proc.stdout:
         if line.startswith("READY"):
             elapsed = filled = time.perf_counter() - t0
         elif line.startswith("FILLED"):
             filled = time.perf_counter() - t0
-    if elapsed is None or filled is None:
+        elif line.startswith("PEAK"):
+            peak = int(line.split()[1]) / 1024  # kB
+    if elapsed is None or filled is None or peak is None:
         raise RuntimeError("the child never became ready")
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
+    if proc.wait() != 0:
         raise RuntimeError(f"the child exited with {proc.returncode}")
-    return elapsed, filled, usage.ru_maxrss / 1024  # KB on Linux
+    return elapsed, filled, peak
 
 
 def figures(values: list[float], scale: float = 1.0, digits: int = 0) -> dict[str, float]:
@@ -132,12 +149,15 @@ def main() -> None:
         cold: list[float] = []
         cold_filled: list[float] = []
         rss: dict[str, list[float]] = {"bare": [], "warm": [], "cold": []}
-        for _ in range(args.runs):
-            for name, times, code, argv in (
-                ("bare", bare, CHILD_BARE, [str(rows)]),
-                ("cold", cold, CHILD_FIELDJUDGE, [str(folder)]),
-                ("warm", warm, CHILD_FIELDJUDGE, [str(folder)]),
-            ):
+        kinds = [
+            ("bare", bare, CHILD_BARE, [str(rows)]),
+            ("cold", cold, CHILD_FIELDJUDGE, [str(folder)]),
+            ("warm", warm, CHILD_FIELDJUDGE, [str(folder)]),
+        ]
+        for run in range(args.runs):
+            # the order turns each run: no kind always follows the cold start (which
+            # leaves a freshly written index and a busier machine behind)
+            for name, times, code, argv in kinds[run % 3 :] + kinds[: run % 3]:
                 if name == "cold":
                     index.unlink(missing_ok=True)
                 elapsed, filled, peak = time_child(code, *argv)

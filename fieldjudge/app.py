@@ -9,7 +9,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App, ScreenStackError, SystemCommand
@@ -33,9 +33,11 @@ from fieldjudge.services import (
     TournamentService,
     open_tournament,
 )
-from fieldjudge.services.chrono import ChronoSession
 from fieldjudge.services.laptop import LaptopSettings, load_keymap
-from fieldjudge.services.sync import SyncStatusProvider
+
+if TYPE_CHECKING:  # imported on first use: the home screen's first frame needs neither
+    from fieldjudge.services.chrono import ChronoSession
+    from fieldjudge.services.sync import SyncStatusProvider
 
 STARTUP_BACKUP_DELAY_S = 1.0
 # Textual's key names as a keyboard prints them (the footer, F1 and the palette show them).
@@ -102,7 +104,7 @@ class FieldJudgeApp(App[None]):
         chrono: ChronoSession | None = None,
         laptop: LaptopSettings | None = None,
         pit_port: int | None = None,
-        sync_provider: Callable[[Path], SyncStatusProvider] = SyncStatusProvider,
+        sync_provider: Callable[[Path], SyncStatusProvider] | None = None,
         wall: Callable[[], float] = time.time,
     ) -> None:
         super().__init__()
@@ -113,13 +115,13 @@ class FieldJudgeApp(App[None]):
         self.judge = judge
         self.monotonic = monotonic  # kept for the screens' timers
         self.wall = wall  # the clock of the head judge's secret attempts (logged, rate-limited)
-        self.chrono = chrono or ChronoSession()  # the chronograph chosen in this run
+        self._chrono = chrono  # the chronograph chosen in this run (made on first use)
         self.chrono_feeds: list[Any] = []  # chrono feeds on screen, newest last
         self.laptop = laptop if laptop is not None else LaptopSettings.load()
         self.register_theme(SUN_THEME)
         self.theme = self.laptop.theme if self.laptop.theme in THEMES else "textual-dark"
         self.pit_port = pit_port
-        self.sync_provider = sync_provider  # the home screen's status line polls one
+        self._sync_provider = sync_provider  # the home screen's status line polls one
         self._pit: Any = None  # the pit display's server while it runs
         self._pit_lan = False  # served on the venue network (the judge's choice)
         self._pit_shown = ""  # its address for the TV or phone
@@ -135,6 +137,20 @@ class FieldJudgeApp(App[None]):
             self._key_swallowed,
             self._key_target_alive,
         )
+
+    @property
+    def chrono(self) -> ChronoSession:
+        """The chronograph chosen in this run (looked up when a chrono screen asks)."""
+        if self._chrono is None:
+            from fieldjudge.services.chrono import ChronoSession
+
+            self._chrono = ChronoSession()
+        return self._chrono
+
+    def sync_provider(self) -> Callable[[Path], SyncStatusProvider]:
+        """What makes the status a folder's sync line polls (Syncthing's by default); the
+        home screen's worker calls it (it touches no widget)."""
+        return self._sync_provider or _syncthing_status
 
     # -- lifecycle ----------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -160,7 +176,7 @@ class FieldJudgeApp(App[None]):
         """The judge's keymap file: valid entries applied, the others named once."""
         from fieldjudge.screens.base import all_binding_ids
 
-        km = load_keymap(all_binding_ids())
+        km = load_keymap(all_binding_ids)  # every screen imported only for a keymap
         self.set_keymap(km.keys)
         reasons = {
             "reserved": _("{id}: {key} is reserved (Ctrl+Q, F1, Ctrl+P and Esc stay)"),
@@ -441,6 +457,12 @@ class FieldJudgeApp(App[None]):
         """Every action of the current screen (aliases once), then the app's own."""
         for a in iter_commands(screen):
             yield SystemCommand(a.title, a.key, _make_runner(a.node, a.action))
+
+
+def _syncthing_status(folder: Path) -> SyncStatusProvider:
+    from fieldjudge.services.sync import SyncStatusProvider
+
+    return SyncStatusProvider(folder)
 
 
 def _make_runner(node: Any, action: str):

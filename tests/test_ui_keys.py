@@ -251,6 +251,13 @@ async def test_no_key_waits_after_escape_leaves_a_screen(demo_folder: Path, monk
         t = app.tournament
         assert app.screen.game_id == t.games()[4]["id"]
         assert app.keys.waiting == 0
+        # the protocol's header has its title before the app closes (Textual's header
+        # fails on a title it sets after its screen was torn down)
+        await wait_for(
+            pilot,
+            lambda: "fieldjudge" in str(app.screen.query_one("HeaderTitle").render()),
+            "the protocol's header",
+        )
 
 
 async def test_russian_layout_letters_act_as_the_keys_in_their_place(demo_folder: Path) -> None:

@@ -8,6 +8,7 @@ after import (``--lang``) without touching Textual's binding tables.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -20,12 +21,21 @@ from fieldjudge.i18n import _
 ResultType = TypeVar("ResultType")
 
 
+@functools.lru_cache(maxsize=4096)
+def _described(binding: Binding, description: str) -> Binding:
+    return replace(binding, description=description)
+
+
 def translated(active: ActiveBinding) -> ActiveBinding:
-    """An active binding with its description in the UI language."""
+    """An active binding with its description in the UI language (the footer asks for
+    every binding at each change of focus: the translated copies are kept)."""
     b = active.binding
     if not b.description:
         return active
-    return active._replace(binding=replace(b, description=_(b.description)))
+    description = _(b.description)
+    if description == b.description:
+        return active
+    return active._replace(binding=_described(b, description))
 
 
 def _scope(cls: type) -> str:

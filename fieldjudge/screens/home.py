@@ -4,9 +4,10 @@ them the sync status line and, when it runs, the pit display's address."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,11 +21,17 @@ from textual.worker import get_current_worker
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services.sync import SyncStatus, SyncStatusProvider, status_line
+
+if TYPE_CHECKING:  # Syncthing's client is imported after the first frame
+    from fieldjudge.services.sync import SyncStatus, SyncStatusProvider
 
 SYNC_EVERY_S = 2.0
-#: stale summaries computed before the home screen's first frame (a demo: all of them)
-SUMMARIES_BEFORE_FIRST_FRAME = 16
+#: the sync status line starts this long after the lists are filled (its client is
+#: imported by its worker, which would share the first frame's time)
+SYNC_START_S = 0.3
+#: stale summaries computed before the home screen's first frame: none, the schedule is
+#: drawn first (a summary reads, verifies and folds a whole game file: ~8 ms at 300 events)
+SUMMARIES_BEFORE_FIRST_FRAME = 0
 #: how long one slice of the remaining summaries may hold the main thread
 FILL_SLICE_S = 0.015
 
@@ -47,6 +54,10 @@ PHASES = {
 # Phases where the players in play are the news (not a score).
 LIVE_PHASES = ("not_started", "running", "stopped", "hang_check", "ended", "inspection")
 UNPLAYED = ("scheduled", "open", "not_started")
+
+
+class EnginesReady(Message):
+    """The rules engines a summary folds with are imported (posted by a worker)."""
 
 
 class SyncTick(Message):
@@ -103,7 +114,9 @@ class HomeScreen(JudgeScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self._shown = False
+        self._shown = False  # mounted: the lists can be filled
+        self._resumed = False
+        self._engines = False  # the rules engines are imported (a cold index needs them)
         self._sync_folder: Path | None | bool = False  # False: not watched yet
         self._pending: list[str] = []
         self._changed_logs = None
@@ -134,11 +147,14 @@ class HomeScreen(JudgeScreen):
         # games whose summary is stale, summarised after the first frame (cold start)
         self._pending: list[str] = []
         self.query_one("#pit-line").display = False
-        # The first ScreenResume follows mount: on_screen_resume fills the lists.
+        # Filled now, so the first frame is laid out once, with the rows (the tournament
+        # opened by the app before or after this fills them again through reload).
+        self._shown = True
+        self.reload()
 
     # -- data ---------------------------------------------------------------------------
     def reload(self) -> None:
-        if not self._shown:  # filled when first shown
+        if not self._shown:  # filled when mounted
             return
         options = self.query_one("#tournaments", OptionList)
         options.clear_options()
@@ -153,7 +169,7 @@ class HomeScreen(JudgeScreen):
         if highlighted is not None:
             options.highlighted = highlighted
         self.reload_games()
-        self._watch_sync()
+        self.set_timer(SYNC_START_S, self._watch_sync)  # the status line follows the frame
 
     def reload_games(self) -> None:
         table = self.query_one("#games", DataTable)
@@ -199,7 +215,11 @@ class HomeScreen(JudgeScreen):
                         table.update_cell(g["id"], column, value)
             else:
                 table.add_row(*cells, key=g["id"])
-        if self._pending:
+        if self._pending and not self._engines:
+            # after the first frame (a thread importing shares its time), then
+            # on_engines_ready fills the states
+            self.call_after_refresh(self.load_engines)
+        elif self._pending:
             self.call_after_refresh(self._fill_states, t, self._pending)
         else:
             t.index.save()
@@ -210,6 +230,21 @@ class HomeScreen(JudgeScreen):
             table.move_cursor(row=table.get_row_index(keep), animate=False)
         if not isinstance(self.focused, OptionList) or keep is None:
             table.focus()  # a row is highlighted from the start
+
+    @work(thread=True, exclusive=True, group="engines", exit_on_error=False)
+    def load_engines(self) -> None:
+        """Import the rules engines off the main thread (reads nothing: the summaries are
+        made on the main thread, the store is never read by a worker), then say so."""
+        from fieldjudge.services.summaries import load_engines
+
+        load_engines()
+        self.post_message(EnginesReady())
+
+    def on_engines_ready(self, _message: EnginesReady) -> None:
+        self._engines = True
+        t = self.app.tournament
+        if t is not None and self._pending:
+            self.call_after_refresh(self._fill_states, t, self._pending)
 
     def _fill_states(self, t: Any, pending: list[str]) -> None:
         """Summarise stale games for about one frame, then let the keys through; again
@@ -398,9 +433,10 @@ class HomeScreen(JudgeScreen):
 
     def on_screen_resume(self) -> None:
         """Fill the lists when first shown and whenever the judge comes back (a game may
-        have moved on meanwhile)."""
-        self._shown = True
-        self.reload()
+        have moved on meanwhile); the first resume follows the mount, which filled them."""
+        if self._resumed:
+            self.reload()
+        self._resumed = True
 
     # -- the pit display (issue 14): a key starts and stops it -----------------------------
     def action_pit_display(self) -> None:
@@ -435,16 +471,26 @@ class HomeScreen(JudgeScreen):
         from fieldjudge.services.sync_refresh import ChangedLogs
 
         self._changed_logs = ChangedLogs(t)
-        self.poll_sync(self.app.sync_provider(folder))
+        self.poll_sync(self.app.sync_provider(), folder)
 
     @work(thread=True, exclusive=True, group="sync", exit_on_error=False)
-    def poll_sync(self, provider: SyncStatusProvider) -> None:
-        """Every ~2 s: Syncthing's status (short timeouts); posts it, touches nothing."""
+    def poll_sync(self, make: Callable[[Path], SyncStatusProvider], folder: Path) -> None:
+        """Every ~2 s: Syncthing's status (short timeouts); posts it, touches nothing (its
+        client is imported and made here, off the first frame's path)."""
         worker = get_current_worker()
+        try:
+            provider = make(folder)
+        except Exception as exc:  # noqa: BLE001 - a sync problem never stops judging
+            from fieldjudge.services.sync import SyncStatus
+
+            self.post_message(SyncTick(SyncStatus(on=False, reason=str(exc))))
+            return
         while not worker.is_cancelled:
             try:
                 status = provider.status()
             except Exception as exc:  # noqa: BLE001 - a sync problem never stops judging
+                from fieldjudge.services.sync import SyncStatus
+
                 status = SyncStatus(on=False, reason=str(exc))
             self.post_message(SyncTick(status))
             deadline = time.monotonic() + SYNC_EVERY_S
@@ -452,6 +498,8 @@ class HomeScreen(JudgeScreen):
                 time.sleep(0.1)
 
     def on_sync_tick(self, message: SyncTick) -> None:
+        from fieldjudge.services.sync import status_line
+
         self.query_one("#sync-line", Static).update(status_line(message.status))
         # Game files another laptop changed (Syncthing): released here, on the UI thread
         # (the store is not thread-safe), then the list shows them. Only while Syncthing

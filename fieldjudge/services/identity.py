@@ -18,15 +18,13 @@ and merge. Every check returns a fault (an English sentence naming what is wrong
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.rules import protocol as pr
-from fieldjudge.rules.chrono_checks import APPROVAL
 from fieldjudge.rules.key_ids import fingerprint, is_key_id, key_id
-from fieldjudge.rules.paintball.events import GAME_END
 from fieldjudge.services.signing import signed_message, verify_signature
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import (
@@ -39,8 +37,16 @@ from fieldjudge.store.anchors import (
 from fieldjudge.store.pins import BadTournamentId, HeadJudgePins
 from fieldjudge.store.schema import HANDOVER
 
-#: the steps at which a laptop records a game's head in its manifest
-MANIFEST_STEPS = frozenset({GAME_END, *pr.PROTOCOL_TYPES, pr.NO_SHOW, APPROVAL, HANDOVER})
+
+@functools.cache
+def manifest_steps() -> frozenset[str]:
+    """The steps at which a laptop records a game's head in its manifest (the engines
+    that name them are imported when the first event is appended, not at open)."""
+    from fieldjudge.rules import protocol as pr
+    from fieldjudge.rules.chrono_checks import APPROVAL
+    from fieldjudge.rules.paintball.events import GAME_END
+
+    return frozenset({GAME_END, *pr.PROTOCOL_TYPES, pr.NO_SHOW, APPROVAL, HANDOVER})
 
 
 @dataclass(frozen=True)

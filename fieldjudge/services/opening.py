@@ -19,9 +19,11 @@ from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.sync_files import ensure_stignore
 
 
-def laptop_keys(folder: Path, config_dir: Path | None = None) -> LaptopKeys:
-    """This laptop's key pair (made on first use), never inside the tournament folder."""
-    return LaptopKeys.load_or_create(config_dir, shared_folders=[Path(folder)])
+def laptop_keys(folder: Path, config_dir: Path | None = None, check: bool = True) -> LaptopKeys:
+    """This laptop's key pair (made on first use), never inside the tournament folder.
+    ``check=False``: its private key is checked against its public key before it signs or
+    is registered, not now (opening a tournament to read it loads no crypto library)."""
+    return LaptopKeys.load_or_create(config_dir, shared_folders=[Path(folder)], check=check)
 
 
 def open_tournament(
@@ -40,7 +42,7 @@ def open_tournament(
     ``config_dir``: this laptop's config folder (its key and the head judge keys it
     pinned; default ``FIELDJUDGE_CONFIG`` or the user's config folder)."""
     key = WriteKey()
-    keys = keys or laptop_keys(Path(folder), config_dir)
+    keys = keys or laptop_keys(Path(folder), config_dir, check=False)
     store = Tournament.open(Path(folder), lock=lock, startup_backup=startup_backup, key=key)
     try:
         if lock:  # opened for writing: local files stay out of a synced folder (issue 15)

@@ -11,9 +11,6 @@ head judge's approval of the same hash, even if one key were ever used for both.
 
 from __future__ import annotations
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from fieldjudge.rules.key_ids import (
     SIGNATURE_BYTES,
     b64decode_strict,
@@ -47,6 +44,9 @@ def verify_signature(public_key_b64: str, data: bytes, signature_b64: str) -> bo
 
     Never raises: a malformed key or signature is simply not a valid signature.
     """
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         key = Ed25519PublicKey.from_public_bytes(public_key_bytes(public_key_b64))
     except ValueError:

@@ -13,6 +13,16 @@ if TYPE_CHECKING:
     from fieldjudge.services.tournament import TournamentService
 
 
+def load_engines() -> None:
+    """Import what a summary folds with (the rules engines, the signature checks), so a
+    worker can do it while the home screen already answers keys; reads nothing."""
+    import cryptography.hazmat.primitives.asymmetric.ed25519  # noqa: F401
+
+    import fieldjudge.rules.paintball  # noqa: F401
+    import fieldjudge.rules.protocol  # noqa: F401
+    import fieldjudge.services.results  # noqa: F401
+
+
 def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
     types = [e.type for e in log.events]
     phase = "open" if types else "scheduled"

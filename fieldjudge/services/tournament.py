@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -24,9 +24,7 @@ from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import Phrase, joined
 from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.schedule import ScheduleCheck
-from fieldjudge.services import authority, identity
-from fieldjudge.services.auth_guard import SecretGuard
-from fieldjudge.services.authority import HeadJudge
+from fieldjudge.services import identity
 from fieldjudge.services.head_judge import (
     HeadJudgeError,
     KeyNotPinned,
@@ -41,6 +39,9 @@ from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.sync_files import LAPTOP_FILE, write_laptop_file
 from fieldjudge.store.tables import RosterRow, ScheduleRow
+
+if TYPE_CHECKING:  # the authority's engines are imported on the first write, not at open
+    from fieldjudge.services.authority import HeadJudge
 
 
 def translated(exc: Refused) -> Refused:
@@ -87,6 +88,7 @@ class TournamentService:
         # his secret): tournament.json changes are signed with it
         self._session_hj = head_judge_key
         self._anchors: tuple[Any, dict[tuple[str, str], identity.Anchor]] | None = None
+        self._claims: tuple[Any, set[tuple[str, str]]] | None = None
         #: why the head judge key cannot be trusted here (it is not the pinned one)
         self.key_fault: str | None = None
         self.pinned_hj: str | None = None
@@ -108,8 +110,9 @@ class TournamentService:
     @property
     def owner_id(self) -> str:
         """This laptop's id as the owner of the games it creates (its key id, unless the
-        caller named it)."""
-        return self.laptop_id or self.keys.laptop_id
+        caller named it). A game file is made under it only once this laptop's private key
+        is known to match its public key (``DamagedFile`` otherwise)."""
+        return self.laptop_id or self.keys.checked().laptop_id
 
     # -- reading (the store's) --------------------------------------------------------
     @property
@@ -181,7 +184,7 @@ class TournamentService:
         return self.store.game_log(
             game_id,
             create=create,
-            owner=self.laptop_id or self.keys.laptop_id,
+            owner=self.owner_id,
             anchor=self.anchor(game_id),
         )
 
@@ -209,7 +212,10 @@ class TournamentService:
         scheduled), else None; reads no game file."""
         path = self.game_path(game_id)
         if not path.exists():
-            a = self.anchor(game_id)
+            # the signed manifest is verified only when some line names this game (the
+            # home screen's first frame of a schedule checks no signature)
+            claimed = ("games", game_id) in self._claimed()
+            a = self.anchor(game_id) if claimed else self.store.index.last_head(game_id)
             if a is not None and a[0] > 0:  # the manifest shows events: never "not started"
                 return {
                     "phase": "damaged",
@@ -291,6 +297,9 @@ class TournamentService:
         decision): his secret unlocks his signing key. Raises :class:`Refused` citing the
         section on a wrong secret; every attempt is logged with time and laptop and, after
         three failures, this laptop waits (across restarts)."""
+        from fieldjudge.services import authority
+        from fieldjudge.services.auth_guard import SecretGuard
+
         rule = authority.head_judge_refusal(action)
         record = self.meta.get("head_judge_key")
         if not record:
@@ -300,7 +309,7 @@ class TournamentService:
             unlocked = guard.unlock_head_judge(record, secret, self.wall(), self.pinned_hj)
         except HeadJudgeError as exc:
             raise Refused(joined((rule, exc.message))) from None
-        grant = HeadJudge(str(self.meta.get("head_judge", "")))
+        grant = authority.HeadJudge(str(self.meta.get("head_judge", "")))
         self._grants[grant] = unlocked
         self._session_hj = unlocked
         return grant
@@ -345,10 +354,13 @@ class TournamentService:
         else:
             doc.pop("hj_sig", None)
             doc.pop("hj_key", None)
+        self.keys.checked()  # the public key registered is this laptop's (DamagedFile)
         write_laptop_file(self.folder, lid, LAPTOP_FILE, orjson.dumps(doc))
 
     def register_laptop(self, secret: str) -> None:
         """The head judge registers this laptop's key with his secret (signed)."""
+        from fieldjudge.services import authority
+
         grant = self.head_judge(secret, authority.REGISTER_LAPTOP)
         self._register_laptop(grant)
 
@@ -371,10 +383,26 @@ class TournamentService:
 
     def sign_tournament(self, secret: str) -> None:
         """The head judge signs tournament.json as it is now (after checking it)."""
+        from fieldjudge.services import authority
+
         self.head_judge(secret, authority.SIGN_TOURNAMENT)
         self._sign_tournament()
 
     # -- the manifest of game heads ----------------------------------------------------
+    def _claimed(self) -> set[tuple[str, str]]:
+        """(kind, id) of every manifest line that records events, read but not verified:
+        a log no line names has no verified head either (:meth:`anchor` then falls back
+        to the index's last head)."""
+        stamp = anchors.heads_stamp(self.folder)
+        if self._claims is None or self._claims[0] != stamp:
+            claims: set[tuple[str, str]] = set()
+            for rows in anchors.read_heads(self.folder).values():
+                for _n, doc in rows:
+                    if isinstance(doc, dict) and doc.get("count"):
+                        claims.add((str(doc.get("kind")), str(doc.get("id"))))
+            self._claims = (stamp, claims)
+        return self._claims[1]
+
     def anchor(self, game_id: str, kind: str = "games") -> tuple[int, str] | None:
         """The newest head of the game that any laptop's manifest records (signed)."""
         stamp = anchors.heads_stamp(self.folder)
@@ -428,6 +456,8 @@ class TournamentService:
     ) -> Event:
         """Check the authority (31, 32.01) and append one event to a game's log. The game
         rules were asked by the caller (the live game) once; raises :class:`Refused`."""
+        from fieldjudge.services import authority
+
         data = dict(data or {})
         log = self.game_log(game_id)
         why = authority.append_refusal(
@@ -462,7 +492,7 @@ class TournamentService:
                 )
         except Refused as exc:
             raise translated(exc) from None
-        if etype in identity.MANIFEST_STEPS:
+        if etype in identity.manifest_steps():
             self._record_head(game_id, log, etype)
         return event
 
@@ -521,6 +551,8 @@ class TournamentService:
         file is neither created nor written, so its owner stays the field laptop, which takes
         the checks into the game. The rules were asked by the caller; a head-judge action
         needs his grant and is signed with his key."""
+        from fieldjudge.services import authority
+
         data = dict(data or {})
         if etype in authority.HEAD_JUDGE_TYPES and not self.is_head_judge(head_judge):
             raise Refused(authority.head_judge_refusal(etype))

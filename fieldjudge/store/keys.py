@@ -19,6 +19,7 @@ laptop's identity): :class:`~fieldjudge.store.errors.DamagedFile` names it.
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets
 import socket
@@ -29,21 +30,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import platformdirs
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import (
-    Encoding,
-    NoEncryption,
-    PrivateFormat,
-    PublicFormat,
-)
 
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
 from fieldjudge.store.errors import DamagedFile, StoreError
 from fieldjudge.store.storage import fsync_dir
+
+if TYPE_CHECKING:  # the crypto library is loaded when a key is made, checked or used
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 KEY_FILE = "laptop_key.json"
 KEY_SCHEMA = 1
@@ -88,7 +85,21 @@ def check_laptop_name(name: str) -> str:
 
 
 def _public_b64(private: Ed25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
     return b64encode(private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
+
+
+def _private_of(seed: bytes) -> Ed25519PrivateKey:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return Ed25519PrivateKey.from_private_bytes(seed)
+
+
+def _seed_of(private: Ed25519PrivateKey) -> bytes:
+    from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+
+    return private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
 
 
 @dataclass(frozen=True)
@@ -99,13 +110,29 @@ class LaptopKeys:
     name: str
     public_key_b64: str
     created: str
-    _private: Ed25519PrivateKey = field(repr=False, compare=False)
+    _seed: bytes = field(repr=False, compare=False)
     #: what loading had to fix (e.g. permissions that were too open); shown, never silent
     notes: tuple[str, ...] = ()
 
     @property
     def laptop_id(self) -> str:
         return key_id(self.public_key_b64)
+
+    @functools.cached_property
+    def _private(self) -> Ed25519PrivateKey:
+        """The private key, checked against the public key the file names: before its
+        first signature and before the public key is registered anywhere (``DamagedFile``
+        if they do not belong together)."""
+        private = _private_of(self._seed)
+        if _public_b64(private) != self.public_key_b64:
+            raise DamagedFile(self.path, "the public key does not belong to the private key")
+        return private
+
+    def checked(self) -> LaptopKeys:
+        """These keys once the private key is known to match the public one (raises
+        ``DamagedFile`` otherwise)."""
+        self._private  # noqa: B018 - made and checked on first use
+        return self
 
     @property
     def fingerprint(self) -> str:
@@ -132,8 +159,11 @@ class LaptopKeys:
         *,
         shared_folders: Iterable[Path | str] = (),
         now: datetime | None = None,
+        check: bool = True,
     ) -> LaptopKeys:
         """Load this laptop's key, making it (named ``name``, else the host name) if absent.
+        ``check=False``: the private key is checked against the public key on first use
+        (:meth:`checked`; a run that signs nothing never loads the crypto library).
 
         ``shared_folders`` (the data folder, the tournament folder) must not contain the
         config folder: :class:`KeyInSharedFolder` otherwise, before anything is written.
@@ -148,14 +178,17 @@ class LaptopKeys:
         path = folder / KEY_FILE
         _clean_stale_temp_files(folder)
         if path.exists():
-            return cls._load(path)
+            keys = cls._load(path)
+            return keys.checked() if check else keys
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         clean = check_laptop_name(name if name is not None else socket.gethostname() or "laptop")
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         private = Ed25519PrivateKey.generate()
         created = (now or datetime.now(UTC)).isoformat()
         if not _create_exclusive(path, _document(private, clean, created)):
-            return cls._load(path)  # another process made the key first: use that one
-        return cls(path, clean, _public_b64(private), created, private)
+            return cls._load(path).checked()  # another process made the key first
+        return cls(path, clean, _public_b64(private), created, _seed_of(private))
 
     @classmethod
     def _load(cls, path: Path) -> LaptopKeys:
@@ -177,15 +210,14 @@ class LaptopKeys:
         seed = b64decode_strict(doc.get("private_key", ""))
         if seed is None or len(seed) != 32:
             raise DamagedFile(path, "the private key is not 32 bytes of base64")
-        private = Ed25519PrivateKey.from_private_bytes(seed)
-        public = _public_b64(private)
-        if doc.get("public_key") != public:
+        public = doc.get("public_key")
+        if not isinstance(public, str) or not public:
             raise DamagedFile(path, "the public key does not belong to the private key")
         try:
             name = check_laptop_name(str(doc.get("name", "")))
         except BadLaptopName as exc:
             raise DamagedFile(path, f"bad laptop name: {exc.fault}") from exc
-        return cls(path, name, public, str(doc.get("created", "")), private, tuple(notes))
+        return cls(path, name, public, str(doc.get("created", "")), seed, tuple(notes))
 
     def rename(self, name: str) -> LaptopKeys:
         """The same key under a new name, written atomically (still 0600)."""
@@ -194,11 +226,11 @@ class LaptopKeys:
         _write_private(tmp, _document(self._private, clean, self.created))
         os.replace(tmp, self.path)
         fsync_dir(self.path.parent)
-        return LaptopKeys(self.path, clean, self.public_key_b64, self.created, self._private)
+        return LaptopKeys(self.path, clean, self.public_key_b64, self.created, self._seed)
 
 
 def _document(private: Ed25519PrivateKey, name: str, created: str) -> bytes:
-    seed = private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    seed = _seed_of(private)
     doc: dict[str, Any] = {
         "schema": KEY_SCHEMA,
         "kind": "fieldjudge-laptop-key",

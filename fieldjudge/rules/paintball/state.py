@@ -101,14 +101,14 @@ def _step(st: m.GameState, e: Event, check: bool = True) -> None:
         try:
             why = refusal(st, e.type, data)
         except Exception as exc:  # a malformed record must not stop the fold
-            why = nt.malformed_event(exc)
+            why = nt.malformed_event(str(exc))  # the text: a kept exception holds frames
         if why:
             st.rejected.append(m.Note(e.id, e.seq, e.type, why))
             return
     try:
         _APPLY[e.type](st, e, data)
     except Exception as exc:  # a malformed or illegal record must not stop the fold
-        st.rejected.append(m.Note(e.id, e.seq, e.type, nt.could_not_apply(exc)))
+        st.rejected.append(m.Note(e.id, e.seq, e.type, nt.could_not_apply(str(exc))))
 
 
 def validate(

@@ -7,6 +7,8 @@ one before the description)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
@@ -25,8 +27,40 @@ def key_width(key: FooterKey) -> int:
 
 class Footer(TextualFooter):
     _fitted_width: int | None = None
+    _composed: Any = None  # what the keys shown were made from (see _shown)
+
+    def _width(self) -> int:
+        return self.size.width or self.app.size.width
+
+    def _shown(self) -> Any:
+        """What the keys depend on: the screen's shown bindings and the width. Textual
+        recomposes the footer whenever any binding changes (focus moves, the screen
+        mounts, the app resizes): with the same keys in the same width it is left alone
+        (each new key is a widget styled and laid out again: the home screen's first
+        frame made its keys six times)."""
+        if not self._bindings_ready:
+            return None
+        return (
+            self._width(),
+            self.compact,
+            self.show_command_palette,
+            tuple(
+                (b.key, b.key_display, b.description, b.action, b.group, enabled, tooltip)
+                for (_node, b, enabled, tooltip) in self.screen.active_bindings.values()
+                if b.show or b.action == "command_palette"
+            ),
+        )
+
+    async def recompose(self) -> None:
+        if not self.is_attached:
+            return  # a footer of a screen already closed (Textual's recompose does the same)
+        shown = self._shown()
+        if shown is not None and shown == self._composed:
+            return
+        await super().recompose()
 
     def compose(self) -> ComposeResult:
+        self._composed = self._shown()
         items = list(super().compose())
         keys = [
             i for i in items if isinstance(i, FooterKey) and "-command-palette" not in i.classes
@@ -34,9 +68,7 @@ class Footer(TextualFooter):
         others = [i for i in items if i not in keys]
         # the palette key is docked right with a border and a trailing space; one more
         # column keeps a gap before it
-        room = (self.size.width or self.app.size.width) - sum(
-            key_width(i) + 3 for i in others if isinstance(i, FooterKey)
-        )
+        room = self._width() - sum(key_width(i) + 3 for i in others if isinstance(i, FooterKey))
         used = 0
         for key in keys:
             used += key_width(key)
