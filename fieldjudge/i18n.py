@@ -1,9 +1,12 @@
 """Every text of the application in the UI language: one mechanism, gettext catalogs.
 
-Translators edit the ``.po`` files in ``fieldjudge/locale/<lang>/LC_MESSAGES`` and nothing
-else. The message ids are English; every ``*.po`` file of a language is loaded (by polib)
-and merged, so each area keeps its own catalog: ``app.po``, ``game.po``, ``chrono.po`` ...
-for the screens, ``rules.po`` for the rules engines' messages.
+Translators edit the ``.po`` files in ``fieldjudge/locale/<lang>/LC_MESSAGES`` and then run
+``python tools/compile_catalogs.py``, which compiles each into the ``.mo`` file next to it
+(``tests/test_catalogs.py`` fails while a ``.mo`` is older than its ``.po``). The message
+ids are English; every ``*.mo`` file of a language is read (by the standard library's
+``gettext``, no ``.po`` parsing at start) and merged, so each area keeps its own catalog:
+``app.po``, ``game.po``, ``chrono.po`` ... for the screens, ``rules.po`` for the rules
+engines' messages.
 
 - UI strings: ``from fieldjudge.i18n import _`` then ``_("Start")``; ``ru("...")`` is
   Russian whatever the UI language (documents captains sign, the quidditch round post).
@@ -26,8 +29,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import polib
-
 from fieldjudge.rules.messages import Translate, render
 
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -35,46 +36,77 @@ LANGS = ("ru", "en")
 
 #: a catalog's entries: {(context, English message id): translation}; "" is no context
 Entries = dict[tuple[str, str], str]
+#: how a compiled catalog keys a message with a context: ``context + EOT + message id``
+CONTEXT_SEP = "\x04"
 
 
 def parse_po(text_or_path: str | Path) -> Entries:
-    """The translated entries of one .po catalog (its text, or the path of its file);
-    untranslated and obsolete entries are left out."""
+    """The translated entries of one .po catalog (its text, or the path of its file), as
+    its compiled ``.mo`` holds them: untranslated, fuzzy and obsolete entries are left out
+    (for the tools and the tests: the app reads the ``.mo`` files)."""
+    import polib
+
     po = polib.pofile(str(text_or_path), encoding="utf-8")
-    return {
-        (e.msgctxt or "", e.msgid): e.msgstr for e in po if e.msgid and e.msgstr and not e.obsolete
-    }
+    return {(e.msgctxt or "", e.msgid): e.msgstr for e in po.translated_entries() if e.msgid}
 
 
 class POTranslations(gettext.NullTranslations):
-    """A language's merged catalogs, with gettext's lookups (missing: the English id)."""
+    """A language's merged catalogs, with gettext's lookups (missing: the English id).
+    ``messages`` is keyed as in a ``.mo`` file: the message id, or ``context\x04id``."""
 
-    def __init__(self, entries: Entries) -> None:
+    def __init__(self, entries: Entries | None = None) -> None:
         super().__init__()
-        self.entries = entries
+        self.messages: dict[str, str] = {
+            f"{ctx}{CONTEXT_SEP}{msgid}" if ctx else msgid: text
+            for (ctx, msgid), text in (entries or {}).items()
+        }
+
+    @classmethod
+    def from_mo(cls, paths: list[Path]) -> POTranslations:
+        """The compiled catalogs ``paths`` merged (a later file wins a clash, which
+        ``tests/test_catalogs.py`` forbids)."""
+        merged = cls()
+        for path in paths:
+            with path.open("rb") as fp:
+                # the standard parser; its catalog holds the header under "" and plural
+                # forms under (id, n) keys, which no catalog here has
+                catalog = gettext.GNUTranslations(fp)._catalog
+            merged.messages.update(
+                (k, v) for k, v in catalog.items() if k and isinstance(k, str) and v
+            )
+        return merged
+
+    @property
+    def entries(self) -> Entries:
+        out: Entries = {}
+        for key, text in self.messages.items():
+            ctx, sep, msgid = key.partition(CONTEXT_SEP)
+            out[(ctx, msgid) if sep else ("", key)] = text
+        return out
 
     def gettext(self, message: str) -> str:
-        return self.entries.get(("", message), message)
+        return self.messages.get(message, message)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.gettext(singular if n == 1 else plural)
 
     def pgettext(self, context: str, message: str) -> str:
         """``message`` under ``context``; failing that, under no context."""
-        found = self.entries.get((context, message)) if context else None
+        found = self.messages.get(f"{context}{CONTEXT_SEP}{message}") if context else None
         return found if found is not None else self.gettext(message)
 
     def has(self, message: str, context: str = "") -> bool:
-        return (context, message) in self.entries
+        return (f"{context}{CONTEXT_SEP}{message}" if context else message) in self.messages
+
+
+def catalog_dir(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES"
 
 
 @functools.lru_cache(maxsize=4)
 def load(lang: str) -> POTranslations:
-    entries: Entries = {}
-    folder = LOCALE_DIR / lang / "LC_MESSAGES"
-    for po in sorted(folder.glob("*.po")):
-        entries.update(parse_po(po))
-    return POTranslations(entries)
+    """The compiled catalogs (``*.mo``) of ``lang``, merged."""
+    return POTranslations.from_mo(sorted(catalog_dir(lang).glob("*.mo")))
 
 
 def system_lang() -> str:

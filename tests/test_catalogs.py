@@ -48,3 +48,54 @@ def test_no_message_id_is_translated_differently_in_two_catalogs() -> None:
                 )
             seen.setdefault(msgid, (po.name, msgstr))
     assert clashes == []
+
+
+def test_every_compiled_catalog_is_up_to_date_with_its_po() -> None:
+    """The app reads the ``.mo`` files: a ``.po`` edited without running
+    ``python tools/compile_catalogs.py`` would not show its change."""
+    from compile_catalogs import compiled, orphans, stale
+
+    pos = sorted(i18n.LOCALE_DIR.glob("*/LC_MESSAGES/*.po"))
+    names = {str(po.relative_to(i18n.LOCALE_DIR)) for po in pos}
+    assert {"en/LC_MESSAGES/app.po", "ru/LC_MESSAGES/rules.po"} <= names
+    assert stale() == []
+    assert orphans() == []
+    for po in pos:  # the comparison itself: byte for byte what polib compiles
+        assert po.with_suffix(".mo").read_bytes() == compiled(po)
+
+
+def test_a_po_edited_without_compiling_is_found_stale(tmp_path: Path) -> None:
+    from compile_catalogs import main, orphans, stale
+
+    folder = tmp_path / "ru" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    po = folder / "app.po"
+    po.write_text('msgid ""\nmsgstr ""\n\nmsgid "Save"\nmsgstr "Сохранить"\n', encoding="utf-8")
+    assert stale(tmp_path) == [po]  # no .mo yet
+    (folder / "app.mo").write_bytes(b"")
+    assert stale(tmp_path) == [po]
+    assert main(["--check"], tmp_path) == 1  # lists it, compiles nothing
+    assert (folder / "app.mo").read_bytes() == b""
+    assert main([], tmp_path) == 0
+    assert stale(tmp_path) == []
+    assert i18n.POTranslations.from_mo([folder / "app.mo"]).gettext("Save") == "Сохранить"
+    po.write_text(po.read_text(encoding="utf-8").replace("Сохранить", "Записать"), "utf-8")
+    assert stale(tmp_path) == [po]
+    (folder / "gone.mo").write_bytes(b"")
+    assert orphans(tmp_path) == [folder / "gone.mo"]
+    assert main([], tmp_path) == 1  # a .mo with no .po is named, never loaded silently
+
+
+def test_the_app_reads_the_compiled_catalogs_as_the_po_files_say() -> None:
+    """Loading the ``.mo`` files gives exactly the translated entries of the ``.po`` files
+    (contexts included: a rule message filed under its section)."""
+    for lang in i18n.LANGS:
+        expected: dict[tuple[str, str], str] = {}
+        for po in sorted((i18n.LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
+            expected.update(i18n.parse_po(po))
+        i18n.load.cache_clear()
+        assert i18n.load(lang).entries == expected
+    ru = i18n.load("ru")
+    assert ru.pgettext("19.05", "slap test not done") == "реактив не проверен"
+    assert ru.has("slap test not done", "19.05") and not ru.has("slap test not done")
+    assert ru.pgettext("29.08", "disqualified (20.05)") == "дисквалифицирован (20.05)"
