@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def load_engines() -> None:
     """Import what a summary folds with (the rules engines, the signature checks), so a
     worker can do it while the home screen already answers keys; reads nothing."""
-    import cryptography.hazmat.primitives.asymmetric.ed25519  # noqa: F401
+    import nacl.signing  # noqa: F401
 
     import fieldjudge.rules.paintball  # noqa: F401
     import fieldjudge.rules.protocol  # noqa: F401
