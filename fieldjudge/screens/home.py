@@ -57,7 +57,7 @@ UNPLAYED = ("scheduled", "open", "not_started")
 
 
 class EnginesReady(Message):
-    """The rules engines a summary folds with are imported (posted by a worker)."""
+    """The rules engines a summary folds with are imported."""
 
 
 class SyncTick(Message):
@@ -216,8 +216,8 @@ class HomeScreen(JudgeScreen):
             else:
                 table.add_row(*cells, key=g["id"])
         if self._pending and not self._engines:
-            # after the first frame (a thread importing shares its time), then
-            # on_engines_ready fills the states
+            # after the first frame, a module a frame, then on_engines_ready fills the
+            # states
             self.call_after_refresh(self.load_engines)
         elif self._pending:
             self.call_after_refresh(self._fill_states, t, self._pending)
@@ -231,14 +231,18 @@ class HomeScreen(JudgeScreen):
         if not isinstance(self.focused, OptionList) or keep is None:
             table.focus()  # a row is highlighted from the start
 
-    @work(thread=True, exclusive=True, group="engines", exit_on_error=False)
-    def load_engines(self) -> None:
-        """Import the rules engines off the main thread (reads nothing: the summaries are
-        made on the main thread, the store is never read by a worker), then say so."""
-        from fieldjudge.services.summaries import load_engines
+    def load_engines(self, step: int = 0) -> None:
+        """Import the rules engines on the main thread, one module a frame (a few ms each;
+        a worker importing them held the interpreter lock against the first frames and
+        kept its own memory arena), then say so. Reads nothing."""
+        from fieldjudge.services.summaries import load_engine
 
-        load_engines()
-        self.post_message(EnginesReady())
+        if not self.is_mounted:
+            return
+        if load_engine(step):
+            self.post_message(EnginesReady())
+        else:
+            self.call_after_refresh(self.load_engines, step + 1)
 
     def on_engines_ready(self, _message: EnginesReady) -> None:
         self._engines = True

@@ -4,6 +4,7 @@ cached in the summary index (never the source of truth) by
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from fieldjudge.store import EventLog
@@ -13,14 +14,27 @@ if TYPE_CHECKING:
     from fieldjudge.services.tournament import TournamentService
 
 
-def load_engines() -> None:
-    """Import what a summary folds with (the rules engines, the signature checks), so a
-    worker can do it while the home screen already answers keys; reads nothing."""
-    import nacl.signing  # noqa: F401
+#: what a summary folds with (the signature checks, the rules engines), imported one a
+#: frame by the home screen after its first frame (each takes a few milliseconds)
+ENGINE_MODULES = (
+    "nacl.signing",
+    "fieldjudge.rules.paintball",
+    "fieldjudge.rules.protocol",
+    "fieldjudge.services.results",
+)
 
-    import fieldjudge.rules.paintball  # noqa: F401
-    import fieldjudge.rules.protocol  # noqa: F401
-    import fieldjudge.services.results  # noqa: F401
+
+def load_engine(step: int) -> bool:
+    """Import the ``step``-th of :data:`ENGINE_MODULES`; reads nothing. True when it was
+    the last one."""
+    importlib.import_module(ENGINE_MODULES[step])
+    return step + 1 >= len(ENGINE_MODULES)
+
+
+def load_engines() -> None:
+    """Import everything a summary folds with."""
+    for step in range(len(ENGINE_MODULES)):
+        load_engine(step)
 
 
 def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
