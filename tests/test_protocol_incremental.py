@@ -94,6 +94,16 @@ def test_31_advancing_the_protocol_equals_folding_the_whole_log(steps) -> None:
         p = q
 
 
+@PROPS
+@given(hs.lists(step, max_size=30), hs.integers(0, 30))
+@example([*LOCKED, (VOID, True, 0), (pr.PROTOCOL_SUBMITTED, {}, None)], 2)
+def test_31_the_protocol_before_each_event_as_verify_checks_a_log(steps, start) -> None:
+    events = build(steps)
+    start = min(start, len(events))
+    got = list(pr.protocols_before(events, TEAMS, start))
+    assert got == [pr.fold_protocol(events[:i], TEAMS) for i in range(start, len(events))]
+
+
 def test_31_a_lock_kept_by_advancing_refuses_what_the_fold_refuses() -> None:
     steps = LOCKED
     events = build(steps)

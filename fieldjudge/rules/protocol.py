@@ -26,7 +26,7 @@ its reason beside the total corrections.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -253,10 +253,10 @@ def _apply(p: Protocol, e: Event) -> None:
 
 def advance_protocol(p: Protocol, event: Event, events: Sequence[Event]) -> Protocol:
     """The protocol after one more event: ``fold_protocol(events, p.teams)``, where
-    ``events`` is the log ``p`` was folded from followed by ``event`` (its last item).
-    A game or protocol event is applied to a copy of ``p`` (its cost does not grow with the
-    game); a void may undo any earlier event, even a void (31: voiding a locked event), so
-    the log is folded again. ``p`` itself is not changed."""
+    ``events`` is the log ``p`` was folded from followed by ``event`` (its last item; read
+    only when ``event`` is a void). A game or protocol event is applied to a copy of ``p``
+    (its cost does not grow with the game); a void may undo any earlier event, even a void
+    (31: voiding a locked event), so the log is folded again. ``p`` is not changed."""
     if event.type == VOID:
         return fold_protocol(events, p.teams)
     q = replace(
@@ -268,6 +268,19 @@ def advance_protocol(p: Protocol, event: Event, events: Sequence[Event]) -> Prot
     )
     _apply(q, event)
     return q
+
+
+def protocols_before(
+    events: Sequence[Event], teams: tuple[str, str], start: int = 0
+) -> Iterator[Protocol]:
+    """The protocol before each of ``events[start:]`` (``fold_protocol(events[:i], teams)``
+    for each ``i`` from ``start``), advanced event by event: a check of every event of a
+    log (verify, a merge) costs the log once, not once per event."""
+    p = fold_protocol(events[:start], teams)
+    for i in range(start, len(events)):
+        yield p
+        e = events[i]
+        p = advance_protocol(p, e, events[: i + 1] if e.type == VOID else (e,))
 
 
 def _team_or_none(value: Any, teams: Sequence[str]) -> str | None:

@@ -98,12 +98,12 @@ def log_refusals(
     be checked here (its secret was typed elsewhere): it waits for the head judge's decision."""
     evs = [Event.from_doc(dict(d)) for d in events]
     out: list[tuple[int, str, bool]] = []
-    for i in range(start, len(evs)):
+    for i, p in enumerate(pr.protocols_before(evs, teams, start), start):
         e = evs[i]
         if needs_head_judge(evs[:i], e.type, e.data):
             out.append((i, head_judge_refusal(e.type), True))
             continue
-        why = pr.lock_refusal(evs[:i], e.type, e.data, teams)
+        why = pr.lock_refusal(evs[:i], e.type, e.data, teams, p)
         if why:
             out.append((i, why, False))
     return out
