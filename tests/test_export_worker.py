@@ -142,3 +142,26 @@ def tournament_stem_of(folder: Path) -> str:
         return tournament_stem(t)
     finally:
         t.close()
+
+
+async def test_an_export_ending_on_another_screen_is_a_notice_not_a_dialog(tmp_path):
+    """The judge left the standings while the export ran: its end must not take his keys."""
+    folder = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    gated = GatedExport()
+    async with app.run_test(size=(110, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        home = app.screen
+        n = len(played_games(app.tournament)) + 2
+        screen = StandingsScreen(export=gated)
+        app.push_screen(screen)
+        await wait_for(pilot, lambda: app.screen is screen, "the standings")
+        await ask_export(pilot, app)
+        await wait_for(pilot, lambda: gated.seen != [], "the export to start")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is home, "back home")
+        gated.gate.set()
+        done = f"Exported: {n} files in {folder / 'exports'}"
+        await wait_for(pilot, lambda: done in notices(app), "the notice")
+        assert app.screen is home
+        assert len(list((folder / "exports").iterdir())) == n
