@@ -165,3 +165,27 @@ async def test_an_export_ending_on_another_screen_is_a_notice_not_a_dialog(tmp_p
         await wait_for(pilot, lambda: done in notices(app), "the notice")
         assert app.screen is home
         assert len(list((folder / "exports").iterdir())) == n
+
+
+def test_the_exports_own_view_keeps_the_writers_index(tmp_path):
+    """The export's view adds its summaries to the local index when it closes; what the
+    app (the lock's holder) recorded meanwhile stays (its heads: the truncation check)."""
+    from fieldjudge.services import open_tournament
+    from fieldjudge.store.index import SummaryIndex
+
+    folder = setup_folder(tmp_path)
+    app_side = open_tournament(folder, lock=True, startup_backup=False)
+    try:
+
+        def meanwhile(done: int, total: int) -> None:
+            if done == 1:  # the app records a head while the export runs
+                app_side.index.remember_head("g-live", 7, "h7")
+
+        written = export_folder(folder, tmp_path / "out", "html", lang="en", progress=meanwhile)
+        assert len(written) == len(played_games(app_side)) + 2
+        on_disk = SummaryIndex(folder)
+        assert on_disk.last_head("g-live") == (7, "h7")
+        for g in played_games(app_side):  # the export's summaries were kept
+            assert on_disk.get(g["id"], app_side.game_path(g["id"])) is not None
+    finally:
+        app_side.close()

@@ -163,7 +163,7 @@ class Tournament(TablesMixin):
         for log in self._logs.values():
             log.close()
         self._logs.clear()
-        self.index.save()
+        self.index.save(merge=self._lock is None)  # a reader does not undo the writer's
         self._db.close()
         if self._lock:
             self._lock.release()
