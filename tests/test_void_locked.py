@@ -96,15 +96,17 @@ def test_31_head_judge_voids_a_locked_event_result_and_standings_follow(svc) -> 
         "the hit was on the bunker"
     ) in notes
     struck = struck_lines(v, lambda s: s)
-    assert [(s.old, s.new) for s in struck] == [("event #5, " + _clock(v, target), "voided")]
-    assert struck[0].why.startswith(f"voided by the head judge {svc.meta['head_judge']}, ")
+    assert [(s.old, s.new) for s in struck] == [
+        ("event #5, " + _clock(v, target), "voided by the head judge")
+    ]
+    assert struck[0].why.startswith(f"{svc.meta['head_judge']}, ")
     assert struck[0].why.endswith(": the hit was on the bunker")
     # the printed protocol (Russian by default) shows it with the reason
     from fieldjudge.export.html import protocol_html
 
     page = protocol_html(svc, v, "ru")
     assert "событие #5" in page and "→ отменено" in page
-    assert f"отменено Главным судьёй {svc.meta['head_judge']}" in page
+    assert f"отменено Главным судьёй <i>({svc.meta['head_judge']}, " in page
     assert "the hit was on the bunker" in page
     assert "voided by the head judge" in protocol_html(svc, v, "en")
     # the summary (home screen, standings) follows
@@ -255,7 +257,7 @@ async def test_31_protocol_screen_v_voids_a_locked_event_with_the_secret(tmp_pat
             assert log.events[-1].data["reason"] == "bunker hit"
             await wait_for(pilot, lambda: app.screen is screen, 1000)
             text = str(body.render())
-            assert f"{_('voided by the head judge')} {app.tournament.meta['head_judge']}" in text
+            assert f"{_('voided by the head judge')} ({app.tournament.meta['head_judge']}, " in text
             assert "bunker hit" in text
             assert res.game_view(app.tournament, gid).protocol.locked
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -17,6 +18,14 @@ from fieldjudge.services.disqualified import CarriedOver
 from fieldjudge.store import Refused
 
 FORMATS = ("html", "pdf", "csv", "json")
+
+#: ``progress(done, total)``: games exported so far, called after each game (and once with
+#: ``(0, total)`` before the first); it may raise to stop the export between two games.
+Progress = Callable[[int, int], None]
+
+
+def _no_progress(done: int, total: int) -> None:
+    pass
 
 
 def played_games(t) -> list[dict]:
@@ -45,10 +54,11 @@ def run_export(
     overwrite: bool = False,
     now: datetime | None = None,
     delimiter: str | None = None,
+    progress: Progress = _no_progress,
 ) -> list[Path]:
     """Export one game (``game_id``) or the whole tournament; returns the files written.
     CSV: ``delimiter`` (default: ";" for a Russian document, as a Russian spreadsheet
-    expects, else ",")."""
+    expects, else ","). ``progress``: see :data:`Progress`."""
     if fmt not in FORMATS:
         raise Refused(f"unknown format {fmt!r} (html, pdf, csv or json)")
     if delimiter is None:
@@ -69,6 +79,8 @@ def run_export(
         written.append(write_new(out_dir / name, payload, overwrite))
 
     stem = tournament_stem(t)
+    played = [t.game(game_id)] if game_id is not None else played_games(t)
+    progress(0, len(played))
     if fmt == "json":
         data = bundle.build_bundle(t.folder, now, serialised=game_id is None)
         if game_id is not None:
@@ -77,6 +89,7 @@ def run_export(
             put(f"{stem}-{game_stem(t, t.game(game_id))}.json", bundle.dumps(data))
         else:
             put(f"{stem}.json", bundle.dumps(data))
+        progress(len(played), len(played))
         return written
     tr = html.translator(lang)
     if game_id is not None:
@@ -88,6 +101,7 @@ def run_export(
             put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, v.name(v.teams[0])))
         else:
             put(f"events-{gs}.csv", events_csv(v, delimiter))
+        progress(1, 1)
         return written
     views = []
     sections: list[str] = []  # HTML: each protocol rendered once, its events not kept
@@ -96,7 +110,7 @@ def run_export(
     # standings' source, and 20.05 for the games after it) is taken from the same view as
     # its protocol
     carried = CarriedOver()
-    for g in played_games(t):
+    for done, g in enumerate(played, 1):
         key = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
         v = results.read_game_view(t, g["id"], carried.before(g))
         summary = summaries.summary_of_view(v)
@@ -108,6 +122,8 @@ def run_export(
             pages.append((f"protocol-{game_stem(t, v.game)}.html", page.encode()))
         elif fmt == "pdf":
             views.append(v)
+        if fmt != "pdf":  # a PDF's games are counted as they are drawn, the slow part
+            progress(done, len(played))
     closed = results.closed_results(t)
     by_div = results.standings_by_division(t, closed)
     provisional = [tr("Games counted: signed protocols") + f" ({len(closed)})"]
@@ -124,11 +140,12 @@ def run_export(
     elif fmt == "pdf":
         title = f"{tr('Game protocols')} — {t.meta.get('name', '')}"
         pages = []
-        for v in views:
+        for done, v in enumerate(views, 1):
             doc = protocol_doc(t, v, tr, lang)
             one, size = pdf.protocol_pdf(doc)
             put(f"protocol-{game_stem(t, v.game)}.pdf", one)
             pages.append((doc, size))
+            progress(done, len(views))
         put(f"protocols-{stem}.pdf", pdf.combined_pdf(title, pages))
         put(f"standings-{stem}.pdf", pdf.standings_pdf(t, by_div, tr, lang, now, provisional))
     else:

@@ -145,9 +145,8 @@ def struck_lines(v, tr: Tr) -> list[Struck]:
         out.append(
             Struck(
                 old=f"{tr('event')} #{seq}" + (f", {at}" if at else ""),
-                new=tr("voided"),
-                why=f"{tr('voided by the head judge')} {x.head_judge}, "
-                f"{local_time(x.wall_time, '%Y-%m-%d %H:%M')}: {x.reason}",
+                new=tr("voided by the head judge"),
+                why=f"{x.head_judge}, {local_time(x.wall_time, '%Y-%m-%d %H:%M')}: {x.reason}",
             )
         )
     return out

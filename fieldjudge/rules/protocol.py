@@ -26,7 +26,7 @@ its reason beside the total corrections.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -168,52 +168,7 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
     p = Protocol(teams=tuple(teams))  # type: ignore[arg-type]
     raw_types = {e.id: e.type for e in evs}
     for e in effective(evs):
-        d = e.data if isinstance(e.data, Mapping) else {}
-        if e.type == PROTOCOL_SUBMITTED:
-            p.submission, p.stale = e, False
-            p.signatures, p.refusals, p.corrections = {}, {}, []
-        elif e.type == CAPTAIN_SIGNED and p.submission is not None:
-            team = str(d.get("team", ""))
-            if team in teams and not p.answered(team):
-                p.signatures[team] = Signature(
-                    team, str(d.get("name", "")), e.wall_time, e.id, e.judge
-                )
-        elif e.type == CAPTAIN_REFUSED and p.submission is not None:
-            team = str(d.get("team", ""))
-            if team in teams and not p.answered(team):
-                p.refusals[team] = Refusal(
-                    team,
-                    str(d.get("reason", "")),
-                    str(d.get("captain", "")),
-                    e.wall_time,
-                    e.id,
-                    e.judge,
-                )
-        elif e.type == TOTAL_CORRECTED:
-            old, new = _int_map(d.get("old_points"), teams), _int_map(d.get("new_points"), teams)
-            if old is None or new is None:
-                continue
-            p.corrections.append(
-                Correction(
-                    old,
-                    new,
-                    _int_map(d.get("old_diff"), teams) or {},
-                    _int_map(d.get("new_diff"), teams) or {},
-                    str(d.get("reason", "")),
-                    str(d.get("head_judge", "") or e.judge),
-                    e.wall_time,
-                    e.id,
-                    *_outcomes(d, teams),
-                    seq=e.seq,
-                )
-            )
-        elif e.type == NO_SHOW:
-            absent = d.get("absent") or []
-            if isinstance(absent, list | tuple):
-                p.no_show = frozenset(str(t) for t in absent) & set(teams)
-                p.no_show_event = e
-        if e.type not in PROTOCOL_TYPES and e.type != NO_SHOW and p.submission is not None:
-            p.stale = True
+        _apply(p, e)
     # a void after the submission that targets a game event changes the result as well
     # (31) except the head judge's void of a game event once the protocol was locked
     if p.submission is not None:
@@ -244,6 +199,88 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
             else:
                 p.stale = True
     return p
+
+
+def _apply(p: Protocol, e: Event) -> None:
+    """One effective event (not a void) into ``p``, in place (31, 32.01)."""
+    teams = p.teams
+    d = e.data if isinstance(e.data, Mapping) else {}
+    if e.type == PROTOCOL_SUBMITTED:
+        p.submission, p.stale = e, False
+        p.signatures, p.refusals, p.corrections = {}, {}, []
+        p.voids = []  # the head judge's voids are those after the newest submission
+    elif e.type == CAPTAIN_SIGNED and p.submission is not None:
+        team = str(d.get("team", ""))
+        if team in teams and not p.answered(team):
+            p.signatures[team] = Signature(team, str(d.get("name", "")), e.wall_time, e.id, e.judge)
+    elif e.type == CAPTAIN_REFUSED and p.submission is not None:
+        team = str(d.get("team", ""))
+        if team in teams and not p.answered(team):
+            p.refusals[team] = Refusal(
+                team,
+                str(d.get("reason", "")),
+                str(d.get("captain", "")),
+                e.wall_time,
+                e.id,
+                e.judge,
+            )
+    elif e.type == TOTAL_CORRECTED:
+        old, new = _int_map(d.get("old_points"), teams), _int_map(d.get("new_points"), teams)
+        if old is None or new is None:
+            return  # a protocol step: it does not make the submission stale either
+        p.corrections.append(
+            Correction(
+                old,
+                new,
+                _int_map(d.get("old_diff"), teams) or {},
+                _int_map(d.get("new_diff"), teams) or {},
+                str(d.get("reason", "")),
+                str(d.get("head_judge", "") or e.judge),
+                e.wall_time,
+                e.id,
+                *_outcomes(d, teams),
+                seq=e.seq,
+            )
+        )
+    elif e.type == NO_SHOW:
+        absent = d.get("absent") or []
+        if isinstance(absent, list | tuple):
+            p.no_show = frozenset(str(t) for t in absent) & set(teams)
+            p.no_show_event = e
+    if e.type not in PROTOCOL_TYPES and e.type != NO_SHOW and p.submission is not None:
+        p.stale = True
+
+
+def advance_protocol(p: Protocol, event: Event, events: Sequence[Event]) -> Protocol:
+    """The protocol after one more event: ``fold_protocol(events, p.teams)``, where
+    ``events`` is the log ``p`` was folded from followed by ``event`` (its last item; read
+    only when ``event`` is a void). A game or protocol event is applied to a copy of ``p``
+    (its cost does not grow with the game); a void may undo any earlier event, even a void
+    (31: voiding a locked event), so the log is folded again. ``p`` is not changed."""
+    if event.type == VOID:
+        return fold_protocol(events, p.teams)
+    q = replace(
+        p,
+        signatures=dict(p.signatures),
+        refusals=dict(p.refusals),
+        corrections=list(p.corrections),
+        voids=list(p.voids),
+    )
+    _apply(q, event)
+    return q
+
+
+def protocols_before(
+    events: Sequence[Event], teams: tuple[str, str], start: int = 0
+) -> Iterator[Protocol]:
+    """The protocol before each of ``events[start:]`` (``fold_protocol(events[:i], teams)``
+    for each ``i`` from ``start``), advanced event by event: a check of every event of a
+    log (verify, a merge) costs the log once, not once per event."""
+    p = fold_protocol(events[:start], teams)
+    for i in range(start, len(events)):
+        yield p
+        e = events[i]
+        p = advance_protocol(p, e, events[: i + 1] if e.type == VOID else (e,))
 
 
 def _team_or_none(value: Any, teams: Sequence[str]) -> str | None:
@@ -311,11 +348,17 @@ def correction_data(
 
 
 def lock_refusal(
-    events: Sequence[Event], etype: str, data: Mapping[str, Any], teams: tuple[str, str]
+    events: Sequence[Event],
+    etype: str,
+    data: Mapping[str, Any],
+    teams: tuple[str, str],
+    protocol: Protocol | None = None,
 ) -> str | None:
     """Why ``etype`` cannot be appended to this game's log now (the store's guard), or None.
-    Game-rule checks are the engine's (``paintball.refusal``); this is the protocol (31)."""
-    p = fold_protocol(events, teams)
+    Game-rule checks are the engine's (``paintball.refusal``); this is the protocol (31).
+    ``protocol``: ``fold_protocol(events, teams)`` when the caller keeps it (else folded
+    here)."""
+    p = protocol if protocol is not None else fold_protocol(events, teams)
     data = data or {}
     if p.locked and is_locked_void(etype, data):
         return locked_void_refusal(events, data)

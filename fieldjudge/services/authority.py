@@ -73,9 +73,12 @@ def append_refusal(
     data: Mapping[str, Any],
     teams: tuple[str, str],
     head_judge: bool,
+    protocol: pr.Protocol | None = None,
 ) -> str | None:
     """Why ``etype`` cannot be appended to a game log holding ``events``, or None.
-    ``head_judge``: whether the append carries a valid head-judge grant."""
+    ``head_judge``: whether the append carries a valid head-judge grant. ``protocol``: the
+    log's protocol as the service keeps it (``fold_protocol(events, teams)``), so that an
+    append does not fold the whole game again."""
     if etype in HEAD_JUDGE_TYPES and not head_judge:
         return head_judge_refusal(etype)
     if etype == VOID and not head_judge:  # undoing his ruling is his too (32.03 replay)
@@ -84,7 +87,7 @@ def append_refusal(
             return head_judge_refusal(target.type)
         if pr.is_locked_void(etype, data):  # voiding an event of a locked protocol (31)
             return head_judge_refusal(LOCKED_VOID)
-    return pr.lock_refusal(events, etype, data, teams)
+    return pr.lock_refusal(events, etype, data, teams, protocol)
 
 
 def log_refusals(
@@ -95,12 +98,12 @@ def log_refusals(
     be checked here (its secret was typed elsewhere): it waits for the head judge's decision."""
     evs = [Event.from_doc(dict(d)) for d in events]
     out: list[tuple[int, str, bool]] = []
-    for i in range(start, len(evs)):
+    for i, p in enumerate(pr.protocols_before(evs, teams, start), start):
         e = evs[i]
         if needs_head_judge(evs[:i], e.type, e.data):
             out.append((i, head_judge_refusal(e.type), True))
             continue
-        why = pr.lock_refusal(evs[:i], e.type, e.data, teams)
+        why = pr.lock_refusal(evs[:i], e.type, e.data, teams, p)
         if why:
             out.append((i, why, False))
     return out

@@ -258,8 +258,8 @@ def _refused(
     except (KeyError, TypeError, ValueError) as exc:
         return f"malformed event ({exc!r})", False
     # head-judge actions reach here only with a valid head-judge signature
-    for i in range(start, len(evs)):
-        why = pr.lock_refusal(evs[:i], evs[i].type, evs[i].data, teams)
+    for i, p in enumerate(pr.protocols_before(evs, teams, start), start):
+        why = pr.lock_refusal(evs[:i], evs[i].type, evs[i].data, teams, p)
         if why:
             return f"event #{evs[i].seq} ({evs[i].type}): {rule_text(why)}", False
     if start < len(evs) and t.game(log_id) is not None:

@@ -306,7 +306,8 @@ def _locked_void_refusal(t: TournamentReader, v: GameView, data: dict[str, Any])
     why = pr.lock_refusal(v.events, VOID, data, v.teams)
     if why is None:  # the game must stay over (30.02): e.g. its end is not voided this way
         left = [e for e in v.events if e.id != data.get("target")]
-        state = view_from_events(t, v.setup.game_id, left, v.setup).state
+        # the events after it are checked again without it, as the fold does after a void
+        state = fold(v.setup, left, recheck=True)
         if not state.no_show and state.phase not in ENDED_PHASES:
             why = pt.locked_void_unfinished()
     return why

@@ -41,6 +41,7 @@ from fieldjudge.store.sync_files import LAPTOP_FILE, write_laptop_file
 from fieldjudge.store.tables import RosterRow, ScheduleRow
 
 if TYPE_CHECKING:  # the authority's engines are imported on the first write, not at open
+    from fieldjudge.rules.protocol import Protocol
     from fieldjudge.services.authority import HeadJudge
 
 
@@ -89,6 +90,10 @@ class TournamentService:
         self._session_hj = head_judge_key
         self._anchors: tuple[Any, dict[tuple[str, str], identity.Anchor]] | None = None
         self._claims: tuple[Any, set[tuple[str, str]]] | None = None
+        # game id -> (event count, head hash, the protocol folded over those events): an
+        # append advances it by its own event instead of folding the whole game again (31);
+        # a log that changed otherwise (another head: a merge, a reload) is folded again
+        self._protocols: dict[str, tuple[int, str, Protocol]] = {}
         #: why the head judge key cannot be trusted here (it is not the pinned one)
         self.key_fault: str | None = None
         self.pinned_hj: str | None = None
@@ -460,8 +465,9 @@ class TournamentService:
 
         data = dict(data or {})
         log = self.game_log(game_id)
+        protocol = self._protocol_of(game_id, log)
         why = authority.append_refusal(
-            log.events, etype, data, self._teams(log), self.is_head_judge(head_judge)
+            log.events, etype, data, self._teams(log), self.is_head_judge(head_judge), protocol
         )
         if why is None and etype != HANDOVER:
             why = may_append(log.owner, self.owner_id)  # one writer per game
@@ -492,9 +498,39 @@ class TournamentService:
                 )
         except Refused as exc:
             raise translated(exc) from None
+        self._keep_protocol(game_id, log, protocol, event)
         if etype in identity.manifest_steps():
             self._record_head(game_id, log, etype)
         return event
+
+    def _protocol_of(self, game_id: str, log: EventLog) -> Protocol:
+        """The protocol of the game's log as it is now: the one kept since its last append
+        here, else folded over every event (the first append after opening, or a log that
+        changed otherwise)."""
+        from fieldjudge.rules.protocol import fold_protocol
+
+        events, teams = log.events, self._teams(log)
+        kept = self._protocols.get(game_id)
+        head = events[-1].hash if events else ""
+        if kept is not None and kept[:2] == (len(events), head) and kept[2].teams == teams:
+            return kept[2]
+        p = fold_protocol(events, teams)
+        self._protocols[game_id] = (len(events), head, p)
+        return p
+
+    def _keep_protocol(self, game_id: str, log: EventLog, before: Protocol, event: Event) -> None:
+        """Advance the kept protocol by the event just appended (a void folds again)."""
+        from fieldjudge.rules.protocol import advance_protocol
+
+        events = log.events
+        if not events or events[-1] is not event:  # not the event it was kept for: drop it
+            self._protocols.pop(game_id, None)
+            return
+        self._protocols[game_id] = (
+            len(events),
+            event.hash,
+            advance_protocol(before, event, events),
+        )
 
     def _signing(self, etype: str, head_judge: HeadJudge | None) -> dict[str, Any]:
         """The laptop's signature of every event, and the head judge's of his actions."""

@@ -81,9 +81,9 @@ def lock_faults(meta: Mapping, events: list[Event]) -> list[str]:
     if first is None:
         return []
     faults = []
-    for i in range(first, len(events)):
+    for i, p in enumerate(pr.protocols_before(events, teams, first), first):
         e = events[i]
-        why = pr.lock_refusal(events[:i], e.type, e.data, teams)
+        why = pr.lock_refusal(events[:i], e.type, e.data, teams, p)
         if why:
             faults.append(f"event #{e.seq} ({e.type}): {why}")
     return faults

@@ -78,18 +78,27 @@ class SummaryIndex:
         if self._entries.pop(game_id, None) is not None:
             self._dirty = True
 
-    def save(self) -> None:
+    def save(self, merge: bool = False) -> None:
+        """``merge``: this index is a reader's (a folder opened without its lock, e.g. an
+        export while the app runs): the file as it is now keeps its heads, backups and
+        summaries (the lock holder's, maybe newer than this copy); this one adds only the
+        summaries the file lacks."""
         if not self._dirty:
             return
+        entries, backed_up, heads = self._entries, self.backed_up, self.heads
+        if merge:
+            now = SummaryIndex(self.path.parent.parent)
+            entries = {**self._entries, **now._entries}
+            backed_up, heads = now.backed_up, now.heads
         self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(
             self.path,
             orjson.dumps(
                 {
                     "version": VERSION,
-                    "games": self._entries,
-                    "backed_up": self.backed_up,
-                    "heads": self.heads,
+                    "games": entries,
+                    "backed_up": backed_up,
+                    "heads": heads,
                 }
             ),
         )

@@ -137,10 +137,12 @@ class Tournament(TablesMixin):
         if lock:
             fl.acquire()
         try:
+            # only the lock's holder cleans: an unlocked reader (an export) would delete
+            # the temp file of a write the app is making at that moment
             for sub in (folder, folder / "games", folder / "quidditch"):
-                if sub.is_dir():
+                if lock and sub.is_dir():
                     clean_temp_files(sub)
-            if (folder / "backups").is_dir():  # an interrupted backup leaves one too
+            if lock and (folder / "backups").is_dir():  # an interrupted backup leaves one
                 clean_temp_files(folder / "backups", recursive=True)
             db = TinyDB(path, storage=AtomicJSONStorage, create=False)
             data, changed = validate_data(db.storage.read(), path)
@@ -161,7 +163,7 @@ class Tournament(TablesMixin):
         for log in self._logs.values():
             log.close()
         self._logs.clear()
-        self.index.save()
+        self.index.save(merge=self._lock is None)  # a reader does not undo the writer's
         self._db.close()
         if self._lock:
             self._lock.release()

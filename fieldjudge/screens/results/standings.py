@@ -1,21 +1,33 @@
 """Standings per division (game points, difference, head-to-head, games, flag hangs),
-updated as games close; and the export dialog of the head judge."""
+updated as games close; and the export dialog of the head judge.
+
+An export runs in a thread worker of the app (a PDF of a whole tournament takes seconds):
+the judge goes on using the app meanwhile. The worker never touches a widget or the app's
+open tournament: it exports through its own read-only view of the folder
+(:func:`fieldjudge.services.export_job.export_folder`) and hands its progress and result to
+the app thread with ``call_from_thread``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Header, Static
+from textual.worker import get_current_worker
 
 from fieldjudge.export.html import standing_rows
 from fieldjudge.export.scope import provisional_lines
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import StoreError, results
+from fieldjudge.services import Refused, StoreError, results
+
+#: ``export(folder, out_dir, fmt, game_id, lang, progress=...)`` -> the files written
+Exporter = Callable[..., list[Path]]
+EXPORT_GROUP = "export"
 
 
 class StandingsScreen(JudgeScreen):
@@ -31,11 +43,19 @@ class StandingsScreen(JudgeScreen):
         Binding("r", "reload", "Refresh", show=False),
     ]
 
+    def __init__(self, export: Exporter | None = None) -> None:
+        """``export``: what runs an export (default: the service's read-only export)."""
+        super().__init__()
+        self.export = export
+
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(_("Standings"), classes="pane-title")
         yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
         yield Static("", id="standings-scope", markup=False)
+        line = Static("", id="export-progress", markup=False)
+        line.display = False
+        yield line
         yield Footer()
 
     def on_mount(self) -> None:
@@ -79,18 +99,31 @@ class StandingsScreen(JudgeScreen):
         t.index.save()
 
     def action_export(self) -> None:
-        export_flow(self.app)
+        export_flow(self.app, export=self.export)
 
 
-def export_flow(app, game_id: str | None = None) -> None:
-    """Ask for format, folder and language, export, and show the files written."""
-    from fieldjudge.export import run_export
+def export_running(app) -> bool:
+    """Is an export of this app still running (its worker not finished)?"""
+    return any(w.group == EXPORT_GROUP and not w.is_finished for w in app.workers)
 
+
+def refuse_second_export(app) -> bool:
+    if not export_running(app):
+        return False
+    app.notify(_("An export is already running: wait until it ends"), severity="warning")
+    return True
+
+
+def export_flow(app, game_id: str | None = None, export: Exporter | None = None) -> None:
+    """Ask for format, folder and language, then export in a worker (see the module)."""
     t = app.tournament
     if t is None:
         app.notify(_("Open or create a tournament first"), severity="warning")
         return
+    if refuse_second_export(app):
+        return
     scope = _("game") + f" {game_id}" if game_id else _("the whole tournament")
+    origin = app.screen
 
     def check(v: Values) -> str | None:
         if v["format"] not in ("html", "pdf", "csv", "json"):
@@ -102,15 +135,10 @@ def export_flow(app, game_id: str | None = None) -> None:
         return None
 
     def done(v: Values | None) -> None:
-        if not v:
+        if not v or refuse_second_export(app):
             return
-        try:
-            written = run_export(t, Path(v["out"]).expanduser(), v["format"], game_id, v["lang"])
-        except (StoreError, OSError) as exc:
-            app.push_screen(MessageScreen(_("Export failed"), str(exc)))
-            return
-        body = _("Written (existing files are kept; new ones get a new name):") + "\n"
-        app.push_screen(MessageScreen(_("Exported"), body + "\n".join(str(p) for p in written)))
+        out = Path(v["out"]).expanduser()
+        start_export(app, origin, t.folder, out, v["format"], game_id, v["lang"], export)
 
     app.push_screen(
         FormScreen(
@@ -124,3 +152,99 @@ def export_flow(app, game_id: str | None = None) -> None:
         ),
         done,
     )
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def export_error(exc: BaseException, out: Path) -> str:
+    """What the judge reads when an export fails (never a traceback)."""
+    if isinstance(exc, Refused):
+        return rule_text(exc)
+    if isinstance(exc, OSError):
+        where = exc.filename or out
+        return _("Cannot write the files to {folder}").format(folder=where) + (
+            f" ({exc.strerror})" if exc.strerror else ""
+        )
+    if isinstance(exc, StoreError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"  # a bug still gives a message, not a crash
+
+
+def start_export(
+    app,
+    origin,
+    folder: Path,
+    out: Path,
+    fmt: str,
+    game_id: str | None,
+    lang: str,
+    export: Exporter | None = None,
+) -> None:
+    """Run the export in a thread worker of the app; progress goes to the standings
+    screen's progress line, the result to a message (on ``origin``, the screen the export
+    was asked from) or a notice (on any other screen, not to take the judge's keys)."""
+    if export is None:
+        from fieldjudge.services.export_job import export_folder
+
+        export = export_folder
+    run = export
+
+    def show_progress(done: int, total: int) -> None:  # app thread
+        for line in app.screen.query("#export-progress"):
+            line.update(_("Exporting: {done} of {total} games").format(done=done, total=total))
+            line.display = True
+
+    def hide_progress() -> None:
+        for screen in app.screen_stack:
+            for line in screen.query("#export-progress"):
+                line.update("")
+                line.display = False
+
+    def finished(written: list[Path] | None, error: str | None) -> None:  # app thread
+        hide_progress()
+        on_origin = app.screen is origin
+        if error is not None:
+            if on_origin:
+                app.push_screen(MessageScreen(_("Export failed"), error))
+            else:
+                app.notify(_("Export failed") + f": {error}", severity="error", timeout=30)
+            return
+        files = written or []
+        if on_origin:
+            body = _("Written (existing files are kept; new ones get a new name):") + "\n"
+            app.push_screen(MessageScreen(_("Exported"), body + "\n".join(map(str, files))))
+        else:
+            msg = _("Exported: {n} files in {folder}").format(n=len(files), folder=out)
+            app.notify(msg, timeout=30)
+
+    def work() -> None:  # the worker thread: no widgets, no open tournament of the app
+        worker = get_current_worker()
+
+        def to_app(fn, *args) -> None:
+            if worker.is_cancelled:
+                raise _Cancelled
+            app.call_from_thread(fn, *args)
+
+        def progress(done: int, total: int) -> None:
+            to_app(show_progress, done, total)
+
+        try:
+            written = run(folder, out, fmt, game_id, lang, progress=progress)
+        except _Cancelled:
+            return
+        except Exception as exc:  # noqa: BLE001 - every failure is shown as a message
+            error = export_error(exc, out)
+            try:
+                to_app(finished, None, error)
+            except _Cancelled:
+                pass
+            return
+        try:
+            to_app(finished, written, None)
+        except _Cancelled:
+            pass
+
+    app.notify(_("Export started: you can go on working; the files are listed at the end"))
+    app.run_worker(work, name="export", group=EXPORT_GROUP, thread=True, exit_on_error=False)

@@ -1,0 +1,33 @@
+"""An export run off the app's thread (the export dialog's worker): it never shares the
+app's open tournament; it opens its own read-only view of the folder, as ``fieldjudge
+export`` does (no lock, no backup), exports, and closes that view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from fieldjudge.services.opening import open_tournament
+
+
+def export_folder(
+    folder: Path,
+    out_dir: Path,
+    fmt: str,
+    game_id: str | None = None,
+    lang: str = "ru",
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Path]:
+    """Export one game or the whole tournament of ``folder`` into ``out_dir``; returns the
+    files written. ``progress(done, total)`` after each game; it may raise to stop the
+    export between two games. Raises ``StoreError`` (a refusal, a damaged file) or
+    ``OSError`` (the output folder cannot be written)."""
+    from fieldjudge.export import run_export  # the exporters load on the first export
+
+    t = open_tournament(Path(folder), lock=False, startup_backup=False)
+    try:
+        if progress is None:
+            return run_export(t, Path(out_dir), fmt, game_id, lang)
+        return run_export(t, Path(out_dir), fmt, game_id, lang, progress=progress)
+    finally:
+        t.close()

@@ -1,0 +1,191 @@
+"""The export dialog runs its export in a thread worker (issue 5): the judge's keys work
+while it runs, a second export is refused, the files written (or why not) are shown."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+from results_fixtures import demo, finished_game
+
+from fieldjudge.app import make_app
+from fieldjudge.export import game_stem, played_games, tournament_stem
+from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
+from fieldjudge.screens.results.standings import StandingsScreen
+from fieldjudge.services.export_job import export_folder
+from tests.test_game_helpers import WAIT_S, wait_for
+
+
+def setup_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "data" / "cup"
+    t = demo(folder)
+    finished_game(t)
+    t.close()
+    return folder
+
+
+class GatedExport:
+    """The service's export, held at its first progress report until the test opens the
+    gate: the export is certainly running while the test presses keys."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.threads: list[int] = []
+        self.seen: list[tuple[int, int]] = []
+
+    def __call__(self, folder, out, fmt, game_id, lang, progress):
+        self.threads.append(threading.get_ident())
+
+        def held(done: int, total: int) -> None:
+            self.seen.append((done, total))
+            progress(done, total)
+            if not self.gate.wait(WAIT_S):
+                raise TimeoutError("the test never let the export go on")
+
+        return export_folder(folder, out, fmt, game_id, lang, progress=held)
+
+
+def notices(app) -> list[str]:
+    return [str(n.message) for n in app._notifications]  # noqa: SLF001 - the toasts shown
+
+
+async def ask_export(pilot, app) -> None:
+    await pilot.press("x")
+    await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the export form")
+    await pilot.press("enter", "enter", "enter")  # html, the tournament's exports/, ru
+
+
+async def test_export_runs_in_a_worker_while_the_judge_goes_on(tmp_path):
+    folder = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    gated = GatedExport()
+    async with app.run_test(size=(110, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        games = played_games(app.tournament)
+        expected = sorted(
+            [f"protocol-{game_stem(app.tournament, g)}.html" for g in games]
+            + [
+                f"{kind}-{tournament_stem(app.tournament)}.html"
+                for kind in ("protocols", "standings")
+            ]
+        )
+        screen = StandingsScreen(export=gated)
+        app.push_screen(screen)
+        await wait_for(pilot, lambda: app.screen is screen, "the standings")
+        await ask_export(pilot, app)
+        line = screen.query_one("#export-progress")
+        text = f"Exporting: 0 of {len(games)} games"
+        await wait_for(pilot, lambda: str(line.render()) == text, "the progress line")
+        assert app.screen is screen and line.display
+        # the export is held in its worker: the judge's keys are handled meanwhile
+        table = screen.query_one("#standings")
+        assert table.cursor_row == 0
+        await pilot.press("down", "down")
+        await wait_for(pilot, lambda: table.cursor_row == 2, "the cursor to move")
+        # a second export is refused with a message, the form is not even shown
+        await pilot.press("x")
+        refusal = "An export is already running: wait until it ends"
+        await wait_for(pilot, lambda: refusal in notices(app), "the refusal")
+        assert app.screen is screen
+        assert gated.threads and gated.threads[0] != threading.get_ident()
+        gated.gate.set()
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the result")
+        out = folder / "exports"
+        assert sorted(p.name for p in out.iterdir()) == expected
+        assert app.screen.msg_title == "Exported"
+        listed = app.screen.body.splitlines()[1:]
+        assert sorted(listed) == sorted(str(out / name) for name in expected)
+        assert gated.seen == [(i, len(games)) for i in range(len(games) + 1)]
+        assert not line.display
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, "back to the standings")
+        # the export is over: a new one may start
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "a new export form")
+
+
+async def test_export_into_a_file_shows_why_not_a_traceback(tmp_path):
+    folder = setup_folder(tmp_path)
+    shutil.rmtree(folder / "exports")
+    (folder / "exports").write_text("not a folder")
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        await pilot.press("S")
+        await wait_for(pilot, lambda: isinstance(app.screen, StandingsScreen), "the standings")
+        await ask_export(pilot, app)
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the message")
+        assert app.screen.msg_title == "Export failed"
+        assert app.screen.body == f"Cannot write the files to {folder / 'exports'} (File exists)"
+        assert (folder / "exports").read_text() == "not a folder"
+
+
+def test_the_exports_own_view_leaves_the_writers_temp_files(tmp_path):
+    """The export opens the folder unlocked while the app writes it: a temp file of a write
+    in progress is the app's, not a leftover to clean (only the lock's holder cleans)."""
+    from fieldjudge.store.storage import TEMP_MARK
+
+    folder = setup_folder(tmp_path)
+    busy = folder / "games" / f"g.json{TEMP_MARK}live"
+    busy.write_bytes(b"half a wri")
+    written = export_folder(folder, tmp_path / "out", "csv", lang="en")
+    assert [p.name for p in written] == [f"standings-{tournament_stem_of(folder)}.csv"]
+    assert busy.read_bytes() == b"half a wri"
+
+
+def tournament_stem_of(folder: Path) -> str:
+    from fieldjudge.services import open_tournament
+
+    t = open_tournament(folder, lock=False, startup_backup=False)
+    try:
+        return tournament_stem(t)
+    finally:
+        t.close()
+
+
+async def test_an_export_ending_on_another_screen_is_a_notice_not_a_dialog(tmp_path):
+    """The judge left the standings while the export ran: its end must not take his keys."""
+    folder = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    gated = GatedExport()
+    async with app.run_test(size=(110, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        home = app.screen
+        n = len(played_games(app.tournament)) + 2
+        screen = StandingsScreen(export=gated)
+        app.push_screen(screen)
+        await wait_for(pilot, lambda: app.screen is screen, "the standings")
+        await ask_export(pilot, app)
+        await wait_for(pilot, lambda: gated.seen != [], "the export to start")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is home, "back home")
+        gated.gate.set()
+        done = f"Exported: {n} files in {folder / 'exports'}"
+        await wait_for(pilot, lambda: done in notices(app), "the notice")
+        assert app.screen is home
+        assert len(list((folder / "exports").iterdir())) == n
+
+
+def test_the_exports_own_view_keeps_the_writers_index(tmp_path):
+    """The export's view adds its summaries to the local index when it closes; what the
+    app (the lock's holder) recorded meanwhile stays (its heads: the truncation check)."""
+    from fieldjudge.services import open_tournament
+    from fieldjudge.store.index import SummaryIndex
+
+    folder = setup_folder(tmp_path)
+    app_side = open_tournament(folder, lock=True, startup_backup=False)
+    try:
+
+        def meanwhile(done: int, total: int) -> None:
+            if done == 1:  # the app records a head while the export runs
+                app_side.index.remember_head("g-live", 7, "h7")
+
+        written = export_folder(folder, tmp_path / "out", "html", lang="en", progress=meanwhile)
+        assert len(written) == len(played_games(app_side)) + 2
+        on_disk = SummaryIndex(folder)
+        assert on_disk.last_head("g-live") == (7, "h7")
+        for g in played_games(app_side):  # the export's summaries were kept
+            assert on_disk.get(g["id"], app_side.game_path(g["id"])) is not None
+    finally:
+        app_side.close()
