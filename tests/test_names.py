@@ -64,3 +64,32 @@ def test_any_text_gets_an_answer_and_an_accepted_name_is_clean(text: str) -> Non
         assert 0 < len(text) <= MAX_NAME_CHARS
         assert not any(unicodedata.category(c) == "Cc" or c in BIDI_CONTROLS for c in text)
         assert "\u2028" not in text and "\u2029" not in text
+        assert "[" not in text and "]" not in text
+
+
+def test_square_brackets_are_refused_round_ones_pass() -> None:
+    """The screens read [ ] as formatting: a team called "[/]" could not be shown."""
+    assert name_problem("Волки (СПб)") is None
+    assert rule_text(name_problem("[/]"), lang="en") == (
+        "contains the square bracket [ at position 1: the screens read square brackets as"
+        " formatting; use round brackets ( )"
+    )
+    assert rule_text(name_problem("Волки [СПб]"), lang="ru") == (
+        "содержит квадратную скобку [ в позиции 7: экраны читают квадратные скобки как"
+        " оформление; используйте круглые ( )"
+    )
+    assert name_problem("Волки ]") is not None
+
+
+def test_a_team_called_with_square_brackets_is_refused_by_the_service(tmp_path) -> None:
+    from datetime import date
+
+    from fieldjudge.services.demo import create_demo
+    from fieldjudge.store import Refused
+
+    t = create_demo(tmp_path / "cup", day=date(2026, 6, 1))
+    before = len(t.teams())
+    with pytest.raises(Refused, match=r"square bracket \[ at position 1"):
+        t.add_team("[/]")
+    assert len(t.teams()) == before
+    t.close()

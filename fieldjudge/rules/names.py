@@ -11,7 +11,9 @@ typed in or imported from a CSV always shows whole and reads the same everywhere
   U+2029), and no bidirectional formatting characters
   (U+200E/U+200F marks, U+202A-U+202E embeddings and overrides, U+2066-U+2069 isolates):
   a right-to-left override makes "Wolves" print as "sevloW" and can make one team's name look
-  like another's on the signed protocol.
+  like another's on the signed protocol;
+* no square brackets ``[`` ``]``: the screens read them as formatting, so a team called
+  ``[/]`` could not be shown at all (round brackets are fine).
 
 `name_problem` returns None for a good name, else a `Phrase` saying what is wrong (shown
 with ``rule_text``, translated through ``rules.po``); callers add the line number or the field.
@@ -65,6 +67,18 @@ def name_bad_char(char: str, position: int) -> Phrase:
     )
 
 
+def name_bracket(char: str, position: int) -> Phrase:
+    return Phrase(
+        "contains the square bracket {char} at position {position}: the screens read square"
+        " brackets as formatting; use round brackets ( )",
+        char=char,
+        position=position,
+    )
+
+
+_BRACKET = re.compile(r"[\[\]]")
+
+
 def name_problem(name: str, limit: int = MAX_NAME_CHARS) -> Phrase | None:
     """None when `name` (already trimmed) is a good team or player name, else why not.
     Linear in the length of the name; the forbidden characters are listed above."""
@@ -73,6 +87,9 @@ def name_problem(name: str, limit: int = MAX_NAME_CHARS) -> Phrase | None:
     bad = _FORBIDDEN.search(name)
     if bad is not None:
         return name_bad_char(_char_name(bad.group()), bad.start() + 1)
+    bracket = _BRACKET.search(name)
+    if bracket is not None:
+        return name_bracket(bracket.group(), bracket.start() + 1)
     if len(name) > limit:
         return name_too_long(len(name), limit)
     return None
