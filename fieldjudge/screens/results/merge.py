@@ -174,14 +174,7 @@ class MergeScreen(JudgeScreen):
             self.reload()
             self.app.refresh_home()
 
-        self.app.push_screen(
-            FormScreen(
-                question,
-                [Field("pin", _("Head judge's secret"), password=True)],
-                lambda v: None if v["pin"] else _("Type the head judge's secret"),
-            ),
-            done,
-        )
+        self.app.push_screen(secret_form(question), done)
 
     def decide_difference(self, which: str) -> None:
         """Keep this laptop's or take the other laptop's team, player, game or setting (the
@@ -214,15 +207,7 @@ class MergeScreen(JudgeScreen):
             self.reload()
             self.app.refresh_home()
 
-        self.app.push_screen(
-            FormScreen(
-                question,
-                [Field("pin", _("Head judge's secret"), password=True)],
-                lambda v: None if v["pin"] else _("Type the head judge's secret"),
-                note=f"⚠ {error}" if error else "",
-            ),
-            done,
-        )
+        self.app.push_screen(secret_form(question, error), done)
 
 
 WHAT_TEXT = {
@@ -364,3 +349,13 @@ def report_lines(report: merge.MergeReport) -> list[str]:
         )
     out.extend(_("Error") + f": {e}" for e in report.errors)
     return out
+
+
+def secret_form(question: str, error: str = "") -> FormScreen:
+    """The head judge's secret asked for a decision (``error``: why the last try was refused)."""
+    return FormScreen(
+        question,
+        [Field("pin", _("Head judge's secret"), password=True)],
+        lambda v: None if v["pin"] else _("Type the head judge's secret"),
+        note=f"⚠ {error}" if error else "",
+    )
