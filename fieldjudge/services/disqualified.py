@@ -12,9 +12,12 @@ from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 
 
-def _plain_setup(t: Any, g: dict[str, Any]) -> GameSetup:
-    """The setup of an earlier game without its own carried-over disqualifications: a
-    disqualification is an event of the game where it was ruled (20.05)."""
+def setup_of(
+    t: Any, g: Mapping[str, Any], disqualified: frozenset[tuple[str, int]] = frozenset()
+) -> GameSetup:
+    """The engine's setup of game ``g`` (a schedule entry): both rosters and the settings
+    from the tournament, and the players ``disqualified`` in earlier games (20.05). The one
+    place a setup is built: the live game, the protocol, exports and verify all use it."""
     rosters = {
         team: tuple(
             RosterPlayer(int(p["number"]), str(p["name"]), bool(p.get("captain")))
@@ -23,7 +26,12 @@ def _plain_setup(t: Any, g: dict[str, Any]) -> GameSetup:
         for team in (g["team_a"], g["team_b"])
     }
     return GameSetup(
-        str(g["id"]), g["team_a"], g["team_b"], rosters, Settings.from_dict(t.settings)
+        str(g["id"]),
+        g["team_a"],
+        g["team_b"],
+        rosters,
+        Settings.from_dict(t.settings),
+        disqualified=disqualified,
     )
 
 
@@ -73,7 +81,7 @@ def disqualified_before(t: Any, game_id: str) -> frozenset[tuple[str, int]]:
                 continue
             log = t.game_log(g["id"], create=False)
             if _may_disqualify(log.events, settings):
-                states.append(fold(_plain_setup(t, g), log.events))
+                states.append(fold(setup_of(t, g), log.events))
         except Exception:  # noqa: BLE001 - one bad file must not stop the game screen
             continue
     return frozenset(found) | disqualified_in(states)

@@ -48,11 +48,11 @@ from fieldjudge.rules.paintball.checks import refusal as engine_refusal
 from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict
 from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at
 from fieldjudge.rules.paintball.model import END_JUDGE, FINAL, GameState
-from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
+from fieldjudge.rules.paintball.setup import GameSetup
 from fieldjudge.rules.paintball.setup import needs_second_player as penalty_needs_second
 from fieldjudge.rules.paintball.state import advance, fold
-from fieldjudge.services.disqualified import disqualified_before
 from fieldjudge.services.marker_check import take_into_game
+from fieldjudge.services.results import setup_for
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import EventLog, Refused
 
@@ -119,28 +119,9 @@ class FakeClock:
 def game_setup(
     tournament: TournamentService, game_id: str, log: EventLog | None = None
 ) -> GameSetup:
-    """The engine's setup of a scheduled game: rosters and settings from the tournament."""
-    g = tournament.game(game_id)
-    if g is None and log is not None:  # a game file whose schedule entry is gone
-        g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
-    if g is None:
-        raise Refused(_("no game {game} in the schedule").format(game=game_id))
-    rosters = {
-        team: tuple(
-            RosterPlayer(int(p["number"]), str(p["name"]), bool(p.get("captain")))
-            for p in tournament.players(team)
-        )
-        for team in (g["team_a"], g["team_b"])
-    }
-    return GameSetup(
-        game_id,
-        g["team_a"],
-        g["team_b"],
-        rosters,
-        Settings.from_dict(tournament.settings),
-        # 20.05: a player disqualified in an earlier game cannot be put in play in this one
-        disqualified=disqualified_before(tournament, game_id),
-    )
+    """The engine's setup of a scheduled game: rosters and settings from the tournament,
+    the players disqualified in earlier games (20.05); the same as the protocol's."""
+    return setup_for(tournament, game_id, log)
 
 
 class GameSession:

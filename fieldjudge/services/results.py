@@ -15,13 +15,13 @@ from typing import Any, Protocol
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import VOID, Event
-from fieldjudge.rules.paintball import GameResult, GameSetup, RosterPlayer, Settings, fold
+from fieldjudge.rules.paintball import GameResult, GameSetup, fold
 from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
 from fieldjudge.services import authority
 from fieldjudge.services.authority import HeadJudge
-from fieldjudge.services.disqualified import disqualified_before
+from fieldjudge.services.disqualified import disqualified_before, setup_of
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
 
@@ -76,23 +76,11 @@ def setup_for(
         g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
     if g is None:
         raise Refused("no game {game} in the schedule", game=game_id)
-    rosters = {
-        side: tuple(
-            RosterPlayer(int(p["number"]), p["name"], bool(p.get("captain")))
-            for p in t.players(side)
-        )
-        for side in (g["team_a"], g["team_b"])
-    }
-    return GameSetup(
-        game_id,
-        g["team_a"],
-        g["team_b"],
-        rosters,
-        Settings.from_dict(t.settings),
-        # 20.05: the same setup as the live game's (services/game.py), so the protocol
-        # counts a player disqualified in an earlier game exactly as the game screen does
-        disqualified=disqualified_before(t, game_id) if disqualified is None else disqualified,
-    )
+    # 20.05: the live game (services/game.py) builds its setup here too, so the protocol
+    # counts a player disqualified in an earlier game exactly as the game screen does
+    if disqualified is None:
+        disqualified = disqualified_before(t, game_id)
+    return setup_of(t, {**g, "id": game_id}, disqualified)
 
 
 @dataclass
