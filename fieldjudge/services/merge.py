@@ -49,6 +49,8 @@ from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE, anchor_faul
 from fieldjudge.store.validate import validate_data
 
 CONFLICTS = "conflicts"
+#: the head judge's signed decisions on conflicts, below the tournament folder (verify reads them)
+DECISIONS = (CONFLICTS, "decisions")
 
 
 @dataclass
@@ -648,12 +650,7 @@ def resolve(
         "hash": events[-1]["hash"] if events else "",
         "archived": target.name,
     }
-    decision |= t.sign_as_head_judge(grant, "head_judge", canonical_digest(decision))
-    decisions = t.folder / CONFLICTS / "decisions"
-    decisions.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(
-        decisions / f"{target.name}.json", orjson.dumps(decision, option=orjson.OPT_INDENT_2)
-    )
+    record_decision(t, grant, decision, target.name)
     if kind == "games" and events:
         t.record_head(log_id, len(events), events[-1]["hash"], "head_judge_decision")
     return target
@@ -681,3 +678,15 @@ def _resolve(t: TournamentService, conflict_path: Path, keep: str) -> Path:
     _write_log(ours, doc)
     conflict_path.unlink()
     return target
+
+
+def record_decision(t: TournamentService, grant: HeadJudge, decision: dict, name: str) -> Path:
+    """Sign ``decision`` with the head judge's key and write it as
+    ``conflicts/decisions/<name>.json``: the record of a game conflict or a tournament-file
+    difference he settled."""
+    decision |= t.sign_as_head_judge(grant, "head_judge", canonical_digest(decision))
+    folder = t.folder.joinpath(*DECISIONS)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"{name}.json"
+    atomic_write_bytes(out, orjson.dumps(decision, option=orjson.OPT_INDENT_2))
+    return out

@@ -19,13 +19,13 @@ import orjson
 
 from fieldjudge.services import authority
 from fieldjudge.services.authority import HeadJudge
+from fieldjudge.services.merge import record_decision
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import DamagedFile, Refused
 from fieldjudge.store.anchors import canonical_digest, tournament_digest
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
 
 FOLDER = ("conflicts", "tournament")
-DECISIONS = ("conflicts", "decisions")
 #: settings kept in the tournament's meta itself (the rest live in ``meta.settings``)
 META_KEYS = ("name", "date", "venue", "division", "head_judge")
 
@@ -130,11 +130,7 @@ def decide(
         "tournament": tournament_digest(t.folder),
         "laptop": t.keys.laptop_id,
     }
-    decision |= t.sign_as_head_judge(grant, "head_judge", canonical_digest(decision))
-    folder = t.folder.joinpath(*DECISIONS)
-    folder.mkdir(parents=True, exist_ok=True)
-    out = folder / f"tournament--{canonical_digest(decision)[:12]}.json"
-    atomic_write_bytes(out, orjson.dumps(decision, option=orjson.OPT_INDENT_2))
+    out = record_decision(t, grant, decision, f"tournament--{canonical_digest(decision)[:12]}")
     rest = entries[:index] + entries[index + 1 :]
     if rest:
         body = {**data, "conflicts": rest}

@@ -18,6 +18,7 @@ from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import disqualified_in, fold
 from fieldjudge.services import authority, identity
 from fieldjudge.services.disqualified import CarriedOver
+from fieldjudge.services.merge import DECISIONS
 from fieldjudge.services.signing import signed_message, verify_signature
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import canonical_digest, read_tournament_sig
@@ -307,7 +308,7 @@ def verify_report(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, 
         in_conflicts = rel.startswith("conflicts/")
         kind = p.parent.name
         out[rel] = verify_log(p, ctx, kind, anchored=not in_conflicts and kind != MARKER_DIR)
-    decisions = folder / "conflicts" / "decisions"
+    decisions = folder.joinpath(*DECISIONS)
     for p in sorted(decisions.glob("*.json")) if decisions.is_dir() else []:
         out[p.relative_to(folder).as_posix()] = verify_decision(p, ctx)
     damaged = {rel for rel, rep in out.items() if rep.faults}
