@@ -27,6 +27,7 @@ from fieldjudge.rules.marker_check import TimingTolerance, timing_tolerance
 from fieldjudge.rules.paintball.model import GameState
 from fieldjudge.rules.paintball.setup import GameSetup, Settings
 from fieldjudge.store import EventLog
+from fieldjudge.store.storage import atomic_write_bytes
 
 if TYPE_CHECKING:
     from fieldjudge.services.tournament import TournamentService
@@ -115,16 +116,7 @@ def remember(cfg: ChronoConfig, path: Path | None = None) -> None:
     Raises OSError when the config folder cannot be written."""
     path = path or remembered_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(orjson.dumps(cfg.to_dict(), option=orjson.OPT_INDENT_2))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    atomic_write_bytes(path, orjson.dumps(cfg.to_dict(), option=orjson.OPT_INDENT_2))
 
 
 def with_identity(cfg: ChronoConfig) -> ChronoConfig:

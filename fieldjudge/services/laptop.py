@@ -18,7 +18,6 @@ the laptop's signing key uses.
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from collections.abc import Callable, Iterable
@@ -27,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+
+from fieldjudge.store.storage import atomic_write_bytes
 
 SETTINGS_FILE = "laptop.json"
 KEYMAP_FILE = "keymap.toml"
@@ -71,16 +72,7 @@ class LaptopSettings:
         path = self.path or config_dir() / SETTINGS_FILE
         data = {k: v for k, v in asdict(self).items() if k != "path"}
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            with open(tmp, "wb") as f:
-                f.write(orjson.dumps(data, option=orjson.OPT_INDENT_2))
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+        atomic_write_bytes(path, orjson.dumps(data, option=orjson.OPT_INDENT_2))
 
 
 @dataclass(frozen=True)
