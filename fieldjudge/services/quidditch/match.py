@@ -239,12 +239,7 @@ class QuidditchSession:
         """0, 5: resolve and post the pass catches entered so far, within the round. Logged
         as ``passes_resolved`` (rolls numbered on; ``verify`` replays it); the round's own
         resolution later skips these passes."""
-        why = self.closed_refusal()
-        if why:
-            raise SessionError(why)
-        state = self.state
-        if state.ended:
-            raise SessionError(_("the match has ended"))
+        state = self._open_state()
         decls = list(declarations)
         first_roll = state.next_roll_n
         try:
@@ -258,6 +253,17 @@ class QuidditchSession:
         path = self.step_path(event)
         write_text(path, post + "\n")
         return Resolved(event, result, post, path)
+
+    def _open_state(self) -> MatchState:
+        """The match state a new step is resolved on; :class:`SessionError` when the match
+        is closed to new steps or has ended."""
+        why = self.closed_refusal()
+        if why:
+            raise SessionError(why)
+        state = self.state
+        if state.ended:
+            raise SessionError(_("the match has ended"))
+        return state
 
     def _record(
         self,
@@ -287,12 +293,7 @@ class QuidditchSession:
             raise SessionError(_("cannot save the round: {error}").format(error=exc)) from None
 
     def resolve(self, declarations: Iterable[Declaration], *, judge: str = "") -> Resolved:
-        why = self.closed_refusal()
-        if why:
-            raise SessionError(why)
-        state = self.state
-        if state.ended:
-            raise SessionError(_("the match has ended"))
+        state = self._open_state()
         decls = list(declarations)
         first_roll = state.next_roll_n
         try:
