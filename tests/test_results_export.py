@@ -158,10 +158,13 @@ def test_cli_verify_and_export(tour, tmp_path):
     assert res.exit_code == 1 and "FAULT" in res.output and gfile.name in res.output
 
 
-def test_20_05_export_carries_a_disqualification_to_the_later_games(tmp_path):
+@pytest.mark.parametrize("jobs", [1, 99])
+def test_20_05_export_carries_a_disqualification_to_the_later_games(tmp_path, jobs):
     """The export reads every game once in schedule order and carries 20.05 along
     (``CarriedOver``): each later game's setup holds the player disqualified in an earlier
-    game, exactly as the game screen's setup (``disqualified_before``) does."""
+    game, exactly as the game screen's setup (``disqualified_before``) does. With a child
+    process a game (``jobs`` above the games' count), each child knew nothing of the
+    earlier games: the later game is read again in the parent with the player."""
     from fieldjudge.services import open_tournament
     from fieldjudge.services.demo_history import GamePlayer
     from fieldjudge.services.disqualified import disqualified_before
@@ -193,7 +196,7 @@ def test_20_05_export_carries_a_disqualification_to_the_later_games(tmp_path):
         t.index.path.unlink()  # every summary made by the export's own pass
         t.close()
         t = open_tournament(tmp_path / "cup", lock=False, startup_backup=False)
-        run_export(t, tmp_path / "out", "csv")
+        run_export(t, tmp_path / "out", "csv", jobs=jobs)
         assert [team, number] in t.cached_game_summary(later["id"])["disqualified"]
         assert [team, number] in t.cached_game_summary(first["id"])["disqualified"]
         for g in played:  # the games before it: nobody disqualified there

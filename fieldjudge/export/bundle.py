@@ -3,12 +3,14 @@ whole event chain. It round-trips: :func:`import_bundle` rebuilds an identical f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from fieldjudge.export.fanout import fan_out
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import HEADS_FILE, LAPTOP_FILE, SIG_FILE, read_laptops
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
@@ -58,19 +60,20 @@ def read_log_file(path: Path) -> dict[str, Any]:
     return log_to_doc(data)
 
 
-def _serialised(doc: dict[str, Any]) -> orjson.Fragment:
-    """A log's doc as the bytes :func:`dumps` writes for it in a bundle (two levels deep:
-    ``"games": {"<id>": ...}``); JSON strings hold no raw newline, so indenting every line
-    is exact."""
-    return orjson.Fragment(dumps(doc).replace(b"\n", b"\n    "))
+def _serialised(paths: Sequence[Path]) -> list[bytes]:
+    """Each log file's doc, checked, as the bytes :func:`dumps` writes for it in a bundle
+    (two levels deep: ``"games": {"<id>": ...}``); JSON strings hold no raw newline, so
+    indenting every line is exact."""
+    return [dumps(read_log_file(p)).replace(b"\n", b"\n    ") for p in paths]
 
 
 def build_bundle(
-    folder: Path, now: datetime | None = None, *, serialised: bool = False
+    folder: Path, now: datetime | None = None, *, serialised: bool = False, jobs: int = 1
 ) -> dict[str, Any]:
     """The complete export of a folder, every log file checked (JSON, schema, chain).
     ``serialised``: each log already in its bytes (for :func:`dumps` only: the export of a
-    whole tournament holds one parsed log at a time, not all of them)."""
+    whole tournament holds one parsed log at a time, not all of them), read on ``jobs``
+    processors (:mod:`fieldjudge.export.fanout`)."""
     folder = Path(folder)
     tournament, _ = validate_data(
         load_json_file(folder / TOURNAMENT_FILE), folder / TOURNAMENT_FILE
@@ -84,7 +87,8 @@ def build_bundle(
     for sub in LOG_FOLDERS:
         paths = sorted((folder / sub).glob("*.json"))
         if serialised:
-            out[sub] = {p.stem: _serialised(read_log_file(p)) for p in paths}
+            done = fan_out(_serialised, paths, jobs)
+            out[sub] = {p.stem: orjson.Fragment(b) for p, b in zip(paths, done, strict=True)}
         else:
             out[sub] = {p.stem: read_log_file(p) for p in paths}
     # who signed: the laptops' registrations and manifests, the head judge's signature of

@@ -23,6 +23,18 @@ def safe_name(text: str, limit: int = 60) -> str:
     return s
 
 
+def game_stem(t, game: dict) -> str:
+    names = t.team_names()
+    start = game.get("start", "").replace("-", "").replace(":", "").replace("T", "-")
+    a = safe_name(names.get(game["team_a"], game["team_a"]), 30)
+    b = safe_name(names.get(game["team_b"], game["team_b"]), 30)
+    return f"{safe_name(start, 20)}-field{safe_name(game.get('field', ''), 8)}-{a}-vs-{b}"
+
+
+def tournament_stem(t) -> str:
+    return safe_name(f"{t.meta.get('date', '')}-{t.name}", 70)
+
+
 def free_path(path: Path) -> Path:
     """``path`` if no file is there, else ``stem-2.ext``, ``stem-3.ext`` ..."""
     path = Path(path)

@@ -167,8 +167,13 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
     evs = list(events)
     p = Protocol(teams=tuple(teams))  # type: ignore[arg-type]
     raw_types = {e.id: e.type for e in evs}
-    for e in effective(evs):
+    # only the protocol's own steps and a no-show change it; any other event after the
+    # newest submission makes that submission stale (what ``_apply`` does event by event)
+    steps = [e for e in effective(evs) if e.type in _PROTOCOL_STEPS]
+    for e in steps:
         _apply(p, e)
+    if p.submission is not None:
+        p.stale = _game_event_after(evs, p.submission)
     # a void after the submission that targets a game event changes the result as well
     # (31) except the head judge's void of a game event once the protocol was locked
     if p.submission is not None:
@@ -199,6 +204,22 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
             else:
                 p.stale = True
     return p
+
+
+#: the events :func:`_apply` reads; every other effective event only makes a submission
+#: before it stale
+_PROTOCOL_STEPS = PROTOCOL_TYPES | {NO_SHOW}
+
+
+def _game_event_after(evs: Sequence[Event], submission: Event) -> bool:
+    """Whether an effective game event (neither a protocol step, a no-show nor a void)
+    follows the newest effective submission: the protocol was submitted before the game's
+    record was complete (31)."""
+    after = [e for e in evs if e.seq > submission.seq]
+    if not any(e.type not in _PROTOCOL_STEPS for e in after):
+        return False
+    gone = voided_ids(evs)
+    return any(e.type not in _PROTOCOL_STEPS and e.type != VOID and e.id not in gone for e in after)
 
 
 def _apply(p: Protocol, e: Event) -> None:

@@ -21,7 +21,7 @@ from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
 from fieldjudge.services import authority
 from fieldjudge.services.authority import HeadJudge
-from fieldjudge.services.disqualified import disqualified_before, setup_of
+from fieldjudge.services.disqualified import Setups, disqualified_before, setup_of
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
 
@@ -68,9 +68,12 @@ def setup_for(
     game_id: str,
     log: Any = None,
     disqualified: frozenset[tuple[str, int]] | None = None,
+    setups: Setups | None = None,
 ) -> GameSetup:
     """The engine's setup of a game. ``disqualified``: the players disqualified in earlier
-    games (20.05) when the caller knows them (:class:`CarriedOver`), else looked up."""
+    games (20.05) when the caller knows them (:class:`CarriedOver`), else looked up.
+    ``setups``: the tournament's rosters and settings read once, for a pass over many
+    games."""
     g = t.game(game_id)
     if g is None and log is not None:
         g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
@@ -80,7 +83,8 @@ def setup_for(
     # counts a player disqualified in an earlier game exactly as the game screen does
     if disqualified is None:
         disqualified = disqualified_before(t, game_id)
-    return setup_of(t, {**g, "id": game_id}, disqualified)
+    g = {**g, "id": game_id}
+    return setup_of(t, g, disqualified) if setups is None else setups.of(g, disqualified)
 
 
 @dataclass
@@ -150,13 +154,16 @@ def game_view(t: Svc, game_id: str) -> GameView:
 
 
 def read_game_view(
-    t: Svc, game_id: str, disqualified: frozenset[tuple[str, int]] | None = None
+    t: Svc,
+    game_id: str,
+    disqualified: frozenset[tuple[str, int]] | None = None,
+    setups: Setups | None = None,
 ) -> GameView:
     """The view of a game read once (an export over every game): its file read and its
-    chain verified once, not kept open unless it already was. ``disqualified``: see
-    :func:`setup_for`."""
+    chain verified once, not kept open unless it already was. ``disqualified`` and
+    ``setups``: see :func:`setup_for`."""
     with t.reading_game_log(game_id) as log:
-        setup = setup_for(t, game_id, log, disqualified)
+        setup = setup_for(t, game_id, log, disqualified, setups)
         return view_from_events(t, game_id, list(log.events), setup)
 
 

@@ -179,7 +179,10 @@ class GameSetup:
     rosters: Mapping[str, tuple[RosterPlayer, ...]]
     settings: Settings = field(default_factory=Settings)
     # 20.05: players disqualified in an earlier game of the tournament, as (team, number);
-    # they cannot be put in play in this game (see ``disqualified_in``)
+    # they cannot be put in play in this game (see ``disqualified_in``). Only this game's
+    # teams' players are kept: the others' cannot change this game (a setup depends on
+    # nothing else, so a game folded with the tournament's whole set or with its teams'
+    # part is the same game)
     disqualified: frozenset[tuple[str, int]] = frozenset()
 
     def __post_init__(self) -> None:
@@ -188,8 +191,11 @@ class GameSetup:
             "rosters",
             MappingProxyType({str(t): tuple(ps) for t, ps in self.rosters.items()}),
         )
+        teams = (self.team_a, self.team_b)
         object.__setattr__(
-            self, "disqualified", frozenset((str(t), int(n)) for t, n in self.disqualified)
+            self,
+            "disqualified",
+            frozenset((str(t), int(n)) for t, n in self.disqualified if str(t) in teams),
         )
 
     @property

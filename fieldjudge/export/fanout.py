@@ -1,0 +1,115 @@
+"""One pass over many games on every processor: the command-line export of a whole
+tournament reads, verifies and folds every game file, work that does not depend on the
+other games (20.05 aside: the caller reconciles it, see :func:`fieldjudge.export.run_export`).
+
+:func:`fan_out` splits the games into slices, computes the first here and each other in a
+child forked from this process. A child shares what this process has opened (copy on
+write), computes its slice with the same code and sends the results back pickled through a
+pipe; it writes no file of the tournament the parent would (the summary index is the
+parent's). A child that fails in any way (an exception, a signal, results that do not
+unpickle) has its slice computed again here, so an error is raised here, exactly as a pass
+without children raises it.
+
+Only for a process with one thread (the command line): a fork copies no other thread, and a
+lock another thread held stays held in the child. The app's export runs in a thread of the
+app, so it passes ``jobs=1``.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: at most this many processes: a 120-game export gains little from a third or fourth
+#: slice, and each child copies the parent's page tables
+MAX_JOBS = 4
+
+
+def available_jobs() -> int:
+    """The processors this process may run on, at most :data:`MAX_JOBS`."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    return max(1, min(n, MAX_JOBS))
+
+
+def fan_out(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], jobs: int) -> list[R]:
+    """``work(items)``, computed in up to ``jobs`` slices at once; the results in the order
+    of ``items``. ``work`` takes a slice and returns one result an item, picklable."""
+    items = list(items)
+    jobs = max(1, min(jobs, len(items)))
+    if jobs == 1 or not hasattr(os, "fork"):
+        return work(items)
+    size = -(-len(items) // jobs)
+    slices = [items[i : i + size] for i in range(0, len(items), size)]
+    children: list[tuple[int, int, Sequence[T]]] = []
+    try:
+        for part in slices[1:]:
+            children.append(_fork(work, part))
+        results = work(slices[0])
+        while children:
+            pid, fd, part = children.pop(0)  # reaped and closed here, whatever follows
+            got = _collect(pid, fd)
+            results += got if got is not None and len(got) == len(part) else work(part)
+        return results
+    finally:  # this process failed (or was interrupted): no child is left behind
+        for pid, fd, _part in children:
+            _stop(pid, fd)
+
+
+def _fork(
+    work: Callable[[Sequence[T]], list[R]], part: Sequence[T]
+) -> tuple[int, int, Sequence[T]]:
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its results on the pipe, then out without the parent's exit
+        code = 1
+        try:
+            os.close(r)
+            payload = pickle.dumps(work(part), protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(w, "wb") as out:
+                out.write(payload)
+            code = 0
+        except BaseException:  # noqa: BLE001, S110 - the parent computes the slice again
+            pass
+        finally:
+            os._exit(code)
+    os.close(w)
+    return pid, r, part
+
+
+def _collect(pid: int, fd: int) -> list | None:
+    """A child's results, or None if it failed. The pipe is closed and the child reaped
+    whatever happens (interrupted while reading: the child is killed first)."""
+    try:
+        with os.fdopen(fd, "rb") as f:
+            payload = f.read()
+    except BaseException:
+        _stop(pid, None)
+        raise
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return None
+    try:
+        got = pickle.loads(payload)
+    except Exception:  # noqa: BLE001 - cut short: computed again here
+        return None
+    return got if isinstance(got, list) else None
+
+
+def _stop(pid: int, fd: int | None) -> None:
+    """Kill and reap a child that is no longer wanted; close its pipe."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (ProcessLookupError, ChildProcessError):
+        pass
+    if fd is not None:
+        os.close(fd)

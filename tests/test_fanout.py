@@ -1,0 +1,153 @@
+"""The command-line export's pass over every game on several processors (issue 13):
+``fan_out`` gives exactly what one process gives, in order, whatever the slices; a child
+that fails has its slice done again in the parent, so an error is raised there as without
+children; no child is left behind. The export itself is the same file for file with one
+process or with a slice a game, 20.05 included."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from results_fixtures import demo
+
+from fieldjudge.export import run_export
+from fieldjudge.export.fanout import MAX_JOBS, available_jobs, fan_out
+
+
+def doubled(part):
+    return [(x * 2, os.getpid()) for x in part]
+
+
+def children() -> set[int]:
+    """This process's children, running or zombies (from /proc)."""
+    me, out = str(os.getpid()), set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended while listed
+        if fields[1] == me:
+            out.add(int(stat.parent.name))
+    return out
+
+
+@pytest.fixture
+def no_child_left():
+    """The test's fan-outs leave no child of theirs behind, running or unreaped."""
+    before = children()
+    yield
+    assert children() <= before
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-1000, 1000), max_size=12), st.integers(1, 6))
+def test_fan_out_gives_what_one_process_gives(items, jobs):
+    before = children()
+    got = fan_out(doubled, items, jobs)
+    assert [x for x, _ in got] == [x * 2 for x in items]
+    assert children() <= before
+
+
+def test_the_later_slices_run_in_children(no_child_left):
+    me = os.getpid()
+    got = fan_out(doubled, list(range(9)), 3)
+    pids = [pid for _, pid in got]
+    assert pids[:3] == [me] * 3  # the first slice here
+    assert len({pids[3], pids[6]}) == 2 and me not in pids[3:]  # one child a slice
+    assert pids[3:6] == [pids[3]] * 3 and pids[6:] == [pids[6]] * 3
+
+
+def test_one_job_or_one_item_never_forks():
+    me = os.getpid()
+    assert fan_out(doubled, [1, 2, 3], 1) == [(2, me), (4, me), (6, me)]
+    assert fan_out(doubled, [5], 4) == [(10, me)]
+    assert fan_out(doubled, [], 4) == []
+
+
+def test_an_error_in_a_child_is_raised_here(no_child_left):
+    me = os.getpid()
+
+    def work(part):
+        if 7 in part:
+            raise ValueError(f"item 7 in {'the parent' if os.getpid() == me else 'a child'}")
+        return [x for x in part]
+
+    with pytest.raises(ValueError, match="item 7 in the parent"):
+        fan_out(work, list(range(10)), 2)  # 7 is in the child's slice: done again here
+
+
+def test_a_child_killed_has_its_slice_done_here(no_child_left):
+    me = os.getpid()
+
+    def work(part):
+        if os.getpid() != me:
+            os.kill(os.getpid(), signal.SIGKILL)  # a child dies without a word
+        return [(x, os.getpid()) for x in part]
+
+    got = fan_out(work, list(range(6)), 3)
+    assert got == [(x, me) for x in range(6)]
+
+
+def test_results_that_do_not_pickle_are_done_here(no_child_left):
+    me = os.getpid()
+
+    def work(part):
+        if os.getpid() != me:
+            return [lambda x=x: x for x in part]  # a lambda does not pickle
+        return list(part)
+
+    assert fan_out(work, [1, 2, 3, 4], 2) == [1, 2, 3, 4]
+
+
+def test_the_parent_failing_leaves_no_child_behind(no_child_left):
+    me = os.getpid()
+
+    def work(part):
+        if os.getpid() == me:
+            raise KeyboardInterrupt  # the judge pressed Ctrl-C during his own slice
+        signal.pause()  # a child that would never end by itself
+        return list(part)
+
+    with pytest.raises(KeyboardInterrupt):
+        fan_out(work, list(range(8)), 4)
+
+
+def test_available_jobs_is_bounded():
+    assert 1 <= available_jobs() <= min(MAX_JOBS, len(os.sched_getaffinity(0)))
+
+
+@pytest.mark.parametrize("fmt", ["html", "csv", "json"])
+def test_an_export_on_every_processor_is_the_same_files(tmp_path, fmt):
+    """One process, or a child a game (the most slices there can be): the same files, byte
+    for byte (the JSON's stamp aside), and the same summaries in the index."""
+    t = demo(tmp_path / "cup")
+    try:
+        played = [g for g in t.games() if t.game_path(g["id"]).exists()]
+        assert len(played) >= 4
+        outs = {}
+        for jobs in (1, len(played)):
+            t.index.path.unlink(missing_ok=True)
+            written = run_export(t, tmp_path / f"out{jobs}", fmt, jobs=jobs)
+            outs[jobs] = {p.name: p.read_bytes() for p in written}
+            if fmt != "json":  # the pass that folds every game remembers its summary
+                summaries = {g["id"]: t.cached_game_summary(g["id"]) for g in played}
+                assert all(summaries.values())
+                outs[jobs]["summaries"] = orjson.dumps(summaries, option=orjson.OPT_SORT_KEYS)
+        one, many = outs[1], outs[len(played)]
+        assert sorted(one) == sorted(many)
+        for name in one:
+            a, b = one[name], many[name]
+            if name.endswith(".json"):
+                a, b = (orjson.loads(x) for x in (a, b))
+                a.pop("exported_at"), b.pop("exported_at")
+            elif name.startswith("standings-") and name.endswith(".html"):
+                a, b = (x.split(b"</p>", 1)[1] for x in (a, b))  # after the "as of" minute
+            assert a == b, name
+    finally:
+        t.close()
