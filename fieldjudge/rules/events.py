@@ -115,17 +115,21 @@ def verify_chain(docs: Sequence[Mapping[str, Any]]) -> str | None:
     Every stored event of a file passes here when it is opened: :func:`compute_hash`
     inlined (the same bytes), the first failing check named."""
     prev = GENESIS_HASH
-    sha256, dumps, sort = hashlib.sha256, orjson.dumps, orjson.OPT_SORT_KEYS
-    for i, doc in enumerate(docs):
-        if doc.get("seq") != i + 1:
-            return f"event #{i + 1}: sequence number {doc.get('seq')!r}, expected {i + 1}"
+    sha256, dumps, sort, pop = hashlib.sha256, orjson.dumps, orjson.OPT_SORT_KEYS, dict.pop
+    for i, doc in enumerate(docs, 1):
+        if doc.get("seq") != i:
+            return f"event #{i}: sequence number {doc.get('seq')!r}, expected {i}"
         if doc.get("prev_hash") != prev:
-            return f"event #{i + 1}: prev_hash does not match the previous event"
+            return f"event #{i}: prev_hash does not match the previous event"
         body = dict(doc)
-        for key in UNHASHED:
-            body.pop(key, None)
-        if sha256(prev.encode() + dumps(body, option=sort)).hexdigest() != doc.get("hash"):
-            return f"event #{i + 1}: hash does not match its content"
+        # UNHASHED, spelled out (a loop over the set costs a tenth of the check; a test
+        # holds the two together)
+        pop(body, "hash", None), pop(body, "sig", None), pop(body, "signer", None)
+        pop(body, "hj_sig", None), pop(body, "hj_key", None)
+        h = sha256(prev.encode())
+        h.update(dumps(body, option=sort))
+        if h.hexdigest() != doc.get("hash"):
+            return f"event #{i}: hash does not match its content"
         prev = doc["hash"]
     return None
 
