@@ -41,7 +41,7 @@ def read_game(
 ) -> GameRead:
     """One game read, its chain verified and folded once; what ``fmt`` needs of it."""
     key = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
-    v = results.read_game_view(t, g["id"], disqualified, setups)
+    v = results.read_game_view(t, g["id"], disqualified, setups, g)
     summary = summaries.summary_of_view(v)
     if fmt == "html":
         section = html.protocol_section(t, v, tr, lang)

@@ -69,12 +69,13 @@ def setup_for(
     log: Any = None,
     disqualified: frozenset[tuple[str, int]] | None = None,
     setups: Setups | None = None,
+    game: dict[str, Any] | None = None,
 ) -> GameSetup:
     """The engine's setup of a game. ``disqualified``: the players disqualified in earlier
     games (20.05) when the caller knows them (:class:`CarriedOver`), else looked up.
-    ``setups``: the tournament's rosters and settings read once, for a pass over many
-    games."""
-    g = t.game(game_id)
+    ``setups``: the tournament's rosters and settings read once, and ``game`` its schedule
+    entry, for a pass over many games."""
+    g = game if game is not None else t.game(game_id)
     if g is None and log is not None:
         g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
     if g is None:
@@ -124,13 +125,18 @@ class GameView:
 
 
 def view_from_events(
-    t: TournamentReader, game_id: str, events: list[Event], setup: GameSetup | None = None
+    t: TournamentReader,
+    game_id: str,
+    events: list[Event],
+    setup: GameSetup | None = None,
+    game: dict[str, Any] | None = None,
 ) -> GameView:
+    """``game``: its schedule entry, when the caller has it."""
     setup = setup or setup_for(t, game_id)
     state = fold(setup, events)
     computed = engine_result(setup, state)
     proto = pr.fold_protocol(events, setup.teams)
-    game = t.game(game_id) or {"id": game_id, "field": "", "start": ""}
+    game = game or t.game(game_id) or {"id": game_id, "field": "", "start": ""}
     return GameView(
         game=game,
         setup=setup,
@@ -158,13 +164,14 @@ def read_game_view(
     game_id: str,
     disqualified: frozenset[tuple[str, int]] | None = None,
     setups: Setups | None = None,
+    game: dict[str, Any] | None = None,
 ) -> GameView:
     """The view of a game read once (an export over every game): its file read and its
-    chain verified once, not kept open unless it already was. ``disqualified`` and
-    ``setups``: see :func:`setup_for`."""
+    chain verified once, not kept open unless it already was. ``disqualified``,
+    ``setups`` and ``game``: see :func:`setup_for`."""
     with t.reading_game_log(game_id) as log:
-        setup = setup_for(t, game_id, log, disqualified, setups)
-        return view_from_events(t, game_id, list(log.events), setup)
+        setup = setup_for(t, game_id, log, disqualified, setups, game)
+        return view_from_events(t, game_id, list(log.events), setup, game)
 
 
 def result_doc(r: GameResult) -> dict[str, Any]:

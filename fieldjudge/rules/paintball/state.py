@@ -145,6 +145,10 @@ def _stop_clock(st: m.GameState, at: int | None) -> None:
 
 
 def _pl(st: m.GameState, team: Any, number: Any) -> m.PlayerState:
+    if type(number) is int:  # as the services record it (a bool is no number)
+        p = st.players.get((team, number))
+        if p is not None:
+            return p
     return st.players[(str(team), num(number))]  # type: ignore[index]  # None: KeyError
 
 
