@@ -100,11 +100,12 @@ def run_export(
             put(f"events-{gs}.csv", events_csv(v, delimiter))
         progress(1, 1)
         return written
-    sections, pages, views = read_played(t, played, fmt, tr, lang, jobs, progress)
-    closed = results.closed_results(t)
+    passed = read_played(t, played, fmt, tr, lang, jobs, progress)
+    sections, pages, views = passed.sections, passed.pages, passed.views
+    closed = results.closed_results(t, passed.summaries)
     by_div = results.standings_by_division(t, closed)
     provisional = [tr("Games counted: signed protocols") + f" ({len(closed)})"]
-    later = scope.provisional_lines(t, tr)
+    later = scope.provisional_lines(t, tr, passed.summaries)
     if later:
         provisional.append(tr("Provisional, not counted until signed") + ":")
         provisional += [f"  {line}" for line in later]

@@ -61,6 +61,17 @@ def read_games(t, games: Sequence[dict], fmt: str, tr, lang: str, setups) -> lis
     return out
 
 
+@dataclass
+class Passed:
+    """What the pass gives the export: each game's summary (by id, also remembered in
+    the index), the HTML protocols' sections and pages, the PDF's views."""
+
+    summaries: dict[str, dict[str, Any]]
+    sections: list[str]
+    pages: list[tuple[str, bytes]]
+    views: list[results.GameView]
+
+
 def read_played(
     t,
     played: Sequence[dict],
@@ -69,9 +80,9 @@ def read_played(
     lang: str,
     jobs: int,
     progress: Callable[[int, int], None],
-) -> tuple[list[str], list[tuple[str, bytes]], list[results.GameView]]:
-    """Every played game read once (see the module): the HTML protocols' sections and
-    pages, the PDF's views; every summary remembered in the index."""
+) -> Passed:
+    """Every played game read once (see the module)."""
+    made: dict[str, dict[str, Any]] = {}
     views = []
     sections: list[str] = []  # HTML: each protocol rendered once, its events not kept
     pages: list[tuple[str, bytes]] = []
@@ -86,6 +97,7 @@ def read_played(
             r = read_game(t, g, disqualified, fmt, tr, lang, setups)
         carried.add(r.summary)
         t.remember_game_summary(g["id"], r.summary, r.key)
+        made[g["id"]] = r.summary
         if r.section is not None and r.page is not None:
             sections.append(r.section)
             pages.append(r.page)
@@ -93,4 +105,4 @@ def read_played(
             views.append(r.view)
         if fmt != "pdf":  # a PDF's games are counted as they are drawn, the slow part
             progress(done, len(played))
-    return sections, pages, views
+    return Passed(made, sections, pages, views)

@@ -8,6 +8,7 @@ take his secret (which unlocks his signing key) and ask the service for his gran
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -422,12 +423,16 @@ def replay_no_show(
 # --- standings ---------------------------------------------------------------------------
 
 
-def closed_results(t: TournamentReader) -> list[tuple[dict, GameResult]]:
+def closed_results(
+    t: TournamentReader, made: Mapping[str, dict[str, Any]] | None = None
+) -> list[tuple[dict, GameResult]]:
     """Results of the games whose protocol both captains answered (signed; unsigned games
-    are provisional: ``export.scope``), from the summary index (rebuilt when stale)."""
+    are provisional: ``export.scope``), from the summary index (rebuilt when stale).
+    ``made``: summaries the caller has just made from the games' files (an export's pass),
+    by game id; the other games' come from the index."""
     out = []
     for g in t.games():
-        s = t.game_summary(g["id"])
+        s = (made or {}).get(g["id"]) or t.game_summary(g["id"])
         if s.get("phase") in (pr.SIGNED, pr.LOCKED) and s.get("result"):  # signed (31)
             out.append((g, result_from_doc(g["id"], s["result"])))
     return out
