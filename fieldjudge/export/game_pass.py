@@ -88,6 +88,8 @@ def read_played(
     pages: list[tuple[str, bytes]] = []
     setups = Setups(t)  # the rosters and settings read once
     ahead: list[GameRead | None] = [None] * len(played)
+    if played:  # the laptops' signed manifests, verified once here, not in every child
+        t.anchor(played[0]["id"])
     if jobs > 1 and fmt != "pdf" and len(played) > 1:
         ahead = list(fan_out(lambda part: read_games(t, part, fmt, tr, lang, setups), played, jobs))
     carried = CarriedOver()

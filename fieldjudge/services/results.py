@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
@@ -20,11 +20,12 @@ from fieldjudge.rules.paintball import GameResult, GameSetup, fold
 from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
-from fieldjudge.services import authority
-from fieldjudge.services.authority import HeadJudge
 from fieldjudge.services.disqualified import Setups, disqualified_before, setup_of
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
+
+if TYPE_CHECKING:
+    from fieldjudge.services.authority import HeadJudge
 
 Svc = TournamentService
 
@@ -298,6 +299,8 @@ def void_locked_event(
     why = _locked_void_refusal(t, v, data)
     if why:
         raise Refused(why)
+    from fieldjudge.services import authority  # the head judge's rules: on his action
+
     grant = t.head_judge(secret, authority.LOCKED_VOID)
     data["head_judge"] = t.meta.get("head_judge", "") or judge
     return _append(t, game_id, VOID, data, judge or data["head_judge"], when, grant)
