@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 
 import pytest
@@ -90,6 +90,19 @@ def test_json_round_trips(tour, tmp_path):
     for key in ("tournament", "games", "quidditch"):
         assert again[key] == first[key]
     assert sum(len(d["events"]) for d in again["games"].values()) > 40
+
+
+def test_json_written_in_parts_is_the_same_bytes(tour):
+    """The whole-tournament JSON export writes each log's bytes as a part of the file
+    (never one 25 MB buffer): the file is byte for byte what one orjson call over the
+    parsed bundle writes."""
+    now = datetime(2026, 5, 16, 18, 0, tzinfo=UTC)
+    whole = bundle.dumps(bundle.build_bundle(tour.folder, now))
+    fast = bundle.build_bundle(tour.folder, now, serialised=True, jobs=2)
+    pieces = bundle.parts(fast)
+    assert len(pieces) == 2 * len(fast["games"]) + 2 * len(fast["quidditch"]) + 1 > 8
+    assert b"".join(pieces) == whole == bundle.dumps(fast)
+    assert b"\0" not in whole
 
 
 def test_existing_file_is_not_overwritten(tour, tmp_path):

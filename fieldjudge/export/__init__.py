@@ -66,7 +66,7 @@ def run_export(
         raise Refused(f"game {game_id} has not been played: nothing recorded")
     written: list[Path] = []
 
-    def put(name: str, payload: bytes) -> None:
+    def put(name: str, payload: bytes | list[bytes]) -> None:
         written.append(write_new(out_dir / name, payload, overwrite))
 
     stem = tournament_stem(t)
@@ -79,7 +79,7 @@ def run_export(
             data["quidditch"] = {}
             put(f"{stem}-{game_stem(t, t.game(game_id))}.json", bundle.dumps(data))
         else:
-            put(f"{stem}.json", bundle.dumps(data))
+            put(f"{stem}.json", bundle.parts(data))
         progress(len(played), len(played))
         return written
     # the protocols' and standings' modules (the rules engines with them) load here: a

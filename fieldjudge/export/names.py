@@ -48,8 +48,8 @@ def free_path(path: Path) -> Path:
         n += 1
 
 
-def write_new(path: Path, payload: bytes, overwrite: bool = False) -> Path:
-    """Write ``payload`` atomically. An existing file is kept: the new one gets a free name
+def write_new(path: Path, payload: bytes | list[bytes], overwrite: bool = False) -> Path:
+    """Write ``payload`` (bytes, or parts written one after the other) atomically. An existing file is kept: the new one gets a free name
     (unless ``overwrite`` was asked for explicitly). Returns where it was written. An export
     is derived from the logs and can be made again: it is not fsync'd (a killed export
     still never leaves half a file)."""
