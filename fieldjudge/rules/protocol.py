@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from operator import attrgetter
 from typing import Any
 
 from fieldjudge.rules import protocol_texts as pt
@@ -166,7 +167,6 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
     """The protocol after ``events`` (voided events do not count)."""
     evs = list(events)
     p = Protocol(teams=tuple(teams))  # type: ignore[arg-type]
-    raw_types = {e.id: e.type for e in evs}
     # only the protocol's own steps and a no-show change it; any other event after the
     # newest submission makes that submission stale (what ``_apply`` does event by event)
     steps = [e for e in effective(evs) if e.type in _PROTOCOL_STEPS]
@@ -176,8 +176,9 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
         p.stale = _game_event_after(evs, p.submission)
     # a void after the submission that targets a game event changes the result as well
     # (31) except the head judge's void of a game event once the protocol was locked
-    if p.submission is not None:
+    if p.submission is not None and VOID in map(_TYPE, evs):
         gone = voided_ids(evs)
+        raw_types = {e.id: e.type for e in evs}
         for i, v in enumerate(evs):
             if v.seq <= p.submission.seq or v.type != VOID:
                 continue
@@ -205,6 +206,8 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
                 p.stale = True
     return p
 
+
+_TYPE = attrgetter("type")
 
 #: the events :func:`_apply` reads; every other effective event only makes a submission
 #: before it stale

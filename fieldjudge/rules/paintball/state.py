@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from fieldjudge.rules.events import VOID, Event, effective
@@ -63,9 +64,14 @@ def fold(setup: GameSetup, events: Iterable[Event], *, recheck: bool = False) ->
     return st
 
 
+_TYPE = attrgetter("type")
+
+
 def unsettled(events: Sequence[Event]) -> set[str]:
     """Ids of the events whose standing a void may have changed after they were checked:
     for every void (effective or not), its target and every event between the two."""
+    if VOID not in map(_TYPE, events):  # most logs hold no correction: one pass in C
+        return set()
     pos = {e.id: i for i, e in enumerate(events)}
     out: set[str] = set()
     for i, e in enumerate(events):
