@@ -21,6 +21,8 @@ PHASE_TEXT = {
 
 @dataclass(frozen=True)
 class Provisional:
+    """A game the standings do not count yet, with the points it would count."""
+
     game: dict
     phase: str
     points: dict | None  # {team: game points} the game would count, when known

@@ -23,6 +23,8 @@ UNHASHED = frozenset({"hash", "sig", "signer", "hj_sig", "hj_key"})
 
 @dataclass(frozen=True)
 class Event:
+    """One judge action, immutable, chained to the one before by its hash."""
+
     id: str
     seq: int
     type: str

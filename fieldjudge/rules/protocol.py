@@ -57,6 +57,8 @@ LOCKED_VOID_BARRED = PROTOCOL_TYPES | {NO_SHOW, VOID}
 
 @dataclass(frozen=True)
 class Signature:
+    """A captain's signature of the submitted protocol (31)."""
+
     team: str
     name: str
     wall_time: str
@@ -66,6 +68,8 @@ class Signature:
 
 @dataclass(frozen=True)
 class Refusal:
+    """A captain's refusal to sign the protocol, with his reason (31)."""
+
     team: str
     reason: str
     captain: str
@@ -76,6 +80,8 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Correction:
+    """The head judge's correction of a game's total (31), old and new."""
+
     old_points: Mapping[str, int]
     new_points: Mapping[str, int]
     old_diff: Mapping[str, int]
@@ -117,6 +123,8 @@ def is_locked_void(etype: str, data: Mapping[str, Any] | None) -> bool:
 
 @dataclass
 class Protocol:
+    """A game's protocol folded from its events: submission, signatures, corrections."""
+
     teams: tuple[str, str]
     submission: Event | None = None
     stale: bool = False  # a game event came after the submission

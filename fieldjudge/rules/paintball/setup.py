@@ -41,6 +41,8 @@ class Points:
 
 @dataclass(frozen=True)
 class ChronoSettings:
+    """The tournament's chronograph limits (19.05, 20.02-20.05)."""
+
     limit_fps: float = 300.0  # 20.02 / 20.03: over this → removal
     group_above_fps: float = 310.0  # 20.04: over this → group removal 1+1
     group_upto_fps: float = 320.0  # 20.04: up to this
@@ -79,6 +81,8 @@ def _from_flat(cls: type, doc: Any) -> Any:
 
 @dataclass(frozen=True)
 class Settings:
+    """The tournament's rules settings: team size, game length, points, penalties."""
+
     team_size: int = 5
     game_length_ms: int = 420_000  # 7:00
     points: Points = field(default_factory=Points)
@@ -166,6 +170,8 @@ def needs_second_player(settings: Settings, reason: str) -> bool:
 
 @dataclass(frozen=True)
 class RosterPlayer:
+    """A player on a team's roster: shirt number, name, captain or not."""
+
     number: int
     name: str
     captain: bool = False
@@ -173,6 +179,8 @@ class RosterPlayer:
 
 @dataclass(frozen=True)
 class GameSetup:
+    """What a game is folded against: its two teams, their rosters, the settings."""
+
     game_id: str
     team_a: str
     team_b: str
