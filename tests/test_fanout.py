@@ -63,6 +63,28 @@ def test_the_later_slices_run_in_children(no_child_left):
     assert pids[3:6] == [pids[3]] * 3 and pids[6:] == [pids[6]] * 3
 
 
+def test_a_childs_long_byte_strings_are_mapped_not_copied(no_child_left):
+    """A JSON export's child returns 12 MB of serialised logs: a long byte string comes
+    back as a read-only view of the child's buffer (the same bytes), a short one and any
+    other result as it was."""
+    me = os.getpid()
+
+    def work(part):
+        return [
+            b"short" if x == 6 else bytes([x]) * 100_000 if x % 2 else (x, os.getpid())
+            for x in part
+        ]
+
+    got = fan_out(work, list(range(1, 7)), 2)  # the parent: 1, 2, 3; the child: 4, 5, 6
+    assert got[:3] == [b"\x01" * 100_000, (2, me), b"\x03" * 100_000]
+    assert [type(x) for x in got[:3]] == [bytes, tuple, bytes]
+    pair, long, short = got[3:]
+    assert pair[0] == 4 and pair[1] != me
+    assert type(long) is memoryview and long.readonly and long == b"\x05" * 100_000
+    assert type(short) is bytes and short == b"short"
+    assert b"".join([got[0], long, short]) == b"\x01" * 100_000 + b"\x05" * 100_000 + b"short"
+
+
 def test_one_job_or_one_item_never_forks():
     me = os.getpid()
     assert fan_out(doubled, [1, 2, 3], 1) == [(2, me), (4, me), (6, me)]

@@ -66,7 +66,7 @@ def run_export(
         raise Refused(f"game {game_id} has not been played: nothing recorded")
     written: list[Path] = []
 
-    def put(name: str, payload: bytes | list[bytes]) -> None:
+    def put(name: str, payload: bytes | list[bytes | memoryview]) -> None:
         written.append(write_new(out_dir / name, payload, overwrite))
 
     stem = tournament_stem(t)

@@ -17,6 +17,7 @@ app, so it passes ``jobs=1``.
 
 from __future__ import annotations
 
+import mmap
 import os
 import pickle
 import signal
@@ -42,7 +43,9 @@ def available_jobs() -> int:
 
 def fan_out(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], jobs: int) -> list[R]:
     """``work(items)``, computed in up to ``jobs`` slices at once; the results in the order
-    of ``items``. ``work`` takes a slice and returns one result an item, picklable."""
+    of ``items``. ``work`` takes a slice and returns one result an item, picklable. A
+    child's result that is a long byte string comes back as a read-only ``memoryview``
+    of the child's buffer (bytes-like: written, joined or compared as it is)."""
     items = list(items)
     jobs = max(1, min(jobs, len(items)))
     if jobs == 1 or not hasattr(os, "fork"):
@@ -72,14 +75,35 @@ def _fork(
     if pid == 0:  # the child: its results in the buffer, then out without the parent's exit
         code = 1
         try:
-            with os.fdopen(fd, "wb", closefd=False) as out:
-                pickle.dump(work(part), out, protocol=pickle.HIGHEST_PROTOCOL)
+            _leave(work(part), fd)
             code = 0
         except BaseException:  # noqa: BLE001, S110 - the parent computes the slice again
             pass
         finally:
             os._exit(code)
     return pid, fd, part
+
+
+def _leave(results: list, fd: int) -> None:
+    """Write a child's results to its buffer: the length of a small header, the header
+    (the pickled results and the lengths of their large byte strings), then those byte
+    strings one after the other. The parent maps them instead of copying them (a JSON
+    export's slice is 12 MB of them)."""
+    large: list[pickle.PickleBuffer] = []
+    wrapped = [
+        pickle.PickleBuffer(r) if type(r) is bytes and len(r) >= _LARGE else r for r in results
+    ]
+    stream = pickle.dumps(wrapped, protocol=5, buffer_callback=large.append)
+    header = pickle.dumps((stream, [len(b.raw()) for b in large]), protocol=5)
+    with os.fdopen(fd, "wb", closefd=False) as out:
+        out.write(len(header).to_bytes(8, "little"))
+        out.write(header)
+        for b in large:
+            out.write(b.raw())
+
+
+#: a result that is a byte string at least this long is mapped, not copied
+_LARGE = 64 * 1024
 
 
 def _buffer() -> int:
@@ -95,21 +119,34 @@ def _buffer() -> int:
 
 
 def _collect(pid: int, fd: int) -> list | None:
-    """A child's results, or None if it failed. The buffer is closed and the child reaped
+    """A child's results (a large byte string as a read-only ``memoryview`` of its
+    buffer), or None if it failed. The buffer's file is closed and the child reaped
     whatever happens (interrupted while waiting: the child is killed first)."""
     try:
         _, status = os.waitpid(pid, 0)
     except BaseException:
         _stop(pid, fd)
         raise
-    with os.fdopen(fd, "rb") as f:
+    try:
         if os.waitstatus_to_exitcode(status) != 0:
             return None
-        f.seek(0)
-        try:
-            got = pickle.load(f)
-        except Exception:  # noqa: BLE001 - cut short: computed again here
+        size = os.fstat(fd).st_size
+        if size < 8:
             return None
+        mapped = memoryview(mmap.mmap(fd, size, prot=mmap.PROT_READ))
+        n = int.from_bytes(mapped[:8], "little")
+        stream, lengths = pickle.loads(mapped[8 : 8 + n])
+        views, at = [], 8 + n
+        for length in lengths:
+            if at + length > size:
+                return None
+            views.append(mapped[at : at + length])
+            at += length
+        got = pickle.loads(stream, buffers=views)
+    except Exception:  # noqa: BLE001 - cut short or malformed: computed again here
+        return None
+    finally:
+        os.close(fd)
     return got if isinstance(got, list) else None
 
 

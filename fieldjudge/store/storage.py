@@ -49,7 +49,7 @@ def _signal_write(tag: bytes) -> None:
         os.write(int(_HOOK_FD), tag)
 
 
-def _write_all(fd: int, payload: bytes | Sequence[bytes]) -> None:
+def _write_all(fd: int, payload: bytes | Sequence[bytes | memoryview]) -> None:
     for part in [payload] if isinstance(payload, bytes) else payload:
         view = memoryview(part)
         while view:
@@ -58,7 +58,11 @@ def _write_all(fd: int, payload: bytes | Sequence[bytes]) -> None:
 
 
 def atomic_write_bytes(
-    path: Path, payload: bytes | Sequence[bytes], *, tag: bytes = b"r", durable: bool = True
+    path: Path,
+    payload: bytes | Sequence[bytes | memoryview],
+    *,
+    tag: bytes = b"r",
+    durable: bool = True,
 ) -> None:
     """Write ``payload`` (bytes, or parts one after the other) to ``path`` so that a crash
     leaves the old or the new content.
