@@ -3,7 +3,7 @@ whole event chain. It round-trips: :func:`import_bundle` rebuilds an identical f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -60,11 +60,12 @@ def read_log_file(path: Path) -> dict[str, Any]:
     return log_to_doc(data)
 
 
-def _serialised(paths: Sequence[Path]) -> list[bytes]:
+def _serialised(paths: Iterable[Path]) -> Iterator[bytes]:
     """Each log file's doc, checked, as the bytes :func:`dumps` writes for it in a bundle
-    (two levels deep: ``"games": {"<id>": ...}``); JSON strings hold no raw newline, so
-    indenting every line is exact."""
-    return [dumps(read_log_file(p)).replace(b"\n", b"\n    ") for p in paths]
+    (two levels deep: ``"games": {"<id>": ...}``), one file at a time; JSON strings hold
+    no raw newline, so indenting every line is exact."""
+    for p in paths:
+        yield dumps(read_log_file(p)).replace(b"\n", b"\n    ")
 
 
 def build_bundle(

@@ -1,14 +1,16 @@
 """One pass over many games on every processor: the command-line export of a whole
 tournament reads, verifies and folds every game file, work that does not depend on the
-other games (20.05 aside: the caller reconciles it, see :func:`fieldjudge.export.run_export`).
+other games (20.05 aside: the caller reconciles it, see :mod:`fieldjudge.export.game_pass`).
 
-:func:`fan_out` splits the games into slices, computes the first here and each other in a
-child forked from this process. A child shares what this process has opened (copy on
-write), computes its slice with the same code and leaves the results pickled in a buffer
-the parent reads once it has exited; it writes no file of the tournament the parent would
-(the summary index is the parent's). A child that fails in any way (an exception, a signal, results that do not
-unpickle) has its slice computed again here, so an error is raised here, exactly as a pass
-without children raises it.
+:func:`fan_out` forks children from this process; this process and each child take the
+games one at a time from a shared queue (a pipe holding their numbers), so a processor
+that runs slower (another program on it, a busy host) takes fewer games and nobody waits
+long for the last one. A child shares what this process has opened (copy on write),
+computes its games with the same code and leaves its results pickled in a buffer this
+process reads once the child has exited; it writes no file of the tournament this process
+would (the summary index is the parent's). A child that fails in any way (an exception, a
+signal, results that do not unpickle) has its games computed again here, so an error is
+raised here, exactly as a pass without children raises it.
 
 Only for a process with one thread (the command line): a fork copies no other thread, and a
 lock another thread held stays held in the child. The app's export runs in a thread of the
@@ -21,14 +23,14 @@ import mmap
 import os
 import pickle
 import signal
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-#: at most this many processes: a 120-game export gains little from a third or fourth
-#: slice, and each child copies the parent's page tables
+#: at most this many processes: a 120-game export gains little from a third or fourth,
+#: and each child copies the parent's page tables
 MAX_JOBS = 4
 
 
@@ -41,57 +43,119 @@ def available_jobs() -> int:
     return max(1, min(n, MAX_JOBS))
 
 
-def fan_out(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], jobs: int) -> list[R]:
-    """``work(items)``, computed in up to ``jobs`` slices at once; the results in the order
-    of ``items``. ``work`` takes a slice and returns one result an item, picklable. A
-    child's result that is a long byte string comes back as a read-only ``memoryview``
-    of the child's buffer (bytes-like: written, joined or compared as it is)."""
+#: ``work(items)`` yields one result an item, in order, and takes the next item only
+#: after yielding the result of the one before (a generator over ``items``)
+Work = Callable[[Iterable[T]], Iterable[R]]
+
+
+def fan_out(work: Work, items: Sequence[T], jobs: int) -> list[R]:
+    """The results of ``work`` over ``items``, in their order, computed by up to ``jobs``
+    processes at once. A child's result that is a long byte string comes back as a
+    read-only ``memoryview`` of the child's buffer (bytes-like: written, joined or
+    compared as it is)."""
     items = list(items)
     jobs = max(1, min(jobs, len(items)))
-    if jobs == 1 or not hasattr(os, "fork"):
-        return work(items)
-    size = -(-len(items) // jobs)
-    slices = [items[i : i + size] for i in range(0, len(items), size)]
-    children: list[tuple[int, int, Sequence[T]]] = []
+    queue = _Queue.holding(len(items)) if jobs > 1 and hasattr(os, "fork") else None
+    if queue is None:
+        return list(work(items))
+    children: list[tuple[int, int]] = []
     try:
-        for part in slices[1:]:
-            children.append(_fork(work, part))
-        results = work(slices[0])
+        for _ in range(jobs - 1):
+            children.append(_fork(work, items, queue))
+        results: list = [_MISSING] * len(items)
+        for i, r in _run(work, items, queue):
+            results[i] = r
         while children:
-            pid, fd, part = children.pop(0)  # reaped and closed here, whatever follows
-            got = _collect(pid, fd)
-            results += got if got is not None and len(got) == len(part) else work(part)
+            pid, fd = children.pop(0)  # reaped and closed here, whatever follows
+            for i, r in _collect(pid, fd, len(items)) or ():
+                results[i] = r
+        missing = [i for i, r in enumerate(results) if r is _MISSING]  # a child failed
+        for i, r in zip(missing, work([items[i] for i in missing]), strict=True):
+            results[i] = r
         return results
     finally:  # this process failed (or was interrupted): no child is left behind
-        for pid, fd, _part in children:
+        queue.close()
+        for pid, fd in children:
             _stop(pid, fd)
 
 
-def _fork(
-    work: Callable[[Sequence[T]], list[R]], part: Sequence[T]
-) -> tuple[int, int, Sequence[T]]:
+_MISSING = object()
+
+
+class _Queue:
+    """The numbers of the items still to compute, in order, in a pipe every process
+    reads: each read takes one number (4 bytes) no other process gets."""
+
+    def __init__(self, r: int) -> None:
+        self._r = r
+
+    @classmethod
+    def holding(cls, n: int) -> _Queue | None:
+        """A queue of ``0 .. n-1``, or None if a pipe cannot hold them all (the pass then
+        runs in this process alone)."""
+        r, w = os.pipe()
+        try:
+            payload = b"".join(i.to_bytes(4, "little") for i in range(n))
+            os.set_blocking(w, False)  # a pipe too small refuses, never waits for a reader
+            if len(payload) > 65536:  # more than 16384 items: a larger pipe, if allowed
+                import fcntl
+
+                fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, len(payload))
+            if os.write(w, payload) != len(payload):
+                raise BlockingIOError
+        except OSError:
+            os.close(r)
+            return None
+        finally:
+            os.close(w)  # every number is in: a read after the last one is the end
+        return cls(r)
+
+    def take(self) -> int | None:
+        got = os.read(self._r, 4)
+        return int.from_bytes(got, "little") if len(got) == 4 else None
+
+    def close(self) -> None:
+        if self._r >= 0:
+            os.close(self._r)
+            self._r = -1
+
+
+def _run(work: Work, items: Sequence[T], queue: _Queue) -> list[tuple[int, R]]:
+    """``work`` over the items this process takes from the queue: (number, result)."""
+    taken: list[int] = []
+
+    def pulled() -> Iterator[T]:
+        while (i := queue.take()) is not None:
+            taken.append(i)
+            yield items[i]
+
+    return [(taken[k], r) for k, r in enumerate(work(pulled()))]
+
+
+def _fork(work: Work, items: Sequence[T], queue: _Queue) -> tuple[int, int]:
     fd = _buffer()
     pid = os.fork()
     if pid == 0:  # the child: its results in the buffer, then out without the parent's exit
         code = 1
         try:
-            _leave(work(part), fd)
+            _leave(_run(work, items, queue), fd)
             code = 0
-        except BaseException:  # noqa: BLE001, S110 - the parent computes the slice again
+        except BaseException:  # noqa: BLE001, S110 - the parent computes its items again
             pass
         finally:
             os._exit(code)
-    return pid, fd, part
+    return pid, fd
 
 
-def _leave(results: list, fd: int) -> None:
+def _leave(results: list[tuple[int, Any]], fd: int) -> None:
     """Write a child's results to its buffer: the length of a small header, the header
     (the pickled results and the lengths of their large byte strings), then those byte
     strings one after the other. The parent maps them instead of copying them (a JSON
-    export's slice is 12 MB of them)."""
+    export's half is 12 MB of them)."""
     large: list[pickle.PickleBuffer] = []
     wrapped = [
-        pickle.PickleBuffer(r) if type(r) is bytes and len(r) >= _LARGE else r for r in results
+        (i, pickle.PickleBuffer(r) if type(r) is bytes and len(r) >= _LARGE else r)
+        for i, r in results
     ]
     stream = pickle.dumps(wrapped, protocol=5, buffer_callback=large.append)
     header = pickle.dumps((stream, [len(b.raw()) for b in large]), protocol=5)
@@ -118,9 +182,9 @@ def _buffer() -> int:
         return os.dup(f.fileno())
 
 
-def _collect(pid: int, fd: int) -> list | None:
-    """A child's results (a large byte string as a read-only ``memoryview`` of its
-    buffer), or None if it failed. The buffer's file is closed and the child reaped
+def _collect(pid: int, fd: int, n: int) -> list[tuple[int, Any]] | None:
+    """A child's (number, result) pairs (a large byte string as a read-only
+    ``memoryview`` of its buffer), or None if it failed. The buffer's file is closed and the child reaped
     whatever happens (interrupted while waiting: the child is killed first)."""
     try:
         _, status = os.waitpid(pid, 0)
@@ -147,7 +211,10 @@ def _collect(pid: int, fd: int) -> list | None:
         return None
     finally:
         os.close(fd)
-    return got if isinstance(got, list) else None
+    ok = isinstance(got, list) and all(
+        isinstance(x, tuple) and len(x) == 2 and type(x[0]) is int and 0 <= x[0] < n for x in got
+    )
+    return got if ok else None
 
 
 def _stop(pid: int, fd: int | None) -> None:

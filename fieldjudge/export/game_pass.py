@@ -2,12 +2,13 @@
 game file read and its chain verified once, in schedule order; its summary (the
 standings' source, and 20.05 for the games after it) is taken from the same view as its
 protocol. With ``jobs`` > 1 the games are read on several processors first
-(:mod:`fieldjudge.export.fanout`), each slice carrying 20.05 from its own first game on: a
-game whose setup lacked a player disqualified in an earlier slice is read again here."""
+(:mod:`fieldjudge.export.fanout`), each process carrying 20.05 over the games it read: a
+game whose setup lacked a player disqualified in a game another process read is read again
+here, in order."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,14 +52,15 @@ def read_game(
     return GameRead(key, summary, v.setup.disqualified, view=v if fmt == "pdf" else None)
 
 
-def read_games(t, games: Sequence[dict], fmt: str, tr, lang: str, setups) -> list[GameRead]:
-    """:func:`read_game` over games in schedule order, 20.05 carried from the first."""
+def read_games(t, games: Iterable[dict], fmt: str, tr, lang: str, setups) -> Iterator[GameRead]:
+    """:func:`read_game` over games in schedule order, one at a time (a process of the
+    fan-out takes its next game only when it is done with one), 20.05 carried over the
+    games read here."""
     carried = CarriedOver()
-    out = []
     for g in games:
-        out.append(read_game(t, g, carried.before(g), fmt, tr, lang, setups))
-        carried.add(out[-1].summary)
-    return out
+        r = read_game(t, g, carried.before(g), fmt, tr, lang, setups)
+        carried.add(r.summary)
+        yield r
 
 
 @dataclass
@@ -80,8 +82,10 @@ def read_played(
     lang: str,
     jobs: int,
     progress: Callable[[int, int], None],
+    fan: Callable[..., list] = fan_out,
 ) -> Passed:
-    """Every played game read once (see the module)."""
+    """Every played game read once (see the module). ``fan``: how the games are read on
+    ``jobs`` processors (:func:`fieldjudge.export.fanout.fan_out`)."""
     made: dict[str, dict[str, Any]] = {}
     views = []
     sections: list[str] = []  # HTML: each protocol rendered once, its events not kept
@@ -91,7 +95,7 @@ def read_played(
     if played:  # the laptops' signed manifests, verified once here, not in every child
         t.anchor(played[0]["id"])
     if jobs > 1 and fmt != "pdf" and len(played) > 1:
-        ahead = list(fan_out(lambda part: read_games(t, part, fmt, tr, lang, setups), played, jobs))
+        ahead = list(fan(lambda games: read_games(t, games, fmt, tr, lang, setups), played, jobs))
     carried = CarriedOver()
     for done, (g, r) in enumerate(zip(played, ahead, strict=True), 1):
         disqualified = carried.before(g)
