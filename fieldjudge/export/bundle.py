@@ -15,7 +15,7 @@ from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import HEADS_FILE, LAPTOP_FILE, SIG_FILE, read_laptops
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
 from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE
-from fieldjudge.store.validate import validate_data
+from fieldjudge.store.validate import validate_data, validate_log_data
 
 FORMAT = "fieldjudge-export"
 VERSION = 1
@@ -56,8 +56,9 @@ def read_laptops_of(folder: Path) -> dict[str, dict[str, Any]]:
 
 def read_log_file(path: Path) -> dict[str, Any]:
     """Validated (JSON, schema, chain) content of one log file, as a doc."""
-    data, _changed = validate_data(load_json_file(path), Path(path))
-    return log_to_doc(data)
+    data, _changed, docs = validate_log_data(load_json_file(path), Path(path))
+    # log_to_doc, with the events in the order the chain check already sorted them in
+    return {"meta": (data.get("meta") or {}).get("1") or {}, "events": docs or []}
 
 
 def _serialised(paths: Iterable[Path]) -> Iterator[bytes]:
