@@ -201,3 +201,33 @@ def test_an_export_on_every_processor_is_the_same_files(tmp_path, fmt):
             assert a == b, name
     finally:
         t.close()
+
+
+def test_the_command_line_export_prints_every_file_and_exits_at_once(tmp_path):
+    """``python -m fieldjudge export`` (as the installed command) leaves without tearing the
+    interpreter down: every file it wrote is named on its output, flushed before it goes,
+    and its exit status is the command's (0; 1 with the message on a bad folder)."""
+    import subprocess
+    import sys
+
+    t = demo(tmp_path / "cup")
+    played = len([g for g in t.games() if t.game_path(g["id"]).exists()])
+    t.close()
+    cmd = [sys.executable, "-m", "fieldjudge", "export", "--tournament"]
+    done = subprocess.run(
+        cmd + [str(tmp_path / "cup"), "--format", "html", "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    named = done.stdout.split()
+    assert len(named) == played + 2 and all(Path(p).is_file() for p in named)
+    assert sorted(named) == sorted(str(p) for p in (tmp_path / "out").iterdir())
+    bad = subprocess.run(
+        cmd + [str(tmp_path / "nowhere"), "--format", "csv", "--out", str(tmp_path / "x")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 1 and "holds no tournament" in bad.stderr
