@@ -173,7 +173,7 @@ _LARGE = 64 * 1024
 def _buffer() -> int:
     """Where a child leaves its results: a file in memory (Linux) or an unnamed temporary
     file, read once the child has exited. A pipe would hold the child at each 64 kB until
-    this process, busy with its own slice, reads (a JSON export's slice is 12 MB)."""
+    this process, busy with its own games, reads (a JSON export's half is 12 MB)."""
     if hasattr(os, "memfd_create"):
         return os.memfd_create("fieldjudge-slice", os.MFD_CLOEXEC)
     import tempfile
@@ -184,8 +184,8 @@ def _buffer() -> int:
 
 def _collect(pid: int, fd: int, n: int) -> list[tuple[int, Any]] | None:
     """A child's (number, result) pairs (a large byte string as a read-only
-    ``memoryview`` of its buffer), or None if it failed. The buffer's file is closed and the child reaped
-    whatever happens (interrupted while waiting: the child is killed first)."""
+    ``memoryview`` of its buffer), or None if it failed. The buffer's file is closed and
+    the child reaped whatever happens (interrupted while waiting: killed first)."""
     try:
         _, status = os.waitpid(pid, 0)
     except BaseException:
