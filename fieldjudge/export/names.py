@@ -52,10 +52,11 @@ def free_path(path: Path) -> Path:
 def write_new(
     path: Path, payload: bytes | Sequence[bytes | memoryview], overwrite: bool = False
 ) -> Path:
-    """Write ``payload`` (bytes, or parts written one after the other) atomically. An existing file is kept: the new one gets a free name
-    (unless ``overwrite`` was asked for explicitly). Returns where it was written. An export
-    is derived from the logs and can be made again: it is not fsync'd (a killed export
-    still never leaves half a file)."""
+    """Write ``payload`` (bytes, or parts written one after the other) atomically. An
+    existing file is kept: the new one gets a free name (unless ``overwrite`` was asked
+    for explicitly). Returns where it was written. An export is derived from the logs and
+    can be made again: it is not fsync'd (a killed export still never leaves half a
+    file)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     target = path if overwrite else free_path(path)
