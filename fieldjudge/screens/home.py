@@ -122,6 +122,11 @@ class HomeScreen(JudgeScreen):
         self._changed_logs = None
 
     def compose(self) -> ComposeResult:
+        # The first focus goes where the mount puts it: the games when the open tournament
+        # has some (Textual's default, the first focusable widget, is the tournaments list,
+        # and the move to the games restyled both lists and remade the footer's keys).
+        t = self.app.tournament
+        self.AUTO_FOCUS = "#games" if t is not None and t.games() else "*"
         yield Header()
         with Horizontal():
             with Vertical(id="tournaments-pane"):

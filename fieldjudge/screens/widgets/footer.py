@@ -60,6 +60,11 @@ class Footer(TextualFooter):
         await super().recompose()
 
     def compose(self) -> ComposeResult:
+        # The keys from the first compose (Textual's footer composes empty, then again with
+        # the keys once the screen publishes its bindings: every key styled, mounted and
+        # laid out twice, and a first frame without them). A binding that changes later
+        # recomposes as before (``recompose`` compares what the keys were made from).
+        self._bindings_ready = True
         self._composed = self._shown()
         items = list(super().compose())
         keys = [
