@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Header, OptionList, Static
 from textual.widgets.option_list import Option
@@ -128,21 +128,22 @@ class HomeScreen(JudgeScreen):
         t = self.app.tournament
         self.AUTO_FOCUS = "#games" if t is not None and t.games() else "*"
         yield Header()
-        with Horizontal():
-            with Vertical(id="tournaments-pane"):
-                yield Static(_("Tournaments"), classes="pane-title")
-                yield OptionList(id="tournaments")
-                yield Static(
-                    _(
-                        "t teams   s schedule\nn new tournament\nx export  m merge\nj judge   q quidditch\nw pit     N next game\nF1 all keys"
-                    ),
-                    id="home-hints",
-                )
-            with Vertical(id="games-pane"):
-                yield Static("", id="tournament-title", classes="pane-title")
-                yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
-                yield Static("", id="pit-line", markup=False)
-                yield Static(_("sync: checking…"), id="sync-line", markup=False)
+        # the two panes side by side between the docked header and footer (the screen's
+        # own horizontal layout, app.tcss: one container less to style, lay out and draw)
+        with Vertical(id="tournaments-pane"):
+            yield Static(_("Tournaments"), classes="pane-title")
+            yield OptionList(id="tournaments")
+            yield Static(
+                _(
+                    "t teams   s schedule\nn new tournament\nx export  m merge\nj judge   q quidditch\nw pit     N next game\nF1 all keys"
+                ),
+                id="home-hints",
+            )
+        with Vertical(id="games-pane"):
+            yield Static("", id="tournament-title", classes="pane-title")
+            yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="pit-line", markup=False)
+            yield Static(_("sync: checking…"), id="sync-line", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
