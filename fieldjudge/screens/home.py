@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -84,6 +85,14 @@ def state_text(summary: dict, team_a: str, team_b: str, names: dict[str, str]) -
         in_play = _("in play {a} × {b}").format(a=summary["alive"][0], b=summary["alive"][1])
         return in_play if phase_id == "running" else f"{phase} · {in_play}"
     return phase
+
+
+def _plain(text: str) -> Text:
+    """A cell shown as written: a name is not Rich markup (``[b]`` or ``:fire:`` in a team
+    name stays as typed), and the table measures and draws it without parsing it first
+    (as the table itself makes a one-line cell of a string). The state column keeps
+    strings: ``…`` marks a game whose state is still being read."""
+    return Text(text, no_wrap=True, end="")
 
 
 class HomeScreen(JudgeScreen):
@@ -207,10 +216,10 @@ class HomeScreen(JudgeScreen):
             elif summary is None:
                 self._pending.append(g["id"])
             cells = (
-                datetime.fromisoformat(g["start"]).strftime("%H:%M"),
-                g["field"],
-                names.get(g["team_a"], "?"),
-                names.get(g["team_b"], "?"),
+                _plain(datetime.fromisoformat(g["start"]).strftime("%H:%M")),
+                _plain(str(g["field"])),
+                _plain(names.get(g["team_a"], "?")),
+                _plain(names.get(g["team_b"], "?")),
                 state_text(summary, g["team_a"], g["team_b"], names)
                 if summary is not None
                 else "…",
