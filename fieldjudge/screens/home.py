@@ -3,12 +3,14 @@ them the sync status line and, when it runs, the pit display's address."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -55,10 +57,6 @@ PHASES = {
 # Phases where the players in play are the news (not a score).
 LIVE_PHASES = ("not_started", "running", "stopped", "hang_check", "ended", "inspection")
 UNPLAYED = ("scheduled", "open", "not_started")
-
-
-class EnginesReady(Message):
-    """The rules engines a summary folds with are imported."""
 
 
 class SyncTick(Message):
@@ -230,12 +228,8 @@ class HomeScreen(JudgeScreen):
                         table.update_cell(g["id"], column, value)
             else:
                 table.add_row(*cells, key=g["id"])
-        if self._pending and not self._engines:
-            # after the first frame, a module a frame, then on_engines_ready fills the
-            # states
-            self.call_after_refresh(self.load_engines)
-        elif self._pending:
-            self.call_after_refresh(self._fill_states, t, self._pending)
+        if self._pending:
+            self._summarise(t, self._pending)
         else:
             t.index.save()
         if not games:
@@ -246,43 +240,78 @@ class HomeScreen(JudgeScreen):
         if not isinstance(self.focused, OptionList) or keep is None:
             table.focus()  # a row is highlighted from the start
 
-    def load_engines(self, step: int = 0) -> None:
-        """Import the rules engines on the main thread, one module a frame (a few ms each;
-        a worker importing them held the interpreter lock against the first frames and
-        kept its own memory arena), then say so. Reads nothing."""
+    @work(exclusive=True, group="summaries")
+    async def _summarise(self, t: Any, pending: list[str]) -> None:
+        """The states of stale games, after the first frame: the rules engines imported a
+        module a frame (a few ms each), then the games summarised about a frame
+        (:data:`FILL_SLICE_S`) at a time, the rows on screen first. Their states are put
+        in the table when they are all known, the others at the end: each change of a
+        cell makes the table draw its visible rows again and keep that drawing in its
+        caches (a state shown every slice cost 4 MB and a quarter more time).
+
+        On the main thread (the store is never read by a thread; a thread importing the
+        engines held the interpreter lock against the first frames), in a task of its own
+        that gives the event loop back between slices, so keys and frames go through.
+        (The slices used to run as after-refresh callbacks of the screen, which invokes
+        them as soon as it is idle with nothing to repaint: they ran back to back without
+        returning to the event loop, and no key or frame got through until every state
+        was shown.)"""
         from fieldjudge.services.summaries import load_engine
 
-        if not self.is_mounted:
-            return
-        if load_engine(step):
-            self.post_message(EnginesReady())
-        else:
-            self.call_after_refresh(self.load_engines, step + 1)
+        step = 0
+        while not self._engines:
+            await self.wait_for_refresh()
+            if not self.is_mounted:
+                return
+            self._engines = load_engine(step)
+            step += 1
+        on_screen = self._rows_on_screen() & set(pending)
+        pending.sort(key=lambda gid: gid not in on_screen)  # in place: still self._pending
+        states: dict[str, str] = {}
+        while pending:
+            await asyncio.sleep(0)  # keys, and a frame when one is due
+            if self.app.tournament is not t or pending is not self._pending or not self.is_mounted:
+                return  # the list was reloaded (or the tournament closed) meanwhile
+            states.update(self._summarise_slice(t, pending))
+            if not pending or (on_screen and on_screen <= states.keys()):
+                self._show_states(states)
+                states, on_screen = {}, set()
+        t.index.save()
 
-    def on_engines_ready(self, _message: EnginesReady) -> None:
-        self._engines = True
-        t = self.app.tournament
-        if t is not None and self._pending:
-            self.call_after_refresh(self._fill_states, t, self._pending)
-
-    def _fill_states(self, t: Any, pending: list[str]) -> None:
-        """Summarise stale games for about one frame, then let the keys through; again
-        until none is left (on the main thread: the store is never read by a worker)."""
-        if self.app.tournament is not t or pending is not self._pending or not self.is_mounted:
-            return  # the list was reloaded (or the tournament closed) meanwhile
+    def _rows_on_screen(self) -> set[str]:
         table = self.query_one("#games", DataTable)
+        top = int(table.scroll_y)
+        return {str(row.key.value) for row in table.ordered_rows[top : top + table.size.height]}
+
+    def _summarise_slice(self, t: Any, pending: list[str]) -> dict[str, str]:
+        """The states of stale games for about one frame (each reads, verifies and folds
+        a game file), by game id."""
         names = t.team_names()
+        out: dict[str, str] = {}
         deadline = time.monotonic() + FILL_SLICE_S
-        while pending and time.monotonic() < deadline:
+        while pending:  # one game at least
             gid = pending.pop(0)
             g = t.game(gid)
-            if g is not None and gid in table.rows:
-                text = state_text(t.game_summary(gid), g["team_a"], g["team_b"], names)
-                table.update_cell(gid, self._state_column, text)
-        if pending:
-            self.call_after_refresh(self._fill_states, t, pending)  # a slice a frame
-        else:
-            t.index.save()
+            if g is not None:
+                out[gid] = state_text(t.game_summary(gid), g["team_a"], g["team_b"], names)
+            if time.monotonic() >= deadline:
+                break
+        return out
+
+    def _show_states(self, states: dict[str, str]) -> None:
+        """The states in their cells (each replaces a "…"), the column widened to the
+        longest as a warm start draws it ("итог 3:0 · закрыта", not "итог 3:0 · за"): only
+        the widest is measured by the table, last (the table measures every cell of the
+        column again for each measured cell narrower than the column)."""
+        table = self.query_one("#games", DataTable)
+        shown = sorted(
+            ((gid, text) for gid, text in states.items() if gid in table.rows),
+            key=lambda item: cell_len(item[1]),
+        )
+        for gid, text in shown[:-1]:
+            table.update_cell(gid, self._state_column, text)
+        for gid, text in shown[-1:]:
+            table.update_cell(gid, self._state_column, text, update_width=True)
 
     # -- actions ------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#tournaments")
