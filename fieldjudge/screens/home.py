@@ -3,7 +3,6 @@ them the sync status line and, when it runs, the pit display's address."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -251,11 +250,11 @@ class HomeScreen(JudgeScreen):
 
         On the main thread (the store is never read by a thread; a thread importing the
         engines held the interpreter lock against the first frames), in a task of its own
-        that gives the event loop back between slices, so keys and frames go through.
-        (The slices used to run as after-refresh callbacks of the screen, which invokes
-        them as soon as it is idle with nothing to repaint: they ran back to back without
-        returning to the event loop, and no key or frame got through until every state
-        was shown.)"""
+        that waits for the screen's next refresh between slices: the keys pressed
+        meanwhile are handled and, if they changed something, drawn. (The slices used to
+        run as after-refresh callbacks of the screen itself, which invokes them as soon as
+        it is idle with nothing to repaint: they ran back to back without returning to
+        the event loop, and no key or frame got through until every state was shown.)"""
         from fieldjudge.services.summaries import load_engine
 
         step = 0
@@ -269,7 +268,7 @@ class HomeScreen(JudgeScreen):
         pending.sort(key=lambda gid: gid not in on_screen)  # in place: still self._pending
         states: dict[str, str] = {}
         while pending:
-            await asyncio.sleep(0)  # keys, and a frame when one is due
+            await self.wait_for_refresh()  # keys, and a frame if they changed something
             if self.app.tournament is not t or pending is not self._pending or not self.is_mounted:
                 return  # the list was reloaded (or the tournament closed) meanwhile
             states.update(self._summarise_slice(t, pending))
