@@ -1,4 +1,4 @@
-from fieldjudge.cli import main
+from fieldjudge.cli import run
 
 if __name__ == "__main__":
-    main()
+    run()

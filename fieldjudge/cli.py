@@ -166,3 +166,31 @@ def accept_global_options_of(cmd: click.Command) -> None:
 
 _register_commands()
 accept_global_options(main)
+
+
+def run() -> None:
+    """The installed ``fieldjudge`` command and ``python -m fieldjudge``: :func:`main`, then
+    out without tearing the interpreter down. Every file a command writes is closed by the
+    time it returns; freeing what it read object by object (an export: every event of the
+    tournament) only keeps the judge from his prompt. With another thread still running
+    (or an error), the ordinary exit."""
+    import os
+    import sys
+    import threading
+
+    try:
+        main()
+        code: object = 0
+    except SystemExit as exc:
+        code = exc.code
+    if threading.active_count() > 1:
+        sys.exit(code)
+    if isinstance(code, str):  # what sys.exit would print
+        print(code, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that went away (| head): nothing to add
+            pass
+    os._exit(code if isinstance(code, int) else 0 if code is None else 1)

@@ -63,6 +63,8 @@ def read_csv_file(path_text: str | Path, limit: int = MAX_CSV_BYTES) -> bytes:
 
 @dataclass
 class RosterRow:
+    """One player line of an imported roster CSV."""
+
     line: int
     team: str
     number: int
@@ -72,6 +74,8 @@ class RosterRow:
 
 @dataclass
 class ScheduleRow:
+    """One game line of an imported schedule CSV."""
+
     line: int
     field: str
     start: datetime
@@ -81,6 +85,8 @@ class ScheduleRow:
 
 @dataclass
 class ParseResult:
+    """What reading a CSV gave: its rows, and the errors and warnings by line."""
+
     rows: list = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 
 import pytest
@@ -92,6 +92,19 @@ def test_json_round_trips(tour, tmp_path):
     assert sum(len(d["events"]) for d in again["games"].values()) > 40
 
 
+def test_json_written_in_parts_is_the_same_bytes(tour):
+    """The whole-tournament JSON export writes each log's bytes as a part of the file
+    (never one 25 MB buffer): the file is byte for byte what one orjson call over the
+    parsed bundle writes."""
+    now = datetime(2026, 5, 16, 18, 0, tzinfo=UTC)
+    whole = bundle.dumps(bundle.build_bundle(tour.folder, now))
+    fast = bundle.build_bundle(tour.folder, now, serialised=True, jobs=2)
+    pieces = bundle.parts(fast)
+    assert len(pieces) == 2 * len(fast["games"]) + 2 * len(fast["quidditch"]) + 1 > 8
+    assert b"".join(pieces) == whole == bundle.dumps(fast)
+    assert b"\0" not in whole
+
+
 def test_existing_file_is_not_overwritten(tour, tmp_path):
     g = tour.games()[0]["id"]
     (first,) = run_export(tour, tmp_path, "html", game_id=g)
@@ -158,46 +171,83 @@ def test_cli_verify_and_export(tour, tmp_path):
     assert res.exit_code == 1 and "FAULT" in res.output and gfile.name in res.output
 
 
-def test_20_05_export_carries_a_disqualification_to_the_later_games(tmp_path):
-    """The export reads every game once in schedule order and carries 20.05 along
-    (``CarriedOver``): each later game's setup holds the player disqualified in an earlier
-    game, exactly as the game screen's setup (``disqualified_before``) does."""
-    from fieldjudge.services import open_tournament
+def _disqualify_before_a_later_game(folder):
+    """The demo with a player disqualified (20.05) in a game, and a later game of his
+    team started: (tournament, the game, the later game, team, number)."""
     from fieldjudge.services.demo_history import GamePlayer
     from fieldjudge.services.disqualified import disqualified_before
 
-    t = demo(tmp_path / "cup")
+    t = demo(folder)
+    first = next(g for g in t.games() if not t.game_path(g["id"]).exists())
+    p = GamePlayer(t, first["id"])
+    team = first["team_a"]
+    number = p.setup.rosters[team][0].number
+    assert p.add("clock_start", 0)
+    assert p.add(
+        "chrono_reading",
+        30_000,
+        team=team,
+        number=number,
+        fps=280.0,
+        forbidden_mode=True,
+        second=p.setup.rosters[team][1].number,
+    )
+    later = next(
+        g for g in t.games() if g["start"] > first["start"] and team in (g["team_a"], g["team_b"])
+    )
+    assert GamePlayer(t, later["id"]).add("clock_start", 0)
+    assert (team, number) in disqualified_before(t, later["id"])  # the game screen's
+    return t, first, later, team, number
+
+
+@pytest.mark.parametrize("jobs", [1, 99])
+def test_20_05_export_carries_a_disqualification_to_the_later_games(tmp_path, jobs):
+    """The export reads every game once in schedule order and carries 20.05 along
+    (``CarriedOver``): each later game's setup holds the player disqualified in an earlier
+    game, exactly as the game screen's setup (``disqualified_before``) does; with a
+    process a game as well."""
+    from fieldjudge.services import open_tournament
+
+    t, first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
     try:
-        played = [g for g in t.games() if t.game_path(g["id"]).exists()]
-        first = next(g for g in t.games() if not t.game_path(g["id"]).exists())
-        p = GamePlayer(t, first["id"])
-        team = first["team_a"]
-        number = p.setup.rosters[team][0].number
-        assert p.add("clock_start", 0)
-        assert p.add(
-            "chrono_reading",
-            30_000,
-            team=team,
-            number=number,
-            fps=280.0,
-            forbidden_mode=True,
-            second=p.setup.rosters[team][1].number,
-        )
-        later = next(
-            g
-            for g in t.games()
-            if g["start"] > first["start"] and team in (g["team_a"], g["team_b"])
-        )
-        assert GamePlayer(t, later["id"]).add("clock_start", 0)
-        assert (team, number) in disqualified_before(t, later["id"])  # the game screen's
+        before = [g for g in t.games() if g["start"] < first["start"]]
         t.index.path.unlink()  # every summary made by the export's own pass
         t.close()
         t = open_tournament(tmp_path / "cup", lock=False, startup_backup=False)
-        run_export(t, tmp_path / "out", "csv")
+        run_export(t, tmp_path / "out", "csv", jobs=jobs)
         assert [team, number] in t.cached_game_summary(later["id"])["disqualified"]
         assert [team, number] in t.cached_game_summary(first["id"])["disqualified"]
-        for g in played:  # the games before it: nobody disqualified there
-            assert t.cached_game_summary(g["id"])["disqualified"] == []
+        for g in before:  # the games before it: nobody disqualified there
+            if t.game_path(g["id"]).exists():
+                assert t.cached_game_summary(g["id"])["disqualified"] == []
+    finally:
+        t.close()
+
+
+def test_20_05_a_game_read_apart_from_the_earlier_ones_is_read_again(tmp_path):
+    """A process of the fan-out carries 20.05 over the games it read only: when another
+    process read the game that disqualified the player, the later game's setup lacked
+    him, and the pass reads that game again, in order, with him."""
+    from fieldjudge.export import html, played_games
+    from fieldjudge.export.game_pass import read_played
+
+    t, first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
+    apart = {}
+
+    def one_process_a_game(work, games, jobs):
+        for g in games:
+            (apart[g["id"]],) = work([g])
+        return [apart[g["id"]] for g in games]
+
+    try:
+        tr = html.translator("ru")
+        passed = read_played(
+            t, played_games(t), "csv", tr, "ru", 2, lambda done, n: None, one_process_a_game
+        )
+        assert (team, number) not in apart[later["id"]].disqualified  # as read apart
+        assert [team, number] not in apart[later["id"]].summary["disqualified"]
+        assert [team, number] in passed.summaries[later["id"]]["disqualified"]  # read again
+        assert [team, number] in passed.summaries[first["id"]]["disqualified"]
     finally:
         t.close()
 

@@ -11,7 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fieldjudge.rules.events import compute_hash, effective, verify_chain
+from fieldjudge.rules.events import (
+    GENESIS_HASH,
+    UNHASHED,
+    compute_hash,
+    effective,
+    verify_chain,
+)
 from fieldjudge.store import DamagedFile, EventLog, FolderLocked, Refused, Tournament, WriteKey
 from fieldjudge.store.backup import backups_of, make_backup, newest_good_backup, restore
 from fieldjudge.store.errors import WriterConflict
@@ -478,6 +484,47 @@ def test_summary_index_avoids_reparsing(tournament, monkeypatch) -> None:
 def test_verify_chain_reports_the_first_break() -> None:
     assert verify_chain([]) is None
     assert "sequence" in verify_chain([{"seq": 2}])
+
+
+_UNHASHED_VALUES = st.text(alphabet="0123456789abcdef", min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "type": st.sampled_from(["hit", "void", "note"]),
+                "data": st.dictionaries(
+                    st.text(max_size=4),
+                    st.integers(-(2**63), 2**63 - 1) | st.text(max_size=6),
+                    max_size=3,
+                ),
+            },
+            optional={k: _UNHASHED_VALUES for k in sorted(UNHASHED)}
+            | {"extra": st.integers(0, 2**63 - 1)},
+        ),
+        max_size=6,
+    ),
+    st.data(),
+)
+def test_verify_chain_agrees_with_compute_hash(bodies, data) -> None:
+    """verify_chain spells out the unhashed fields for speed: it must accept exactly the
+    chains compute_hash builds, whatever signature fields an event carries, and name the
+    event whose content was changed after it was hashed."""
+    docs, prev = [], GENESIS_HASH
+    for i, body in enumerate(bodies, 1):
+        doc = {**body, "id": f"e{i}", "seq": i, "prev_hash": prev}
+        doc["hash"] = prev = compute_hash(doc)
+        docs.append(doc)
+    assert verify_chain(docs) is None
+    # what sits beside the hash (the signatures) changes no hash
+    docs = [{**d, **{k: "0" for k in UNHASHED - {"hash"}}} for d in docs]
+    assert verify_chain(docs) is None
+    if docs:
+        i = data.draw(st.integers(0, len(docs) - 1))
+        docs[i] = {**docs[i], "data": {**docs[i]["data"], "changed": True}}
+        assert verify_chain(docs) == f"event #{i + 1}: hash does not match its content"
 
 
 def test_startup_backup_copies_only_changed_files(demo_folder: Path) -> None:

@@ -264,6 +264,40 @@ def test_deleted_last_events_with_the_head_edited_are_truncation(cup: Path, clea
         t.close()
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("fmt", ["html", "csv"])
+def test_an_export_refuses_a_truncated_game(cup: Path, fmt: str, jobs: int) -> None:
+    """A game file that no longer reaches the head its laptop's signed manifest records is
+    not exported (no protocol of the shortened game, no standings counting it), whichever
+    process of the export reads it: the export stops naming the file and the fault."""
+    from fieldjudge.export import run_export
+
+    gid = signed_game(cup)
+    path = cup / "games" / f"{gid}.json"
+    data = tables(path)
+    evs = events_of(data)
+    data["events"] = {str(e["seq"]): e for e in evs[:-2]}
+    data.pop("head")
+    write_log_file(path, data)
+    t = open_tournament(cup, lock=False, startup_backup=False)
+    try:
+        with pytest.raises(DamagedFile, match="truncated: the manifest records") as err:
+            run_export(t, cup / "out", fmt, jobs=jobs)
+        assert err.value.path == path
+        assert not (cup / "out").exists() or not any((cup / "out").iterdir())
+    finally:
+        t.close()
+    done = subprocess.run(
+        [sys.executable, "-m", "fieldjudge", "export", "--tournament", str(cup)]
+        + ["--format", fmt, "--out", str(cup / "cli")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "truncated: the manifest records" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_a_deleted_game_file_is_missing_not_new(cup: Path, clean: Path) -> None:
     gid = signed_game(cup)
     (cup / "games" / f"{gid}.json").unlink()

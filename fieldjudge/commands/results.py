@@ -99,6 +99,7 @@ def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite
     import gc
 
     from fieldjudge.export import run_export
+    from fieldjudge.export.fanout import available_jobs
 
     # A batch over every event of the tournament allocates tens of thousands of objects
     # and frees almost none until it ends: the default thresholds would run the cycle
@@ -113,7 +114,9 @@ def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite
         delimiter = "\t"
     with _opened(_pick_folder(ctx, folder), lock=False) as t:
         try:
-            written = run_export(t, out, fmt, game_id, lang, overwrite, delimiter=delimiter)
+            written = run_export(
+                t, out, fmt, game_id, lang, overwrite, delimiter=delimiter, jobs=available_jobs()
+            )
         except (StoreError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
     for p in written:

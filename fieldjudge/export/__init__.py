@@ -11,10 +11,8 @@ from pathlib import Path
 
 import orjson
 
-from fieldjudge.export import bundle, html, scope, tables
-from fieldjudge.export.names import safe_name, write_new
-from fieldjudge.services import results, summaries
-from fieldjudge.services.disqualified import CarriedOver
+from fieldjudge.export import bundle
+from fieldjudge.export.names import game_stem, tournament_stem, write_new
 from fieldjudge.store import Refused
 
 FORMATS = ("html", "pdf", "csv", "json")
@@ -22,6 +20,8 @@ FORMATS = ("html", "pdf", "csv", "json")
 #: ``progress(done, total)``: games exported so far, called after each game (and once with
 #: ``(0, total)`` before the first); it may raise to stop the export between two games.
 Progress = Callable[[int, int], None]
+
+__all__ = ["FORMATS", "Progress", "game_stem", "played_games", "run_export", "tournament_stem"]
 
 
 def _no_progress(done: int, total: int) -> None:
@@ -31,18 +31,6 @@ def _no_progress(done: int, total: int) -> None:
 def played_games(t) -> list[dict]:
     """Scheduled games that have a log (something was recorded)."""
     return [g for g in t.games() if t.game_path(g["id"]).exists()]
-
-
-def game_stem(t, game: dict) -> str:
-    names = t.team_names()
-    start = game.get("start", "").replace("-", "").replace(":", "").replace("T", "-")
-    a = safe_name(names.get(game["team_a"], game["team_a"]), 30)
-    b = safe_name(names.get(game["team_b"], game["team_b"]), 30)
-    return f"{safe_name(start, 20)}-field{safe_name(game.get('field', ''), 8)}-{a}-vs-{b}"
-
-
-def tournament_stem(t) -> str:
-    return safe_name(f"{t.meta.get('date', '')}-{t.name}", 70)
 
 
 def run_export(
@@ -55,10 +43,13 @@ def run_export(
     now: datetime | None = None,
     delimiter: str | None = None,
     progress: Progress = _no_progress,
+    jobs: int = 1,
 ) -> list[Path]:
     """Export one game (``game_id``) or the whole tournament; returns the files written.
     CSV: ``delimiter`` (default: ";" for a Russian document, as a Russian spreadsheet
-    expects, else ","). ``progress``: see :data:`Progress`."""
+    expects, else ","). ``progress``: see :data:`Progress`. ``jobs``: processors to read
+    the games on (:mod:`fieldjudge.export.fanout`; only a process with one thread, the
+    command line, may ask for more than one)."""
     if fmt not in FORMATS:
         raise Refused(f"unknown format {fmt!r} (html, pdf, csv or json)")
     if delimiter is None:
@@ -75,22 +66,28 @@ def run_export(
         raise Refused(f"game {game_id} has not been played: nothing recorded")
     written: list[Path] = []
 
-    def put(name: str, payload: bytes) -> None:
+    def put(name: str, payload: bytes | list[bytes | memoryview]) -> None:
         written.append(write_new(out_dir / name, payload, overwrite))
 
     stem = tournament_stem(t)
     played = [t.game(game_id)] if game_id is not None else played_games(t)
     progress(0, len(played))
     if fmt == "json":
-        data = bundle.build_bundle(t.folder, now, serialised=game_id is None)
+        data = bundle.build_bundle(t.folder, now, serialised=game_id is None, jobs=jobs)
         if game_id is not None:
             data["games"] = {game_id: data["games"][game_id]}
             data["quidditch"] = {}
             put(f"{stem}-{game_stem(t, t.game(game_id))}.json", bundle.dumps(data))
         else:
-            put(f"{stem}.json", bundle.dumps(data))
+            put(f"{stem}.json", bundle.parts(data))
         progress(len(played), len(played))
         return written
+    # the protocols' and standings' modules (the rules engines with them) load here: a
+    # JSON export needs none of them
+    from fieldjudge.export import html, scope, tables
+    from fieldjudge.export.game_pass import read_played
+    from fieldjudge.services import results
+
     tr = html.translator(lang)
     if game_id is not None:
         v = results.game_view(t, game_id)
@@ -103,31 +100,12 @@ def run_export(
             put(f"events-{gs}.csv", events_csv(v, delimiter))
         progress(1, 1)
         return written
-    views = []
-    sections: list[str] = []  # HTML: each protocol rendered once, its events not kept
-    pages: list[tuple[str, bytes]] = []
-    # each game file read and its chain verified once, in schedule order: its summary (the
-    # standings' source, and 20.05 for the games after it) is taken from the same view as
-    # its protocol
-    carried = CarriedOver()
-    for done, g in enumerate(played, 1):
-        key = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
-        v = results.read_game_view(t, g["id"], carried.before(g))
-        summary = summaries.summary_of_view(v)
-        carried.add(summary)
-        t.remember_game_summary(g["id"], summary, key)
-        if fmt == "html":
-            sections.append(html.protocol_section(t, v, tr, lang))
-            page = html.protocol_html(t, v, lang, sections[-1])
-            pages.append((f"protocol-{game_stem(t, v.game)}.html", page.encode()))
-        elif fmt == "pdf":
-            views.append(v)
-        if fmt != "pdf":  # a PDF's games are counted as they are drawn, the slow part
-            progress(done, len(played))
-    closed = results.closed_results(t)
+    passed = read_played(t, played, fmt, tr, lang, jobs, progress)
+    sections, pages, views = passed.sections, passed.pages, passed.views
+    closed = results.closed_results(t, passed.summaries)
     by_div = results.standings_by_division(t, closed)
     provisional = [tr("Games counted: signed protocols") + f" ({len(closed)})"]
-    later = scope.provisional_lines(t, tr)
+    later = scope.provisional_lines(t, tr, passed.summaries)
     if later:
         provisional.append(tr("Provisional, not counted until signed") + ":")
         provisional += [f"  {line}" for line in later]

@@ -3,17 +3,19 @@ whole event chain. It round-trips: :func:`import_bundle` rebuilds an identical f
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from fieldjudge.export.fanout import fan_out
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import HEADS_FILE, LAPTOP_FILE, SIG_FILE, read_laptops
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
 from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE
-from fieldjudge.store.validate import validate_data
+from fieldjudge.store.validate import validate_data, validate_log_data
 
 FORMAT = "fieldjudge-export"
 VERSION = 1
@@ -54,23 +56,26 @@ def read_laptops_of(folder: Path) -> dict[str, dict[str, Any]]:
 
 def read_log_file(path: Path) -> dict[str, Any]:
     """Validated (JSON, schema, chain) content of one log file, as a doc."""
-    data, _changed = validate_data(load_json_file(path), Path(path))
-    return log_to_doc(data)
+    data, _changed, docs = validate_log_data(load_json_file(path), Path(path))
+    # log_to_doc, with the events in the order the chain check already sorted them in
+    return {"meta": (data.get("meta") or {}).get("1") or {}, "events": docs or []}
 
 
-def _serialised(doc: dict[str, Any]) -> orjson.Fragment:
-    """A log's doc as the bytes :func:`dumps` writes for it in a bundle (two levels deep:
-    ``"games": {"<id>": ...}``); JSON strings hold no raw newline, so indenting every line
-    is exact."""
-    return orjson.Fragment(dumps(doc).replace(b"\n", b"\n    "))
+def _serialised(paths: Iterable[Path]) -> Iterator[bytes]:
+    """Each log file's doc, checked, as the bytes :func:`dumps` writes for it in a bundle
+    (two levels deep: ``"games": {"<id>": ...}``), one file at a time; JSON strings hold
+    no raw newline, so indenting every line is exact."""
+    for p in paths:
+        yield dumps(read_log_file(p)).replace(b"\n", b"\n    ")
 
 
 def build_bundle(
-    folder: Path, now: datetime | None = None, *, serialised: bool = False
+    folder: Path, now: datetime | None = None, *, serialised: bool = False, jobs: int = 1
 ) -> dict[str, Any]:
     """The complete export of a folder, every log file checked (JSON, schema, chain).
-    ``serialised``: each log already in its bytes (for :func:`dumps` only: the export of a
-    whole tournament holds one parsed log at a time, not all of them)."""
+    ``serialised``: each log already in its bytes (for :func:`dumps` and :func:`parts`
+    only: the export of a whole tournament holds one parsed log at a time, not all of
+    them), read on ``jobs`` processors (:mod:`fieldjudge.export.fanout`)."""
     folder = Path(folder)
     tournament, _ = validate_data(
         load_json_file(folder / TOURNAMENT_FILE), folder / TOURNAMENT_FILE
@@ -84,7 +89,8 @@ def build_bundle(
     for sub in LOG_FOLDERS:
         paths = sorted((folder / sub).glob("*.json"))
         if serialised:
-            out[sub] = {p.stem: _serialised(read_log_file(p)) for p in paths}
+            done = fan_out(_serialised, paths, jobs)
+            out[sub] = {p.stem: b for p, b in zip(paths, done, strict=True)}
         else:
             out[sub] = {p.stem: read_log_file(p) for p in paths}
     # who signed: the laptops' registrations and manifests, the head judge's signature of
@@ -96,8 +102,35 @@ def build_bundle(
     return out
 
 
+_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+#: stands for a serialised log while the rest of a bundle is written: orjson writes a NUL
+#: byte in no output (a control character in a string is escaped), so it marks the place
+_MARK = orjson.Fragment(b"\0")
+
+
 def dumps(bundle: dict[str, Any]) -> bytes:
-    return orjson.dumps(bundle, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+    """The export file's bytes (logs read with ``serialised`` go in as they are)."""
+    return b"".join(parts(bundle))
+
+
+def parts(bundle: dict[str, Any]) -> list[bytes | memoryview]:
+    """:func:`dumps` as parts to write one after the other: the serialised logs are not
+    copied into one buffer again (a 120-game export is 25 MB)."""
+    logs: list[bytes | memoryview] = []
+    shell = dict(bundle)
+    for sub in LOG_FOLDERS:  # in the order orjson writes them: the keys sorted
+        if isinstance(shell.get(sub), dict):
+            folder = dict(sorted(shell[sub].items()))
+            for key, doc in folder.items():
+                if isinstance(doc, bytes | memoryview):
+                    logs.append(doc)
+                    folder[key] = _MARK
+            shell[sub] = folder
+    pieces = orjson.dumps(shell, option=_OPTIONS).split(b"\0")
+    out: list[bytes | memoryview] = [pieces[0]]
+    for log, piece in zip(logs, pieces[1:], strict=True):
+        out += [log, piece]
+    return out
 
 
 def load_bundle(path: Path) -> dict[str, Any]:

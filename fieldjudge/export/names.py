@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 
 from fieldjudge.store.storage import atomic_write_bytes
@@ -23,6 +24,18 @@ def safe_name(text: str, limit: int = 60) -> str:
     return s
 
 
+def game_stem(t, game: dict) -> str:
+    names = t.team_names()
+    start = game.get("start", "").replace("-", "").replace(":", "").replace("T", "-")
+    a = safe_name(names.get(game["team_a"], game["team_a"]), 30)
+    b = safe_name(names.get(game["team_b"], game["team_b"]), 30)
+    return f"{safe_name(start, 20)}-field{safe_name(game.get('field', ''), 8)}-{a}-vs-{b}"
+
+
+def tournament_stem(t) -> str:
+    return safe_name(f"{t.meta.get('date', '')}-{t.name}", 70)
+
+
 def free_path(path: Path) -> Path:
     """``path`` if no file is there, else ``stem-2.ext``, ``stem-3.ext`` ..."""
     path = Path(path)
@@ -36,8 +49,10 @@ def free_path(path: Path) -> Path:
         n += 1
 
 
-def write_new(path: Path, payload: bytes, overwrite: bool = False) -> Path:
-    """Write ``payload`` atomically. An existing file is kept: the new one gets a free name
+def write_new(
+    path: Path, payload: bytes | Sequence[bytes | memoryview], overwrite: bool = False
+) -> Path:
+    """Write ``payload`` (bytes, or parts written one after the other) atomically. An existing file is kept: the new one gets a free name
     (unless ``overwrite`` was asked for explicitly). Returns where it was written. An export
     is derived from the logs and can be made again: it is not fsync'd (a killed export
     still never leaves half a file)."""

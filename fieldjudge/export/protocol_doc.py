@@ -56,6 +56,8 @@ class Struck:
 
 @dataclass(frozen=True)
 class SignLine:
+    """A signature line of the printed protocol: role, name, what was signed."""
+
     role: str  # "Captain of <team>", "Senior judge", "Head judge"
     name: str  # as typed in the app; "" when nobody is known yet
     status: str  # "signed 14:02:11" / "refused: reason (14:03:00)" / ""
@@ -63,6 +65,8 @@ class SignLine:
 
 @dataclass
 class ProtocolDoc:
+    """A game protocol ready to print: every text in the document's language."""
+
     title: str
     heading: str
     meta: list[str]

@@ -4,6 +4,7 @@ with the result they would count, never silently counted or silently left out.""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fieldjudge.rules import protocol as pr
@@ -20,16 +21,19 @@ PHASE_TEXT = {
 
 @dataclass(frozen=True)
 class Provisional:
+    """A game the standings do not count yet, with the points it would count."""
+
     game: dict
     phase: str
     points: dict | None  # {team: game points} the game would count, when known
 
 
-def provisional_games(t) -> list[Provisional]:
-    """Games with a log that the standings do not count yet, in schedule order."""
+def provisional_games(t, made: Mapping[str, dict] | None = None) -> list[Provisional]:
+    """Games with a log that the standings do not count yet, in schedule order. ``made``:
+    see :func:`fieldjudge.services.results.closed_results`."""
     out = []
     for g in t.games():
-        s = t.game_summary(g["id"])
+        s = (made or {}).get(g["id"]) or t.game_summary(g["id"])
         phase = str(s.get("phase", "scheduled"))
         if phase in ("scheduled", *COUNTED_PHASES):
             continue
@@ -38,11 +42,12 @@ def provisional_games(t) -> list[Provisional]:
     return out
 
 
-def provisional_lines(t, tr) -> list[str]:
-    """One line per provisional game, in the document's language."""
+def provisional_lines(t, tr, made: Mapping[str, dict] | None = None) -> list[str]:
+    """One line per provisional game, in the document's language (``made``: see
+    :func:`provisional_games`)."""
     names = t.team_names()
     lines = []
-    for p in provisional_games(t):
+    for p in provisional_games(t, made):
         a, b = p.game["team_a"], p.game["team_b"]
         pts = f" · {p.points.get(a, 0)} : {p.points.get(b, 0)}" if p.points else ""
         lines.append(

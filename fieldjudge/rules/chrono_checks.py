@@ -174,6 +174,8 @@ def missing_verdicts(players: Iterable[Any]) -> list[int]:
 
 @dataclass(frozen=True)
 class Disqualification:
+    """A player disqualified for the tournament in one game (20.05)."""
+
     team: str
     number: int
     game_id: str

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 import orjson
@@ -22,6 +23,8 @@ UNHASHED = frozenset({"hash", "sig", "signer", "hj_sig", "hj_key"})
 
 @dataclass(frozen=True)
 class Event:
+    """One judge action, immutable, chained to the one before by its hash."""
+
     id: str
     seq: int
     type: str
@@ -115,17 +118,21 @@ def verify_chain(docs: Sequence[Mapping[str, Any]]) -> str | None:
     Every stored event of a file passes here when it is opened: :func:`compute_hash`
     inlined (the same bytes), the first failing check named."""
     prev = GENESIS_HASH
-    sha256, dumps, sort = hashlib.sha256, orjson.dumps, orjson.OPT_SORT_KEYS
-    for i, doc in enumerate(docs):
-        if doc.get("seq") != i + 1:
-            return f"event #{i + 1}: sequence number {doc.get('seq')!r}, expected {i + 1}"
+    sha256, dumps, sort, pop = hashlib.sha256, orjson.dumps, orjson.OPT_SORT_KEYS, dict.pop
+    for i, doc in enumerate(docs, 1):
+        if doc.get("seq") != i:
+            return f"event #{i}: sequence number {doc.get('seq')!r}, expected {i}"
         if doc.get("prev_hash") != prev:
-            return f"event #{i + 1}: prev_hash does not match the previous event"
+            return f"event #{i}: prev_hash does not match the previous event"
         body = dict(doc)
-        for key in UNHASHED:
-            body.pop(key, None)
-        if sha256(prev.encode() + dumps(body, option=sort)).hexdigest() != doc.get("hash"):
-            return f"event #{i + 1}: hash does not match its content"
+        # UNHASHED, spelled out (a loop over the set costs a tenth of the check; a test
+        # holds the two together)
+        pop(body, "hash", None), pop(body, "sig", None), pop(body, "signer", None)
+        pop(body, "hj_sig", None), pop(body, "hj_key", None)
+        h = sha256(prev.encode())
+        h.update(dumps(body, option=sort))
+        if h.hexdigest() != doc.get("hash"):
+            return f"event #{i}: hash does not match its content"
         prev = doc["hash"]
     return None
 
@@ -133,8 +140,11 @@ def verify_chain(docs: Sequence[Mapping[str, Any]]) -> str | None:
 def voided_ids(events: Iterable[Event]) -> set[str]:
     """Ids voided by an effective void. Walks backwards: a void only targets earlier
     events, so by the time we meet an event we know whether it is voided itself."""
+    evs = events if isinstance(events, list) else list(events)
     voided: set[str] = set()
-    for ev in reversed(list(events)):
+    if VOID not in map(_TYPE, evs):  # most logs hold no correction: one pass in C
+        return voided
+    for ev in reversed(evs):
         if ev.id in voided:
             continue
         if ev.type == VOID:
@@ -147,5 +157,10 @@ def voided_ids(events: Iterable[Event]) -> set[str]:
 def effective(events: Iterable[Event]) -> list[Event]:
     """The events that count: neither voided nor void events themselves."""
     evs = list(events)
+    if VOID not in map(_TYPE, evs):  # most logs hold no correction: one pass in C
+        return evs
     gone = voided_ids(evs)
     return [e for e in evs if e.id not in gone and e.type != VOID]
+
+
+_TYPE = attrgetter("type")

@@ -79,12 +79,16 @@ NOT_DONE = "not_done"
 
 @dataclass(frozen=True, slots=True)
 class Shot:
+    """One chronograph shot of a pre-game marker check: speed and time."""
+
     fps: float
     t: float
 
 
 @dataclass(frozen=True, slots=True)
 class TestResult:
+    """One test of a pre-game marker check (19.05) and its outcome."""
+
     name: str  # velocity | rate_of_fire | after_release | slap | ball_limit
     section: str
     outcome: str  # pass | fail | not_done

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from operator import attrgetter
 from typing import Any
 
 from fieldjudge.rules import protocol_texts as pt
@@ -56,6 +57,8 @@ LOCKED_VOID_BARRED = PROTOCOL_TYPES | {NO_SHOW, VOID}
 
 @dataclass(frozen=True)
 class Signature:
+    """A captain's signature of the submitted protocol (31)."""
+
     team: str
     name: str
     wall_time: str
@@ -65,6 +68,8 @@ class Signature:
 
 @dataclass(frozen=True)
 class Refusal:
+    """A captain's refusal to sign the protocol, with his reason (31)."""
+
     team: str
     reason: str
     captain: str
@@ -75,6 +80,8 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Correction:
+    """The head judge's correction of a game's total (31), old and new."""
+
     old_points: Mapping[str, int]
     new_points: Mapping[str, int]
     old_diff: Mapping[str, int]
@@ -116,6 +123,8 @@ def is_locked_void(etype: str, data: Mapping[str, Any] | None) -> bool:
 
 @dataclass
 class Protocol:
+    """A game's protocol folded from its events: submission, signatures, corrections."""
+
     teams: tuple[str, str]
     submission: Event | None = None
     stale: bool = False  # a game event came after the submission
@@ -166,13 +175,18 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
     """The protocol after ``events`` (voided events do not count)."""
     evs = list(events)
     p = Protocol(teams=tuple(teams))  # type: ignore[arg-type]
-    raw_types = {e.id: e.type for e in evs}
-    for e in effective(evs):
+    # only the protocol's own steps and a no-show change it; any other event after the
+    # newest submission makes that submission stale (what ``_apply`` does event by event)
+    steps = [e for e in effective(evs) if e.type in _PROTOCOL_STEPS]
+    for e in steps:
         _apply(p, e)
+    if p.submission is not None:
+        p.stale = _game_event_after(evs, p.submission)
     # a void after the submission that targets a game event changes the result as well
     # (31) except the head judge's void of a game event once the protocol was locked
-    if p.submission is not None:
+    if p.submission is not None and VOID in map(_TYPE, evs):
         gone = voided_ids(evs)
+        raw_types = {e.id: e.type for e in evs}
         for i, v in enumerate(evs):
             if v.seq <= p.submission.seq or v.type != VOID:
                 continue
@@ -199,6 +213,24 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
             else:
                 p.stale = True
     return p
+
+
+_TYPE = attrgetter("type")
+
+#: the events :func:`_apply` reads; every other effective event only makes a submission
+#: before it stale
+_PROTOCOL_STEPS = PROTOCOL_TYPES | {NO_SHOW}
+
+
+def _game_event_after(evs: Sequence[Event], submission: Event) -> bool:
+    """Whether an effective game event (neither a protocol step, a no-show nor a void)
+    follows the newest effective submission: the protocol was submitted before the game's
+    record was complete (31)."""
+    after = [e for e in evs if e.seq > submission.seq]
+    if not any(e.type not in _PROTOCOL_STEPS for e in after):
+        return False
+    gone = voided_ids(evs)
+    return any(e.type not in _PROTOCOL_STEPS and e.type != VOID and e.id not in gone for e in after)
 
 
 def _apply(p: Protocol, e: Event) -> None:

@@ -11,6 +11,8 @@ from fieldjudge.rules.messages import Phrase, RuleMessage
 
 @dataclass(frozen=True)
 class Slot:
+    """A game in the schedule as the checks see it: field, start, teams."""
+
     game_id: str
     field: str
     start: datetime
@@ -20,6 +22,8 @@ class Slot:
 
 @dataclass(frozen=True)
 class ScheduleCheck:
+    """What a check of the schedule found: errors refuse it, warnings do not."""
+
     errors: list[Phrase]
     warnings: list[Phrase]
 

@@ -44,6 +44,8 @@ FTDI_LATENCY_MS = 16.0  # default latency timer; the reader asks for 1 ms where 
 
 @dataclass(frozen=True)
 class ChronoConfig:
+    """The chronograph this laptop reads: port, speed, format, unit."""
+
     port: str
     baud: int = DEFAULT_BAUD
     fmt: str = "auto"

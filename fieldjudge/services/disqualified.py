@@ -4,7 +4,7 @@ them by folding the logs of the games scheduled before the given one (by start t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fieldjudge.rules.paintball import disqualified_in, fold
@@ -18,21 +18,36 @@ def setup_of(
     """The engine's setup of game ``g`` (a schedule entry): both rosters and the settings
     from the tournament, and the players ``disqualified`` in earlier games (20.05). The one
     place a setup is built: the live game, the protocol, exports and verify all use it."""
-    rosters = {
-        team: tuple(
-            RosterPlayer(int(p["number"]), str(p["name"]), bool(p.get("captain")))
-            for p in t.players(team)
+    return Setups(t, (g["team_a"], g["team_b"])).of(g, disqualified)
+
+
+class Setups:
+    """The setups of many games of one tournament (an export, ``verify``): the rosters and
+    the settings read from the tournament once, not once a game. ``teams``: the teams whose
+    rosters are read (default: every team's)."""
+
+    def __init__(self, t: Any, teams: Iterable[str] | None = None) -> None:
+        players = t.players() if teams is None else [p for x in teams for p in t.players(x)]
+        rosters: dict[str, list[RosterPlayer]] = {}
+        for p in players:  # in order of number within a team
+            rosters.setdefault(p["team_id"], []).append(
+                RosterPlayer(int(p["number"]), str(p["name"]), bool(p.get("captain")))
+            )
+        self._rosters = {team: tuple(ps) for team, ps in rosters.items()}
+        self._settings = Settings.from_dict(t.settings)
+
+    def of(
+        self, g: Mapping[str, Any], disqualified: frozenset[tuple[str, int]] = frozenset()
+    ) -> GameSetup:
+        """The setup of game ``g`` (see :func:`setup_of`)."""
+        teams = (g["team_a"], g["team_b"])
+        return GameSetup(
+            str(g["id"]),
+            *teams,
+            {team: self._rosters.get(team, ()) for team in teams},
+            self._settings,
+            disqualified=disqualified,
         )
-        for team in (g["team_a"], g["team_b"])
-    }
-    return GameSetup(
-        str(g["id"]),
-        g["team_a"],
-        g["team_b"],
-        rosters,
-        Settings.from_dict(t.settings),
-        disqualified=disqualified,
-    )
 
 
 _CHRONO_TYPES = frozenset({ev.CHRONO_READING, ev.HANG_VERDICT})
@@ -116,4 +131,4 @@ class CarriedOver:
             self._same_start |= {(str(x[0]), int(x[1])) for x in dq}
 
 
-__all__ = ["CarriedOver", "disqualified_before"]
+__all__ = ["CarriedOver", "Setups", "disqualified_before", "setup_of"]

@@ -51,6 +51,8 @@ def manifest_steps() -> frozenset[str]:
 
 @dataclass(frozen=True)
 class LaptopInfo:
+    """A laptop of the tournament: its key and whether the head judge registered it."""
+
     laptop_id: str
     name: str
     public_key: str | None
@@ -192,6 +194,8 @@ def head_message(kind: str, log_id: str, count: int, head_hash: str) -> bytes:
 
 @dataclass(frozen=True)
 class Anchor:
+    """The newest head of a game a laptop's signed manifest records."""
+
     count: int
     hash: str
     laptop: str

@@ -43,6 +43,8 @@ def config_dir() -> Path:
 
 @dataclass
 class LaptopSettings:
+    """This laptop's own settings: its field, theme and bell."""
+
     field: str = ""  # the field this laptop judges ("" = not chosen yet)
     theme: str = ""  # a Textual theme name ("" = the app's default)
     bell: bool = True  # the terminal bell at one minute left and at "Time!"/game end
@@ -76,6 +78,8 @@ class LaptopSettings:
 
 @dataclass(frozen=True)
 class KeymapProblem:
+    """A binding of the keymap file that could not be used, and why."""
+
     binding_id: str
     keys: str
     reason: str  # "reserved", "unknown", "bad", "file"
@@ -84,6 +88,8 @@ class KeymapProblem:
 
 @dataclass
 class Keymap:
+    """The keys this laptop's keymap file binds, and the bindings it refused."""
+
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> "k1,k2"
     problems: list[KeymapProblem] = field(default_factory=list)
     path: Path | None = None

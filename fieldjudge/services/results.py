@@ -8,9 +8,10 @@ take his secret (which unlocks his signing key) and ask the service for his gran
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
@@ -19,11 +20,12 @@ from fieldjudge.rules.paintball import GameResult, GameSetup, fold
 from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
-from fieldjudge.services import authority
-from fieldjudge.services.authority import HeadJudge
-from fieldjudge.services.disqualified import disqualified_before, setup_of
+from fieldjudge.services.disqualified import Setups, disqualified_before, setup_of
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
+
+if TYPE_CHECKING:
+    from fieldjudge.services.authority import HeadJudge
 
 Svc = TournamentService
 
@@ -68,10 +70,14 @@ def setup_for(
     game_id: str,
     log: Any = None,
     disqualified: frozenset[tuple[str, int]] | None = None,
+    setups: Setups | None = None,
+    game: dict[str, Any] | None = None,
 ) -> GameSetup:
     """The engine's setup of a game. ``disqualified``: the players disqualified in earlier
-    games (20.05) when the caller knows them (:class:`CarriedOver`), else looked up."""
-    g = t.game(game_id)
+    games (20.05) when the caller knows them (:class:`CarriedOver`), else looked up.
+    ``setups``: the tournament's rosters and settings read once, and ``game`` its schedule
+    entry, for a pass over many games."""
+    g = game if game is not None else t.game(game_id)
     if g is None and log is not None:
         g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
     if g is None:
@@ -80,7 +86,8 @@ def setup_for(
     # counts a player disqualified in an earlier game exactly as the game screen does
     if disqualified is None:
         disqualified = disqualified_before(t, game_id)
-    return setup_of(t, {**g, "id": game_id}, disqualified)
+    g = {**g, "id": game_id}
+    return setup_of(t, g, disqualified) if setups is None else setups.of(g, disqualified)
 
 
 @dataclass
@@ -120,13 +127,18 @@ class GameView:
 
 
 def view_from_events(
-    t: TournamentReader, game_id: str, events: list[Event], setup: GameSetup | None = None
+    t: TournamentReader,
+    game_id: str,
+    events: list[Event],
+    setup: GameSetup | None = None,
+    game: dict[str, Any] | None = None,
 ) -> GameView:
+    """``game``: its schedule entry, when the caller has it."""
     setup = setup or setup_for(t, game_id)
     state = fold(setup, events)
     computed = engine_result(setup, state)
     proto = pr.fold_protocol(events, setup.teams)
-    game = t.game(game_id) or {"id": game_id, "field": "", "start": ""}
+    game = game or t.game(game_id) or {"id": game_id, "field": "", "start": ""}
     return GameView(
         game=game,
         setup=setup,
@@ -150,14 +162,18 @@ def game_view(t: Svc, game_id: str) -> GameView:
 
 
 def read_game_view(
-    t: Svc, game_id: str, disqualified: frozenset[tuple[str, int]] | None = None
+    t: Svc,
+    game_id: str,
+    disqualified: frozenset[tuple[str, int]] | None = None,
+    setups: Setups | None = None,
+    game: dict[str, Any] | None = None,
 ) -> GameView:
     """The view of a game read once (an export over every game): its file read and its
-    chain verified once, not kept open unless it already was. ``disqualified``: see
-    :func:`setup_for`."""
+    chain verified once, not kept open unless it already was. ``disqualified``,
+    ``setups`` and ``game``: see :func:`setup_for`."""
     with t.reading_game_log(game_id) as log:
-        setup = setup_for(t, game_id, log, disqualified)
-        return view_from_events(t, game_id, list(log.events), setup)
+        setup = setup_for(t, game_id, log, disqualified, setups, game)
+        return view_from_events(t, game_id, list(log.events), setup, game)
 
 
 def result_doc(r: GameResult) -> dict[str, Any]:
@@ -283,6 +299,8 @@ def void_locked_event(
     why = _locked_void_refusal(t, v, data)
     if why:
         raise Refused(why)
+    from fieldjudge.services import authority  # the head judge's rules: on his action
+
     grant = t.head_judge(secret, authority.LOCKED_VOID)
     data["head_judge"] = t.meta.get("head_judge", "") or judge
     return _append(t, game_id, VOID, data, judge or data["head_judge"], when, grant)
@@ -408,12 +426,16 @@ def replay_no_show(
 # --- standings ---------------------------------------------------------------------------
 
 
-def closed_results(t: TournamentReader) -> list[tuple[dict, GameResult]]:
+def closed_results(
+    t: TournamentReader, made: Mapping[str, dict[str, Any]] | None = None
+) -> list[tuple[dict, GameResult]]:
     """Results of the games whose protocol both captains answered (signed; unsigned games
-    are provisional: ``export.scope``), from the summary index (rebuilt when stale)."""
+    are provisional: ``export.scope``), from the summary index (rebuilt when stale).
+    ``made``: summaries the caller has just made from the games' files (an export's pass),
+    by game id; the other games' come from the index."""
     out = []
     for g in t.games():
-        s = t.game_summary(g["id"])
+        s = (made or {}).get(g["id"]) or t.game_summary(g["id"])
         if s.get("phase") in (pr.SIGNED, pr.LOCKED) and s.get("result"):  # signed (31)
             out.append((g, result_from_doc(g["id"], s["result"])))
     return out

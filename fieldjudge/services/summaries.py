@@ -80,11 +80,17 @@ def _view_summary(v: GameView) -> dict[str, Any]:
     # 20.05: who is disqualified after this game (read by later games' setups)
     out["disqualified"] = sorted([team, number] for team, number in disqualified_in([v.state]))
     # the head judge's void after the signatures (31) is not part of the game's time
-    game_events = [
-        e for e in events if e.type not in PROTOCOL_TYPES and not is_locked_void(e.type, e.data)
-    ]
-    if v.final and game_events:
-        out["ended_at"] = game_events[-1].wall_time  # 32.03: the gap starts here
+    if v.final:
+        last = next(
+            (
+                e
+                for e in reversed(events)
+                if e.type not in PROTOCOL_TYPES and not is_locked_void(e.type, e.data)
+            ),
+            None,
+        )
+        if last is not None:
+            out["ended_at"] = last.wall_time  # 32.03: the gap starts here
     if v.phase in CLOSED_PHASES:
         out["result"] = result_doc(v.result)
     return out

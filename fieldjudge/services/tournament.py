@@ -194,8 +194,10 @@ class TournamentService:
         )
 
     def reading_game_log(self, game_id: str) -> contextlib.AbstractContextManager[EventLog]:
-        """A game's log to read once, closed after unless the folder holds it open."""
-        return self.store.reading_game_log(game_id)
+        """A game's log to read once, closed after unless the folder holds it open; a file
+        that does not reach the newest head a laptop's signed manifest records for the game
+        (truncated, replaced, missing) is :class:`DamagedFile`, as for :meth:`game_log`."""
+        return self.store.reading_game_log(game_id, self.anchor(game_id))
 
     def match_log(self, match_id: str, meta: dict[str, Any] | None = None) -> EventLog:
         return self.store.match_log(match_id, meta)

@@ -40,6 +40,8 @@ class BadLaptopId(StoreError):
 
 @dataclass(frozen=True)
 class Attempt:
+    """One try of the head judge's secret, as the laptop's log holds it."""
+
     t: float  # POSIX seconds, as the caller's clock gave them
     laptop: str
     what: str

@@ -14,6 +14,7 @@ damaged file for it (never overwritten). A file without its meta record is strip
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,14 @@ def current_for(kind: str) -> int:
 
 
 def sorted_event_docs(data: Data) -> list[dict[str, Any]]:
-    return sorted((data.get("events") or {}).values(), key=lambda d: d.get("seq", 0))
+    docs = (data.get("events") or {}).values()
+    try:
+        return sorted(docs, key=_SEQ)  # every stored event has its number
+    except (KeyError, TypeError):  # a damaged one: named by the chain check that follows
+        return sorted(docs, key=lambda d: d.get("seq", 0))
+
+
+_SEQ = itemgetter("seq")
 
 
 def handover_of(data: Any) -> Handover | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,17 +49,23 @@ def _signal_write(tag: bytes) -> None:
         os.write(int(_HOOK_FD), tag)
 
 
-def _write_all(fd: int, payload: bytes) -> None:
-    view = memoryview(payload)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
+def _write_all(fd: int, payload: bytes | Sequence[bytes | memoryview]) -> None:
+    for part in [payload] if isinstance(payload, bytes) else payload:
+        view = memoryview(part)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
 
 
 def atomic_write_bytes(
-    path: Path, payload: bytes, *, tag: bytes = b"r", durable: bool = True
+    path: Path,
+    payload: bytes | Sequence[bytes | memoryview],
+    *,
+    tag: bytes = b"r",
+    durable: bool = True,
 ) -> None:
-    """Write ``payload`` to ``path`` so that a crash leaves the old or the new content.
+    """Write ``payload`` (bytes, or parts one after the other) to ``path`` so that a crash
+    leaves the old or the new content.
     ``durable=False`` (a derived file, e.g. an export, rebuilt from the logs at any time):
     the same temp file and rename, so a killed process never leaves half a file, without
     the two fsyncs that make it survive a power cut."""

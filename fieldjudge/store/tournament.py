@@ -334,15 +334,31 @@ class Tournament(TablesMixin):
         self.index.invalidate(log_id)
 
     @contextlib.contextmanager
-    def reading_game_log(self, game_id: str) -> Iterator[EventLog]:
+    def reading_game_log(
+        self, game_id: str, anchor: tuple[int, str] | None = None
+    ) -> Iterator[EventLog]:
         """A game's log to read once (an export, a summary): the open one if this folder
         holds it, else opened (chain verified) for this read and closed after, so a pass
-        over every game holds one game's events at a time. Raises :class:`DamagedFile`."""
+        over every game holds one game's events at a time. ``anchor``: as for
+        :meth:`game_log` (a file that does not reach it is damaged). Raises
+        :class:`DamagedFile`."""
         if game_id in self._logs:
-            yield self._logs[game_id]
+            log = self._logs[game_id]
+            fault = anchor_fault(log.events, anchor)
+            if fault:
+                raise DamagedFile(log.path, fault)
+            yield log
             return
-        log = EventLog.open(self.game_path(game_id))
+        path = self.game_path(game_id)
+        if not path.exists() and anchor is not None and anchor[0] > 0:
+            raise DamagedFile(
+                path, f"missing: the manifest records {anchor[0]} events of this game"
+            )
+        log = EventLog.open(path)
         try:
+            fault = anchor_fault(log.events, anchor)
+            if fault:
+                raise DamagedFile(path, fault)
             yield log
         finally:
             log.close()

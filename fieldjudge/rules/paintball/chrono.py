@@ -18,6 +18,8 @@ DISQUALIFICATION = "disqualification"
 
 @dataclass(frozen=True)
 class ChronoVerdict:
+    """What one chronograph reading brings (20.02-20.05): the penalty, its section, flags."""
+
     penalty: str  # none | removal | group_1_1 | disqualification
     section: str
     reason: str | None  # elimination reason key (reasons.DERIVED_REASONS) or None

@@ -45,6 +45,8 @@ PlayerKey = tuple[str, int]
 
 @dataclass
 class Elimination:
+    """How a player left play: the reason, its section, when and by which event."""
+
     reason: str
     section: str
     game_clock_ms: int | None
@@ -54,6 +56,8 @@ class Elimination:
 
 @dataclass
 class Check:
+    """A paint (24) or neutral (25) check of a player: when it began and ended, and how."""
+
     kind: str  # "paint" (24) | "neutral" (25)
     start_ms: int | None
     end_ms: int | None = None
@@ -68,6 +72,8 @@ class Check:
 
 @dataclass
 class PlayerState:
+    """One player of the game as the events left him: in play, checked, out, disqualified..."""
+
     team: str
     number: int
     name: str
@@ -94,6 +100,8 @@ class PlayerState:
 
 @dataclass
 class Capture:
+    """A flag taken from its base (22): by whom, when, by which event."""
+
     team: str
     number: int
     game_clock_ms: int | None
@@ -102,6 +110,8 @@ class Capture:
 
 @dataclass
 class FlagState:
+    """A team's flag: where it is, who carries it, the spares hung (22-23)."""
+
     owner: str  # the team whose flag (and base) it is
     location: str = AT_BASE
     carrier: PlayerKey | None = None
@@ -117,6 +127,8 @@ class FlagState:
 
 @dataclass
 class ClockState:
+    """The game clock (17-18): its length, whether it runs, the time elapsed."""
+
     length_ms: int
     started: bool = False
     running: bool = False
@@ -126,6 +138,8 @@ class ClockState:
 
 @dataclass
 class HangAttempt:
+    """A touch of the flag to the hanging point and its verdict (23)."""
+
     team: str
     number: int
     touch_ms: int | None
@@ -136,6 +150,8 @@ class HangAttempt:
 
 @dataclass
 class ChronoRecord:
+    """An in-game chronograph reading and what it brought (20.02-20.05)."""
+
     team: str
     number: int
     fps: float | None
@@ -159,6 +175,8 @@ class Note:
 
 @dataclass
 class GameState:
+    """The state of a game folded from its events: players, flags, clock, phase, notes."""
+
     setup: GameSetup
     phase: str
     players: dict[PlayerKey, PlayerState]

@@ -9,6 +9,8 @@ from fieldjudge.rules.messages import Phrase
 
 @dataclass(frozen=True)
 class Reason:
+    """An elimination reason: its key, its rule section and its English text."""
+
     key: str
     section: str
     en: str

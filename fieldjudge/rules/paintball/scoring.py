@@ -22,6 +22,8 @@ NO_SHOW = "no_show"
 
 @dataclass(frozen=True)
 class GameResult:
+    """A game's result (30.01): the game points, the survivor difference, the outcome."""
+
     game_id: str
     teams: tuple[str, str]
     points: Mapping[str, int]  # game points by team
@@ -196,6 +198,8 @@ def no_show_result(
 
 @dataclass(frozen=True)
 class StandingRow:
+    """One team's line of the standings (30.02)."""
+
     rank: int
     team: str
     games: int

@@ -41,6 +41,8 @@ class Points:
 
 @dataclass(frozen=True)
 class ChronoSettings:
+    """The tournament's chronograph limits (19.05, 20.02-20.05)."""
+
     limit_fps: float = 300.0  # 20.02 / 20.03: over this → removal
     group_above_fps: float = 310.0  # 20.04: over this → group removal 1+1
     group_upto_fps: float = 320.0  # 20.04: up to this
@@ -79,6 +81,8 @@ def _from_flat(cls: type, doc: Any) -> Any:
 
 @dataclass(frozen=True)
 class Settings:
+    """The tournament's rules settings: team size, game length, points, penalties."""
+
     team_size: int = 5
     game_length_ms: int = 420_000  # 7:00
     points: Points = field(default_factory=Points)
@@ -166,6 +170,8 @@ def needs_second_player(settings: Settings, reason: str) -> bool:
 
 @dataclass(frozen=True)
 class RosterPlayer:
+    """A player on a team's roster: shirt number, name, captain or not."""
+
     number: int
     name: str
     captain: bool = False
@@ -173,13 +179,18 @@ class RosterPlayer:
 
 @dataclass(frozen=True)
 class GameSetup:
+    """What a game is folded against: its two teams, their rosters, the settings."""
+
     game_id: str
     team_a: str
     team_b: str
     rosters: Mapping[str, tuple[RosterPlayer, ...]]
     settings: Settings = field(default_factory=Settings)
     # 20.05: players disqualified in an earlier game of the tournament, as (team, number);
-    # they cannot be put in play in this game (see ``disqualified_in``)
+    # they cannot be put in play in this game (see ``disqualified_in``). Only this game's
+    # teams' players are kept: the others' cannot change this game (a setup depends on
+    # nothing else, so a game folded with the tournament's whole set or with its teams'
+    # part is the same game)
     disqualified: frozenset[tuple[str, int]] = frozenset()
 
     def __post_init__(self) -> None:
@@ -188,8 +199,11 @@ class GameSetup:
             "rosters",
             MappingProxyType({str(t): tuple(ps) for t, ps in self.rosters.items()}),
         )
+        teams = (self.team_a, self.team_b)
         object.__setattr__(
-            self, "disqualified", frozenset((str(t), int(n)) for t, n in self.disqualified)
+            self,
+            "disqualified",
+            frozenset((str(t), int(n)) for t, n in self.disqualified if str(t) in teams),
         )
 
     @property

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from fieldjudge.rules.events import VOID, Event, effective
@@ -58,14 +59,27 @@ def fold(setup: GameSetup, events: Iterable[Event], *, recheck: bool = False) ->
     check_all = recheck or bool(setup.disqualified)
     checked = None if check_all else unsettled(evs)
     st = new_state(setup)
-    for e in effective(evs):
-        _step(st, e, checked is None or e.id in checked)
+    step = _step
+    if checked is None:
+        for e in effective(evs):
+            step(st, e, True)
+    elif not checked:  # nothing unsettled (no void): no event is checked again
+        for e in effective(evs):
+            step(st, e, False)
+    else:
+        for e in effective(evs):
+            step(st, e, e.id in checked)
     return st
+
+
+_TYPE = attrgetter("type")
 
 
 def unsettled(events: Sequence[Event]) -> set[str]:
     """Ids of the events whose standing a void may have changed after they were checked:
     for every void (effective or not), its target and every event between the two."""
+    if VOID not in map(_TYPE, events):  # most logs hold no correction: one pass in C
+        return set()
     pos = {e.id: i for i, e in enumerate(events)}
     out: set[str] = set()
     for i, e in enumerate(events):
@@ -93,10 +107,13 @@ def advance(st: m.GameState, e: Event) -> m.GameState:
 def _step(st: m.GameState, e: Event, check: bool = True) -> None:
     """Apply one effective event (refused ones go to ``rejected``, unknown types to
     ``ignored``); ``check``: run the refusal checks first (see :func:`fold`)."""
-    if e.type not in ev.EVENT_TYPES:
+    apply = _APPLY.get(e.type)  # the appliers of ev.EVENT_TYPES, every one
+    if apply is None:
         st.ignored.append(e.id)
         return
-    data = e.data if type(e.data) is dict or isinstance(e.data, Mapping) else {}
+    data = e.data
+    if type(data) is not dict and not isinstance(data, Mapping):
+        data = {}
     if check:
         try:
             why = refusal(st, e.type, data)
@@ -106,7 +123,7 @@ def _step(st: m.GameState, e: Event, check: bool = True) -> None:
             st.rejected.append(m.Note(e.id, e.seq, e.type, why))
             return
     try:
-        _APPLY[e.type](st, e, data)
+        apply(st, e, data)
     except Exception as exc:  # a malformed or illegal record must not stop the fold
         st.rejected.append(m.Note(e.id, e.seq, e.type, nt.could_not_apply(str(exc))))
 
@@ -128,8 +145,10 @@ def validate(
 
 def _ms(st: m.GameState, e: Event) -> int | None:
     """Game time of an event: its own stamp, else derived from the clock and wall time."""
-    if e.game_clock_ms is not None:
-        return max(0, min(int(e.game_clock_ms), st.clock.length_ms))
+    ms = e.game_clock_ms
+    if ms is not None:
+        ms, length = int(ms), st.clock.length_ms
+        return 0 if ms < 0 else length if ms > length else ms
     if not st.clock.started:
         return None
     try:
@@ -145,6 +164,10 @@ def _stop_clock(st: m.GameState, at: int | None) -> None:
 
 
 def _pl(st: m.GameState, team: Any, number: Any) -> m.PlayerState:
+    if type(number) is int:  # as the services record it (a bool is no number)
+        p = st.players.get((team, number))
+        if p is not None:
+            return p
     return st.players[(str(team), num(number))]  # type: ignore[index]  # None: KeyError
 
 
@@ -464,3 +487,6 @@ _APPLY = {
     ev.INSPECTION: _a_inspection,
     ev.OLD_PAINT: _a_old_paint,
 }
+
+if _APPLY.keys() != ev.EVENT_TYPES:  # _step tells an unknown type by its applier
+    raise RuntimeError("every paintball event type needs its applier, and only those")
