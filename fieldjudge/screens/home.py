@@ -85,10 +85,10 @@ def state_text(summary: dict, team_a: str, team_b: str, names: dict[str, str]) -
 
 
 def _plain(text: str) -> Text:
-    """A cell shown as written: a name is not Rich markup (``[b]`` or ``:fire:`` in a team
-    name stays as typed), and the table measures and draws it without parsing it first
-    (as the table itself makes a one-line cell of a string). The state column keeps
-    strings: ``…`` marks a game whose state is still being read."""
+    """A cell shown as written: a name is not parsed as Rich markup (``:fire:`` in a team
+    name stays as typed, not an emoji), and the table measures and draws it without
+    parsing it first (the one-line cell the table itself makes of a string). The state
+    column keeps strings: ``…`` marks a game whose state is still being read."""
     return Text(text, no_wrap=True, end="")
 
 
