@@ -5,6 +5,7 @@ Build it with :func:`make_app` (shared by the CLI and the tests).
 
 from __future__ import annotations
 
+import gc
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -20,11 +21,7 @@ from textual.theme import Theme
 
 from fieldjudge import i18n
 from fieldjudge.i18n import _
-from fieldjudge.screens.bell import GameBell
-from fieldjudge.screens.dialogs.forms import MessageScreen
-from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
 from fieldjudge.screens.keyrouting import RU_TO_LATIN, KeyDone, KeyRouter, latin_twin
-from fieldjudge.screens.palette import JudgePalette, iter_commands
 from fieldjudge.services import (
     TOURNAMENT_FILE,
     DamagedFile,
@@ -35,7 +32,8 @@ from fieldjudge.services import (
 )
 from fieldjudge.services.laptop import LaptopSettings, load_keymap
 
-if TYPE_CHECKING:  # imported on first use: the home screen's first frame needs neither
+if TYPE_CHECKING:  # imported on first use: the home screen's first frame needs none
+    from fieldjudge.screens.bell import GameBell
     from fieldjudge.services.chrono import ChronoSession
     from fieldjudge.services.sync import SyncStatusProvider
 
@@ -208,6 +206,8 @@ class FieldJudgeApp(App[None]):
 
     def game_bell(self, session: Any) -> None:
         """Ring the terminal bell at one minute left and when play stops (a setting)."""
+        from fieldjudge.screens.bell import GameBell
+
         bell = self._bells.setdefault(session.game_id, GameBell())
         reason = bell.due(session.state.phase, session.remaining_ms())
         if reason and self.laptop.bell:
@@ -282,6 +282,8 @@ class FieldJudgeApp(App[None]):
                 folder, startup_backup=False, monotonic=self.monotonic, wall=self.wall
             )
         except FolderLocked as exc:
+            from fieldjudge.screens.dialogs.forms import MessageScreen
+
             self.push_screen(
                 MessageScreen(
                     _("Tournament is open elsewhere"),
@@ -297,6 +299,8 @@ class FieldJudgeApp(App[None]):
             self.show_damaged(folder, exc)
             return False
         except StoreError as exc:  # e.g. this laptop's key folder inside the tournament
+            from fieldjudge.screens.dialogs.forms import MessageScreen
+
             self.push_screen(MessageScreen(_("Cannot open the tournament"), str(exc)))
             return False
         self.install_tournament(t)
@@ -426,6 +430,8 @@ class FieldJudgeApp(App[None]):
 
     def action_command_palette(self) -> None:
         """Ctrl+P: the actions of this screen, in the UI language."""
+        from fieldjudge.screens.palette import JudgePalette
+
         if self.use_command_palette and not CommandPalette.is_open(self):
             self.push_screen(JudgePalette(placeholder=_("Search for commands…")))
 
@@ -438,6 +444,8 @@ class FieldJudgeApp(App[None]):
 
     # -- global actions -----------------------------------------------------------------
     def action_help(self) -> None:
+        from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
+
         screen = self.screen
         if isinstance(screen, HelpScreen):
             return
@@ -455,6 +463,8 @@ class FieldJudgeApp(App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Every action of the current screen (aliases once), then the app's own."""
+        from fieldjudge.screens.palette import iter_commands
+
         for a in iter_commands(screen):
             yield SystemCommand(a.title, a.key, _make_runner(a.node, a.action))
 
@@ -472,6 +482,21 @@ def _make_runner(node: Any, action: str):
     return run
 
 
+_startup_frozen = False
+
+
+def _freeze_startup_objects() -> None:
+    """The modules imported by now (Textual, Rich, fieldjudge: some 45,000 objects) live as
+    long as the process: kept out of the cyclic collector's passes, so the full pass that
+    falls in the first frames (~15 ms over all of them) does not. Once per process (a
+    later app of the same process, as in the tests, freezes nothing more); the game screen
+    gives everything back to the collector when it closes (``gc.unfreeze``)."""
+    global _startup_frozen
+    if not _startup_frozen:
+        _startup_frozen = True
+        gc.freeze()
+
+
 def make_app(
     data_dir: Path,
     tournament_folder: Path | None = None,
@@ -482,5 +507,6 @@ def make_app(
 ) -> FieldJudgeApp:
     """The one factory the CLI and the tests use (``wall=``: the clock of the head judge's
     secret attempts)."""
+    _freeze_startup_objects()
     i18n.set_language(lang)
     return FieldJudgeApp(Path(data_dir), tournament_folder, judge, monotonic, **kwargs)

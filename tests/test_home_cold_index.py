@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from textual import events
+
 from fieldjudge.app import make_app
 from fieldjudge.screens import home
 from fieldjudge.services import open_tournament
 from fieldjudge.services.game import FakeClock, GameSession
+from tests.screen_text import screen_text
 
 
 def _played_games(folder, n: int) -> list[str]:
@@ -63,3 +66,56 @@ async def test_cold_index_fills_every_state_after_the_first_frame(demo_folder) -
                 table.get_cell(gid, app.screen._state_column) == f"in play {alive[0]} × {alive[1]}"
             )
         assert all(t.cached_game_summary(g["id"]) is not None for g in t.games())
+
+
+async def test_keys_go_through_while_the_states_are_read(demo_folder, monkeypatch) -> None:
+    """The games are summarised a slice at a time in a task that gives the event loop
+    back: a key pressed while states are still being read is handled between two slices
+    (the slices used to run back to back and hold every key until all were shown)."""
+    _played_games(demo_folder, 30)
+    (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
+    monkeypatch.setattr(home, "FILL_SLICE_S", 0.0)  # one game a slice
+    cursor_at_slice: list[int] = []
+    summarise_slice = home.HomeScreen._summarise_slice
+
+    def recording(screen, t, pending):
+        if not cursor_at_slice:  # a key pressed as the first slice starts
+            screen.app.post_message(events.Key("down", None))
+        cursor_at_slice.append(screen.query_one("#games").cursor_row)
+        return summarise_slice(screen, t, pending)
+
+    monkeypatch.setattr(home.HomeScreen, "_summarise_slice", recording)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        while app.tournament is None or not any(t.row_count for t in app.screen.query("#games")):
+            await pilot.pause(0.01)
+        table = app.screen.query_one("#games")
+        for _ in range(500):
+            if "…" not in table.get_column_at(4):
+                break
+            await pilot.pause(0.01)
+        assert "…" not in table.get_column_at(4)
+        assert table.cursor_row == 1
+    assert len(cursor_at_slice) >= 30
+    assert cursor_at_slice[0] == 0
+    assert cursor_at_slice[-1] == 1  # the key was handled between two slices
+
+
+async def test_cold_states_widen_their_column_as_a_warm_start_does(demo_folder) -> None:
+    ids = _played_games(demo_folder, 3)
+    (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        while app.tournament is None or not any(t.row_count for t in app.screen.query("#games")):
+            await pilot.pause(0.01)
+        table = app.screen.query_one("#games")
+        for _ in range(500):
+            if "…" not in table.get_column_at(4):
+                break
+            await pilot.pause(0.01)
+        await pilot.pause()
+        state = table.get_cell(ids[0], app.screen._state_column)
+        assert state in ("in play 4 × 5", "in play 5 × 4")
+        widest = max(len(str(s)) for s in table.get_column_at(4))
+        assert table.columns[app.screen._state_column].content_width == widest
+        assert state in screen_text(app)

@@ -84,6 +84,27 @@ async def test_N_asks_the_field_once_then_opens_its_next_unplayed_game(
         assert app.screen.session.game_id == expected["id"]
 
 
+async def test_team_names_are_shown_as_typed_not_as_emoji_codes(demo_folder: Path) -> None:
+    from datetime import datetime
+
+    from fieldjudge.services import open_tournament
+
+    t = open_tournament(demo_folder, startup_backup=False)
+    a = t.add_team("Лисы :smile:")["id"]
+    b = t.add_team("Огонь :fire:")["id"]
+    t.add_games([{"field": "9", "start": datetime(2026, 6, 1, 18, 0), "team_a": a, "team_b": b}])
+    t.close()
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
+        gid = next(g["id"] for g in app.tournament.games() if g["field"] == "9")
+        row = table(app).get_row(gid)
+        assert [str(c) for c in row[:4]] == ["18:00", "9", "Лисы :smile:", "Огонь :fire:"]
+        await pilot.press("end")
+        await pilot.pause()
+        assert "Лисы :smile:  Огонь :fire:" in screen_text(app)
+
+
 def test_states_read_as_players_in_play_or_a_result() -> None:
     from fieldjudge import i18n
 

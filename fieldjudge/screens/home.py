@@ -9,10 +9,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Header, OptionList, Static
 from textual.widgets.option_list import Option
@@ -56,10 +58,6 @@ LIVE_PHASES = ("not_started", "running", "stopped", "hang_check", "ended", "insp
 UNPLAYED = ("scheduled", "open", "not_started")
 
 
-class EnginesReady(Message):
-    """The rules engines a summary folds with are imported."""
-
-
 class SyncTick(Message):
     """The sync status read by the worker (posted; the handler updates the screen)."""
 
@@ -84,6 +82,14 @@ def state_text(summary: dict, team_a: str, team_b: str, names: dict[str, str]) -
         in_play = _("in play {a} × {b}").format(a=summary["alive"][0], b=summary["alive"][1])
         return in_play if phase_id == "running" else f"{phase} · {in_play}"
     return phase
+
+
+def _plain(text: str) -> Text:
+    """A cell shown as written: a name is not parsed as Rich markup (``:fire:`` in a team
+    name stays as typed, not an emoji), and the table measures and draws it without
+    parsing it first (the one-line cell the table itself makes of a string). The state
+    column keeps strings: ``…`` marks a game whose state is still being read."""
+    return Text(text, no_wrap=True, end="")
 
 
 class HomeScreen(JudgeScreen):
@@ -122,22 +128,28 @@ class HomeScreen(JudgeScreen):
         self._changed_logs = None
 
     def compose(self) -> ComposeResult:
+        # The first focus goes where the mount puts it: the games when the open tournament
+        # has some (Textual's default, the first focusable widget, is the tournaments list,
+        # and the move to the games restyled both lists and remade the footer's keys).
+        t = self.app.tournament
+        self.AUTO_FOCUS = "#games" if t is not None and t.games() else "*"
         yield Header()
-        with Horizontal():
-            with Vertical(id="tournaments-pane"):
-                yield Static(_("Tournaments"), classes="pane-title")
-                yield OptionList(id="tournaments")
-                yield Static(
-                    _(
-                        "t teams   s schedule\nn new tournament\nx export  m merge\nj judge   q quidditch\nw pit     N next game\nF1 all keys"
-                    ),
-                    id="home-hints",
-                )
-            with Vertical(id="games-pane"):
-                yield Static("", id="tournament-title", classes="pane-title")
-                yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
-                yield Static("", id="pit-line", markup=False)
-                yield Static(_("sync: checking…"), id="sync-line", markup=False)
+        # the two panes side by side between the docked header and footer (the screen's
+        # own horizontal layout, app.tcss: one container less to style, lay out and draw)
+        with Vertical(id="tournaments-pane"):
+            yield Static(_("Tournaments"), classes="pane-title")
+            yield OptionList(id="tournaments")
+            yield Static(
+                _(
+                    "t teams   s schedule\nn new tournament\nx export  m merge\nj judge   q quidditch\nw pit     N next game\nF1 all keys"
+                ),
+                id="home-hints",
+            )
+        with Vertical(id="games-pane"):
+            yield Static("", id="tournament-title", classes="pane-title")
+            yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="pit-line", markup=False)
+            yield Static(_("sync: checking…"), id="sync-line", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -201,10 +213,10 @@ class HomeScreen(JudgeScreen):
             elif summary is None:
                 self._pending.append(g["id"])
             cells = (
-                datetime.fromisoformat(g["start"]).strftime("%H:%M"),
-                g["field"],
-                names.get(g["team_a"], "?"),
-                names.get(g["team_b"], "?"),
+                _plain(datetime.fromisoformat(g["start"]).strftime("%H:%M")),
+                _plain(str(g["field"])),
+                _plain(names.get(g["team_a"], "?")),
+                _plain(names.get(g["team_b"], "?")),
                 state_text(summary, g["team_a"], g["team_b"], names)
                 if summary is not None
                 else "…",
@@ -215,12 +227,8 @@ class HomeScreen(JudgeScreen):
                         table.update_cell(g["id"], column, value)
             else:
                 table.add_row(*cells, key=g["id"])
-        if self._pending and not self._engines:
-            # after the first frame, a module a frame, then on_engines_ready fills the
-            # states
-            self.call_after_refresh(self.load_engines)
-        elif self._pending:
-            self.call_after_refresh(self._fill_states, t, self._pending)
+        if self._pending:
+            self._summarise(t, self._pending)
         else:
             t.index.save()
         if not games:
@@ -231,43 +239,78 @@ class HomeScreen(JudgeScreen):
         if not isinstance(self.focused, OptionList) or keep is None:
             table.focus()  # a row is highlighted from the start
 
-    def load_engines(self, step: int = 0) -> None:
-        """Import the rules engines on the main thread, one module a frame (a few ms each;
-        a worker importing them held the interpreter lock against the first frames and
-        kept its own memory arena), then say so. Reads nothing."""
+    @work(exclusive=True, group="summaries")
+    async def _summarise(self, t: Any, pending: list[str]) -> None:
+        """The states of stale games, after the first frame: the rules engines imported a
+        module a frame (a few ms each), then the games summarised about a frame
+        (:data:`FILL_SLICE_S`) at a time, the rows on screen first. Their states are put
+        in the table when they are all known, the others at the end: each change of a
+        cell makes the table draw its visible rows again and keep that drawing in its
+        caches (a state shown every slice cost 4 MB and a quarter more time).
+
+        On the main thread (the store is never read by a thread; a thread importing the
+        engines held the interpreter lock against the first frames), in a task of its own
+        that waits for the screen's next refresh between slices: the keys pressed
+        meanwhile are handled and, if they changed something, drawn. (The slices used to
+        run as after-refresh callbacks of the screen itself, which invokes them as soon as
+        it is idle with nothing to repaint: they ran back to back without returning to
+        the event loop, and no key or frame got through until every state was shown.)"""
         from fieldjudge.services.summaries import load_engine
 
-        if not self.is_mounted:
-            return
-        if load_engine(step):
-            self.post_message(EnginesReady())
-        else:
-            self.call_after_refresh(self.load_engines, step + 1)
+        step = 0
+        while not self._engines:
+            await self.wait_for_refresh()
+            if not self.is_mounted:
+                return
+            self._engines = load_engine(step)
+            step += 1
+        on_screen = self._rows_on_screen() & set(pending)
+        pending.sort(key=lambda gid: gid not in on_screen)  # in place: still self._pending
+        states: dict[str, str] = {}
+        while pending:
+            await self.wait_for_refresh()  # keys, and a frame if they changed something
+            if self.app.tournament is not t or pending is not self._pending or not self.is_mounted:
+                return  # the list was reloaded (or the tournament closed) meanwhile
+            states.update(self._summarise_slice(t, pending))
+            if not pending or (on_screen and on_screen <= states.keys()):
+                self._show_states(states)
+                states, on_screen = {}, set()
+        t.index.save()
 
-    def on_engines_ready(self, _message: EnginesReady) -> None:
-        self._engines = True
-        t = self.app.tournament
-        if t is not None and self._pending:
-            self.call_after_refresh(self._fill_states, t, self._pending)
-
-    def _fill_states(self, t: Any, pending: list[str]) -> None:
-        """Summarise stale games for about one frame, then let the keys through; again
-        until none is left (on the main thread: the store is never read by a worker)."""
-        if self.app.tournament is not t or pending is not self._pending or not self.is_mounted:
-            return  # the list was reloaded (or the tournament closed) meanwhile
+    def _rows_on_screen(self) -> set[str]:
         table = self.query_one("#games", DataTable)
+        top = int(table.scroll_y)
+        return {str(row.key.value) for row in table.ordered_rows[top : top + table.size.height]}
+
+    def _summarise_slice(self, t: Any, pending: list[str]) -> dict[str, str]:
+        """The states of stale games for about one frame (each reads, verifies and folds
+        a game file), by game id."""
         names = t.team_names()
+        out: dict[str, str] = {}
         deadline = time.monotonic() + FILL_SLICE_S
-        while pending and time.monotonic() < deadline:
+        while pending:  # one game at least
             gid = pending.pop(0)
             g = t.game(gid)
-            if g is not None and gid in table.rows:
-                text = state_text(t.game_summary(gid), g["team_a"], g["team_b"], names)
-                table.update_cell(gid, self._state_column, text)
-        if pending:
-            self.call_after_refresh(self._fill_states, t, pending)  # a slice a frame
-        else:
-            t.index.save()
+            if g is not None:
+                out[gid] = state_text(t.game_summary(gid), g["team_a"], g["team_b"], names)
+            if time.monotonic() >= deadline:
+                break
+        return out
+
+    def _show_states(self, states: dict[str, str]) -> None:
+        """The states in their cells (each replaces a "…"), the column widened to the
+        longest as a warm start draws it ("итог 3:0 · закрыта", not "итог 3:0 · за"): only
+        the widest is measured by the table, last (the table measures every cell of the
+        column again for each measured cell narrower than the column)."""
+        table = self.query_one("#games", DataTable)
+        shown = sorted(
+            ((gid, text) for gid, text in states.items() if gid in table.rows),
+            key=lambda item: cell_len(item[1]),
+        )
+        for gid, text in shown[:-1]:
+            table.update_cell(gid, self._state_column, text)
+        for gid, text in shown[-1:]:
+            table.update_cell(gid, self._state_column, text, update_width=True)
 
     # -- actions ------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#tournaments")

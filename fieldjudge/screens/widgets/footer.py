@@ -25,6 +25,14 @@ def key_width(key: FooterKey) -> int:
     return width
 
 
+def _settle_compact(key: FooterKey, compact: bool) -> None:
+    """A key's compact state and its ``-compact`` class as they will end, set before it
+    mounts: ``FooterKey`` sets the class in a watcher, at mount and again when the footer's
+    value is bound to it, and each change of class restyled the key (twice a key)."""
+    key.set_reactive(FooterKey.compact, compact)
+    key.set_class(compact, "-compact", update=False)
+
+
 class Footer(TextualFooter):
     _fitted_width: int | None = None
     _composed: Any = None  # what the keys shown were made from (see _shown)
@@ -60,12 +68,22 @@ class Footer(TextualFooter):
         await super().recompose()
 
     def compose(self) -> ComposeResult:
+        # The keys from the first compose (Textual's footer composes empty, then again with
+        # the keys once the screen publishes its bindings: every key styled, mounted and
+        # laid out twice, and a first frame without them). A binding that changes later
+        # recomposes as before (``recompose`` compares what the keys were made from).
+        self._bindings_ready = True
         self._composed = self._shown()
         items = list(super().compose())
         keys = [
             i for i in items if isinstance(i, FooterKey) and "-command-palette" not in i.classes
         ]
         others = [i for i in items if i not in keys]
+        for key in keys:
+            _settle_compact(key, self.compact)  # bound to the footer's
+        for other in others:
+            if isinstance(other, FooterKey):
+                _settle_compact(other, other.compact)  # the palette key keeps its own
         # the palette key is docked right with a border and a trailing space; one more
         # column keeps a gap before it
         room = self._width() - sum(key_width(i) + 3 for i in others if isinstance(i, FooterKey))
