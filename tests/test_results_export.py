@@ -224,12 +224,15 @@ def test_20_05_export_carries_a_disqualification_to_the_later_games(tmp_path, jo
         t.close()
 
 
-def test_20_05_a_game_read_apart_from_the_earlier_ones_is_read_again(tmp_path):
+@pytest.mark.parametrize("fmt", ["csv", "html"])
+def test_20_05_a_game_read_apart_from_the_earlier_ones_is_read_again(tmp_path, fmt):
     """A process of the fan-out carries 20.05 over the games it read only: when another
     process read the game that disqualified the player, the later game's setup lacked
-    him, and the pass reads that game again, in order, with him."""
+    him, and the pass reads that game again, in order, with him (an HTML page made
+    without him is dropped: one staged page a game, none left over)."""
     from fieldjudge.export import html, played_games
     from fieldjudge.export.game_pass import read_played
+    from fieldjudge.export.names import Staging
 
     t, first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
     apart = {}
@@ -241,13 +244,59 @@ def test_20_05_a_game_read_apart_from_the_earlier_ones_is_read_again(tmp_path):
 
     try:
         tr = html.translator("ru")
+        staging = Staging(tmp_path / "out")
+        played = played_games(t)
         passed = read_played(
-            t, played_games(t), "csv", tr, "ru", 2, lambda done, n: None, one_process_a_game
+            t, played, fmt, tr, "ru", 2, lambda done, n: None, one_process_a_game, staging
         )
         assert (team, number) not in apart[later["id"]].disqualified  # as read apart
         assert [team, number] not in apart[later["id"]].summary["disqualified"]
         assert [team, number] in passed.summaries[later["id"]]["disqualified"]  # read again
         assert [team, number] in passed.summaries[first["id"]]["disqualified"]
+        if fmt == "html":
+            staged = {p for _name, p in passed.pages}
+            assert len(staged) == len(played)
+            assert set((tmp_path / "out").iterdir()) == staged  # one a game, none left over
+            alone = Staging(tmp_path / "alone")  # the same pass in one process
+            one = read_played(t, played, fmt, tr, "ru", 1, lambda done, n: None, staging=alone)
+            for (name, p), (name1, p1) in zip(passed.pages, one.pages, strict=True):
+                assert name == name1 and p.read_bytes() == p1.read_bytes()  # the page with him
+            written = [staging.publish(p, name) for name, p in passed.pages]
+            assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
+                p.name for p in written
+            )
+    finally:
+        t.close()
+
+
+def test_pages_staged_by_a_process_that_died_are_staged_again(tmp_path):
+    """A child that staged protocol pages and died before handing them over: the parent
+    reads its games again and stages their pages over the child's (the same names, this
+    export's mark); one page a game, nothing left over."""
+    from fieldjudge.export import html, played_games
+    from fieldjudge.export.game_pass import read_played
+    from fieldjudge.export.names import Staging
+
+    t = demo(tmp_path / "cup")
+
+    def died_after_staging(work, games, jobs):
+        for g in games:
+            list(work([g]))  # the page staged ...
+        return [None] * len(games)  # ... and no result came back
+
+    try:
+        staging = Staging(tmp_path / "out")
+        played = played_games(t)
+        tr = html.translator("ru")
+        passed = read_played(
+            t, played, "html", tr, "ru", 2, lambda d, n: None, died_after_staging, staging
+        )
+        assert len(passed.pages) == len(played)
+        assert set((tmp_path / "out").iterdir()) == {p for _n, p in passed.pages}
+        written = [staging.publish(p, name) for name, p in passed.pages]
+        staging.discard()  # what run_export does last: the published pages stay
+        assert sorted((tmp_path / "out").iterdir()) == sorted(written)
+        assert all(".fj-tmp-" not in p.name for p in written)
     finally:
         t.close()
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import orjson
 
 from fieldjudge.export import bundle
-from fieldjudge.export.names import game_stem, tournament_stem, write_new
+from fieldjudge.export.names import Staging, game_stem, tournament_stem, write_new
 from fieldjudge.store import Refused
 
 FORMATS = ("html", "pdf", "csv", "json")
@@ -56,9 +56,6 @@ def run_export(
         delimiter = ";" if lang == "ru" else ","
     if len(delimiter) != 1 or delimiter in '"\r\n':
         raise Refused(f"the CSV delimiter is one character, not {delimiter!r}")
-    if fmt == "pdf":  # the PDF library takes longer to import than an HTML export runs
-        from fieldjudge.export import pdf
-        from fieldjudge.export.protocol_doc import protocol_doc
     out_dir = Path(out_dir)
     if game_id is not None and t.game(game_id) is None:
         raise Refused(f"no game {game_id!r} in the schedule")
@@ -83,24 +80,54 @@ def run_export(
         progress(len(played), len(played))
         return written
     # the protocols' and standings' modules (the rules engines with them) load here: a
-    # JSON export needs none of them
-    from fieldjudge.export import html, scope, tables
-    from fieldjudge.export.game_pass import read_played
+    # JSON export needs none of them; the PDF library takes longer to import than an
+    # HTML export runs
+    from fieldjudge.export import html
     from fieldjudge.services import results
 
-    tr = html.translator(lang)
     if game_id is not None:
+        tr = html.translator(lang)
         v = results.game_view(t, game_id)
         gs = game_stem(t, v.game)
         if fmt == "html":
             put(f"protocol-{gs}.html", html.protocol_html(t, v, lang).encode())
         elif fmt == "pdf":
+            from fieldjudge.export import pdf
+
             put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, v.name(v.teams[0])))
         else:
             put(f"events-{gs}.csv", events_csv(v, delimiter))
         progress(1, 1)
         return written
-    passed = read_played(t, played, fmt, tr, lang, jobs, progress)
+    staging = Staging(out_dir) if fmt == "html" else None
+    try:
+        return _whole(
+            t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress, jobs, staging
+        )
+    finally:  # a failed export leaves no page it staged
+        if staging is not None:
+            staging.discard()
+
+
+def _whole(
+    t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress, jobs, staging
+) -> list[Path]:
+    """The export of every ``played`` game (see :func:`run_export`)."""
+    from fieldjudge.export import html, scope, tables
+    from fieldjudge.export.game_pass import read_played
+    from fieldjudge.services import results
+
+    if fmt == "pdf":
+        from fieldjudge.export import pdf
+        from fieldjudge.export.protocol_doc import protocol_doc
+    written: list[Path] = []
+
+    def put(name: str, payload: bytes) -> None:
+        written.append(write_new(out_dir / name, payload, overwrite))
+
+    tr = html.translator(lang)
+    stem = tournament_stem(t)
+    passed = read_played(t, played, fmt, tr, lang, jobs, progress, staging=staging)
     sections, pages, views = passed.sections, passed.pages, passed.views
     closed = results.closed_results(t, passed.summaries)
     by_div = results.standings_by_division(t, closed)
@@ -109,9 +136,8 @@ def run_export(
     if later:
         provisional.append(tr("Provisional, not counted until signed") + ":")
         provisional += [f"  {line}" for line in later]
-    if fmt == "html":
-        for name, payload in pages:
-            put(name, payload)
+    if fmt == "html" and staging is not None:
+        written += [staging.publish(staged, name, overwrite) for name, staged in pages]
         put(f"protocols-{stem}.html", html.protocols_html(t, [], lang, sections).encode())
         standings = html.standings_html(t, by_div, lang, now, provisional)
         put(f"standings-{stem}.html", standings.encode())

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from fieldjudge.export import html
 from fieldjudge.export.fanout import fan_out
-from fieldjudge.export.names import game_stem
+from fieldjudge.export.names import Staging, game_stem
 from fieldjudge.services import results, summaries
 from fieldjudge.services.disqualified import CarriedOver, Setups
 
@@ -27,7 +28,7 @@ class GameRead:
     summary: dict[str, Any]
     disqualified: frozenset[tuple[str, int]]  # 20.05: whom its setup held disqualified
     section: str | None = None  # HTML: the protocol's section and its page
-    page: tuple[str, bytes] | None = None
+    page: tuple[str, Path] | None = None  # (its name, where it is staged)
     view: results.GameView | None = None  # PDF: drawn after the pass
 
 
@@ -38,9 +39,17 @@ def of_teams(disqualified: frozenset[tuple[str, int]], g: dict) -> frozenset[tup
 
 
 def read_game(
-    t, g: dict, disqualified: frozenset[tuple[str, int]], fmt: str, tr, lang: str, setups
+    t,
+    g: dict,
+    disqualified: frozenset[tuple[str, int]],
+    fmt: str,
+    tr,
+    lang: str,
+    setups,
+    staging: Staging | None = None,
 ) -> GameRead:
-    """One game read, its chain verified and folded once; what ``fmt`` needs of it."""
+    """One game read, its chain verified and folded once; what ``fmt`` needs of it (an
+    HTML page: written to ``staging``)."""
     key = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
     v = results.read_game_view(t, g["id"], disqualified, setups, g)
     summary = summaries.summary_of_view(v)
@@ -48,17 +57,23 @@ def read_game(
         section = html.protocol_section(t, v, tr, lang)
         page = html.protocol_html(t, v, lang, section).encode()
         name = f"protocol-{game_stem(t, v.game)}.html"
-        return GameRead(key, summary, v.setup.disqualified, section, (name, page))
+        if staging is None:
+            raise ValueError("an HTML pass stages its pages")
+        return GameRead(
+            key, summary, v.setup.disqualified, section, (name, staging.stage(name, page))
+        )
     return GameRead(key, summary, v.setup.disqualified, view=v if fmt == "pdf" else None)
 
 
-def read_games(t, games: Iterable[dict], fmt: str, tr, lang: str, setups) -> Iterator[GameRead]:
+def read_games(
+    t, games: Iterable[dict], fmt: str, tr, lang: str, setups, staging: Staging | None = None
+) -> Iterator[GameRead]:
     """:func:`read_game` over games in schedule order, one at a time (a process of the
     fan-out takes its next game only when it is done with one), 20.05 carried over the
     games read here."""
     carried = CarriedOver()
     for g in games:
-        r = read_game(t, g, carried.before(g), fmt, tr, lang, setups)
+        r = read_game(t, g, carried.before(g), fmt, tr, lang, setups, staging)
         carried.add(r.summary)
         yield r
 
@@ -70,7 +85,7 @@ class Passed:
 
     summaries: dict[str, dict[str, Any]]
     sections: list[str]
-    pages: list[tuple[str, bytes]]
+    pages: list[tuple[str, Path]]  # (name, where it is staged), in schedule order
     views: list[results.GameView]
 
 
@@ -83,24 +98,30 @@ def read_played(
     jobs: int,
     progress: Callable[[int, int], None],
     fan: Callable[..., list] = fan_out,
+    staging: Staging | None = None,
 ) -> Passed:
     """Every played game read once (see the module). ``fan``: how the games are read on
-    ``jobs`` processors (:func:`fieldjudge.export.fanout.fan_out`)."""
+    ``jobs`` processors (:func:`fieldjudge.export.fanout.fan_out`); ``staging``: where
+    an HTML pass writes its pages."""
     made: dict[str, dict[str, Any]] = {}
     views = []
     sections: list[str] = []  # HTML: each protocol rendered once, its events not kept
-    pages: list[tuple[str, bytes]] = []
+    pages: list[tuple[str, Path]] = []
     setups = Setups(t)  # the rosters and settings read once
     ahead: list[GameRead | None] = [None] * len(played)
     if played:  # the laptops' signed manifests, verified once here, not in every child
         t.anchor(played[0]["id"])
     if jobs > 1 and fmt != "pdf" and len(played) > 1:
-        ahead = list(fan(lambda games: read_games(t, games, fmt, tr, lang, setups), played, jobs))
+        ahead = list(
+            fan(lambda games: read_games(t, games, fmt, tr, lang, setups, staging), played, jobs)
+        )
     carried = CarriedOver()
     for done, (g, r) in enumerate(zip(played, ahead, strict=True), 1):
         disqualified = carried.before(g)
         if r is None or r.disqualified != of_teams(disqualified, g):
-            r = read_game(t, g, disqualified, fmt, tr, lang, setups)
+            if r is not None and r.page is not None and staging is not None:
+                staging.drop(r.page[1])  # made without the earlier disqualification
+            r = read_game(t, g, disqualified, fmt, tr, lang, setups, staging)
         carried.add(r.summary)
         t.remember_game_summary(g["id"], r.summary, r.key)
         made[g["id"]] = r.summary
