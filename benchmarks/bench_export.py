@@ -14,6 +14,9 @@ compiles it at install; a development shell may set PYTHONDONTWRITEBYTECODE, whi
 would make every run compile fieldjudge's sources again), so the bytecode is compiled
 once before the timing, never the work of a run.
 Repetitions alternate fieldjudge and the floor, so machine load hits both alike.
+fieldjudge's command line reads the games on every processor it may use (it forks); the
+floor reads on one. The verdict is the wall time, what the head judge waits for; the CPU
+time of each (its processes and their children) is printed beside it.
 Target: ratio of the medians ≤ 2. The last line is JSON; its verdict is the ratio.
 
     python benchmarks/bench_export.py [--repeat 3]
@@ -26,6 +29,7 @@ import compileall
 import json
 import random
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -125,6 +129,12 @@ def fieldjudge_export(folder: Path, out: Path, fmt: str) -> list[str]:
     return done.stdout.split()
 
 
+def children_cpu() -> float:
+    """CPU seconds of this process's children that have ended (their own children too)."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def run_fieldjudge(folder: Path, out: Path) -> float:
     (folder / ".cache" / "index.json").unlink(missing_ok=True)
     t0 = time.perf_counter()
@@ -182,9 +192,15 @@ def main() -> None:
             expected = GAMES + 2 if fmt == "html" else 1
             assert len(written) == expected, (fmt, len(written))
         fj, floor = [], []
+        fj_cpu: list[float] = []
+        floor_cpu: list[float] = []
         for i in range(args.repeat):
+            c0 = children_cpu()
             fj.append(run_fieldjudge(folder, root / f"fj{i}"))
+            c1 = children_cpu()
             floor.append(run_floor(folder, reference, root / f"floor{i}"))
+            fj_cpu.append(c1 - c0)
+            floor_cpu.append(children_cpu() - c1)
             for fmt in FORMATS:  # HTML and CSV are the same run to run (JSON has a stamp)
                 assert same_files(root / f"fj{i}" / fmt, root / f"floor{i}" / fmt), fmt
             shutil.rmtree(root / f"fj{i}")
@@ -193,8 +209,12 @@ def main() -> None:
     ratio = f["median_s"] / a["median_s"]
     print(f"{GAMES} games, {events} events a game; HTML ({GAMES + 2} files), CSV, JSON")
     print(f"runs: {args.repeat}, each three processes (process start included)")
-    for name, s in (("fieldjudge export", f), ("floor (read + write)", a)):
-        print(f"{name:22} min {s['min_s']:.3f}  median {s['median_s']:.3f}  max {s['max_s']:.3f} s")
+    fc, ac = figures(fj_cpu), figures(floor_cpu)
+    for name, s, c in (("fieldjudge export", f, fc), ("floor (read + write)", a, ac)):
+        print(
+            f"{name:22} min {s['min_s']:.3f}  median {s['median_s']:.3f}  max {s['max_s']:.3f} s"
+            f"   CPU median {c['median_s']:.3f} s"
+        )
     ok = ratio <= TARGET_RATIO
     print(f"ratio {ratio:.2f} (target ≤ {TARGET_RATIO}): {'meets' if ok else 'MISSES'}")
     print(
@@ -206,6 +226,7 @@ def main() -> None:
                 "runs": args.repeat,
                 "fieldjudge": f,
                 "floor": a,
+                "cpu": {"fieldjudge": fc, "floor": ac},
                 "target_ratio": TARGET_RATIO,
                 "ratio": round(ratio, 3),
                 "ok": ok,
