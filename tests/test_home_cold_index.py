@@ -13,6 +13,7 @@ from fieldjudge.screens import home
 from fieldjudge.services import open_tournament
 from fieldjudge.services.game import FakeClock, GameSession
 from tests.screen_text import screen_text
+from tests.test_game_helpers import wait_for
 
 
 def _played_games(folder, n: int) -> list[str]:
@@ -68,6 +69,18 @@ async def test_cold_index_fills_every_state_after_the_first_frame(demo_folder) -
         assert all(t.cached_game_summary(g["id"]) is not None for g in t.games())
 
 
+async def _every_state_shown(app, pilot):
+    """The games table once its rows are in and no state is "…" any more."""
+
+    def rows_in() -> bool:
+        return app.tournament is not None and any(t.row_count for t in app.screen.query("#games"))
+
+    await wait_for(pilot, rows_in, "the games table's rows")
+    table = app.screen.query_one("#games")
+    await wait_for(pilot, lambda: "…" not in table.get_column_at(4), "every game's state")
+    return table
+
+
 async def test_keys_go_through_while_the_states_are_read(demo_folder, monkeypatch) -> None:
     """The games are summarised a slice at a time in a task that gives the event loop
     back: a key pressed while states are still being read is handled between two slices
@@ -87,14 +100,7 @@ async def test_keys_go_through_while_the_states_are_read(demo_folder, monkeypatc
     monkeypatch.setattr(home.HomeScreen, "_summarise_slice", recording)
     app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(120, 40)) as pilot:
-        while app.tournament is None or not any(t.row_count for t in app.screen.query("#games")):
-            await pilot.pause(0.01)
-        table = app.screen.query_one("#games")
-        for _ in range(500):
-            if "…" not in table.get_column_at(4):
-                break
-            await pilot.pause(0.01)
-        assert "…" not in table.get_column_at(4)
+        table = await _every_state_shown(app, pilot)
         assert table.cursor_row == 1
     assert len(cursor_at_slice) >= 30
     assert cursor_at_slice[0] == 0
@@ -106,13 +112,7 @@ async def test_cold_states_widen_their_column_as_a_warm_start_does(demo_folder) 
     (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
     app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(120, 40)) as pilot:
-        while app.tournament is None or not any(t.row_count for t in app.screen.query("#games")):
-            await pilot.pause(0.01)
-        table = app.screen.query_one("#games")
-        for _ in range(500):
-            if "…" not in table.get_column_at(4):
-                break
-            await pilot.pause(0.01)
+        table = await _every_state_shown(app, pilot)
         await pilot.pause()
         state = table.get_cell(ids[0], app.screen._state_column)
         assert state in ("in play 4 × 5", "in play 5 × 4")
