@@ -165,8 +165,12 @@ def rule_text(message: Any, names: Mapping[str, str] | None = None, lang: str | 
     """A rules engine's message in the UI language (or ``lang``), team ids replaced by
     ``names`` ({team id: display name}). Takes a ``RuleMessage`` / ``Phrase``, an exception
     carrying one (``Refused(msg)``), a store refusal (an English message id ``template``
-    and its ``params``, or several ``errors``), or a plain ``str`` (shown as it is)."""
+    and its ``params``, or several ``errors``), a damaged file (its name and its fault),
+    or a plain ``str`` (shown as it is)."""
     if isinstance(message, BaseException):
+        fault, path = getattr(message, "fault", None), getattr(message, "path", None)
+        if hasattr(fault, "render") and path is not None:  # a damaged file: name and fault
+            return f"{Path(path).name}: {render(fault, translator(lang), names)}"
         errors = getattr(message, "errors", None)
         if isinstance(errors, list):
             return "; ".join(rule_text(e, names, lang) for e in errors)

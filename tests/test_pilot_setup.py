@@ -196,6 +196,38 @@ async def test_damaged_game_file_is_named_and_its_backup_restored(demo_folder: P
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "GameScreen")
 
 
+async def test_a_damaged_files_fault_is_told_in_russian(demo_folder: Path) -> None:
+    """The damaged-file dialog of the Russian UI says what is wrong in Russian: the store's
+    fault (an English message id and its numbers) is rendered from the catalog, as the
+    rules' messages are."""
+    from fieldjudge.store.eventlog import write_log_file
+    from fieldjudge.store.schema import sorted_event_docs
+    from fieldjudge.store.storage import load_json_file
+    from tests.screen_text import screen_text
+
+    t = open_tournament(demo_folder)
+    game = next(g for g in t.games() if t.game_path(g["id"]).exists())
+    path = t.game_path(game["id"])
+    n = len(t.game_log(game["id"]).events)
+    t.close()
+    data = load_json_file(path)
+    docs = sorted_event_docs(data)
+    data["events"] = {str(d["seq"]): d for d in docs[:-2]}  # the last two events cut
+    data.pop("head")  # made again from the last event left: a file consistent in itself
+    write_log_file(path, data)
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(120, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        app.open_game(game["id"])
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DamagedFileScreen")
+        assert app.screen.error.fault == (
+            f"truncated: the manifest records {n} events, the file holds {n - 2}"
+        )
+        said = f"Неисправность: обрезан: в манифесте записано событий: {n}, в файле:"
+        await wait_for(pilot, lambda: said in screen_text(app), "the fault in Russian")
+        assert "truncated" not in screen_text(app)
+
+
 async def test_judge_name_is_recorded_with_every_event(demo_folder: Path) -> None:
     app = make_app(demo_folder.parent, demo_folder, lang="ru")
     async with app.run_test(size=(100, 32)) as pilot:

@@ -3,8 +3,8 @@ xgettext: UI strings (``_("...")``, ``ru("...")``, ``Binding(..., "description")
 ``SCREEN_TITLE`` / ``HELP_TEXT``) and the rules engines' messages, with their context.
 
 A rule message's id is the English template of a ``Phrase("...")``,
-``RuleMessage("<section>", "...")`` (also spelled ``R(...)``) or an elimination reason
-``_r(key, "<section>", "...")``; its context is the section when it is written as a literal,
+``RuleMessage("<section>", "...")`` (also spelled ``R(...)``), an elimination reason
+``_r(key, "<section>", "...")`` or a damaged file's fault ``DamagedFile(path, "...")``; its context is the section when it is written as a literal,
 else empty (a section chosen at run time: ``fieldjudge.i18n`` then looks it up without
 context).
 
@@ -33,6 +33,7 @@ RULE_KEYWORDS: dict[str, tuple[int | None, int]] = {
     "RuleMessage": (0, 1),
     "R": (0, 1),
     "_r": (1, 2),
+    "DamagedFile": (None, 1),  # the store's faults: DamagedFile(path, "<fault>", ...)
 }
 #: a template with no words (``"{player}: {verdict}"``) needs no translation
 _PLACEHOLDER = re.compile(r"\{[^}]*\}")

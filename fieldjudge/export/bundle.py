@@ -140,7 +140,9 @@ def load_bundle(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise DamagedFile(path, "not a fieldjudge JSON export")
     if data.get("version") != VERSION:
-        raise DamagedFile(path, f"export version {data.get('version')!r} is not supported")
+        raise DamagedFile(
+            path, "export version {version} is not supported", version=repr(data.get("version"))
+        )
     t = data.get("tournament")
     if not isinstance(t, dict):
         raise DamagedFile(path, "the export holds no tournament")
@@ -148,14 +150,18 @@ def load_bundle(path: Path) -> dict[str, Any]:
     for sub in LOG_FOLDERS:
         logs = data.get(sub) or {}
         if not isinstance(logs, dict):
-            raise DamagedFile(path, f"{sub}: not an object")
+            raise DamagedFile(path, "{where}: not an object", where=sub)
         for key, doc in logs.items():
             try:
                 validate_data(doc_to_log(doc), Path(f"{sub}/{key}.json"))
             except DamagedFile as exc:
-                raise DamagedFile(path, f"{sub}/{key}: {exc.fault}") from exc
+                raise DamagedFile(
+                    path, "{where}: {fault}", where=f"{sub}/{key}", fault=exc.fault
+                ) from exc
             except (AttributeError, TypeError) as exc:
-                raise DamagedFile(path, f"{sub}/{key}: malformed ({exc})") from exc
+                raise DamagedFile(
+                    path, "{where}: malformed ({error})", where=f"{sub}/{key}", error=str(exc)
+                ) from exc
     return data
 
 

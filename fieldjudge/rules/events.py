@@ -15,6 +15,8 @@ from typing import Any
 
 import orjson
 
+from fieldjudge.rules.messages import Phrase
+
 VOID = "void"
 GENESIS_HASH = "0" * 64
 # Stored beside the hash, outside the hashed content: the signature is over the hash.
@@ -112,8 +114,9 @@ def compute_hash(doc: Mapping[str, Any]) -> str:
     return hashlib.sha256(doc["prev_hash"].encode() + canonical(doc)).hexdigest()
 
 
-def verify_chain(docs: Sequence[Mapping[str, Any]]) -> str | None:
-    """Return None if the chain is intact, else a description of the first break.
+def verify_chain(docs: Sequence[Mapping[str, Any]]) -> Phrase | None:
+    """Return None if the chain is intact, else a description of the first break (its
+    English text as a ``str``, rendered in the UI language above the rules).
 
     Every stored event of a file passes here when it is opened: :func:`compute_hash`
     inlined (the same bytes), the first failing check named."""
@@ -121,9 +124,11 @@ def verify_chain(docs: Sequence[Mapping[str, Any]]) -> str | None:
     sha256, dumps, sort, pop = hashlib.sha256, orjson.dumps, orjson.OPT_SORT_KEYS, dict.pop
     for i, doc in enumerate(docs, 1):
         if doc.get("seq") != i:
-            return f"event #{i}: sequence number {doc.get('seq')!r}, expected {i}"
+            return Phrase(
+                "event #{n}: sequence number {seq}, expected {n}", n=i, seq=repr(doc.get("seq"))
+            )
         if doc.get("prev_hash") != prev:
-            return f"event #{i}: prev_hash does not match the previous event"
+            return Phrase("event #{n}: prev_hash does not match the previous event", n=i)
         body = dict(doc)
         # UNHASHED, spelled out (a loop over the set costs a tenth of the check; a test
         # holds the two together)
@@ -132,7 +137,7 @@ def verify_chain(docs: Sequence[Mapping[str, Any]]) -> str | None:
         h = sha256(prev.encode())
         h.update(dumps(body, option=sort))
         if h.hexdigest() != doc.get("hash"):
-            return f"event #{i}: hash does not match its content"
+            return Phrase("event #{n}: hash does not match its content", n=i)
         prev = doc["hash"]
     return None
 

@@ -297,6 +297,7 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
                 except DamagedFile:
                     k0 = 0
             a = src_anchors.get((kind, log_id))
+            cut: str | None
             try:
                 cut = anchor_fault(
                     [Event.from_doc(dict(d)) for d in theirs], (a.count, a.hash) if a else None

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from fieldjudge.rules.messages import Phrase
+
 
 class StoreError(Exception):
     """Base class: a store problem the app shows to the judge as a message."""
@@ -16,13 +18,22 @@ class StoreError(Exception):
 class DamagedFile(StoreError):
     """A file that is not JSON, has a broken chain or an unknown schema version.
 
-    Never overwritten: the app names it and offers the newest good backup.
-    """
+    Never overwritten: the app names it and offers the newest good backup. ``fault`` is an
+    English message id with its fields (``DamagedFile(path, "line {n} is not valid JSON",
+    n=7)``) or a message already made (a ``Phrase``); it stays a ``Phrase``, which is its
+    English text as a ``str`` and which the services render in the UI language."""
 
-    def __init__(self, path: Path, fault: str) -> None:
+    def __init__(self, path: Path, fault: str, /, **params: Any) -> None:
         self.path = Path(path)
-        self.fault = fault
-        super().__init__(f"{self.path.name}: {fault}")
+        self.fault: str = fault if isinstance(fault, Phrase) else _phrase(fault, params)
+        super().__init__(f"{self.path.name}: {self.fault}")
+
+
+def _phrase(fault: str, params: dict[str, Any]) -> Phrase:
+    try:
+        return Phrase(fault, **params)
+    except (KeyError, ValueError, IndexError):  # a text with braces of its own: as it is
+        return Phrase("{fault}", fault=fault)
 
 
 class FolderLocked(StoreError):

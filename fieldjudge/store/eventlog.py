@@ -146,13 +146,22 @@ class EventLog:
         if expect_head is not None and (log.head["count"], log.head["hash"]) != tuple(expect_head):
             n, h = expect_head
             log.close()
-            fault = (
-                f"truncated: the manifest records {n} events, the file holds {len(log.events)}"
-                if n > len(log.events)
-                else f"the file's head ({len(log.events)} events, {log.last_hash[:12]}…) is "
-                f"not the manifest's ({n} events, {str(h)[:12]}…)"
+            if n > len(log.events):
+                raise DamagedFile(
+                    path,
+                    "truncated: the manifest records {count} events, the file holds {held}",
+                    count=n,
+                    held=len(log.events),
+                )
+            raise DamagedFile(
+                path,
+                "the file's head ({held} events, {head}…) is not the manifest's ({count} events, "
+                "{hash}…)",
+                held=len(log.events),
+                head=log.last_hash[:12],
+                count=n,
+                hash=str(h)[:12],
             )
-            raise DamagedFile(path, fault)
         return log
 
     # -- reading -----------------------------------------------------------------------

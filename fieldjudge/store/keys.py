@@ -197,14 +197,14 @@ class LaptopKeys:
             mode = stat.S_IMODE(path.stat().st_mode)
             raw = path.read_bytes()
         except OSError as exc:
-            raise DamagedFile(path, f"cannot be read: {exc.strerror or exc}") from exc
+            raise DamagedFile(path, "cannot be read: {error}", error=exc.strerror or exc) from exc
         if os.name == "posix" and mode & 0o077:
             os.chmod(path, 0o600)
             notes.append(f"permissions of {path.name} were {mode:04o}, set to 0600")
         try:
             doc = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
-            raise DamagedFile(path, f"not valid JSON ({exc})") from exc
+            raise DamagedFile(path, "not valid JSON ({error})", error=str(exc)) from exc
         if not isinstance(doc, dict) or doc.get("schema") != KEY_SCHEMA:
             raise DamagedFile(path, "not a fieldjudge laptop key (schema 1)")
         seed = b64decode_strict(doc.get("private_key", ""))
@@ -216,7 +216,7 @@ class LaptopKeys:
         try:
             name = check_laptop_name(str(doc.get("name", "")))
         except BadLaptopName as exc:
-            raise DamagedFile(path, f"bad laptop name: {exc.fault}") from exc
+            raise DamagedFile(path, "bad laptop name: {fault}", fault=exc.fault) from exc
         return cls(path, name, public, str(doc.get("created", "")), seed, tuple(notes))
 
     def rename(self, name: str) -> LaptopKeys:

@@ -130,8 +130,10 @@ def replay(raw: bytes, path: Path) -> Replay:
     if header.get("version") != VERSION:
         raise DamagedFile(
             path,
-            f"line format version {header.get('version')!r} is not supported "
-            f"(this fieldjudge reads version {VERSION})",
+            "line format version {version} is not supported (this fieldjudge reads version "
+            "{supported})",
+            version=repr(header.get("version")),
+            supported=VERSION,
         )
     schema = header.get("schema")
     if not isinstance(schema, int):
@@ -150,11 +152,13 @@ def replay(raw: bytes, path: Path) -> Replay:
             rec = orjson.loads(view[pos:nl])
         except orjson.JSONDecodeError:
             raise DamagedFile(
-                path, f"line {lineno} is not valid JSON (a damaged record, not a cut-off end)"
+                path,
+                "line {line} is not valid JSON (a damaged record, not a cut-off end)",
+                line=lineno,
             ) from None
         n = apply_record(rec, data)
         if n is None:
-            raise DamagedFile(path, f"line {lineno} is not a change record")
+            raise DamagedFile(path, "line {line} is not a change record", line=lineno)
         records += n
         pos = end = nl + 1
     return Replay(data, schema, end, size, records)
@@ -167,7 +171,9 @@ def require_log_tables(data: Data, schema: int, path: Path) -> None:
     if (data["meta"]["1"].get("schema")) != schema:
         raise DamagedFile(
             path,
-            f"the header says schema {schema}, the meta record {data['meta']['1'].get('schema')!r}",
+            "the header says schema {header}, the meta record {meta}",
+            header=schema,
+            meta=repr(data["meta"]["1"].get("schema")),
         )
     if "events" not in data:
         raise DamagedFile(path, "stripped: no events table")

@@ -118,7 +118,10 @@ def migrate(data: Data, path: Path) -> tuple[Data, bool]:
     target = current_for(meta.get("kind", "game"))
     if v < 0 or v > target:
         raise DamagedFile(
-            path, f"unknown schema version {v!r} (this fieldjudge reads up to {target})"
+            path,
+            "unknown schema version {version} (this fieldjudge reads up to {supported})",
+            version=repr(v),
+            supported=target,
         )
     changed = False
     while v < target:

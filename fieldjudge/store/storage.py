@@ -107,7 +107,7 @@ def read_file_bytes(path: Path) -> bytes:
     except FileNotFoundError as exc:
         raise DamagedFile(path, "missing: the file does not exist") from exc
     except OSError as exc:
-        raise DamagedFile(path, f"cannot be read: {exc.strerror or exc}") from exc
+        raise DamagedFile(path, "cannot be read: {error}", error=exc.strerror or exc) from exc
 
 
 def parse_file_bytes(raw: bytes, path: Path) -> Any:
@@ -119,11 +119,11 @@ def parse_file_bytes(raw: bytes, path: Path) -> Any:
         lines.require_log_tables(rp.data, rp.schema, path)
         return rp.data
     if not raw.strip():
-        raise DamagedFile(path, f"empty file ({len(raw)} bytes)")
+        raise DamagedFile(path, "empty file ({size} bytes)", size=len(raw))
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise DamagedFile(path, f"not valid JSON ({exc})") from exc
+        raise DamagedFile(path, "not valid JSON ({error})", error=str(exc)) from exc
 
 
 def load_json_file(path: Path) -> Any:

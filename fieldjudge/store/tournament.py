@@ -19,6 +19,7 @@ from typing import Any
 from tinydb import TinyDB
 
 from fieldjudge.rules.events import Event
+from fieldjudge.rules.messages import Phrase
 from fieldjudge.store import backup, schema
 from fieldjudge.store.auth_log import LAPTOPS_DIR
 from fieldjudge.store.errors import DamagedFile, NotTheWriter, Refused, WriteKey
@@ -41,17 +42,23 @@ def slugify(text: str) -> str:
     return s[:60] or "tournament"
 
 
-def anchor_fault(events: list[Any], anchor: tuple[int, str] | None) -> str | None:
+def anchor_fault(events: list[Any], anchor: tuple[int, str] | None) -> Phrase | None:
     """Why a log's events do not reach the manifest's head ``anchor`` (count, hash)."""
     if anchor is None:
         return None
     n, h = anchor
     if n > len(events):
-        return f"truncated: the manifest records {n} events, the file holds {len(events)}"
+        return Phrase(
+            "truncated: the manifest records {count} events, the file holds {held}",
+            count=n,
+            held=len(events),
+        )
     if n > 0 and events[n - 1].hash != h:
-        return (
-            f"event #{n} is not the one the manifest recorded ({str(h)[:12]}…): "
-            "the file was replaced or rewritten"
+        return Phrase(
+            "event #{n} is not the one the manifest recorded ({hash}…): the file was "
+            "replaced or rewritten",
+            n=n,
+            hash=str(h)[:12],
         )
     return None
 
@@ -221,7 +228,7 @@ class Tournament(TablesMixin):
                 raise DamagedFile(path, fault)
         elif anchor is not None and anchor[0] > 0:
             raise DamagedFile(
-                path, f"missing: the manifest records {anchor[0]} events of this game"
+                path, "missing: the manifest records {count} events of this game", count=anchor[0]
             )
         elif create:
             g = self.game(game_id)
@@ -352,7 +359,7 @@ class Tournament(TablesMixin):
         path = self.game_path(game_id)
         if not path.exists() and anchor is not None and anchor[0] > 0:
             raise DamagedFile(
-                path, f"missing: the manifest records {anchor[0]} events of this game"
+                path, "missing: the manifest records {count} events of this game", count=anchor[0]
             )
         log = EventLog.open(path)
         try:

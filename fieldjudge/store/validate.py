@@ -8,27 +8,44 @@ from pathlib import Path
 from typing import Any
 
 from fieldjudge.rules.events import GENESIS_HASH, verify_chain
+from fieldjudge.rules.messages import Phrase
 from fieldjudge.store import schema
 from fieldjudge.store.errors import DamagedFile
 from fieldjudge.store.storage import load_json_file, parse_file_bytes
 
 
-def _head_fault(head: Any, docs: list[dict[str, Any]], meta: dict[str, Any]) -> str | None:
+def _head_fault(head: Any, docs: list[dict[str, Any]], meta: dict[str, Any]) -> Phrase | None:
     if not isinstance(head, dict):
-        return "the head record is not an object"
+        return Phrase("the head record is not an object")
     count, hh = head.get("count"), head.get("hash")
     if not isinstance(count, int) or not isinstance(hh, str):
-        return "the head record has no event count or hash"
+        return Phrase("the head record has no event count or hash")
     if count > len(docs):
-        return f"truncated: the head records {count} events, the file holds {len(docs)}"
+        return Phrase(
+            "truncated: the head records {count} events, the file holds {held}",
+            count=count,
+            held=len(docs),
+        )
     if count < len(docs):
-        return f"the file holds {len(docs)} events, its head records only {count}"
+        return Phrase(
+            "the file holds {held} events, its head records only {count}",
+            held=len(docs),
+            count=count,
+        )
     last = docs[-1]["hash"] if docs else GENESIS_HASH
     if hh != last:
-        return f"the head hash {hh[:12]}… is not the last event's hash {last[:12]}…"
+        return Phrase(
+            "the head hash {head}… is not the last event's hash {last}…",
+            head=hh[:12],
+            last=last[:12],
+        )
     owner = schema.owner_of(meta, docs)
     if head.get("owner") != owner:
-        return f"the head names owner {head.get('owner')!r}, the events {owner!r}"
+        return Phrase(
+            "the head names owner {head}, the events {events}",
+            head=repr(head.get("owner")),
+            events=repr(owner),
+        )
     return None
 
 
@@ -54,9 +71,9 @@ def validate_log_data(data: Any, path: Path) -> tuple[dict, bool, list[dict[str,
         docs = schema.sorted_event_docs(data)
         fault = verify_chain(docs)
     except (KeyError, TypeError, AttributeError) as exc:
-        fault = f"malformed event ({exc!r})"
+        fault = Phrase("malformed event ({error})", error=repr(exc))
     if fault:
-        raise DamagedFile(path, f"broken event chain: {fault}")
+        raise DamagedFile(path, "broken event chain: {fault}", fault=fault)
     if "head" in data:
         head_fault = _head_fault((data.get("head") or {}).get("1"), docs, meta)
         if head_fault:

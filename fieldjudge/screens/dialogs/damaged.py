@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.services import DamagedFile
 from fieldjudge.services.recovery import good_backup, restore_backup
@@ -35,7 +35,7 @@ class DamagedFileScreen(JudgeModal[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(_("Damaged file"), classes="dialog-title error")
-            body = f"{self.error.path}\n\n{_('Fault')}: {self.error.fault}\n\n"
+            body = f"{self.error.path}\n\n{_('Fault')}: {rule_text(self.error.fault)}\n\n"
             body += _("The file has not been changed or moved.") + "\n"
             if self.backup:
                 body += _("Newest good backup") + f": {self.backup.name}\n"

@@ -122,7 +122,7 @@ class MergeScreen(JudgeScreen):
             try:
                 report = merge.merge_into(self.app.tournament, Path(v["source"]).expanduser())
             except DamagedFile as exc:
-                self.show(f"{exc.path}: {exc.fault}")
+                self.show(f"{exc.path}: {rule_text(exc.fault)}")
                 return
             except (StoreError, OSError) as exc:
                 self.show(str(exc))

@@ -168,7 +168,7 @@ def export_error(exc: BaseException, out: Path) -> str:
             f" ({exc.strerror})" if exc.strerror else ""
         )
     if isinstance(exc, StoreError):
-        return str(exc)
+        return rule_text(exc)  # a damaged file: its name and its fault, translated
     return f"{type(exc).__name__}: {exc}"  # a bug still gives a message, not a crash
 
 
