@@ -390,4 +390,4 @@ def open_marker_check(app, game_id: str) -> None:
         if isinstance(exc, DamagedFile):
             app.show_damaged(t.folder, exc)
         else:
-            app.push_screen(MessageScreen(_("Cannot open the marker check"), str(exc)))
+            app.push_screen(MessageScreen(_("Cannot open the marker check"), rule_text(exc)))

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.quidditch import MatchSetup
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.base import JudgeScreen
@@ -51,7 +51,7 @@ def open_quidditch(app) -> None:
                     monotonic=app.monotonic,
                 )
             except (FileExistsError, FolderLocked, DamagedFile, OSError) as exc:
-                app.push_screen(MessageScreen(_("Cannot create the folder"), str(exc)))
+                app.push_screen(MessageScreen(_("Cannot create the folder"), rule_text(exc)))
                 return
             app.install_tournament(t)
     app.push_screen(MatchesScreen())
@@ -130,7 +130,7 @@ class MatchesScreen(JudgeScreen):
             self.app.show_damaged(self.app.tournament.folder, exc)
             return
         except (SessionError, StoreError, KeyError, ValueError) as exc:
-            self.app.push_screen(MessageScreen(_("Cannot open the match"), str(exc)))
+            self.app.push_screen(MessageScreen(_("Cannot open the match"), rule_text(exc)))
             return
         self.app.push_screen(RoundScreen(session))
         if show_hash:
@@ -145,7 +145,7 @@ class MatchesScreen(JudgeScreen):
                 self.app.tournament, setup, judge=getattr(self.app, "judge", "")
             )
         except (SessionError, StoreError, OSError) as exc:
-            self.app.push_screen(MessageScreen(_("Cannot start the match"), str(exc)))
+            self.app.push_screen(MessageScreen(_("Cannot start the match"), rule_text(exc)))
             return
         self.reload()
         self.open_match(setup.match_id, show_hash=True)

@@ -112,7 +112,7 @@ class ProtocolScreen(JudgeScreen):
         try:
             self.view = results.game_view(self.t, self.game_id)
         except StoreError as exc:
-            self.say(str(exc))
+            self.say(rule_text(exc))  # a damaged file: its name and fault, translated
             return
         self.query_one("#protocol-body", Static).update(self.render_text(self.view))
 
