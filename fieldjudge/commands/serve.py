@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import time
+import signal
+import threading
 from pathlib import Path
 
 import click
@@ -71,6 +72,11 @@ def serve(ctx: click.Context, folder: Path | None, host: str, port: int, no_qr: 
         url = server.start()
     except PitServerError as exc:
         raise click.ClickException(str(exc)) from None
+    # Ctrl+C sets a flag the loop below reads: a KeyboardInterrupt can be raised inside a
+    # callback the interpreter runs on its own (a weak reference's, as an object is freed),
+    # which swallows it ("Exception ignored"), and the server would go on serving
+    stopping = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda _sig, _frame: stopping.set())
     try:  # Ctrl+C at any moment once it listens (even while the URL or QR is printed)
         urls = [url]
         if host in ("0.0.0.0", "::", ""):
@@ -86,11 +92,12 @@ def serve(ctx: click.Context, folder: Path | None, host: str, port: int, no_qr: 
             )
         if not no_qr:
             print_qr(urls[0])
-        # short sleeps, not one endless wait: Ctrl+C may be delivered to the server's
+        # short waits, not one endless wait: Ctrl+C may be delivered to the server's
         # thread, and only a main thread that wakes up runs Python's handler for it
-        while server.running:
-            time.sleep(0.2)
-    except KeyboardInterrupt:
+        while server.running and not stopping.wait(0.2):
+            pass
+    except KeyboardInterrupt:  # a Ctrl+C the handler did not take (another handler's)
         pass
     finally:
+        signal.signal(signal.SIGINT, previous)
         server.stop()
