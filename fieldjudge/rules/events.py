@@ -147,7 +147,7 @@ def voided_ids(events: Iterable[Event]) -> set[str]:
     events, so by the time we meet an event we know whether it is voided itself."""
     evs = events if isinstance(events, list) else list(events)
     voided: set[str] = set()
-    if VOID not in map(_TYPE, evs):  # most logs hold no correction: one pass in C
+    if not has_void(evs):
         return voided
     for ev in reversed(evs):
         if ev.id in voided:
@@ -162,10 +162,16 @@ def voided_ids(events: Iterable[Event]) -> set[str]:
 def effective(events: Iterable[Event]) -> list[Event]:
     """The events that count: neither voided nor void events themselves."""
     evs = list(events)
-    if VOID not in map(_TYPE, evs):  # most logs hold no correction: one pass in C
+    if not has_void(evs):
         return evs
     gone = voided_ids(evs)
     return [e for e in evs if e.id not in gone and e.type != VOID]
+
+
+def has_void(events: Iterable[Event]) -> bool:
+    """Whether a log holds a correction: most do not, and they skip the void bookkeeping
+    (a pass in C over the types)."""
+    return VOID in map(_TYPE, events)
 
 
 _TYPE = attrgetter("type")

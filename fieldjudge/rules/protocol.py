@@ -29,11 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from operator import attrgetter
 from typing import Any
 
 from fieldjudge.rules import protocol_texts as pt
-from fieldjudge.rules.events import VOID, Event, effective, voided_ids
+from fieldjudge.rules.events import VOID, Event, effective, has_void, voided_ids
 from fieldjudge.rules.paintball import scoring as sc
 
 PROTOCOL_SUBMITTED = "protocol_submitted"
@@ -184,7 +183,7 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
         p.stale = _game_event_after(evs, p.submission)
     # a void after the submission that targets a game event changes the result as well
     # (31) except the head judge's void of a game event once the protocol was locked
-    if p.submission is not None and VOID in map(_TYPE, evs):
+    if p.submission is not None and has_void(evs):
         gone = voided_ids(evs)
         raw_types = {e.id: e.type for e in evs}
         for i, v in enumerate(evs):
@@ -214,8 +213,6 @@ def fold_protocol(events: Iterable[Event], teams: tuple[str, str]) -> Protocol:
                 p.stale = True
     return p
 
-
-_TYPE = attrgetter("type")
 
 #: the events :func:`_apply` reads; every other effective event only makes a submission
 #: before it stale

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from operator import attrgetter
 from typing import Any
 
-from fieldjudge.rules.events import VOID, Event, effective
+from fieldjudge.rules.events import VOID, Event, effective, has_void
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import notes as nt
@@ -72,13 +71,10 @@ def fold(setup: GameSetup, events: Iterable[Event], *, recheck: bool = False) ->
     return st
 
 
-_TYPE = attrgetter("type")
-
-
 def unsettled(events: Sequence[Event]) -> set[str]:
     """Ids of the events whose standing a void may have changed after they were checked:
     for every void (effective or not), its target and every event between the two."""
-    if VOID not in map(_TYPE, events):  # most logs hold no correction: one pass in C
+    if not has_void(events):
         return set()
     pos = {e.id: i for i, e in enumerate(events)}
     out: set[str] = set()
