@@ -63,6 +63,24 @@ def anchor_fault(events: list[Any], anchor: tuple[int, str] | None) -> Phrase | 
     return None
 
 
+def _open_anchored(
+    path: Path, anchor: tuple[int, str] | None, key: WriteKey | None = None
+) -> EventLog:
+    """A game's log opened (chain verified) and checked against the manifest's newest head
+    ``anchor`` (see :meth:`Tournament.game_log`): a missing file the manifest shows events
+    of, or one that does not reach that head, is :class:`DamagedFile`."""
+    if not path.exists() and anchor is not None and anchor[0] > 0:
+        raise DamagedFile(
+            path, "missing: the manifest records {count} events of this game", count=anchor[0]
+        )
+    log = EventLog.open(path, key=key)
+    fault = anchor_fault(log.events, anchor)
+    if fault:
+        log.close()
+        raise DamagedFile(path, fault)
+    return log
+
+
 class Tournament(TablesMixin):
     """The folder's files. Opened with a :class:`WriteKey` (by the services) it can be
     written by whoever presents that key; without one it is read-only."""
@@ -220,16 +238,8 @@ class Tournament(TablesMixin):
         if game_id in self._logs:
             return self._logs[game_id]
         path = self.game_path(game_id)
-        if path.exists():
-            log = EventLog.open(path, key=self._key)
-            fault = anchor_fault(log.events, anchor)
-            if fault:
-                log.close()
-                raise DamagedFile(path, fault)
-        elif anchor is not None and anchor[0] > 0:
-            raise DamagedFile(
-                path, "missing: the manifest records {count} events of this game", count=anchor[0]
-            )
+        if path.exists() or anchor is not None and anchor[0] > 0:
+            log = _open_anchored(path, anchor, self._key)
         elif create:
             g = self.game(game_id)
             if g is None:
@@ -356,16 +366,8 @@ class Tournament(TablesMixin):
                 raise DamagedFile(log.path, fault)
             yield log
             return
-        path = self.game_path(game_id)
-        if not path.exists() and anchor is not None and anchor[0] > 0:
-            raise DamagedFile(
-                path, "missing: the manifest records {count} events of this game", count=anchor[0]
-            )
-        log = EventLog.open(path)
+        log = _open_anchored(self.game_path(game_id), anchor)
         try:
-            fault = anchor_fault(log.events, anchor)
-            if fault:
-                raise DamagedFile(path, fault)
             yield log
         finally:
             log.close()
