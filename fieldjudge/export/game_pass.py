@@ -32,12 +32,6 @@ class GameRead:
     view: results.GameView | None = None  # PDF: drawn after the pass
 
 
-def of_teams(disqualified: frozenset[tuple[str, int]], g: dict) -> frozenset[tuple[str, int]]:
-    """The part of ``disqualified`` a game's setup keeps: its two teams' players."""
-    teams = (str(g["team_a"]), str(g["team_b"]))
-    return frozenset(x for x in disqualified if x[0] in teams)
-
-
 def read_game(
     t,
     g: dict,
@@ -118,7 +112,8 @@ def read_played(
     carried = CarriedOver()
     for done, (g, r) in enumerate(zip(played, ahead, strict=True), 1):
         disqualified = carried.before(g)
-        if r is None or r.disqualified != of_teams(disqualified, g):
+        # the part of 20.05 its setup keeps (its two teams'), as GameSetup decides it
+        if r is None or r.disqualified != setups.of(g, disqualified).disqualified:
             if r is not None and r.page is not None and staging is not None:
                 staging.drop(r.page[1])  # made without the earlier disqualification
             r = read_game(t, g, disqualified, fmt, tr, lang, setups, staging)

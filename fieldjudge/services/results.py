@@ -8,7 +8,7 @@ take his secret (which unlocks his signing key) and ask the service for his gran
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -426,6 +426,16 @@ def replay_no_show(
 # --- standings ---------------------------------------------------------------------------
 
 
+def game_summaries(
+    t: TournamentReader, made: Mapping[str, dict[str, Any]] | None = None
+) -> Iterator[tuple[dict, dict[str, Any]]]:
+    """Every scheduled game with its summary: the one ``made`` holds (summaries the caller
+    has just made from the games' files, an export's pass, by game id), else the index's
+    (made again when stale)."""
+    for g in t.games():
+        yield g, (made or {}).get(g["id"]) or t.game_summary(g["id"])
+
+
 def closed_results(
     t: TournamentReader, made: Mapping[str, dict[str, Any]] | None = None
 ) -> list[tuple[dict, GameResult]]:
@@ -434,8 +444,7 @@ def closed_results(
     ``made``: summaries the caller has just made from the games' files (an export's pass),
     by game id; the other games' come from the index."""
     out = []
-    for g in t.games():
-        s = (made or {}).get(g["id"]) or t.game_summary(g["id"])
+    for g, s in game_summaries(t, made):
         if s.get("phase") in (pr.SIGNED, pr.LOCKED) and s.get("result"):  # signed (31)
             out.append((g, result_from_doc(g["id"], s["result"])))
     return out
