@@ -22,10 +22,12 @@ VERSION = 1
 LOG_FOLDERS = ("games", "quidditch")
 
 
-def log_to_doc(data: dict[str, Any]) -> dict[str, Any]:
-    """A log file's TinyDB tables → {meta, events: [by seq]}."""
+def log_to_doc(data: dict[str, Any], events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A log file's TinyDB tables → {meta, events: [by seq]} (``events``: already in that
+    order, as the chain check sorted them)."""
     meta = (data.get("meta") or {}).get("1") or {}
-    events = sorted((data.get("events") or {}).values(), key=lambda d: d.get("seq", 0))
+    if events is None:
+        events = sorted((data.get("events") or {}).values(), key=lambda d: d.get("seq", 0))
     return {"meta": meta, "events": events}
 
 
@@ -57,8 +59,7 @@ def read_laptops_of(folder: Path) -> dict[str, dict[str, Any]]:
 def read_log_file(path: Path) -> dict[str, Any]:
     """Validated (JSON, schema, chain) content of one log file, as a doc."""
     data, _changed, docs = validate_log_data(load_json_file(path), Path(path))
-    # log_to_doc, with the events in the order the chain check already sorted them in
-    return {"meta": (data.get("meta") or {}).get("1") or {}, "events": docs or []}
+    return log_to_doc(data, docs or [])
 
 
 def _serialised(paths: Iterable[Path]) -> Iterator[bytes]:

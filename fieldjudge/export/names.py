@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
-from fieldjudge.store.storage import TEMP_MARK, atomic_write_bytes
+from fieldjudge.store.storage import TEMP_MARK, atomic_write_bytes, write_all
 
 _RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(10)}
 
@@ -88,9 +88,7 @@ class Staging:
         # process of the pass that failed before it could hand it over
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(fd, view) :]
+            write_all(fd, payload)
         finally:
             os.close(fd)
         return tmp

@@ -49,7 +49,8 @@ def _signal_write(tag: bytes) -> None:
         os.write(int(_HOOK_FD), tag)
 
 
-def _write_all(fd: int, payload: bytes | Sequence[bytes | memoryview]) -> None:
+def write_all(fd: int, payload: bytes | Sequence[bytes | memoryview]) -> None:
+    """Write all of ``payload`` (bytes, or parts one after the other) to ``fd``."""
     for part in [payload] if isinstance(payload, bytes) else payload:
         view = memoryview(part)
         while view:
@@ -74,7 +75,7 @@ def atomic_write_bytes(
     _signal_write(tag)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
-        _write_all(fd, payload)
+        write_all(fd, payload)
         if durable:
             os.fsync(fd)
     except BaseException:
@@ -280,7 +281,7 @@ class LineStorage(Storage):
         fd = self._writer()
         _signal_write(b"a")
         try:
-            _write_all(fd, line)
+            write_all(fd, line)
             os.fsync(fd)
         except BaseException:
             try:  # never leave half a line for the next append to follow
