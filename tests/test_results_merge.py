@@ -81,7 +81,8 @@ def test_three_laptops_merge_same_in_any_order(tmp_path):
     t.close()
 
 
-def test_diverging_game_is_a_conflict(tmp_path):
+def two_laptops(tmp_path):
+    """The demo copied to two laptops' folders A and B: (the 5th game's id, A, B)."""
     base = tmp_path / "base"
     t = demo(base)
     gid = t.games()[4]["id"]
@@ -89,6 +90,11 @@ def test_diverging_game_is_a_conflict(tmp_path):
     a, b = tmp_path / "A", tmp_path / "B"
     shutil.copytree(base, a)
     shutil.copytree(base, b)
+    return gid, a, b
+
+
+def test_diverging_game_is_a_conflict(tmp_path):
+    gid, a, b = two_laptops(tmp_path)
     for folder, seed in ((a, 1), (b, 2)):
         tt = open_t(folder)
         play(tt, gid, Script("draw", 1, 2), random.Random(seed), close=False)
@@ -117,13 +123,7 @@ def test_a_game_event_the_rules_refuse_here_is_not_merged(tmp_path):
 
     from fieldjudge.services.game import FakeClock, GameSession
 
-    base = tmp_path / "base"
-    t = demo(base)
-    gid = t.games()[4]["id"]
-    t.close()
-    a, b = tmp_path / "A", tmp_path / "B"
-    shutil.copytree(base, a)
-    shutil.copytree(base, b)
+    gid, a, b = two_laptops(tmp_path)
     tb = open_t(b)
     s = GameSession(tb, gid, clock=FakeClock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC)))
     team = s.teams[0]
