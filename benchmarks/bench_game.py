@@ -129,7 +129,7 @@ Anchor().run()
 def prepare(folder: Path) -> tuple[str, Path, int]:
     from fieldjudge.services import open_tournament
     from fieldjudge.services.demo import create_demo
-    from fieldjudge.services.game import GameSession
+    from fieldjudge.services.paintball.game import GameSession
 
     create_demo(folder, day=date(2026, 6, 1)).close()
     t = open_tournament(folder, startup_backup=False)

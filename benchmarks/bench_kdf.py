@@ -16,7 +16,7 @@ import os
 import statistics
 import time
 
-from fieldjudge.services.head_judge import DEFAULT_PARAMS, DEMO_PASSPHRASE, HeadJudgeKey
+from fieldjudge.services.trust.head_judge import DEFAULT_PARAMS, DEMO_PASSPHRASE, HeadJudgeKey
 
 TARGET_S = 0.25
 SAMPLES = 9

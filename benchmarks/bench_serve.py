@@ -144,7 +144,7 @@ class Judge:
     """Appends paint checks (start, end) to one running game through GameSession."""
 
     def __init__(self, t, gid: str) -> None:
-        from fieldjudge.services.game import GameSession
+        from fieldjudge.services.paintball.game import GameSession
 
         self.s = GameSession(t, gid, judge="bench")
         self.team = self.s.teams[1]

@@ -38,8 +38,8 @@ from syncthing_pair import (  # noqa: E402
 
 from fieldjudge.services import TournamentService, open_tournament  # noqa: E402
 from fieldjudge.services.demo import create_demo  # noqa: E402
-from fieldjudge.services.game import FakeClock, GameSession  # noqa: E402
-from fieldjudge.services.sync_refresh import ChangedLogs  # noqa: E402
+from fieldjudge.services.paintball.game import FakeClock, GameSession  # noqa: E402
+from fieldjudge.services.sync.refresh import ChangedLogs  # noqa: E402
 from fieldjudge.store import StoreError  # noqa: E402
 from fieldjudge.store.sync_files import ensure_stignore  # noqa: E402
 

@@ -34,8 +34,8 @@ from fieldjudge.services.laptop import LaptopSettings, load_keymap
 
 if TYPE_CHECKING:  # imported on first use: the home screen's first frame needs none
     from fieldjudge.screens.bell import GameBell
-    from fieldjudge.services.chrono import ChronoSession
-    from fieldjudge.services.sync import SyncStatusProvider
+    from fieldjudge.services.paintball.chrono import ChronoSession
+    from fieldjudge.services.sync.syncthing import SyncStatusProvider
 
 STARTUP_BACKUP_DELAY_S = 1.0
 # Textual's key names as a keyboard prints them (the footer, F1 and the palette show them).
@@ -140,7 +140,7 @@ class FieldJudgeApp(App[None]):
     def chrono(self) -> ChronoSession:
         """The chronograph chosen in this run (looked up when a chrono screen asks)."""
         if self._chrono is None:
-            from fieldjudge.services.chrono import ChronoSession
+            from fieldjudge.services.paintball.chrono import ChronoSession
 
             self._chrono = ChronoSession()
         return self._chrono
@@ -470,7 +470,7 @@ class FieldJudgeApp(App[None]):
 
 
 def _syncthing_status(folder: Path) -> SyncStatusProvider:
-    from fieldjudge.services.sync import SyncStatusProvider
+    from fieldjudge.services.sync.syncthing import SyncStatusProvider
 
     return SyncStatusProvider(folder)
 

@@ -19,7 +19,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from fieldjudge.services.sync import (
+from fieldjudge.services.sync.syncthing import (
     Endpoint,
     SyncthingClient,
     SyncthingUnavailable,

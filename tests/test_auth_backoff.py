@@ -1,5 +1,5 @@
 """Wrong head-judge secrets are logged per laptop in the tournament folder and rate-limited
-across restarts (rules/auth_backoff.py, store/auth_log.py, services/auth_guard.py)."""
+across restarts (rules/auth_backoff.py, store/auth_log.py, services/trust/auth_guard.py)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from fieldjudge.rules.auth_backoff import (
     delay_after,
     failures_since_success,
 )
-from fieldjudge.services.auth_guard import MustWait, SecretGuard
-from fieldjudge.services.head_judge import (
+from fieldjudge.services.trust.auth_guard import MustWait, SecretGuard
+from fieldjudge.services.trust.head_judge import (
     HeadJudgeKey,
     KeyNotPinned,
     ScryptParams,
@@ -204,7 +204,7 @@ def test_the_count_survives_a_new_process(tmp_path: Path, made) -> None:
     object on the same folder makes the laptop wait."""
     code = (
         "import sys\n"
-        "from fieldjudge.services.auth_guard import SecretGuard\n"
+        "from fieldjudge.services.trust.auth_guard import SecretGuard\n"
         "from fieldjudge.store.auth_log import AuthLog\n"
         "g = SecretGuard(AuthLog(sys.argv[1], sys.argv[2]))\n"
         "for i in range(3):\n"
@@ -239,7 +239,7 @@ def test_killing_the_app_during_the_check_still_counts_the_try(tmp_path: Path) -
     (tmp_path / "record.json").write_text(json.dumps(record), encoding="utf-8")
     code = (
         "import json, sys\n"
-        "from fieldjudge.services.auth_guard import SecretGuard\n"
+        "from fieldjudge.services.trust.auth_guard import SecretGuard\n"
         "from fieldjudge.store.auth_log import AuthLog\n"
         "rec = json.loads(open(sys.argv[3], encoding='utf-8').read())\n"
         "g = SecretGuard(AuthLog(sys.argv[1], sys.argv[2]))\n"

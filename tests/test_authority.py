@@ -16,12 +16,12 @@ from fieldjudge.export import bundle
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import compute_hash
 from fieldjudge.services import HeadJudge, open_tournament
-from fieldjudge.services import results as res
 from fieldjudge.services.demo import DEMO_PASSPHRASE
-from fieldjudge.services.game import GameSession
-from fieldjudge.services.merge import conflicts, merge_into, resolve
-from fieldjudge.services.signing import signed_message
-from fieldjudge.services.verify import verify_folder
+from fieldjudge.services.paintball import results as res
+from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.services.sync.merge import conflicts, merge_into, resolve
+from fieldjudge.services.trust.signing import signed_message
+from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store import EventLog, NotTheWriter, Refused, Tournament
 from fieldjudge.store.keys import LaptopKeys
 
@@ -222,7 +222,7 @@ def test_31_merge_of_an_event_after_the_lock_is_refused(svc, tmp_path) -> None:
 
 def test_19_05_marker_approval_without_pin_is_refused_everywhere(svc) -> None:
     from fieldjudge.rules.chrono_checks import APPROVAL
-    from fieldjudge.services.marker_check import MarkerCheckService
+    from fieldjudge.services.paintball.marker_check import MarkerCheckService
 
     gid = svc.games()[-1]["id"]
     team = svc.game(gid)["team_a"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.services.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import FakeClock, GameSession
 from fieldjudge.store.backup import backups_of
 from fieldjudge.store.validate import validate_file
 

@@ -15,7 +15,7 @@ from fieldjudge.devices.ports import DeviceId, identify_port
 from fieldjudge.devices.simulator import PtyChrono, encode_frame
 from fieldjudge.screens.chrono.feed import ChronoFeed
 from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
-from fieldjudge.services.chrono import (
+from fieldjudge.services.paintball.chrono import (
     ChronoConfig,
     load_remembered,
     remember,

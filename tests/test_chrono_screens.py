@@ -22,8 +22,8 @@ from fieldjudge.screens.chrono.feed import ChronoFeed
 from fieldjudge.screens.chrono.ingame import InGameChronoScreen, SecondPlayerScreen
 from fieldjudge.screens.chrono.marker_check import FailedMarkerScreen, MarkerCheckScreen
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
-from fieldjudge.services.game import GameSession
-from fieldjudge.services.head_judge import DEMO_PASSPHRASE
+from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
 from tests.test_game_helpers import type_text, wait_for
 
 SIZE = (110, 36)
@@ -48,7 +48,7 @@ def sim(monkeypatch: pytest.MonkeyPatch):
 
 @pytest.fixture
 def no_port(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr("fieldjudge.services.chrono.default_config", lambda: None)
+    monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
 
 
 def unplayed(t) -> list[dict]:
@@ -76,7 +76,7 @@ def inject(app, fps: float, t: float) -> None:
 def checks(t, gid: str) -> list:
     """The marker checks of a game as the chrono station sees them: in the game's log when
     this laptop owns it, else in this laptop's marker-check log (no game file created)."""
-    from fieldjudge.services.marker_check import MarkerCheckService
+    from fieldjudge.services.paintball.marker_check import MarkerCheckService
 
     return MarkerCheckService(t, gid).state()[2].events
 

@@ -133,7 +133,7 @@ def test_the_default_stream_through_a_pty_reaches_the_reader():
 @pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals are POSIX")
 def test_listen_without_port_uses_the_remembered_chronograph_and_its_window():
     from fieldjudge.devices.simulator import PtyChrono, encode_frame
-    from fieldjudge.services.chrono import ChronoConfig, remember
+    from fieldjudge.services.paintball.chrono import ChronoConfig, remember
 
     res = CliRunner().invoke(chrono, ["listen"])
     assert res.exit_code == 1 and "no chronograph chosen on this laptop" in res.output

@@ -18,7 +18,7 @@ from tests.test_game_helpers import wait_for
 
 @pytest.fixture(autouse=True)
 def _no_port(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("fieldjudge.services.chrono.default_config", lambda: None)
+    monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
 
 
 def _demo(tmp_path: Path) -> Path:

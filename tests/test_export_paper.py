@@ -27,8 +27,8 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.paintball import Settings
 from fieldjudge.rules.paintball import scoring as sc
 from fieldjudge.rules.timefmt import format_game_clock, format_time_left
-from fieldjudge.services import results
 from fieldjudge.services.demo import DEMO_PASSPHRASE
+from fieldjudge.services.paintball import results
 
 A4 = (595.28, 841.89)  # points
 PIN = DEMO_PASSPHRASE  # the head judge's secret

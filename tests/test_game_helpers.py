@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from fieldjudge.app import make_app
-from fieldjudge.services import game as game_session
-from fieldjudge.services.game import FakeClock
+from fieldjudge.services.paintball import game as game_session
+from fieldjudge.services.paintball.game import FakeClock
 
 T0 = datetime(2026, 6, 1, 7, 40, tzinfo=UTC)
 

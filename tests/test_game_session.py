@@ -8,7 +8,7 @@ import pytest
 
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.services import open_tournament
-from fieldjudge.services.game import FakeClock, GameSession, MonotonicClock
+from fieldjudge.services.paintball.game import FakeClock, GameSession, MonotonicClock
 from fieldjudge.store import Refused
 
 T0 = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)

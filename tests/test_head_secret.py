@@ -1,4 +1,4 @@
-"""The head judge's secret (services/head_judge.py): at least 8 characters, a slow scrypt
+"""The head judge's secret (services/trust/head_judge.py): at least 8 characters, a slow scrypt
 unlocks his Ed25519 key; a replaced record gives a key that is not the pinned one."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import unicodedata
 import pytest
 
 from fieldjudge.i18n import rule_text
-from fieldjudge.services.head_judge import (
+from fieldjudge.services.trust.head_judge import (
     DEFAULT_PARAMS,
     DEMO_PASSPHRASE,
     DamagedRecord,
@@ -21,7 +21,7 @@ from fieldjudge.services.head_judge import (
     SecretTooShort,
     WrongSecret,
 )
-from fieldjudge.services.signing import signed_message, verify_signature
+from fieldjudge.services.trust.signing import signed_message, verify_signature
 
 FAST = ScryptParams(n=2**10, r=8, p=1)  # the KDF's cost is measured in benchmarks/bench_kdf.py
 SECRET = "ночной-дозор-7"
@@ -203,7 +203,7 @@ def test_a_new_secret_keeps_the_pinned_key(made) -> None:
 def test_each_laptop_pins_the_first_head_judge_key_it_sees(tmp_path, made) -> None:
     """An attacker who replaces the record *and* the public key in the tournament's files
     is caught by the key this laptop pinned in its own config folder."""
-    from fieldjudge.services.head_judge import pinned_head_judge_key
+    from fieldjudge.services.trust.head_judge import pinned_head_judge_key
     from fieldjudge.store.errors import DamagedFile
     from fieldjudge.store.pins import PINS_FILE, BadTournamentId, HeadJudgePins
 

@@ -1,4 +1,4 @@
-"""The laptop's Ed25519 key (store/keys.py) and signature checks (services/signing.py):
+"""The laptop's Ed25519 key (store/keys.py) and signature checks (services/trust/signing.py):
 made once and reused, 0600 in the config folder, never in a tournament folder; a signature
 fails after any byte of the data changes."""
 
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from fieldjudge.rules.key_ids import fingerprint, key_id, signature_fingerprint
-from fieldjudge.services.head_judge import HeadJudgeKey, ScryptParams
-from fieldjudge.services.signing import signed_message, verify_signature
+from fieldjudge.services.trust.head_judge import HeadJudgeKey, ScryptParams
+from fieldjudge.services.trust.signing import signed_message, verify_signature
 from fieldjudge.store.auth_log import AuthLog
 from fieldjudge.store.errors import DamagedFile
 from fieldjudge.store.keys import (

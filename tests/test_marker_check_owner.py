@@ -14,10 +14,10 @@ from results_fixtures import demo
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.services import open_tournament
-from fieldjudge.services.game import GameSession
-from fieldjudge.services.head_judge import DEMO_PASSPHRASE
-from fieldjudge.services.marker_check import MarkerCheckService
-from fieldjudge.services.verify import verify_folder
+from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.services.paintball.marker_check import MarkerCheckService
+from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
+from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store import Refused
 
 
@@ -155,7 +155,7 @@ def test_marker_checks_of_another_folder_arrive_by_merge_and_a_forged_one_does_n
 
     from fieldjudge.export import bundle
     from fieldjudge.rules.events import compute_hash
-    from fieldjudge.services.merge import merge_into
+    from fieldjudge.services.sync.merge import merge_into
 
     field_folder = tmp_path / "field" / "cup"
     demo(field_folder).close()

@@ -14,9 +14,9 @@ import pytest
 
 from fieldjudge.services import open_tournament
 from fieldjudge.services.demo import create_demo
-from fieldjudge.services.head_judge import DEMO_PASSPHRASE, ScryptParams
-from fieldjudge.services.merge import merge_into
-from fieldjudge.services.verify import verify_folder
+from fieldjudge.services.sync.merge import merge_into
+from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE, ScryptParams
+from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store.storage import load_json_file
 
 FAST = ScryptParams(n=2**10)
@@ -238,7 +238,7 @@ def merged_a(tmp_path: Path):
 def test_a_tournament_difference_is_decided_only_with_the_head_judges_secret(
     tmp_path: Path,
 ) -> None:
-    from fieldjudge.services.tournament_conflicts import decide, tournament_conflicts
+    from fieldjudge.services.sync.tournament_conflicts import decide, tournament_conflicts
     from fieldjudge.store import Refused
 
     a, cfg_a = merged_a(tmp_path)
@@ -265,8 +265,8 @@ def test_a_tournament_difference_is_decided_only_with_the_head_judges_secret(
 
 
 def test_the_head_judge_keeps_ours_or_takes_theirs_signed_and_recorded(tmp_path: Path) -> None:
-    from fieldjudge.services.signing import signed_message, verify_signature
-    from fieldjudge.services.tournament_conflicts import decide, tournament_conflicts
+    from fieldjudge.services.sync.tournament_conflicts import decide, tournament_conflicts
+    from fieldjudge.services.trust.signing import signed_message, verify_signature
     from fieldjudge.store import Refused
     from fieldjudge.store.anchors import canonical_digest
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from fieldjudge.services import DamagedFile, open_tournament
-from fieldjudge.services.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import FakeClock, GameSession
 from fieldjudge.store.keys import KEY_FILE, LaptopKeys
 
 

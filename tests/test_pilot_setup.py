@@ -10,7 +10,7 @@ from fieldjudge.app import make_app
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen
 from fieldjudge.services import open_tournament
-from fieldjudge.services.head_judge import HeadJudgeKey
+from fieldjudge.services.trust.head_judge import HeadJudgeKey
 from tests.test_game_helpers import type_text, wait_for
 
 

@@ -15,8 +15,8 @@ from results_fixtures import demo
 from fieldjudge.cli import main
 from fieldjudge.export import bundle, run_export
 from fieldjudge.export.names import safe_name
-from fieldjudge.services import results
 from fieldjudge.services.demo import DEMO_PASSPHRASE
+from fieldjudge.services.paintball import results
 from fieldjudge.store import Refused
 
 
@@ -175,7 +175,7 @@ def _disqualify_before_a_later_game(folder):
     """The demo with a player disqualified (20.05) in a game, and a later game of his
     team started: (tournament, the game, the later game, team, number)."""
     from fieldjudge.services.demo_history import GamePlayer
-    from fieldjudge.services.disqualified import disqualified_before
+    from fieldjudge.services.paintball.disqualified import disqualified_before
 
     t = demo(folder)
     first = next(g for g in t.games() if not t.game_path(g["id"]).exists())
@@ -302,7 +302,7 @@ def test_pages_staged_by_a_process_that_died_are_staged_again(tmp_path):
 
 
 def test_carried_over_takes_only_games_that_started_before():
-    from fieldjudge.services.disqualified import CarriedOver
+    from fieldjudge.services.paintball.disqualified import CarriedOver
 
     c = CarriedOver()
     assert c.before({"start": "2026-05-16T09:00"}) == frozenset()

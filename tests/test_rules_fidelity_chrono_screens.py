@@ -13,14 +13,14 @@ from fieldjudge.app import make_app
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.screens.chrono.ingame import InGameChronoScreen
 from fieldjudge.screens.chrono.show import ReadingShownScreen
-from fieldjudge.services.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import FakeClock, GameSession
 from tests.test_chrono_screens import inject, unplayed
 from tests.test_game_helpers import fake_clock, game_id, game_screen, keys, wait_for
 
 
 @pytest.fixture
 def no_port(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr("fieldjudge.services.chrono.default_config", lambda: None)
+    monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
 
 
 async def _open(app, pilot, session, team, number):

@@ -224,7 +224,7 @@ async def test_20_05_disqualified_in_an_earlier_game_shown_and_refused_in_a_late
     demo_folder: Path, clock
 ):
     from fieldjudge.services import open_tournament
-    from fieldjudge.services.game import FakeClock, GameSession
+    from fieldjudge.services.paintball.game import FakeClock, GameSession
 
     t = open_tournament(demo_folder, startup_backup=False)
     games = t.games()
@@ -255,7 +255,7 @@ async def test_20_05_disqualified_in_an_earlier_game_shown_and_refused_in_a_late
         assert "20.05" in screen.prompt.current.error
         assert "disqualified for the rest of the tournament" in screen.prompt.current.error
         # the protocol folds the same setup: he is not counted among the survivors
-        from fieldjudge.services import results
+        from fieldjudge.services.paintball import results
 
         view = results.game_view(app.tournament, later["id"])
         assert view.state.player(team, number).status == m.DISQUALIFIED
@@ -361,7 +361,7 @@ async def test_18_02_penalty_points_subtracted_and_printed_on_the_protocol(
     from fieldjudge.app import make_app
     from fieldjudge.screens.results.protocol import ProtocolScreen
     from fieldjudge.services import open_tournament
-    from fieldjudge.services.game import FakeClock, GameSession
+    from fieldjudge.services.paintball.game import FakeClock, GameSession
 
     t = open_tournament(demo_folder, startup_backup=False)
     gid = t.games()[4]["id"]
@@ -393,7 +393,7 @@ async def test_18_02_penalty_points_subtracted_and_printed_on_the_protocol(
         assert app.screen.view.result.penalty_points == {a: 2}
     # the printed protocol (HTML; the PDF draws the same document) shows both
     from fieldjudge.export.html import protocol_html
-    from fieldjudge.services import results
+    from fieldjudge.services.paintball import results
 
     t = open_tournament(demo_folder, startup_backup=False)
     try:

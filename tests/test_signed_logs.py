@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 
 from fieldjudge.rules import protocol as pr
-from fieldjudge.services import authority, identity, open_tournament
-from fieldjudge.services import results as res
+from fieldjudge.services import open_tournament
 from fieldjudge.services.demo import create_demo
 from fieldjudge.services.demo_history import Script, play
-from fieldjudge.services.game import GameSession
-from fieldjudge.services.head_judge import DEMO_PASSPHRASE, ScryptParams
-from fieldjudge.services.marker_check import MarkerCheckService
-from fieldjudge.services.signing import signed_message, verify_signature
-from fieldjudge.services.verify import verify_folder, verify_report
+from fieldjudge.services.paintball import results as res
+from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.services.paintball.marker_check import MarkerCheckService
+from fieldjudge.services.trust import authority, identity
+from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE, ScryptParams
+from fieldjudge.services.trust.signing import signed_message, verify_signature
+from fieldjudge.services.trust.verify import verify_folder, verify_report
 from fieldjudge.store import Refused
 from fieldjudge.store.anchors import read_heads
 from fieldjudge.store.auth_log import AuthLog

@@ -467,7 +467,7 @@ def test_schedule_refuses_double_booking_and_warns_on_short_gap(tournament: Tour
 
 
 def test_summary_index_avoids_reparsing(tournament, monkeypatch) -> None:
-    from fieldjudge.services import summaries
+    from fieldjudge.services.paintball import summaries
 
     gid = tournament.games()[-1]["id"]  # not played yet (the first round is signed)
     tournament.append_game_event(gid, "note", {"text": "x"})
@@ -634,7 +634,7 @@ def test_line_storage_replays_exactly_what_tinydb_holds(ops: list[tuple[str, int
 def test_verify_names_a_file_whose_events_were_deleted_behind_its_head(
     demo_folder: Path,
 ) -> None:
-    from fieldjudge.services.verify import verify_folder
+    from fieldjudge.services.trust.verify import verify_folder
 
     path = next(iter(sorted((demo_folder / "games").glob("*.json"))))
     log = EventLog.open(path)

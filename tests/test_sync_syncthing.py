@@ -25,21 +25,23 @@ from syncthing_pair import (
 
 from fieldjudge.cli import main
 from fieldjudge.export import bundle
-from fieldjudge.services import TournamentService, merge, open_tournament, results
+from fieldjudge.services import TournamentService, open_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
-from fieldjudge.services.game import FakeClock, GameSession
-from fieldjudge.services.sync import (
+from fieldjudge.services.paintball import results
+from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.sync import merge
+from fieldjudge.services.sync.conflicts import (
+    DIVERGED,
+    resolve_sync_conflict,
+    scan_sync_conflicts,
+)
+from fieldjudge.services.sync.refresh import ChangedLogs
+from fieldjudge.services.sync.syncthing import (
     SyncStatusProvider,
     folder_id_for,
     read_status,
     status_line,
 )
-from fieldjudge.services.sync_conflicts import (
-    DIVERGED,
-    resolve_sync_conflict,
-    scan_sync_conflicts,
-)
-from fieldjudge.services.sync_refresh import ChangedLogs
 from fieldjudge.store import backup
 from fieldjudge.store.sync_files import ensure_stignore, find_conflict_copies, laptop_devices
 
@@ -330,7 +332,7 @@ def test_sync_setup_registers_this_laptop_by_its_signing_key(laptops, tmp_path):
         "public_key": keys.public_key_b64,
         "hj_key": doc["hj_key"],
     }
-    from fieldjudge.services.verify import verify_report
+    from fieldjudge.services.trust.verify import verify_report
 
     assert hj and verify_report(folder)[f"laptops/{keys.laptop_id}/laptop.json"].notes == [
         f'laptop "{keys.name}" ({keys.fingerprint})'

@@ -18,10 +18,10 @@ from results_fixtures import demo
 
 from fieldjudge.cli import main
 from fieldjudge.export import bundle
-from fieldjudge.services import sync as svc
 from fieldjudge.services.demo import DEMO_PASSPHRASE
-from fieldjudge.services.game import FakeClock, GameSession
-from fieldjudge.services.sync_conflicts import (
+from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.sync import syncthing as svc
+from fieldjudge.services.sync.conflicts import (
     CONTAINED,
     DAMAGED,
     DIVERGED,
@@ -559,8 +559,8 @@ def test_theirs_on_a_copy_never_scanned_stages_it_and_archives_our_log(game):
 
 
 def test_a_log_changed_by_another_laptop_is_reread(game, tmp_path):
-    from fieldjudge.services import results
-    from fieldjudge.services.sync_refresh import ChangedLogs
+    from fieldjudge.services.paintball import results
+    from fieldjudge.services.sync.refresh import ChangedLogs
 
     t, gid, s = game
     path = t.game_path(gid)

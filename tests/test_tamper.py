@@ -23,16 +23,16 @@ from fieldjudge.export import bundle
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import compute_hash
 from fieldjudge.services import open_tournament
-from fieldjudge.services import results as res
 from fieldjudge.services.demo import create_demo
-from fieldjudge.services.head_judge import (
+from fieldjudge.services.paintball import results as res
+from fieldjudge.services.recovery import good_backup, restore_backup
+from fieldjudge.services.sync.merge import merge_into
+from fieldjudge.services.trust.head_judge import (
     DEMO_PASSPHRASE,
     HeadJudgeKey,
     ScryptParams,
 )
-from fieldjudge.services.merge import merge_into
-from fieldjudge.services.recovery import good_backup, restore_backup
-from fieldjudge.services.signing import signed_message
+from fieldjudge.services.trust.signing import signed_message
 from fieldjudge.store import DamagedFile, Refused
 from fieldjudge.store.anchors import canonical_digest
 from fieldjudge.store.eventlog import write_log_file

@@ -155,7 +155,7 @@ async def test_keys_typed_before_a_form_appears_fill_it(demo_folder: Path) -> No
 
 
 async def test_typed_reading_on_the_marker_check_typed_fast(demo_folder: Path, monkeypatch) -> None:
-    monkeypatch.setattr("fieldjudge.services.chrono.default_config", lambda: None)
+    monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
     app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)

@@ -68,7 +68,7 @@ async def test_conflict_shows_teams_time_field_and_the_differing_events(tmp_path
 
 
 async def test_tournament_differences_kept_or_taken_with_the_head_judges_secret(tmp_path) -> None:
-    from fieldjudge.services.head_judge import DEMO_PASSPHRASE
+    from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
     from tests.test_merge_tournament import merged_a
 
     a, _cfg = merged_a(tmp_path)
@@ -123,7 +123,7 @@ async def test_tournament_differences_kept_or_taken_with_the_head_judges_secret(
 def test_the_merge_report_counts_the_tournament_differences() -> None:
     from fieldjudge.i18n import set_language
     from fieldjudge.screens.results.merge import report_lines
-    from fieldjudge.services.merge import MergeReport
+    from fieldjudge.services.sync.merge import MergeReport
 
     report = MergeReport("B", tournament_conflicts=["venue: here 'x', there 'y'"])
     report.refused_games.append("game g2 not added: field 3 at 2026-05-16T15:00 is taken")

@@ -10,7 +10,7 @@ import pytest
 from fieldjudge.app import make_app
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen, MessageScreen
 from fieldjudge.screens.setup.teams import TeamsScreen
-from fieldjudge.services.rosters import RosterEditor
+from fieldjudge.services.paintball.rosters import RosterEditor
 from fieldjudge.store import Refused
 from tests.test_game_helpers import type_text, wait_for
 

@@ -18,13 +18,14 @@ from fieldjudge.export.protocol_doc import struck_lines
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import VOID, compute_hash
-from fieldjudge.services import HeadJudge, authority
-from fieldjudge.services import results as res
+from fieldjudge.services import HeadJudge
 from fieldjudge.services.demo import DEMO_PASSPHRASE
-from fieldjudge.services.merge import merge_into
-from fieldjudge.services.protocol import GameProtocol
-from fieldjudge.services.signing import signed_message
-from fieldjudge.services.verify import verify_folder
+from fieldjudge.services.paintball import results as res
+from fieldjudge.services.paintball.protocol import GameProtocol
+from fieldjudge.services.sync.merge import merge_into
+from fieldjudge.services.trust import authority
+from fieldjudge.services.trust.signing import signed_message
+from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store import Refused
 from fieldjudge.store.keys import LaptopKeys
 

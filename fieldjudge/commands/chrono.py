@@ -111,7 +111,7 @@ def listen_cmd(
         raise click.BadParameter("need 0 < --min-fps < --max-fps", param_hint="--min-fps")
     expect = None
     if port is None:
-        from fieldjudge.services.chrono import load_remembered
+        from fieldjudge.services.paintball.chrono import load_remembered
 
         saved = load_remembered()
         if saved is None:

@@ -133,7 +133,7 @@ def verify(ctx, folder: Path | None) -> None:
 
     Without FOLDER: the current folder if it is a tournament, else every tournament in the
     data folder."""
-    from fieldjudge.services.verify import verify_report
+    from fieldjudge.services.trust.verify import verify_report
     from fieldjudge.store.pins import HeadJudgePins
 
     if folder is not None:
@@ -180,7 +180,7 @@ def verify(ctx, folder: Path | None) -> None:
 def merge(ctx, source: Path, folder: Path | None) -> None:
     """Import another laptop's tournament folder or JSON export: new events are added,
     duplicates skipped, diverging games listed as conflicts for the head judge."""
-    from fieldjudge.services.merge import load_source, merge_into
+    from fieldjudge.services.sync.merge import load_source, merge_into
 
     if folder is None:
         try:

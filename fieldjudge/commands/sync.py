@@ -109,7 +109,7 @@ def setup(
     laptop_id, laptop_name, lan_discovery,
 ) -> None:  # fmt: skip
     """Explain, and where Syncthing is running do, the sharing of this tournament folder."""
-    from fieldjudge.services import sync as svc
+    from fieldjudge.services.sync import syncthing as svc
     from fieldjudge.store import Refused
     from fieldjudge.store.sync_files import ensure_stignore, register_laptop
 
@@ -184,7 +184,7 @@ def setup(
 @_options
 def status(syncthing_home, address, api_key, folder) -> None:
     """Peers connected, whether this tournament is in sync, when each laptop was seen."""
-    from fieldjudge.services import sync as svc
+    from fieldjudge.services.sync import syncthing as svc
 
     folder = _folder(folder)
     st = svc.SyncStatusProvider(folder, syncthing_home, address, api_key).status()

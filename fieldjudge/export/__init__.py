@@ -83,7 +83,7 @@ def run_export(
     # JSON export needs none of them; the PDF library takes longer to import than an
     # HTML export runs
     from fieldjudge.export import html
-    from fieldjudge.services import results
+    from fieldjudge.services.paintball import results
 
     if game_id is not None:
         tr = html.translator(lang)
@@ -115,7 +115,7 @@ def _whole(
     """The export of every ``played`` game (see :func:`run_export`)."""
     from fieldjudge.export import html, scope, tables
     from fieldjudge.export.game_pass import read_played
-    from fieldjudge.services import results
+    from fieldjudge.services.paintball import results
 
     if fmt == "pdf":
         from fieldjudge.export import pdf

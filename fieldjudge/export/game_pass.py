@@ -16,8 +16,8 @@ from typing import Any
 from fieldjudge.export import html
 from fieldjudge.export.fanout import fan_out
 from fieldjudge.export.names import Staging, game_stem
-from fieldjudge.services import results, summaries
-from fieldjudge.services.disqualified import CarriedOver, Setups
+from fieldjudge.services.paintball import results, summaries
+from fieldjudge.services.paintball.disqualified import CarriedOver, Setups
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fieldjudge.rules import protocol as pr
-from fieldjudge.services.results import game_summaries
+from fieldjudge.services.paintball.results import game_summaries
 
 COUNTED_PHASES = (pr.SIGNED, pr.LOCKED)
 
@@ -31,7 +31,7 @@ class Provisional:
 
 def provisional_games(t, made: Mapping[str, dict] | None = None) -> list[Provisional]:
     """Games with a log that the standings do not count yet, in schedule order. ``made``:
-    see :func:`fieldjudge.services.results.game_summaries`."""
+    see :func:`fieldjudge.services.paintball.results.game_summaries`."""
     out = []
     for g, s in game_summaries(t, made):
         phase = str(s.get("phase", "scheduled"))

@@ -25,7 +25,7 @@ from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.widgets.footer import Footer
 
 if TYPE_CHECKING:  # Syncthing's client is imported after the first frame
-    from fieldjudge.services.sync import SyncStatus, SyncStatusProvider
+    from fieldjudge.services.sync.syncthing import SyncStatus, SyncStatusProvider
 
 SYNC_EVERY_S = 2.0
 #: the sync status line starts this long after the lists are filled (its client is
@@ -255,7 +255,7 @@ class HomeScreen(JudgeScreen):
         run as after-refresh callbacks of the screen itself, which invokes them as soon as
         it is idle with nothing to repaint: they ran back to back without returning to
         the event loop, and no key or frame got through until every state was shown.)"""
-        from fieldjudge.services.summaries import load_engine
+        from fieldjudge.services.paintball.summaries import load_engine
 
         step = 0
         while not self._engines:
@@ -515,7 +515,7 @@ class HomeScreen(JudgeScreen):
             self.workers.cancel_group(self, "sync")
             self.query_one("#sync-line", Static).update(_("sync off"))
             return
-        from fieldjudge.services.sync_refresh import ChangedLogs
+        from fieldjudge.services.sync.refresh import ChangedLogs
 
         self._changed_logs = ChangedLogs(t)
         self.poll_sync(self.app.sync_provider(), folder)
@@ -528,7 +528,7 @@ class HomeScreen(JudgeScreen):
         try:
             provider = make(folder)
         except Exception as exc:  # noqa: BLE001 - a sync problem never stops judging
-            from fieldjudge.services.sync import SyncStatus
+            from fieldjudge.services.sync.syncthing import SyncStatus
 
             self.post_message(SyncTick(SyncStatus(on=False, reason=str(exc))))
             return
@@ -536,7 +536,7 @@ class HomeScreen(JudgeScreen):
             try:
                 status = provider.status()
             except Exception as exc:  # noqa: BLE001 - a sync problem never stops judging
-                from fieldjudge.services.sync import SyncStatus
+                from fieldjudge.services.sync.syncthing import SyncStatus
 
                 status = SyncStatus(on=False, reason=str(exc))
             self.post_message(SyncTick(status))
@@ -545,7 +545,7 @@ class HomeScreen(JudgeScreen):
                 time.sleep(0.1)
 
     def on_sync_tick(self, message: SyncTick) -> None:
-        from fieldjudge.services.sync import status_line
+        from fieldjudge.services.sync.syncthing import status_line
 
         self.query_one("#sync-line", Static).update(status_line(message.status))
         # Game files another laptop changed (Syncthing): released here, on the UI thread

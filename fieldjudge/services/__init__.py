@@ -12,14 +12,14 @@ from fieldjudge.store.errors import DamagedFile, FolderLocked, Refused, StoreErr
 from fieldjudge.store.tournament import TOURNAMENT_FILE, slugify
 
 if TYPE_CHECKING:
-    from fieldjudge.services.authority import HeadJudge
+    from fieldjudge.services.trust.authority import HeadJudge
 
 
 def __getattr__(name: str) -> Any:
     """``HeadJudge`` on first use: the authority's rule engines are not needed to open a
     tournament and show its schedule (the app's first frame)."""
     if name == "HeadJudge":
-        from fieldjudge.services.authority import HeadJudge
+        from fieldjudge.services.trust.authority import HeadJudge
 
         return HeadJudge
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from fieldjudge.csv_import import RosterRow
 from fieldjudge.services.demo_history import add_history
-from fieldjudge.services.head_judge import DEFAULT_PARAMS, DEMO_PASSPHRASE, ScryptParams
 from fieldjudge.services.opening import create_tournament
 from fieldjudge.services.tournament import TournamentService
+from fieldjudge.services.trust.head_judge import DEFAULT_PARAMS, DEMO_PASSPHRASE, ScryptParams
 from fieldjudge.settings import DEFAULTS
 
 TEAMS = {

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from fieldjudge.rules.paintball import fold, refusal
-from fieldjudge.services import results
-from fieldjudge.services.head_judge import DEMO_PASSPHRASE
+from fieldjudge.services.paintball import results
 from fieldjudge.services.tournament import TournamentService
+from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
 
 SEED = 20260516
 

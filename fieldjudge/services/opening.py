@@ -11,8 +11,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.services.head_judge import DEFAULT_PARAMS, HeadJudgeKey, ScryptParams
 from fieldjudge.services.tournament import TournamentService
+from fieldjudge.services.trust.head_judge import DEFAULT_PARAMS, HeadJudgeKey, ScryptParams
 from fieldjudge.store import Tournament, WriteKey
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins

@@ -15,7 +15,7 @@ The interface the server uses (and a future services layer may implement instead
 - ``standings()`` -- standings per division over the closed games, provisional ones marked.
 
 This is the one module of the pit display that depends on today's read functions
-(``fieldjudge.services.results``, the paintball engine's state); re-point it when they move.
+(``fieldjudge.services.paintball.results``, the paintball engine's state); re-point it when they move.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from fieldjudge.rules.events import Event, effective
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.clock import elapsed_at
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
-from fieldjudge.services import results
+from fieldjudge.services.paintball import results
 from fieldjudge.store import DamagedFile, Tournament
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 from fieldjudge.store.validate import validate_file

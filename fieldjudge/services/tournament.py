@@ -4,7 +4,7 @@ store, every change through one method here (DESIGN.md "Layers").
 Built only by :func:`fieldjudge.services.open_tournament` / :func:`create_tournament`,
 which give it the store's :class:`WriteKey`: nothing else can write the folder. Every
 append to a game log goes through :meth:`TournamentService.append_game_event`, which checks
-the authority (:mod:`fieldjudge.services.authority`: protocol lock, head-judge actions)
+the authority (:mod:`fieldjudge.services.trust.authority`: protocol lock, head-judge actions)
 before the store appends."""
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import Phrase, joined
 from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.schedule import ScheduleCheck
-from fieldjudge.services import identity
-from fieldjudge.services.head_judge import (
+from fieldjudge.services.trust import identity
+from fieldjudge.services.trust.head_judge import (
     HeadJudgeError,
     KeyNotPinned,
     UnlockedHeadJudge,
     pinned_head_judge_key,
 )
-from fieldjudge.services.signing import signed_message
+from fieldjudge.services.trust.signing import signed_message
 from fieldjudge.store import HANDOVER, DamagedFile, EventLog, Refused, Tournament, WriteKey, anchors
 from fieldjudge.store.auth_log import AuthLog
 from fieldjudge.store.index import SummaryIndex
@@ -42,7 +42,7 @@ from fieldjudge.store.tables import RosterRow, ScheduleRow
 
 if TYPE_CHECKING:  # the authority's engines are imported on the first write, not at open
     from fieldjudge.rules.protocol import Protocol
-    from fieldjudge.services.authority import HeadJudge
+    from fieldjudge.services.trust.authority import HeadJudge
 
 
 def translated(exc: Refused) -> Refused:
@@ -208,7 +208,7 @@ class TournamentService:
     def game_summary(self, game_id: str) -> dict[str, Any]:
         """What the home screen shows of a game (the rules' summary), cached by the store's
         summary index."""
-        from fieldjudge.services import summaries
+        from fieldjudge.services.paintball import summaries
 
         return self.store.game_summary(
             game_id, lambda log: summaries.summarize(self, game_id, log), self.anchor(game_id)
@@ -304,8 +304,8 @@ class TournamentService:
         decision): his secret unlocks his signing key. Raises :class:`Refused` citing the
         section on a wrong secret; every attempt is logged with time and laptop and, after
         three failures, this laptop waits (across restarts)."""
-        from fieldjudge.services import authority
-        from fieldjudge.services.auth_guard import SecretGuard
+        from fieldjudge.services.trust import authority
+        from fieldjudge.services.trust.auth_guard import SecretGuard
 
         rule = authority.head_judge_refusal(action)
         record = self.meta.get("head_judge_key")
@@ -366,7 +366,7 @@ class TournamentService:
 
     def register_laptop(self, secret: str) -> None:
         """The head judge registers this laptop's key with his secret (signed)."""
-        from fieldjudge.services import authority
+        from fieldjudge.services.trust import authority
 
         grant = self.head_judge(secret, authority.REGISTER_LAPTOP)
         self._register_laptop(grant)
@@ -390,7 +390,7 @@ class TournamentService:
 
     def sign_tournament(self, secret: str) -> None:
         """The head judge signs tournament.json as it is now (after checking it)."""
-        from fieldjudge.services import authority
+        from fieldjudge.services.trust import authority
 
         self.head_judge(secret, authority.SIGN_TOURNAMENT)
         self._sign_tournament()
@@ -463,7 +463,7 @@ class TournamentService:
     ) -> Event:
         """Check the authority (31, 32.01) and append one event to a game's log. The game
         rules were asked by the caller (the live game) once; raises :class:`Refused`."""
-        from fieldjudge.services import authority
+        from fieldjudge.services.trust import authority
 
         data = dict(data or {})
         log = self.game_log(game_id)
@@ -589,7 +589,7 @@ class TournamentService:
         file is neither created nor written, so its owner stays the field laptop, which takes
         the checks into the game. The rules were asked by the caller; a head-judge action
         needs his grant and is signed with his key."""
-        from fieldjudge.services import authority
+        from fieldjudge.services.trust import authority
 
         data = dict(data or {})
         if etype in authority.HEAD_JUDGE_TYPES and not self.is_head_judge(head_judge):

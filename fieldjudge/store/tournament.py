@@ -136,7 +136,7 @@ class Tournament(TablesMixin):
             "venue": venue,
             "head_judge": head_judge,
             # the head judge's key record (public key + his private key sealed by his
-            # secret, services/head_judge.py); never a secret in clear or as a bare hash
+            # secret, services/trust/head_judge.py); never a secret in clear or as a bare hash
             "head_judge_key": head_judge_key,
             "division": division,
             "settings": settings or {},

@@ -30,7 +30,7 @@ from textual.worker import get_current_worker
 from fieldjudge.devices.parsers import Garbled, Reading
 from fieldjudge.devices.reader import CONNECTED, DISCONNECTED, WAITING, ChronoReader, Status
 from fieldjudge.i18n import _
-from fieldjudge.services.chrono import ChronoConfig
+from fieldjudge.services.paintball.chrono import ChronoConfig
 
 NONE = "none"  # no port chosen
 

@@ -53,12 +53,12 @@ from fieldjudge.screens.chrono.widgets import set_text
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused
-from fieldjudge.services.chrono import (
+from fieldjudge.services.paintball.chrono import (
     link_tolerance,
     tournament_disqualifications,
     tournament_settings,
 )
-from fieldjudge.services.marker_check import MarkerCheckService
+from fieldjudge.services.paintball.marker_check import MarkerCheckService
 
 # FailedMarkerScreen and parse_fps moved (chrono_dialogs, chrono_readings): still importable here
 __all__ = ["FailedMarkerScreen", "MarkerCheckScreen", "now_local", "open_marker_check", "parse_fps"]

@@ -15,7 +15,7 @@ from fieldjudge.devices.ports import BAUD_HINTS, BAUDS, DEFAULT_BAUD, list_chron
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.feed import set_session_config
-from fieldjudge.services.chrono import ChronoConfig, link_tolerance, with_identity
+from fieldjudge.services.paintball.chrono import ChronoConfig, link_tolerance, with_identity
 
 
 class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):

@@ -19,7 +19,7 @@ from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.text import Namer, clock, describe
 from fieldjudge.services import Refused
-from fieldjudge.services.game import GameSession
+from fieldjudge.services.paintball.game import GameSession
 
 
 class InspectionDialog(JudgeModal[None]):

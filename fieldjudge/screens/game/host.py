@@ -10,7 +10,7 @@ from textual.app import App
 
 from fieldjudge.rules.events import Event
 from fieldjudge.screens.widgets.prompt import PromptPanel
-from fieldjudge.services.game import GameSession
+from fieldjudge.services.paintball.game import GameSession
 
 
 class GameHost(Protocol):

@@ -1,6 +1,6 @@
 """The live paintball game screen (issue 3): rosters, alive counts, clock, flags and the log.
 
-Every key turns into one event through :class:`fieldjudge.services.game.GameSession`, which
+Every key turns into one event through :class:`fieldjudge.services.paintball.game.GameSession`, which
 validates it with the rules engine; a refusal is shown in the notice bar, citing the
 section. Multi-step actions (team → number → reason) use the inline prompt
 (``game_prompt``): keys are handled synchronously and in order, so ``a 4 2 Enter`` typed
@@ -54,7 +54,7 @@ from fieldjudge.screens.game.widgets import (
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import Choice, PromptPanel
 from fieldjudge.services import Refused
-from fieldjudge.services.game import GameSession, SecondPlayerNeeded
+from fieldjudge.services.paintball.game import GameSession, SecondPlayerNeeded
 
 
 class GameScreen(JudgeScreen):

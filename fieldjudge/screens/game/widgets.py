@@ -24,7 +24,7 @@ from fieldjudge.screens.game.text import (
     flag_text,
     player_status,
 )
-from fieldjudge.services.game import GameSession
+from fieldjudge.services.paintball.game import GameSession
 
 NAME_WIDTH = 20  # the roster's name column: "shirt name" and one space before the status
 LOG_LINES = 60  # newest first, before the log has a size; then the lines that fit

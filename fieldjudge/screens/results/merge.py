@@ -15,9 +15,10 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import DamagedFile, StoreError, merge
-from fieldjudge.services.merge_view import ConflictView, all_conflicts
-from fieldjudge.services.tournament_conflicts import (
+from fieldjudge.services import DamagedFile, StoreError
+from fieldjudge.services.sync import merge
+from fieldjudge.services.sync.merge_view import ConflictView, all_conflicts
+from fieldjudge.services.sync.tournament_conflicts import (
     TournamentConflict,
     decide,
     tournament_conflicts,
@@ -245,7 +246,7 @@ def difference_cells(c: TournamentConflict, names: dict[str, str]) -> tuple[str,
     )
 
 
-# -- what a conflict is about, in words (services/merge_view.py reads it) -----------------------
+# -- what a conflict is about, in words (services/sync/merge_view.py reads it) -----------------------
 
 
 def conflict_game(v: ConflictView) -> tuple[str, str, str]:

@@ -28,8 +28,9 @@ from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
 from fieldjudge.screens.game.text import Namer, describe, reason_label
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import Refused, StoreError, results
-from fieldjudge.services.protocol import GameProtocol
+from fieldjudge.services import Refused, StoreError
+from fieldjudge.services.paintball import results
+from fieldjudge.services.paintball.protocol import GameProtocol
 
 PHASE_TEXT = {
     "scheduled": "not played yet",

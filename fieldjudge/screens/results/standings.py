@@ -23,7 +23,8 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import Refused, StoreError, results
+from fieldjudge.services import Refused, StoreError
+from fieldjudge.services.paintball import results
 
 #: ``export(folder, out_dir, fmt, game_id, lang, progress=...)`` -> the files written
 Exporter = Callable[..., list[Path]]

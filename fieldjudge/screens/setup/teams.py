@@ -24,7 +24,7 @@ from fieldjudge.screens.dialogs.forms import (
 from fieldjudge.screens.setup.csv_flow import CsvImportMixin
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused
-from fieldjudge.services.rosters import RosterEditor
+from fieldjudge.services.paintball.rosters import RosterEditor
 
 RosterParser = Callable[[bytes, int | None, Progress], ParseResult]
 

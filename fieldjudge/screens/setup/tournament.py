@@ -8,7 +8,7 @@ from datetime import date
 from fieldjudge.i18n import _
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
 from fieldjudge.services import Refused, TournamentService, create_tournament, slugify
-from fieldjudge.services.head_judge import MIN_SECRET_CHARS
+from fieldjudge.services.trust.head_judge import MIN_SECRET_CHARS
 from fieldjudge.settings import DEFAULTS, settings_from_form
 
 

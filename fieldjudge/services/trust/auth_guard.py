@@ -29,7 +29,7 @@ from fieldjudge.rules.auth_backoff import (
     backoff_after,
     failures_since_success,
 )
-from fieldjudge.services.head_judge import (
+from fieldjudge.services.trust.head_judge import (
     HeadJudgeError,
     HeadJudgeKey,
     UnlockedHeadJudge,

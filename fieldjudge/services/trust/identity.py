@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldjudge.rules.key_ids import fingerprint, is_key_id, key_id
-from fieldjudge.services.signing import signed_message, verify_signature
+from fieldjudge.services.trust.signing import signed_message, verify_signature
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import (
     canonical_digest,

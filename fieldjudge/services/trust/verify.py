@@ -16,10 +16,10 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.auth_backoff import failures_since_success
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import disqualified_in, fold
-from fieldjudge.services import authority, identity
-from fieldjudge.services.disqualified import CarriedOver
-from fieldjudge.services.merge import DECISIONS
-from fieldjudge.services.signing import signed_message, verify_signature
+from fieldjudge.services.paintball.disqualified import CarriedOver
+from fieldjudge.services.sync.merge import DECISIONS
+from fieldjudge.services.trust import authority, identity
+from fieldjudge.services.trust.signing import signed_message, verify_signature
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import canonical_digest, read_tournament_sig
 from fieldjudge.store.auth_log import read_all as read_attempts
@@ -126,7 +126,7 @@ def rules_faults(
     checked when appended); this is where an event the rules refuse -- merged in, written
     by another program, or made illegal by a later change of the rosters or settings --
     is found. ``skip``: files already reported damaged."""
-    from fieldjudge.services.results import setup_for
+    from fieldjudge.services.paintball.results import setup_for
 
     folder = Path(folder)
     try:

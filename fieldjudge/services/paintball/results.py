@@ -20,12 +20,12 @@ from fieldjudge.rules.paintball import GameResult, GameSetup, fold
 from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
-from fieldjudge.services.disqualified import Setups, disqualified_before, setup_of
+from fieldjudge.services.paintball.disqualified import Setups, disqualified_before, setup_of
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
 
 if TYPE_CHECKING:
-    from fieldjudge.services.authority import HeadJudge
+    from fieldjudge.services.trust.authority import HeadJudge
 
 Svc = TournamentService
 
@@ -82,7 +82,7 @@ def setup_for(
         g = {"team_a": log.meta.get("team_a"), "team_b": log.meta.get("team_b")}
     if g is None:
         raise Refused("no game {game} in the schedule", game=game_id)
-    # 20.05: the live game (services/game.py) builds its setup here too, so the protocol
+    # 20.05: the live game (services/paintball/game.py) builds its setup here too, so the protocol
     # counts a player disqualified in an earlier game exactly as the game screen does
     if disqualified is None:
         disqualified = disqualified_before(t, game_id)
@@ -299,7 +299,7 @@ def void_locked_event(
     why = _locked_void_refusal(t, v, data)
     if why:
         raise Refused(why)
-    from fieldjudge.services import authority  # the head judge's rules: on his action
+    from fieldjudge.services.trust import authority  # the head judge's rules: on his action
 
     grant = t.head_judge(secret, authority.LOCKED_VOID)
     data["head_judge"] = t.meta.get("head_judge", "") or judge

@@ -10,8 +10,8 @@ from typing import Any
 
 from fieldjudge.export import bundle
 from fieldjudge.rules.events import Event
-from fieldjudge.services import results
-from fieldjudge.services.merge import conflicts
+from fieldjudge.services.paintball import results
+from fieldjudge.services.sync.merge import conflicts
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import DamagedFile
 

@@ -1,6 +1,6 @@
 """The head judge decides the differences a merge found between two laptops' tournament
 files (teams, players, schedule, settings), kept in ``conflicts/tournament/`` by
-:func:`fieldjudge.services.merge.merge_tournament`.
+:func:`fieldjudge.services.sync.merge.merge_tournament`.
 
 Each difference is kept ("ours": ``tournament.json`` stays as it is) or taken ("theirs": the
 other laptop's team, player, game or setting replaces ours, in one signed change of
@@ -17,10 +17,10 @@ from typing import Any
 
 import orjson
 
-from fieldjudge.services import authority
-from fieldjudge.services.authority import HeadJudge
-from fieldjudge.services.merge import record_decision
+from fieldjudge.services.sync.merge import record_decision
 from fieldjudge.services.tournament import TournamentService
+from fieldjudge.services.trust import authority
+from fieldjudge.services.trust.authority import HeadJudge
 from fieldjudge.store import DamagedFile, Refused
 from fieldjudge.store.anchors import canonical_digest, tournament_digest
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file

@@ -1,12 +1,12 @@
 """The protocol of one game as the head and senior judges act on it (30.02, 31, 32): intent
-methods over :mod:`fieldjudge.services.results`, for the protocol screen and the CLI."""
+methods over :mod:`fieldjudge.services.paintball.results`, for the protocol screen and the CLI."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 from fieldjudge.rules.events import Event
-from fieldjudge.services import results
+from fieldjudge.services.paintball import results
 from fieldjudge.services.tournament import TournamentService
 
 

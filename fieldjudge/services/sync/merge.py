@@ -29,11 +29,11 @@ from fieldjudge.i18n import rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import fold
-from fieldjudge.services import authority, identity
-from fieldjudge.services.authority import HeadJudge
-from fieldjudge.services.results import setup_for
-from fieldjudge.services.signing import signed_message, verify_signature
+from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
+from fieldjudge.services.trust import authority, identity
+from fieldjudge.services.trust.authority import HeadJudge
+from fieldjudge.services.trust.signing import signed_message, verify_signature
 from fieldjudge.store import DamagedFile, Refused
 from fieldjudge.store.anchors import (
     HEADS_FILE,

@@ -30,7 +30,7 @@ from fieldjudge.export import bundle
 from fieldjudge.rules.ownership import HandoverLike, may_append
 
 # The merge logic is imported from this one place: re-point it when it moves into services/.
-from fieldjudge.services import merge as merge_logic
+from fieldjudge.services.sync import merge as merge_logic
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import DamagedFile, Refused
 from fieldjudge.store.sync_files import (

@@ -195,7 +195,7 @@ def tournament_settings(t: TournamentService) -> Settings:
 def game_state(t: TournamentService, game_id: str) -> tuple[GameSetup, GameState, EventLog]:
     """(setup, folded state, log) of a game; creates the log file when it is missing."""
     from fieldjudge.rules.paintball import fold
-    from fieldjudge.services.results import setup_for
+    from fieldjudge.services.paintball.results import setup_for
 
     log = t.game_log(game_id)
     setup = setup_for(t, game_id, log)

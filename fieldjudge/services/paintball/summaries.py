@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from fieldjudge.store import EventLog
 
 if TYPE_CHECKING:
-    from fieldjudge.services.results import GameView
+    from fieldjudge.services.paintball.results import GameView
     from fieldjudge.services.tournament import TournamentService
 
 
@@ -20,7 +20,7 @@ ENGINE_MODULES = (
     "nacl.signing",
     "fieldjudge.rules.paintball",
     "fieldjudge.rules.protocol",
-    "fieldjudge.services.results",
+    "fieldjudge.services.paintball.results",
 )
 
 
@@ -51,7 +51,7 @@ def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, An
 
 
 def _results_summary(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
-    from fieldjudge.services.results import setup_for, view_from_events
+    from fieldjudge.services.paintball.results import setup_for, view_from_events
 
     v = view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
     return _view_summary(v)
@@ -69,7 +69,7 @@ def summary_of_view(v: GameView) -> dict[str, Any]:
 def _view_summary(v: GameView) -> dict[str, Any]:
     from fieldjudge.rules.paintball import disqualified_in
     from fieldjudge.rules.protocol import PROTOCOL_TYPES, is_locked_void
-    from fieldjudge.services.results import CLOSED_PHASES, result_doc
+    from fieldjudge.services.paintball.results import CLOSED_PHASES, result_doc
 
     events = v.events
     out: dict[str, Any] = {"phase": v.phase}

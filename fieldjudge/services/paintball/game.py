@@ -51,8 +51,8 @@ from fieldjudge.rules.paintball.model import END_JUDGE, FINAL, GameState
 from fieldjudge.rules.paintball.setup import GameSetup
 from fieldjudge.rules.paintball.setup import needs_second_player as penalty_needs_second
 from fieldjudge.rules.paintball.state import advance, fold
-from fieldjudge.services.marker_check import take_into_game
-from fieldjudge.services.results import setup_for
+from fieldjudge.services.paintball.marker_check import take_into_game
+from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import EventLog, Refused
 

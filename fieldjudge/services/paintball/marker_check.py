@@ -25,7 +25,7 @@ from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import fold, refusal
 from fieldjudge.rules.paintball.model import GameState
 from fieldjudge.rules.paintball.setup import GameSetup
-from fieldjudge.services.results import setup_for
+from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
 
