@@ -454,35 +454,94 @@ def test_a_copy_that_extends_the_log_is_merged(game):
     assert [c.status for c in scan_sync_conflicts(t)] == [CONTAINED]
 
 
-def test_the_one_writer_rule_decides_who_merges(game):
+def field_laptop_game(t, gid: str, config: Path) -> tuple[Path, str, bytes, bytes]:
+    """A field laptop (its own config folder, so its own key) on a copy of the folder takes
+    game ``gid`` over from a fresh start and appends two events; its laptop.json and the
+    game file reach ``t``'s folder as Syncthing would bring them. Returns the game path,
+    the field laptop's id, the file after its first event and after its second."""
+    from fieldjudge.services import open_tournament
+
+    field = t.folder.parent / "field-copy"
+    shutil.copytree(t.folder, field, ignore=shutil.ignore_patterns(".cache"))
+    (field / "games" / f"{gid}.json").unlink()  # the field laptop starts the game itself
+    tf = open_tournament(field, startup_backup=False, config_dir=config)
+    try:
+        sf = GameSession(tf, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC)))
+        sf.append("checkin", {"team": sf.teams[0], "late": False})
+        first = tf.game_path(gid).read_bytes()
+        sf.append("checkin", {"team": sf.teams[1], "late": False})
+        second = tf.game_path(gid).read_bytes()
+        fid = tf.owner_id
+    finally:
+        tf.close()
+    shutil.copytree(field / "laptops" / fid, t.folder / "laptops" / fid)
+    return t.game_path(gid), fid, first, second
+
+
+def test_a_copy_is_credited_to_the_laptop_that_signed_its_events(game, tmp_path):
+    """Syncthing names a conflict copy after the device whose version won, not the one that
+    wrote the copy (issue 22): the copy's author is read from its events' signatures."""
     t, gid, s = game
-    path = t.game_path(gid)
     t.release_log("games", gid)
-    base = path.read_bytes()
-    # field-2's laptop appended one more event (made here, then the owner set to field-2:
-    # this laptop may not append to field-2's game itself)
-    s2 = GameSession(t, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC)))
+    path, fid, first, second = field_laptop_game(t, gid, tmp_path / "cfg-field")
+    hid = t.owner_id
+    assert fid != hid
+    register_laptop(t.folder, "pit", "Pit", PIT)
+    path.write_bytes(first)
+    # the copy the field laptop wrote, named after the head judge's device (it "won")
+    (path.parent / copy_name(gid, "PIT2222")).write_bytes(second)
+    found = scan_sync_conflicts(t, this_laptop_id=hid)
+    assert [(c.laptop, c.owner, c.status) for c in found] == [(fid, fid, WAITING_OWNER)]
+    assert f"from {fid}" in found[0].line()
+    assert path.read_bytes() == first  # this laptop does not own the game: wrote nothing
+    # on the owning laptop the extension is merged
+    assert [c.status for c in scan_sync_conflicts(t, this_laptop_id=fid)] == [MERGED]
+
+
+def test_events_another_laptop_signed_into_a_game_are_never_merged(game, tmp_path):
+    """A copy that extends the owner's game with events signed by another laptop is listed
+    for the head judge with its true signer, even on the owning laptop (one writer per
+    file), whatever the copy's file name says."""
+    t, gid, s = game
+    t.release_log("games", gid)
+    path, fid, first, second = field_laptop_game(t, gid, tmp_path / "cfg-field")
+    hid = t.owner_id
+    # the head judge's laptop appends into the field laptop's game (made possible here by
+    # writing the owner in the file as itself, then putting the field laptop back)
+    path.write_bytes(second)
+    set_owner(path, hid)
+    s2 = GameSession(t, gid, clock=FakeClock(datetime(2026, 5, 16, 9, 1, tzinfo=UTC)))
     s2.append("clock_start")
     t.release_log("games", gid)
-    set_owner(path, "field-2")
-    longer = path.read_bytes()
-    path.write_bytes(base)
-    set_owner(path, "field-2")
-    before = path.read_bytes()
-    register_laptop(t.folder, "field-2", "Field 2", FIELD)
-    register_laptop(t.folder, "pit", "Pit", PIT)
-    (path.parent / copy_name(gid, "FIELD22")).write_bytes(longer)
-    (path.parent / copy_name(gid, "PIT2222", 1)).write_bytes(longer)
-    found = scan_sync_conflicts(t, this_laptop_id="head")
-    assert [(c.laptop, c.owner, c.status) for c in found] == [
-        ("field-2", "field-2", WAITING_OWNER),  # the owner's copy: the owner merges it
-        ("pit", "field-2", NOT_OWNER),  # not the owner's: for the head judge
-    ]
-    assert path.read_bytes() == before  # this laptop does not own the game: wrote nothing
-    assert [c.status for c in scan_sync_conflicts(t, this_laptop_id="field-2")] == [
-        MERGED,
-        CONTAINED,
-    ]
+    set_owner(path, fid)
+    foreign = path.read_bytes()
+    path.write_bytes(second)
+    # named after the field laptop's device: the name would credit the owner
+    register_laptop(t.folder, fid, "Field 1", FIELD, public_key=_public_key(t.folder, fid))
+    (path.parent / copy_name(gid, "FIELD22")).write_bytes(foreign)
+    for laptop in (hid, fid):
+        found = scan_sync_conflicts(t, this_laptop_id=laptop)
+        assert [(c.laptop, c.owner, c.status) for c in found] == [(hid, fid, NOT_OWNER)]
+        assert found[0].for_head_judge
+    assert path.read_bytes() == second  # nothing merged anywhere
+
+
+def test_an_unsigned_extension_is_for_the_head_judge(game, tmp_path):
+    t, gid, s = game
+    t.release_log("games", gid)
+    path, fid, first, second = field_laptop_game(t, gid, tmp_path / "cfg-field")
+    path.write_bytes(first)
+    doc = parse_file_bytes(second, path)
+    last = max(doc["events"], key=int)
+    doc["events"][last].pop("sig")
+    write_log_file(path.parent / copy_name(gid), doc)
+    found = scan_sync_conflicts(t, this_laptop_id=fid)
+    assert [(c.laptop, c.status) for c in found] == [(None, NOT_OWNER)]
+    assert "unsigned" in found[0].detail
+
+
+def _public_key(folder: Path, laptop_id: str) -> str:
+    return load_json_file(folder / "laptops" / laptop_id / "laptop.json")["public_key"]
 
 
 def test_divergent_copies_are_kept_for_the_head_judge_and_damaged_ones_named(game):
@@ -643,3 +702,39 @@ def test_the_app_writes_the_stignore_when_it_creates_or_opens_a_tournament(tmp_p
     open_tournament(folder).close()
     lines = (folder / ".stignore").read_text(encoding="utf-8").splitlines()
     assert lines[0] == "// my own line" and set(stignore_patterns()) <= set(lines)
+
+
+async def test_the_owning_laptops_app_merges_its_own_copy_and_leaves_the_rest(
+    game, tmp_path, monkeypatch
+):
+    """The app scans Syncthing's conflict copies while the tournament is open (issue 22):
+    on the laptop that owns the game, a copy whose new events it signed itself is merged
+    into the game, whatever device the copy's name gives."""
+    from fieldjudge.app import make_app
+    from tests.test_game_helpers import wait_for
+
+    t, gid, s = game
+    t.release_log("games", gid)
+    cfg = tmp_path / "cfg-field"
+    path, fid, first, second = field_laptop_game(t, gid, cfg)
+    folder = t.folder
+    t.close()
+    path.write_bytes(first)
+    (path.parent / copy_name(gid, "PIT2222")).write_bytes(second)
+    monkeypatch.setenv("FIELDJUDGE_CONFIG", str(cfg))  # the app runs as the field laptop
+
+    class On:
+        def __init__(self, folder: Path) -> None:
+            pass
+
+        def status(self) -> svc.SyncStatus:
+            return svc.SyncStatus(on=True, folder_id="fj-x", folder_state="idle")
+
+    app = make_app(folder.parent, folder, sync_provider=On)
+
+    def events() -> int:
+        return len(bundle.read_log_file(path)["events"])
+
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: events() == 2, "the owner's copy merged")
+    assert (path.parent / copy_name(gid, "PIT2222")).exists()  # kept for the head judge

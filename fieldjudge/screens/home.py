@@ -20,9 +20,11 @@ from textual.widgets import DataTable, Header, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.services import StoreError
+from fieldjudge.services.sync.conflicts import ConflictWatch
 
 if TYPE_CHECKING:  # Syncthing's client is imported after the first frame
     from fieldjudge.services.sync.syncthing import SyncStatus, SyncStatusProvider
@@ -126,6 +128,7 @@ class HomeScreen(JudgeScreen):
         self._sync_folder: Path | None | bool = False  # False: not watched yet
         self._pending: list[str] = []
         self._changed_logs = None
+        self._conflict_watch: ConflictWatch | None = None
 
     def compose(self) -> ComposeResult:
         # The first focus goes where the mount puts it: the games when the open tournament
@@ -518,6 +521,7 @@ class HomeScreen(JudgeScreen):
         from fieldjudge.services.sync.refresh import ChangedLogs
 
         self._changed_logs = ChangedLogs(t)
+        self._conflict_watch = ConflictWatch(t)
         self.poll_sync(self.app.sync_provider(), folder)
 
     @work(thread=True, exclusive=True, group="sync", exit_on_error=False)
@@ -558,7 +562,17 @@ class HomeScreen(JudgeScreen):
         if self._changed_logs is None or t is None or self._changed_logs.t is not t:
             return
         busy = [getattr(getattr(s, "session", None), "game_id", "") for s in self.app.screen_stack]
-        if self._changed_logs.poll(busy=[b for b in busy if b]):
+        busy = [b for b in busy if b]
+        changed = bool(self._changed_logs.poll(busy=busy))
+        # Syncthing's conflict copies: an owner's extension merged here, the rest listed
+        # for the head judge (issue 22); a game judged live here is left to its session.
+        watch = self._conflict_watch
+        if watch is not None and watch.t is t:
+            try:
+                changed |= bool(watch.poll(busy=busy))
+            except StoreError as exc:
+                self.notify(rule_text(exc), severity="error")
+        if changed:
             self.reload_games()
 
     def on_unmount(self) -> None:

@@ -140,8 +140,9 @@ _CONFLICT = re.compile(
 @dataclass(frozen=True)
 class ConflictCopy:
     """A Syncthing conflict copy: the version of ``original`` that lost a concurrent
-    change, made at ``when`` (the losing change's modification time, local) on the device
-    whose ID starts with ``device``."""
+    change, made at ``when`` (the losing change's modification time, local). ``device`` is
+    the start of the ID Syncthing put in the name: the device whose version *won*, not the
+    one that wrote the copy (who wrote it is read from its events' signatures)."""
 
     path: Path
     original: Path

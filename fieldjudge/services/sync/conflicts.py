@@ -6,13 +6,18 @@ one version as the file and the other as ``<id>.sync-conflict-<date>-<time>-<dev
 by event id along the hash chain, with the existing merge logic:
 
 - the copy holds nothing the log lacks → ``contained``;
-- the copy extends the log and comes from the laptop that owns the game → ``merged`` into
-  the log, by the owning laptop only (one writer per game); on another laptop it is
-  ``waiting_owner``;
-- the copy extends the log but comes from a laptop that does not own the game →
-  ``not_owner``: listed for the head judge, not merged;
+- the copy extends the log and every event it adds is validly signed by the laptop that
+  owns the game → ``merged`` into the log, by the owning laptop only (one writer per
+  game); on another laptop it is ``waiting_owner``;
+- the copy extends the log but an event it adds is signed by another laptop (or by
+  nobody, or not validly) → ``not_owner``: listed for the head judge, not merged;
 - both have events the other lacks → ``diverged``: a merge conflict kept in ``conflicts/``
   for the head judge, as for a merge from a USB stick.
+
+Who wrote a copy is read from the signatures of the events it adds, never from its file
+name: Syncthing names a conflict copy after the device whose version *won*, not after the
+one that wrote the copy (issue 22). ``laptop`` is that signer; ``device`` (the name's
+suffix) is kept only as Syncthing's own word for the head judge.
 
 No copy is ever deleted by the scan: only :func:`resolve_sync_conflict`, the head judge's
 decision, moves it to ``conflicts/resolved/`` (local, kept).
@@ -27,12 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from fieldjudge.export import bundle
-from fieldjudge.rules.ownership import HandoverLike, may_append
+from fieldjudge.rules.ownership import Handover, HandoverLike, may_append
 
 # The merge logic is imported from this one place: re-point it when it moves into services/.
 from fieldjudge.services.sync import merge as merge_logic
 from fieldjudge.services.tournament import TournamentService
-from fieldjudge.store import DamagedFile, Refused
+from fieldjudge.services.trust import authority, identity
+from fieldjudge.store import HANDOVER, DamagedFile, Refused
 from fieldjudge.store.sync_files import (
     ConflictCopy,
     find_conflict_copies,
@@ -60,7 +66,7 @@ class SyncConflict:
     common: int = 0  # events the copy and the log share
     ours: int = 0  # the log's events after them
     theirs: int = 0  # the copy's events after them
-    laptop: str | None = None  # the laptop whose Syncthing made the copy, if registered
+    laptop: str | None = None  # the laptop that signed the events the copy adds (one signer)
     owner: str | None = None  # the laptop owning the game (None: not recorded)
     detail: str = ""
 
@@ -73,7 +79,7 @@ class SyncConflict:
         return self.copy.log_id
 
     def line(self) -> str:
-        who = self.laptop or f"device {self.copy.device}"
+        who = self.laptop or f"device {self.copy.device} (unsigned)"
         head = f"{self.kind}/{self.log_id} ({self.copy.path.name}, from {who})"
         return {
             MERGED: f"{head}: {self.theirs} event(s) merged",
@@ -112,6 +118,24 @@ def _laptop_of(devices: dict[str, str], short: str) -> str | None:
     return next((lap for lap, dev in devices.items() if dev.replace("-", "")[:7] == short), None)
 
 
+def _signer(
+    t: TournamentService, events: list[dict], reg: dict[str, identity.LaptopInfo], kind: str
+) -> tuple[str | None, str]:
+    """The one laptop that validly signed every event of ``events`` (the events a copy adds)
+    and why not, if it is not one laptop: ``(None, fault)`` when an event is unsigned, its
+    signature does not hold, or two laptops signed them."""
+    hj_types = authority.HEAD_JUDGE_TYPES if kind == "games" else frozenset()
+    signers = set()
+    for e in events:
+        fault = identity.event_fault(e, reg, t.pinned_hj, hj_types)
+        if fault:
+            return None, f"event #{e.get('seq', '?')}: {fault}"
+        signers.add(str(e["signer"]))
+    if len(signers) != 1:
+        return None, "signed by " + ", ".join(sorted(signers)) if signers else ""
+    return signers.pop(), ""
+
+
 def _merge(
     t: TournamentService, kind: str, log_id: str, doc: dict[str, Any]
 ) -> merge_logic.MergeReport:
@@ -123,38 +147,64 @@ def _merge(
     return report
 
 
+def _handovers(
+    t: TournamentService, events: list[dict], reg: dict[str, identity.LaptopInfo], kind: str
+) -> list[Handover]:
+    """The hand-overs in a log whose signatures hold (the head judge's among them)."""
+    hj_types = authority.HEAD_JUDGE_TYPES if kind == "games" else frozenset()
+    return [
+        Handover(str(e["data"].get("from_laptop", "")), str(e["data"].get("to_laptop", "")))
+        for e in events
+        if e.get("type") == HANDOVER
+        and isinstance(e.get("data"), dict)
+        and identity.event_fault(e, reg, t.pinned_hj, hj_types) is None
+    ]
+
+
 def scan_sync_conflicts(
     t: TournamentService,
     this_laptop_id: str = "",
-    handovers_of: Callable[[str], Iterable[HandoverLike]] = lambda log_id: (),
+    handovers_of: Callable[[str], Iterable[HandoverLike]] | None = None,
+    skip: Iterable[str] = (),
 ) -> list[SyncConflict]:
     """Find and handle every conflict copy in the open tournament ``t`` (see the module
     docstring). ``this_laptop_id``: the laptop running this (its games it may write);
-    ``handovers_of(log_id)``: the head judge's verified handovers of a game."""
+    ``handovers_of(log_id)``: the head judge's verified handovers of a game (default: the
+    validly signed hand-overs in the log itself); ``skip``: ids of logs to leave for a later
+    scan (a game this laptop is judging live: its open session alone appends to it)."""
     devices = laptop_devices(t.folder)
+    reg = identity.registry(t.folder, t.pinned_hj)
     this_laptop_id = this_laptop_id or t.owner_id
     out = []
+    skipped = set(skip)
     for c in find_conflict_copies(t.folder):
         kind = c.path.parent.name
-        laptop = _laptop_of(devices, c.device)
+        if c.log_id in skipped:
+            continue
         if c.path.parent == Path(t.folder):  # tournament.json: the head judge decides
+            # no events to read a signer from: Syncthing's device name is all there is
+            laptop = _laptop_of(devices, c.device)
             out.append(SyncConflict(c, TOURNAMENT, TOURNAMENT_COPY, laptop=laptop))
             continue
         try:
             theirs_doc = bundle.read_log_file(c.path)
         except DamagedFile as exc:
-            out.append(SyncConflict(c, kind, DAMAGED, laptop=laptop, detail=exc.fault))
+            out.append(SyncConflict(c, kind, DAMAGED, detail=exc.fault))
             continue
         theirs = theirs_doc["events"]
         try:
             ours_doc = bundle.read_log_file(c.original) if c.original.exists() else None
         except DamagedFile as exc:
-            out.append(SyncConflict(c, kind, DAMAGED, laptop=laptop, detail=f"log: {exc.fault}"))
+            out.append(SyncConflict(c, kind, DAMAGED, detail=f"log: {exc.fault}"))
             continue
         ours = ours_doc["events"] if ours_doc else []
         meta = (ours_doc or theirs_doc)["meta"]
         owner = meta.get("owner") or None
         k = _common(ours, theirs)
+        signer, why = _signer(t, theirs[k:], reg, kind)
+        handovers = list(
+            handovers_of(c.log_id) if handovers_of else _handovers(t, ours[:k], reg, kind)
+        )
 
         found = partial(
             SyncConflict,
@@ -163,17 +213,16 @@ def scan_sync_conflicts(
             common=k,
             ours=len(ours) - k,
             theirs=len(theirs) - k,
-            laptop=laptop,
+            laptop=signer,
             owner=owner,
         )
         if k == len(theirs):
             out.append(found(CONTAINED))
         elif k == len(ours):
-            owner_device = devices.get(owner or "")
-            from_owner = owner is None or (laptop == owner if laptop else owner_device is None)
+            from_owner = signer is not None and may_append(owner, signer, handovers) is None
             if not from_owner:
-                out.append(found(NOT_OWNER))
-            elif may_append(owner, this_laptop_id, handovers_of(c.log_id)) is not None:
+                out.append(found(NOT_OWNER, detail=why))
+            elif may_append(owner, this_laptop_id, handovers) is not None:
                 out.append(found(WAITING_OWNER))
             else:
                 _merge(t, kind, c.log_id, theirs_doc)
@@ -184,6 +233,35 @@ def scan_sync_conflicts(
                 found(DIVERGED, detail=report.conflicts[0].path.name if report.conflicts else "")
             )
     return out
+
+
+class ConflictWatch:
+    """The conflict copies as the app sees them while a tournament is open: scanned (and an
+    owner's extension merged) when the set of copies changes, and again while a copy waits
+    for a game this laptop was judging live. :meth:`poll` runs on the UI thread, where the
+    store may be written."""
+
+    def __init__(self, t: TournamentService) -> None:
+        self.t = t
+        self._key: tuple[str, ...] | None = None
+        self._waiting = False
+        self.found: list[SyncConflict] = []
+
+    def poll(self, busy: Iterable[str] = ()) -> list[SyncConflict] | None:
+        """The copies scanned again, or None when nothing changed since the last poll."""
+        copies = find_conflict_copies(self.t.folder)
+        key = tuple(c.path.name for c in copies)
+        if key == self._key and not self._waiting:
+            return None
+        busy = set(busy)
+        self._key = key
+        self._waiting = any(c.log_id in busy for c in copies)
+        self.found = scan_sync_conflicts(self.t, skip=busy)
+        return self.found
+
+    @property
+    def for_head_judge(self) -> list[SyncConflict]:
+        return [c for c in self.found if c.for_head_judge]
 
 
 def _kept_copy(t: TournamentService, kind: str, log_id: str, doc: dict[str, Any]) -> Path | None:
