@@ -148,17 +148,24 @@ def test_status_from_the_rest_api(stub, tmp_path):
         svc.PeerStatus(FIELD, "Field 2", True, "127.0.0.1:22001", 0.0, 100),
         svc.PeerStatus(PIT, "Pit", False, "", 420.0, None),
     )
-    assert st.in_sync
+    # Pit is off: this laptop cannot know the folder is the same there (issue 22, defect 6)
+    assert not st.in_sync
     assert svc.status_line(st) == (
-        "in sync, 1 of 2 laptops connected: Field 2 connected; Pit seen 7 min ago"
+        "not in sync, 1 of 2 laptops connected: Field 2 connected; Pit seen 7 min ago"
     )
+    stub.routes["/rest/system/connections"]["connections"][PIT]["connected"] = True
+    stub.routes[f"/rest/db/completion?folder=fieldjudge-abc&device={PIT}"] = {"completion": 100}
+    st = svc.read_status(stub.client(), tmp_path, now=lambda: NOW)
+    assert st.in_sync and svc.status_line(st).startswith("in sync, 2 of 2 laptops connected")
 
 
 def test_a_peer_still_receiving_means_syncing(stub, tmp_path):
+    stub.routes["/rest/system/connections"]["connections"][PIT]["connected"] = True
+    stub.routes[f"/rest/db/completion?folder=fieldjudge-abc&device={PIT}"] = {"completion": 100}
     stub.routes[f"/rest/db/completion?folder=fieldjudge-abc&device={FIELD}"] = {"completion": 60}
     st = svc.read_status(stub.client(), tmp_path, now=lambda: NOW)
     assert not st.in_sync
-    assert svc.status_line(st).startswith("syncing, 1 of 2 laptops connected")
+    assert svc.status_line(st).startswith("syncing, 2 of 2 laptops connected")
 
 
 def test_a_peer_never_seen_and_a_folder_in_error(stub, tmp_path):
@@ -234,7 +241,13 @@ def test_setup_calls_turn_off_discovery_add_the_peer_and_share_the_folder(stub, 
         (
             "POST",
             "/rest/config/devices",
-            {"deviceID": FIELD, "name": "Field 2", "addresses": ["tcp://127.0.0.1:22001"]},
+            {
+                "deviceID": FIELD,
+                "name": "Field 2",
+                "addresses": ["tcp://127.0.0.1:22001"],
+                "introducer": False,
+                "autoAcceptFolders": False,
+            },
         ),
         ("POST", "/rest/config/folders", doc),
     ]
@@ -244,6 +257,53 @@ def test_setup_calls_turn_off_discovery_add_the_peer_and_share_the_folder(stub, 
         1,
         "sendreceive",
     )
+
+
+def test_setup_takes_several_peers_each_with_its_own_name_and_address(stub, tmp_path):
+    """README step 4 on the head judge's laptop: one --peer per field laptop, each with its
+    own name and address (issue 22, defect 7: two peers both got the second's)."""
+    folder = tmp_path / "cup"
+    folder.mkdir()
+    args = ["sync", "setup", "--tournament", str(folder), "--folder-id", "fieldjudge-abc"]
+    args += ["--address", stub.address, "--api-key", stub.key, "--laptop-id", "head"]
+    r = CliRunner().invoke(
+        main,
+        [
+            *args,
+            "--no-introducer",
+            "--peer",
+            f"{FIELD}=Field 1@tcp://127.0.0.1:22001",
+            "--peer",
+            f"{PIT.lower()}=Поле 2",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    devices = [b for m, path, b in stub.requests if (m, path) == ("POST", "/rest/config/devices")]
+    assert [(d["deviceID"], d["name"], d["addresses"], d["introducer"]) for d in devices] == [
+        (FIELD, "Field 1", ["tcp://127.0.0.1:22001"], False),
+        (PIT, "Поле 2", ["dynamic"], False),
+    ]
+    r = CliRunner().invoke(main, [*args, "--peer", FIELD, "--peer", PIT, "--peer-name", "Field 1"])
+    assert r.exit_code == 1 and "give each its own as --peer ID=NAME@ADDRESS" in r.output
+
+
+def test_a_field_laptop_takes_the_head_judges_laptop_as_introducer(stub, tmp_path):
+    """A laptop that joins with --folder-id (a field laptop) marks the laptop it names as an
+    introducer, so the field laptops also sync with each other (issue 22, defect 6)."""
+    folder = tmp_path / "cup"
+    folder.mkdir()
+    r = CliRunner().invoke(
+        main,
+        [
+            "sync", "setup", "--tournament", str(folder), "--folder-id", "fieldjudge-abc",
+            "--address", stub.address, "--api-key", stub.key, "--laptop-id", "field-1",
+            "--peer", FIELD, "--peer-name", "Head judge",
+        ],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    devices = [b for m, path, b in stub.requests if (m, path) == ("POST", "/rest/config/devices")]
+    assert [(d["name"], d["introducer"]) for d in devices] == [("Head judge", True)]
+    assert "introduce the others" in r.output
 
 
 # --- config.xml and default homes ------------------------------------------------------------
@@ -591,7 +651,7 @@ def test_the_status_line_in_russian(stub, tmp_path):
     i18n.set_language("ru")
     try:
         assert svc.status_line(st) == (
-            "синхронизировано, на связи ноутбуков: 1 из 2: Field 2 на связи; "
+            "не синхронизировано, на связи ноутбуков: 1 из 2: Field 2 на связи; "
             "Pit был на связи 7 мин назад"
         )
         assert svc.status_line(svc.OFF) == "синхронизация выключена"

@@ -70,6 +70,38 @@ def _tournament_id(folder: Path) -> str | None:
         t.close()
 
 
+def parse_peer(text: str) -> tuple[str, str, str]:
+    """``ID[=NAME][@ADDRESS]`` -> (ID, NAME, ADDRESS); the name may hold spaces."""
+    text = text.strip()
+    head, at, address = text.partition("@")
+    dev, _eq, name = head.partition("=")
+    return dev.strip().upper(), name.strip(), address.strip() if at else ""
+
+
+def _register_with_secret(folder: Path) -> None:
+    """The head judge registers this laptop (his secret, asked here and never stored)."""
+    from fieldjudge.services import open_tournament
+    from fieldjudge.store import DamagedFile, StoreError
+
+    if not (folder / TOURNAMENT_FILE).exists():
+        raise click.ClickException(
+            "the tournament has not arrived in this folder yet: run setup again with "
+            "--register once `sync status` says in sync"
+        )
+    secret = click.prompt("head judge's secret", hide_input=True)
+    try:
+        t = open_tournament(folder, lock=False, startup_backup=False)
+    except DamagedFile as exc:
+        raise click.ClickException(f"damaged file {exc.path}: {exc.fault}") from None
+    try:
+        t.register_laptop(secret)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        t.close()
+    click.echo("this laptop's registration is signed by the head judge")
+
+
 @click.group()
 def sync() -> None:
     """Share a tournament folder with the other laptops of the venue through Syncthing."""
@@ -81,13 +113,34 @@ def sync() -> None:
     "--peer",
     "peers",
     multiple=True,
-    help="The other laptop's Syncthing device ID (repeat for several laptops).",
+    metavar="ID[=NAME][@ADDRESS]",
+    help=(
+        "Another laptop: its Syncthing device ID, optionally its name and its address if "
+        "the LAN does not find it, e.g. 'ABC...=Field 2@tcp://192.168.1.20:22000'. "
+        "Repeat for several laptops."
+    ),
 )
-@click.option("--peer-name", default="", help="A name for that laptop (e.g. 'Field 2').")
+@click.option(
+    "--peer-name", default="", help="With one --peer: a name for that laptop (e.g. 'Field 2')."
+)
 @click.option(
     "--peer-address",
     default="",
-    help="Its address if the LAN does not find it, e.g. tcp://192.168.1.20:22000.",
+    help="With one --peer: its address if the LAN does not find it, e.g. tcp://192.168.1.20:22000.",
+)
+@click.option(
+    "--introducer/--no-introducer",
+    default=None,
+    help=(
+        "Take the named laptops as introducers (default: on a laptop joining with "
+        "--folder-id, i.e. a field laptop naming the head judge's laptop, so the field "
+        "laptops also sync with each other)."
+    ),
+)
+@click.option(
+    "--register",
+    is_flag=True,
+    help="Register this laptop with the head judge's secret (asked), so verify is clean.",
 )
 @click.option(
     "--folder-id", default="", help="The shared folder's ID (default: from the tournament)."
@@ -105,8 +158,8 @@ def sync() -> None:
     help="Let the laptops find each other on the LAN (off: give --peer-address).",
 )
 def setup(
-    syncthing_home, address, api_key, folder, peers, peer_name, peer_address, folder_id,
-    laptop_id, laptop_name, lan_discovery,
+    syncthing_home, address, api_key, folder, peers, peer_name, peer_address, introducer,
+    register, folder_id, laptop_id, laptop_name, lan_discovery,
 ) -> None:  # fmt: skip
     """Explain, and where Syncthing is running do, the sharing of this tournament folder."""
     from fieldjudge.services.sync import syncthing as svc
@@ -114,13 +167,24 @@ def setup(
     from fieldjudge.store.sync_files import ensure_stignore, register_laptop
 
     folder = _folder(folder)
-    ids = [p.strip().upper() for p in peers]
+    named = [parse_peer(p) for p in peers]
+    if len(named) > 1 and (peer_name or peer_address):
+        raise click.ClickException(
+            "--peer-name and --peer-address name one laptop: with several --peer, give each "
+            "its own as --peer ID=NAME@ADDRESS"
+        )
+    if len(named) == 1:
+        dev, name, addr = named[0]
+        named = [(dev, name or peer_name, addr or peer_address)]
+    ids = [dev for dev, _name, _addr in named]
     bad = [p for p in ids if not DEVICE_ID.match(p)]
     if bad:
         raise click.ClickException(
             f"not a Syncthing device ID: {', '.join(bad)} (8 groups of 7 letters and digits "
             "joined by '-', as the other laptop's `fieldjudge sync setup` prints it)"
         )
+    if introducer is None:
+        introducer = bool(folder_id.strip())
     tid = _tournament_id(folder)
     folder_id = folder_id.strip() or (svc.folder_id_for(tid) if tid else "")
     if not folder_id:
@@ -162,18 +226,25 @@ def setup(
     except Refused as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"registered this laptop as {laptop_id} in {path.relative_to(folder)}")
+    if register:
+        _register_with_secret(folder)
     if not ids:
         click.echo("no --peer given: nothing shared yet")
         return
     try:
         svc.lan_only(client, {**svc.LAN_OPTIONS, "localAnnounceEnabled": lan_discovery})
-        for dev in ids:
+        for dev, name, addr in named:
             if dev != me:
-                svc.add_peer(client, dev, peer_name, peer_address)
+                svc.add_peer(client, dev, name, addr, introducer=introducer)
         doc = svc.share_folder(client, folder_id, folder, [d for d in ids if d != me])
     except svc.SyncthingUnavailable as exc:
         raise click.ClickException(str(exc)) from None
     click.echo("global discovery, relays and NAT: off (LAN only)")
+    if introducer:
+        click.echo(
+            "the laptops named here introduce the others: this laptop also syncs with every "
+            "laptop they share the tournament with"
+        )
     click.echo(
         f"shared {folder_id} with {len(doc['devices']) - 1} laptop(s); "
         "it syncs as soon as the other laptop shares the same folder ID"

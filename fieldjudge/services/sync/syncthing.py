@@ -263,8 +263,8 @@ class SyncStatus:
             and bool(self.folder_id)
             and self.folder_state == "idle"
             and self.need_items == 0
-            and all(p.completion in (None, 100) for p in self.peers if p.connected)
-        )
+            and all(p.connected and p.completion in (None, 100) for p in self.peers)
+        )  # a laptop that is off may lack what this one has: never "in sync" with it
 
 
 OFF = SyncStatus(on=False)
@@ -292,6 +292,8 @@ def status_line(s: SyncStatus) -> str:
     if not s.folder_id:
         return _("sync on, this tournament is not shared")
     head = _("in sync") if s.in_sync else _("syncing")
+    if s.connected < len(s.peers):
+        head = _("not in sync")
     if s.folder_state == "error":
         head = _("sync error")
     peers = "; ".join(
@@ -470,13 +472,27 @@ def lan_only(client: SyncthingClient, options: Mapping[str, Any] = LAN_OPTIONS) 
     client.request("PATCH", "/rest/config/options", dict(options))
 
 
-def add_peer(client: SyncthingClient, device_id: str, name: str = "", address: str = "") -> None:
+def add_peer(
+    client: SyncthingClient,
+    device_id: str,
+    name: str = "",
+    address: str = "",
+    introducer: bool = False,
+) -> None:
     """Add (or update) the other laptop's device; ``address`` e.g. ``tcp://192.168.1.20:22000``
-    (default: found on the LAN)."""
+    (default: found on the LAN). ``introducer``: this laptop also takes the devices that one
+    shares the folder with (a field laptop naming the head judge's laptop, so the fields
+    sync with each other directly and go on while his laptop is off)."""
     client.request(
         "POST",
         "/rest/config/devices",
-        {"deviceID": device_id, "name": name, "addresses": [address or "dynamic"]},
+        {
+            "deviceID": device_id,
+            "name": name,
+            "addresses": [address or "dynamic"],
+            "introducer": introducer,
+            "autoAcceptFolders": False,
+        },
     )
 
 
