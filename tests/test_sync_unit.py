@@ -798,3 +798,24 @@ async def test_the_owning_laptops_app_merges_its_own_copy_and_leaves_the_rest(
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: events() == 2, "the owner's copy merged")
     assert (path.parent / copy_name(gid, "PIT2222")).exists()  # kept for the head judge
+
+
+def test_setup_register_has_the_head_judge_sign_this_laptop(stub, game, tmp_path, monkeypatch):
+    """`sync setup --register` on a field laptop: the head judge types his secret and the
+    laptop's registration is signed, so verify lists it as registered (issue 22, item 7)."""
+    from fieldjudge.services.trust import identity
+
+    t, gid, s = game
+    field = tmp_path / "field" / "cup"
+    shutil.copytree(t.folder, field, ignore=shutil.ignore_patterns(".cache"))
+    monkeypatch.setenv("FIELDJUDGE_CONFIG", str(tmp_path / "cfg-field"))
+    args = ["sync", "setup", "--tournament", str(field), "--address", stub.address]
+    args += ["--api-key", stub.key, "--laptop-name", "Field 1", "--register"]
+    r = CliRunner().invoke(main, args, input="wrong-secret\n")
+    assert r.exit_code == 1 and "secret" in r.output.lower()
+    r = CliRunner().invoke(main, args, input=f"{DEMO_PASSPHRASE}\n")
+    assert r.exit_code == 0, r.output
+    assert "signed by the head judge" in r.output
+    reg = identity.registry(field, t.pinned_hj)
+    field_laptops = [i for i in reg.values() if i.name == "Field 1"]
+    assert len(field_laptops) == 1 and field_laptops[0].registered
