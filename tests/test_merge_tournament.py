@@ -17,6 +17,7 @@ from fieldjudge.services.demo import create_demo
 from fieldjudge.services.sync.merge import merge_into
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE, ScryptParams
 from fieldjudge.services.trust.verify import verify_folder
+from fieldjudge.store import Refused
 from fieldjudge.store.storage import load_json_file
 
 FAST = ScryptParams(n=2**10)
@@ -37,7 +38,8 @@ def two_laptops(tmp_path: Path) -> tuple[Path, Path, Path, Path]:
 def edit_a(folder: Path, cfg: Path) -> None:
     t = open_tournament(folder, startup_backup=False, config_dir=cfg)
     try:
-        t.head_judge(DEMO_PASSPHRASE)  # his key signs this laptop's tournament changes
+        # his key signs this laptop's tournament changes, and this laptop writes the file
+        t.claim_head_laptop(DEMO_PASSPHRASE)
         lynx = t.add_team("Рыси-2")
         t.add_player(lynx["id"], 5, "Анна Лисина", captain=True)
         teams = t.teams()
@@ -59,7 +61,9 @@ def edit_a(folder: Path, cfg: Path) -> None:
 def edit_b(folder: Path, cfg: Path) -> None:
     t = open_tournament(folder, startup_backup=False, config_dir=cfg)
     try:
-        t.head_judge(DEMO_PASSPHRASE)
+        # B's copy went its own way (a USB stick, no sync): the head judge made B the laptop
+        # that writes its tournament.json (only one laptop does, issue 22)
+        t.claim_head_laptop(DEMO_PASSPHRASE)
         owls = t.add_team("Совы")
         t.add_player(owls["id"], 9, "Борис Совин", captain=True)
         first = t.teams()[0]
@@ -203,10 +207,14 @@ def test_two_laptops_merged_both_ways_lose_nothing(tmp_path: Path) -> None:
 def test_an_unsigned_tournament_json_is_not_merged(tmp_path: Path) -> None:
     a, b, cfg_a, cfg_b = two_laptops(tmp_path)
     t = open_tournament(b, startup_backup=False, config_dir=cfg_b)
-    try:
-        t.add_team("Без подписи")  # no head judge secret typed on B: unsigned
+    try:  # B is not the head judge's laptop: the services refuse (issue 22) ...
+        with pytest.raises(Refused, match="only on the head judge's laptop"):
+            t.add_team("Без подписи")
     finally:
         t.close()
+    data = load_json_file(b / "tournament.json")  # ... so B's file is changed by hand
+    data["meta"]["1"]["venue"] = "Без подписи"
+    (b / "tournament.json").write_bytes(orjson.dumps(data))
     before = (a / "tournament.json").read_bytes()
     t = open_tournament(a, startup_backup=False, config_dir=cfg_a)
     try:
@@ -326,3 +334,42 @@ def test_the_head_judge_keeps_ours_or_takes_theirs_signed_and_recorded(tmp_path:
     assert verify_folder(a)[recorded[0]] == [
         "the head judge's signature does not match the decision (edited?)"
     ]
+
+
+def test_only_the_head_judges_laptop_writes_tournament_json(tmp_path: Path) -> None:
+    """Two laptops writing tournament.json leave one version live everywhere and the other
+    in a conflict copy (issue 22, defect 2): the services refuse it on any laptop but the
+    one the file names, until the head judge moves that role with his secret."""
+    from fieldjudge.i18n import rule_text, set_language
+
+    a, b, cfg_a, cfg_b = two_laptops(tmp_path)  # the demo made on the test's own laptop
+    before = (b / "tournament.json").read_bytes()
+    t = open_tournament(b, startup_backup=False, config_dir=cfg_b)
+    try:
+        head = t.head_laptop()
+        assert head and head != t.keys.laptop_id
+        teams = t.teams()
+        for change in (
+            lambda: t.add_team("Совы"),
+            lambda: t.add_player(teams[0]["id"], 77, "Запасной"),
+            lambda: t.update_meta(venue="Поле у реки"),
+            lambda: t.add_games([]),
+            lambda: t.transaction(lambda data: None),
+        ):
+            with pytest.raises(Refused) as exc:
+                change()
+            assert "only on the head judge's laptop" in str(exc.value)
+        set_language("ru")
+        try:
+            assert "меняется только на ноутбуке главного судьи" in rule_text(exc.value)
+        finally:
+            set_language("en")
+        assert (b / "tournament.json").read_bytes() == before
+        with pytest.raises(Refused):
+            t.claim_head_laptop("не тот секрет")
+        t.claim_head_laptop(DEMO_PASSPHRASE)  # his laptop broke: this one takes the role
+        assert t.head_laptop() == t.keys.laptop_id
+        t.add_team("Совы")
+    finally:
+        t.close()
+    assert verify_folder(b)["tournament.json"] == []  # signed by his key

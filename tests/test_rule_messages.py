@@ -69,6 +69,7 @@ SAMPLES = {
     "problems": (mt.shots_after_release(2, 1), mt.late_after_release(120.0, 100.0)),
     "used": 141,
     "judge": "Петров",
+    "laptop": 'ноутбук "Главный" (ab12-cd34-ef56-7890)',
     "ended": "10:00",
     "allowed": "10:12",
     "seconds": 42,

@@ -67,11 +67,14 @@ async def test_conflict_shows_teams_time_field_and_the_differing_events(tmp_path
         assert game["id"] not in detail
 
 
-async def test_tournament_differences_kept_or_taken_with_the_head_judges_secret(tmp_path) -> None:
+async def test_tournament_differences_kept_or_taken_with_the_head_judges_secret(
+    tmp_path, monkeypatch
+) -> None:
     from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
     from tests.test_merge_tournament import merged_a
 
-    a, _cfg = merged_a(tmp_path)
+    a, cfg = merged_a(tmp_path)
+    monkeypatch.setenv("FIELDJUDGE_CONFIG", str(cfg))  # laptop A, which writes tournament.json
     app = make_app(a.parent, a, lang="ru")
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)

@@ -108,6 +108,8 @@ def create_tournament(
         wall=wall,
         head_judge_key=unlocked,
     )
+    # this laptop alone writes tournament.json from now on (issue 22), signed from the start
+    t.store.update_meta(key, head_laptop=keys.laptop_id)
     t._sign_tournament()  # noqa: SLF001 - the genesis version, signed by the head judge
     ensure_stignore(Path(folder))  # local files stay out of a synced folder (issue 15)
     return t

@@ -21,7 +21,7 @@ import orjson
 
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules.events import VOID, Event
-from fieldjudge.rules.messages import Phrase, joined
+from fieldjudge.rules.messages import Phrase, catalog, joined
 from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.schedule import ScheduleCheck
 from fieldjudge.services.trust import identity
@@ -249,11 +249,51 @@ class TournamentService:
         self.store.close()
 
     # -- tournament changes -----------------------------------------------------------
+    # -- tournament.json: written only on the head judge's laptop (issue 22) ----------
+    def head_laptop(self) -> str | None:
+        """The laptop that alone writes ``tournament.json``: the one the file names (set
+        when it is created), else the laptop that signed it last (folders made before),
+        else None (an unsigned folder: any laptop)."""
+        named = self.meta.get("head_laptop")
+        if named:
+            return str(named)
+        try:
+            sig = anchors.read_tournament_sig(self.folder)
+        except DamagedFile:
+            return None
+        return str(sig["laptop"]) if sig and sig.get("laptop") else None
+
+    def tournament_write_refusal(self) -> Phrase | None:
+        """Why this laptop may not change ``tournament.json`` (None: it may). Two laptops
+        writing it would leave one version in a Syncthing conflict copy and the other live
+        everywhere: only the head judge's laptop writes it."""
+        head = self.head_laptop()
+        if head is None or head == self.keys.laptop_id:
+            return None
+        reg = identity.registry(self.folder, self.pinned_hj)
+        return not_head_laptop(identity.laptop_label(reg, head))
+
+    def _check_tournament_writer(self) -> None:
+        why = self.tournament_write_refusal()
+        if why is not None:
+            raise Refused(why)
+
+    def claim_head_laptop(self, secret: str) -> None:
+        """The head judge makes this laptop the one that writes ``tournament.json`` (his
+        laptop broke), with his secret; the change is signed by his key."""
+        from fieldjudge.services.trust import authority
+
+        self.head_judge(secret, authority.SIGN_TOURNAMENT)
+        self.store.update_meta(self._key, head_laptop=self.keys.laptop_id)
+        self._sign_tournament()
+
     def update_meta(self, **fields: Any) -> None:
+        self._check_tournament_writer()
         self.store.update_meta(self._key, **fields)
         self._sign_tournament()
 
     def add_team(self, name: str) -> dict[str, Any]:
+        self._check_tournament_writer()
         try:
             out = self.store.add_team(name, key=self._key)
         except Refused as exc:
@@ -262,6 +302,7 @@ class TournamentService:
         return out
 
     def add_player(self, team_id: str, number: int, name: str, captain: bool = False) -> dict:
+        self._check_tournament_writer()
         try:
             out = self.store.add_player(team_id, number, name, captain, key=self._key)
         except Refused as exc:
@@ -270,6 +311,7 @@ class TournamentService:
         return out
 
     def import_roster(self, rows: Iterable[RosterRow]) -> tuple[int, int]:
+        self._check_tournament_writer()
         try:
             out = self.store.import_roster(rows, key=self._key)
         except Refused as exc:
@@ -278,6 +320,7 @@ class TournamentService:
         return out
 
     def add_games(self, games: list[dict[str, Any]]) -> list[str]:
+        self._check_tournament_writer()
         try:
             out = self.store.add_games(games, key=self._key)
         except Refused as exc:
@@ -286,6 +329,7 @@ class TournamentService:
         return out
 
     def import_schedule(self, rows: Iterable[ScheduleRow]) -> list[str]:
+        self._check_tournament_writer()
         try:
             out = self.store.import_schedule(rows, key=self._key)
         except Refused as exc:
@@ -295,6 +339,7 @@ class TournamentService:
 
     def transaction(self, change: Callable[[dict], None]) -> None:
         """One atomic change of ``tournament.json`` (a merge of another laptop's tables)."""
+        self._check_tournament_writer()
         self.store.transaction(change, self._key)
         self._sign_tournament()
 
@@ -634,6 +679,15 @@ class TournamentService:
     @staticmethod
     def _teams(log: EventLog) -> tuple[str, str]:
         return (str(log.meta.get("team_a", "")), str(log.meta.get("team_b", "")))
+
+
+@catalog
+def not_head_laptop(laptop: str) -> Phrase:
+    return Phrase(
+        "tournament.json is changed only on the head judge's laptop ({laptop}): ask him to "
+        "make this change there",
+        laptop=laptop,
+    )
 
 
 def _no_key() -> Phrase:
