@@ -7,7 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fieldjudge.i18n import rule_text
-from fieldjudge.rules.ownership import Handover, current_owner, may_append, not_owner
+from fieldjudge.rules.ownership import (
+    Handover,
+    current_owner,
+    foreign_writes,
+    may_append,
+    not_owner,
+)
 
 
 def test_the_owner_may_append():
@@ -59,3 +65,30 @@ def test_exactly_one_laptop_may_append_at_any_time(owner, pairs, probe):
     allowed = [x for x in "abcd" if may_append(owner, x, handovers) is None]
     assert allowed == [current_owner(owner, handovers)]
     assert (may_append(owner, probe, handovers) is None) == (probe == allowed[0])
+
+
+def test_events_of_a_laptop_that_did_not_own_the_game_then_are_foreign_writes():
+    """One writer per game file (issue 22): each event is checked against the owner at its
+    point in the log; a hand-over moves the owner from there on, whoever appended it."""
+    rows = [
+        (1, "field-1", "checkin", None),
+        (2, "head", "clock_start", None),  # the head judge's laptop wrote into field 1's game
+        (3, "head", "handover", Handover("field-1", "field-2")),
+        (4, "field-2", "elimination", None),
+        (5, "field-1", "elimination", None),  # the old owner, partitioned, went on
+    ]
+    assert foreign_writes("field-1", rows) == [(2, "head", "field-1"), (5, "field-1", "field-2")]
+    assert foreign_writes(None, rows) == []  # an older file with no recorded owner
+
+
+@given(
+    owner=st.sampled_from(["a", "b"]),
+    signers=st.lists(st.sampled_from(["a", "b", "c"]), max_size=12),
+)
+def test_a_log_written_only_by_its_owner_has_no_foreign_write(owner, signers):
+    rows = [(i, owner, "x", None) for i in range(len(signers))]
+    assert foreign_writes(owner, rows) == []
+    rows = [(i, s, "x", None) for i, s in enumerate(signers)]
+    assert [seq for seq, _s, _o in foreign_writes(owner, rows)] == [
+        i for i, s in enumerate(signers) if s != owner
+    ]

@@ -32,6 +32,7 @@ from fieldjudge.services.sync.conflicts import (
     resolve_sync_conflict,
     scan_sync_conflicts,
 )
+from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store import Refused
 from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.storage import load_json_file, parse_file_bytes
@@ -584,6 +585,13 @@ def test_events_another_laptop_signed_into_a_game_are_never_merged(game, tmp_pat
         assert [(c.laptop, c.owner, c.status) for c in found] == [(hid, fid, NOT_OWNER)]
         assert found[0].for_head_judge
     assert path.read_bytes() == second  # nothing merged anywhere
+    # had that version won, verify names the foreign write (one writer per file)
+    path.write_bytes(foreign)
+    faults = verify_folder(t.folder)[f"games/{gid}.json"]
+    assert [f for f in faults if "does not own the game" in f] == [
+        f"event #3 ({t_label(t, hid)}): appended by a laptop that does not own the game "
+        f"(owner {t_label(t, fid)})"
+    ]
 
 
 def test_an_unsigned_extension_is_for_the_head_judge(game, tmp_path):
@@ -598,6 +606,12 @@ def test_an_unsigned_extension_is_for_the_head_judge(game, tmp_path):
     found = scan_sync_conflicts(t, this_laptop_id=fid)
     assert [(c.laptop, c.status) for c in found] == [(None, NOT_OWNER)]
     assert "unsigned" in found[0].detail
+
+
+def t_label(t, laptop_id: str) -> str:
+    from fieldjudge.services.trust import identity
+
+    return identity.laptop_label(identity.registry(t.folder, t.pinned_hj), laptop_id)
 
 
 def _public_key(folder: Path, laptop_id: str) -> str:

@@ -56,6 +56,26 @@ def may_append(
     return not_owner(owner)
 
 
+def foreign_writes(
+    owner_id: str | None, events: Iterable[tuple[int, str, str, Handover | None]]
+) -> list[tuple[int, str, str]]:
+    """The events of a game file appended by a laptop that did not own the game at that
+    point: ``(seq, signer, owner)`` each. ``events``: ``(seq, signer, ...)`` in order, with
+    the hand-over each one makes (None for any other event; only hand-overs whose head-judge
+    signature holds). A hand-over moves the owner from its own event on; it is the head
+    judge's act, so whichever laptop appended it is not a foreign writer. A game with no
+    recorded owner (older files) has none."""
+    owner = owner_id or None
+    out = []
+    for seq, signer, _type, move in events:
+        if move is not None:
+            owner = current_owner(owner, [move])
+            continue
+        if owner is not None and signer != owner:
+            out.append((seq, signer, owner))
+    return out
+
+
 @catalog
 def not_owner(owner: str) -> Phrase:
     return Phrase(
@@ -65,4 +85,4 @@ def not_owner(owner: str) -> Phrase:
     )
 
 
-__all__ = ["Handover", "current_owner", "may_append", "not_owner"]
+__all__ = ["Handover", "current_owner", "foreign_writes", "may_append", "not_owner"]

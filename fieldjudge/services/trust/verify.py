@@ -15,12 +15,13 @@ from typing import Any
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.auth_backoff import failures_since_success
 from fieldjudge.rules.events import Event
+from fieldjudge.rules.ownership import Handover, foreign_writes
 from fieldjudge.rules.paintball import disqualified_in, fold
 from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.sync.merge import DECISIONS
 from fieldjudge.services.trust import authority, identity
 from fieldjudge.services.trust.signing import signed_message, verify_signature
-from fieldjudge.store import DamagedFile
+from fieldjudge.store import HANDOVER, DamagedFile
 from fieldjudge.store.anchors import canonical_digest, read_tournament_sig
 from fieldjudge.store.auth_log import read_all as read_attempts
 from fieldjudge.store.pins import HeadJudgePins
@@ -195,6 +196,24 @@ def _owner_of(ctx: Context, kind: str, log_id: str, docs: list[Mapping] | None =
     return "laptop unknown"
 
 
+def owner_faults(meta: Mapping, docs: list[Mapping], ctx: Context) -> list[str]:
+    """One writer per game file (issue 22): an event appended by a laptop that did not own
+    the game at that point (another laptop's events synced into the file) is a fault."""
+    rows = []
+    for d in docs:
+        raw = d.get("data")
+        data: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
+        move = None
+        if d.get("type") == HANDOVER and d.get("hj_sig"):  # its signature is checked above
+            move = Handover(str(data.get("from_laptop", "")), str(data.get("to_laptop", "")))
+        rows.append((int(d.get("seq", 0)), str(d.get("signer") or ""), str(d.get("type")), move))
+    return [
+        f"event #{seq} ({ctx.who(signer or None)}): appended by a laptop that does not own the "
+        f"game (owner {ctx.who(owner)})"
+        for seq, signer, owner in foreign_writes(meta.get("owner"), rows)
+    ]
+
+
 def verify_log(path: Path, ctx: Context, kind: str, anchored: bool = True) -> FileReport:
     rep = FileReport()
     log_id = path.stem.split("--")[0]
@@ -229,6 +248,7 @@ def verify_log(path: Path, ctx: Context, kind: str, anchored: bool = True) -> Fi
         by_signer[str(d.get("signer") or "")] = by_signer.get(str(d.get("signer") or ""), 0) + 1
     if meta.get("kind") == "game":
         rep.faults += lock_faults(meta, events)
+        rep.faults += owner_faults(meta, docs, ctx)
     for lid, n in sorted(by_signer.items()):
         rep.notes.append(f"{n} event(s) by {ctx.who(lid or None)}")
     return rep
