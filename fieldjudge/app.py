@@ -31,6 +31,7 @@ from fieldjudge.services import (
     open_tournament,
 )
 from fieldjudge.services.laptop import LaptopSettings, load_keymap
+from fieldjudge.services.sync.syncthing import Rescan, rescan_for
 
 if TYPE_CHECKING:  # imported on first use: the home screen's first frame needs none
     from fieldjudge.screens.bell import GameBell
@@ -104,6 +105,7 @@ class FieldJudgeApp(App[None]):
         pit_port: int | None = None,
         sync_provider: Callable[[Path], SyncStatusProvider] | None = None,
         wall: Callable[[], float] = time.time,
+        rescan: Callable[[Path], Rescan] | None = None,
     ) -> None:
         super().__init__()
         self.data_dir = Path(data_dir)
@@ -120,6 +122,9 @@ class FieldJudgeApp(App[None]):
         self.theme = self.laptop.theme if self.laptop.theme in THEMES else "textual-dark"
         self.pit_port = pit_port
         self._sync_provider = sync_provider  # the home screen's status line polls one
+        # asks Syncthing to send each game file this laptop appended to at once (issue 22)
+        self._rescan_for = rescan or rescan_for
+        self._rescan: Rescan | None = None
         self._pit: Any = None  # the pit display's server while it runs
         self._pit_lan = False  # served on the venue network (the judge's choice)
         self._pit_shown = ""  # its address for the TV or phone
@@ -278,8 +283,13 @@ class FieldJudgeApp(App[None]):
             return True
         self.close_tournament()
         try:
+            self._rescan = self._rescan_for(folder)
             t = open_tournament(
-                folder, startup_backup=False, monotonic=self.monotonic, wall=self.wall
+                folder,
+                startup_backup=False,
+                monotonic=self.monotonic,
+                wall=self.wall,
+                on_written=self._rescan.written,
             )
         except FolderLocked as exc:
             from fieldjudge.screens.dialogs.forms import MessageScreen
@@ -323,6 +333,9 @@ class FieldJudgeApp(App[None]):
 
     def close_tournament(self, retitle: bool = True) -> None:
         self.stop_pit()
+        if self._rescan is not None:
+            self._rescan.close()
+            self._rescan = None
         if self.tournament is not None:
             self.tournament.close()
             self.tournament = None

@@ -18,6 +18,7 @@ from results_fixtures import demo
 
 from fieldjudge.cli import main
 from fieldjudge.export import bundle
+from fieldjudge.services import open_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball.game import FakeClock, GameSession
 from fieldjudge.services.sync import syncthing as svc
@@ -520,8 +521,6 @@ def field_laptop_game(t, gid: str, config: Path) -> tuple[Path, str, bytes, byte
     game ``gid`` over from a fresh start and appends two events; its laptop.json and the
     game file reach ``t``'s folder as Syncthing would bring them. Returns the game path,
     the field laptop's id, the file after its first event and after its second."""
-    from fieldjudge.services import open_tournament
-
     field = t.folder.parent / "field-copy"
     shutil.copytree(t.folder, field, ignore=shutil.ignore_patterns(".cache"))
     (field / "games" / f"{gid}.json").unlink()  # the field laptop starts the game itself
@@ -700,8 +699,6 @@ def test_a_log_changed_by_another_laptop_is_reread(game, tmp_path):
     watcher = ChangedLogs(t)
     assert watcher.poll() == []
     assert t.game_summary(gid)["events"] == 2
-    from fieldjudge.services import open_tournament
-
     # The owning laptop appends in its copy of the folder; "Syncthing" replaces the file
     # under the open tournament (a temp file renamed over it). Two writers on one file in
     # one folder are refused by the store, so the other laptop has its own folder.
@@ -833,3 +830,46 @@ def test_setup_register_has_the_head_judge_sign_this_laptop(stub, game, tmp_path
     reg = identity.registry(field, t.pinned_hj)
     field_laptops = [i for i in reg.values() if i.name == "Field 1"]
     assert len(field_laptops) == 1 and field_laptops[0].registered
+
+
+def test_each_append_asks_syncthing_to_rescan_that_game_file(tmp_path):
+    """Syncthing's watcher waits, and longer while a file keeps changing (issue 22, defect
+    5): each append asks for a rescan of that one file, from a thread of its own."""
+    t0 = demo(tmp_path / "cup")
+    folder = t0.folder
+    t0.close()
+    stub = Stub(folder)
+    try:
+        stub.routes["/rest/config/folders"][0]["path"] = str(folder)
+        rescan = svc.Rescan(folder, stub.client)
+        t = open_tournament(folder, startup_backup=False, on_written=rescan.written)
+        try:
+            gid = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
+            s = GameSession(t, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC)))
+            s.append("checkin", {"team": s.teams[0], "late": False})
+            s.append("checkin", {"team": s.teams[1], "late": False})
+        finally:
+            t.close()
+        rescan.written(tmp_path / "elsewhere.json")  # not in the folder: never asked
+        rescan.close()
+        scans = [r for r in stub.requests if r[0] == "POST" and r[1].startswith("/rest/db/scan")]
+        assert scans and all(
+            r[1] == f"/rest/db/scan?folder=fieldjudge-abc&sub=games%2F{gid}.json" for r in scans
+        )
+        assert rescan.sent and set(rescan.sent) == {f"games/{gid}.json"}
+    finally:
+        stub.close()
+
+
+def test_without_syncthing_a_rescan_is_a_quiet_no_op(tmp_path):
+    calls = []
+
+    def none():
+        calls.append(1)
+        return None
+
+    rescan = svc.Rescan(tmp_path, none, retry_s=3600)
+    rescan.written(tmp_path / "games" / "g1.json")
+    rescan.written(tmp_path / "games" / "g1.json")
+    rescan.close()
+    assert rescan.sent == [] and len(calls) == 1  # looked for once, not on every write

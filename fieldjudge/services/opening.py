@@ -36,11 +36,13 @@ def open_tournament(
     laptop_id: str | None = None,
     config_dir: Path | None = None,
     keys: LaptopKeys | None = None,
+    on_written: Callable[[Path], None] | None = None,
 ) -> TournamentService:
     """Open an existing tournament folder (raises ``FolderLocked``, ``DamagedFile``).
     ``laptop_id``: this laptop's id, for one writer per game (None: not checked).
     ``config_dir``: this laptop's config folder (its key and the head judge keys it
-    pinned; default ``FIELDJUDGE_CONFIG`` or the user's config folder)."""
+    pinned; default ``FIELDJUDGE_CONFIG`` or the user's config folder). ``on_written``:
+    told the path of each game file appended to (the app's Syncthing rescan)."""
     key = WriteKey()
     keys = keys or laptop_keys(Path(folder), config_dir, check=False)
     store = Tournament.open(Path(folder), lock=lock, startup_backup=startup_backup, key=key)
@@ -56,6 +58,7 @@ def open_tournament(
             wall=wall,
             laptop_id=laptop_id,
             register=lock,
+            on_written=on_written,
         )
     except BaseException:
         store.close()

@@ -71,6 +71,7 @@ class TournamentService:
         laptop_id: str | None = None,
         head_judge_key: UnlockedHeadJudge | None = None,
         register: bool = True,
+        on_written: Callable[[Path], None] | None = None,
     ) -> None:
         store.check_key(key)  # refuse a key that is not the store's
         self.store = store
@@ -80,6 +81,9 @@ class TournamentService:
         # this laptop's id: a game file records the laptop that created it, and only that
         # laptop appends to it until the head judge hands it over (None: not checked)
         self.laptop_id = laptop_id
+        # told the path of each game file this laptop appended to (the app asks Syncthing
+        # to send it at once: services/sync/syncthing.Rescan); None: nobody listens
+        self.on_written = on_written
         self.monotonic = monotonic
         self.wall = wall
         self._grants: weakref.WeakKeyDictionary[HeadJudge, UnlockedHeadJudge] = (
@@ -548,6 +552,8 @@ class TournamentService:
         self._keep_protocol(game_id, log, protocol, event)
         if etype in identity.manifest_steps():
             self._record_head(game_id, log, etype)
+        if self.on_written is not None:
+            self.on_written(self.game_path(game_id))
         return event
 
     def _protocol_of(self, game_id: str, log: EventLog) -> Protocol:

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import ssl
 import sys
+import threading
+import time
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -446,6 +449,92 @@ class SyncStatusProvider:
         if c is None:
             return SyncStatus(on=False, reason=self.reason, conflict_copies=copies)
         return replace(read_status(c, self.folder), conflict_copies=copies)
+
+
+class Rescan:
+    """Asks Syncthing to rescan one file as soon as this laptop wrote it (issue 22): its
+    change watcher waits a second or more, and longer while a file keeps changing (a
+    burst of eliminations: p95 6.4 s to the head judge at one event every 0.5 s).
+
+    :meth:`written` only queues the path; a thread of its own posts ``/rest/db/scan`` with
+    the file's path (several paths written meanwhile go as one request each, once), so an
+    append never waits for the network. Without Syncthing (not configured, or the folder
+    not shared) it does nothing after the first try, which is retried every ``retry_s``."""
+
+    def __init__(
+        self,
+        folder: Path,
+        make_client: Callable[[], SyncthingClient | None],
+        retry_s: float = 30.0,
+        monotonic: Callable[[], float] | None = None,
+    ) -> None:
+        self.folder = Path(folder)
+        self._make_client = make_client
+        self._retry_s = retry_s
+        self._monotonic = monotonic or time.monotonic
+        self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._target: tuple[SyncthingClient, str] | None = None
+        self._next_try = 0.0
+        self.sent: list[str] = []  # the paths asked for, in order (for the tests)
+        self._thread = threading.Thread(target=self._run, name="syncthing-rescan", daemon=True)
+        self._thread.start()
+
+    def written(self, path: Path) -> None:
+        try:
+            rel = Path(path).resolve().relative_to(self.folder.resolve()).as_posix()
+        except ValueError:
+            return  # not in the shared folder
+        self._queue.put(rel)
+
+    def close(self, timeout: float = 2.0) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout)
+
+    def _connect(self) -> tuple[SyncthingClient, str] | None:
+        if self._target is None and self._monotonic() >= self._next_try:
+            self._next_try = self._monotonic() + self._retry_s
+            try:
+                client = self._make_client()
+                f = folder_for(client.get("/rest/config/folders"), self.folder) if client else None
+            except (SyncthingUnavailable, KeyError, TypeError, ValueError):
+                return None
+            if client is not None and f is not None:
+                self._target = (client, str(f["id"]))
+        return self._target
+
+    def _run(self) -> None:
+        closing = False
+        while not closing:
+            first = self._queue.get()  # blocks until a path (or None: closing) comes
+            if first is None:
+                return
+            paths = {first}
+            while True:  # what else was written meanwhile goes in the same round
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:  # closing: what was written still goes first
+                    closing = True
+                    break
+                paths.add(more)
+            target = self._connect()
+            if target is None:
+                continue
+            client, fid = target
+            for rel in sorted(paths):
+                try:
+                    client.request("POST", "/rest/db/scan", params={"folder": fid, "sub": rel})
+                    self.sent.append(rel)
+                except SyncthingUnavailable:
+                    self._target = None  # Syncthing stopped: found again on a later write
+                    break
+
+
+def rescan_for(folder: Path) -> Rescan:
+    """The app's :class:`Rescan` of a tournament folder, with Syncthing's config.xml."""
+    provider = SyncStatusProvider(folder)
+    return Rescan(folder, provider.client)
 
 
 # --- sharing a folder (setup) ----------------------------------------------------------------
