@@ -37,7 +37,12 @@ from fieldjudge.store.auth_log import AuthLog
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins
-from fieldjudge.store.sync_files import LAPTOP_FILE, write_laptop_file
+from fieldjudge.store.sync_files import (
+    LAPTOP_FILE,
+    read_handovers,
+    write_handovers,
+    write_laptop_file,
+)
 from fieldjudge.store.tables import RosterRow, ScheduleRow
 
 if TYPE_CHECKING:  # the authority's engines are imported on the first write, not at open
@@ -522,6 +527,11 @@ class TournamentService:
         )
         if why is None and etype != HANDOVER:
             why = may_append(log.owner, self.owner_id)  # one writer per game
+            record = self.handover_for(game_id, log.owner) if why else None
+            if record is not None:  # handed over to this laptop: taken over by its append
+                self._take_over(game_id, log, record, judge)
+                protocol = self._protocol_of(game_id, log)
+                why = None
         if why:
             raise Refused(why)
         signing = self._signing(etype, head_judge)
@@ -671,16 +681,72 @@ class TournamentService:
                 continue
         return out
 
-    def hand_over_game(self, game_id: str, to_laptop: str, secret: str, judge: str = "") -> Event:
+    def hand_over_game(
+        self, game_id: str, to_laptop: str, secret: str, judge: str = ""
+    ) -> Event | dict[str, Any]:
         """The head judge gives a game to another laptop (a broken laptop's games), with his
-        secret (the event is signed with his key): from then on only ``to_laptop`` appends
-        to it."""
+        secret: from then on only ``to_laptop`` appends to it.
+
+        Given to this very laptop, the hand-over is its own append (an event signed by him).
+        Given to another laptop, this laptop writes no game file it does not own (issue 22):
+        the hand-over is a record signed by him in this laptop's own
+        ``laptops/<id>/handovers.json``, and ``to_laptop`` takes the game over by its own
+        append when it next writes the game (:meth:`append_game_event`). Returns the event,
+        or the record."""
         grant = self.head_judge(secret, HANDOVER)
         log = self.game_log(game_id, create=False)
         data = {"from_laptop": str(log.owner or ""), "to_laptop": to_laptop}
         if not data["from_laptop"] or not to_laptop:
             raise Refused("a game with no recorded owner needs no hand-over")
-        return self.append_game_event(game_id, HANDOVER, data, judge=judge, head_judge=grant)
+        if to_laptop == self.owner_id:
+            return self.append_game_event(game_id, HANDOVER, data, judge=judge, head_judge=grant)
+        hj = self.head_judge_key_of(grant)
+        assert hj is not None  # a grant holds the key it unlocked
+        record: dict[str, Any] = {
+            "game": game_id,
+            **data,
+            "at": datetime.fromtimestamp(self.wall(), UTC).isoformat(),
+            "judge": judge,
+            "hj_key": hj.key_id,
+        }
+        record["hj_sig"] = hj.sign(signed_message("head_judge", identity.handover_digest(record)))
+        lid = self.keys.laptop_id
+        mine = [r for r in read_handovers(self.folder) if r.get("by") == lid]
+        write_handovers(self.folder, lid, [*mine, {**record, "by": lid}])
+        return record
+
+    def handover_for(self, game_id: str, owner: str | None) -> dict[str, Any] | None:
+        """The head judge's signed record giving this game from ``owner`` to this laptop,
+        not yet taken (None: there is none)."""
+        for r in reversed(read_handovers(self.folder)):
+            if (
+                r.get("game") == game_id
+                and r.get("from_laptop") == owner
+                and r.get("to_laptop") == self.owner_id
+                and identity.handover_record_fault(r, self.pinned_hj) is None
+            ):
+                return r
+        return None
+
+    def game_write_refusal(self, game_id: str) -> Phrase | None:
+        """Why this laptop may not append to the game (None: it owns it, or the head judge
+        handed it over to it and the next append takes it over)."""
+        log = self.game_log(game_id, create=False)
+        why = may_append(log.owner, self.owner_id)
+        if why is not None and self.handover_for(game_id, log.owner) is not None:
+            return None
+        return why
+
+    def _take_over(self, game_id: str, log: EventLog, record: dict[str, Any], judge: str) -> None:
+        """This laptop's own append of the hand-over the head judge signed for it."""
+        data = {k: record[k] for k in ("from_laptop", "to_laptop")}
+        data["record"] = {k: v for k, v in record.items() if k != "by"}
+        try:
+            log.append(HANDOVER, data, judge=judge, key=self._key, **self._signing(HANDOVER, None))
+        except Refused as exc:
+            raise translated(exc) from None
+        self._protocols.pop(game_id, None)
+        self._record_head(game_id, log, HANDOVER)
 
     @staticmethod
     def _teams(log: EventLog) -> tuple[str, str]:

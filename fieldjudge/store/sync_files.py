@@ -20,6 +20,7 @@ import shutil
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -87,6 +88,30 @@ def write_laptop_file(folder: Path, laptop_id: str, name: str, payload: bytes) -
     path = d / name
     atomic_write_bytes(path, payload)
     return path
+
+
+HANDOVERS_FILE = "handovers.json"
+
+
+def write_handovers(folder: Path, laptop_id: str, records: list[dict[str, Any]]) -> Path:
+    """``laptops/<id>/handovers.json``: the game hand-overs the head judge signed on this
+    laptop (issue 22). Written by this laptop alone; the new owner of a game reads it and
+    takes the game over by its own append, so no laptop writes a game it does not own."""
+    return write_laptop_file(folder, laptop_id, HANDOVERS_FILE, orjson.dumps(records))
+
+
+def read_handovers(folder: Path) -> list[dict[str, Any]]:
+    """Every laptop's hand-over records (unreadable files and entries left out: verify
+    names what is wrong with a file, the app only acts on records whose signature holds)."""
+    out: list[dict[str, Any]] = []
+    root = Path(folder) / LAPTOPS
+    for path in sorted(root.glob(f"*/{HANDOVERS_FILE}")) if root.is_dir() else []:
+        try:
+            doc = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            continue
+        out += [r for r in doc if isinstance(r, dict)] if isinstance(doc, list) else []
+    return out
 
 
 def register_laptop(

@@ -20,7 +20,6 @@ from typing import Any
 
 from fieldjudge.rules.chrono_checks import APPROVAL, checkin_data
 from fieldjudge.rules.events import Event, effective
-from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import fold, refusal
 from fieldjudge.rules.paintball.model import GameState
@@ -63,7 +62,7 @@ def owns_game(t: TournamentService, game_id: str) -> bool:
     """Whether this laptop owns the game's file (and so writes its checks into it)."""
     if not t.game_path(game_id).exists():
         return False
-    return may_append(t.game_log(game_id, create=False).owner, t.owner_id) is None
+    return t.game_write_refusal(game_id) is None
 
 
 def take_into_game(t: TournamentService, game_id: str, judge: str = "") -> int:

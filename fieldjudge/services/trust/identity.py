@@ -178,6 +178,9 @@ def event_fault(
         and (data.get("target_type") in hj_types or data.get("after_lock") is True)
     )  # a void of his action, or his void of an event of a locked protocol (31)
     hj_sig = doc.get("hj_sig")
+    if required and not hj_sig and doc.get("type") == HANDOVER and "record" in data:
+        # the new owner took the game over by its own append, carrying his signed record
+        return handover_record_fault(data["record"], hj_public, data)
     if required and not hj_sig:
         return "a head-judge action without the head judge's signature"
     if hj_sig and (
@@ -185,6 +188,27 @@ def event_fault(
         or not verify_signature(hj_public, signed_message("head_judge", h), str(hj_sig))
     ):
         return "a head-judge action whose head-judge signature is not valid"
+    return None
+
+
+def handover_digest(record: Mapping[str, Any]) -> str:
+    """What the head judge signs for a hand-over of a game to another laptop (issue 22)."""
+    fields = ("game", "from_laptop", "to_laptop", "at")
+    return canonical_digest({k: str(record.get(k, "")) for k in fields})
+
+
+def handover_record_fault(
+    record: Any, hj_public: str | None, data: Mapping[str, Any] | None = None
+) -> str | None:
+    """Why a hand-over record does not hold (None: signed by the head judge and, with
+    ``data``, naming the same laptops as the event that carries it)."""
+    if not isinstance(record, dict) or not record.get("hj_sig"):
+        return "a hand-over without the head judge's signature"
+    if data is not None and any(record.get(k) != data.get(k) for k in ("from_laptop", "to_laptop")):
+        return "a hand-over whose record names other laptops"
+    msg = signed_message("head_judge", handover_digest(record))
+    if not hj_public or not verify_signature(hj_public, msg, str(record["hj_sig"])):
+        return "a hand-over whose head-judge signature is not valid"
     return None
 
 

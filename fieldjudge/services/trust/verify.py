@@ -15,6 +15,7 @@ from typing import Any
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.auth_backoff import failures_since_success
 from fieldjudge.rules.events import Event
+from fieldjudge.rules.key_ids import is_key_id
 from fieldjudge.rules.ownership import Handover, foreign_writes
 from fieldjudge.rules.paintball import disqualified_in, fold
 from fieldjudge.services.paintball.disqualified import CarriedOver
@@ -196,21 +197,29 @@ def _owner_of(ctx: Context, kind: str, log_id: str, docs: list[Mapping] | None =
     return "laptop unknown"
 
 
-def owner_faults(meta: Mapping, docs: list[Mapping], ctx: Context) -> list[str]:
+def owner_faults(meta: Mapping, docs: list[Mapping], ctx: Context, log_id: str) -> list[str]:
     """One writer per game file (issue 22): an event appended by a laptop that did not own
-    the game at that point (another laptop's events synced into the file) is a fault."""
-    rows = []
+    the game at that point (another laptop's events synced into the file) is a fault. A
+    hand-over moves the owner: signed by the head judge on the event, or taken over by the
+    new owner with his signed record of this very game (the signatures are checked by
+    ``event_fault``)."""
+    rows, out = [], []
     for d in docs:
         raw = d.get("data")
         data: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
         move = None
-        if d.get("type") == HANDOVER and d.get("hj_sig"):  # its signature is checked above
+        record = data.get("record")
+        if d.get("type") == HANDOVER and (d.get("hj_sig") or isinstance(record, dict)):
             move = Handover(str(data.get("from_laptop", "")), str(data.get("to_laptop", "")))
+            if isinstance(record, dict) and record.get("game") != log_id:
+                out.append(f"event #{d.get('seq')}: a hand-over record of another game")
+                move = None
         rows.append((int(d.get("seq", 0)), str(d.get("signer") or ""), str(d.get("type")), move))
-    return [
+    return out + [
         f"event #{seq} ({ctx.who(signer or None)}): appended by a laptop that does not own the "
         f"game (owner {ctx.who(owner)})"
         for seq, signer, owner in foreign_writes(meta.get("owner"), rows)
+        if is_key_id(owner)  # an owner named otherwise (tests, hand-set ids) signs as no one
     ]
 
 
@@ -248,7 +257,7 @@ def verify_log(path: Path, ctx: Context, kind: str, anchored: bool = True) -> Fi
         by_signer[str(d.get("signer") or "")] = by_signer.get(str(d.get("signer") or ""), 0) + 1
     if meta.get("kind") == "game":
         rep.faults += lock_faults(meta, events)
-        rep.faults += owner_faults(meta, docs, ctx)
+        rep.faults += owner_faults(meta, docs, ctx, log_id)
     for lid, n in sorted(by_signer.items()):
         rep.notes.append(f"{n} event(s) by {ctx.who(lid or None)}")
     return rep
