@@ -29,7 +29,7 @@ from fieldjudge.rules.chrono_checks import (
     checkin_deadline,
     checkin_event,
 )
-from fieldjudge.rules.chrono_readings import parse_fps, reading_source
+from fieldjudge.rules.chrono_readings import parse_fps
 from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS, MarkerCheck
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono.acceptance import AcceptanceProblemScreen
@@ -239,8 +239,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
     def on_chrono_feed_reading_received(self, message: ChronoFeed.ReadingReceived) -> None:
         if self.current is None:
             return
-        r = message.reading
-        self.current.add(r.fps, r.t, reading_source(r.format))
+        self.current.add_reading(message.reading)
         self._schedule_render()
 
     def _schedule_render(self) -> None:

@@ -112,6 +112,14 @@ def tests_table(check: MarkerCheck, cur: PlayerCheck, max_balls: int) -> str:
     release = (
         _("trigger released: marked") if cur.release_t is not None else _("press r on release")
     )
+    if check.unknown_intervals:  # RULES.md "Timing a string of shots"
+        lines.append(
+            "  ⚠ "
+            + _("Interval not measured: readings came in a batch — repeat the string")
+            + f" ({check.unknown_intervals} "
+            + _("not measured; never judged")
+            + ")"
+        )
     lines.append(
         f"  {_('Readings')}: {len(cur.shots)}   "
         + _("balls used")
@@ -178,6 +186,13 @@ def ingame_analysis(
     ]
     if mode:
         lines.append(mode)
+    if data.get("intervals_unknown"):  # RULES.md "Timing a string of shots"
+        lines.append(
+            _("Interval not measured: readings came in a batch — repeat the string")
+            + f" ({data['intervals_unknown']} "
+            + _("not measured; never judged")
+            + ")"
+        )
     lines.append(_("Verdict if recorded") + f": {rule_text(verdict_text)}")
     return "\n".join(lines)
 
