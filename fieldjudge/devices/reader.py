@@ -111,6 +111,7 @@ class ChronoReader:
         self._stop = threading.Event()
         self.connected = False
         self.callback_errors = 0
+        self._reset_at = 0.0
 
     # -- control
 
@@ -168,7 +169,7 @@ class ChronoReader:
             self.connected = True
             self._emit(Status(CONNECTED, f"{self.port} @ {self.baud}", self.clock()))
             try:
-                self._pump(ser, done)
+                self._pump(ser, done, self._reset_at)
             except (serial.SerialException, OSError) as exc:
                 for item in self.decoder.flush():
                     self._emit(item)
@@ -215,11 +216,12 @@ class ChronoReader:
                 ser.set_low_latency_mode(True)  # FTDI latency timer 16 ms → 1 ms (Linux)
         except (ValueError, OSError, NotImplementedError):
             pass  # not an FTDI / not Linux / a pty: keep the default latency
+        self._reset_at = self.clock()  # bytes read from now on arrived after this
         ser.reset_input_buffer()  # drop a stale backlog from before (re)connect
         self.decoder.reset()
         return ser
 
-    def _pump(self, ser: serial.SerialBase, done: Callable[[], bool]) -> None:
+    def _pump(self, ser: serial.SerialBase, done: Callable[[], bool], since: float) -> None:
         """Read until `done`, telling the decoder when each chunk's bytes arrived.
 
         Each pass notes the clock, asks how many bytes wait and reads them (or blocks for one
@@ -229,8 +231,10 @@ class ChronoReader:
         arrived in ``[lo, t]`` and its lag is ``t - lo``: a few ms while the reader keeps up,
         the whole pause when the app stalled (GC, fsync, SIGSTOP, a loaded CPU), whether the
         stall hit during the read or between reads.  The decoder marks frames that completed
-        together in one chunk as untimed.  RULES.md "Timing a string of shots"."""
-        asked = self.clock()  # the open reset the input buffer: nothing older is kept
+        together in one chunk as untimed.  `since` is the clock taken just before the open
+        reset the input buffer (nothing older is kept).  RULES.md "Timing a string of
+        shots"."""
+        asked = since
         while not done():
             before = self.clock()
             waiting = ser.in_waiting
