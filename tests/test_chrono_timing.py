@@ -317,3 +317,18 @@ def test_decoder_marks_every_frame_of_a_multi_frame_chunk_untimed():
     assert [r.timed for r in out] == [False, False]
     (one,) = d.feed(encode_frame(287.0), 1.2, 0.003)
     assert one.timed and one.lag == 0.003 and one.t == 1.2
+
+
+def test_19_05_the_window_from_the_settings_form():
+    from fieldjudge.settings import DEFAULTS, parse_window_ms, settings_from_form
+
+    form = {"team_size": "5", "game_length": "7:00", "flag_hang": "3", "flag_held": "2"}
+    form |= {"draw": "1", "loss": "0"}
+    assert DEFAULTS["chrono"]["after_release_window_ms"] == 500
+    out = settings_from_form({**form, "after_release_window_ms": "800"})
+    assert Settings.from_dict(out).chrono.after_release_window_ms == 800
+    assert settings_from_form(form)["chrono"]["after_release_window_ms"] == 500
+    with pytest.raises(ValueError, match="100-5000"):
+        parse_window_ms("50")
+    with pytest.raises(ValueError, match="whole milliseconds"):
+        parse_window_ms("half a second")
