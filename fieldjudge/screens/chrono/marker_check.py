@@ -276,7 +276,8 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         self._check_cost = time.perf_counter() - began
         self.last_check = check
         set_text(player, _("Checking") + ": " + self._label(cur.team, cur.number))
-        set_text(tests, tests_table(check, cur, self.settings.chrono.max_balls))
+        c = self.settings.chrono
+        set_text(tests, tests_table(check, cur, c.max_balls, c.after_release_window_ms))
         text, classes = check_verdict(check, self.dq.get((cur.team, cur.number)))
         set_text(verdict, text)
         verdict.set_classes(classes)

@@ -103,8 +103,11 @@ def tolerance_note(tol: TimingTolerance) -> str:
     )
 
 
-def tests_table(check: MarkerCheck, cur: PlayerCheck, max_balls: int) -> str:
-    """The test table of a check in progress, with the readings and balls line."""
+def tests_table(
+    check: MarkerCheck, cur: PlayerCheck, max_balls: int, window_ms: int | None = None
+) -> str:
+    """The test table of a check in progress, with the readings and balls line; once the
+    release is marked, the after-release window that counts (19.05, RULES.md)."""
     lines = []
     for tr in check.tests:
         mark = OUTCOME_MARK.get(tr.outcome, "?") + ("≈" if tr.near_limit else " ")
@@ -112,6 +115,8 @@ def tests_table(check: MarkerCheck, cur: PlayerCheck, max_balls: int) -> str:
     release = (
         _("trigger released: marked") if cur.release_t is not None else _("press r on release")
     )
+    if cur.release_t is not None and window_ms is not None:
+        release += " (" + _("shots within {ms} ms count").format(ms=window_ms) + ")"
     if check.unknown_intervals:  # RULES.md "Timing a string of shots"
         lines.append(
             "  ⚠ "
