@@ -9,6 +9,11 @@ had refreshed after it.  Targets: 0 readings lost, latency p95 ≤ 50 ms.
     python benchmarks/bench_chrono.py [--seconds 60] [--rate 100] [--format plain]
     python benchmarks/bench_chrono.py --format all   # plain, Stalker "A", Decatur, Stalker "bE"
     BENCH_NO_PLAYER=1 python benchmarks/bench_chrono.py   # the feed alone, no check running
+    python benchmarks/bench_chrono.py --hog 2   # with both cores busy (issue 24: p95 ≤ 50 ms)
+
+``--hog N`` runs N busy-loop processes (one per core to load the machine) for the length of
+the run and reports, besides the latency, how many readings the reader could not time
+(frames that arrived together: RULES.md "Timing a string of shots").
 
 Prints medians and p95; the last line is JSON.
 """
@@ -20,6 +25,7 @@ import asyncio
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -48,7 +54,23 @@ BE_FRAME_S = 0.05
 FORMATS = (*LINE_FORMATS, "stalker-be")
 
 
-async def run(seconds: float, rate: float, fmt: str = "plain") -> dict:
+def start_hogs(n: int) -> list[subprocess.Popen]:
+    """N processes spinning a core each, at normal priority (a busy laptop)."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def stop_hogs(hogs: list[subprocess.Popen]) -> None:
+    for proc in hogs:
+        proc.terminate()
+    for proc in hogs:
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+async def run(seconds: float, rate: float, fmt: str = "plain", hogs: int = 0) -> dict:
     from fieldjudge.app import make_app
     from fieldjudge.devices.simulator import PtyChrono, encode_be, encode_frame
     from fieldjudge.screens.chrono.feed import ChronoFeed
@@ -123,10 +145,14 @@ async def run(seconds: float, rate: float, fmt: str = "plain") -> dict:
             feed.call_after_refresh(lambda f=reading.fps: painted.append((f, time.monotonic())))
 
         feed.on_reading = on_reading
-        th = threading.Thread(target=writer, name="bench-writer", daemon=True)
-        th.start()
-        while th.is_alive():
-            await pilot.pause(0.1)
+        hog_procs = start_hogs(hogs)
+        try:
+            th = threading.Thread(target=writer, name="bench-writer", daemon=True)
+            th.start()
+            while th.is_alive():
+                await pilot.pause(0.1)
+        finally:
+            stop_hogs(hog_procs)
         for _ in range(100):  # stragglers
             if len(shown) >= counts["sent"]:
                 break
@@ -135,6 +161,7 @@ async def run(seconds: float, rate: float, fmt: str = "plain") -> dict:
         stop.set()
         garbled = feed.garbled
         in_check = len(screen.current.shots) if screen.current else 0
+        untimed = sum(1 for s in screen.current.shots if not s.timed) if screen.current else 0
     sim.close()
 
     def latencies(pairs: list[tuple[float, float]]) -> list[float]:
@@ -155,10 +182,12 @@ async def run(seconds: float, rate: float, fmt: str = "plain") -> dict:
         "format": fmt,
         "seconds": seconds,
         "rate_hz": rate,
+        "cpu_hogs": hogs,
         "frames_sent": counts["sent"],
         "writes_dropped_by_pty": counts["dropped_writes"],
         "readings_shown": len(shown),
         "readings_in_check": in_check,
+        "readings_untimed": untimed,
         "readings_lost": counts["sent"] - len(shown),
         "garbled": garbled,
         "latency_shown_ms_median": round(statistics.median(lat_shown), 2) if lat_shown else None,
@@ -178,6 +207,9 @@ def main() -> None:
         "--rate", type=float, default=100.0, help="shots per second (bE: at most 10, its 20 Hz)"
     )
     ap.add_argument("--format", default="plain", choices=(*FORMATS, "all"))
+    ap.add_argument(
+        "--hog", type=int, default=0, help="busy-loop processes meanwhile (2: both cores busy)"
+    )
     args = ap.parse_args()
     if args.seconds <= 0 or args.rate <= 0:
         sys.exit("--seconds and --rate must be > 0")
@@ -185,11 +217,12 @@ def main() -> None:
     results = []
     for fmt in formats:
         rate = min(args.rate, 0.5 / BE_FRAME_S) if fmt == "stalker-be" else args.rate
-        res = asyncio.run(run(args.seconds, rate, fmt))
-        print(f"[{fmt}]")
+        res = asyncio.run(run(args.seconds, rate, fmt, max(0, args.hog)))
+        print(f"[{fmt}]" + (f" with {args.hog} CPU hogs" if args.hog else ""))
         print(
             f"frames sent {res['frames_sent']}, shown {res['readings_shown']}, "
-            f"lost {res['readings_lost']} (target 0), garbled {res['garbled']}"
+            f"lost {res['readings_lost']} (target 0), garbled {res['garbled']}, "
+            f"untimed {res['readings_untimed']} of {res['readings_in_check']} in the check"
         )
         print(
             f"frame → ChronoFeed shown: median {res['latency_shown_ms_median']} ms, "

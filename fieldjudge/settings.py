@@ -41,11 +41,28 @@ def settings_from_form(v: dict[str, str]) -> dict[str, Any]:
     # 23.03 / 30.01: a team with nobody left ends the game only if the regulations say so
     out["end_when_team_out"] = parse_yes_no(v.get("end_when_team_out", "no"))
     out["fps_precision"] = parse_precision(v.get("fps_precision", FPS_WHOLE))
+    if "after_release_window_ms" in v:  # 19.05 (RULES.md "After-release test: the window")
+        out["chrono"] = {
+            **out["chrono"],
+            "after_release_window_ms": parse_window_ms(v["after_release_window_ms"]),
+        }
     try:  # 18.02: penalty points per hit found at the post-game inspection
         out["inspection_penalty_points"] = int(v.get("inspection_penalty_points", "1") or "1")
     except ValueError:
         raise ValueError(_("Inspection penalty points must be a whole number")) from None
     return out
+
+
+def parse_window_ms(text: str) -> int:
+    """19.05: how long after "trigger released" shots count (ms, 100-5000; default 500): the
+    after-release test's window (RULES.md); later shots are a new string."""
+    try:
+        ms = int(str(text).strip() or "500")
+    except ValueError:
+        raise ValueError(_("After-release window must be whole milliseconds, 100-5000")) from None
+    if not 100 <= ms <= 5000:
+        raise ValueError(_("After-release window must be whole milliseconds, 100-5000"))
+    return ms
 
 
 _YES = {"y", "yes", "д", "да", "1", "on", "true"}

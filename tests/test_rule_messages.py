@@ -64,6 +64,7 @@ SAMPLES = {
     "gap": 94.0,
     "ok": [True, False],
     "tolerance": [None, 5.0],
+    "unknown": [0, 3],  # intervals not measured (RULES.md "Timing a string of shots")
     "shots": 2,
     "delay": 120.0,
     "problems": (mt.shots_after_release(2, 1), mt.late_after_release(120.0, 100.0)),

@@ -27,7 +27,10 @@ FORMAT_CHOICES = ("auto", *FORMATS)
 def item_to_json(item: Reading | Garbled | Status) -> dict:
     """The JSON line `listen` prints for one reader item."""
     if isinstance(item, Reading):
-        return {"fps": item.fps, "format": item.format, "t": round(item.t, 4)}
+        # lag: how much earlier the frame may have arrived (s); null when its time is unknown
+        # (frames that came together in one read): RULES.md "Timing a string of shots"
+        lag = round(item.lag, 4) if item.timed else None
+        return {"fps": item.fps, "format": item.format, "t": round(item.t, 4), "lag": lag}
     if isinstance(item, Garbled):
         return {"error": item.reason, "raw": item.raw.hex(), "t": round(item.t, 4)}
     return {"status": item.state, "message": item.message, "t": round(item.t, 4)}
@@ -229,9 +232,10 @@ of JSON lines {"delay_s": 0.05, "hex": "3238372e340d"}.
 @click.option(
     "--after-release-ms",
     type=float,
-    default=1500.0,
+    default=450.0,
     show_default=True,
-    help="When the first of them comes, after the last shot of the burst.",
+    help="When the first of them comes, after the last shot of the burst (19.05 counts "
+    "the shots within 500 ms of r: press r as the burst stops).",
 )
 @click.option("--after-release-gap-ms", type=float, default=200.0, show_default=True)
 @click.option(

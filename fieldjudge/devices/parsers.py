@@ -16,6 +16,7 @@ reading).  Parsers never raise on any input.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -26,6 +27,7 @@ __all__ = [
     "UNIT_TO_FPS",
     "AUTO_ORDER",
     "Reading",
+    "UNTIMED",
     "Garbled",
     "FrameSplitter",
     "Overflow",
@@ -81,14 +83,31 @@ def to_fps(value: float, unit: str) -> float:
     return round(value * UNIT_TO_FPS[unit], 9)
 
 
+UNTIMED = math.inf  # `Reading.lag` of a reading whose arrival time is not known
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """One shot: velocity in fps, the format that produced it, host time (monotonic s)."""
+    """One shot: velocity in fps, the format that produced it, host time (monotonic s).
+
+    `t` is the best time the laptop has for the shot: when the chunk holding the frame's line
+    end was read.  `lag` (seconds) bounds how much earlier the line end may really have
+    arrived: the frame arrived in ``[t - lag, t]``.  `UNTIMED` (infinite) when the time is not
+    known at all: frames that arrived together in one read, a reading the judge typed.
+    `device_ms` is the device's own interval to its previous shot when the format carries it
+    (none of the supported serial formats does: chrono-protocols.md); the rules prefer it.
+    RULES.md "Timing a string of shots"."""
 
     fps: float
     format: str
     t: float
     raw: bytes = field(repr=False)
+    lag: float = 0.0
+    device_ms: float | None = None
+
+    @property
+    def timed(self) -> bool:
+        return math.isfinite(self.lag)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +321,8 @@ class Decoder:
         self.splitter = FrameSplitter(max_buffer)
         self._be = StalkerBE()
         self._carry: bytes = b""  # Decatur: data cut by an "OK<LF><CR>" reply
+        self._lag = 0.0  # the lag of the chunk being decoded
+        self._be_lags: dict[float, float] = {}  # bE: chunk stamp → its lag, while a burst runs
         self.readings = 0
         self.garbled = 0
         self.idle = 0
@@ -312,10 +333,18 @@ class Decoder:
         self.splitter.clear()
         self._be = StalkerBE()
         self._carry = b""
+        self._be_lags.clear()
 
-    def feed(self, data: bytes, t: float) -> list[Reading | Garbled]:
+    def feed(self, data: bytes, t: float, lag: float = 0.0) -> list[Reading | Garbled]:
+        """Decode one chunk read at host time `t`; its bytes arrived in ``[t - lag, t]``.
+        When the chunk completes more than one frame, the frames arrived together (a backlog
+        after a pause of the reader, a USB hiccup): their readings are `UNTIMED`."""
         out: list[Reading | Garbled] = []
-        for frame in self.splitter.feed(data):
+        frames = self.splitter.feed(data)
+        if len(frames) > 1:
+            lag = UNTIMED
+        self._lag = lag
+        for frame in frames:
             if isinstance(frame, Overflow):
                 self._carry = b""
                 out.extend(
@@ -327,7 +356,7 @@ class Decoder:
 
     def flush(self) -> list[Reading | Garbled]:
         """Emit what a stream end completes (a bE burst in progress)."""
-        return [self._reading(v, "stalker-be", t, raw) for v, t, raw in self._be.flush()]
+        return [self._be_reading(v, t, raw) for v, t, raw in self._be.flush()]
 
     # -- internals
 
@@ -356,13 +385,16 @@ class Decoder:
 
     def _try(self, name: str, frame: bytes, t: float) -> list[Reading | Garbled] | None:
         if name == "stalker-be":
+            self._be_lags[t] = max(self._lag, self._be_lags.get(t, 0.0))
             res = self._be.feed(frame, t)
             if res is None:
+                self._prune_be_lags()
                 return None
-            if not res:
+            out = [self._be_reading(v, t0, raw) for v, t0, raw in res]
+            self._prune_be_lags()
+            if not out:
                 self.idle += 1
-                return []
-            return [self._reading(v, name, t0, raw) for v, t0, raw in res]
+            return out
         if name == "decatur":
             return self._decatur(frame, t)
         res = _SIMPLE[name](frame)
@@ -391,8 +423,22 @@ class Decoder:
         v, unit = res
         return [self._reading(v, "decatur", t, frame, unit)]
 
+    def _be_reading(self, v: float, t0: float, raw: bytes) -> Reading | Garbled:
+        """A bE shot is stamped with the first frame of its burst: that frame's lag."""
+        return self._reading(v, "stalker-be", t0, raw, lag=self._be_lags.get(t0, UNTIMED))
+
+    def _prune_be_lags(self) -> None:
+        start = self._be.burst_t0
+        self._be_lags = {} if start is None else {start: self._be_lags.get(start, UNTIMED)}
+
     def _reading(
-        self, v: float, name: str, t: float, raw: bytes, unit: str | None = None
+        self,
+        v: float,
+        name: str,
+        t: float,
+        raw: bytes,
+        unit: str | None = None,
+        lag: float | None = None,
     ) -> Reading | Garbled:
         fps = to_fps(v, unit or self.unit)
         lo, hi = self.plausible
@@ -400,7 +446,7 @@ class Decoder:
             self.garbled += 1
             return Garbled(raw, f"implausible speed {fps} fps", t)
         self.readings += 1
-        return Reading(fps, name, t, raw)
+        return Reading(fps, name, t, raw, self._lag if lag is None else lag)
 
     def _bad(self, frame: bytes, t: float, reason: str) -> list[Reading | Garbled]:
         self.garbled += 1

@@ -2,7 +2,7 @@
 
 It opens the port with ``exclusive=True``, loops on ``read(in_waiting or 1)`` with a short
 timeout, checks the cancellation callable every pass, stamps each chunk with
-``time.monotonic()``, feeds `Decoder` and hands every `Reading`, `Garbled` and `Status` to
+``time.monotonic()`` and the bound of how late that stamp may be (see `_pump`), feeds `Decoder` and hands every `Reading`, `Garbled` and `Status` to
 ``on_item`` (called in the reader thread).  An unplug (SerialException / OSError) gives
 ``Status("disconnected")``; the reader then retries with back-off (0.2 s doubling to 2 s,
 ``Status("reconnecting")`` before each wait) until cancelled, and calls
@@ -47,6 +47,10 @@ DISCONNECTED = "disconnected"
 RECONNECTING = "reconnecting"
 WAITING = "waiting"  # the port holds another device (or none): waiting for the chosen one
 
+# A blocked read returns within this: a stamp taken by a healthy reader lags the frame by at
+# most about this much, so intervals between such stamps stay measured (20.02 needs 95 ms).
+READ_TIMEOUT_S = 0.01
+
 
 @dataclass(frozen=True, slots=True)
 class Status:
@@ -79,7 +83,7 @@ class ChronoReader:
         unit: str = "fps",
         on_item: Callable[[Item], object] = lambda item: None,
         *,
-        read_timeout: float = 0.05,
+        read_timeout: float = READ_TIMEOUT_S,
         backoff_start: float = 0.2,
         backoff_max: float = 2.0,
         retry_first_open: bool = True,
@@ -107,6 +111,7 @@ class ChronoReader:
         self._stop = threading.Event()
         self.connected = False
         self.callback_errors = 0
+        self._reset_at = 0.0
 
     # -- control
 
@@ -164,7 +169,7 @@ class ChronoReader:
             self.connected = True
             self._emit(Status(CONNECTED, f"{self.port} @ {self.baud}", self.clock()))
             try:
-                self._pump(ser, done)
+                self._pump(ser, done, self._reset_at)
             except (serial.SerialException, OSError) as exc:
                 for item in self.decoder.flush():
                     self._emit(item)
@@ -211,17 +216,35 @@ class ChronoReader:
                 ser.set_low_latency_mode(True)  # FTDI latency timer 16 ms → 1 ms (Linux)
         except (ValueError, OSError, NotImplementedError):
             pass  # not an FTDI / not Linux / a pty: keep the default latency
+        self._reset_at = self.clock()  # bytes read from now on arrived after this
         ser.reset_input_buffer()  # drop a stale backlog from before (re)connect
         self.decoder.reset()
         return ser
 
-    def _pump(self, ser: serial.SerialBase, done: Callable[[], bool]) -> None:
+    def _pump(self, ser: serial.SerialBase, done: Callable[[], bool], since: float) -> None:
+        """Read until `done`, telling the decoder when each chunk's bytes arrived.
+
+        Each pass notes the clock, asks how many bytes wait and reads them (or blocks for one
+        byte up to the read timeout).  Bytes found waiting arrived after the previous pass
+        asked (everything waiting then was read) and before this read returned; bytes a
+        blocked read waited for arrived after this pass asked.  So a chunk read at ``t``
+        arrived in ``[lo, t]`` and its lag is ``t - lo``: a few ms while the reader keeps up,
+        the whole pause when the app stalled (GC, fsync, SIGSTOP, a loaded CPU), whether the
+        stall hit during the read or between reads.  The decoder marks frames that completed
+        together in one chunk as untimed.  `since` is the clock taken just before the open
+        reset the input buffer (nothing older is kept).  RULES.md "Timing a string of
+        shots"."""
+        asked = since
         while not done():
-            data = ser.read(ser.in_waiting or 1)
+            before = self.clock()
+            waiting = ser.in_waiting
+            data = ser.read(waiting or 1)
+            t = self.clock()
+            lo = asked if waiting else before
+            asked = before
             if not data:
                 continue
-            t = self.clock()  # one stamp per chunk; glued frames share it
-            for item in self.decoder.feed(data, t):
+            for item in self.decoder.feed(data, t, max(0.0, t - lo)):
                 self._emit(item)
 
     def _wait(self, seconds: float, done: Callable[[], bool]) -> None:

@@ -141,17 +141,19 @@ def marker_shots(
     burst: int = 5,
     pause_s: float = 3.0,
     after_release: int = 0,
-    after_release_ms: float = 1500.0,
+    after_release_ms: float = 450.0,
     after_release_gap_ms: float = 200.0,
 ) -> Iterator[tuple[float, float]]:
     """``(time s, fps)`` of each shot of a simulated marker, from time 0.
 
     The judge pulls the trigger for `burst` shots, at least `interval_ms` apart (up to
     `jitter` × 100 % slower at random, never faster: 20.02 needs 95 ms), then releases it
-    for `pause_s` seconds.  A legal marker fires nothing in the pause; with `after_release` > 0 it fires that many more
-    shots, the first `after_release_ms` after the last shot of the burst, then
-    `after_release_gap_ms` apart (19.05: more than one shot, or one later than 100 ms after
-    the release, fails).  Speeds are uniform in `fps` ± `spread`.  `count` None = endless.
+    for `pause_s` seconds.  A legal marker fires nothing in the pause; with `after_release` > 0
+    it fires that many more shots, the first `after_release_ms` after the last shot of the
+    burst, then `after_release_gap_ms` apart (19.05: more than one shot, or one later than
+    100 ms after the release, fails; only the shots within 500 ms of the judge's "released"
+    count, so the default 450 ms lands inside that window when the judge presses r within
+    about 0.4 s of the burst's end).  Speeds are uniform in `fps` ± `spread`.  `count` None = endless.
     """
     if interval_ms <= 0 or burst < 1 or pause_s < 0 or after_release < 0 or jitter < 0:
         raise ValueError("interval must be > 0, burst >= 1, pause, after-release and jitter >= 0")

@@ -100,6 +100,11 @@ class StalkerBE:
         self._last = (peak, hit)
         return out
 
+    @property
+    def burst_t0(self) -> float | None:
+        """The time of the first frame of the burst in progress (None between bursts)."""
+        return None if self._burst is None else self._burst[0]
+
     def flush(self) -> list[tuple[float, float, bytes]]:
         if self._burst is None:
             return []

@@ -14,7 +14,13 @@ from typing import Any
 
 from fieldjudge.rules.chrono_readings import PlayerReadings
 from fieldjudge.rules.events import Event, effective
-from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS, NOT_DONE, MarkerCheck, check_marker
+from fieldjudge.rules.marker_check import (
+    ACCEPTANCE_ITEMS,
+    NOT_DONE,
+    MarkerCheck,
+    Shot,
+    check_marker,
+)
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.checks import fps_of, num
 from fieldjudge.rules.paintball.chrono import chrono_verdict
@@ -73,6 +79,7 @@ def _settings_map(settings: Settings) -> dict[str, Any]:
         "limit_fps": c.limit_fps,
         "rof_min_interval_ms": c.rof_min_interval_ms,
         "after_release_ms": c.after_release_ms,
+        "after_release_window_ms": c.after_release_window_ms,
         "after_release_shots": 1,
         "max_balls": c.max_balls,
     }
@@ -129,15 +136,26 @@ class PlayerCheck(PlayerReadings):
             "max_fps": check.max_fps,
             "min_interval_ms": check.min_interval_ms,
             "balls_used": check.balls_used,
-            "readings": [
-                {"fps": s.fps, "ms": round((s.t - t0) * 1000, 1)}
-                for s in sorted(self.shots, key=lambda s: s.t)
-            ],
+            "readings": [_reading_record(s, t0) for s in sorted(self.shots, key=lambda s: s.t)],
+            "intervals_unknown": check.unknown_intervals,
             "release_ms": rel,
             "balls_before": self.balls_before,
             "acceptance": dict(self.acceptance),
             "modes": self.modes,
         }
+
+
+def _reading_record(s: Shot, t0: float) -> dict[str, Any]:
+    """One reading in the verdict's record: fps and ms after the first shot; how late the
+    stamp may be (``lag_ms``) or ``timed`` False when its time is unknown (RULES.md)."""
+    out: dict[str, Any] = {"fps": s.fps, "ms": round((s.t - t0) * 1000, 1)}
+    if not s.timed:
+        out["timed"] = False
+    elif s.lag:
+        out["lag_ms"] = round(s.lag * 1000, 1)
+    if s.device_ms is not None:
+        out["device_ms"] = s.device_ms
+    return out
 
 
 # --------------------------------------------------------------------------- the verdict
@@ -208,7 +226,7 @@ def game_disqualifications(
                 settings,
                 fps_of(d.get("fps")),
                 bool(d.get("forbidden_mode")),
-                fps_of(d.get("interval_ms")),
+                fps_of(d.get("interval_ms")),  # recorded only when measured (RULES.md)
             )
         except (TypeError, ValueError):  # a malformed record never blocks the scan
             continue

@@ -6,6 +6,7 @@ No Textual, no TinyDB, no clock: reading times come in as arguments.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,17 +34,37 @@ def reading_source(reading_format: str) -> str:
 
 @dataclass
 class PlayerReadings:
-    """The readings of one player so far: `shots` hold (fps, host monotonic seconds)."""
+    """The readings of one player so far: `shots` hold (fps, host monotonic seconds, how
+    late that time may be, the device's own interval); RULES.md "Timing a string of shots"."""
 
     team: str
     number: int
     shots: list[Shot] = field(default_factory=list)
     typed: int = 0  # readings typed by the judge
 
-    def add(self, fps: float, t: float, source: str = DEVICE) -> None:
-        self.shots.append(Shot(float(fps), float(t)))
+    def add(
+        self,
+        fps: float,
+        t: float,
+        source: str = DEVICE,
+        lag: float = 0.0,
+        device_ms: float | None = None,
+    ) -> None:
+        """One reading. A typed one has no shot time: its interval is never measured."""
         if source == TYPED:
             self.typed += 1
+            lag, device_ms = math.inf, None
+        self.shots.append(Shot(float(fps), float(t), float(lag), device_ms))
+
+    def add_reading(self, reading: Any) -> None:
+        """A `fieldjudge.devices.parsers.Reading` (its format says typed or device)."""
+        self.add(
+            reading.fps,
+            reading.t,
+            reading_source(reading.format),
+            getattr(reading, "lag", 0.0),
+            getattr(reading, "device_ms", None),
+        )
 
     def clear(self) -> None:
         self.shots.clear()
@@ -92,8 +113,10 @@ class InGameReadings(PlayerReadings):
 
     def event_data(self) -> dict[str, Any] | None:
         """The ``chrono_reading`` event for these readings: the highest of the shots the
-        judge chose (20.02, as read) with those shots, and the shortest interval of all,
-        or None before the first reading."""
+        judge chose (20.02, as read) with those shots, and the shortest measured interval of
+        all (``interval_ms``) with the count of intervals not measured
+        (``intervals_unknown``, never judged: RULES.md "Timing a string of shots"), or None
+        before the first reading."""
         if not self.shots:
             return None
         a = analyze_readings(self.shots)
@@ -108,6 +131,8 @@ class InGameReadings(PlayerReadings):
         }
         if a.min_interval_ms is not None:
             data["interval_ms"] = a.min_interval_ms
+        if a.unknown_intervals:
+            data["intervals_unknown"] = a.unknown_intervals
         return data
 
 

@@ -1,9 +1,19 @@
 """Pre-game marker check (19) and in-game reading analysis (20.02).  Pure: no I/O, no clock.
 
-Readings are anything with ``.fps`` and ``.t`` (a `fieldjudge.devices.parsers.Reading`) or
-``(fps, t)`` pairs; ``t`` is the host's monotonic time in seconds when the frame arrived (no
-chronograph sends its own timestamps, so the 95 ms and 100 ms tests rest on host stamps).
-The after-release press time must be on the same clock (``time.monotonic()`` in the UI).
+Readings are anything with ``.fps`` and ``.t`` (a `fieldjudge.devices.parsers.Reading`, a
+`Shot`) or ``(fps, t)`` pairs; ``t`` is the host's monotonic time in seconds when the frame
+arrived (no supported chronograph sends its own timestamps, so the 95 ms and 100 ms tests
+rest on host stamps).  The after-release press time must be on the same clock
+(``time.monotonic()`` in the UI).
+
+RULES.md "Timing a string of shots": a reading may carry ``lag`` (seconds: the frame arrived
+in ``[t - lag, t]``; infinite = its time is unknown: frames that arrived together in one read,
+a typed reading) and ``device_ms`` (the device's own interval to its previous shot).  The
+interval between two consecutive shots is **measured** when the device timed it, or when both
+stamps are known and together uncertain by at most ``timing_uncertainty_ms``; it is then judged
+at the longest it may have been (``t2 - t1 + lag1``), so a stamp taken late never makes a legal
+marker look fast.  Otherwise it is **unknown**: it never counts toward a rate-of-fire
+violation, and a check with no measured interval asks for another string.
 
 Thresholds come from a settings mapping (tournament settings), keys as in
 `fieldjudge.rules.paintball.setup.ChronoSettings`; an object with those attributes works too:
@@ -15,6 +25,9 @@ limit_fps               300      19.05 velocity must not exceed; 20.03 over it �
 rof_min_interval_ms     95       20.02 two consecutive shots closer than this → fail
 after_release_ms        100      19.05 a shot after trigger release later than this → fail
 after_release_shots     1        19.05 more shots than this after release → fail
+after_release_window_   500      19.05 only shots this long after "released" count; later
+ms                               ones are a new string (RULES.md "After-release test")
+timing_uncertainty_ms   50       an interval whose two stamps may be off by more → unknown
 max_balls               140      19.05 balls a judge may use on one marker (not a test)
 fps_precision           whole    20.02/20.03 reading judged on whole fps rounded down
 ======================  =======  ==========================================================
@@ -34,6 +47,7 @@ fails; with ``fps_precision = "exact"`` 300.1 fails (19.05 "не должна п
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +61,7 @@ __all__ = [
     "FAIL",
     "NOT_DONE",
     "Shot",
+    "Interval",
     "TestResult",
     "MarkerCheck",
     "ReadingAnalysis",
@@ -54,6 +69,8 @@ __all__ = [
     "check_marker",
     "analyze_readings",
     "min_interval",
+    "intervals",
+    "unknown_intervals",
     "timing_tolerance",
     "timing_tolerance_ms",
 ]
@@ -68,6 +85,8 @@ DEFAULTS: dict[str, Any] = {
     "rof_min_interval_ms": 95.0,  # 20.02
     "after_release_ms": 100.0,  # 19.05
     "after_release_shots": 1,  # 19.05
+    "after_release_window_ms": 500.0,  # 19.05 (RULES.md "After-release test: the window")
+    "timing_uncertainty_ms": 50.0,  # RULES.md "Timing a string of shots"
     "max_balls": 140,  # 19.05
     "fps_precision": "whole",  # 20.02 / 20.03
 }
@@ -79,10 +98,31 @@ NOT_DONE = "not_done"
 
 @dataclass(frozen=True, slots=True)
 class Shot:
-    """One chronograph shot of a pre-game marker check: speed and time."""
+    """One chronograph shot: speed, host time (s), how late that time may be (s; infinite =
+    unknown) and the device's own interval to its previous shot (ms) when it gave one."""
 
     fps: float
     t: float
+    lag: float = 0.0
+    device_ms: float | None = None
+
+    @property
+    def timed(self) -> bool:
+        return math.isfinite(self.lag)
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """The interval between shot ``index - 1`` and shot ``index`` (in time order): measured
+    (``ms``: the longest it may have been, or the device's own timing) or unknown (``ms``
+    None)."""
+
+    index: int
+    ms: float | None
+
+    @property
+    def measured(self) -> bool:
+        return self.ms is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +157,7 @@ class MarkerCheck:
     # 19.05: the 140 balls limit the judges; a notice (a RuleMessage) once reached
     balls_notice: str | None = None
     refused: bool = False  # 19.03: the marker is not accepted for the check
+    unknown_intervals: int = 0  # intervals not measured (never judged, RULES.md)
 
     @property
     def ball_limit_reached(self) -> bool:
@@ -138,6 +179,7 @@ class ReadingAnalysis:
     rate_ok: bool  # 20.02
     no_penalty: bool  # 20.02: velocity ≤ limit and no interval under the minimum
     near_limit: bool  # an interval within the timing tolerance of the minimum
+    unknown_intervals: int = 0  # not measured: never toward 20.02 / 20.05 (RULES.md)
 
 
 def _setting(settings: Mapping[str, Any] | Any | None, key: str) -> Any:
@@ -148,13 +190,18 @@ def _setting(settings: Mapping[str, Any] | Any | None, key: str) -> Any:
     return getattr(settings, key, DEFAULTS[key])
 
 
+def _shot(r: Any) -> Shot:
+    if isinstance(r, Shot):
+        return r
+    if isinstance(r, tuple):
+        return Shot(float(r[0]), float(r[1]))
+    dev = getattr(r, "device_ms", None)
+    lag = float(getattr(r, "lag", 0.0))
+    return Shot(float(r.fps), float(r.t), lag, None if dev is None else float(dev))
+
+
 def _shots(readings: Iterable[Any]) -> list[Shot]:
-    out = []
-    for r in readings:
-        if isinstance(r, tuple):
-            out.append(Shot(float(r[0]), float(r[1])))
-        else:
-            out.append(Shot(float(r.fps), float(r.t)))
+    out = [_shot(r) for r in readings]
     out.sort(key=lambda s: s.t)
     return out
 
@@ -163,16 +210,41 @@ def _ms(a: float, b: float) -> float:
     return round((b - a) * 1000.0, 3)
 
 
-def min_interval(readings: Iterable[Any]) -> tuple[float, int] | None:
-    """The shortest gap between consecutive shots in ms, and the index of the later shot
-    (readings sorted by time).  None with fewer than two shots."""
+def intervals(
+    readings: Iterable[Any], max_uncertainty_ms: float = DEFAULTS["timing_uncertainty_ms"]
+) -> list[Interval]:
+    """Every interval between consecutive shots (sorted by time), measured or unknown
+    (RULES.md "Timing a string of shots"; see the module's docstring)."""
     shots = _shots(readings)
-    best: tuple[float, int] | None = None
+    out: list[Interval] = []
     for i in range(1, len(shots)):
-        gap = _ms(shots[i - 1].t, shots[i].t)
-        if best is None or gap < best[0]:
-            best = (gap, i)
+        a, b = shots[i - 1], shots[i]
+        if b.device_ms is not None and math.isfinite(b.device_ms) and b.device_ms >= 0:
+            out.append(Interval(i, round(b.device_ms, 3)))
+        elif a.timed and b.timed and (a.lag + b.lag) * 1000.0 <= max_uncertainty_ms:
+            out.append(Interval(i, _ms(a.t - a.lag, b.t)))  # the longest it may have been
+        else:
+            out.append(Interval(i, None))
+    return out
+
+
+def min_interval(
+    readings: Iterable[Any], max_uncertainty_ms: float = DEFAULTS["timing_uncertainty_ms"]
+) -> tuple[float, int] | None:
+    """The shortest measured interval between consecutive shots in ms, and the index of the
+    later shot (readings sorted by time).  None when no interval was measured."""
+    best: tuple[float, int] | None = None
+    for iv in intervals(readings, max_uncertainty_ms):
+        if iv.ms is not None and (best is None or iv.ms < best[0]):
+            best = (iv.ms, iv.index)
     return best
+
+
+def unknown_intervals(
+    readings: Iterable[Any], max_uncertainty_ms: float = DEFAULTS["timing_uncertainty_ms"]
+) -> int:
+    """How many intervals between consecutive shots were not measured."""
+    return sum(1 for iv in intervals(readings, max_uncertainty_ms) if not iv.measured)
 
 
 def analyze_readings(
@@ -185,8 +257,8 @@ def analyze_readings(
     limit = _setting(settings, "limit_fps")
     rof = _setting(settings, "rof_min_interval_ms")
     max_fps = max((s.fps for s in shots), default=None)
-    mi = min_interval(shots)
-    gap = mi[0] if mi else None
+    ivs = intervals(shots, float(_setting(settings, "timing_uncertainty_ms")))
+    gap = min((iv.ms for iv in ivs if iv.ms is not None), default=None)
     judged = judged_fps(max_fps, str(_setting(settings, "fps_precision")))
     velocity_ok = judged is None or judged <= limit  # 20.03: "свыше 300" is strict
     rate_ok = gap is None or gap >= rof  # 20.02
@@ -199,6 +271,7 @@ def analyze_readings(
         rate_ok=rate_ok,
         no_penalty=velocity_ok and rate_ok,
         near_limit=near,
+        unknown_intervals=sum(1 for iv in ivs if not iv.measured),
     )
 
 
@@ -220,7 +293,10 @@ def check_marker(
     * `slap_fired` — slap test (19.05): False = did not fire (pass), True = fired (fail),
       None = not done.
     * `release_t` — host time the judge marked "trigger released" (19.05); None = not done.
-      Readings with ``t >= release_t`` are shots after release.
+      Readings within ``after_release_window_ms`` after it are shots after release; later
+      ones are a new string (RULES.md "After-release test: the window").  A shot whose
+      time is too uncertain to tell whether it came before the release or inside the
+      window leaves the test not done (press "released" again).
     * `balls_used` — balls spent on this marker; defaults to the number of readings (a ball
       the radar missed is still a ball, so the screen should let the judge add those).
     * `tolerance_ms` — the serial timing tolerance (`timing_tolerance`); only marks results
@@ -291,24 +367,34 @@ def check_marker(
     else:
         tests.append(TestResult("velocity", "19.05", PASS, mt.velocity_ok(max_fps)))
 
-    # 20.02 rate of fire: no two consecutive shots closer than the minimum interval
-    mi = min_interval(shots)
-    gap = mi[0] if mi else None
+    # 20.02 rate of fire: no two consecutive shots closer than the minimum interval; only
+    # measured intervals count (RULES.md "Timing a string of shots")
+    ivs = intervals(shots, float(_setting(settings, "timing_uncertainty_ms")))
+    unknown = sum(1 for iv in ivs if not iv.measured)
+    gap = min((iv.ms for iv in ivs if iv.ms is not None), default=None)
     if gap is None:
-        tests.append(TestResult("rate_of_fire", "20.02", NOT_DONE, mt.rof_not_timed()))
+        msg = mt.rof_unknown(unknown) if unknown else mt.rof_not_timed()
+        tests.append(TestResult("rate_of_fire", "20.02", NOT_DONE, msg))
     else:
         near = abs(gap - rof) <= tolerance_ms
         ok = gap >= rof
-        msg = mt.rof_interval(gap, rof, ok, tolerance_ms if near else None)
+        msg = mt.rof_interval(gap, rof, ok, tolerance_ms if near else None, unknown)
         tests.append(TestResult("rate_of_fire", "20.02", PASS if ok else FAIL, msg, near))
 
-    # 19.05 after release: at most one shot, no later than 100 ms after the release
+    # 19.05 after release: at most one shot, no later than 100 ms after the release, among
+    # the shots of the window after it (RULES.md "After-release test: the window")
     delays: tuple[float, ...] = ()
     n_after: int | None = None
+    window = float(_setting(settings, "after_release_window_ms")) / 1000.0
     if release_t is None:
         tests.append(TestResult("after_release", "19.05", NOT_DONE, mt.after_release_not_done()))
+    elif any(_straddles(s, release_t, release_t + window) for s in shots):
+        tests.append(TestResult("after_release", "19.05", NOT_DONE, mt.after_release_unknown()))
     else:
-        delays = tuple(_ms(release_t, s.t) for s in shots if s.t >= release_t)
+        # judged at the earliest each shot may have come (its stamp less its lag)
+        delays = tuple(
+            _ms(release_t, s.t - s.lag) for s in shots if release_t <= s.t <= release_t + window
+        )
         n_after = len(delays)
         late = [d for d in delays if d > ar_ms]
         problems = []
@@ -341,7 +427,17 @@ def check_marker(
         reasons=reasons,
         balls_notice=notice,
         refused=refused,
+        unknown_intervals=unknown,
     )
+
+
+def _straddles(shot: Shot, start: float, end: float) -> bool:
+    """Whether `shot` may have come inside ``[start, end]`` but its time cannot tell whether
+    it did: its arrival window ``[t - lag, t]`` overlaps the window without lying in it."""
+    lo, hi = shot.t - shot.lag, shot.t
+    overlaps = hi >= start and lo <= end
+    inside = lo >= start and hi <= end
+    return overlaps and not inside
 
 
 # --------------------------------------------------------------------------- timing tolerance

@@ -50,8 +50,21 @@ def rof_not_timed() -> RuleMessage:
 
 
 @catalog
-def rof_interval(gap: float, minimum: float, ok: bool, tolerance: float | None) -> RuleMessage:
-    """The shortest interval; ``tolerance`` given when it is within the timing tolerance."""
+def rof_unknown(unknown: int) -> RuleMessage:
+    """RULES.md "Timing a string of shots": no interval measured, only unknown ones."""
+    return R(
+        "20.02",
+        "interval not measured: readings came in a batch ({n} unknown) — repeat the string",
+        n=unknown,
+    )
+
+
+@catalog
+def rof_interval(
+    gap: float, minimum: float, ok: bool, tolerance: float | None, unknown: int = 0
+) -> RuleMessage:
+    """The shortest measured interval; ``tolerance`` given when it is within the timing
+    tolerance; ``unknown`` intervals not measured (never judged)."""
     under = Phrase(" is under {m:g} ms", m=minimum)
     under = Phrase("") if ok else under
     near = (
@@ -62,18 +75,30 @@ def rof_interval(gap: float, minimum: float, ok: bool, tolerance: float | None) 
         if tolerance is not None
         else Phrase("")
     )
+    also = Phrase("; {n} not measured", n=unknown) if unknown else Phrase("")
     return R(
         "20.02",
-        "shortest interval {gap:g} ms{under}{near}",
+        "shortest interval {gap:g} ms{under}{near}{also}",
         gap=gap,
         under=under,
         near=near,
+        also=also,
     )
 
 
 @catalog
 def after_release_not_done() -> RuleMessage:
     return R("19.05", "after-release test not done")
+
+
+@catalog
+def after_release_unknown() -> RuleMessage:
+    """RULES.md "Timing a string of shots": a shot's time cannot tell whether it came before
+    the release or inside the window after it."""
+    return R(
+        "19.05",
+        "shot times around the release not measured — press r and release again",
+    )
 
 
 @catalog

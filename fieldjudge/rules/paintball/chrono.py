@@ -64,13 +64,17 @@ def chrono_verdict(
     fps: float | None,
     forbidden_mode: bool = False,
     interval_ms: float | None = None,
+    *,
+    interval_measured: bool = True,
 ) -> ChronoVerdict:
     """The penalty for one in-game reading. ``fps`` None means no velocity reading (only
-    the mode / rate of fire is judged). Over ``limit_fps`` means strictly above it (20.03
+    the mode / rate of fire is judged). ``interval_ms`` is the shortest interval measured
+    between the shots; with ``interval_measured`` False it is unknown and never judged: no
+    20.05 from it (RULES.md "Timing a string of shots"). Over ``limit_fps`` means strictly above it (20.03
     "свыше 300"), applied to ``judged_fps`` (``Settings.fps_precision``): by default 300.9
     passes (whole 300) and 301.0 is removed; with ``exact`` 300.1 is removed."""
     c = settings.chrono
-    rate_bad = interval_ms is not None and interval_ms < c.rof_min_interval_ms
+    rate_bad = interval_measured and interval_ms is not None and interval_ms < c.rof_min_interval_ms
     read = fps
     fps = judged_fps(fps, settings.fps_precision)
     if forbidden_mode or rate_bad:

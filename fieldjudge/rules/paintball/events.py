@@ -86,8 +86,9 @@ NEUTRAL_END = "neutral_end"
 
 CHRONO_READING = "chrono_reading"
 """In-game chrono of a player's marker (20.01). data: ``team``, ``number``, ``fps`` float,
-``forbidden_mode`` bool; optional ``interval_ms`` (shortest shot interval measured, 20.02),
-``source`` "typed" | "device", ``second`` int (needed when the verdict is a group removal
+``forbidden_mode`` bool; optional ``interval_ms`` (shortest shot interval measured, 20.02;
+only a measured one: RULES.md "Timing a string of shots"), ``intervals_unknown`` int (intervals
+not measured, never judged), ``source`` "typed" | "device", ``second`` int (needed when the verdict is a group removal
 1+1, 20.04, or the 20.05 team penalty), ``shots`` list of 1-3 fps: the readings the judge
 chose (20.02), the verdict is taken on their highest (``fps`` is then that value). ``fps``
 is kept as read; the limits apply to ``chrono.judged_fps`` (``Settings.fps_precision``).

@@ -49,6 +49,9 @@ class ChronoSettings:
     above_320: str = "group_1_1_flagged"  # RULES.md default for the gap above 320 fps
     rof_min_interval_ms: int = 95  # 20.02
     after_release_ms: int = 100  # 19.05
+    # 19.05: only the shots this long after "released" count (RULES.md "After-release test:
+    # the window"); later ones are a new string
+    after_release_window_ms: int = 500
     max_balls: int = 140  # 19.05
 
 

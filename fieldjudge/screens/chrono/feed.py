@@ -2,8 +2,8 @@
 ("chrono disconnected" while unplugged), garbled frames counted.
 
 The feed owns the reader: a thread worker (``group="chrono"``) runs
-`fieldjudge.devices.reader.ChronoReader`, which reads with a 50 ms timeout and checks the
-worker's ``is_cancelled`` on every pass; the thread only ``post_message``s one message per
+`fieldjudge.devices.reader.ChronoReader`, which reads with a short timeout (10 ms) and checks
+the worker's ``is_cancelled`` on every pass; the thread only ``post_message``s one message per
 item (`ChronoFeed.ReadingReceived`, `GarbledReceived`, `StatusReceived`), never touches a
 widget.  The messages bubble to the screen, which handles ``on_chrono_feed_reading_received``
 on the app thread (where all TinyDB access happens).  Unmounting the feed cancels the worker.
@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.widgets import Digits, Static
 from textual.worker import get_current_worker
 
-from fieldjudge.devices.parsers import Garbled, Reading
+from fieldjudge.devices.parsers import UNTIMED, Garbled, Reading
 from fieldjudge.devices.reader import CONNECTED, DISCONNECTED, WAITING, ChronoReader, Status
 from fieldjudge.i18n import _
 from fieldjudge.services.paintball.chrono import ChronoConfig
@@ -36,8 +36,9 @@ NONE = "none"  # no port chosen
 
 
 def typed_reading(fps: float) -> Reading:
-    """A reading the judge typed (stamped now, like a device reading)."""
-    return Reading(float(fps), "typed", time.monotonic(), b"")
+    """A reading the judge typed: stamped now to keep the order, but its shot time is
+    unknown (RULES.md "Timing a string of shots": it is never part of a measured interval)."""
+    return Reading(float(fps), "typed", time.monotonic(), b"", UNTIMED)
 
 
 class ChronoFeed(Vertical):

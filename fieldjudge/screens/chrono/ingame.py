@@ -26,7 +26,6 @@ from fieldjudge.rules.chrono_readings import (
     InGameReadings,
     chrono_candidates,
     parse_fps,
-    reading_source,
     second_player_candidates,
 )
 from fieldjudge.rules.marker_check import Shot
@@ -164,8 +163,7 @@ class InGameChronoScreen(JudgeScreen):
     def on_chrono_feed_reading_received(self, message: ChronoFeed.ReadingReceived) -> None:
         if self.readings is None or self.result_event is not None:
             return
-        r = message.reading
-        self.readings.add(r.fps, r.t, reading_source(r.format))
+        self.readings.add_reading(message.reading)
         self._refresh_view()
 
     def _verdict(self, data: dict):

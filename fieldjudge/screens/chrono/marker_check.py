@@ -29,7 +29,7 @@ from fieldjudge.rules.chrono_checks import (
     checkin_deadline,
     checkin_event,
 )
-from fieldjudge.rules.chrono_readings import parse_fps, reading_source
+from fieldjudge.rules.chrono_readings import parse_fps
 from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS, MarkerCheck
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono.acceptance import AcceptanceProblemScreen
@@ -239,8 +239,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
     def on_chrono_feed_reading_received(self, message: ChronoFeed.ReadingReceived) -> None:
         if self.current is None:
             return
-        r = message.reading
-        self.current.add(r.fps, r.t, reading_source(r.format))
+        self.current.add_reading(message.reading)
         self._schedule_render()
 
     def _schedule_render(self) -> None:
@@ -277,7 +276,8 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         self._check_cost = time.perf_counter() - began
         self.last_check = check
         set_text(player, _("Checking") + ": " + self._label(cur.team, cur.number))
-        set_text(tests, tests_table(check, cur, self.settings.chrono.max_balls))
+        c = self.settings.chrono
+        set_text(tests, tests_table(check, cur, c.max_balls, c.after_release_window_ms))
         text, classes = check_verdict(check, self.dq.get((cur.team, cur.number)))
         set_text(verdict, text)
         verdict.set_classes(classes)

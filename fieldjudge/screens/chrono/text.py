@@ -103,8 +103,11 @@ def tolerance_note(tol: TimingTolerance) -> str:
     )
 
 
-def tests_table(check: MarkerCheck, cur: PlayerCheck, max_balls: int) -> str:
-    """The test table of a check in progress, with the readings and balls line."""
+def tests_table(
+    check: MarkerCheck, cur: PlayerCheck, max_balls: int, window_ms: int | None = None
+) -> str:
+    """The test table of a check in progress, with the readings and balls line; once the
+    release is marked, the after-release window that counts (19.05, RULES.md)."""
     lines = []
     for tr in check.tests:
         mark = OUTCOME_MARK.get(tr.outcome, "?") + ("≈" if tr.near_limit else " ")
@@ -112,6 +115,16 @@ def tests_table(check: MarkerCheck, cur: PlayerCheck, max_balls: int) -> str:
     release = (
         _("trigger released: marked") if cur.release_t is not None else _("press r on release")
     )
+    if cur.release_t is not None and window_ms is not None:
+        release += " (" + _("shots within {ms} ms count").format(ms=window_ms) + ")"
+    if check.unknown_intervals:  # RULES.md "Timing a string of shots"
+        lines.append(
+            "  ⚠ "
+            + _("Interval not measured: readings came in a batch — repeat the string")
+            + f" ({check.unknown_intervals} "
+            + _("not measured; never judged")
+            + ")"
+        )
     lines.append(
         f"  {_('Readings')}: {len(cur.shots)}   "
         + _("balls used")
@@ -178,6 +191,13 @@ def ingame_analysis(
     ]
     if mode:
         lines.append(mode)
+    if data.get("intervals_unknown"):  # RULES.md "Timing a string of shots"
+        lines.append(
+            _("Interval not measured: readings came in a batch — repeat the string")
+            + f" ({data['intervals_unknown']} "
+            + _("not measured; never judged")
+            + ")"
+        )
     lines.append(_("Verdict if recorded") + f": {rule_text(verdict_text)}")
     return "\n".join(lines)
 
