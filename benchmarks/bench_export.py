@@ -14,8 +14,7 @@ compiles it at install; a development shell may set PYTHONDONTWRITEBYTECODE, whi
 would make every run compile fieldjudge's sources again), so the bytecode is compiled
 once before the timing, never the work of a run.
 Repetitions alternate fieldjudge and the floor, so machine load hits both alike.
-fieldjudge's command line reads the games on every processor it may use (it forks); the
-floor reads on one. The verdict is the wall time, what the head judge waits for; the CPU
+fieldjudge's command line reads the games in one process, as the floor does. The verdict is the wall time, what the head judge waits for; the CPU
 time of each (its processes and their children) is printed beside it.
 Target: ratio of the medians ≤ 2. The last line is JSON; its verdict is the ratio.
 

@@ -96,17 +96,8 @@ def _opened(folder: Path, lock: bool):
 def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite) -> None:
     """Printable protocols (HTML, PDF: one A4 page per game), standings (HTML, PDF, CSV) or
     the complete JSON export."""
-    import gc
-
     from fieldjudge.export import run_export
-    from fieldjudge.export.fanout import available_jobs
 
-    # A batch over every event of the tournament allocates tens of thousands of objects
-    # and frees almost none until it ends: the default thresholds would run the cycle
-    # collector over all of them again and again (a tenth of an export's time), and over
-    # the modules just imported, which live as long as the process (frozen: never scanned).
-    gc.freeze()
-    gc.set_threshold(100_000, 50, 100)
     if game_id and all_games:
         raise click.ClickException("choose --game ID or --all, not both")
     lang = lang or (ctx.find_root().obj or {}).get("lang") or "ru"
@@ -114,9 +105,7 @@ def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite
         delimiter = "\t"
     with _opened(_pick_folder(ctx, folder), lock=False) as t:
         try:
-            written = run_export(
-                t, out, fmt, game_id, lang, overwrite, delimiter=delimiter, jobs=available_jobs()
-            )
+            written = run_export(t, out, fmt, game_id, lang, overwrite, delimiter=delimiter)
         except (StoreError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
     for p in written:
