@@ -5,7 +5,6 @@ Build it with :func:`make_app` (shared by the CLI and the tests).
 
 from __future__ import annotations
 
-import gc
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -482,21 +481,6 @@ def _make_runner(node: Any, action: str):
     return run
 
 
-_startup_frozen = False
-
-
-def _freeze_startup_objects() -> None:
-    """The modules imported by now (Textual, Rich, fieldjudge: some 45,000 objects) live as
-    long as the process: kept out of the cyclic collector's passes, so the full pass that
-    falls in the first frames (~15 ms over all of them) does not. Once per process (a
-    later app of the same process, as in the tests, freezes nothing more); the game screen
-    gives everything back to the collector when it closes (``gc.unfreeze``)."""
-    global _startup_frozen
-    if not _startup_frozen:
-        _startup_frozen = True
-        gc.freeze()
-
-
 def make_app(
     data_dir: Path,
     tournament_folder: Path | None = None,
@@ -507,6 +491,5 @@ def make_app(
 ) -> FieldJudgeApp:
     """The one factory the CLI and the tests use (``wall=``: the clock of the head judge's
     secret attempts)."""
-    _freeze_startup_objects()
     i18n.set_language(lang)
     return FieldJudgeApp(Path(data_dir), tournament_folder, judge, monotonic, **kwargs)

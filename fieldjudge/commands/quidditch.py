@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 import orjson
 
+from fieldjudge.commands import data_dir
+
 
 @click.group()
 def quidditch() -> None:
@@ -61,13 +63,12 @@ def verify(export: Path, seed: str) -> None:
 @click.pass_context
 def export(ctx: click.Context, match_id: str, folder: Path | None, out: Path | None) -> None:
     """Export MATCH_ID as JSON (for verify) and print where the files are."""
-    from fieldjudge.commands.results import _data_dir
     from fieldjudge.services import open_tournament
     from fieldjudge.services.quidditch import QuidditchSession, SessionError
     from fieldjudge.store import DamagedFile, StoreError
     from fieldjudge.store.storage import atomic_write_bytes
 
-    folder = folder or _data_dir(ctx) / "quidditch"
+    folder = folder or data_dir(ctx) / "quidditch"
     try:
         t = open_tournament(folder, lock=False, startup_backup=False)
     except DamagedFile as exc:

@@ -9,22 +9,16 @@ from pathlib import Path
 
 import click
 
+from fieldjudge.commands import data_dir
 from fieldjudge.services import open_tournament
 from fieldjudge.store import DamagedFile, FolderLocked, StoreError
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 
 
-def _data_dir(ctx: click.Context) -> Path:
-    from fieldjudge.paths import default_data_dir
-
-    obj = ctx.find_root().obj or {}
-    return obj.get("data_dir") or default_data_dir()
-
-
-def _tournaments(data_dir: Path) -> list[Path]:
-    found = sorted(p.parent for p in Path(data_dir).glob(f"*/{TOURNAMENT_FILE}"))
-    if (Path(data_dir) / TOURNAMENT_FILE).exists():
-        found.insert(0, Path(data_dir))
+def _tournaments(root: Path) -> list[Path]:
+    found = sorted(p.parent for p in Path(root).glob(f"*/{TOURNAMENT_FILE}"))
+    if (Path(root) / TOURNAMENT_FILE).exists():
+        found.insert(0, Path(root))
     return found
 
 
@@ -35,7 +29,7 @@ def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
         return folder
     if (Path.cwd() / TOURNAMENT_FILE).exists():
         return Path.cwd()
-    found = _tournaments(_data_dir(ctx))
+    found = _tournaments(data_dir(ctx))
     if len(found) == 1:
         return found[0]
     if not found:
@@ -130,7 +124,7 @@ def verify(ctx, folder: Path | None) -> None:
     elif (Path.cwd() / TOURNAMENT_FILE).exists():
         folders = [Path.cwd()]
     else:
-        folders = _tournaments(_data_dir(ctx))
+        folders = _tournaments(data_dir(ctx))
     if not folders:
         raise click.ClickException("no tournament to verify")
     bad = 0
@@ -178,7 +172,7 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
             raise click.ClickException(f"{exc.path}: {exc.fault}") from None
         tid = ((src.tournament.get("meta") or {}).get("1") or {}).get("id")
         same = []
-        for f in _tournaments(_data_dir(ctx)):
+        for f in _tournaments(data_dir(ctx)):
             if f.resolve() == source.resolve():
                 continue
             with contextlib.suppress(Exception):

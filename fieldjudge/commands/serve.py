@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from fieldjudge.commands import data_dir
 from fieldjudge.i18n import _
 from fieldjudge.serve.addresses import lan_urls
 from fieldjudge.serve.server import DEFAULT_PORT
@@ -55,13 +56,12 @@ def serve(ctx: click.Context, folder: Path | None, host: str, port: int, no_qr: 
     """Serve the read-only pit display (scoreboard page, /api/live, /api/standings) of a
     tournament FOLDER (default: the newest tournament in the data folder)."""
     from fieldjudge import i18n
-    from fieldjudge.cli import _data_dir
     from fieldjudge.serve.server import PitServer, PitServerError
     from fieldjudge.services.pitview import PitView
     from fieldjudge.store import DamagedFile
 
     i18n.set_language(ctx.obj.get("lang"))  # the terminal's words; the page has ?lang=
-    folder = folder or _pick_folder(_data_dir(ctx))
+    folder = folder or _pick_folder(data_dir(ctx))
     source = PitView(folder)
     try:
         name = source.live()["tournament"]["name"]

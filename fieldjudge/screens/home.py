@@ -122,7 +122,6 @@ class HomeScreen(JudgeScreen):
         super().__init__()
         self._shown = False  # mounted: the lists can be filled
         self._resumed = False
-        self._engines = False  # the rules engines are imported (a cold index needs them)
         self._sync_folder: Path | None | bool = False  # False: not watched yet
         self._pending: list[str] = []
         self._changed_logs = None
@@ -241,29 +240,18 @@ class HomeScreen(JudgeScreen):
 
     @work(exclusive=True, group="summaries")
     async def _summarise(self, t: Any, pending: list[str]) -> None:
-        """The states of stale games, after the first frame: the rules engines imported a
-        module a frame (a few ms each), then the games summarised about a frame
+        """The states of stale games, after the first frame: the games summarised about a frame
         (:data:`FILL_SLICE_S`) at a time, the rows on screen first. Their states are put
         in the table when they are all known, the others at the end: each change of a
         cell makes the table draw its visible rows again and keep that drawing in its
         caches (a state shown every slice cost 4 MB and a quarter more time).
 
-        On the main thread (the store is never read by a thread; a thread importing the
-        engines held the interpreter lock against the first frames), in a task of its own
+        On the main thread (the store is never read by a thread), in a task of its own
         that waits for the screen's next refresh between slices: the keys pressed
         meanwhile are handled and, if they changed something, drawn. (The slices used to
         run as after-refresh callbacks of the screen itself, which invokes them as soon as
         it is idle with nothing to repaint: they ran back to back without returning to
         the event loop, and no key or frame got through until every state was shown.)"""
-        from fieldjudge.services.paintball.summaries import load_engine
-
-        step = 0
-        while not self._engines:
-            await self.wait_for_refresh()
-            if not self.is_mounted:
-                return
-            self._engines = load_engine(step)
-            step += 1
         on_screen = self._rows_on_screen() & set(pending)
         pending.sort(key=lambda gid: gid not in on_screen)  # in place: still self._pending
         states: dict[str, str] = {}

@@ -4,7 +4,6 @@ cached in the summary index (never the source of truth) by
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from fieldjudge.store import EventLog
@@ -12,29 +11,6 @@ from fieldjudge.store import EventLog
 if TYPE_CHECKING:
     from fieldjudge.services.paintball.results import GameView
     from fieldjudge.services.tournament import TournamentService
-
-
-#: what a summary folds with (the signature checks, the rules engines), imported one a
-#: frame by the home screen after its first frame (each takes a few milliseconds)
-ENGINE_MODULES = (
-    "nacl.signing",
-    "fieldjudge.rules.paintball",
-    "fieldjudge.rules.protocol",
-    "fieldjudge.services.paintball.results",
-)
-
-
-def load_engine(step: int) -> bool:
-    """Import the ``step``-th of :data:`ENGINE_MODULES`; reads nothing. True when it was
-    the last one."""
-    importlib.import_module(ENGINE_MODULES[step])
-    return step + 1 >= len(ENGINE_MODULES)
-
-
-def load_engines() -> None:
-    """Import everything a summary folds with."""
-    for step in range(len(ENGINE_MODULES)):
-        load_engine(step)
 
 
 def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
