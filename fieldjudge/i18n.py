@@ -40,16 +40,6 @@ Entries = dict[tuple[str, str], str]
 CONTEXT_SEP = "\x04"
 
 
-def parse_po(text_or_path: str | Path) -> Entries:
-    """The translated entries of one .po catalog (its text, or the path of its file), as
-    its compiled ``.mo`` holds them: untranslated, fuzzy and obsolete entries are left out
-    (for the tools and the tests: the app reads the ``.mo`` files)."""
-    import polib
-
-    po = polib.pofile(str(text_or_path), encoding="utf-8")
-    return {(e.msgctxt or "", e.msgid): e.msgstr for e in po.translated_entries() if e.msgid}
-
-
 class POTranslations(gettext.NullTranslations):
     """A language's merged catalogs, with gettext's lookups (missing: the English id).
     ``messages`` is keyed as in a ``.mo`` file: the message id, or ``context\x04id``."""
