@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from fakes import FakeClock
 
 from fieldjudge.services import DamagedFile, open_tournament
-from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.store.keys import KEY_FILE, LaptopKeys
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 from click.testing import CliRunner
+from fakes import FakeClock
 from results_fixtures import demo
 from syncthing_pair import (
     HAVE_SYNCTHING,
@@ -28,7 +29,7 @@ from fieldjudge.export import bundle
 from fieldjudge.services import TournamentService, open_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results
-from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.sync import merge
 from fieldjudge.services.sync.conflicts import (
     DIVERGED,

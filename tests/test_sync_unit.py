@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fakes import FakeClock
 from results_fixtures import demo
 
 from fieldjudge.cli import main
 from fieldjudge.export import bundle
 from fieldjudge.services.demo import DEMO_PASSPHRASE
-from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.sync import syncthing as svc
 from fieldjudge.services.sync.conflicts import (
     CONTAINED,
