@@ -42,11 +42,11 @@ import orjson
 
 import fieldjudge
 from fieldjudge.csv_import import RosterRow
-from fieldjudge.export import bundle
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
 from fieldjudge.services import create_tournament
 from fieldjudge.services.demo_history import Script, play
 from fieldjudge.settings import DEFAULTS
+from fieldjudge.store import bundle
 
 GAMES, TEAMS = 120, 16
 FORMATS = ("html", "csv", "json")

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from results_fixtures import demo
 
 from fieldjudge.cli import main
-from fieldjudge.export import bundle, run_export
+from fieldjudge.export import run_export
 from fieldjudge.export.names import safe_name
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results
-from fieldjudge.store import Refused
+from fieldjudge.store import Refused, bundle
 
 
 class Text(HTMLParser):

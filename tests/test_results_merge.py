@@ -10,11 +10,11 @@ import shutil
 import orjson
 from results_fixtures import demo
 
-from fieldjudge.export import bundle
 from fieldjudge.services import open_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.demo_history import Script, play
 from fieldjudge.services.sync.merge import conflicts, merge_into, resolve
+from fieldjudge.store import bundle
 
 
 def open_t(folder):

@@ -25,7 +25,6 @@ from syncthing_pair import (
 )
 
 from fieldjudge.cli import main
-from fieldjudge.export import bundle
 from fieldjudge.services import TournamentService, open_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results
@@ -43,7 +42,7 @@ from fieldjudge.services.sync.syncthing import (
     read_status,
     status_line,
 )
-from fieldjudge.store import backup
+from fieldjudge.store import backup, bundle
 from fieldjudge.store.sync_files import ensure_stignore, find_conflict_copies, laptop_devices
 
 pytestmark = pytest.mark.skipif(

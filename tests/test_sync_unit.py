@@ -18,7 +18,6 @@ from fakes import FakeClock
 from results_fixtures import demo
 
 from fieldjudge.cli import main
-from fieldjudge.export import bundle
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.sync import syncthing as svc
@@ -33,7 +32,7 @@ from fieldjudge.services.sync.conflicts import (
     resolve_sync_conflict,
     scan_sync_conflicts,
 )
-from fieldjudge.store import Refused
+from fieldjudge.store import Refused, bundle
 from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.storage import load_json_file, parse_file_bytes
 from fieldjudge.store.sync_files import (

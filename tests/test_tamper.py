@@ -19,7 +19,6 @@ from pathlib import Path
 import orjson
 import pytest
 
-from fieldjudge.export import bundle
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import compute_hash
 from fieldjudge.services import open_tournament
@@ -33,7 +32,7 @@ from fieldjudge.services.trust.head_judge import (
     ScryptParams,
 )
 from fieldjudge.services.trust.signing import signed_message
-from fieldjudge.store import DamagedFile, Refused
+from fieldjudge.store import DamagedFile, Refused, bundle
 from fieldjudge.store.anchors import canonical_digest
 from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.keys import LaptopKeys

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import orjson
 
-from fieldjudge.export import bundle
 from fieldjudge.export.names import game_stem, tournament_stem, write_new
-from fieldjudge.store import Refused
+from fieldjudge.store import Refused, bundle
 
 FORMATS = ("html", "pdf", "csv", "json")
 

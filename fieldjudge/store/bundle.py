@@ -138,17 +138,17 @@ def import_bundle(path: Path, dest: Path) -> Path:
     for lid, entry in (data.get("laptops") or {}).items():
         if not isinstance(entry, dict):
             continue
-        sub = dest / "laptops" / Path(str(lid)).name
-        sub.mkdir(parents=True, exist_ok=True)
+        lap = dest / "laptops" / Path(str(lid)).name
+        lap.mkdir(parents=True, exist_ok=True)
         if isinstance(entry.get("laptop"), dict):
-            atomic_write_bytes(sub / LAPTOP_FILE, orjson.dumps(entry["laptop"]))
+            atomic_write_bytes(lap / LAPTOP_FILE, orjson.dumps(entry["laptop"]))
         if entry.get("heads"):
-            atomic_write_bytes(sub / HEADS_FILE, str(entry["heads"]).encode())
+            atomic_write_bytes(lap / HEADS_FILE, str(entry["heads"]).encode())
         for gid, doc in (entry.get("marker_checks") or {}).items():
             if isinstance(doc, dict):
-                (sub / MARKER_DIR).mkdir(exist_ok=True)
+                (lap / MARKER_DIR).mkdir(exist_ok=True)
                 log = orjson.dumps(doc_to_log(doc))
-                atomic_write_bytes(sub / MARKER_DIR / f"{Path(str(gid)).name}.json", log)
+                atomic_write_bytes(lap / MARKER_DIR / f"{Path(str(gid)).name}.json", log)
     if isinstance(data.get("tournament_sig"), dict):
         atomic_write_bytes(dest / SIG_FILE, orjson.dumps(data["tournament_sig"]))
     atomic_write_bytes(dest / TOURNAMENT_FILE, orjson.dumps(data["tournament"]))
