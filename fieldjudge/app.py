@@ -9,7 +9,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual import events
 from textual.app import App, ScreenStackError, SystemCommand
@@ -20,7 +20,17 @@ from textual.theme import Theme
 
 from fieldjudge import i18n
 from fieldjudge.i18n import _
+from fieldjudge.screens.base import all_binding_ids
+from fieldjudge.screens.bell import GameBell
+from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
+from fieldjudge.screens.dialogs.forms import MessageScreen
+from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
+from fieldjudge.screens.game.screen import GameScreen
+from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.keyrouting import RU_TO_LATIN, KeyDone, KeyRouter, latin_twin
+from fieldjudge.screens.palette import JudgePalette, iter_commands
+from fieldjudge.serve.addresses import LAN_HOST, lan_urls
+from fieldjudge.serve.server import DEFAULT_PORT, PitServer, PitServerError
 from fieldjudge.services import (
     TOURNAMENT_FILE,
     DamagedFile,
@@ -30,11 +40,9 @@ from fieldjudge.services import (
     open_tournament,
 )
 from fieldjudge.services.laptop import LaptopSettings, load_keymap
-
-if TYPE_CHECKING:  # imported on first use: the home screen's first frame needs none
-    from fieldjudge.screens.bell import GameBell
-    from fieldjudge.services.paintball.chrono import ChronoSession
-    from fieldjudge.services.sync.syncthing import SyncStatusProvider
+from fieldjudge.services.paintball.chrono import ChronoSession
+from fieldjudge.services.pitview import PitView
+from fieldjudge.services.sync.syncthing import SyncStatusProvider
 
 STARTUP_BACKUP_DELAY_S = 1.0
 # Textual's key names as a keyboard prints them (the footer, F1 and the palette show them).
@@ -139,8 +147,6 @@ class FieldJudgeApp(App[None]):
     def chrono(self) -> ChronoSession:
         """The chronograph chosen in this run (looked up when a chrono screen asks)."""
         if self._chrono is None:
-            from fieldjudge.services.paintball.chrono import ChronoSession
-
             self._chrono = ChronoSession()
         return self._chrono
 
@@ -152,8 +158,6 @@ class FieldJudgeApp(App[None]):
     # -- lifecycle ----------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
         """The home screen is the base of the stack (no extra screen switch at startup)."""
-        from fieldjudge.screens.home import HomeScreen
-
         return HomeScreen()
 
     def on_mount(self) -> None:
@@ -171,8 +175,6 @@ class FieldJudgeApp(App[None]):
     # -- this laptop: keys, theme, bell, field (services/laptop.py) ------------------------
     def load_keymap(self) -> None:
         """The judge's keymap file: valid entries applied, the others named once."""
-        from fieldjudge.screens.base import all_binding_ids
-
         km = load_keymap(all_binding_ids)  # every screen imported only for a keymap
         self.set_keymap(km.keys)
         reasons = {
@@ -205,8 +207,6 @@ class FieldJudgeApp(App[None]):
 
     def game_bell(self, session: Any) -> None:
         """Ring the terminal bell at one minute left and when play stops (a setting)."""
-        from fieldjudge.screens.bell import GameBell
-
         bell = self._bells.setdefault(session.game_id, GameBell())
         reason = bell.due(session.state.phase, session.remaining_ms())
         if reason and self.laptop.bell:
@@ -230,10 +230,6 @@ class FieldJudgeApp(App[None]):
     def start_pit(self, lan: bool = False) -> str | None:
         """Serve the open tournament's pit display: on this laptop only (127.0.0.1), or on
         the venue network when the judge chooses it (``lan``). Its URL, or None."""
-        from fieldjudge.serve.addresses import LAN_HOST, lan_urls
-        from fieldjudge.serve.server import DEFAULT_PORT, PitServer, PitServerError
-        from fieldjudge.services.pitview import PitView
-
         if self.tournament is None:
             return None
         if self.pit_running():
@@ -281,8 +277,6 @@ class FieldJudgeApp(App[None]):
                 folder, startup_backup=False, monotonic=self.monotonic, wall=self.wall
             )
         except FolderLocked as exc:
-            from fieldjudge.screens.dialogs.forms import MessageScreen
-
             self.push_screen(
                 MessageScreen(
                     _("Tournament is open elsewhere"),
@@ -298,8 +292,6 @@ class FieldJudgeApp(App[None]):
             self.show_damaged(folder, exc)
             return False
         except StoreError as exc:  # e.g. this laptop's key folder inside the tournament
-            from fieldjudge.screens.dialogs.forms import MessageScreen
-
             self.push_screen(MessageScreen(_("Cannot open the tournament"), str(exc)))
             return False
         self.install_tournament(t)
@@ -339,8 +331,6 @@ class FieldJudgeApp(App[None]):
         self.show_subtitle()
 
     def show_damaged(self, folder: Path, exc: DamagedFile) -> None:
-        from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
-
         t = self.tournament
         anchor = (
             t.anchor(exc.path.stem)
@@ -350,8 +340,6 @@ class FieldJudgeApp(App[None]):
         self.push_screen(DamagedFileScreen(folder, exc, anchor))
 
     def refresh_home(self) -> None:
-        from fieldjudge.screens.home import HomeScreen
-
         for screen in self.screen_stack:
             if isinstance(screen, HomeScreen):
                 screen.reload()
@@ -359,8 +347,6 @@ class FieldJudgeApp(App[None]):
     # -- navigation ---------------------------------------------------------------------
     def open_game(self, game_id: str) -> None:
         """Open the live game screen for a scheduled game."""
-        from fieldjudge.screens.game.screen import GameScreen
-
         assert self.tournament is not None
         try:
             self.push_screen(GameScreen(self.tournament, game_id))
@@ -429,8 +415,6 @@ class FieldJudgeApp(App[None]):
 
     def action_command_palette(self) -> None:
         """Ctrl+P: the actions of this screen, in the UI language."""
-        from fieldjudge.screens.palette import JudgePalette
-
         if self.use_command_palette and not CommandPalette.is_open(self):
             self.push_screen(JudgePalette(placeholder=_("Search for commands…")))
 
@@ -443,8 +427,6 @@ class FieldJudgeApp(App[None]):
 
     # -- global actions -----------------------------------------------------------------
     def action_help(self) -> None:
-        from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
-
         screen = self.screen
         if isinstance(screen, HelpScreen):
             return
@@ -462,15 +444,11 @@ class FieldJudgeApp(App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Every action of the current screen (aliases once), then the app's own."""
-        from fieldjudge.screens.palette import iter_commands
-
         for a in iter_commands(screen):
             yield SystemCommand(a.title, a.key, _make_runner(a.node, a.action))
 
 
 def _syncthing_status(folder: Path) -> SyncStatusProvider:
-    from fieldjudge.services.sync.syncthing import SyncStatusProvider
-
     return SyncStatusProvider(folder)
 
 

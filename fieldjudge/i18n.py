@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldjudge.rules.messages import Translate, render
+from fieldjudge.rules.paintball.reasons import ALL_REASONS
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGS = ("ru", "en")
@@ -175,9 +176,5 @@ def rule_text(message: Any, names: Mapping[str, str] | None = None, lang: str | 
 def reason_label(key: str, lang: str | None = None) -> str:
     """An elimination reason (``rules.paintball.reasons``) by its key, in ``lang`` (default:
     the UI language); an unknown key as it is."""
-    # imported here: the paintball package imports its whole engine, which the app's
-    # first frame does not need (bench_startup)
-    from fieldjudge.rules.paintball.reasons import ALL_REASONS
-
     reason = ALL_REASONS.get(key)
     return rule_text(reason.text, lang=lang) if reason else key

@@ -10,8 +10,13 @@ from pathlib import Path
 import click
 
 from fieldjudge.commands import data_dir
+from fieldjudge.export import run_export
+from fieldjudge.i18n import rule_text
 from fieldjudge.services import open_tournament
+from fieldjudge.services.sync.merge import load_source, merge_into
+from fieldjudge.services.trust.verify import verify_report
 from fieldjudge.store import DamagedFile, FolderLocked, StoreError
+from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 
 
@@ -90,8 +95,6 @@ def _opened(folder: Path, lock: bool):
 def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite) -> None:
     """Printable protocols (HTML, PDF: one A4 page per game), standings (HTML, PDF, CSV) or
     the complete JSON export."""
-    from fieldjudge.export import run_export
-
     if game_id and all_games:
         raise click.ClickException("choose --game ID or --all, not both")
     lang = lang or (ctx.find_root().obj or {}).get("lang") or "ru"
@@ -116,9 +119,6 @@ def verify(ctx, folder: Path | None) -> None:
 
     Without FOLDER: the current folder if it is a tournament, else every tournament in the
     data folder."""
-    from fieldjudge.services.trust.verify import verify_report
-    from fieldjudge.store.pins import HeadJudgePins
-
     if folder is not None:
         folders = [folder]
     elif (Path.cwd() / TOURNAMENT_FILE).exists():
@@ -163,8 +163,6 @@ def verify(ctx, folder: Path | None) -> None:
 def merge(ctx, source: Path, folder: Path | None) -> None:
     """Import another laptop's tournament folder or JSON export: new events are added,
     duplicates skipped, diverging games listed as conflicts for the head judge."""
-    from fieldjudge.services.sync.merge import load_source, merge_into
-
     if folder is None:
         try:
             src = load_source(source)
@@ -209,8 +207,6 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
 )
 def sign_tournament(folder: Path, secret: str) -> None:
     """The head judge signs tournament.json as it is now (after checking it)."""
-    from fieldjudge.i18n import rule_text
-
     with _opened(_pick_folder(click.get_current_context(), folder), lock=True) as t:
         try:
             t.sign_tournament(secret)

@@ -11,7 +11,11 @@ from pathlib import Path
 
 import orjson
 
+from fieldjudge.export import html, pdf, scope, tables
+from fieldjudge.export.game_pass import read_played
 from fieldjudge.export.names import game_stem, tournament_stem, write_new
+from fieldjudge.export.protocol_doc import protocol_doc
+from fieldjudge.services.paintball import results
 from fieldjudge.store import Refused, bundle
 
 FORMATS = ("html", "pdf", "csv", "json")
@@ -75,12 +79,6 @@ def run_export(
             put(f"{stem}.json", bundle.dumps(data))
         progress(len(played), len(played))
         return written
-    # the protocols' and standings' modules (the rules engines with them) load here: a
-    # JSON export needs none of them; the PDF library takes longer to import than an
-    # HTML export runs
-    from fieldjudge.export import html
-    from fieldjudge.services.paintball import results
-
     if game_id is not None:
         tr = html.translator(lang)
         v = results.game_view(t, game_id)
@@ -88,8 +86,6 @@ def run_export(
         if fmt == "html":
             put(f"protocol-{gs}.html", html.protocol_html(t, v, lang).encode())
         elif fmt == "pdf":
-            from fieldjudge.export import pdf
-
             put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, v.name(v.teams[0])))
         else:
             put(f"events-{gs}.csv", events_csv(v, delimiter))
@@ -100,13 +96,6 @@ def run_export(
 
 def _whole(t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress) -> list[Path]:
     """The export of every ``played`` game (see :func:`run_export`)."""
-    from fieldjudge.export import html, scope, tables
-    from fieldjudge.export.game_pass import read_played
-    from fieldjudge.services.paintball import results
-
-    if fmt == "pdf":
-        from fieldjudge.export import pdf
-        from fieldjudge.export.protocol_doc import protocol_doc
     written: list[Path] = []
 
     def put(name: str, payload: bytes) -> None:

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Header, Static
 from textual.worker import get_current_worker
 
 from fieldjudge.export.html import standing_rows
+from fieldjudge.export.job import export_folder
 from fieldjudge.export.scope import provisional_lines
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
@@ -187,8 +188,6 @@ def start_export(
     screen's progress line, the result to a message (on ``origin``, the screen the export
     was asked from) or a notice (on any other screen, not to take the judge's keys)."""
     if export is None:
-        from fieldjudge.export.job import export_folder
-
         export = export_folder
     run = export
 

@@ -6,10 +6,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fieldjudge.rules.paintball import disqualified_in
+from fieldjudge.rules.protocol import PROTOCOL_TYPES, is_locked_void
+from fieldjudge.services.paintball.results import (
+    CLOSED_PHASES,
+    GameView,
+    result_doc,
+    setup_for,
+    view_from_events,
+)
 from fieldjudge.store import EventLog
 
-if TYPE_CHECKING:
-    from fieldjudge.services.paintball.results import GameView
+if TYPE_CHECKING:  # a type only: the service makes its games' summaries with this module
     from fieldjudge.services.tournament import TournamentService
 
 
@@ -27,8 +35,6 @@ def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, An
 
 
 def _results_summary(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
-    from fieldjudge.services.paintball.results import setup_for, view_from_events
-
     v = view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
     return _view_summary(v)
 
@@ -43,10 +49,6 @@ def summary_of_view(v: GameView) -> dict[str, Any]:
 
 
 def _view_summary(v: GameView) -> dict[str, Any]:
-    from fieldjudge.rules.paintball import disqualified_in
-    from fieldjudge.rules.protocol import PROTOCOL_TYPES, is_locked_void
-    from fieldjudge.services.paintball.results import CLOSED_PHASES, result_doc
-
     events = v.events
     out: dict[str, Any] = {"phase": v.phase}
     if v.state.clock.started and not v.state.no_show:

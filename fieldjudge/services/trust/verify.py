@@ -17,6 +17,7 @@ from fieldjudge.rules.auth_backoff import failures_since_success
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import disqualified_in, fold
 from fieldjudge.services.paintball.disqualified import CarriedOver
+from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.sync.merge import DECISIONS
 from fieldjudge.services.trust import authority, identity
 from fieldjudge.services.trust.signing import signed_message, verify_signature
@@ -126,8 +127,6 @@ def rules_faults(
     checked when appended); this is where an event the rules refuse -- merged in, written
     by another program, or made illegal by a later change of the rosters or settings --
     is found. ``skip``: files already reported damaged."""
-    from fieldjudge.services.paintball.results import setup_for
-
     folder = Path(folder)
     try:
         t = TournamentFile(load_json_file(folder / TOURNAMENT_FILE))
