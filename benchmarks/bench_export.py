@@ -14,8 +14,7 @@ compiles it at install; a development shell may set PYTHONDONTWRITEBYTECODE, whi
 would make every run compile fieldjudge's sources again), so the bytecode is compiled
 once before the timing, never the work of a run.
 Repetitions alternate fieldjudge and the floor, so machine load hits both alike.
-fieldjudge's command line reads the games on every processor it may use (it forks); the
-floor reads on one. The verdict is the wall time, what the head judge waits for; the CPU
+fieldjudge's command line reads the games in one process, as the floor does. The verdict is the wall time, what the head judge waits for; the CPU
 time of each (its processes and their children) is printed beside it.
 Target: ratio of the medians ≤ 2. The last line is JSON; its verdict is the ratio.
 
@@ -43,11 +42,11 @@ import orjson
 
 import fieldjudge
 from fieldjudge.csv_import import RosterRow
-from fieldjudge.export import bundle
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
 from fieldjudge.services import create_tournament
 from fieldjudge.services.demo_history import Script, play
 from fieldjudge.settings import DEFAULTS
+from fieldjudge.store import bundle
 
 GAMES, TEAMS = 120, 16
 FORMATS = ("html", "csv", "json")

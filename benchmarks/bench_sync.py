@@ -27,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from fakes import FakeClock  # noqa: E402
 from syncthing_pair import (  # noqa: E402
     HAVE_SYNCTHING,
     Syncthing,
@@ -38,7 +39,7 @@ from syncthing_pair import (  # noqa: E402
 
 from fieldjudge.services import TournamentService, open_tournament  # noqa: E402
 from fieldjudge.services.demo import create_demo  # noqa: E402
-from fieldjudge.services.paintball.game import FakeClock, GameSession  # noqa: E402
+from fieldjudge.services.paintball.game import GameSession  # noqa: E402
 from fieldjudge.services.sync.refresh import ChangedLogs  # noqa: E402
 from fieldjudge.store import StoreError  # noqa: E402
 from fieldjudge.store.sync_files import ensure_stignore  # noqa: E402

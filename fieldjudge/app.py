@@ -5,12 +5,11 @@ Build it with :func:`make_app` (shared by the CLI and the tests).
 
 from __future__ import annotations
 
-import gc
 import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual import events
 from textual.app import App, ScreenStackError, SystemCommand
@@ -21,7 +20,17 @@ from textual.theme import Theme
 
 from fieldjudge import i18n
 from fieldjudge.i18n import _
+from fieldjudge.screens.base import all_binding_ids
+from fieldjudge.screens.bell import GameBell
+from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
+from fieldjudge.screens.dialogs.forms import MessageScreen
+from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
+from fieldjudge.screens.game.screen import GameScreen
+from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.keyrouting import RU_TO_LATIN, KeyDone, KeyRouter, latin_twin
+from fieldjudge.screens.palette import JudgePalette, iter_commands
+from fieldjudge.serve.addresses import LAN_HOST, lan_urls
+from fieldjudge.serve.server import DEFAULT_PORT, PitServer, PitServerError
 from fieldjudge.services import (
     TOURNAMENT_FILE,
     DamagedFile,
@@ -31,12 +40,9 @@ from fieldjudge.services import (
     open_tournament,
 )
 from fieldjudge.services.laptop import LaptopSettings, load_keymap
-from fieldjudge.services.sync.syncthing import Rescan, rescan_for
-
-if TYPE_CHECKING:  # imported on first use: the home screen's first frame needs none
-    from fieldjudge.screens.bell import GameBell
-    from fieldjudge.services.paintball.chrono import ChronoSession
-    from fieldjudge.services.sync.syncthing import SyncStatusProvider
+from fieldjudge.services.paintball.chrono import ChronoSession
+from fieldjudge.services.pitview import PitView
+from fieldjudge.services.sync.syncthing import Rescan, SyncStatusProvider, rescan_for
 
 STARTUP_BACKUP_DELAY_S = 1.0
 # Textual's key names as a keyboard prints them (the footer, F1 and the palette show them).
@@ -145,8 +151,6 @@ class FieldJudgeApp(App[None]):
     def chrono(self) -> ChronoSession:
         """The chronograph chosen in this run (looked up when a chrono screen asks)."""
         if self._chrono is None:
-            from fieldjudge.services.paintball.chrono import ChronoSession
-
             self._chrono = ChronoSession()
         return self._chrono
 
@@ -158,8 +162,6 @@ class FieldJudgeApp(App[None]):
     # -- lifecycle ----------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
         """The home screen is the base of the stack (no extra screen switch at startup)."""
-        from fieldjudge.screens.home import HomeScreen
-
         return HomeScreen()
 
     def on_mount(self) -> None:
@@ -177,8 +179,6 @@ class FieldJudgeApp(App[None]):
     # -- this laptop: keys, theme, bell, field (services/laptop.py) ------------------------
     def load_keymap(self) -> None:
         """The judge's keymap file: valid entries applied, the others named once."""
-        from fieldjudge.screens.base import all_binding_ids
-
         km = load_keymap(all_binding_ids)  # every screen imported only for a keymap
         self.set_keymap(km.keys)
         reasons = {
@@ -211,8 +211,6 @@ class FieldJudgeApp(App[None]):
 
     def game_bell(self, session: Any) -> None:
         """Ring the terminal bell at one minute left and when play stops (a setting)."""
-        from fieldjudge.screens.bell import GameBell
-
         bell = self._bells.setdefault(session.game_id, GameBell())
         reason = bell.due(session.state.phase, session.remaining_ms())
         if reason and self.laptop.bell:
@@ -236,10 +234,6 @@ class FieldJudgeApp(App[None]):
     def start_pit(self, lan: bool = False) -> str | None:
         """Serve the open tournament's pit display: on this laptop only (127.0.0.1), or on
         the venue network when the judge chooses it (``lan``). Its URL, or None."""
-        from fieldjudge.serve.addresses import LAN_HOST, lan_urls
-        from fieldjudge.serve.server import DEFAULT_PORT, PitServer, PitServerError
-        from fieldjudge.services.pitview import PitView
-
         if self.tournament is None:
             return None
         if self.pit_running():
@@ -292,8 +286,6 @@ class FieldJudgeApp(App[None]):
                 on_written=self._rescan.written,
             )
         except FolderLocked as exc:
-            from fieldjudge.screens.dialogs.forms import MessageScreen
-
             self.push_screen(
                 MessageScreen(
                     _("Tournament is open elsewhere"),
@@ -309,8 +301,6 @@ class FieldJudgeApp(App[None]):
             self.show_damaged(folder, exc)
             return False
         except StoreError as exc:  # e.g. this laptop's key folder inside the tournament
-            from fieldjudge.screens.dialogs.forms import MessageScreen
-
             self.push_screen(MessageScreen(_("Cannot open the tournament"), str(exc)))
             return False
         self.install_tournament(t)
@@ -353,8 +343,6 @@ class FieldJudgeApp(App[None]):
         self.show_subtitle()
 
     def show_damaged(self, folder: Path, exc: DamagedFile) -> None:
-        from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
-
         t = self.tournament
         anchor = (
             t.anchor(exc.path.stem)
@@ -364,8 +352,6 @@ class FieldJudgeApp(App[None]):
         self.push_screen(DamagedFileScreen(folder, exc, anchor))
 
     def refresh_home(self) -> None:
-        from fieldjudge.screens.home import HomeScreen
-
         for screen in self.screen_stack:
             if isinstance(screen, HomeScreen):
                 screen.reload()
@@ -373,8 +359,6 @@ class FieldJudgeApp(App[None]):
     # -- navigation ---------------------------------------------------------------------
     def open_game(self, game_id: str) -> None:
         """Open the live game screen for a scheduled game."""
-        from fieldjudge.screens.game.screen import GameScreen
-
         assert self.tournament is not None
         try:
             self.push_screen(GameScreen(self.tournament, game_id))
@@ -443,8 +427,6 @@ class FieldJudgeApp(App[None]):
 
     def action_command_palette(self) -> None:
         """Ctrl+P: the actions of this screen, in the UI language."""
-        from fieldjudge.screens.palette import JudgePalette
-
         if self.use_command_palette and not CommandPalette.is_open(self):
             self.push_screen(JudgePalette(placeholder=_("Search for commands…")))
 
@@ -457,8 +439,6 @@ class FieldJudgeApp(App[None]):
 
     # -- global actions -----------------------------------------------------------------
     def action_help(self) -> None:
-        from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
-
         screen = self.screen
         if isinstance(screen, HelpScreen):
             return
@@ -476,15 +456,11 @@ class FieldJudgeApp(App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Every action of the current screen (aliases once), then the app's own."""
-        from fieldjudge.screens.palette import iter_commands
-
         for a in iter_commands(screen):
             yield SystemCommand(a.title, a.key, _make_runner(a.node, a.action))
 
 
 def _syncthing_status(folder: Path) -> SyncStatusProvider:
-    from fieldjudge.services.sync.syncthing import SyncStatusProvider
-
     return SyncStatusProvider(folder)
 
 
@@ -493,21 +469,6 @@ def _make_runner(node: Any, action: str):
         await node.run_action(action)
 
     return run
-
-
-_startup_frozen = False
-
-
-def _freeze_startup_objects() -> None:
-    """The modules imported by now (Textual, Rich, fieldjudge: some 45,000 objects) live as
-    long as the process: kept out of the cyclic collector's passes, so the full pass that
-    falls in the first frames (~15 ms over all of them) does not. Once per process (a
-    later app of the same process, as in the tests, freezes nothing more); the game screen
-    gives everything back to the collector when it closes (``gc.unfreeze``)."""
-    global _startup_frozen
-    if not _startup_frozen:
-        _startup_frozen = True
-        gc.freeze()
 
 
 def make_app(
@@ -520,6 +481,5 @@ def make_app(
 ) -> FieldJudgeApp:
     """The one factory the CLI and the tests use (``wall=``: the clock of the head judge's
     secret attempts)."""
-    _freeze_startup_objects()
     i18n.set_language(lang)
     return FieldJudgeApp(Path(data_dir), tournament_folder, judge, monotonic, **kwargs)

@@ -2,40 +2,21 @@
 
 from __future__ import annotations
 
-import importlib
+import tempfile
 from pathlib import Path
-from typing import Any
 
 import click
 
-from fieldjudge.paths import default_data_dir
+from fieldjudge.app import make_app
+from fieldjudge.commands.chrono import chrono
+from fieldjudge.commands.quidditch import quidditch
+from fieldjudge.commands.results import export, merge, sign_tournament, verify
+from fieldjudge.commands.serve import serve
+from fieldjudge.commands.sync import sync
+from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo, fresh_demo_folder
 
 
-def _data_dir(ctx: click.Context) -> Path:
-    return ctx.obj["data_dir"] or default_data_dir()
-
-
-class LazyGroup(click.Group):
-    """A group whose subcommands named in ``lazy`` ("module:attribute") are imported only
-    when one is run or listed."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.lazy: dict[str, str] = {}
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.lazy})
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in self.lazy and cmd_name not in self.commands:
-            module, attr = self.lazy[cmd_name].split(":")
-            command = getattr(importlib.import_module(module), attr)
-            self.add_command(command, cmd_name)
-            accept_global_options_of(command)
-        return super().get_command(ctx, cmd_name)
-
-
-@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.group(invoke_without_command=True)
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -58,12 +39,10 @@ def main(ctx: click.Context, data_dir: Path | None, lang: str | None, judge: str
     ctx.ensure_object(dict)
     ctx.obj.update(data_dir=data_dir, lang=lang, judge=judge)
     if ctx.invoked_subcommand is None:
-        _run_app(ctx, _data_dir(ctx), None)
+        _run_app(ctx, data_dir(ctx), None)
 
 
 def _run_app(ctx: click.Context, data_dir: Path, folder: Path | None) -> None:
-    from fieldjudge.app import make_app
-
     make_app(data_dir, folder, lang=ctx.obj["lang"], judge=ctx.obj["judge"]).run()
 
 
@@ -83,34 +62,19 @@ def demo(ctx: click.Context, no_ui: bool) -> None:
 
     Without --data-dir (or FIELDJUDGE_DATA) the folder is a new temporary one, so your real
     tournaments are never touched."""
-    import tempfile
-
-    from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo, fresh_demo_folder
-
-    data_dir = ctx.obj["data_dir"] or Path(tempfile.mkdtemp(prefix="fieldjudge-demo-"))
-    data_dir.mkdir(parents=True, exist_ok=True)
-    folder = fresh_demo_folder(data_dir)
+    root = ctx.obj["data_dir"] or Path(tempfile.mkdtemp(prefix="fieldjudge-demo-"))
+    root.mkdir(parents=True, exist_ok=True)
+    folder = fresh_demo_folder(root)
     t = create_demo(folder)
     t.close()
     click.echo(str(folder))
     click.echo(f"the demo head judge's secret: {DEMO_PASSPHRASE}", err=True)
     if not no_ui:
-        _run_app(ctx, data_dir, folder)
+        _run_app(ctx, root, folder)
 
 
-def _register_commands() -> None:
-    """Subcommand groups that live in their own modules (fieldjudge.commands), imported
-    when run: ``fieldjudge export`` does not load the pit server or the serial reader."""
-    main.lazy.update(
-        chrono="fieldjudge.commands.chrono:chrono",
-        export="fieldjudge.commands.results:export",
-        verify="fieldjudge.commands.results:verify",
-        merge="fieldjudge.commands.results:merge",
-        quidditch="fieldjudge.commands.quidditch:quidditch",
-        serve="fieldjudge.commands.serve:serve",
-        sync="fieldjudge.commands.sync:sync",
-    )
-    main.lazy["sign-tournament"] = "fieldjudge.commands.results:sign_tournament"
+for command in (chrono, export, verify, merge, quidditch, serve, sync, sign_tournament):
+    main.add_command(command)
 
 
 def _remember(ctx: click.Context, param: click.Parameter, value):
@@ -156,41 +120,16 @@ def accept_global_options(group: click.Group) -> None:
 
 
 def accept_global_options_of(cmd: click.Command) -> None:
-    """The global options for one subcommand (and its own subcommands); a lazy one gets
-    them when it is loaded."""
+    """The global options for one subcommand (and its own subcommands)."""
     taken = {opt for p in cmd.params for opt in getattr(p, "opts", ())}
     cmd.params.extend(o for o in _global_options() if not set(o.opts) & taken)
     if isinstance(cmd, click.Group):
         accept_global_options(cmd)
 
 
-_register_commands()
 accept_global_options(main)
 
 
 def run() -> None:
-    """The installed ``fieldjudge`` command and ``python -m fieldjudge``: :func:`main`, then
-    out without tearing the interpreter down. Every file a command writes is closed by the
-    time it returns; freeing what it read object by object (an export: every event of the
-    tournament) only keeps the judge from his prompt. With another thread still running
-    (or an error), the ordinary exit."""
-    import os
-    import sys
-    import threading
-
-    try:
-        main()
-        code: object = 0
-    except SystemExit as exc:
-        code = exc.code
-    if threading.active_count() > 1:
-        sys.exit(code)
-    if isinstance(code, str):  # what sys.exit would print
-        print(code, file=sys.stderr)
-        code = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a reader that went away (| head): nothing to add
-            pass
-    os._exit(code if isinstance(code, int) else 0 if code is None else 1)
+    """The installed ``fieldjudge`` command and ``python -m fieldjudge``."""
+    main()

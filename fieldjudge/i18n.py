@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldjudge.rules.messages import Translate, render
+from fieldjudge.rules.paintball.reasons import ALL_REASONS
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGS = ("ru", "en")
@@ -38,16 +39,6 @@ LANGS = ("ru", "en")
 Entries = dict[tuple[str, str], str]
 #: how a compiled catalog keys a message with a context: ``context + EOT + message id``
 CONTEXT_SEP = "\x04"
-
-
-def parse_po(text_or_path: str | Path) -> Entries:
-    """The translated entries of one .po catalog (its text, or the path of its file), as
-    its compiled ``.mo`` holds them: untranslated, fuzzy and obsolete entries are left out
-    (for the tools and the tests: the app reads the ``.mo`` files)."""
-    import polib
-
-    po = polib.pofile(str(text_or_path), encoding="utf-8")
-    return {(e.msgctxt or "", e.msgid): e.msgstr for e in po.translated_entries() if e.msgid}
 
 
 class POTranslations(gettext.NullTranslations):
@@ -185,9 +176,5 @@ def rule_text(message: Any, names: Mapping[str, str] | None = None, lang: str | 
 def reason_label(key: str, lang: str | None = None) -> str:
     """An elimination reason (``rules.paintball.reasons``) by its key, in ``lang`` (default:
     the UI language); an unknown key as it is."""
-    # imported here: the paintball package imports its whole engine, which the app's
-    # first frame does not need (bench_startup)
-    from fieldjudge.rules.paintball.reasons import ALL_REASONS
-
     reason = ALL_REASONS.get(key)
     return rule_text(reason.text, lang=lang) if reason else key

@@ -6,9 +6,11 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from fakes import FakeClock
+
 from fieldjudge.services.demo import create_demo
 from fieldjudge.services.paintball import results
-from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import GameSession
 
 DAY = date(2026, 6, 1)
 GAME = 4  # the first game of round 2 (round 1 is the demo's closed history)

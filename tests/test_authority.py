@@ -12,7 +12,6 @@ import orjson
 import pytest
 from results_fixtures import demo
 
-from fieldjudge.export import bundle
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import compute_hash
 from fieldjudge.services import HeadJudge, open_tournament
@@ -22,7 +21,7 @@ from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.sync.merge import conflicts, merge_into, resolve
 from fieldjudge.services.trust.signing import signed_message
 from fieldjudge.services.trust.verify import verify_folder
-from fieldjudge.store import EventLog, NotTheWriter, Refused, Tournament
+from fieldjudge.store import EventLog, NotTheWriter, Refused, Tournament, bundle
 from fieldjudge.store.keys import LaptopKeys
 
 

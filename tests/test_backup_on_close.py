@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from fakes import FakeClock
+
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.store.backup import backups_of
 from fieldjudge.store.validate import validate_file
 

@@ -9,7 +9,7 @@ import fieldjudge
 from fieldjudge import i18n
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
-from po_ids import ids_in  # noqa: E402
+from po_ids import ids_in, parse_po  # noqa: E402
 
 PKG = Path(fieldjudge.__file__).parent
 
@@ -41,7 +41,7 @@ def test_no_message_id_is_translated_differently_in_two_catalogs() -> None:
     seen: dict[tuple[str, str], tuple[str, str]] = {}
     clashes = []
     for po in sorted(folder.glob("*.po")):
-        for msgid, msgstr in i18n.parse_po(po).items():
+        for msgid, msgstr in parse_po(po).items():
             if msgid in seen and seen[msgid][1] != msgstr:
                 clashes.append(
                     f"{msgid!r}: {seen[msgid][0]} {seen[msgid][1]!r} / {po.name} {msgstr!r}"
@@ -92,7 +92,7 @@ def test_the_app_reads_the_compiled_catalogs_as_the_po_files_say() -> None:
     for lang in i18n.LANGS:
         expected: dict[tuple[str, str], str] = {}
         for po in sorted((i18n.LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
-            expected.update(i18n.parse_po(po))
+            expected.update(parse_po(po))
         i18n.load.cache_clear()
         assert i18n.load(lang).entries == expected
     ru = i18n.load("ru")

@@ -11,9 +11,9 @@ from results_fixtures import demo, finished_game
 
 from fieldjudge.app import make_app
 from fieldjudge.export import game_stem, played_games, tournament_stem
+from fieldjudge.export.job import export_folder
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.results.standings import StandingsScreen
-from fieldjudge.services.export_job import export_folder
 from tests.test_game_helpers import WAIT_S, wait_for
 
 

@@ -8,9 +8,10 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from fakes import FakeClock
+
 from fieldjudge.app import make_app
 from fieldjudge.services.paintball import game as game_session
-from fieldjudge.services.paintball.game import FakeClock
 
 T0 = datetime(2026, 6, 1, 7, 40, tzinfo=UTC)
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from fakes import FakeClock
 
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.services import open_tournament
-from fieldjudge.services.paintball.game import FakeClock, GameSession, MonotonicClock
+from fieldjudge.services.paintball.game import GameSession, MonotonicClock
 from fieldjudge.store import Refused
 
 T0 = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)

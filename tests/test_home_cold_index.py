@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from fakes import FakeClock
 from textual import events
 
 from fieldjudge.app import make_app
 from fieldjudge.screens import home
 from fieldjudge.services import open_tournament
-from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import GameSession
 from tests.screen_text import screen_text
 from tests.test_game_helpers import wait_for
 

@@ -153,9 +153,9 @@ def test_marker_checks_of_another_folder_arrive_by_merge_and_a_forged_one_does_n
 
     import orjson
 
-    from fieldjudge.export import bundle
     from fieldjudge.rules.events import compute_hash
     from fieldjudge.services.sync.merge import merge_into
+    from fieldjudge.store import bundle
 
     field_folder = tmp_path / "field" / "cup"
     demo(field_folder).close()

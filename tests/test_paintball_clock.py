@@ -2,6 +2,8 @@
 
 from datetime import timedelta
 
+from fakes import DEFAULT_START, LogBuilder, demo_setup
+
 from fieldjudge.rules.paintball import (
     clock_elapsed_ms,
     clock_remaining_ms,
@@ -10,7 +12,6 @@ from fieldjudge.rules.paintball import (
     format_clock,
 )
 from fieldjudge.rules.paintball.clock import parse_wall
-from fieldjudge.rules.paintball.testing import DEFAULT_START, LogBuilder, demo_setup
 
 
 def test_clock_runs_from_start_wall_time_after_restart():

@@ -1,7 +1,8 @@
 """Flags (21-22) and the flag hang (23)."""
 
+from fakes import LogBuilder, demo_setup, ref
+
 from fieldjudge.rules.paintball import fold, game_result, refusal, validate
-from fieldjudge.rules.paintball.testing import LogBuilder, demo_setup, ref
 
 R, B = "red", "blue"
 

@@ -1,9 +1,9 @@
 """Eliminations, checks, pre-game verdicts, phases and the post-game inspection."""
 
 import pytest
+from fakes import LogBuilder, demo_setup, ref
 
 from fieldjudge.rules.paintball import Settings, fold, refusal, validate
-from fieldjudge.rules.paintball.testing import LogBuilder, demo_setup, ref
 
 R, B = "red", "blue"
 

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from fakes import LogBuilder, demo_setup, ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
@@ -16,7 +17,6 @@ from fieldjudge.rules.paintball import (
 )
 from fieldjudge.rules.paintball.reasons import BEFORE_START_REASONS, DIRECT_REASONS
 from fieldjudge.rules.paintball.scoring import GameResult
-from fieldjudge.rules.paintball.testing import LogBuilder, demo_setup, ref
 
 R, B = "red", "blue"
 SETUP = demo_setup()

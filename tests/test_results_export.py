@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from html.parser import HTMLParser
 
 import pytest
@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from results_fixtures import demo
 
 from fieldjudge.cli import main
-from fieldjudge.export import bundle, run_export
+from fieldjudge.export import run_export
 from fieldjudge.export.names import safe_name
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results
-from fieldjudge.store import Refused
+from fieldjudge.store import Refused, bundle
 
 
 class Text(HTMLParser):
@@ -90,19 +90,6 @@ def test_json_round_trips(tour, tmp_path):
     for key in ("tournament", "games", "quidditch"):
         assert again[key] == first[key]
     assert sum(len(d["events"]) for d in again["games"].values()) > 40
-
-
-def test_json_written_in_parts_is_the_same_bytes(tour):
-    """The whole-tournament JSON export writes each log's bytes as a part of the file
-    (never one 25 MB buffer): the file is byte for byte what one orjson call over the
-    parsed bundle writes."""
-    now = datetime(2026, 5, 16, 18, 0, tzinfo=UTC)
-    whole = bundle.dumps(bundle.build_bundle(tour.folder, now))
-    fast = bundle.build_bundle(tour.folder, now, serialised=True, jobs=2)
-    pieces = bundle.parts(fast)
-    assert len(pieces) == 2 * len(fast["games"]) + 2 * len(fast["quidditch"]) + 1 > 8
-    assert b"".join(pieces) == whole == bundle.dumps(fast)
-    assert b"\0" not in whole
 
 
 def test_existing_file_is_not_overwritten(tour, tmp_path):
@@ -200,12 +187,10 @@ def _disqualify_before_a_later_game(folder):
     return t, first, later, team, number
 
 
-@pytest.mark.parametrize("jobs", [1, 99])
-def test_20_05_export_carries_a_disqualification_to_the_later_games(tmp_path, jobs):
+def test_20_05_export_carries_a_disqualification_to_the_later_games(tmp_path):
     """The export reads every game once in schedule order and carries 20.05 along
     (``CarriedOver``): each later game's setup holds the player disqualified in an earlier
-    game, exactly as the game screen's setup (``disqualified_before``) does; with a
-    process a game as well."""
+    game, exactly as the game screen's setup (``disqualified_before``) does."""
     from fieldjudge.services import open_tournament
 
     t, first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
@@ -214,89 +199,12 @@ def test_20_05_export_carries_a_disqualification_to_the_later_games(tmp_path, jo
         t.index.path.unlink()  # every summary made by the export's own pass
         t.close()
         t = open_tournament(tmp_path / "cup", lock=False, startup_backup=False)
-        run_export(t, tmp_path / "out", "csv", jobs=jobs)
+        run_export(t, tmp_path / "out", "csv")
         assert [team, number] in t.cached_game_summary(later["id"])["disqualified"]
         assert [team, number] in t.cached_game_summary(first["id"])["disqualified"]
         for g in before:  # the games before it: nobody disqualified there
             if t.game_path(g["id"]).exists():
                 assert t.cached_game_summary(g["id"])["disqualified"] == []
-    finally:
-        t.close()
-
-
-@pytest.mark.parametrize("fmt", ["csv", "html"])
-def test_20_05_a_game_read_apart_from_the_earlier_ones_is_read_again(tmp_path, fmt):
-    """A process of the fan-out carries 20.05 over the games it read only: when another
-    process read the game that disqualified the player, the later game's setup lacked
-    him, and the pass reads that game again, in order, with him (an HTML page made
-    without him is dropped: one staged page a game, none left over)."""
-    from fieldjudge.export import html, played_games
-    from fieldjudge.export.game_pass import read_played
-    from fieldjudge.export.names import Staging
-
-    t, first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
-    apart = {}
-
-    def one_process_a_game(work, games, jobs):
-        for g in games:
-            (apart[g["id"]],) = work([g])
-        return [apart[g["id"]] for g in games]
-
-    try:
-        tr = html.translator("ru")
-        staging = Staging(tmp_path / "out")
-        played = played_games(t)
-        passed = read_played(
-            t, played, fmt, tr, "ru", 2, lambda done, n: None, one_process_a_game, staging
-        )
-        assert (team, number) not in apart[later["id"]].disqualified  # as read apart
-        assert [team, number] not in apart[later["id"]].summary["disqualified"]
-        assert [team, number] in passed.summaries[later["id"]]["disqualified"]  # read again
-        assert [team, number] in passed.summaries[first["id"]]["disqualified"]
-        if fmt == "html":
-            staged = {p for _name, p in passed.pages}
-            assert len(staged) == len(played)
-            assert set((tmp_path / "out").iterdir()) == staged  # one a game, none left over
-            alone = Staging(tmp_path / "alone")  # the same pass in one process
-            one = read_played(t, played, fmt, tr, "ru", 1, lambda done, n: None, staging=alone)
-            for (name, p), (name1, p1) in zip(passed.pages, one.pages, strict=True):
-                assert name == name1 and p.read_bytes() == p1.read_bytes()  # the page with him
-            written = [staging.publish(p, name) for name, p in passed.pages]
-            assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
-                p.name for p in written
-            )
-    finally:
-        t.close()
-
-
-def test_pages_staged_by_a_process_that_died_are_staged_again(tmp_path):
-    """A child that staged protocol pages and died before handing them over: the parent
-    reads its games again and stages their pages over the child's (the same names, this
-    export's mark); one page a game, nothing left over."""
-    from fieldjudge.export import html, played_games
-    from fieldjudge.export.game_pass import read_played
-    from fieldjudge.export.names import Staging
-
-    t = demo(tmp_path / "cup")
-
-    def died_after_staging(work, games, jobs):
-        for g in games:
-            list(work([g]))  # the page staged ...
-        return [None] * len(games)  # ... and no result came back
-
-    try:
-        staging = Staging(tmp_path / "out")
-        played = played_games(t)
-        tr = html.translator("ru")
-        passed = read_played(
-            t, played, "html", tr, "ru", 2, lambda d, n: None, died_after_staging, staging
-        )
-        assert len(passed.pages) == len(played)
-        assert set((tmp_path / "out").iterdir()) == {p for _n, p in passed.pages}
-        written = [staging.publish(p, name) for name, p in passed.pages]
-        staging.discard()  # what run_export does last: the published pages stay
-        assert sorted((tmp_path / "out").iterdir()) == sorted(written)
-        assert all(".fj-tmp-" not in p.name for p in written)
     finally:
         t.close()
 

@@ -10,11 +10,11 @@ import shutil
 import orjson
 from results_fixtures import demo
 
-from fieldjudge.export import bundle
 from fieldjudge.services import open_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.demo_history import Script, play
 from fieldjudge.services.sync.merge import conflicts, merge_into, resolve
+from fieldjudge.store import bundle
 
 
 def open_t(folder):
@@ -121,7 +121,9 @@ def test_a_game_event_the_rules_refuse_here_is_not_merged(tmp_path):
     (nothing written, the reason named); a legal log from B merges."""
     from datetime import UTC, datetime
 
-    from fieldjudge.services.paintball.game import FakeClock, GameSession
+    from fakes import FakeClock
+
+    from fieldjudge.services.paintball.game import GameSession
 
     gid, a, b = two_laptops(tmp_path)
     tb = open_t(b)

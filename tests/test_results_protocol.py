@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from fakes import LogBuilder, demo_setup
 from hypothesis import given
 from hypothesis import strategies as st
 
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.paintball import fold, game_result
-from fieldjudge.rules.paintball.testing import LogBuilder, demo_setup
 
 TEAMS = ("red", "blue")
 GAME_TYPES = ["elimination", "clock_start", "void", "no_show", "flag_capture"]

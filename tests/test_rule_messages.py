@@ -198,9 +198,11 @@ async def test_russian_ui_refuses_eliminating_a_neutral_player_in_russian(demo_f
 
 
 def test_html_protocol_renders_engine_notes_in_its_language(tournament):
+    from fakes import FakeClock
+
     from fieldjudge.export.html import protocol_html
     from fieldjudge.services.paintball import results
-    from fieldjudge.services.paintball.game import FakeClock, GameSession
+    from fieldjudge.services.paintball.game import GameSession
     from tests.test_game_helpers import T0
 
     gid = tournament.games()[4]["id"]

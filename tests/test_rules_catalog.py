@@ -21,7 +21,7 @@ from fieldjudge.rules.paintball import refusals_actions as rx
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
-from po_ids import rule_ids  # noqa: E402
+from po_ids import parse_po, rule_ids  # noqa: E402
 
 PKG = Path(fieldjudge.__file__).parent
 RULES_PO = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES" / "rules.po"
@@ -30,7 +30,7 @@ CYRILLIC = re.compile("[А-Яа-яЁё]")
 
 def test_every_rule_message_is_in_the_catalog_and_every_entry_is_used():
     ids = rule_ids(PKG)  # (section or "", English template) of every constructor call
-    filed = i18n.parse_po(RULES_PO)
+    filed = parse_po(RULES_PO)
     assert len(ids) >= 190 and len(filed) >= 190
     missing = [k for k in ids if k not in filed and ("", k[1]) not in filed]
     dead = [k for k in filed if k not in ids and not any(m == k[1] for _c, m in ids if not k[0])]
@@ -39,7 +39,7 @@ def test_every_rule_message_is_in_the_catalog_and_every_entry_is_used():
 
 
 def test_a_message_is_filed_under_its_section():
-    filed = i18n.parse_po(RULES_PO)
+    filed = parse_po(RULES_PO)
     neutral = "{player} is neutral and cannot be eliminated or act until the check ends"
     assert filed[("25.03", neutral)].startswith("{player} объявлен нейтральным")
     assert ("", neutral) not in filed
@@ -104,7 +104,7 @@ def test_a_translation_edited_in_the_po_text_changes_the_message_without_code():
         'msgid "{player} is neutral and cannot be eliminated or act until the check ends"\n'
         'msgstr "{player} — нейтрал"\n'
     )
-    tr = i18n.POTranslations(i18n.parse_po(po))
+    tr = i18n.POTranslations(parse_po(po))
     msg = refusals.neutral_player(Player("t1", 7))
     assert msg.render(tr.pgettext, {"t1": "Волки"}) == "25.03: Волки #7 — нейтрал"
     assert msg.render() == str(msg)  # English: no catalog needed

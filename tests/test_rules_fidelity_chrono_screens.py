@@ -8,12 +8,13 @@ import time
 from pathlib import Path
 
 import pytest
+from fakes import FakeClock
 
 from fieldjudge.app import make_app
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.screens.chrono.ingame import InGameChronoScreen
 from fieldjudge.screens.chrono.show import ReadingShownScreen
-from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import GameSession
 from tests.test_chrono_screens import inject, unplayed
 from tests.test_game_helpers import fake_clock, game_id, game_screen, keys, wait_for
 

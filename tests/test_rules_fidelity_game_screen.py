@@ -223,8 +223,10 @@ async def test_18_02_inspection_penalty_points_entered_by_the_senior_judge(
 async def test_20_05_disqualified_in_an_earlier_game_shown_and_refused_in_a_later_one(
     demo_folder: Path, clock
 ):
+    from fakes import FakeClock
+
     from fieldjudge.services import open_tournament
-    from fieldjudge.services.paintball.game import FakeClock, GameSession
+    from fieldjudge.services.paintball.game import GameSession
 
     t = open_tournament(demo_folder, startup_backup=False)
     games = t.games()
@@ -358,10 +360,12 @@ async def test_issue12_13_carrier_number_and_statuses_readable_at_80x24(
 async def test_18_02_penalty_points_subtracted_and_printed_on_the_protocol(
     demo_folder: Path,
 ) -> None:
+    from fakes import FakeClock
+
     from fieldjudge.app import make_app
     from fieldjudge.screens.results.protocol import ProtocolScreen
     from fieldjudge.services import open_tournament
-    from fieldjudge.services.paintball.game import FakeClock, GameSession
+    from fieldjudge.services.paintball.game import GameSession
 
     t = open_tournament(demo_folder, startup_backup=False)
     gid = t.games()[4]["id"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from fakes import LogBuilder, demo_setup, ref
 from hypothesis import given
 from hypothesis import strategies as hs
 
@@ -25,7 +26,6 @@ from fieldjudge.rules.paintball import (
 )
 from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.rules.paintball.setup import GameSetup
-from fieldjudge.rules.paintball.testing import LogBuilder, demo_setup, ref
 
 R, B = "red", "blue"
 

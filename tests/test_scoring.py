@@ -1,10 +1,10 @@
 """Game points (30.01), no-shows (32.01-32.02) and standings."""
 
 import pytest
+from fakes import LogBuilder, demo_setup, ref
 
 from fieldjudge.rules.paintball import Settings, fold, game_result, no_show_result, standings
 from fieldjudge.rules.paintball.scoring import GameResult
-from fieldjudge.rules.paintball.testing import LogBuilder, demo_setup, ref
 
 R, B = "red", "blue"
 

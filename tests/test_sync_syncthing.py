@@ -12,6 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 from click.testing import CliRunner
+from fakes import FakeClock
 from results_fixtures import demo
 from syncthing_pair import (
     HAVE_SYNCTHING,
@@ -24,11 +25,10 @@ from syncthing_pair import (
 )
 
 from fieldjudge.cli import main
-from fieldjudge.export import bundle
 from fieldjudge.services import TournamentService, open_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results
-from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.sync import merge
 from fieldjudge.services.sync.conflicts import (
     DIVERGED,
@@ -42,7 +42,7 @@ from fieldjudge.services.sync.syncthing import (
     read_status,
     status_line,
 )
-from fieldjudge.store import backup
+from fieldjudge.store import backup, bundle
 from fieldjudge.store.sync_files import ensure_stignore, find_conflict_copies, laptop_devices
 
 pytestmark = pytest.mark.skipif(

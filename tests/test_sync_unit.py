@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fakes import FakeClock
 from results_fixtures import demo
 
 from fieldjudge.cli import main
-from fieldjudge.export import bundle
 from fieldjudge.services import open_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
-from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.sync import syncthing as svc
 from fieldjudge.services.sync.conflicts import (
     CONTAINED,
@@ -34,7 +34,7 @@ from fieldjudge.services.sync.conflicts import (
     scan_sync_conflicts,
 )
 from fieldjudge.services.trust.verify import verify_folder
-from fieldjudge.store import Refused
+from fieldjudge.store import Refused, bundle
 from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.storage import load_json_file, parse_file_bytes
 from fieldjudge.store.sync_files import (

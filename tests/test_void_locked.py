@@ -13,7 +13,6 @@ import orjson
 import pytest
 from results_fixtures import demo, finished_game
 
-from fieldjudge.export import bundle
 from fieldjudge.export.protocol_doc import struck_lines
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules import protocol as pr
@@ -26,7 +25,7 @@ from fieldjudge.services.sync.merge import merge_into
 from fieldjudge.services.trust import authority
 from fieldjudge.services.trust.signing import signed_message
 from fieldjudge.services.trust.verify import verify_folder
-from fieldjudge.store import Refused
+from fieldjudge.store import Refused, bundle
 from fieldjudge.store.keys import LaptopKeys
 
 NEEDS_SECRET = r"^31: only the head judge voids an event of a signed protocol, with his secret"

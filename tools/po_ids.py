@@ -24,6 +24,11 @@ import re
 import sys
 from pathlib import Path
 
+import polib
+
+#: a catalog's entries: {(context, English message id): translation}; "" is no context
+Entries = dict[tuple[str, str], str]
+
 PKG = Path(__file__).resolve().parents[1] / "fieldjudge"
 
 #: rule-message constructors: name -> (index of the context argument or None, of the msgid)
@@ -112,8 +117,6 @@ def rule_ids(package: Path = PKG) -> dict[tuple[str, str], list[str]]:
 
 def update_references(path: Path, ids: dict[tuple[str, str], list[str]]) -> None:
     """Rewrite the ``#:`` references of a catalog's entries from the code (``ids``)."""
-    import polib
-
     po = polib.pofile(str(path), wrapwidth=99)
     filed = {(e.msgctxt or "", e.msgid) for e in po}
     for e in po:
@@ -127,9 +130,15 @@ def update_references(path: Path, ids: dict[tuple[str, str], list[str]]) -> None
     po.save(str(path))
 
 
-def _catalog(paths: list[str]) -> dict[tuple[str, str], str]:
-    from fieldjudge.i18n import parse_po
+def parse_po(text_or_path: str | Path) -> Entries:
+    """The translated entries of one .po catalog (its text, or the path of its file), as
+    its compiled ``.mo`` holds them: untranslated, fuzzy and obsolete entries are left out
+    (for the tools and the tests: the app reads the ``.mo`` files)."""
+    po = polib.pofile(str(text_or_path), encoding="utf-8")
+    return {(e.msgctxt or "", e.msgid): e.msgstr for e in po.translated_entries() if e.msgid}
 
+
+def _catalog(paths: list[str]) -> dict[tuple[str, str], str]:
     known: dict[tuple[str, str], str] = {}
     for c in paths:
         known.update(parse_po(Path(c)))

@@ -20,6 +20,7 @@ import orjson
 from fieldjudge.devices.parsers import FORMATS, PLAUSIBLE_FPS, UNIT_TO_FPS, Garbled, Reading
 from fieldjudge.devices.ports import BAUDS, DEFAULT_BAUD, list_chrono_ports
 from fieldjudge.devices.reader import ChronoOpenError, ChronoReader, Status
+from fieldjudge.services.paintball.chrono import load_remembered
 
 FORMAT_CHOICES = ("auto", *FORMATS)
 
@@ -114,8 +115,6 @@ def listen_cmd(
         raise click.BadParameter("need 0 < --min-fps < --max-fps", param_hint="--min-fps")
     expect = None
     if port is None:
-        from fieldjudge.services.paintball.chrono import load_remembered
-
         saved = load_remembered()
         if saved is None:
             raise click.ClickException(

@@ -8,6 +8,12 @@ from pathlib import Path
 import click
 import orjson
 
+from fieldjudge.commands import data_dir
+from fieldjudge.services import open_tournament
+from fieldjudge.services.quidditch import QuidditchSession, SessionError, count_rolls, verify_export
+from fieldjudge.store import DamagedFile, StoreError
+from fieldjudge.store.storage import atomic_write_bytes
+
 
 @click.group()
 def quidditch() -> None:
@@ -23,8 +29,6 @@ def verify(export: Path, seed: str) -> None:
     Checks the seed against the hash published before the match, every roll (voided ones
     too; no roll number used twice), and replays every round from its declarations.
     Exits with 1 and lists every mismatch if anything differs."""
-    from fieldjudge.services.quidditch import count_rolls, verify_export
-
     try:
         data = orjson.loads(export.read_bytes())
     except OSError as exc:
@@ -61,13 +65,7 @@ def verify(export: Path, seed: str) -> None:
 @click.pass_context
 def export(ctx: click.Context, match_id: str, folder: Path | None, out: Path | None) -> None:
     """Export MATCH_ID as JSON (for verify) and print where the files are."""
-    from fieldjudge.commands.results import _data_dir
-    from fieldjudge.services import open_tournament
-    from fieldjudge.services.quidditch import QuidditchSession, SessionError
-    from fieldjudge.store import DamagedFile, StoreError
-    from fieldjudge.store.storage import atomic_write_bytes
-
-    folder = folder or _data_dir(ctx) / "quidditch"
+    folder = folder or data_dir(ctx) / "quidditch"
     try:
         t = open_tournament(folder, lock=False, startup_backup=False)
     except DamagedFile as exc:

@@ -9,22 +9,21 @@ from pathlib import Path
 
 import click
 
+from fieldjudge.commands import data_dir
+from fieldjudge.export import run_export
+from fieldjudge.i18n import rule_text
 from fieldjudge.services import open_tournament
+from fieldjudge.services.sync.merge import load_source, merge_into
+from fieldjudge.services.trust.verify import verify_report
 from fieldjudge.store import DamagedFile, FolderLocked, StoreError
+from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 
 
-def _data_dir(ctx: click.Context) -> Path:
-    from fieldjudge.paths import default_data_dir
-
-    obj = ctx.find_root().obj or {}
-    return obj.get("data_dir") or default_data_dir()
-
-
-def _tournaments(data_dir: Path) -> list[Path]:
-    found = sorted(p.parent for p in Path(data_dir).glob(f"*/{TOURNAMENT_FILE}"))
-    if (Path(data_dir) / TOURNAMENT_FILE).exists():
-        found.insert(0, Path(data_dir))
+def _tournaments(root: Path) -> list[Path]:
+    found = sorted(p.parent for p in Path(root).glob(f"*/{TOURNAMENT_FILE}"))
+    if (Path(root) / TOURNAMENT_FILE).exists():
+        found.insert(0, Path(root))
     return found
 
 
@@ -35,7 +34,7 @@ def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
         return folder
     if (Path.cwd() / TOURNAMENT_FILE).exists():
         return Path.cwd()
-    found = _tournaments(_data_dir(ctx))
+    found = _tournaments(data_dir(ctx))
     if len(found) == 1:
         return found[0]
     if not found:
@@ -96,17 +95,6 @@ def _opened(folder: Path, lock: bool):
 def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite) -> None:
     """Printable protocols (HTML, PDF: one A4 page per game), standings (HTML, PDF, CSV) or
     the complete JSON export."""
-    import gc
-
-    from fieldjudge.export import run_export
-    from fieldjudge.export.fanout import available_jobs
-
-    # A batch over every event of the tournament allocates tens of thousands of objects
-    # and frees almost none until it ends: the default thresholds would run the cycle
-    # collector over all of them again and again (a tenth of an export's time), and over
-    # the modules just imported, which live as long as the process (frozen: never scanned).
-    gc.freeze()
-    gc.set_threshold(100_000, 50, 100)
     if game_id and all_games:
         raise click.ClickException("choose --game ID or --all, not both")
     lang = lang or (ctx.find_root().obj or {}).get("lang") or "ru"
@@ -114,9 +102,7 @@ def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite
         delimiter = "\t"
     with _opened(_pick_folder(ctx, folder), lock=False) as t:
         try:
-            written = run_export(
-                t, out, fmt, game_id, lang, overwrite, delimiter=delimiter, jobs=available_jobs()
-            )
+            written = run_export(t, out, fmt, game_id, lang, overwrite, delimiter=delimiter)
         except (StoreError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
     for p in written:
@@ -133,15 +119,12 @@ def verify(ctx, folder: Path | None) -> None:
 
     Without FOLDER: the current folder if it is a tournament, else every tournament in the
     data folder."""
-    from fieldjudge.services.trust.verify import verify_report
-    from fieldjudge.store.pins import HeadJudgePins
-
     if folder is not None:
         folders = [folder]
     elif (Path.cwd() / TOURNAMENT_FILE).exists():
         folders = [Path.cwd()]
     else:
-        folders = _tournaments(_data_dir(ctx))
+        folders = _tournaments(data_dir(ctx))
     if not folders:
         raise click.ClickException("no tournament to verify")
     bad = 0
@@ -180,8 +163,6 @@ def verify(ctx, folder: Path | None) -> None:
 def merge(ctx, source: Path, folder: Path | None) -> None:
     """Import another laptop's tournament folder or JSON export: new events are added,
     duplicates skipped, diverging games listed as conflicts for the head judge."""
-    from fieldjudge.services.sync.merge import load_source, merge_into
-
     if folder is None:
         try:
             src = load_source(source)
@@ -189,7 +170,7 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
             raise click.ClickException(f"{exc.path}: {exc.fault}") from None
         tid = ((src.tournament.get("meta") or {}).get("1") or {}).get("id")
         same = []
-        for f in _tournaments(_data_dir(ctx)):
+        for f in _tournaments(data_dir(ctx)):
             if f.resolve() == source.resolve():
                 continue
             with contextlib.suppress(Exception):
@@ -226,8 +207,6 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
 )
 def sign_tournament(folder: Path, secret: str) -> None:
     """The head judge signs tournament.json as it is now (after checking it)."""
-    from fieldjudge.i18n import rule_text
-
     with _opened(_pick_folder(click.get_current_context(), folder), lock=True) as t:
         try:
             t.sign_tournament(secret)

@@ -12,6 +12,11 @@ from pathlib import Path
 
 import click
 
+from fieldjudge.services import open_tournament
+from fieldjudge.services.sync import syncthing as svc
+from fieldjudge.store import DamagedFile, Refused, StoreError
+from fieldjudge.store.keys import LaptopKeys
+from fieldjudge.store.sync_files import ensure_stignore, register_laptop
 from fieldjudge.store.tournament import TOURNAMENT_FILE
 
 DEVICE_ID = re.compile(r"^[A-Z2-7]{7}(-[A-Z2-7]{7}){7}$")
@@ -55,9 +60,6 @@ def _folder(folder: Path | None) -> Path:
 
 
 def _tournament_id(folder: Path) -> str | None:
-    from fieldjudge.services import open_tournament
-    from fieldjudge.store import DamagedFile
-
     if not (folder / TOURNAMENT_FILE).exists():
         return None
     try:
@@ -162,10 +164,6 @@ def setup(
     register, folder_id, laptop_id, laptop_name, lan_discovery,
 ) -> None:  # fmt: skip
     """Explain, and where Syncthing is running do, the sharing of this tournament folder."""
-    from fieldjudge.services.sync import syncthing as svc
-    from fieldjudge.store import Refused
-    from fieldjudge.store.sync_files import ensure_stignore, register_laptop
-
     folder = _folder(folder)
     named = [parse_peer(p) for p in peers]
     if len(named) > 1 and (peer_name or peer_address):
@@ -210,9 +208,6 @@ def setup(
     click.echo(f"this laptop's device ID (give it to the other laptops): {me}")
     public_key = ""
     if not laptop_id:
-        from fieldjudge.store import StoreError
-        from fieldjudge.store.keys import LaptopKeys
-
         try:
             keys = LaptopKeys.load_or_create(name=laptop_name or None, shared_folders=[folder])
             if laptop_name and keys.name != laptop_name:  # one name in the key and folder
@@ -255,8 +250,6 @@ def setup(
 @_options
 def status(syncthing_home, address, api_key, folder) -> None:
     """Peers connected, whether this tournament is in sync, when each laptop was seen."""
-    from fieldjudge.services.sync import syncthing as svc
-
     folder = _folder(folder)
     st = svc.SyncStatusProvider(folder, syncthing_home, address, api_key).status()
     click.echo(svc.status_line(st))

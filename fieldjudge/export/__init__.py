@@ -11,9 +11,12 @@ from pathlib import Path
 
 import orjson
 
-from fieldjudge.export import bundle
-from fieldjudge.export.names import Staging, game_stem, tournament_stem, write_new
-from fieldjudge.store import Refused
+from fieldjudge.export import html, pdf, scope, tables
+from fieldjudge.export.game_pass import read_played
+from fieldjudge.export.names import game_stem, tournament_stem, write_new
+from fieldjudge.export.protocol_doc import protocol_doc
+from fieldjudge.services.paintball import results
+from fieldjudge.store import Refused, bundle
 
 FORMATS = ("html", "pdf", "csv", "json")
 
@@ -43,13 +46,10 @@ def run_export(
     now: datetime | None = None,
     delimiter: str | None = None,
     progress: Progress = _no_progress,
-    jobs: int = 1,
 ) -> list[Path]:
     """Export one game (``game_id``) or the whole tournament; returns the files written.
     CSV: ``delimiter`` (default: ";" for a Russian document, as a Russian spreadsheet
-    expects, else ","). ``progress``: see :data:`Progress`. ``jobs``: processors to read
-    the games on (:mod:`fieldjudge.export.fanout`; only a process with one thread, the
-    command line, may ask for more than one)."""
+    expects, else ","). ``progress``: see :data:`Progress`."""
     if fmt not in FORMATS:
         raise Refused(f"unknown format {fmt!r} (html, pdf, csv or json)")
     if delimiter is None:
@@ -63,28 +63,22 @@ def run_export(
         raise Refused(f"game {game_id} has not been played: nothing recorded")
     written: list[Path] = []
 
-    def put(name: str, payload: bytes | list[bytes | memoryview]) -> None:
+    def put(name: str, payload: bytes) -> None:
         written.append(write_new(out_dir / name, payload, overwrite))
 
     stem = tournament_stem(t)
     played = [t.game(game_id)] if game_id is not None else played_games(t)
     progress(0, len(played))
     if fmt == "json":
-        data = bundle.build_bundle(t.folder, now, serialised=game_id is None, jobs=jobs)
+        data = bundle.build_bundle(t.folder, now)
         if game_id is not None:
             data["games"] = {game_id: data["games"][game_id]}
             data["quidditch"] = {}
             put(f"{stem}-{game_stem(t, t.game(game_id))}.json", bundle.dumps(data))
         else:
-            put(f"{stem}.json", bundle.parts(data))
+            put(f"{stem}.json", bundle.dumps(data))
         progress(len(played), len(played))
         return written
-    # the protocols' and standings' modules (the rules engines with them) load here: a
-    # JSON export needs none of them; the PDF library takes longer to import than an
-    # HTML export runs
-    from fieldjudge.export import html
-    from fieldjudge.services.paintball import results
-
     if game_id is not None:
         tr = html.translator(lang)
         v = results.game_view(t, game_id)
@@ -92,34 +86,16 @@ def run_export(
         if fmt == "html":
             put(f"protocol-{gs}.html", html.protocol_html(t, v, lang).encode())
         elif fmt == "pdf":
-            from fieldjudge.export import pdf
-
             put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, v.name(v.teams[0])))
         else:
             put(f"events-{gs}.csv", events_csv(v, delimiter))
         progress(1, 1)
         return written
-    staging = Staging(out_dir) if fmt == "html" else None
-    try:
-        return _whole(
-            t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress, jobs, staging
-        )
-    finally:  # a failed export leaves no page it staged
-        if staging is not None:
-            staging.discard()
+    return _whole(t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress)
 
 
-def _whole(
-    t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress, jobs, staging
-) -> list[Path]:
+def _whole(t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress) -> list[Path]:
     """The export of every ``played`` game (see :func:`run_export`)."""
-    from fieldjudge.export import html, scope, tables
-    from fieldjudge.export.game_pass import read_played
-    from fieldjudge.services.paintball import results
-
-    if fmt == "pdf":
-        from fieldjudge.export import pdf
-        from fieldjudge.export.protocol_doc import protocol_doc
     written: list[Path] = []
 
     def put(name: str, payload: bytes) -> None:
@@ -127,8 +103,9 @@ def _whole(
 
     tr = html.translator(lang)
     stem = tournament_stem(t)
-    passed = read_played(t, played, fmt, tr, lang, jobs, progress, staging=staging)
-    sections, pages, views = passed.sections, passed.pages, passed.views
+    # every game read before the first file is written: a failed export writes nothing
+    passed = read_played(t, played, fmt, tr, lang, progress)
+    sections, views = passed.sections, passed.views
     closed = results.closed_results(t, passed.summaries)
     by_div = results.standings_by_division(t, closed)
     provisional = [tr("Games counted: signed protocols") + f" ({len(closed)})"]
@@ -136,8 +113,9 @@ def _whole(
     if later:
         provisional.append(tr("Provisional, not counted until signed") + ":")
         provisional += [f"  {line}" for line in later]
-    if fmt == "html" and staging is not None:
-        written += [staging.publish(staged, name, overwrite) for name, staged in pages]
+    if fmt == "html":
+        for name, page in passed.pages:
+            put(name, page)
         put(f"protocols-{stem}.html", html.protocols_html(t, [], lang, sections).encode())
         standings = html.standings_html(t, by_div, lang, now, provisional)
         put(f"standings-{stem}.html", standings.encode())

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
-import secrets
 import unicodedata
-from collections.abc import Sequence
 from pathlib import Path
 
-from fieldjudge.store.storage import TEMP_MARK, atomic_write_bytes, write_all
+from fieldjudge.store.storage import atomic_write_bytes
 
 _RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(10)}
 
@@ -51,10 +48,8 @@ def free_path(path: Path) -> Path:
         n += 1
 
 
-def write_new(
-    path: Path, payload: bytes | Sequence[bytes | memoryview], overwrite: bool = False
-) -> Path:
-    """Write ``payload`` (bytes, or parts written one after the other) atomically. An
+def write_new(path: Path, payload: bytes, overwrite: bool = False) -> Path:
+    """Write ``payload`` atomically. An
     existing file is kept: the new one gets a free name (unless ``overwrite`` was asked
     for explicitly). Returns where it was written. An export is derived from the logs and
     can be made again: it is not fsync'd (a killed export still never leaves half a
@@ -64,50 +59,3 @@ def write_new(
     target = path if overwrite else free_path(path)
     atomic_write_bytes(target, payload, durable=False)
     return target
-
-
-class Staging:
-    """The protocol pages of one export, written under temporary names while the games are
-    read (by every process of the pass) and given their names once the pass is over. A
-    failed or killed export leaves no page under a real name, as :func:`write_new` never
-    does; creating a file, the slow part of writing it on a laptop's disk, is done in the
-    pass, beside the reading, and the end of the export only renames."""
-
-    def __init__(self, out_dir: Path) -> None:
-        self.out_dir = Path(out_dir)
-        self.mark = f"{TEMP_MARK}{secrets.token_hex(4)}"  # this export's, not another's
-        self._made = False
-
-    def stage(self, name: str, payload: bytes) -> Path:
-        """Write ``payload`` under a temporary name beside ``name``; returns that path."""
-        if not self._made:
-            self.out_dir.mkdir(parents=True, exist_ok=True)
-            self._made = True
-        tmp = self.out_dir / f"{name}{self.mark}"
-        # the mark is this export's: a file of that name is this export's own, staged by a
-        # process of the pass that failed before it could hand it over
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            write_all(fd, payload)
-        finally:
-            os.close(fd)
-        return tmp
-
-    def publish(self, staged: Path, name: str, overwrite: bool = False) -> Path:
-        """Give a staged file its name (a free one: an existing file is kept, unless
-        ``overwrite``); returns where it is."""
-        target = self.out_dir / name
-        target = target if overwrite else free_path(target)
-        os.replace(staged, target)
-        return target
-
-    def drop(self, staged: Path) -> None:
-        """A staged page not wanted after all (its game was read again)."""
-        Path(staged).unlink(missing_ok=True)
-
-    def discard(self) -> None:
-        """Remove what this export staged and did not publish (it failed, or a process of
-        its pass did)."""
-        if self._made or self.out_dir.is_dir():
-            for p in self.out_dir.glob(f"*{self.mark}"):
-                p.unlink(missing_ok=True)

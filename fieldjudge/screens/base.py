@@ -9,6 +9,8 @@ after import (``--lang``) without touching Textual's binding tables.
 from __future__ import annotations
 
 import functools
+import importlib
+import pkgutil
 import re
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -16,6 +18,7 @@ from typing import Any, TypeVar
 from textual.binding import ActiveBinding, Binding
 from textual.screen import ModalScreen, Screen
 
+import fieldjudge.screens as pkg
 from fieldjudge.i18n import _
 
 ResultType = TypeVar("ResultType")
@@ -84,11 +87,6 @@ class JudgeModal(ModalScreen[ResultType]):
 
 def all_binding_ids() -> dict[str, Binding]:
     """Every binding id of every fieldjudge screen (for the keymap file and its checks)."""
-    import importlib
-    import pkgutil
-
-    import fieldjudge.screens as pkg
-
     for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
         importlib.import_module(mod.name)
     out: dict[str, Binding] = {}

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -22,16 +22,25 @@ from textual.worker import get_current_worker
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.chrono.marker_check import open_marker_check
+from fieldjudge.screens.dialogs.forms import Field, FormScreen
+from fieldjudge.screens.dialogs.pit import PitPanel
+from fieldjudge.screens.quidditch.matches import open_quidditch
+from fieldjudge.screens.results.merge import MergeScreen
+from fieldjudge.screens.results.protocol import ProtocolScreen
+from fieldjudge.screens.results.standings import StandingsScreen, export_flow
+from fieldjudge.screens.setup.schedule import ScheduleScreen
+from fieldjudge.screens.setup.teams import TeamsScreen
+from fieldjudge.screens.setup.tournament import create_tournament_flow
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import StoreError
 from fieldjudge.services.sync.conflicts import ConflictWatch
-
-if TYPE_CHECKING:  # Syncthing's client is imported after the first frame
-    from fieldjudge.services.sync.syncthing import SyncStatus, SyncStatusProvider
+from fieldjudge.services.sync.refresh import ChangedLogs
+from fieldjudge.services.sync.syncthing import SyncStatus, SyncStatusProvider, status_line
 
 SYNC_EVERY_S = 2.0
 #: the sync status line starts this long after the lists are filled (its client is
-#: imported by its worker, which would share the first frame's time)
+#: made by its worker, which would share the first frame's time)
 SYNC_START_S = 0.3
 #: stale summaries computed before the home screen's first frame: none, the schedule is
 #: drawn first (a summary reads, verifies and folds a whole game file: ~8 ms at 300 events)
@@ -124,7 +133,6 @@ class HomeScreen(JudgeScreen):
         super().__init__()
         self._shown = False  # mounted: the lists can be filled
         self._resumed = False
-        self._engines = False  # the rules engines are imported (a cold index needs them)
         self._sync_folder: Path | None | bool = False  # False: not watched yet
         self._pending: list[str] = []
         self._changed_logs = None
@@ -244,29 +252,18 @@ class HomeScreen(JudgeScreen):
 
     @work(exclusive=True, group="summaries")
     async def _summarise(self, t: Any, pending: list[str]) -> None:
-        """The states of stale games, after the first frame: the rules engines imported a
-        module a frame (a few ms each), then the games summarised about a frame
+        """The states of stale games, after the first frame: the games summarised about a frame
         (:data:`FILL_SLICE_S`) at a time, the rows on screen first. Their states are put
         in the table when they are all known, the others at the end: each change of a
         cell makes the table draw its visible rows again and keep that drawing in its
         caches (a state shown every slice cost 4 MB and a quarter more time).
 
-        On the main thread (the store is never read by a thread; a thread importing the
-        engines held the interpreter lock against the first frames), in a task of its own
+        On the main thread (the store is never read by a thread), in a task of its own
         that waits for the screen's next refresh between slices: the keys pressed
         meanwhile are handled and, if they changed something, drawn. (The slices used to
         run as after-refresh callbacks of the screen itself, which invokes them as soon as
         it is idle with nothing to repaint: they ran back to back without returning to
         the event loop, and no key or frame got through until every state was shown.)"""
-        from fieldjudge.services.paintball.summaries import load_engine
-
-        step = 0
-        while not self._engines:
-            await self.wait_for_refresh()
-            if not self.is_mounted:
-                return
-            self._engines = load_engine(step)
-            step += 1
         on_screen = self._rows_on_screen() & set(pending)
         pending.sort(key=lambda gid: gid not in on_screen)  # in place: still self._pending
         states: dict[str, str] = {}
@@ -353,8 +350,6 @@ class HomeScreen(JudgeScreen):
 
     def action_choose_field(self, then_next: bool = False) -> None:
         """The field this laptop judges (remembered on this laptop)."""
-        from fieldjudge.screens.dialogs.forms import Field, FormScreen
-
         fields = (
             sorted({g["field"] for g in self.app.tournament.games()}) if self.app.tournament else []
         )
@@ -392,13 +387,10 @@ class HomeScreen(JudgeScreen):
     def action_marker_check(self) -> None:
         game_id = self._highlighted_game()
         if self._need_tournament() and game_id is not None:
-            from fieldjudge.screens.chrono.marker_check import open_marker_check
-
             open_marker_check(self.app, game_id)
 
     def action_judge(self) -> None:
         """Who is judging on this laptop: recorded with every event from now on."""
-        from fieldjudge.screens.dialogs.forms import Field, FormScreen
 
         def done(values) -> None:
             if values is not None:
@@ -418,8 +410,6 @@ class HomeScreen(JudgeScreen):
         self.reload()
 
     def action_new_tournament(self) -> None:
-        from fieldjudge.screens.setup.tournament import create_tournament_flow
-
         create_tournament_flow(self.app)
 
     def _need_tournament(self) -> bool:
@@ -430,14 +420,10 @@ class HomeScreen(JudgeScreen):
 
     def action_teams(self) -> None:
         if self._need_tournament():
-            from fieldjudge.screens.setup.teams import TeamsScreen
-
             self.app.push_screen(TeamsScreen())
 
     def action_schedule(self) -> None:
         if self._need_tournament():
-            from fieldjudge.screens.setup.schedule import ScheduleScreen
-
             self.app.push_screen(ScheduleScreen())
 
     # -- results (issue 5): protocol, standings, export, merge ---------------------------
@@ -455,30 +441,21 @@ class HomeScreen(JudgeScreen):
         if game_id is None:
             self.notify(_("No game to open"), severity="warning")
             return
-        from fieldjudge.screens.results.protocol import ProtocolScreen
 
         self.app.push_screen(ProtocolScreen(game_id))
 
     def action_standings(self) -> None:
         if self._need_tournament():
-            from fieldjudge.screens.results.standings import StandingsScreen
-
             self.app.push_screen(StandingsScreen())
 
     def action_export(self) -> None:
-        from fieldjudge.screens.results.standings import export_flow
-
         export_flow(self.app)
 
     def action_merge(self) -> None:
         if self._need_tournament():
-            from fieldjudge.screens.results.merge import MergeScreen
-
             self.app.push_screen(MergeScreen())
 
     def action_quidditch(self) -> None:
-        from fieldjudge.screens.quidditch.matches import open_quidditch
-
         open_quidditch(self.app)
 
     def on_screen_resume(self) -> None:
@@ -496,8 +473,6 @@ class HomeScreen(JudgeScreen):
         elif self._need_tournament():
             url = self.app.start_pit()
             if url is not None:
-                from fieldjudge.screens.dialogs.pit import PitPanel
-
                 self.app.push_screen(PitPanel(url))
         self.show_pit()
 
@@ -518,7 +493,6 @@ class HomeScreen(JudgeScreen):
             self.workers.cancel_group(self, "sync")
             self.query_one("#sync-line", Static).update(_("sync off"))
             return
-        from fieldjudge.services.sync.refresh import ChangedLogs
 
         self._changed_logs = ChangedLogs(t)
         self._conflict_watch = ConflictWatch(t)
@@ -527,21 +501,17 @@ class HomeScreen(JudgeScreen):
     @work(thread=True, exclusive=True, group="sync", exit_on_error=False)
     def poll_sync(self, make: Callable[[Path], SyncStatusProvider], folder: Path) -> None:
         """Every ~2 s: Syncthing's status (short timeouts); posts it, touches nothing (its
-        client is imported and made here, off the first frame's path)."""
+        client is made here, off the first frame's path)."""
         worker = get_current_worker()
         try:
             provider = make(folder)
         except Exception as exc:  # noqa: BLE001 - a sync problem never stops judging
-            from fieldjudge.services.sync.syncthing import SyncStatus
-
             self.post_message(SyncTick(SyncStatus(on=False, reason=str(exc))))
             return
         while not worker.is_cancelled:
             try:
                 status = provider.status()
             except Exception as exc:  # noqa: BLE001 - a sync problem never stops judging
-                from fieldjudge.services.sync.syncthing import SyncStatus
-
                 status = SyncStatus(on=False, reason=str(exc))
             self.post_message(SyncTick(status))
             deadline = time.monotonic() + SYNC_EVERY_S
@@ -549,8 +519,6 @@ class HomeScreen(JudgeScreen):
                 time.sleep(0.1)
 
     def on_sync_tick(self, message: SyncTick) -> None:
-        from fieldjudge.services.sync.syncthing import status_line
-
         self.query_one("#sync-line", Static).update(status_line(message.status))
         # Game files another laptop changed (Syncthing): released here, on the UI thread
         # (the store is not thread-safe), then the list shows them. Only while Syncthing

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import io
 
+import segno
+
 
 def qr_text(url: str) -> str:
     """The QR code of ``url`` as lines of "█", "▀", "▄" and spaces (quiet zone included)."""
-    import segno
-
     out = io.StringIO()
     segno.make(url, error="m").terminal(out=out, compact=True)
     return out.getvalue()

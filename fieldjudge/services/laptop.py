@@ -19,6 +19,7 @@ the laptop's signing key uses.
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ from typing import Any
 
 import orjson
 
+from fieldjudge.store.keys import default_config_dir
 from fieldjudge.store.storage import atomic_write_bytes
 
 SETTINGS_FILE = "laptop.json"
@@ -36,8 +38,6 @@ _KEY = re.compile(r"^[^\s,]+$")
 
 
 def config_dir() -> Path:
-    from fieldjudge.store.keys import default_config_dir
-
     return default_config_dir()
 
 
@@ -115,7 +115,6 @@ def load_keymap(
     except OSError as exc:
         out.problems.append(KeymapProblem("", "", "file", str(exc)))
         return out
-    import tomllib  # only when the judge wrote a keymap
 
     try:
         data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))

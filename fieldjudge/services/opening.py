@@ -22,7 +22,7 @@ from fieldjudge.store.sync_files import ensure_stignore
 def laptop_keys(folder: Path, config_dir: Path | None = None, check: bool = True) -> LaptopKeys:
     """This laptop's key pair (made on first use), never inside the tournament folder.
     ``check=False``: its private key is checked against its public key before it signs or
-    is registered, not now (opening a tournament to read it loads no crypto library)."""
+    is registered, not now (a damaged key file still opens the tournament to read it)."""
     return LaptopKeys.load_or_create(config_dir, shared_folders=[Path(folder)], check=check)
 
 

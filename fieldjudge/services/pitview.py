@@ -26,9 +26,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tinydb import TinyDB
-from tinydb.storages import MemoryStorage
-
 from fieldjudge.i18n import reason_label, rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event, effective
@@ -37,7 +34,7 @@ from fieldjudge.rules.paintball.clock import elapsed_at
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.services.paintball import results
 from fieldjudge.store import DamagedFile, Tournament
-from fieldjudge.store.tournament import TOURNAMENT_FILE
+from fieldjudge.store.tournament import TOURNAMENT_FILE, snapshot_tournament
 from fieldjudge.store.validate import validate_file
 
 LAST_EVENTS = 5
@@ -81,15 +78,6 @@ def _key(path: Path) -> FileKey:
     except OSError:
         return None
     return (st.st_size, st.st_mtime_ns)
-
-
-def _snapshot_tournament(folder: Path) -> Tournament:
-    """A read-only, in-memory copy of ``tournament.json`` behind the store's own
-    Tournament class (its table readers), without the folder lock and never closed."""
-    data = validate_file(folder / TOURNAMENT_FILE)
-    db = TinyDB(storage=MemoryStorage)
-    db.storage.write(data)
-    return Tournament(folder, db, None)  # its summary index is never used nor saved
 
 
 def _events_of(path: Path) -> list[Event]:
@@ -168,7 +156,7 @@ class PitView:
         key = _key(self.folder / TOURNAMENT_FILE)
         if key != self._t_key or self._t is None:
             try:
-                self._t = _snapshot_tournament(self.folder)
+                self._t = snapshot_tournament(self.folder)
                 self._t_fault = ""
                 self._games.clear()  # rosters or settings may have changed
             except DamagedFile as exc:

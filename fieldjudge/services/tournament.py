@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
@@ -23,8 +23,12 @@ from fieldjudge.i18n import rule_text
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import Phrase, catalog, joined
 from fieldjudge.rules.ownership import may_append
+from fieldjudge.rules.protocol import Protocol, advance_protocol, fold_protocol
 from fieldjudge.rules.schedule import ScheduleCheck
-from fieldjudge.services.trust import identity
+from fieldjudge.services.paintball import summaries
+from fieldjudge.services.trust import authority, identity
+from fieldjudge.services.trust.auth_guard import SecretGuard
+from fieldjudge.services.trust.authority import HeadJudge
 from fieldjudge.services.trust.head_judge import (
     HeadJudgeError,
     KeyNotPinned,
@@ -44,10 +48,6 @@ from fieldjudge.store.sync_files import (
     write_laptop_file,
 )
 from fieldjudge.store.tables import RosterRow, ScheduleRow
-
-if TYPE_CHECKING:  # the authority's engines are imported on the first write, not at open
-    from fieldjudge.rules.protocol import Protocol
-    from fieldjudge.services.trust.authority import HeadJudge
 
 
 def translated(exc: Refused) -> Refused:
@@ -217,8 +217,6 @@ class TournamentService:
     def game_summary(self, game_id: str) -> dict[str, Any]:
         """What the home screen shows of a game (the rules' summary), cached by the store's
         summary index."""
-        from fieldjudge.services.paintball import summaries
-
         return self.store.game_summary(
             game_id, lambda log: summaries.summarize(self, game_id, log), self.anchor(game_id)
         )
@@ -358,9 +356,6 @@ class TournamentService:
         decision): his secret unlocks his signing key. Raises :class:`Refused` citing the
         section on a wrong secret; every attempt is logged with time and laptop and, after
         three failures, this laptop waits (across restarts)."""
-        from fieldjudge.services.trust import authority
-        from fieldjudge.services.trust.auth_guard import SecretGuard
-
         rule = authority.head_judge_refusal(action)
         record = self.meta.get("head_judge_key")
         if not record:
@@ -420,8 +415,6 @@ class TournamentService:
 
     def register_laptop(self, secret: str) -> None:
         """The head judge registers this laptop's key with his secret (signed)."""
-        from fieldjudge.services.trust import authority
-
         grant = self.head_judge(secret, authority.REGISTER_LAPTOP)
         self._register_laptop(grant)
 
@@ -444,8 +437,6 @@ class TournamentService:
 
     def sign_tournament(self, secret: str) -> None:
         """The head judge signs tournament.json as it is now (after checking it)."""
-        from fieldjudge.services.trust import authority
-
         self.head_judge(secret, authority.SIGN_TOURNAMENT)
         self._sign_tournament()
 
@@ -517,8 +508,6 @@ class TournamentService:
     ) -> Event:
         """Check the authority (31, 32.01) and append one event to a game's log. The game
         rules were asked by the caller (the live game) once; raises :class:`Refused`."""
-        from fieldjudge.services.trust import authority
-
         data = dict(data or {})
         log = self.game_log(game_id)
         protocol = self._protocol_of(game_id, log)
@@ -570,8 +559,6 @@ class TournamentService:
         """The protocol of the game's log as it is now: the one kept since its last append
         here, else folded over every event (the first append after opening, or a log that
         changed otherwise)."""
-        from fieldjudge.rules.protocol import fold_protocol
-
         events, teams = log.events, self._teams(log)
         kept = self._protocols.get(game_id)
         head = events[-1].hash if events else ""
@@ -583,8 +570,6 @@ class TournamentService:
 
     def _keep_protocol(self, game_id: str, log: EventLog, before: Protocol, event: Event) -> None:
         """Advance the kept protocol by the event just appended (a void folds again)."""
-        from fieldjudge.rules.protocol import advance_protocol
-
         events = log.events
         if not events or events[-1] is not event:  # not the event it was kept for: drop it
             self._protocols.pop(game_id, None)
@@ -650,8 +635,6 @@ class TournamentService:
         file is neither created nor written, so its owner stays the field laptop, which takes
         the checks into the game. The rules were asked by the caller; a head-judge action
         needs his grant and is signed with his key."""
-        from fieldjudge.services.trust import authority
-
         data = dict(data or {})
         if etype in authority.HEAD_JUDGE_TYPES and not self.is_head_judge(head_judge):
             raise Refused(authority.head_judge_refusal(etype))

@@ -30,17 +30,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 import platformdirs
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+)
 
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
 from fieldjudge.store.errors import DamagedFile, StoreError
 from fieldjudge.store.storage import fsync_dir
-
-if TYPE_CHECKING:  # the crypto library is loaded when a key is made, checked or used
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 KEY_FILE = "laptop_key.json"
 KEY_SCHEMA = 1
@@ -85,20 +89,14 @@ def check_laptop_name(name: str) -> str:
 
 
 def _public_b64(private: Ed25519PrivateKey) -> str:
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
     return b64encode(private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
 
 
 def _private_of(seed: bytes) -> Ed25519PrivateKey:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
     return Ed25519PrivateKey.from_private_bytes(seed)
 
 
 def _seed_of(private: Ed25519PrivateKey) -> bytes:
-    from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
-
     return private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
 
 
@@ -163,7 +161,7 @@ class LaptopKeys:
     ) -> LaptopKeys:
         """Load this laptop's key, making it (named ``name``, else the host name) if absent.
         ``check=False``: the private key is checked against the public key on first use
-        (:meth:`checked`; a run that signs nothing never loads the crypto library).
+        (:meth:`checked`; a run that signs nothing reads a damaged key file without failing).
 
         ``shared_folders`` (the data folder, the tournament folder) must not contain the
         config folder: :class:`KeyInSharedFolder` otherwise, before anything is written.
@@ -180,7 +178,6 @@ class LaptopKeys:
         if path.exists():
             keys = cls._load(path)
             return keys.checked() if check else keys
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
         clean = check_laptop_name(name if name is not None else socket.gethostname() or "laptop")
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -2,8 +2,8 @@
 
 An OS lock on every platform, so a second fieldjudge gets the same refusal everywhere: on
 Linux and macOS an exclusive ``fcntl.flock`` on the lock file, taken here (the lock
-``filelock`` takes there, and the one the game files' writers take in ``storage.py``;
-importing ``filelock`` cost the app's first frame 8 ms); on Windows, and where the file
+``filelock`` takes there, and the one the game files' writers take in ``storage.py``); on
+Windows, and where the file
 system refuses ``flock`` (some network mounts), ``filelock`` (``msvcrt.locking``, or its
 soft lock). The holder (pid and host) is written to a separate file beside the lock,
 which the refused instance can read on every OS (Windows forbids reading the locked file
@@ -15,7 +15,8 @@ import errno
 import os
 import socket
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+from filelock import FileLock, Timeout
 
 from fieldjudge.store.errors import FolderLocked
 
@@ -23,9 +24,6 @@ try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
-
-if TYPE_CHECKING:
-    from filelock import FileLock
 
 #: what ``flock`` answers when another process holds the lock
 _HELD_ELSEWHERE = frozenset({errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES})
@@ -37,8 +35,7 @@ class FolderLock:
         self.path = self.folder / ".cache" / "lock"
         self.holder_path = self.folder / ".cache" / "lock.holder"
         self._fd: int | None = None  # the flock'd descriptor (Linux, macOS)
-        # made when first needed: a read-only command (an export) never imports filelock
-        self._lock: FileLock | None = None
+        self._lock: FileLock | None = None  # where flock is refused (Windows, some mounts)
 
     def acquire(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -68,8 +65,6 @@ class FolderLock:
             else:
                 self._fd = fd
                 return True
-        from filelock import FileLock, Timeout
-
         if self._lock is None:
             self._lock = FileLock(self.path, timeout=0, is_singleton=False)
         try:

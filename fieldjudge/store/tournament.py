@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tinydb import TinyDB
+from tinydb.storages import MemoryStorage
 
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.messages import Phrase
@@ -28,7 +29,7 @@ from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.lock import FolderLock
 from fieldjudge.store.storage import AtomicJSONStorage, clean_temp_files
 from fieldjudge.store.tables import TablesMixin
-from fieldjudge.store.validate import validate_data
+from fieldjudge.store.validate import validate_data, validate_file
 
 TOURNAMENT_FILE = "tournament.json"
 #: a laptop's marker checks of games it does not own: laptops/<id>/marker_checks/<game>.json
@@ -453,3 +454,12 @@ class Tournament(TablesMixin):
         self._db.storage.write(data)
         # TinyDB keeps per-table id counters and query caches: rebuild them from storage.
         self._db._tables.clear()  # noqa: SLF001
+
+
+def snapshot_tournament(folder: Path) -> Tournament:
+    """A read-only, in-memory copy of ``tournament.json`` behind the Tournament class (its
+    table readers), without the folder lock and never closed (the pit display's)."""
+    data = validate_file(Path(folder) / TOURNAMENT_FILE)
+    db = TinyDB(storage=MemoryStorage)
+    db.storage.write(data)
+    return Tournament(folder, db, None)  # its summary index is never used nor saved

@@ -20,6 +20,7 @@ from fieldjudge.rules.chrono_readings import parse_fps
 from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.feed import ChronoFeed, session_config, typed_reading
+from fieldjudge.screens.chrono.setup import ChronoSetupScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen
 from fieldjudge.services import Refused
 
@@ -47,7 +48,6 @@ def ask_typed_reading(screen: Screen) -> None:
 
 def choose_chrono_port(screen: Screen, then: Callable[[], object] | None = None) -> None:
     """Choose the chronograph port; `screen`'s feed restarts on the new one, then `then()`."""
-    from fieldjudge.screens.chrono.setup import ChronoSetupScreen
 
     def done(cfg) -> None:
         if cfg is not None:

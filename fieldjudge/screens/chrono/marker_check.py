@@ -52,7 +52,7 @@ from fieldjudge.screens.chrono.text import (
 from fieldjudge.screens.chrono.widgets import set_text
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import Refused
+from fieldjudge.services import DamagedFile, Refused
 from fieldjudge.services.paintball.chrono import (
     link_tolerance,
     tournament_disqualifications,
@@ -385,8 +385,6 @@ def open_marker_check(app, game_id: str) -> None:
     try:
         app.push_screen(MarkerCheckScreen(t, game_id))
     except Exception as exc:  # noqa: BLE001 - a damaged game file or a schedule problem
-        from fieldjudge.services import DamagedFile
-
         if isinstance(exc, DamagedFile):
             app.show_damaged(t.folder, exc)
         else:

@@ -10,13 +10,12 @@ from textual.widgets import Static
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeModal
+from fieldjudge.screens.palette import screen_actions
 
 
 def describe_keys(screen: Screen) -> list[tuple[str, str, str]]:
     """F1's rows: the screen's actions, then the app's, then the focused list's keys
     (aliases of one action once, remapped keys as they are now)."""
-    from fieldjudge.screens.palette import screen_actions
-
     return [(a.key, a.title, a.binding_id) for a in screen_actions(screen, widgets=True)]
 
 

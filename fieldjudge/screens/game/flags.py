@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
+from fieldjudge.screens.chrono.feed import session_config
+from fieldjudge.screens.chrono.ingame import InGameChronoScreen, attach_hang_chrono
+from fieldjudge.screens.chrono.show import ReadingShownScreen
 from fieldjudge.screens.game.host import GameHost
 from fieldjudge.screens.game.text import clock
 from fieldjudge.screens.widgets.prompt import Choice
@@ -160,9 +163,6 @@ class FlagActions:
     def _attach_hang_device(self) -> None:
         """With a chronograph configured, the chrono screens feed its readings into the
         open fps prompt (through :meth:`fill_hang_fps`); without one the fps is typed."""
-        from fieldjudge.screens.chrono.feed import session_config
-        from fieldjudge.screens.chrono.ingame import attach_hang_chrono
-
         try:
             if session_config(self.host.app) is not None:
                 attach_hang_chrono(self.host)
@@ -199,9 +199,6 @@ class FlagActions:
     def _show_reading(self, event: Event) -> None:
         """20.06: a hang rejected by the chrono (305 fps → 20.03): the reading is shown to
         the carrier at once, as for any in-game chrono penalty."""
-        from fieldjudge.i18n import rule_text
-        from fieldjudge.screens.chrono.show import ReadingShownScreen
-
         fps = event.data.get("fps")
         if not isinstance(fps, int | float):
             return
@@ -212,6 +209,4 @@ class FlagActions:
 
     # -- chrono ---------------------------------------------------------------------------
     def chrono(self) -> None:
-        from fieldjudge.screens.chrono.ingame import InGameChronoScreen
-
         self.host.app.push_screen(InGameChronoScreen(self.host.session, team=None, number=None))

@@ -10,7 +10,6 @@ after every change and reads the clock from the session four times a second.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
@@ -141,17 +140,6 @@ class GameScreen(JudgeScreen):
     def on_mount(self) -> None:
         self.refresh_all()
         self.set_interval(0.25, self.tick)
-        # The app, the loaded game and this screen's widgets live as long as the screen:
-        # kept out of the cyclic collector's passes (a full pass over them took ~100 ms, a
-        # hitch on a keypress every dozen events); given back to it when the screen goes.
-        self.call_after_refresh(self._freeze)
-
-    def _freeze(self) -> None:
-        if self.is_attached:  # not when the screen went before its first frame
-            gc.freeze()
-
-    def on_unmount(self) -> None:
-        gc.unfreeze()
 
     def on_screen_resume(self) -> None:
         # back from a dialog or another screen (e.g. the chrono screen): show the new state

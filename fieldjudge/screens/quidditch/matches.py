@@ -22,6 +22,9 @@ from fieldjudge.rules.quidditch import MatchSetup
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.quidditch.result import seed_message
+from fieldjudge.screens.quidditch.round import RoundScreen
+from fieldjudge.screens.quidditch.setup import MatchSetupScreen
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import (
     TOURNAMENT_FILE,
@@ -29,6 +32,7 @@ from fieldjudge.services import (
     FolderLocked,
     StoreError,
     create_tournament,
+    slugify,
 )
 from fieldjudge.services.quidditch import QuidditchSession, SessionError, match_list
 
@@ -121,9 +125,6 @@ class MatchesScreen(JudgeScreen):
         self.open_match(str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value))
 
     def open_match(self, match_id: str, show_hash: bool = False) -> None:
-        from fieldjudge.screens.quidditch.result import seed_message
-        from fieldjudge.screens.quidditch.round import RoundScreen
-
         try:
             session = QuidditchSession.open(self.app.tournament, match_id)
         except DamagedFile as exc:
@@ -151,16 +152,12 @@ class MatchesScreen(JudgeScreen):
         self.open_match(setup.match_id, show_hash=True)
 
     def action_new_match(self) -> None:
-        from fieldjudge.screens.quidditch.setup import MatchSetupScreen
-
         self.app.push_screen(MatchSetupScreen(), self.start)
 
     def action_demo_match(self) -> None:
         taken = set(self.app.tournament.matches())
 
         def check(v: Values) -> str | None:
-            from fieldjudge.services import slugify
-
             if not v["id"]:
                 return _("The match needs a name")
             if slugify(v["id"]) in taken:
@@ -169,8 +166,6 @@ class MatchesScreen(JudgeScreen):
 
         def done(v: Values | None) -> None:
             if v is not None:
-                from fieldjudge.services import slugify
-
                 self.start(sample_setup(slugify(v["id"]), client_seed=v["client"]))
 
         n = 1

@@ -20,6 +20,7 @@ from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSe
 from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.quidditch.feints import FeintsScreen
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services.quidditch import (
     RosterRow,
@@ -319,8 +320,6 @@ class MatchSetupScreen(JudgeScreen):
         )
 
     def action_feints(self) -> None:
-        from fieldjudge.screens.quidditch.feints import FeintsScreen
-
         def done(cat: FeintCatalogue | None) -> None:
             if cat is not None:
                 self.feints = cat

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from textual.widgets import DataTable, Header, Static
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
+from fieldjudge.screens.game.text import Namer, clock, describe
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import DamagedFile, StoreError
 from fieldjudge.services.sync import merge
@@ -251,8 +253,6 @@ def difference_cells(c: TournamentConflict, names: dict[str, str]) -> tuple[str,
 
 def conflict_game(v: ConflictView) -> tuple[str, str, str]:
     """(time, field, "Team A — Team B") of the conflicting game."""
-    from datetime import datetime
-
     g = v.game
     if g is None:
         return "—", "—", (_("quidditch match") + f" {v.log_id}" if v.kind != "games" else "—")
@@ -280,8 +280,6 @@ def conflict_summary(v: ConflictView) -> str:
 
 
 def _event_lines(v: ConflictView, events, view) -> list[str]:
-    from fieldjudge.screens.game.text import Namer, clock, describe
-
     if view is None:
         return [f"  {e.seq:>3} {e.type}" for e in events]
     namer = Namer(view.names, view.state)

@@ -4,7 +4,7 @@ updated as games close; and the export dialog of the head judge.
 An export runs in a thread worker of the app (a PDF of a whole tournament takes seconds):
 the judge goes on using the app meanwhile. The worker never touches a widget or the app's
 open tournament: it exports through its own read-only view of the folder
-(:func:`fieldjudge.services.export_job.export_folder`) and hands its progress and result to
+(:func:`fieldjudge.export.job.export_folder`) and hands its progress and result to
 the app thread with ``call_from_thread``."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Header, Static
 from textual.worker import get_current_worker
 
 from fieldjudge.export.html import standing_rows
+from fieldjudge.export.job import export_folder
 from fieldjudge.export.scope import provisional_lines
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
@@ -187,8 +188,6 @@ def start_export(
     screen's progress line, the result to a message (on ``origin``, the screen the export
     was asked from) or a notice (on any other screen, not to take the judge's keys)."""
     if export is None:
-        from fieldjudge.services.export_job import export_folder
-
         export = export_folder
     run = export
 

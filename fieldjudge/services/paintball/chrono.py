@@ -24,9 +24,12 @@ from fieldjudge.devices.ports import DEFAULT_BAUD, DeviceId, identify_port, list
 from fieldjudge.rules.chrono_checks import Disqualification, disqualifications
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.marker_check import TimingTolerance, timing_tolerance
+from fieldjudge.rules.paintball import fold
 from fieldjudge.rules.paintball.model import GameState
 from fieldjudge.rules.paintball.setup import GameSetup, Settings
-from fieldjudge.store import EventLog
+from fieldjudge.services.paintball.results import setup_for
+from fieldjudge.store import DamagedFile, EventLog
+from fieldjudge.store.keys import default_config_dir
 from fieldjudge.store.storage import atomic_write_bytes
 
 if TYPE_CHECKING:
@@ -95,8 +98,6 @@ class ChronoConfig:
 
 def config_dir() -> Path:
     """This laptop's config folder, the one its signing key uses (``FIELDJUDGE_CONFIG``)."""
-    from fieldjudge.store.keys import default_config_dir
-
     return default_config_dir()
 
 
@@ -194,9 +195,6 @@ def tournament_settings(t: TournamentService) -> Settings:
 
 def game_state(t: TournamentService, game_id: str) -> tuple[GameSetup, GameState, EventLog]:
     """(setup, folded state, log) of a game; creates the log file when it is missing."""
-    from fieldjudge.rules.paintball import fold
-    from fieldjudge.services.paintball.results import setup_for
-
     log = t.game_log(game_id)
     setup = setup_for(t, game_id, log)
     return setup, fold(setup, log.events), log
@@ -207,8 +205,6 @@ def tournament_disqualifications(
 ) -> tuple[dict[tuple[str, int], Disqualification], list[str]]:
     """Disqualifications (20.05) over every game file of the tournament, and the game ids
     whose files could not be read (named to the judge, never silently skipped)."""
-    from fieldjudge.store import DamagedFile
-
     games = []
     unreadable = []
     for g in t.games():

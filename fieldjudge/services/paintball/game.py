@@ -27,7 +27,7 @@ Usage::
     s.undo()                      # voids the last event
     s.tick()                      # call about once a second: ends the game at 0:00
 
-Tests inject a clock: any object with ``now() -> aware datetime`` (see :class:`FakeClock`).
+Tests inject a clock: any object with ``now() -> aware datetime``.
 """
 
 from __future__ import annotations
@@ -101,19 +101,6 @@ class MonotonicClock:
 
     def now(self) -> datetime:
         return self._wall0 + timedelta(seconds=self._monotonic() - self._mono0)
-
-
-class FakeClock:
-    """A clock for tests: time moves only with :meth:`advance`."""
-
-    def __init__(self, start: datetime | None = None) -> None:
-        self.t = start or datetime.now(UTC)
-
-    def now(self) -> datetime:
-        return self.t
-
-    def advance(self, ms: int) -> None:
-        self.t += timedelta(milliseconds=ms)
 
 
 def game_setup(
@@ -539,7 +526,6 @@ __all__ = [
     "SecondPlayerNeeded",
     "asks_second_player",
     "Clock",
-    "FakeClock",
     "GameSession",
     "MonotonicClock",
     "UNDO_REASON",

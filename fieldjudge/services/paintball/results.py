@@ -16,18 +16,17 @@ from typing import TYPE_CHECKING, Any, Protocol
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import VOID, Event
-from fieldjudge.rules.paintball import GameResult, GameSetup, fold
+from fieldjudge.rules.paintball import GameResult, GameSetup, fold, refusal, replay_refusal
 from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
 from fieldjudge.services.paintball.disqualified import Setups, disqualified_before, setup_of
-from fieldjudge.services.tournament import TournamentService
+from fieldjudge.services.trust import authority
+from fieldjudge.services.trust.authority import HeadJudge
 from fieldjudge.store import Refused
 
-if TYPE_CHECKING:
-    from fieldjudge.services.trust.authority import HeadJudge
-
-Svc = TournamentService
+if TYPE_CHECKING:  # a type only: the service folds its games' summaries with this module
+    from fieldjudge.services.tournament import TournamentService as Svc
 
 
 class SetupReader(Protocol):
@@ -299,7 +298,6 @@ def void_locked_event(
     why = _locked_void_refusal(t, v, data)
     if why:
         raise Refused(why)
-    from fieldjudge.services.trust import authority  # the head judge's rules: on his action
 
     grant = t.head_judge(secret, authority.LOCKED_VOID)
     data["head_judge"] = t.meta.get("head_judge", "") or judge
@@ -372,8 +370,6 @@ def record_no_show(
 ) -> Event:
     """32.01-32.03: the head judge rules a no-show (one or both teams), with his secret;
     ``cause``: ``team`` or ``organisers`` (32.03: only the organisers' may be replayed)."""
-    from fieldjudge.rules.paintball import refusal
-
     when = when or datetime.now(UTC)
     v = game_view(t, game_id)
     data = {"absent": list(absent), "reason": reason, "ruled_at": when.isoformat()}
@@ -411,8 +407,6 @@ def replay_no_show(
     """32.03: the head judge replays a no-show the organisers caused, within the round, with
     his secret (the void is signed with his key): the no-show is voided (kept in the log, struck through) and the game can be
     played. A team's no-show is never replayed (``replay_refusal``)."""
-    from fieldjudge.rules.paintball import replay_refusal
-
     v = game_view(t, game_id)
     why = replay_refusal(v.state, head_judge=True, round_open=no_show_round_open(t, game_id))
     if why:

@@ -4,37 +4,21 @@ cached in the summary index (never the source of truth) by
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from fieldjudge.rules.paintball import disqualified_in
+from fieldjudge.rules.protocol import PROTOCOL_TYPES, is_locked_void
+from fieldjudge.services.paintball.results import (
+    CLOSED_PHASES,
+    GameView,
+    result_doc,
+    setup_for,
+    view_from_events,
+)
 from fieldjudge.store import EventLog
 
-if TYPE_CHECKING:
-    from fieldjudge.services.paintball.results import GameView
+if TYPE_CHECKING:  # a type only: the service makes its games' summaries with this module
     from fieldjudge.services.tournament import TournamentService
-
-
-#: what a summary folds with (the signature checks, the rules engines), imported one a
-#: frame by the home screen after its first frame (each takes a few milliseconds)
-ENGINE_MODULES = (
-    "nacl.signing",
-    "fieldjudge.rules.paintball",
-    "fieldjudge.rules.protocol",
-    "fieldjudge.services.paintball.results",
-)
-
-
-def load_engine(step: int) -> bool:
-    """Import the ``step``-th of :data:`ENGINE_MODULES`; reads nothing. True when it was
-    the last one."""
-    importlib.import_module(ENGINE_MODULES[step])
-    return step + 1 >= len(ENGINE_MODULES)
-
-
-def load_engines() -> None:
-    """Import everything a summary folds with."""
-    for step in range(len(ENGINE_MODULES)):
-        load_engine(step)
 
 
 def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
@@ -51,8 +35,6 @@ def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, An
 
 
 def _results_summary(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
-    from fieldjudge.services.paintball.results import setup_for, view_from_events
-
     v = view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
     return _view_summary(v)
 
@@ -67,10 +49,6 @@ def summary_of_view(v: GameView) -> dict[str, Any]:
 
 
 def _view_summary(v: GameView) -> dict[str, Any]:
-    from fieldjudge.rules.paintball import disqualified_in
-    from fieldjudge.rules.protocol import PROTOCOL_TYPES, is_locked_void
-    from fieldjudge.services.paintball.results import CLOSED_PHASES, result_doc
-
     events = v.events
     out: dict[str, Any] = {"phase": v.phase}
     if v.state.clock.started and not v.state.no_show:

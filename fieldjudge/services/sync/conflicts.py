@@ -31,14 +31,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.export import bundle
 from fieldjudge.rules.ownership import Handover, HandoverLike, may_append
 
 # The merge logic is imported from this one place: re-point it when it moves into services/.
 from fieldjudge.services.sync import merge as merge_logic
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust import authority, identity
-from fieldjudge.store import HANDOVER, DamagedFile, Refused
+from fieldjudge.store import HANDOVER, DamagedFile, Refused, bundle
 from fieldjudge.store.sync_files import (
     ConflictCopy,
     find_conflict_copies,

@@ -24,7 +24,6 @@ from typing import Any
 
 import orjson
 
-from fieldjudge.export import bundle
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event
@@ -34,7 +33,7 @@ from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust import authority, identity
 from fieldjudge.services.trust.authority import HeadJudge
 from fieldjudge.services.trust.signing import signed_message, verify_signature
-from fieldjudge.store import DamagedFile, Refused
+from fieldjudge.store import DamagedFile, Refused, bundle
 from fieldjudge.store.anchors import (
     HEADS_FILE,
     LAPTOP_FILE,

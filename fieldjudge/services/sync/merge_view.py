@@ -8,12 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.export import bundle
 from fieldjudge.rules.events import Event
 from fieldjudge.services.paintball import results
 from fieldjudge.services.sync.merge import conflicts
 from fieldjudge.services.tournament import TournamentService
-from fieldjudge.store import DamagedFile
+from fieldjudge.store import DamagedFile, bundle
 
 
 @dataclass(frozen=True)

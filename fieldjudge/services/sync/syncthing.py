@@ -11,6 +11,8 @@ home folder — the default one of the OS (:func:`default_homes`), or ``--syncth
 
 from __future__ import annotations
 
+import http.client
+import ipaddress
 import json
 import os
 import queue
@@ -19,17 +21,15 @@ import sys
 import threading
 import time
 import urllib.parse
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fieldjudge.i18n import _
 from fieldjudge.store.sync_files import find_conflict_copies
-
-if TYPE_CHECKING:  # the HTTP and XML libraries are imported when Syncthing is configured
-    import http.client
 
 DEFAULT_TIMEOUT_S = 0.5  # loopback answers in milliseconds; a stopped Syncthing must not stall
 FOLDER_PREFIX = "fieldjudge-"
@@ -94,8 +94,6 @@ def find_home(homes: list[Path] | None = None) -> Path:
 
 def endpoint_from_config(home: Path) -> Endpoint:
     """Address, API key and TLS of the GUI/REST listener from ``<home>/config.xml``."""
-    import xml.etree.ElementTree as ET
-
     path = Path(home) / "config.xml"
     try:
         root = ET.parse(path).getroot()
@@ -146,8 +144,6 @@ def resolve_endpoint(
 
 
 def _is_loopback(host: str) -> bool:
-    import ipaddress
-
     if host == "localhost":
         return True
     try:
@@ -171,8 +167,6 @@ class SyncthingClient:
         self.timeout = timeout
 
     def _connection(self) -> http.client.HTTPConnection:
-        import http.client
-
         ep = self.endpoint
         if ep.tls:  # Syncthing's own self-signed certificate, on loopback only
             ctx = ssl.create_default_context()
@@ -191,7 +185,6 @@ class SyncthingClient:
         if body is not None:
             payload = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
-        import http.client
 
         conn = self._connection()
         try:

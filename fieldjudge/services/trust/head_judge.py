@@ -40,15 +40,23 @@ from __future__ import annotations
 import os
 import unicodedata
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+)
 
 from fieldjudge.rules import auth_texts
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.store.pins import HeadJudgePins
-
-if TYPE_CHECKING:  # the crypto library is loaded when a key is made, unlocked or used
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 MIN_SECRET_CHARS = 8
 RECORD_SCHEMA = 1
@@ -116,8 +124,6 @@ def normalize_secret(passphrase: str) -> str:
 
 
 def _derive(secret: str, salt: bytes, params: ScryptParams) -> bytes:
-    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
-
     kdf = Scrypt(salt=salt, length=32, n=params.n, r=params.r, p=params.p)
     return kdf.derive(secret.encode("utf-8"))
 
@@ -156,8 +162,6 @@ class HeadJudgeKey:
         passphrase: str, params: ScryptParams = DEFAULT_PARAMS
     ) -> tuple[dict[str, Any], UnlockedHeadJudge]:
         """A new key pair locked by ``passphrase``: the record to store, and the key."""
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
         return HeadJudgeKey.wrap(Ed25519PrivateKey.generate(), passphrase, params)
 
     @staticmethod
@@ -172,14 +176,6 @@ class HeadJudgeKey:
     def wrap(
         private: Ed25519PrivateKey, passphrase: str, params: ScryptParams = DEFAULT_PARAMS
     ) -> tuple[dict[str, Any], UnlockedHeadJudge]:
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-        from cryptography.hazmat.primitives.serialization import (
-            Encoding,
-            NoEncryption,
-            PrivateFormat,
-            PublicFormat,
-        )
-
         secret = normalize_secret(passphrase)
         params.check()
         salt, nonce = os.urandom(16), os.urandom(12)
@@ -225,11 +221,6 @@ class HeadJudgeKey:
         and the record holds another key; :class:`SecretTooShort`; :class:`DamagedRecord`;
         :class:`WrongSecret`. Services always pass the pinned key.
         """
-        from cryptography.exceptions import InvalidTag
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
         public_b64, params, salt, nonce, sealed = _parse(record)
         HeadJudgeKey.check_pinned(record, pinned_public_key)
         secret = normalize_secret(passphrase)

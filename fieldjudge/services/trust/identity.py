@@ -24,7 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.chrono_checks import APPROVAL
 from fieldjudge.rules.key_ids import fingerprint, is_key_id, key_id
+from fieldjudge.rules.paintball.events import GAME_END
 from fieldjudge.services.trust.signing import signed_message, verify_signature
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import (
@@ -40,12 +43,7 @@ from fieldjudge.store.schema import HANDOVER
 
 @functools.cache
 def manifest_steps() -> frozenset[str]:
-    """The steps at which a laptop records a game's head in its manifest (the engines
-    that name them are imported when the first event is appended, not at open)."""
-    from fieldjudge.rules import protocol as pr
-    from fieldjudge.rules.chrono_checks import APPROVAL
-    from fieldjudge.rules.paintball.events import GAME_END
-
+    """The steps at which a laptop records a game's head in its manifest."""
     return frozenset({GAME_END, *pr.PROTOCOL_TYPES, pr.NO_SHOW, APPROVAL, HANDOVER})
 
 

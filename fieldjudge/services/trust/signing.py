@@ -11,6 +11,9 @@ head judge's approval of the same hash, even if one key were ever used for both.
 
 from __future__ import annotations
 
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from fieldjudge.rules.key_ids import (
     SIGNATURE_BYTES,
     b64decode_strict,
@@ -42,26 +45,19 @@ def signed_message(purpose: str, digest: str) -> bytes:
 def verify_signature(public_key_b64: str, data: bytes, signature_b64: str) -> bool:
     """True if ``signature_b64`` is this key's Ed25519 signature of ``data``.
 
-    Never raises: a malformed key or signature is simply not a valid signature. Checked
-    by libsodium (PyNaCl): every start after a copy of the folder verifies the manifest's
-    signatures, and OpenSSL's library (``cryptography``, which makes the signatures) would
-    add 7 MB to the app's memory for that alone, libsodium 1 MB. The check is the same
-    standard Ed25519 (RFC 8032) over the same bytes; libsodium also refuses the weak
-    public keys no signer of this app makes.
+    Never raises: a malformed key or signature is simply not a valid signature. The
+    standard Ed25519 (RFC 8032), checked by the library that makes the signatures.
     """
-    from nacl.exceptions import BadSignatureError
-    from nacl.signing import VerifyKey
-
     try:
-        key = VerifyKey(public_key_bytes(public_key_b64))
+        key = Ed25519PublicKey.from_public_bytes(public_key_bytes(public_key_b64))
     except (ValueError, TypeError):
         return False
     sig = b64decode_strict(signature_b64)
     if sig is None or len(sig) != SIGNATURE_BYTES:
         return False
     try:
-        key.verify(bytes(data), sig)
-    except (BadSignatureError, ValueError, TypeError):
+        key.verify(sig, bytes(data))
+    except (InvalidSignature, ValueError, TypeError):
         return False
     return True
 

@@ -19,6 +19,7 @@ from fieldjudge.rules.key_ids import is_key_id
 from fieldjudge.rules.ownership import Handover, foreign_writes
 from fieldjudge.rules.paintball import disqualified_in, fold
 from fieldjudge.services.paintball.disqualified import CarriedOver
+from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.sync.merge import DECISIONS
 from fieldjudge.services.trust import authority, identity
 from fieldjudge.services.trust.signing import signed_message, verify_signature
@@ -128,8 +129,6 @@ def rules_faults(
     checked when appended); this is where an event the rules refuse -- merged in, written
     by another program, or made illegal by a later change of the rosters or settings --
     is found. ``skip``: files already reported damaged."""
-    from fieldjudge.services.paintball.results import setup_for
-
     folder = Path(folder)
     try:
         t = TournamentFile(load_json_file(folder / TOURNAMENT_FILE))

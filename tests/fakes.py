@@ -1,5 +1,6 @@
-"""A log builder for tests and demos: fills id, seq, wall_time and the hash chain.
-Pure: the start time is an argument and time advances only as the caller says."""
+"""Fakes for tests (and the benchmarks, through ``sys.path``): a paintball log builder that
+fills id, seq, wall_time and the hash chain (the start time is an argument and time
+advances only as the caller says), and a clock for a game session."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
+from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 
 DEFAULT_START = datetime(2026, 5, 16, 10, 0, 0, tzinfo=UTC)
 
@@ -56,8 +58,6 @@ class LogBuilder:
 
 def demo_setup(settings: Any = None, team_a: str = "red", team_b: str = "blue") -> Any:
     """Two teams of five, shirt numbers 1-5, captain #1."""
-    from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
-
     rosters = {
         t: tuple(RosterPlayer(n, f"{t}-{n}", captain=n == 1) for n in range(1, 6))
         for t in (team_a, team_b)
@@ -68,3 +68,16 @@ def demo_setup(settings: Any = None, team_a: str = "red", team_b: str = "blue") 
 def ref(team: str, number: int) -> dict[str, Any]:
     """A player reference as event data names it."""
     return {"team": team, "number": number}
+
+
+class FakeClock:
+    """A clock for a game session: time moves only with :meth:`advance`."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.t = start or datetime.now(UTC)
+
+    def now(self) -> datetime:
+        return self.t
+
+    def advance(self, ms: int) -> None:
+        self.t += timedelta(milliseconds=ms)

@@ -3,14 +3,12 @@ whole event chain. It round-trips: :func:`import_bundle` rebuilds an identical f
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from fieldjudge.export.fanout import fan_out
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import HEADS_FILE, LAPTOP_FILE, SIG_FILE, read_laptops
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file
@@ -62,21 +60,8 @@ def read_log_file(path: Path) -> dict[str, Any]:
     return log_to_doc(data, docs or [])
 
 
-def _serialised(paths: Iterable[Path]) -> Iterator[bytes]:
-    """Each log file's doc, checked, as the bytes :func:`dumps` writes for it in a bundle
-    (two levels deep: ``"games": {"<id>": ...}``), one file at a time; JSON strings hold
-    no raw newline, so indenting every line is exact."""
-    for p in paths:
-        yield dumps(read_log_file(p)).replace(b"\n", b"\n    ")
-
-
-def build_bundle(
-    folder: Path, now: datetime | None = None, *, serialised: bool = False, jobs: int = 1
-) -> dict[str, Any]:
-    """The complete export of a folder, every log file checked (JSON, schema, chain).
-    ``serialised``: each log already in its bytes (for :func:`dumps` and :func:`parts`
-    only: the export of a whole tournament holds one parsed log at a time, not all of
-    them), read on ``jobs`` processors (:mod:`fieldjudge.export.fanout`)."""
+def build_bundle(folder: Path, now: datetime | None = None) -> dict[str, Any]:
+    """The complete export of a folder, every log file checked (JSON, schema, chain)."""
     folder = Path(folder)
     tournament, _ = validate_data(
         load_json_file(folder / TOURNAMENT_FILE), folder / TOURNAMENT_FILE
@@ -88,12 +73,7 @@ def build_bundle(
         "tournament": tournament,
     }
     for sub in LOG_FOLDERS:
-        paths = sorted((folder / sub).glob("*.json"))
-        if serialised:
-            done = fan_out(_serialised, paths, jobs)
-            out[sub] = {p.stem: b for p, b in zip(paths, done, strict=True)}
-        else:
-            out[sub] = {p.stem: read_log_file(p) for p in paths}
+        out[sub] = {p.stem: read_log_file(p) for p in sorted((folder / sub).glob("*.json"))}
     # who signed: the laptops' registrations and manifests, the head judge's signature of
     # tournament.json (public data only: no key ever leaves its laptop)
     out["laptops"] = read_laptops_of(folder)
@@ -104,34 +84,11 @@ def build_bundle(
 
 
 _OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
-#: stands for a serialised log while the rest of a bundle is written: orjson writes a NUL
-#: byte in no output (a control character in a string is escaped), so it marks the place
-_MARK = orjson.Fragment(b"\0")
 
 
 def dumps(bundle: dict[str, Any]) -> bytes:
-    """The export file's bytes (logs read with ``serialised`` go in as they are)."""
-    return b"".join(parts(bundle))
-
-
-def parts(bundle: dict[str, Any]) -> list[bytes | memoryview]:
-    """:func:`dumps` as parts to write one after the other: the serialised logs are not
-    copied into one buffer again (a 120-game export is 25 MB)."""
-    logs: list[bytes | memoryview] = []
-    shell = dict(bundle)
-    for sub in LOG_FOLDERS:  # in the order orjson writes them: the keys sorted
-        if isinstance(shell.get(sub), dict):
-            folder = dict(sorted(shell[sub].items()))
-            for key, doc in folder.items():
-                if isinstance(doc, bytes | memoryview):
-                    logs.append(doc)
-                    folder[key] = _MARK
-            shell[sub] = folder
-    pieces = orjson.dumps(shell, option=_OPTIONS).split(b"\0")
-    out: list[bytes | memoryview] = [pieces[0]]
-    for log, piece in zip(logs, pieces[1:], strict=True):
-        out += [log, piece]
-    return out
+    """The export file's bytes."""
+    return orjson.dumps(bundle, option=_OPTIONS)
 
 
 def load_bundle(path: Path) -> dict[str, Any]:
@@ -181,17 +138,17 @@ def import_bundle(path: Path, dest: Path) -> Path:
     for lid, entry in (data.get("laptops") or {}).items():
         if not isinstance(entry, dict):
             continue
-        sub = dest / "laptops" / Path(str(lid)).name
-        sub.mkdir(parents=True, exist_ok=True)
+        lap = dest / "laptops" / Path(str(lid)).name
+        lap.mkdir(parents=True, exist_ok=True)
         if isinstance(entry.get("laptop"), dict):
-            atomic_write_bytes(sub / LAPTOP_FILE, orjson.dumps(entry["laptop"]))
+            atomic_write_bytes(lap / LAPTOP_FILE, orjson.dumps(entry["laptop"]))
         if entry.get("heads"):
-            atomic_write_bytes(sub / HEADS_FILE, str(entry["heads"]).encode())
+            atomic_write_bytes(lap / HEADS_FILE, str(entry["heads"]).encode())
         for gid, doc in (entry.get("marker_checks") or {}).items():
             if isinstance(doc, dict):
-                (sub / MARKER_DIR).mkdir(exist_ok=True)
+                (lap / MARKER_DIR).mkdir(exist_ok=True)
                 log = orjson.dumps(doc_to_log(doc))
-                atomic_write_bytes(sub / MARKER_DIR / f"{Path(str(gid)).name}.json", log)
+                atomic_write_bytes(lap / MARKER_DIR / f"{Path(str(gid)).name}.json", log)
     if isinstance(data.get("tournament_sig"), dict):
         atomic_write_bytes(dest / SIG_FILE, orjson.dumps(data["tournament_sig"]))
     atomic_write_bytes(dest / TOURNAMENT_FILE, orjson.dumps(data["tournament"]))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from fieldjudge.export import run_export
 from fieldjudge.services.opening import open_tournament
 
 
@@ -22,8 +23,6 @@ def export_folder(
     files written. ``progress(done, total)`` after each game; it may raise to stop the
     export between two games. Raises ``StoreError`` (a refusal, a damaged file) or
     ``OSError`` (the output folder cannot be written)."""
-    from fieldjudge.export import run_export  # the exporters load on the first export
-
     t = open_tournament(Path(folder), lock=False, startup_backup=False)
     try:
         if progress is None:
