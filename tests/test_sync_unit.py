@@ -635,7 +635,9 @@ def test_the_app_writes_the_stignore_when_it_creates_or_opens_a_tournament(tmp_p
     from fieldjudge.store.sync_files import stignore_patterns
 
     folder = tmp_path / "cup"
-    t = create_tournament(folder, name="Cup", day=date(2026, 6, 1), head_judge_secret="x" * 8)
+    t = create_tournament(
+        folder, name="Cup", day=date(2026, 6, 1), head_judge_secret="северный-ветер-9"
+    )
     t.close()
     lines = (folder / ".stignore").read_text(encoding="utf-8").splitlines()
     assert "/.cache" in lines and set(stignore_patterns()) <= set(lines)
