@@ -24,7 +24,7 @@ import orjson
 
 from fieldjudge.store.auth_log import LAPTOPS_DIR, _trim_torn_tail
 from fieldjudge.store.errors import DamagedFile
-from fieldjudge.store.storage import atomic_write_bytes, fsync_dir, load_json_file
+from fieldjudge.store.storage import atomic_write_bytes, fsync_dir, load_json_file, make_dirs
 
 HEADS_FILE = "heads.jsonl"
 LAPTOP_FILE = "laptop.json"
@@ -39,9 +39,7 @@ def heads_path(folder: Path, laptop_id: str) -> Path:
 def append_head(folder: Path, laptop_id: str, entry: dict[str, Any]) -> None:
     """Append one manifest line durably (fsync'd before returning)."""
     path = heads_path(folder, laptop_id)
-    if not path.parent.is_dir():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fsync_dir(path.parent.parent)
+    make_dirs(path.parent)
     created = not path.exists()
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
     try:

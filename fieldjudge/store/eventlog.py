@@ -28,6 +28,7 @@ from fieldjudge.store.errors import DamagedFile, NotTheWriter, Refused, WriteKey
 from fieldjudge.store.storage import (
     LineStorage,
     atomic_write_bytes,
+    make_dirs,
     parse_file_bytes,
     read_file_bytes,
 )
@@ -99,7 +100,7 @@ class EventLog:
         path = Path(path)
         if path.exists():
             raise FileExistsError(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(path.parent)
         doc = {"schema": schema.LOG_SCHEMA, "kind": kind, **meta}
         if owner is not None:
             doc["owner"] = owner

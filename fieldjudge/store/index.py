@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from fieldjudge.store.storage import atomic_write_bytes
+from fieldjudge.store.storage import atomic_write_bytes, make_dirs
 
 VERSION = 1
 
@@ -90,7 +90,7 @@ class SummaryIndex:
             now = SummaryIndex(self.path.parent.parent)
             entries = {**self._entries, **now._entries}
             backed_up, heads = now.backed_up, now.heads
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path.parent)
         atomic_write_bytes(
             self.path,
             orjson.dumps(

@@ -37,7 +37,7 @@ import platformdirs
 
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
 from fieldjudge.store.errors import DamagedFile, StoreError
-from fieldjudge.store.storage import fsync_dir
+from fieldjudge.store.storage import fsync_dir, make_dirs
 
 if TYPE_CHECKING:  # the crypto library is loaded when a key is made, checked or used
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -183,7 +183,7 @@ class LaptopKeys:
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
         clean = check_laptop_name(name if name is not None else socket.gethostname() or "laptop")
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        make_dirs(folder, mode=0o700)
         private = Ed25519PrivateKey.generate()
         created = (now or datetime.now(UTC)).isoformat()
         if not _create_exclusive(path, _document(private, clean, created)):

@@ -27,7 +27,7 @@ from fieldjudge.rules.marker_check import TimingTolerance, timing_tolerance
 from fieldjudge.rules.paintball.model import GameState
 from fieldjudge.rules.paintball.setup import GameSetup, Settings
 from fieldjudge.store import EventLog
-from fieldjudge.store.storage import atomic_write_bytes
+from fieldjudge.store.storage import atomic_write_bytes, make_dirs
 
 if TYPE_CHECKING:
     from fieldjudge.services.tournament import TournamentService
@@ -117,7 +117,7 @@ def remember(cfg: ChronoConfig, path: Path | None = None) -> None:
     """Save `cfg` for the next run (atomically: a crash leaves the old file or the new one).
     Raises OSError when the config folder cannot be written."""
     path = path or remembered_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     atomic_write_bytes(path, orjson.dumps(cfg.to_dict(), option=orjson.OPT_INDENT_2))
 
 
