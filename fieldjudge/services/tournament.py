@@ -465,8 +465,14 @@ class TournamentService:
     def record_head(
         self, game_id: str, count: int, hh: str, step: str, kind: str = "games"
     ) -> None:
-        """Append the game's head to this laptop's manifest (signed by this laptop)."""
+        """Append the game's head to this laptop's manifest (signed by this laptop), chained
+        to the line before (its number and that line's digest, signed too), and remember
+        the manifest's new length in the local cache: a manifest cut later is found."""
         lid = self.keys.laptop_id
+        line, prev = identity.manifest_tip(
+            anchors.parse_heads(anchors.read_own_heads(self.folder, lid))
+        )
+        line += 1
         entry = {
             "kind": kind,
             "id": game_id,
@@ -475,9 +481,12 @@ class TournamentService:
             "step": step,
             "at": datetime.fromtimestamp(self.wall(), UTC).isoformat(),
             "laptop": lid,
-            "sig": self.keys.sign(identity.head_message(kind, game_id, count, hh)),
+            "line": line,
+            "prev": prev,
+            "sig": self.keys.sign(identity.head_message(kind, game_id, count, hh, line, prev)),
         }
         anchors.append_head(self.folder, lid, entry)
+        self.store.index.remember_manifest(lid, line, anchors.canonical_digest(entry))
         self.store.index.remember_head(game_id, count, hh)
 
     # -- the one writer of logs ---------------------------------------------------------

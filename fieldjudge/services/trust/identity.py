@@ -34,6 +34,7 @@ from fieldjudge.store.anchors import (
     read_tournament_sig,
     tournament_digest,
 )
+from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.pins import BadTournamentId, HeadJudgePins
 from fieldjudge.store.schema import HANDOVER
 
@@ -188,8 +189,22 @@ def event_fault(
     return None
 
 
-def head_message(kind: str, log_id: str, count: int, head_hash: str) -> bytes:
+def head_message(
+    kind: str, log_id: str, count: int, head_hash: str, line: int = 0, prev: str = ""
+) -> bytes:
+    """What a laptop signs for one manifest line. A chained line (issue 21) signs its
+    place too: ``line``, its number in the manifest, and ``prev``, the digest of the line
+    before ("" for the first); a legacy line (written before the chain) signs neither."""
+    if line:
+        return signed_message("head", f"{kind}/{log_id}:{count}:{head_hash}:{line}:{prev}")
     return signed_message("head", f"{kind}/{log_id}:{count}:{head_hash}")
+
+
+def manifest_tip(rows: list[tuple[int, dict[str, Any] | None]]) -> tuple[int, str]:
+    """(entries, digest of the last entry, "" if none) of a manifest's parsed lines: where
+    the next line chains from."""
+    entries = [doc for _n, doc in rows if doc is not None]
+    return len(entries), canonical_digest(entries[-1]) if entries else ""
 
 
 @dataclass(frozen=True)
@@ -208,7 +223,43 @@ def manifest(
 ) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
     """The newest validly signed head of each game in every laptop's manifest, and the
     faults of each manifest file (relative path -> faults)."""
-    return manifest_of_rows(read_heads(folder), reg)
+    rows = read_heads(folder)
+    heads, faults = manifest_of_rows(rows, reg)
+    _check_local_cache(folder, rows, heads, faults)
+    return heads, faults
+
+
+def _check_local_cache(
+    folder: Path,
+    rows: Mapping[str, list[tuple[int, dict[str, Any] | None]]],
+    heads: dict[tuple[str, str], Anchor],
+    faults: dict[str, list[str]],
+) -> None:
+    """What this laptop's local cache (``.cache/``, never synced) remembers: how long the
+    manifest it wrote was, and the last head of each game it recorded. A manifest shorter
+    than that, or another line at its end, was cut (its newest lines deleted, maybe with a
+    game's newest events); a game's anchor is the newest of the manifest and the cache."""
+    index = SummaryIndex(folder)
+    for lid, (length, digest) in sorted(
+        (lid, m) for lid in index.manifests if (m := index.manifest_length(lid)) is not None
+    ):
+        entries = [doc for _n, doc in rows.get(lid, []) if doc is not None]
+        rel = f"laptops/{lid}/heads.jsonl"
+        if len(entries) < length:
+            faults.setdefault(rel, []).append(
+                f"shortened: this laptop wrote {length} lines, the file holds {len(entries)} "
+                "(its newest lines were deleted)"
+            )
+        elif canonical_digest(entries[length - 1]) != digest:
+            faults.setdefault(rel, []).append(
+                f"line {length} is not the line this laptop wrote there (replaced)"
+            )
+    own = next(iter(index.manifests), "") if len(index.manifests) == 1 else ""
+    for gid in list(index.heads):
+        cached = index.last_head(gid)
+        cur = heads.get(("games", gid))
+        if cached is not None and (cur is None or cached[0] > cur.count):
+            heads[("games", gid)] = Anchor(cached[0], cached[1], own, "this laptop's cache")
 
 
 def manifest_of_rows(
@@ -222,9 +273,23 @@ def manifest_of_rows(
         rel = f"laptops/{lid}/heads.jsonl"
         bad = faults.setdefault(rel, [])
         info = reg.get(lid)
+        place, prev, chained = 0, "", False  # the chain: each line names the one before
         for n, doc in rows:
             if doc is None:
                 bad.append(f"line {n}: not valid JSON")
+                continue
+            place += 1
+            expected_prev, prev = prev, canonical_digest(doc)
+            if "line" in doc:
+                chained = True
+                if doc.get("line") != place or doc.get("prev") != expected_prev:
+                    bad.append(
+                        f"line {n}: the chain is broken (a line before it was removed, "
+                        "changed or inserted)"
+                    )
+                    continue
+            elif chained:
+                bad.append(f"line {n}: a line without the chain after chained lines (inserted?)")
                 continue
             try:
                 kind, gid = str(doc["kind"]), str(doc["id"])
@@ -235,9 +300,9 @@ def manifest_of_rows(
             if not is_key_id(lid) or info is None or not info.public_key:
                 bad.append(f"line {n}: laptop {lid} is not registered")
                 continue
-            if not verify_signature(
-                info.public_key, head_message(kind, gid, count, hh), str(doc.get("sig", ""))
-            ):
+            line = int(doc.get("line") or 0)
+            message = head_message(kind, gid, count, hh, line, str(doc.get("prev", "")))
+            if not verify_signature(info.public_key, message, str(doc.get("sig", ""))):
                 bad.append(f"line {n}: the signature of {info.label()} does not match (edited?)")
                 continue
             at = str(doc.get("at", ""))
