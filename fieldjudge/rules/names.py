@@ -18,14 +18,15 @@ typed in or imported from a CSV always shows whole and reads the same everywhere
   joiners, word joiner, BOM, tag characters U+E0000-U+E007F), space separators Zs other than
   the plain space (no-break space, thin space, ideographic space …), variation selectors
   (U+FE00-U+FE0F, U+E0100-U+E01EF, Mongolian U+180B-U+180F), the combining grapheme joiner
-  U+034F and the Hangul fillers: each renders as nothing or as a space, so "Волки" and
-  "Вол\u200bки" would be two teams that print the same.
+  U+034F and the Hangul fillers: each renders as nothing or as a space, so a name and
+  the same name with a zero-width space inside would be two teams that print the same.
 
-Names are compared in NFC (`clean_name`): "Йод" typed as Й (one code point) and as И + U+0306
-(two) are the same name. A new team name must not be *confusable* with an existing one
+Names are compared in NFC (`clean_name`): a letter typed as one code point (U+0419) and as
+its base letter and a combining mark (U+0418 U+0306) are the same name. A new team name must not be *confusable* with an existing one
 (`confusable_with`): both reduce to the same skeleton in the sense of Unicode TR39 (section 4),
 here over a small table of the look-alikes among Latin, Cyrillic and Greek letters, digits and
-dashes (Cyrillic "Орлы" and Latin-O "Oрлы" print the same), after NFKD and case folding.
+dashes (a Cyrillic word with its first letter swapped for the Latin look-alike prints
+the same), after NFKD and case folding.
 No maintained PyPI library computes TR39 skeletons (confusable-homoglyphs only detects mixed
 scripts), and the app's names are Russian and English, so the table covers those scripts.
 
@@ -39,6 +40,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from fieldjudge.rules.confusables import name_skeleton
 from fieldjudge.rules.messages import Phrase
 
 __all__ = [
@@ -47,7 +49,6 @@ __all__ = [
     "clean_name",
     "confusable_with",
     "name_problem",
-    "name_skeleton",
 ]
 
 MAX_NAME_CHARS = 40
@@ -144,39 +145,6 @@ def name_problem(name: str, limit: int = MAX_NAME_CHARS) -> Phrase | None:
     if len(name) > limit:
         return name_too_long(len(name), limit)
     return None
-
-
-# TR39-style prototypes of the look-alikes among Latin, Cyrillic and Greek (confusables.txt
-# maps each to its Latin prototype; I, 1 and | to l; 0 to O); applied after NFKD, so
-# fullwidth and ligature forms are already plain letters.
-_CONFUSABLES = str.maketrans(
-    {
-        # Cyrillic capitals
-        "А": "A", "В": "B", "Е": "E", "З": "3", "К": "K", "М": "M", "Н": "H", "О": "O",
-        "Р": "P", "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "l", "Ј": "J",
-        "Ԛ": "Q", "Ԝ": "W", "Ү": "Y", "Ӏ": "l", "Ь": "b", "Ꙅ": "S",
-        # Cyrillic small letters
-        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s",
-        "і": "i", "ј": "j", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ү": "y", "ԁ": "d",
-        # Greek
-        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "l", "Κ": "K", "Μ": "M",
-        "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v",
-        "α": "a", "ι": "i", "ρ": "p", "υ": "u", "κ": "k", "ϲ": "c", "ϳ": "j",
-        # Latin and common signs
-        "I": "l", "1": "l", "|": "l", "ı": "i", "0": "O", "ɑ": "a", "ɡ": "g", "ʏ": "y",
-        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
-        "\u2015": "-", "\u2212": "-", "\u02bc": "'", "\u2018": "'", "\u2019": "'",
-        "`": "'", "\u00b4": "'", "\u201c": "''", "\u201d": "''", '"': "''",
-    }
-)  # fmt: skip
-_SPACES = re.compile(r"\s+")
-
-
-def name_skeleton(name: str) -> str:
-    """The name reduced to its look: NFKD, the look-alikes mapped to one prototype, runs of
-    spaces made one, NFD again (TR39 section 4 ``skeleton``, over the table above)."""
-    text = unicodedata.normalize("NFKD", clean_name(name)).translate(_CONFUSABLES)
-    return unicodedata.normalize("NFD", _SPACES.sub(" ", text))
 
 
 def _looks(name: str) -> tuple[str, str, str]:
