@@ -18,6 +18,7 @@ from results_fixtures import demo
 
 from fieldjudge.cli import main
 from fieldjudge.export import bundle
+from fieldjudge.rules.events import GENESIS_HASH, compute_hash
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball.game import FakeClock, GameSession
 from fieldjudge.services.sync import syncthing as svc
@@ -32,8 +33,11 @@ from fieldjudge.services.sync.conflicts import (
     resolve_sync_conflict,
     scan_sync_conflicts,
 )
+from fieldjudge.services.trust.signing import signed_message
 from fieldjudge.store import Refused
 from fieldjudge.store.eventlog import write_log_file
+from fieldjudge.store.keys import LaptopKeys
+from fieldjudge.store.schema import SIGNED_META
 from fieldjudge.store.storage import load_json_file, parse_file_bytes
 from fieldjudge.store.sync_files import (
     ensure_stignore,
@@ -427,9 +431,20 @@ def copy_name(gid: str, device: str = "FIELD22", second: int = 0) -> str:
     return f"{gid}.sync-conflict-20260516-1015{second:02d}-{device}.json"
 
 
-def set_owner(path: Path, owner: str) -> None:
+def set_owner(path: Path, owner: str, keys: LaptopKeys) -> None:
+    """The file as if ``owner`` had created it: its meta and the meta its first event signs
+    (issue 21, 5), the events chained and signed again (by this laptop's key)."""
     data = load_json_file(path)
     data["meta"]["1"]["owner"] = owner
+    prev = GENESIS_HASH
+    for n in sorted(data["events"], key=int):
+        e = data["events"][n]
+        if n == "1":
+            e["data"][SIGNED_META]["owner"] = owner
+        e["prev_hash"] = prev
+        e["hash"] = compute_hash(e)
+        e["sig"] = keys.sign(signed_message("event", e["hash"]))
+        prev = e["hash"]
     data.pop("head", None)  # made again from the new owner
     write_log_file(path, data)
 
@@ -464,10 +479,10 @@ def test_the_one_writer_rule_decides_who_merges(game):
     s2 = GameSession(t, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC)))
     s2.append("clock_start")
     t.release_log("games", gid)
-    set_owner(path, "field-2")
+    set_owner(path, "field-2", t.keys)
     longer = path.read_bytes()
     path.write_bytes(base)
-    set_owner(path, "field-2")
+    set_owner(path, "field-2", t.keys)
     before = path.read_bytes()
     register_laptop(t.folder, "field-2", "Field 2", FIELD)
     register_laptop(t.folder, "pit", "Pit", PIT)

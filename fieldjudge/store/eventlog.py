@@ -219,6 +219,8 @@ class EventLog:
             owner = current_owner(owner, [move])
         when = (wall_time or self.clock()).astimezone(UTC).isoformat()
         seq = len(self.events) + 1
+        if seq == 1:  # the first event signs the file's meta (schema.SIGNED_META)
+            data[schema.SIGNED_META] = schema.meta_claim(self.meta)
         doc: dict[str, Any] = {
             "id": uuid.uuid4().hex,
             "seq": seq,

@@ -36,7 +36,7 @@ from fieldjudge.store.anchors import (
 )
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.pins import BadTournamentId, HeadJudgePins
-from fieldjudge.store.schema import HANDOVER
+from fieldjudge.store.schema import HANDOVER, signed_meta_of
 
 
 @functools.cache
@@ -338,3 +338,34 @@ def tournament_fault(folder: Path, hj_public: str | None) -> str | None:
     ):
         return "tournament.sig is not the head judge's signature"
     return None
+
+
+def meta_problems(
+    log_id: str,
+    meta: Mapping[str, Any],
+    docs: list[dict[str, Any]],
+    schedule: Mapping[str, Mapping[str, Any]],
+) -> tuple[list[str], list[str]]:
+    """(faults, notes) of a game file's meta against its first signed event (the store's
+    ``schema.SIGNED_META``; a differing meta is already a damaged file) and against the
+    schedule of ``tournament.json`` (signed by the head judge): the game, its teams, field
+    and start. A log written before signed meta is checked against the schedule and noted
+    as "unsigned meta": its owner is signed nowhere."""
+    faults: list[str] = []
+    notes: list[str] = []
+    if not docs:
+        notes.append("no events yet: its meta is not signed yet")
+    elif signed_meta_of(docs) is None:
+        notes.append("unsigned meta (written before signed meta): its owner is signed nowhere")
+    if str(meta.get("game_id", "")) != log_id:
+        faults.append(f"the file names game {meta.get('game_id')!r}, not {log_id!r}")
+    game = schedule.get(log_id)
+    if game is None:
+        faults.append(f"game {log_id} is not in the schedule of tournament.json")
+        return faults, notes
+    for name in ("team_a", "team_b", "field", "start"):
+        if meta.get(name) != game.get(name):
+            faults.append(
+                f"{name} {meta.get(name)!r} differs from the schedule's {game.get(name)!r}"
+            )
+    return faults, notes
