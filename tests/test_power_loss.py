@@ -23,9 +23,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from fs_trace import check_all, record  # noqa: E402
 
+from fieldjudge.export import bundle  # noqa: E402
 from fieldjudge.services import create_tournament, open_tournament  # noqa: E402
 from fieldjudge.services.demo import create_demo  # noqa: E402
 from fieldjudge.services.recovery import restore_backup  # noqa: E402
+from fieldjudge.services.sync.merge import conflicts, merge_into, resolve  # noqa: E402
 from fieldjudge.services.trust import identity  # noqa: E402
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE, ScryptParams  # noqa: E402
 from fieldjudge.store import DamagedFile  # noqa: E402
@@ -252,6 +254,57 @@ def test_a_restore_never_leaves_the_game_file_missing(demo: Path, tmp_path: Path
         tmp_path,
         "restore",
     )
+
+
+def test_a_conflict_resolution_never_puts_a_copy_in_place_without_its_decision(
+    tmp_path: Path,
+) -> None:
+    """The head judge takes the other laptop's copy of a diverged game: at no moment is the
+    game file missing, nor the chosen copy in place before his signed decision."""
+    base = tmp_path / "base"
+    create_demo(base, day=date(2026, 6, 1)).close()
+    a, b = tmp_path / "A", tmp_path / "B"
+    shutil.copytree(base, a)
+    shutil.copytree(base, b)
+    t0 = open_tournament(a, startup_backup=False)
+    gid = _game_without_file(t0)
+    t0.close()
+    for folder, text in ((a, "ours"), (b, "theirs")):
+        tt = open_tournament(folder, startup_backup=False)
+        tt.append_game_event(gid, "note", {"text": text})
+        tt.close()
+    theirs = bundle.read_log_file(b / "games" / f"{gid}.json")["events"]
+    t = open_tournament(a, startup_backup=False)
+    merge_into(t, b)
+    (cpath,) = conflicts(t)
+    grant = t.head_judge(DEMO_PASSPHRASE)
+    loud: list[int] = []
+
+    def verdict(folder: Path, acknowledged: bool) -> str:
+        game = folder / "games" / f"{gid}.json"
+        if not game.exists():
+            return "the game file is missing"
+        try:
+            events = bundle.read_log_file(game)["events"]
+        except DamagedFile as exc:
+            return f"the game file is damaged: {exc}"
+        decisions = [
+            load_json_file(p)
+            for p in (folder / "conflicts" / "decisions").glob("*.json")
+            if not p.name.count(TEMP_MARK)
+        ]
+        taken = events[-1]["hash"] == theirs[-1]["hash"]
+        if taken and not any(d.get("hash") == theirs[-1]["hash"] for d in decisions):
+            return "the chosen copy is in place without the head judge's decision"
+        if acknowledged and not taken:
+            return "the acknowledged choice is lost"
+        if _events(folder, gid) != len(events):
+            loud.append(1)  # named as damaged until the manifest holds the new head
+        return ""
+
+    _run(a, lambda: resolve(t, cpath, "theirs", grant=grant), verdict, tmp_path, "resolution")
+    t.close()
+    CHECKED["resolution: states named damaged"] = len(loud)
 
 
 def test_tournament_creation_survives_every_crash_state(tmp_path: Path) -> None:
