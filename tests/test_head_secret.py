@@ -19,6 +19,7 @@ from fieldjudge.services.trust.head_judge import (
     KeyNotPinned,
     ScryptParams,
     SecretTooShort,
+    WeakSecret,
     WrongSecret,
 )
 from fieldjudge.services.trust.signing import signed_message, verify_signature
@@ -94,7 +95,7 @@ def test_a_secret_under_8_characters_is_refused(made) -> None:
         rule_text(info.value, lang="ru")
         == "Секрет главного судьи должен быть не короче 8 символов."
     )
-    for ok in ("12345678", "судьясуд", DEMO_PASSPHRASE):
+    for ok in ("ночной-дозор-7", "йогурт-на-поле", DEMO_PASSPHRASE):
         rec, _ = HeadJudgeKey.create(ok, FAST)
         assert HeadJudgeKey.unlock(rec, ok).public_key_b64 == rec["public_key"]
 
@@ -233,3 +234,84 @@ def test_each_laptop_pins_the_first_head_judge_key_it_sees(tmp_path, made) -> No
     (tmp_path / "cfg" / PINS_FILE).write_text("[]")
     with pytest.raises(DamagedFile):
         pins.pinned(tid)
+
+
+# -- issue 21, defect 10: weak secrets -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("weak", "why_en", "why_ru"),
+    [
+        ("12345678", "most common passwords", "самых распространённых паролей"),
+        ("aaaaaaaa", "repeats the same characters", "повторяет одни и те же символы"),
+        ("abcdefgh", "is a sequence", "последовательность"),
+        ("87654321", "most common passwords", "самых распространённых паролей"),
+        ("password1", "most common passwords", "самых распространённых паролей"),
+        ("qwertyuiop", "most common passwords", "самых распространённых паролей"),
+        ("пароль123", "most common passwords", "самых распространённых паролей"),
+        ("йцукенгш", "most common passwords", "самых распространённых паролей"),
+        ("zzzzzzzzzzzz", "repeats the same characters", "повторяет одни и те же символы"),
+    ],
+)
+def test_a_common_or_trivial_new_secret_is_refused_saying_why(
+    weak: str, why_en: str, why_ru: str
+) -> None:
+    """Issue 21 (10): "12345678" and "aaaaaaaa" were accepted; a copy of the folder lets
+    anyone try the top of a password list offline."""
+    with pytest.raises(WeakSecret) as info:
+        HeadJudgeKey.create(weak, FAST)
+    assert isinstance(info.value, SecretTooShort)  # callers that catch it still refuse
+    assert why_en in rule_text(info.value.message, lang="en")
+    assert why_ru in rule_text(info.value.message, lang="ru")
+    made_record, made_key = HeadJudgeKey.create(SECRET, FAST)
+    with pytest.raises(WeakSecret):
+        HeadJudgeKey.rewrap(made_key, weak, FAST)
+
+
+def test_the_demo_secret_and_passphrases_are_accepted() -> None:
+    for good in (DEMO_PASSPHRASE, "судья-демо-2026", SECRET, "северный-ветер-9", "zq8vn3lwk"):
+        record, _ = HeadJudgeKey.create(good, FAST)
+        assert HeadJudgeKey.unlock(record, good).public_key_b64 == record["public_key"]
+
+
+def test_the_tournament_name_counts_against_the_secret(tmp_path) -> None:
+    from datetime import date
+
+    from fieldjudge.services import create_tournament
+
+    with pytest.raises(WeakSecret):
+        create_tournament(
+            tmp_path / "c",
+            name="Весенний кубок",
+            day=date(2026, 6, 1),
+            head_judge="Петров",
+            head_judge_secret="петров2026",
+            kdf=FAST,
+        )
+    assert not (tmp_path / "c").exists()
+
+
+def test_an_existing_weak_secret_still_unlocks() -> None:
+    """Only a secret being set is judged: a tournament made before this check opens."""
+    record, key = HeadJudgeKey.create(SECRET, FAST)
+    old, _ = HeadJudgeKey.wrap(key._private, "12345678", FAST)
+    assert HeadJudgeKey.unlock(old, "12345678").public_key_b64 == record["public_key"]
+
+
+def test_the_setup_form_refuses_a_weak_secret_in_russian() -> None:
+    from fieldjudge.i18n import set_language
+    from fieldjudge.screens.setup.tournament import validate_tournament
+
+    values = {
+        "name": "Кубок",
+        "date": "2026-06-01",
+        "head_judge": "Петров",
+        "pin": "12345678",
+        "pin2": "12345678",
+    }
+    try:
+        set_language("ru")
+        message = validate_tournament(values)
+    finally:
+        set_language("en")
+    assert message is not None and "самых распространённых паролей" in message

@@ -10,7 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fieldjudge.i18n import rule_text
-from fieldjudge.rules.names import BIDI_CONTROLS, MAX_NAME_CHARS, name_problem
+from fieldjudge.rules.names import (
+    BIDI_CONTROLS,
+    MAX_NAME_CHARS,
+    clean_name,
+    confusable_with,
+    name_problem,
+)
 
 BIDI = [0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
 
@@ -93,3 +99,134 @@ def test_a_team_called_with_square_brackets_is_refused_by_the_service(tmp_path) 
         t.add_team("[/]")
     assert len(t.teams()) == before
     t.close()
+
+
+# -- issue 21, defect 9: names that look the same are different teams ---------------------
+
+INVISIBLE = {
+    0x200B: "ZERO WIDTH SPACE",
+    0x200D: "ZERO WIDTH JOINER",
+    0x00AD: "SOFT HYPHEN",
+    0x00A0: "NO-BREAK SPACE",
+    0xFE0F: "VARIATION SELECTOR-16",
+    0xE0041: "TAG LATIN CAPITAL LETTER A",
+    0x2060: "WORD JOINER",
+    0xFEFF: "ZERO WIDTH NO-BREAK SPACE",
+    0x3000: "IDEOGRAPHIC SPACE",
+    0x034F: "COMBINING GRAPHEME JOINER",
+    0x3164: "HANGUL FILLER",
+}
+
+
+@pytest.mark.parametrize("code", sorted(INVISIBLE))
+def test_invisible_and_format_characters_are_refused(code: int) -> None:
+    """Cf, Zs other than the space, variation selectors, tags: a team "Вол<ZWSP>ки" would
+    print exactly as "Волки"."""
+    problem = name_problem("Вол" + chr(code) + "ки")
+    assert problem is not None
+    assert rule_text(problem, lang="en") == (
+        f"contains the invisible character U+{code:04X} {INVISIBLE[code]} at position 4"
+    )
+    assert rule_text(problem, lang="ru").startswith("содержит невидимый символ")
+
+
+def test_the_plain_space_and_combining_accents_pass() -> None:
+    assert name_problem("Белые медведи") is None
+    assert name_problem(unicodedata.normalize("NFD", "Йод")) is None  # the store makes NFC
+
+
+def test_clean_name_is_nfc_and_trimmed() -> None:
+    assert clean_name("  " + unicodedata.normalize("NFD", "Йод") + " ") == "Йод"
+
+
+@pytest.mark.parametrize(
+    ("new", "existing"),
+    [
+        ("Oрлы", "Орлы"),  # Latin O
+        ("Bолки", "Волки"),  # Latin B
+        ("Team A", "Team А"),  # Cyrillic А
+        ("Team l", "Team 1"),
+        ("Team I", "Team l"),
+        ("Ястребы", "ЯСТРЕБЫ"),
+        ("Пума  2", "Пума 2"),
+        ("Ястребы\u2013Юг", "Ястребы-Юг"),
+        ("ΑΒΓ", "ABΓ"),  # Greek Alpha and Beta
+    ],
+)
+def test_confusable_names_are_found(new: str, existing: str) -> None:
+    assert confusable_with(new, ["Медведи", existing]) == existing
+
+
+@pytest.mark.parametrize(
+    ("new", "existing"), [("Team 1", "Team 2"), ("Волки", "Волга"), ("Rams", "Pams")]
+)
+def test_different_names_are_not_confusable(new: str, existing: str) -> None:
+    assert confusable_with(new, [existing]) is None
+
+
+@pytest.fixture
+def demo(tmp_path):
+    from datetime import date
+
+    from fieldjudge.services.demo import create_demo
+
+    t = create_demo(tmp_path / "cup", day=date(2026, 6, 1))
+    yield t
+    t.close()
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "Вол\u200bки",
+        "Вол\u200dки",
+        "Вол\u00adки",
+        "Вол\u00a0ки",
+        "Волки\ufe0f",
+        "Волки\U000e0041",
+    ],
+)
+def test_the_service_refuses_an_invisible_twin_of_a_team(demo, variant: str) -> None:
+    """Issue 21 (9): each of these was accepted as a new team printing as the demo's
+    "Волки"."""
+    from fieldjudge.store import Refused
+
+    before = len(demo.teams())
+    with pytest.raises(Refused, match="invisible character"):
+        demo.add_team(variant)
+    assert len(demo.teams()) == before
+
+
+def test_nfd_and_nfc_are_one_team(demo) -> None:
+    from fieldjudge.store import Refused
+
+    demo.add_team("Йод")
+    with pytest.raises(Refused, match="already exists"):
+        demo.add_team(unicodedata.normalize("NFD", "Йод"))
+    nfd = unicodedata.normalize("NFD", "Йогурт")
+    team = demo.add_team(nfd)
+    assert team["name"] == "Йогурт"  # stored in NFC
+
+
+def test_the_service_refuses_a_confusable_name_naming_the_team_in_both_languages(
+    demo,
+) -> None:
+    from fieldjudge.i18n import set_language
+    from fieldjudge.store import Refused
+
+    demo.add_team("Орлы")
+    before = len(demo.teams())
+    try:
+        set_language("en")
+        with pytest.raises(Refused) as info:
+            demo.add_team("Oрлы")  # Latin O
+        assert str(info.value) == ("team name 'Oрлы' looks the same as the existing team 'Орлы'")
+        set_language("ru")
+        with pytest.raises(Refused) as info:
+            demo.add_team("Oрлы")
+        assert str(info.value) == (
+            "название 'Oрлы' выглядит так же, как у уже существующей команды 'Орлы'"
+        )
+    finally:
+        set_language("en")
+    assert len(demo.teams()) == before

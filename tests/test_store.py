@@ -22,6 +22,7 @@ from fieldjudge.store import DamagedFile, EventLog, FolderLocked, Refused, Tourn
 from fieldjudge.store.backup import backups_of, make_backup, newest_good_backup, restore
 from fieldjudge.store.errors import WriterConflict
 from fieldjudge.store.eventlog import HANDOVER
+from fieldjudge.store.schema import SIGNED_META
 from fieldjudge.store.storage import TEMP_MARK
 from fieldjudge.store.validate import validate_file
 
@@ -34,7 +35,11 @@ def test_append_builds_a_verifiable_chain(tmp_path: Path) -> None:
     assert b.prev_hash == a.hash
     reopened = EventLog.open(tmp_path / "g.json")
     assert [e.id for e in reopened.events] == [a.id, b.id]
-    assert reopened.events[0].data == {"team": "A", "number": 7}
+    first = dict(reopened.events[0].data)
+    # issue 21 (5): the first event signs the file's meta
+    assert first.pop(SIGNED_META) == {"kind": "game", "game_id": "g", "owner": None}
+    assert first == {"team": "A", "number": 7}
+    assert SIGNED_META not in reopened.events[1].data
     assert reopened.events[0].judge == "Судья"
 
 

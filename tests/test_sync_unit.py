@@ -18,6 +18,7 @@ from fakes import FakeClock
 from results_fixtures import demo
 
 from fieldjudge.cli import main
+from fieldjudge.rules.events import GENESIS_HASH, compute_hash
 from fieldjudge.services import open_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball.game import GameSession
@@ -33,9 +34,12 @@ from fieldjudge.services.sync.conflicts import (
     resolve_sync_conflict,
     scan_sync_conflicts,
 )
+from fieldjudge.services.trust.signing import signed_message
 from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store import Refused, bundle
 from fieldjudge.store.eventlog import write_log_file
+from fieldjudge.store.keys import LaptopKeys
+from fieldjudge.store.schema import SIGNED_META
 from fieldjudge.store.storage import load_json_file, parse_file_bytes
 from fieldjudge.store.sync_files import (
     ensure_stignore,
@@ -489,9 +493,20 @@ def copy_name(gid: str, device: str = "FIELD22", second: int = 0) -> str:
     return f"{gid}.sync-conflict-20260516-1015{second:02d}-{device}.json"
 
 
-def set_owner(path: Path, owner: str) -> None:
+def set_owner(path: Path, owner: str, keys: LaptopKeys) -> None:
+    """The file as if ``owner`` had created it: its meta and the meta its first event signs
+    (issue 21, 5), the events chained and signed again (by this laptop's key)."""
     data = load_json_file(path)
     data["meta"]["1"]["owner"] = owner
+    prev = GENESIS_HASH
+    for n in sorted(data["events"], key=int):
+        e = data["events"][n]
+        if n == "1":
+            e["data"][SIGNED_META]["owner"] = owner
+        e["prev_hash"] = prev
+        e["hash"] = compute_hash(e)
+        e["sig"] = keys.sign(signed_message("event", e["hash"]))
+        prev = e["hash"]
     data.pop("head", None)  # made again from the new owner
     write_log_file(path, data)
 
@@ -566,16 +581,9 @@ def test_events_another_laptop_signed_into_a_game_are_never_merged(game, tmp_pat
     t.release_log("games", gid)
     path, fid, first, second = field_laptop_game(t, gid, tmp_path / "cfg-field")
     hid = t.owner_id
-    # the head judge's laptop appends into the field laptop's game (made possible here by
-    # writing the owner in the file as itself, then putting the field laptop back)
     path.write_bytes(second)
-    set_owner(path, hid)
-    s2 = GameSession(t, gid, clock=FakeClock(datetime(2026, 5, 16, 9, 1, tzinfo=UTC)))
-    s2.append("clock_start")
-    t.release_log("games", gid)
-    set_owner(path, fid)
-    foreign = path.read_bytes()
-    path.write_bytes(second)
+    # the head judge's laptop appended one event into the field laptop's game
+    foreign = with_foreign_event(second, path, t.keys, "clock_start")
     # named after the field laptop's device: the name would credit the owner
     register_laptop(t.folder, fid, "Field 1", FIELD, public_key=_public_key(t.folder, fid))
     (path.parent / copy_name(gid, "FIELD22")).write_bytes(foreign)
@@ -605,6 +613,35 @@ def test_an_unsigned_extension_is_for_the_head_judge(game, tmp_path):
     found = scan_sync_conflicts(t, this_laptop_id=fid)
     assert [(c.laptop, c.status) for c in found] == [(None, NOT_OWNER)]
     assert "unsigned" in found[0].detail
+
+
+def with_foreign_event(raw: bytes, path: Path, keys: LaptopKeys, etype: str) -> bytes:
+    """The game file ``raw`` with one more event, chained and signed by ``keys``' laptop:
+    what a laptop that does not own the game would have appended."""
+    doc = parse_file_bytes(raw, path)
+    last = doc["events"][max(doc["events"], key=int)]
+    seq = last["seq"] + 1
+    e = {
+        "id": f"foreign{seq}",
+        "seq": seq,
+        "type": etype,
+        "game_clock_ms": None,
+        "wall_time": last["wall_time"],
+        "judge": "",
+        "data": {},
+        "prev_hash": last["hash"],
+    }
+    e["hash"] = compute_hash(e)
+    e["sig"] = keys.sign(signed_message("event", e["hash"]))
+    e["signer"] = keys.laptop_id
+    doc["events"][str(seq)] = e
+    doc.pop("head", None)  # made again from the events
+    out = path.parent / "foreign.tmp"
+    write_log_file(out, doc)
+    try:
+        return out.read_bytes()
+    finally:
+        out.unlink()
 
 
 def t_label(t, laptop_id: str) -> str:
@@ -765,7 +802,9 @@ def test_the_app_writes_the_stignore_when_it_creates_or_opens_a_tournament(tmp_p
     from fieldjudge.store.sync_files import stignore_patterns
 
     folder = tmp_path / "cup"
-    t = create_tournament(folder, name="Cup", day=date(2026, 6, 1), head_judge_secret="x" * 8)
+    t = create_tournament(
+        folder, name="Cup", day=date(2026, 6, 1), head_judge_secret="северный-ветер-9"
+    )
     t.close()
     lines = (folder / ".stignore").read_text(encoding="utf-8").splitlines()
     assert "/.cache" in lines and set(stignore_patterns()) <= set(lines)

@@ -62,3 +62,36 @@ def tournament_decision_needs_secret() -> Phrase:
         "only the head judge decides a difference between two laptops' tournament files, "
         "with his secret",
     )
+
+
+@catalog
+def secret_common() -> Phrase:
+    return Phrase(
+        "This secret is among the most common passwords: someone with a copy of the folder"
+        " tries those first. Choose a phrase of several words."
+    )
+
+
+@catalog
+def secret_repeated() -> Phrase:
+    return Phrase(
+        "This secret repeats the same characters: it is guessed at once. Choose a phrase of"
+        " several words."
+    )
+
+
+@catalog
+def secret_sequence() -> Phrase:
+    return Phrase(
+        "This secret is a sequence (like 12345678 or abcdefgh) or a row of keys: it is"
+        " guessed at once. Choose a phrase of several words."
+    )
+
+
+@catalog
+def secret_guessable(guesses: str) -> Phrase:
+    return Phrase(
+        "This secret is too easy to guess (about {guesses} tries, a few days for one"
+        " computer). Choose a longer phrase of several words.",
+        guesses=guesses,
+    )

@@ -13,7 +13,22 @@ typed in or imported from a CSV always shows whole and reads the same everywhere
   a right-to-left override makes "Wolves" print as "sevloW" and can make one team's name look
   like another's on the signed protocol;
 * no square brackets ``[`` ``]``: the screens read them as formatting, so a team called
-  ``[/]`` could not be shown at all (round brackets are fine).
+  ``[/]`` could not be shown at all (round brackets are fine);
+* no invisible or format characters: Unicode category Cf (soft hyphen, zero-width space and
+  joiners, word joiner, BOM, tag characters U+E0000-U+E007F), space separators Zs other than
+  the plain space (no-break space, thin space, ideographic space …), variation selectors
+  (U+FE00-U+FE0F, U+E0100-U+E01EF, Mongolian U+180B-U+180F), the combining grapheme joiner
+  U+034F and the Hangul fillers: each renders as nothing or as a space, so a name and
+  the same name with a zero-width space inside would be two teams that print the same.
+
+Names are compared in NFC (`clean_name`): a letter typed as one code point (U+0419) and as
+its base letter and a combining mark (U+0418 U+0306) are the same name. A new team name must not be *confusable* with an existing one
+(`confusable_with`): both reduce to the same skeleton in the sense of Unicode TR39 (section 4),
+here over a small table of the look-alikes among Latin, Cyrillic and Greek letters, digits and
+dashes (a Cyrillic word with its first letter swapped for the Latin look-alike prints
+the same), after NFKD and case folding.
+No maintained PyPI library computes TR39 skeletons (confusable-homoglyphs only detects mixed
+scripts), and the app's names are Russian and English, so the table covers those scripts.
 
 `name_problem` returns None for a good name, else a `Phrase` saying what is wrong (shown
 with ``rule_text``, translated through ``rules.po``); callers add the line number or the field.
@@ -23,10 +38,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
+from fieldjudge.rules.confusables import name_skeleton
 from fieldjudge.rules.messages import Phrase
 
-__all__ = ["MAX_NAME_CHARS", "BIDI_CONTROLS", "name_problem"]
+__all__ = [
+    "MAX_NAME_CHARS",
+    "BIDI_CONTROLS",
+    "clean_name",
+    "confusable_with",
+    "name_problem",
+]
 
 MAX_NAME_CHARS = 40
 
@@ -40,6 +63,32 @@ _LINE_SEPARATORS = "\u2028\u2029"
 _FORBIDDEN = re.compile(
     "[\x00-\x1f\x7f-\x9f\ud800-\udfff" + _LINE_SEPARATORS + "".join(sorted(BIDI_CONTROLS)) + "]"
 )
+
+
+_VARIATION_SELECTORS = (
+    "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+    + "".join(map(chr, range(0x180B, 0x1810)))
+)
+# invisible letters and marks that are not Cf: combining grapheme joiner, Hangul fillers,
+# braille blank
+_OTHER_INVISIBLE = "\u034f\u115f\u1160\u3164\uffa0\u2800"
+
+
+def _invisible(ch: str) -> bool:
+    """A character that renders as nothing or as a space other than the plain space."""
+    cat = unicodedata.category(ch)
+    return (
+        cat == "Cf"
+        or (cat == "Zs" and ch != " ")
+        or ch in _VARIATION_SELECTORS
+        or ch in _OTHER_INVISIBLE
+    )
+
+
+def clean_name(name: str) -> str:
+    """The name as stored and compared: NFC-normalised and trimmed."""
+    return unicodedata.normalize("NFC", str(name)).strip()
 
 
 def _char_name(ch: str) -> str:
@@ -87,9 +136,32 @@ def name_problem(name: str, limit: int = MAX_NAME_CHARS) -> Phrase | None:
     bad = _FORBIDDEN.search(name)
     if bad is not None:
         return name_bad_char(_char_name(bad.group()), bad.start() + 1)
+    invisible = next((i for i, ch in enumerate(name) if _invisible(ch)), None)
+    if invisible is not None:
+        return name_bad_char(_char_name(name[invisible]), invisible + 1)
     bracket = _BRACKET.search(name)
     if bracket is not None:
         return name_bracket(bracket.group(), bracket.start() + 1)
     if len(name) > limit:
         return name_too_long(len(name), limit)
+    return None
+
+
+def _looks(name: str) -> tuple[str, str, str]:
+    skeleton = name_skeleton(name)
+    return (
+        skeleton,
+        name_skeleton(clean_name(name).casefold()),
+        name_skeleton(skeleton.casefold()),
+    )
+
+
+def confusable_with(name: str, existing: Iterable[str]) -> str | None:
+    """The first of `existing` that `name` could be taken for on screen or paper (the same
+    skeleton as written, or after case folding), else None. The same name (NFC, case-folded)
+    counts too: the caller decides whether that is the same team or a clash."""
+    own = _looks(name)
+    for other in existing:
+        if any(a == b for a, b in zip(own, _looks(other), strict=True)):
+            return other
     return None

@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 
 from fieldjudge.store.keys import default_config_dir
-from fieldjudge.store.storage import atomic_write_bytes
+from fieldjudge.store.storage import atomic_write_bytes, make_dirs
 
 SETTINGS_FILE = "laptop.json"
 KEYMAP_FILE = "keymap.toml"
@@ -72,7 +72,7 @@ class LaptopSettings:
         """Raises OSError when the config folder cannot be written."""
         path = self.path or config_dir() / SETTINGS_FILE
         data = {k: v for k, v in asdict(self).items() if k != "path"}
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(path.parent)
         atomic_write_bytes(path, orjson.dumps(data, option=orjson.OPT_INDENT_2))
 
 

@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.services.tournament import TournamentService
+from fieldjudge.services.tournament import TournamentService, sign_ahead
 from fieldjudge.services.trust.head_judge import DEFAULT_PARAMS, HeadJudgeKey, ScryptParams
 from fieldjudge.store import Tournament, WriteKey
 from fieldjudge.store.keys import LaptopKeys
@@ -87,7 +87,8 @@ def create_tournament(
     and registers itself signed by it; ``tournament.json`` is signed from the start."""
     record, unlocked = (None, None)
     if head_judge_secret is not None:  # a quidditch-only folder has no head judge
-        record, unlocked = HeadJudgeKey.create(head_judge_secret, kdf)  # SecretTooShort
+        # SecretTooShort, WeakSecret
+        record, unlocked = HeadJudgeKey.create(head_judge_secret, kdf, (name, head_judge))
     key = WriteKey()
     keys = keys or laptop_keys(Path(folder), config_dir)
     store = Tournament.create(
@@ -101,6 +102,13 @@ def create_tournament(
         division=division,
         lock=lock,
         key=key,
+        # the genesis version's signature is on disk before tournament.json: a power cut
+        # never leaves a new tournament that reads as tampered with
+        before_write=(
+            None
+            if unlocked is None
+            else lambda data: sign_ahead(Path(folder), unlocked, keys.laptop_id, data)
+        ),
     )
     t = TournamentService(
         store,

@@ -58,6 +58,26 @@ def translated(exc: Refused) -> Refused:
     return Refused(rule_text(exc))
 
 
+def sign_ahead(folder: Path, hj: UnlockedHeadJudge, laptop_id: str, data: dict[str, Any]) -> None:
+    """Write tournament.sig for ``data``, the content tournament.json is about to get,
+    keeping the signature of the content on disk as ``previous``: whichever of the two
+    files a power cut leaves, the signature covers it (``identity.tournament_fault``)."""
+    digest = anchors.canonical_digest(data)
+    try:
+        current = anchors.read_tournament_sig(folder) or {}
+    except DamagedFile:
+        current = {}
+    doc: dict[str, Any] = {
+        "hash": digest,
+        "sig": hj.sign(signed_message("tournament", digest)),
+        "key": hj.key_id,
+        "laptop": laptop_id,
+    }
+    if current.get("hash") not in (None, digest) and current.get("sig"):
+        doc["previous"] = {"hash": current["hash"], "sig": current["sig"]}
+    anchors.write_tournament_sig(folder, doc)
+
+
 class TournamentService:
     """One open tournament folder, written by this laptop (``keys``: its signing key).
 
@@ -97,6 +117,7 @@ class TournamentService:
         # the head judge's key unlocked on this laptop in this session (at creation, or by
         # his secret): tournament.json changes are signed with it
         self._session_hj = head_judge_key
+        store.before_write(self._sign_ahead)
         self._anchors: tuple[Any, dict[tuple[str, str], identity.Anchor]] | None = None
         self._claims: tuple[Any, set[tuple[str, str]]] | None = None
         # game id -> (event count, head hash, the protocol folded over those events): an
@@ -418,6 +439,16 @@ class TournamentService:
         grant = self.head_judge(secret, authority.REGISTER_LAPTOP)
         self._register_laptop(grant)
 
+    def _sign_ahead(self, data: dict[str, Any]) -> None:
+        """Before tournament.json is rewritten with the head judge's key unlocked: write
+        tournament.sig for the new content, keeping the signature of the content on disk
+        as ``previous``; whichever of the two files a power cut leaves, the signature
+        covers it (``identity.tournament_fault`` accepts either)."""
+        hj = self._session_hj
+        if hj is None or hj.public_key_b64 != self.pinned_hj:
+            return
+        sign_ahead(self.folder, hj, self.keys.laptop_id, data)
+
     def _sign_tournament(self) -> None:
         """Sign the new tournament.json with the head judge's key unlocked in this session;
         without it the change stays unsigned and ``verify`` says so."""
@@ -479,8 +510,14 @@ class TournamentService:
     def record_head(
         self, game_id: str, count: int, hh: str, step: str, kind: str = "games"
     ) -> None:
-        """Append the game's head to this laptop's manifest (signed by this laptop)."""
+        """Append the game's head to this laptop's manifest (signed by this laptop), chained
+        to the line before (its number and that line's digest, signed too), and remember
+        the manifest's new length in the local cache: a manifest cut later is found."""
         lid = self.keys.laptop_id
+        line, prev = identity.manifest_tip(
+            anchors.parse_heads(anchors.read_own_heads(self.folder, lid))
+        )
+        line += 1
         entry = {
             "kind": kind,
             "id": game_id,
@@ -489,9 +526,12 @@ class TournamentService:
             "step": step,
             "at": datetime.fromtimestamp(self.wall(), UTC).isoformat(),
             "laptop": lid,
-            "sig": self.keys.sign(identity.head_message(kind, game_id, count, hh)),
+            "line": line,
+            "prev": prev,
+            "sig": self.keys.sign(identity.head_message(kind, game_id, count, hh, line, prev)),
         }
         anchors.append_head(self.folder, lid, entry)
+        self.store.index.remember_manifest(lid, line, anchors.canonical_digest(entry))
         self.store.index.remember_head(game_id, count, hh)
 
     # -- the one writer of logs ---------------------------------------------------------

@@ -4,9 +4,14 @@
   fsync'd JSON line per protocol step (append-only, one writer: that laptop)::
 
       {"kind": "games", "id": "<game id>", "count": 12, "hash": "<head hash>",
-       "step": "protocol_submitted", "at": "<UTC ISO>", "laptop": "<id>", "sig": "<b64>"}
+       "step": "protocol_submitted", "at": "<UTC ISO>", "laptop": "<id>",
+       "line": 7, "prev": "<sha256 of line 6's canonical JSON>", "sig": "<b64>"}
 
-  ``sig`` is the laptop's signature (made by the services; the store holds no keys).
+  ``sig`` is the laptop's signature (made by the services; the store holds no keys) of the
+  head and of ``line``/``prev``: a line removed, changed or inserted breaks the chain.
+  Lines written before the chain (no ``line``) are read as they are; new lines chain from
+  them. Deleting the newest lines keeps a valid chain: the writing laptop's local cache
+  remembers how long its manifest was (``.cache/index.json``).
 - ``tournament.sig`` beside ``tournament.json``: the head judge's signature of the
   canonical JSON of ``tournament.json`` ``{"hash", "sig", "key"}``.
 
@@ -24,7 +29,7 @@ import orjson
 
 from fieldjudge.store.auth_log import LAPTOPS_DIR, _trim_torn_tail
 from fieldjudge.store.errors import DamagedFile
-from fieldjudge.store.storage import atomic_write_bytes, fsync_dir, load_json_file
+from fieldjudge.store.storage import atomic_write_bytes, fsync_dir, load_json_file, make_dirs
 
 HEADS_FILE = "heads.jsonl"
 LAPTOP_FILE = "laptop.json"
@@ -39,9 +44,7 @@ def heads_path(folder: Path, laptop_id: str) -> Path:
 def append_head(folder: Path, laptop_id: str, entry: dict[str, Any]) -> None:
     """Append one manifest line durably (fsync'd before returning)."""
     path = heads_path(folder, laptop_id)
-    if not path.parent.is_dir():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fsync_dir(path.parent.parent)
+    make_dirs(path.parent)
     created = not path.exists()
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
     try:
@@ -54,6 +57,14 @@ def append_head(folder: Path, laptop_id: str, entry: dict[str, Any]) -> None:
         os.close(fd)
     if created:
         fsync_dir(path.parent)
+
+
+def read_own_heads(folder: Path, laptop_id: str) -> bytes:
+    """One laptop's manifest as it is on disk (b"" when it has none yet)."""
+    try:
+        return heads_path(folder, laptop_id).read_bytes()
+    except FileNotFoundError:
+        return b""
 
 
 def read_heads(folder: Path) -> dict[str, list[tuple[int, dict[str, Any] | None]]]:

@@ -28,7 +28,7 @@ import orjson
 from fieldjudge.rules.auth_backoff import RESULTS
 from fieldjudge.rules.key_ids import is_key_id
 from fieldjudge.store.errors import StoreError
-from fieldjudge.store.storage import fsync_dir
+from fieldjudge.store.storage import fsync_dir, make_dirs
 
 LAPTOPS_DIR = "laptops"
 AUTH_FILE = "auth.jsonl"
@@ -81,9 +81,7 @@ class AuthLog:
         )
         folder = self.path.parent
         if not folder.is_dir():
-            folder.mkdir(parents=True, exist_ok=True)
-            fsync_dir(folder.parent)
-            fsync_dir(folder.parent.parent)
+            make_dirs(folder)
         created = not self.path.exists()
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         try:

@@ -8,12 +8,16 @@ damaged file never takes a slot from a good copy.
 
 from __future__ import annotations
 
-import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
 from fieldjudge.store.errors import DamagedFile
-from fieldjudge.store.storage import atomic_write_bytes, read_file_bytes
+from fieldjudge.store.storage import (
+    atomic_write_bytes,
+    copy_durably,
+    make_dirs,
+    read_file_bytes,
+)
 from fieldjudge.store.validate import validate_bytes
 
 DEFAULT_KEEP = 10
@@ -57,7 +61,7 @@ def make_backup(folder: Path, file: Path, keep: int = DEFAULT_KEEP, only_if_chan
     except DamagedFile:
         return None
     d = backup_dir(folder, file)
-    d.mkdir(parents=True, exist_ok=True)
+    make_dirs(d)
     target = d / f"{_stamp()}.json"
     atomic_write_bytes(target, raw, tag=b"b")
     for old in backups_of(folder, file)[keep:]:
@@ -81,11 +85,14 @@ def restore(folder: Path, damaged: Path, backup: Path) -> Path:
     in its place. Returns where the damaged file now is. Only on the judge's request."""
     damaged = Path(damaged)
     aside_dir = Path(folder) / "damaged"
-    aside_dir.mkdir(exist_ok=True)
-    aside = aside_dir / f"{damaged.name}.{_stamp()}"
-    if damaged.exists():
-        shutil.move(str(damaged), aside)
     raw = read_file_bytes(backup)
     validate_bytes(raw, backup)  # refuse to restore garbage
+    make_dirs(aside_dir)
+    aside = aside_dir / f"{damaged.name}.{_stamp()}"
+    if damaged.exists():
+        # a durable copy aside first, then the backup renamed over the damaged file: at no
+        # moment is the game file missing (a missing file with no manifest line would
+        # read as "scheduled")
+        copy_durably(damaged, aside)
     atomic_write_bytes(damaged, raw)
     return aside

@@ -28,6 +28,7 @@ from fieldjudge.store.errors import DamagedFile, NotTheWriter, Refused, WriteKey
 from fieldjudge.store.storage import (
     LineStorage,
     atomic_write_bytes,
+    make_dirs,
     parse_file_bytes,
     read_file_bytes,
 )
@@ -99,7 +100,7 @@ class EventLog:
         path = Path(path)
         if path.exists():
             raise FileExistsError(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(path.parent)
         doc = {"schema": schema.LOG_SCHEMA, "kind": kind, **meta}
         if owner is not None:
             doc["owner"] = owner
@@ -218,6 +219,8 @@ class EventLog:
             owner = current_owner(owner, [move])
         when = (wall_time or self.clock()).astimezone(UTC).isoformat()
         seq = len(self.events) + 1
+        if seq == 1:  # the first event signs the file's meta (schema.SIGNED_META)
+            data[schema.SIGNED_META] = schema.meta_claim(self.meta)
         doc: dict[str, Any] = {
             "id": uuid.uuid4().hex,
             "seq": seq,

@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from fieldjudge.store.storage import atomic_write_bytes
+from fieldjudge.store.storage import atomic_write_bytes, make_dirs
 
 VERSION = 1
 
@@ -22,6 +22,9 @@ class SummaryIndex:
         self.backed_up: dict[str, list[int]] = {}
         # game id -> [count, hash]: the last head this laptop recorded (local, never synced)
         self.heads: dict[str, list[Any]] = {}
+        # laptop id -> [lines, digest of the last line]: the manifest this laptop wrote, as
+        # long as it was when it last appended (a shorter file was cut: issue 21)
+        self.manifests: dict[str, list[Any]] = {}
         self._dirty = False
         try:
             data = orjson.loads(self.path.read_bytes())
@@ -29,6 +32,7 @@ class SummaryIndex:
                 self._entries = data.get("games", {})
                 self.backed_up = data.get("backed_up", {})
                 self.heads = data.get("heads", {})
+                self.manifests = data.get("manifests", {})
         except (OSError, orjson.JSONDecodeError, AttributeError):
             self._entries = {}
 
@@ -68,6 +72,18 @@ class SummaryIndex:
         self._dirty = True
         self.save()
 
+    def remember_manifest(self, laptop_id: str, lines: int, last_digest: str) -> None:
+        """This laptop appended its ``lines``-th manifest line (saved at once)."""
+        self.manifests[laptop_id] = [int(lines), str(last_digest)]
+        self._dirty = True
+        self.save()
+
+    def manifest_length(self, laptop_id: str) -> tuple[int, str] | None:
+        m = self.manifests.get(laptop_id)
+        if isinstance(m, list) and len(m) == 2:
+            return int(m[0]), str(m[1])
+        return None
+
     def last_head(self, game_id: str) -> tuple[int, str] | None:
         h = self.heads.get(game_id)
         if isinstance(h, list) and len(h) == 2:
@@ -86,11 +102,12 @@ class SummaryIndex:
         if not self._dirty:
             return
         entries, backed_up, heads = self._entries, self.backed_up, self.heads
+        manifests = self.manifests
         if merge:
             now = SummaryIndex(self.path.parent.parent)
             entries = {**self._entries, **now._entries}
-            backed_up, heads = now.backed_up, now.heads
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+            backed_up, heads, manifests = now.backed_up, now.heads, now.manifests
+        make_dirs(self.path.parent)
         atomic_write_bytes(
             self.path,
             orjson.dumps(
@@ -99,6 +116,7 @@ class SummaryIndex:
                     "games": entries,
                     "backed_up": backed_up,
                     "heads": heads,
+                    "manifests": manifests,
                 }
             ),
         )

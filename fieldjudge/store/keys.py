@@ -44,7 +44,7 @@ from cryptography.hazmat.primitives.serialization import (
 
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
 from fieldjudge.store.errors import DamagedFile, StoreError
-from fieldjudge.store.storage import fsync_dir
+from fieldjudge.store.storage import fsync_dir, make_dirs
 
 KEY_FILE = "laptop_key.json"
 KEY_SCHEMA = 1
@@ -180,7 +180,7 @@ class LaptopKeys:
             return keys.checked() if check else keys
 
         clean = check_laptop_name(name if name is not None else socket.gethostname() or "laptop")
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        make_dirs(folder, mode=0o700)
         private = Ed25519PrivateKey.generate()
         created = (now or datetime.now(UTC)).isoformat()
         if not _create_exclusive(path, _document(private, clean, created)):

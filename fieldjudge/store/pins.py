@@ -21,7 +21,7 @@ import orjson
 from fieldjudge.rules.key_ids import public_key_bytes
 from fieldjudge.store.errors import DamagedFile, StoreError
 from fieldjudge.store.keys import default_config_dir
-from fieldjudge.store.storage import atomic_write_bytes, load_json_file
+from fieldjudge.store.storage import atomic_write_bytes, load_json_file, make_dirs
 
 PINS_FILE = "pinned_head_judges.json"
 PINS_SCHEMA = 1
@@ -82,6 +82,6 @@ class HeadJudgePins:
             "name": str(name),
             "pinned_at": datetime.now(UTC).isoformat(),
         }
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        make_dirs(self.path.parent, mode=0o700)
         payload = {"schema": PINS_SCHEMA, "tournaments": tournaments}
         atomic_write_bytes(self.path, orjson.dumps(payload, option=orjson.OPT_INDENT_2))

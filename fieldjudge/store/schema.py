@@ -13,7 +13,7 @@ damaged file for it (never overwritten). A file without its meta record is strip
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,49 @@ CURRENT = LOG_SCHEMA
 HANDOVER = "game_handover"
 
 Data = dict[str, dict[str, Any]]
+
+# Signed meta (issue 21, 5): the first event of a log records, in its ``data`` under
+# SIGNED_META, the log's meta as it was created (the game, its teams, field, start and
+# owner), so the meta is part of that event's hash and of its laptop's signature. The
+# meta may never differ from it (the owner moves only by HANDOVER events, applied on top);
+# a log whose first event lacks it was written before signed meta (read as it is, its
+# meta "unsigned"); a log without events has nothing signed yet.
+SIGNED_META = "signed_meta"
+SIGNED_META_FIELDS = (
+    "kind",
+    "game_id",
+    "match_id",
+    "tournament_id",
+    "field",
+    "start",
+    "team_a",
+    "team_b",
+    "owner",
+    "laptop",
+)
+
+
+def meta_claim(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of a log's meta its first event signs."""
+    return {k: meta[k] for k in SIGNED_META_FIELDS if k in meta}
+
+
+def signed_meta_of(docs: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The meta the first event signed (None: no events, or written before signed meta)."""
+    data = docs[0].get("data") if docs else None
+    claim = data.get(SIGNED_META) if isinstance(data, dict) else None
+    return claim if isinstance(claim, dict) else None
+
+
+def signed_meta_fault(meta: Mapping[str, Any], docs: list[dict[str, Any]]) -> str | None:
+    """Which meta fields differ from what the first event signed (None: none, or nothing
+    signed)."""
+    claim = signed_meta_of(docs)
+    if claim is None:
+        return None
+    now = meta_claim(meta)
+    changed = sorted(k for k in set(claim) | set(now) if claim.get(k) != now.get(k))
+    return ", ".join(changed) or None
 
 
 def current_for(kind: str) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,45 @@ def fsync_dir(folder: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def make_dirs(folder: Path, mode: int = 0o777) -> Path:
+    """``mkdir -p`` that survives a power cut: each folder it creates is made durable by an
+    fsync of its parent (a new folder's entry lives in the parent, so without it a file
+    fsync'd inside can vanish with its folder). Every folder the store creates goes
+    through here."""
+    folder = Path(folder)
+    missing = []
+    p = folder
+    while not p.is_dir():
+        missing.append(p)
+        if p.parent == p:
+            break
+        p = p.parent
+    for d in reversed(missing):
+        try:
+            d.mkdir(mode=mode)
+        except FileExistsError:
+            if not d.is_dir():
+                raise
+            continue
+        fsync_dir(d.parent)
+    return folder
+
+
+def move_durably(src: Path, dst: Path) -> None:
+    """Move ``src`` to ``dst`` (a rename within one file system) and fsync both folders,
+    so after a power cut the file is in exactly one of them and never lost."""
+    src, dst = Path(src), Path(dst)
+    os.replace(src, dst)
+    fsync_dir(dst.parent)
+    if src.parent != dst.parent:
+        fsync_dir(src.parent)
+
+
+def copy_durably(src: Path, dst: Path) -> None:
+    """Copy ``src`` to ``dst`` atomically and durably (temp file, fsync, rename, fsync)."""
+    atomic_write_bytes(Path(dst), Path(src).read_bytes(), tag=b"b")
 
 
 def _signal_write(tag: bytes) -> None:
@@ -138,10 +177,13 @@ class AtomicJSONStorage(Storage):
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = Path(path)
         self._cache: dict[str, dict[str, Any]] | None = None
+        #: called with the new content before it is written (tournament.json: the head
+        #: judge's signature of the new content goes to disk first)
+        self.before_write: Callable[[dict[str, Any]], None] | None = None
         if not self.path.exists():
             if not create:
                 raise DamagedFile(self.path, "file does not exist")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_dirs(self.path.parent)
 
     def read(self) -> dict[str, dict[str, Any]] | None:
         if self._cache is None:
@@ -155,6 +197,8 @@ class AtomicJSONStorage(Storage):
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         try:
+            if self.before_write is not None:
+                self.before_write(data)
             atomic_write_bytes(self.path, orjson.dumps(data))
         except BaseException:
             # TinyDB mutated the cached tables before calling us: forget them, so the

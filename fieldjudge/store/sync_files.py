@@ -16,7 +16,6 @@ Who writes what:
 from __future__ import annotations
 
 import re
-import shutil
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -25,7 +24,13 @@ from typing import Any
 import orjson
 
 from fieldjudge.store.errors import Refused
-from fieldjudge.store.storage import TEMP_MARK, atomic_write_bytes
+from fieldjudge.store.storage import (
+    TEMP_MARK,
+    atomic_write_bytes,
+    copy_durably,
+    make_dirs,
+    move_durably,
+)
 
 STIGNORE = ".stignore"
 LAPTOPS = "laptops"
@@ -84,7 +89,7 @@ def write_laptop_file(folder: Path, laptop_id: str, name: str, payload: bytes) -
     if not _LAPTOP_ID.match(Path(name).stem or "") or Path(name).name != name:
         raise Refused(f"file name {name!r} is not a plain name")
     d = laptop_dir(folder, laptop_id)
-    d.mkdir(parents=True, exist_ok=True)
+    make_dirs(d)
     path = d / name
     atomic_write_bytes(path, payload)
     return path
@@ -213,7 +218,7 @@ def keep_file(src: Path, folder: Path, move: bool = True, name: str = "") -> Pat
     over an existing file (a numbered name instead): what the head judge did not keep is
     archived, not deleted."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_dirs(folder)
     want = Path(name or Path(src).name)
     target = folder / want
     n = 2
@@ -221,7 +226,7 @@ def keep_file(src: Path, folder: Path, move: bool = True, name: str = "") -> Pat
         target = folder / f"{want.stem}-{n}{want.suffix}"
         n += 1
     if move:
-        shutil.move(str(src), target)
+        move_durably(Path(src), target)
     else:
-        shutil.copyfile(src, target)
+        copy_durably(Path(src), target)
     return target

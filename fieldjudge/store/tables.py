@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from tinydb import TinyDB
 
-from fieldjudge.rules.names import name_problem
+from fieldjudge.rules.names import clean_name, confusable_with, name_problem
 from fieldjudge.rules.schedule import ScheduleCheck, Slot, check_schedule
 from fieldjudge.store.errors import MsgId, Refused, RefusedMany, WriteKey
 
@@ -62,8 +62,8 @@ class TablesMixin:
         return next((t for t in self.teams() if t["id"] == team_id), None)
 
     def team_by_name(self, name: str) -> dict[str, Any] | None:
-        key = name.strip().casefold()
-        return next((t for t in self.teams() if t["name"].casefold() == key), None)
+        key = clean_name(name).casefold()
+        return next((t for t in self.teams() if clean_name(t["name"]).casefold() == key), None)
 
     def team_names(self) -> dict[str, str]:
         return {t["id"]: t["name"] for t in self.teams()}
@@ -76,13 +76,19 @@ class TablesMixin:
 
     def add_team(self, name: str, key: WriteKey | None = None) -> dict[str, Any]:
         self.check_key(key)
-        name = name.strip()
+        name = clean_name(name)
         if not name:
             raise Refused("a team needs a name")
         if problem := name_problem(name):
             raise Refused("team name {problem}", problem=problem)
         if self.team_by_name(name):
             raise Refused("team {name} already exists", name=repr(name))
+        if (other := confusable_with(name, (t["name"] for t in self.teams()))) is not None:
+            raise Refused(
+                "team name {name} looks the same as the existing team {other}",
+                name=repr(name),
+                other=repr(other),
+            )
         team = {"id": uuid.uuid4().hex[:8], "name": name}
         self._db.table("teams").insert(team)
         return team
@@ -96,9 +102,10 @@ class TablesMixin:
         key: WriteKey | None = None,
     ) -> dict:
         self.check_key(key)
-        if not name.strip():
+        name = clean_name(name)
+        if not name:
             raise Refused("a player needs a name")
-        if problem := name_problem(name.strip()):
+        if problem := name_problem(name):
             raise Refused("player name {problem}", problem=problem)
         if not 0 <= number <= 999:
             raise Refused("a player number is 0-999")
@@ -107,7 +114,7 @@ class TablesMixin:
             raise Refused("number {number} is already in this team", number=number)
         if captain and any(p["captain"] for p in roster):
             raise Refused("this team already has a captain")
-        player = {"team_id": team_id, "number": number, "name": name.strip(), "captain": captain}
+        player = {"team_id": team_id, "number": number, "name": name, "captain": captain}
         self._db.table("players").insert(player)
         return player
 
@@ -116,44 +123,56 @@ class TablesMixin:
     ) -> tuple[int, int]:
         """Add all rows in one atomic write (new teams created). Refuses, changing nothing,
         if any row clashes with a player already stored. Returns (teams added, players)."""
-        rows = list(rows)
-        existing = {t["name"].casefold(): t["id"] for t in self.teams()}
+        existing = {clean_name(t["name"]).casefold(): t["id"] for t in self.teams()}
+        names = {clean_name(t["name"]).casefold(): t["name"] for t in self.teams()}
         taken = {(p["team_id"], p["number"]) for p in self.players()}
         has_captain = {p["team_id"] for p in self.players() if p["captain"]}
         new_teams: dict[str, dict[str, Any]] = {}
         new_players = []
         errors = []
         for r in rows:
+            team, player = clean_name(r.team), clean_name(r.name)  # compared and kept in NFC
             bad = [
                 Refused("line {line}: {what} {problem}", line=r.line, what=what, problem=problem)
-                for what, value in ((MsgId("team name"), r.team), (MsgId("player name"), r.name))
+                for what, value in ((MsgId("team name"), team), (MsgId("player name"), player))
                 if (problem := name_problem(value))
             ]
             if bad:
                 errors.extend(bad)
                 continue
-            folded = r.team.casefold()
+            folded = team.casefold()
             tid = existing.get(folded) or new_teams.get(folded, {}).get("id")
+            if tid is None and (other := confusable_with(team, names.values())) is not None:
+                errors.append(
+                    Refused(
+                        "line {line}: team name {name} looks the same as the existing team {other}",
+                        line=r.line,
+                        name=repr(team),
+                        other=repr(other),
+                    )
+                )
+                continue
             if tid is None:
+                names[folded] = team
                 tid = uuid.uuid4().hex[:8]
-                new_teams[folded] = {"id": tid, "name": r.team}
+                new_teams[folded] = {"id": tid, "name": team}
             if (tid, r.number) in taken:
                 errors.append(
                     Refused(
                         "line {line}: {team} number {number} is already registered",
                         line=r.line,
-                        team=r.team,
+                        team=team,
                         number=r.number,
                     )
                 )
                 continue
             if r.captain and tid in has_captain:
                 errors.append(
-                    Refused("line {line}: {team} already has a captain", line=r.line, team=r.team)
+                    Refused("line {line}: {team} already has a captain", line=r.line, team=team)
                 )
                 continue
             new_players.append(
-                {"team_id": tid, "number": r.number, "name": r.name, "captain": r.captain}
+                {"team_id": tid, "number": r.number, "name": player, "captain": r.captain}
             )
         if errors:
             raise RefusedMany(errors)

@@ -27,7 +27,7 @@ from fieldjudge.store.errors import DamagedFile, NotTheWriter, Refused, WriteKey
 from fieldjudge.store.eventlog import EventLog
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.lock import FolderLock
-from fieldjudge.store.storage import AtomicJSONStorage, clean_temp_files
+from fieldjudge.store.storage import AtomicJSONStorage, clean_temp_files, make_dirs
 from fieldjudge.store.tables import TablesMixin
 from fieldjudge.store.validate import validate_data, validate_file
 
@@ -98,6 +98,10 @@ class Tournament(TablesMixin):
         self._logs: dict[str, EventLog] = {}
         self.index = SummaryIndex(self.folder)
 
+    def before_write(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
+        """Call ``hook`` with the new content of tournament.json before each write of it."""
+        self._db.storage.before_write = hook  # type: ignore[attr-defined]
+
     def check_key(self, key: WriteKey | None, what: str = "tournament.json") -> None:
         """Raise :class:`NotTheWriter` unless ``key`` is this tournament's write key."""
         if not self._writable or key is not self._key:
@@ -118,12 +122,15 @@ class Tournament(TablesMixin):
         division: str = "",
         lock: bool = True,
         key: WriteKey | None = None,
+        before_write: Callable[[dict[str, Any]], None] | None = None,
     ) -> Tournament:
+        """A new tournament folder. ``before_write``: called with the content of
+        tournament.json before each write of it (the head judge's signature first)."""
         folder = Path(folder)
         if (folder / TOURNAMENT_FILE).exists():
             raise FileExistsError(f"{folder} already holds a tournament")
         for sub in ("games", "quidditch", "exports", "backups", ".cache"):
-            (folder / sub).mkdir(parents=True, exist_ok=True)
+            make_dirs(folder / sub)  # the data folder's entry of the new folder too
         fl = FolderLock(folder)
         if lock:
             fl.acquire()
@@ -142,6 +149,7 @@ class Tournament(TablesMixin):
             "division": division,
             "settings": settings or {},
         }
+        db.storage.before_write = before_write  # type: ignore[attr-defined]
         db.storage.write({"meta": {"1": meta}, "teams": {}, "players": {}, "games": {}})
         db.clear_cache()
         return cls(folder, db, fl if lock else None, key)
@@ -165,11 +173,13 @@ class Tournament(TablesMixin):
         try:
             # only the lock's holder cleans: an unlocked reader (an export) would delete
             # the temp file of a write the app is making at that moment
-            for sub in (folder, folder / "games", folder / "quidditch"):
+            for sub in (folder, folder / "games", folder / "quidditch", folder / ".cache"):
                 if lock and sub.is_dir():
                     clean_temp_files(sub)
-            if lock and (folder / "backups").is_dir():  # an interrupted backup leaves one
-                clean_temp_files(folder / "backups", recursive=True)
+            # an interrupted backup, laptop file, decision or restore leaves one too
+            for name in ("backups", "laptops", "conflicts", "damaged"):
+                if lock and (folder / name).is_dir():
+                    clean_temp_files(folder / name, recursive=True)
             db = TinyDB(path, storage=AtomicJSONStorage, create=False)
             data, changed = validate_data(db.storage.read(), path)
             if (data.get("meta") or {}).get("1", {}).get("kind") != "tournament":

@@ -74,6 +74,14 @@ def validate_log_data(data: Any, path: Path) -> tuple[dict, bool, list[dict[str,
         fault = Phrase("malformed event ({error})", error=repr(exc))
     if fault:
         raise DamagedFile(path, "broken event chain: {fault}", fault=fault)
+    changed_meta = schema.signed_meta_fault(meta, docs)
+    if changed_meta:
+        raise DamagedFile(
+            path,
+            "the file's meta ({fields}) is not what its first signed event records "
+            "(edited by hand?)",
+            fields=changed_meta,
+        )
     if "head" in data:
         head_fault = _head_fault((data.get("head") or {}).get("1"), docs, meta)
         if head_fault:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
 from fieldjudge.services import Refused, TournamentService, create_tournament, slugify
 from fieldjudge.services.trust.head_judge import MIN_SECRET_CHARS
+from fieldjudge.services.trust.secret_strength import secret_weakness
 from fieldjudge.settings import DEFAULTS, settings_from_form
 
 
@@ -63,6 +64,8 @@ def validate_tournament(v: Values) -> str | None:
         return _("The head judge secret needs at least 8 characters")
     if v["pin"] != v["pin2"]:
         return _("The two secrets differ")
+    if (why := secret_weakness(v["pin"], (v["name"], v["head_judge"]))) is not None:
+        return rule_text(why)
     try:
         settings_from_form(v)
     except ValueError as exc:

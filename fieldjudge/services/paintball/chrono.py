@@ -30,7 +30,7 @@ from fieldjudge.rules.paintball.setup import GameSetup, Settings
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.store import DamagedFile, EventLog
 from fieldjudge.store.keys import default_config_dir
-from fieldjudge.store.storage import atomic_write_bytes
+from fieldjudge.store.storage import atomic_write_bytes, make_dirs
 
 if TYPE_CHECKING:
     from fieldjudge.services.tournament import TournamentService
@@ -118,7 +118,7 @@ def remember(cfg: ChronoConfig, path: Path | None = None) -> None:
     """Save `cfg` for the next run (atomically: a crash leaves the old file or the new one).
     Raises OSError when the config folder cannot be written."""
     path = path or remembered_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     atomic_write_bytes(path, orjson.dumps(cfg.to_dict(), option=orjson.OPT_INDENT_2))
 
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.rules.names import name_problem
+from fieldjudge.rules.names import clean_name, confusable_with, name_problem
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
 
@@ -65,7 +65,7 @@ class RosterEditor:
         return team
 
     def _check_name(self, what: str, name: str) -> str:
-        name = name.strip()
+        name = clean_name(name)
         if not name:
             raise Refused(_("{what}: type a name").format(what=what))
         if problem := name_problem(name):
@@ -79,6 +79,13 @@ class RosterEditor:
         other = self.t.team_by_name(name)
         if other is not None and other["id"] != team_id:
             raise Refused(_("A team named {name} already exists").format(name=name))
+        others = (t["name"] for t in self.t.teams() if t["id"] != team_id)
+        if (lookalike := confusable_with(name, others)) is not None:
+            raise Refused(
+                _("Team name {name} looks the same as the existing team {other}").format(
+                    name=name, other=lookalike
+                )
+            )
         self._refuse_if_played(team_id)
 
         def change(data: dict) -> None:

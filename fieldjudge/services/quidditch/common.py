@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.store.storage import atomic_write_bytes
+from fieldjudge.store.storage import atomic_write_bytes, make_dirs
 
 MATCH_CREATED = "match_created"
 ROUND_RESOLVED = "round_resolved"
@@ -31,5 +31,5 @@ def rolls_span(rolls: Sequence[Mapping[str, Any]]) -> str:
 
 def write_text(path: Path, text: str) -> None:
     """UTF-8 text, atomically, creating the folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     atomic_write_bytes(path, text.encode("utf-8"))

@@ -31,7 +31,7 @@ from fieldjudge.rules.quidditch import (
 )
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import EventLog, Refused, StoreError
-from fieldjudge.store.storage import atomic_write_bytes
+from fieldjudge.store.storage import atomic_write_bytes, make_dirs
 
 from . import exports
 from .common import (
@@ -196,7 +196,7 @@ class QuidditchSession:
 
     def save_draft(self, round_no: int, decls: Mapping[str, Declaration]) -> None:
         payload = {"round_no": round_no, "declarations": [d.to_dict() for d in decls.values()]}
-        self.folder.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.folder)
         atomic_write_bytes(self.draft_path, orjson.dumps(payload))
 
     def load_draft(self) -> dict[str, Declaration]:

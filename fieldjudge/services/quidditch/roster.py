@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.rules.names import name_problem
+from fieldjudge.rules.names import clean_name, name_problem
 from fieldjudge.rules.quidditch import (
     EndCondition,
     FeintCatalogue,
@@ -100,7 +100,7 @@ def parse_roster_csv(text: str) -> tuple[list[RosterRow], list[str]]:
                 _("line {n}: expected team,name,position,matches,practices").format(n=line_no)
             )
             continue
-        team, name, pos = cells[0], cells[1], cells[2].lower()
+        team, name, pos = clean_name(cells[0]), clean_name(cells[1]), cells[2].lower()
         if not team or not name:
             errors.append(_("line {n}: team and name are required").format(n=line_no))
             continue

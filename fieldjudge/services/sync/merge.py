@@ -17,7 +17,6 @@ and time already taken is refused with the reason. The report lists every change
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +42,14 @@ from fieldjudge.store.anchors import (
 )
 from fieldjudge.store.auth_log import LAPTOPS_DIR
 from fieldjudge.store.eventlog import write_log_file
-from fieldjudge.store.storage import atomic_write_bytes, load_json_file
+from fieldjudge.store.storage import (
+    atomic_write_bytes,
+    copy_durably,
+    fsync_dir,
+    load_json_file,
+    make_dirs,
+    move_durably,
+)
 from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE, anchor_fault
 from fieldjudge.store.validate import validate_data
 
@@ -212,7 +218,7 @@ def _common(ours: list[dict], theirs: list[dict]) -> int:
 
 def _write_log(path: Path, doc: dict[str, Any]) -> None:
     """A whole log (new, fast-forwarded or a kept conflict copy), in the store's format."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     write_log_file(path, bundle.doc_to_log(doc))
 
 
@@ -226,7 +232,7 @@ def _keep_conflict(
 ) -> Conflict:
     events = doc["events"]
     folder = t.folder / CONFLICTS / kind
-    folder.mkdir(parents=True, exist_ok=True)
+    make_dirs(folder)
     for other in sorted(folder.glob(f"{log_id}--*.json")):
         try:
             have = bundle.read_log_file(other)["events"]
@@ -237,6 +243,7 @@ def _keep_conflict(
             return Conflict(kind, log_id, common, ours, len(events) - common, other)
         if k == len(have):  # the new copy extends a kept one: no information is lost
             other.unlink()
+            fsync_dir(folder)
     path = folder / f"{log_id}--{events[-1]['hash'][:12]}.json"
     _write_log(path, doc)
     return Conflict(kind, log_id, common, ours, len(events) - common, path)
@@ -512,7 +519,7 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
     report.schedule_added = added
     if conflicts:
         folder = t.folder / CONFLICTS / "tournament"
-        folder.mkdir(parents=True, exist_ok=True)
+        make_dirs(folder)
         body = {"source": src.label, "conflicts": conflicts}
         name = f"{Path(src.label).stem}--{canonical_digest(body)[:12]}.json"
         atomic_write_bytes(folder / name, orjson.dumps(body, option=orjson.OPT_INDENT_2))
@@ -544,7 +551,7 @@ def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> Non
         folder = t.folder / LAPTOPS_DIR / Path(lid).name
         doc = entry.get("laptop")
         if isinstance(doc, dict) and not (folder / LAPTOP_FILE).exists():
-            folder.mkdir(parents=True, exist_ok=True)
+            make_dirs(folder)
             atomic_write_bytes(folder / LAPTOP_FILE, orjson.dumps(doc))
             info = identity.registry_of_docs({lid: doc}, t.pinned_hj).get(lid)
             report.laptops_added.append(info.label() if info else lid)
@@ -554,7 +561,7 @@ def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> Non
             hp = folder / HEADS_FILE
             mine = hp.read_bytes() if hp.exists() else b""
             if len(heads) > len(mine) and heads.startswith(mine):
-                folder.mkdir(parents=True, exist_ok=True)
+                make_dirs(folder)
                 atomic_write_bytes(hp, heads)
 
 
@@ -636,11 +643,19 @@ def resolve(
     if not t.is_head_judge(grant):
         grant = t.head_judge(secret)  # refuses without the head judge's secret (citing 31)
     assert grant is not None
-    target = _resolve(t, conflict_path, keep)
     kind = conflict_path.parent.name
     log_id = conflict_path.name.split("--")[0]
     ours = t.folder / kind / f"{log_id}.json"
-    events = bundle.read_log_file(ours)["events"] if ours.exists() else []
+    resolved = t.folder / CONFLICTS / "resolved"
+    theirs: dict[str, Any] | None = None
+    if keep == "ours":
+        events = bundle.read_log_file(ours)["events"] if ours.exists() else []
+        target = resolved / conflict_path.name
+    else:
+        theirs = bundle.read_log_file(conflict_path)  # refuse a damaged copy
+        mine = bundle.read_log_file(ours)["events"] if ours.exists() else []
+        events = theirs["events"]
+        target = resolved / f"{log_id}--{mine[-1]['hash'][:12] if mine else 'empty'}.json"
     decision = {
         "conflict": conflict_path.name,
         "kind": kind,
@@ -650,34 +665,35 @@ def resolve(
         "hash": events[-1]["hash"] if events else "",
         "archived": target.name,
     }
+    # the signed decision is on disk before any file moves: a power cut never leaves the
+    # chosen copy in place without it
     record_decision(t, grant, decision, target.name)
+    _resolve(t, conflict_path, ours, target, theirs)
     if kind == "games" and events:
         t.record_head(log_id, len(events), events[-1]["hash"], "head_judge_decision")
     return target
 
 
-def _resolve(t: TournamentService, conflict_path: Path, keep: str) -> Path:
-    kind = conflict_path.parent.name
-    log_id = conflict_path.name.split("--")[0]
-    ours = t.folder / kind / f"{log_id}.json"
-    resolved = t.folder / CONFLICTS / "resolved"
-    resolved.mkdir(parents=True, exist_ok=True)
-    if keep == "ours":
-        target = resolved / conflict_path.name
-        shutil.move(str(conflict_path), target)
-        return target
-    if keep != "theirs":
-        raise Refused("choose ours or theirs")
-    doc = bundle.read_log_file(conflict_path)  # refuse a damaged copy
-    _forget(t, kind, log_id)
-    mine = bundle.read_log_file(ours)["events"] if ours.exists() else []
-    tag = mine[-1]["hash"][:12] if mine else "empty"
-    target = resolved / f"{log_id}--{tag}.json"
+def _resolve(
+    t: TournamentService,
+    conflict_path: Path,
+    ours: Path,
+    target: Path,
+    theirs: dict[str, Any] | None,
+) -> None:
+    """Archive the copy not chosen in ``target`` and put the chosen one in place; the game
+    file is never missing (our copy is archived by a durable copy, then the other one is
+    renamed over it)."""
+    make_dirs(target.parent)
+    if theirs is None:
+        move_durably(conflict_path, target)
+        return
+    _forget(t, ours.parent.name, ours.stem)
     if ours.exists():
-        shutil.move(str(ours), target)
-    _write_log(ours, doc)
+        copy_durably(ours, target)
+    _write_log(ours, theirs)
     conflict_path.unlink()
-    return target
+    fsync_dir(conflict_path.parent)
 
 
 def record_decision(t: TournamentService, grant: HeadJudge, decision: dict, name: str) -> Path:
@@ -686,7 +702,7 @@ def record_decision(t: TournamentService, grant: HeadJudge, decision: dict, name
     difference he settled."""
     decision |= t.sign_as_head_judge(grant, "head_judge", canonical_digest(decision))
     folder = t.folder.joinpath(*DECISIONS)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_dirs(folder)
     out = folder / f"{name}.json"
     atomic_write_bytes(out, orjson.dumps(decision, option=orjson.OPT_INDENT_2))
     return out

@@ -56,6 +56,7 @@ from cryptography.hazmat.primitives.serialization import (
 from fieldjudge.rules import auth_texts
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
 from fieldjudge.rules.messages import Phrase
+from fieldjudge.services.trust.secret_strength import secret_weakness
 from fieldjudge.store.pins import HeadJudgePins
 
 MIN_SECRET_CHARS = 8
@@ -102,6 +103,11 @@ class SecretTooShort(HeadJudgeError):
     pass
 
 
+class WeakSecret(SecretTooShort):
+    """A new secret that is common, repeated, a sequence or otherwise quickly guessed
+    (:func:`fieldjudge.services.trust.secret_strength.secret_weakness`)."""
+
+
 class WrongSecret(HeadJudgeError):
     pass
 
@@ -121,6 +127,15 @@ def normalize_secret(passphrase: str) -> str:
     if len(text) < MIN_SECRET_CHARS or not text.strip():
         raise SecretTooShort(auth_texts.secret_too_short(MIN_SECRET_CHARS))
     return text
+
+
+def check_new_secret(passphrase: str, context: tuple[str, ...] = ()) -> str:
+    """A secret about to be *set*: :func:`normalize_secret`, then :class:`WeakSecret` if it
+    is common or trivial (an existing secret is never judged when it unlocks)."""
+    secret = normalize_secret(passphrase)
+    if (why := secret_weakness(secret, context)) is not None:
+        raise WeakSecret(why)
+    return secret
 
 
 def _derive(secret: str, salt: bytes, params: ScryptParams) -> bytes:
@@ -159,16 +174,21 @@ class HeadJudgeKey:
 
     @staticmethod
     def create(
-        passphrase: str, params: ScryptParams = DEFAULT_PARAMS
+        passphrase: str, params: ScryptParams = DEFAULT_PARAMS, context: tuple[str, ...] = ()
     ) -> tuple[dict[str, Any], UnlockedHeadJudge]:
-        """A new key pair locked by ``passphrase``: the record to store, and the key."""
+        """A new key pair locked by ``passphrase``: the record to store, and the key.
+        :class:`WeakSecret` for a common or trivial passphrase (``context``: words an
+        attacker knows, e.g. the tournament's name)."""
+        check_new_secret(passphrase, context)
         return HeadJudgeKey.wrap(Ed25519PrivateKey.generate(), passphrase, params)
 
     @staticmethod
     def rewrap(
         unlocked: UnlockedHeadJudge, new_passphrase: str, params: ScryptParams = DEFAULT_PARAMS
     ) -> dict[str, Any]:
-        """A new record for the same key under a new passphrase (the pinned key stays)."""
+        """A new record for the same key under a new passphrase (the pinned key stays);
+        :class:`WeakSecret` for a weak one."""
+        check_new_secret(new_passphrase)
         record, _ = HeadJudgeKey.wrap(unlocked._private, new_passphrase, params)
         return record
 

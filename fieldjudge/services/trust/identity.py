@@ -37,8 +37,9 @@ from fieldjudge.store.anchors import (
     read_tournament_sig,
     tournament_digest,
 )
+from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.pins import BadTournamentId, HeadJudgePins
-from fieldjudge.store.schema import HANDOVER
+from fieldjudge.store.schema import HANDOVER, signed_meta_of
 
 
 @functools.cache
@@ -210,8 +211,22 @@ def handover_record_fault(
     return None
 
 
-def head_message(kind: str, log_id: str, count: int, head_hash: str) -> bytes:
+def head_message(
+    kind: str, log_id: str, count: int, head_hash: str, line: int = 0, prev: str = ""
+) -> bytes:
+    """What a laptop signs for one manifest line. A chained line (issue 21) signs its
+    place too: ``line``, its number in the manifest, and ``prev``, the digest of the line
+    before ("" for the first); a legacy line (written before the chain) signs neither."""
+    if line:
+        return signed_message("head", f"{kind}/{log_id}:{count}:{head_hash}:{line}:{prev}")
     return signed_message("head", f"{kind}/{log_id}:{count}:{head_hash}")
+
+
+def manifest_tip(rows: list[tuple[int, dict[str, Any] | None]]) -> tuple[int, str]:
+    """(entries, digest of the last entry, "" if none) of a manifest's parsed lines: where
+    the next line chains from."""
+    entries = [doc for _n, doc in rows if doc is not None]
+    return len(entries), canonical_digest(entries[-1]) if entries else ""
 
 
 @dataclass(frozen=True)
@@ -230,7 +245,43 @@ def manifest(
 ) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
     """The newest validly signed head of each game in every laptop's manifest, and the
     faults of each manifest file (relative path -> faults)."""
-    return manifest_of_rows(read_heads(folder), reg)
+    rows = read_heads(folder)
+    heads, faults = manifest_of_rows(rows, reg)
+    _check_local_cache(folder, rows, heads, faults)
+    return heads, faults
+
+
+def _check_local_cache(
+    folder: Path,
+    rows: Mapping[str, list[tuple[int, dict[str, Any] | None]]],
+    heads: dict[tuple[str, str], Anchor],
+    faults: dict[str, list[str]],
+) -> None:
+    """What this laptop's local cache (``.cache/``, never synced) remembers: how long the
+    manifest it wrote was, and the last head of each game it recorded. A manifest shorter
+    than that, or another line at its end, was cut (its newest lines deleted, maybe with a
+    game's newest events); a game's anchor is the newest of the manifest and the cache."""
+    index = SummaryIndex(folder)
+    for lid, (length, digest) in sorted(
+        (lid, m) for lid in index.manifests if (m := index.manifest_length(lid)) is not None
+    ):
+        entries = [doc for _n, doc in rows.get(lid, []) if doc is not None]
+        rel = f"laptops/{lid}/heads.jsonl"
+        if len(entries) < length:
+            faults.setdefault(rel, []).append(
+                f"shortened: this laptop wrote {length} lines, the file holds {len(entries)} "
+                "(its newest lines were deleted)"
+            )
+        elif canonical_digest(entries[length - 1]) != digest:
+            faults.setdefault(rel, []).append(
+                f"line {length} is not the line this laptop wrote there (replaced)"
+            )
+    own = next(iter(index.manifests), "") if len(index.manifests) == 1 else ""
+    for gid in list(index.heads):
+        cached = index.last_head(gid)
+        cur = heads.get(("games", gid))
+        if cached is not None and (cur is None or cached[0] > cur.count):
+            heads[("games", gid)] = Anchor(cached[0], cached[1], own, "this laptop's cache")
 
 
 def manifest_of_rows(
@@ -244,9 +295,23 @@ def manifest_of_rows(
         rel = f"laptops/{lid}/heads.jsonl"
         bad = faults.setdefault(rel, [])
         info = reg.get(lid)
+        place, prev, chained = 0, "", False  # the chain: each line names the one before
         for n, doc in rows:
             if doc is None:
                 bad.append(f"line {n}: not valid JSON")
+                continue
+            place += 1
+            expected_prev, prev = prev, canonical_digest(doc)
+            if "line" in doc:
+                chained = True
+                if doc.get("line") != place or doc.get("prev") != expected_prev:
+                    bad.append(
+                        f"line {n}: the chain is broken (a line before it was removed, "
+                        "changed or inserted)"
+                    )
+                    continue
+            elif chained:
+                bad.append(f"line {n}: a line without the chain after chained lines (inserted?)")
                 continue
             try:
                 kind, gid = str(doc["kind"]), str(doc["id"])
@@ -257,9 +322,9 @@ def manifest_of_rows(
             if not is_key_id(lid) or info is None or not info.public_key:
                 bad.append(f"line {n}: laptop {lid} is not registered")
                 continue
-            if not verify_signature(
-                info.public_key, head_message(kind, gid, count, hh), str(doc.get("sig", ""))
-            ):
+            line = int(doc.get("line") or 0)
+            message = head_message(kind, gid, count, hh, line, str(doc.get("prev", "")))
+            if not verify_signature(info.public_key, message, str(doc.get("sig", ""))):
                 bad.append(f"line {n}: the signature of {info.label()} does not match (edited?)")
                 continue
             at = str(doc.get("at", ""))
@@ -283,6 +348,11 @@ def tournament_fault(folder: Path, hj_public: str | None) -> str | None:
         digest = tournament_digest(folder)
     except DamagedFile as exc:
         return exc.fault
+    previous = sig.get("previous")
+    if sig.get("hash") != digest and isinstance(previous, dict) and previous.get("hash") == digest:
+        # the signature of a change that a power cut kept from reaching tournament.json:
+        # the content on disk is the one he signed before (services.tournament._sign_ahead)
+        sig = previous
     if sig.get("hash") != digest:
         return "changed since the head judge signed it (edited by hand, or an unsigned change)"
     if not hj_public or not verify_signature(
@@ -290,3 +360,34 @@ def tournament_fault(folder: Path, hj_public: str | None) -> str | None:
     ):
         return "tournament.sig is not the head judge's signature"
     return None
+
+
+def meta_problems(
+    log_id: str,
+    meta: Mapping[str, Any],
+    docs: list[dict[str, Any]],
+    schedule: Mapping[str, Mapping[str, Any]],
+) -> tuple[list[str], list[str]]:
+    """(faults, notes) of a game file's meta against its first signed event (the store's
+    ``schema.SIGNED_META``; a differing meta is already a damaged file) and against the
+    schedule of ``tournament.json`` (signed by the head judge): the game, its teams, field
+    and start. A log written before signed meta is checked against the schedule and noted
+    as "unsigned meta": its owner is signed nowhere."""
+    faults: list[str] = []
+    notes: list[str] = []
+    if not docs:
+        notes.append("no events yet: its meta is not signed yet")
+    elif signed_meta_of(docs) is None:
+        notes.append("unsigned meta (written before signed meta): its owner is signed nowhere")
+    if str(meta.get("game_id", "")) != log_id:
+        faults.append(f"the file names game {meta.get('game_id')!r}, not {log_id!r}")
+    game = schedule.get(log_id)
+    if game is None:
+        faults.append(f"game {log_id} is not in the schedule of tournament.json")
+        return faults, notes
+    for name in ("team_a", "team_b", "field", "start"):
+        if meta.get(name) != game.get(name):
+            faults.append(
+                f"{name} {meta.get(name)!r} differs from the schedule's {game.get(name)!r}"
+            )
+    return faults, notes

@@ -168,18 +168,22 @@ class Context:
     heads: dict[tuple[str, str], identity.Anchor]
     manifest_faults: dict[str, list[str]]
     meta: dict[str, Any]
+    #: game id -> its row of the schedule in tournament.json (signed by the head judge)
+    schedule: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, folder: Path, pins: HeadJudgePins | None) -> Context:
         try:
             data = load_json_file(Path(folder) / TOURNAMENT_FILE)
             meta = dict(((data or {}).get("meta") or {}).get("1") or {})
+            games = (data or {}).get("games") or {}
+            schedule = {str(g.get("id")): dict(g) for g in games.values() if isinstance(g, dict)}
         except (DamagedFile, AttributeError):
-            meta = {}
+            meta, schedule = {}, {}
         hj, key_fault = identity.trusted_head_judge_key(meta, pins)
         reg = identity.registry(folder, hj)
         heads, mfaults = identity.manifest(folder, reg)
-        return cls(hj, key_fault, reg, heads, mfaults, meta)
+        return cls(hj, key_fault, reg, heads, mfaults, meta, schedule)
 
     def who(self, laptop_id: str | None) -> str:
         return identity.laptop_label(self.reg, laptop_id)
@@ -257,6 +261,9 @@ def verify_log(path: Path, ctx: Context, kind: str, anchored: bool = True) -> Fi
     if meta.get("kind") == "game":
         rep.faults += lock_faults(meta, events)
         rep.faults += owner_faults(meta, docs, ctx, log_id)
+        meta_faults, meta_notes = identity.meta_problems(log_id, meta, docs, ctx.schedule)
+        rep.faults += meta_faults
+        rep.notes += meta_notes
     for lid, n in sorted(by_signer.items()):
         rep.notes.append(f"{n} event(s) by {ctx.who(lid or None)}")
     return rep
