@@ -71,6 +71,7 @@ SAMPLES = {
     "used": 141,
     "judge": "Петров",
     "laptop": 'ноутбук "Главный" (ab12-cd34-ef56-7890)',
+    "guesses": "10⁶",
     "ended": "10:00",
     "allowed": "10:12",
     "seconds": 42,
