@@ -118,12 +118,13 @@ class FieldJudgeApp(App[None]):
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.initial_folder = tournament_folder
         self.tournament: TournamentService | None = None
-        self.judge = judge
         self.monotonic = monotonic  # kept for the screens' timers
         self.wall = wall  # the clock of the head judge's secret attempts (logged, rate-limited)
         self._chrono = chrono  # the chronograph chosen in this run (made on first use)
         self.chrono_feeds: list[Any] = []  # chrono feeds on screen, newest last
         self.laptop = laptop if laptop is not None else LaptopSettings.load()
+        # 31: who judges here is kept per laptop; ``--judge`` sets it (saved in set_judge)
+        self.judge = judge.strip() or self.laptop.judge
         self.register_theme(SUN_THEME)
         self.theme = self.laptop.theme if self.laptop.theme in THEMES else "textual-dark"
         self.pit_port = pit_port
@@ -165,6 +166,8 @@ class FieldJudgeApp(App[None]):
         return HomeScreen()
 
     def on_mount(self) -> None:
+        if self.judge != self.laptop.judge:  # --judge: remembered on this laptop
+            self.set_judge(self.judge)
         self.show_subtitle()
         self.load_keymap()
         if self.initial_folder is not None:
@@ -339,7 +342,12 @@ class FieldJudgeApp(App[None]):
         self.sub_title = " · ".join(parts)
 
     def set_judge(self, name: str) -> None:
+        """Who judges on this laptop from now on (31): recorded with every event and
+        remembered in the laptop's settings across restarts."""
         self.judge = name.strip()
+        if self.laptop.judge != self.judge:
+            self.laptop.judge = self.judge
+            self._save_laptop()
         self.show_subtitle()
 
     def show_damaged(self, folder: Path, exc: DamagedFile) -> None:

@@ -29,7 +29,9 @@ from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo, fresh_demo_fo
     default=None,
     help="UI language (default: from the system locale).",
 )
-@click.option("--judge", default="", help="Your name, recorded with every event.")
+@click.option(
+    "--judge", default="", help="Your name, recorded with every event (remembered on this laptop)."
+)
 @click.version_option(package_name="fieldjudge")
 @click.pass_context
 def main(ctx: click.Context, data_dir: Path | None, lang: str | None, judge: str) -> None:

@@ -32,7 +32,7 @@ SIZE = (110, 36)
 @asynccontextmanager
 async def judging(folder: Path):
     """The app on the demo tournament, loaded: (app, pilot)."""
-    app = make_app(folder.parent, folder, lang="en")
+    app = make_app(folder.parent, folder, lang="en", judge="Test judge")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
         yield app, pilot
@@ -85,14 +85,23 @@ def verdicts(t, gid: str) -> list[dict]:
     return [dict(e.data) for e in checks(t, gid) if e.type == ev.MARKER_VERDICT]
 
 
-async def open_check(app, pilot, gid: str) -> MarkerCheckScreen:
+async def open_check(app, pilot, gid: str, checked_in: bool = True) -> MarkerCheckScreen:
+    """The marker check of ``gid``; ``checked_in``: both teams have reported (19.01), so
+    their markers may be checked."""
     app.push_screen(MarkerCheckScreen(app.tournament, gid))
     await wait_for(
         pilot,
         lambda: isinstance(app.screen, MarkerCheckScreen) and app.screen.query("#feed"),
         "the check",
     )
-    return app.screen
+    screen = app.screen
+    if checked_in:
+        game = app.tournament.game(gid)
+        start = datetime.fromisoformat(str(game["start"]))
+        for team in (game["team_a"], game["team_b"]):
+            screen.service.checkin(team, start - timedelta(minutes=10), start, 3)
+        screen.reload()
+    return screen
 
 
 async def shots(pilot, app, fps_list, gap_ms: float, start: float | None = None) -> float:
@@ -226,7 +235,7 @@ async def test_late_checkin_is_flagged_and_approval_needs_the_head_judges_secret
         g = unplayed(app.tournament)[0]
         gid = g["id"]
         set_now(monkeypatch, datetime.fromisoformat(g["start"]) - timedelta(minutes=2))
-        screen = await open_check(app, pilot, gid)
+        screen = await open_check(app, pilot, gid, checked_in=False)
         await pilot.press("i")
         await wait_for(pilot, lambda: screen.state.checkins, "the check-in")
         assert screen.state.checkins[g["team_a"]] is True  # 32.01: possible no-show
@@ -428,7 +437,7 @@ async def test_flag_hang_check_takes_the_speed_from_the_device(
 
     clock = fake_clock(monkeypatch)
     gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    app = make_app(demo_folder.parent, demo_folder, lang="en", judge="Test judge")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(app, pilot, gid)
         a, _b = screen.session.teams

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from datetime import date
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -38,6 +38,11 @@ def test_marker_check_screen_ru(snap_compare, tmp_path: Path) -> None:
         await wait_for(
             pilot, lambda: isinstance(app.screen, MarkerCheckScreen) and app.screen.query("#feed")
         )
+        game = t.game(gid)
+        start = datetime.fromisoformat(str(game["start"]))
+        for team in (game["team_a"], game["team_b"]):  # 19.01: reported 10 minutes before
+            app.screen.service.checkin(team, start - timedelta(minutes=10), start, 3)
+        app.screen.reload()
         await pilot.press("enter", "a", "m", "s")
         feed = app.screen.query_one("#feed", ChronoFeed)
         t0 = time.monotonic() - 1

@@ -124,7 +124,7 @@ def signed_hang(tmp_path):
     t = demo(tmp_path / "cup")
     gid = finished_game(t, 4, "hang")
     a, b = results.game_view(t, gid).teams
-    results.submit_protocol(t, gid, judge="")  # the senior judge's name comes from the events
+    results.submit_protocol(t, gid, judge="Старший судья Демо")  # 31: who submitted it
     results.sign(t, gid, a, "Иван Капитанов")
     results.refuse(t, gid, b, "флаг повешен после сигнала", captain="Пётр Отказов")
     yield t, gid, a, b
@@ -160,7 +160,9 @@ def test_31_correction_rules_flag_held_with_30_01_points(signed_hang):
         a,
     )
     # a later points-only correction keeps the ruled outcome
-    results.correct_total(t, gid, PIN, {a: 1}, "штраф за осмотр")
+    results.correct_total(
+        t, gid, PIN, {a: 1}, "штраф за осмотр", confirmed_against_rules=True
+    )  # 30.01 gives 2
     r2 = results.game_view(t, gid).result
     assert (r2.outcome, r2.flag_held_team, dict(r2.points)) == ("flag_held", a, {a: 1, b: 0})
 
@@ -249,7 +251,7 @@ def test_signature_lines_names_and_head_hash_in_html_and_pdf(signed_hang, tmp_pa
     t, gid, a, b = signed_hang
     v = results.game_view(t, gid)
     names = t.team_names()
-    assert v.protocol.submission.judge == ""  # the senior judge's name from the events
+    assert v.protocol.submission.judge == "Старший судья Демо"  # 31: the submission's own
     h = flat(" ".join(html_text(protocol_html(t, v, "ru")).parts))
     lines = [
         f"Капитан: {names[a]} Иван Капитанов подписал в",

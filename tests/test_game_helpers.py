@@ -64,9 +64,13 @@ async def open_game(app, pilot, gid: str):
 
 
 @asynccontextmanager
-async def game_screen(folder: Path, gid: str, lang: str = "en", size=(100, 32)):
-    """The app on ``folder`` with game ``gid`` open on the game screen: (app, pilot, screen)."""
-    app = make_app(folder.parent, folder, lang=lang)
+async def game_screen(
+    folder: Path, gid: str, lang: str = "en", size=(100, 32), judge: str = "Test judge"
+):
+    """The app on ``folder`` with game ``gid`` open on the game screen: (app, pilot, screen).
+    ``judge``: this laptop's judge (``--judge``; "": the one remembered, else asked at the
+    first event)."""
+    app = make_app(folder.parent, folder, lang=lang, judge=judge)
     async with app.run_test(size=size) as pilot:
         yield app, pilot, await open_game(app, pilot, gid)
 

@@ -26,7 +26,7 @@ def game(tmp_path: Path, monkeypatch) -> SimpleNamespace:
 
 
 def _app(game, lang: str = "ru"):
-    return make_app(game.folder.parent, game.folder, lang=lang)
+    return make_app(game.folder.parent, game.folder, lang=lang, judge="Test judge")
 
 
 async def _started(pilot, game, ms: int):

@@ -29,6 +29,12 @@ def unplayed_game(folder: Path) -> dict:
         t.close()
 
 
+def check_in(service: MarkerCheckService, team: str) -> None:
+    """19.01: the team checks in at the chrono station 10 minutes before its start."""
+    start = datetime.fromisoformat(service.t.game(service.game_id)["start"])
+    service.checkin(team, start - timedelta(minutes=10), start, 3)
+
+
 def chrono_laptop(folder: Path, config: Path):
     """Another laptop (its own key), registered by the head judge."""
     t = open_tournament(folder, startup_backup=False, config_dir=config)
@@ -115,8 +121,9 @@ def test_the_laptop_that_owns_the_game_writes_its_checks_into_it(tmp_path: Path)
         GameSession(t, g["id"])  # this laptop opened the game: it owns it
         service = MarkerCheckService(t, g["id"])
         number = service.state()[1].team_players(g["team_a"])[0].number
+        check_in(service, g["team_a"])  # 19.01: before its markers are checked
         service.verdict(g["team_a"], number, "admitted")
-        assert [e.type for e in t.game_log(g["id"]).events] == [ev.MARKER_VERDICT]
+        assert [e.type for e in t.game_log(g["id"]).events] == [ev.CHECKIN, ev.MARKER_VERDICT]
         assert not t.store.marker_log_path(t.keys.laptop_id, g["id"]).exists()
     finally:
         t.close()
@@ -167,6 +174,7 @@ def test_marker_checks_of_another_folder_arrive_by_merge_and_a_forged_one_does_n
     try:
         service = MarkerCheckService(chrono, gid)
         number = service.state()[1].team_players(team)[0].number
+        check_in(service, team)
         service.verdict(team, number, "not_admitted")
         rel = chrono.store.marker_log_path(chrono.keys.laptop_id, gid).relative_to(chrono_folder)
     finally:
@@ -174,9 +182,10 @@ def test_marker_checks_of_another_folder_arrive_by_merge_and_a_forged_one_does_n
     forged = tmp_path / "forged" / "cup"
     shutil.copytree(chrono_folder, forged)
     doc = bundle.read_log_file(forged / rel)
-    ev0 = dict(doc["events"][0], data={**doc["events"][0]["data"], "result": "admitted"})
-    ev0["hash"] = compute_hash(ev0)
-    (forged / rel).write_bytes(orjson.dumps(bundle.doc_to_log({**doc, "events": [ev0]})))
+    checkin, verdict = doc["events"]  # 19.01: the team checked in, then the verdict
+    ev1 = dict(verdict, data={**verdict["data"], "result": "admitted"})
+    ev1["hash"] = compute_hash(ev1)
+    (forged / rel).write_bytes(orjson.dumps(bundle.doc_to_log({**doc, "events": [checkin, ev1]})))
 
     field = open_tournament(field_folder, startup_backup=False)
     try:
@@ -184,7 +193,7 @@ def test_marker_checks_of_another_folder_arrive_by_merge_and_a_forged_one_does_n
         errs = [e for e in report.errors if e.startswith(rel.as_posix())]
         assert len(errs) == 1
         assert errs[0].startswith(
-            f"{rel.as_posix()}: not merged: event #1 (marker_verdict): the signature of laptop"
+            f"{rel.as_posix()}: not merged: event #2 (marker_verdict): the signature of laptop"
         )
         assert errs[0].endswith("does not match the event (edited?)")
         assert not (field_folder / rel).exists()
@@ -193,7 +202,7 @@ def test_marker_checks_of_another_folder_arrive_by_merge_and_a_forged_one_does_n
         assert not field.game_path(gid).exists()  # the merge makes no game file either
         session = GameSession(field, gid)
         assert session.state.player(team, number).marker_result == "not_admitted"
-        assert [e.type for e in session.events] == [ev.MARKER_VERDICT]
+        assert [e.type for e in session.events] == [ev.CHECKIN, ev.MARKER_VERDICT]
     finally:
         field.close()
     assert verify_folder(field_folder)[rel.as_posix()] == []
@@ -207,6 +216,7 @@ def test_a_damaged_marker_check_log_never_stops_the_game(tmp_path: Path) -> None
     try:
         service = MarkerCheckService(chrono, g["id"])
         number = service.state()[1].team_players(g["team_a"])[0].number
+        check_in(service, g["team_a"])
         service.verdict(g["team_a"], number, "admitted")
         path = chrono.store.marker_log_path(chrono.keys.laptop_id, g["id"])
     finally:

@@ -6,11 +6,13 @@ without one shows every key was handled (acted on, or refused with a message).""
 from __future__ import annotations
 
 import random
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from fieldjudge.app import make_app
+from fieldjudge.screens.chrono.marker_check import open_marker_check
 
 KEYS = list("abcdefghijklmnopqrstuvwxyzHS0123456789") + [
     "enter",
@@ -29,6 +31,12 @@ KEYS = list("abcdefghijklmnopqrstuvwxyzHS0123456789") + [
 ]
 
 
+def checkin_times(game: dict) -> tuple[datetime, datetime, int]:
+    """19.01: a team checking in 10 minutes before the game's start (3 minutes required)."""
+    start = datetime.fromisoformat(str(game["start"]))
+    return start - timedelta(minutes=10), start, 3
+
+
 async def _storm(pilot, rng: random.Random, presses: int) -> None:
     for _ in range(presses):
         await pilot.press(rng.choice(KEYS))
@@ -44,7 +52,7 @@ async def _wait_for(pilot, condition) -> None:
 
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_key_storm_on_a_live_game(demo_folder: Path, seed: int) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    app = make_app(demo_folder.parent, demo_folder, lang="ru", judge="Судья")
     async with app.run_test(size=(80, 24)) as pilot:
         await _wait_for(pilot, lambda: app.tournament is not None)
         t = app.tournament
@@ -73,11 +81,22 @@ async def test_key_storm_on_the_marker_check(demo_folder: Path) -> None:
     app = make_app(demo_folder.parent, demo_folder, lang="ru")
     async with app.run_test(size=(80, 24)) as pilot:
         await _wait_for(pilot, lambda: app.tournament is not None)
-        await pilot.press("tab")
-        for _ in range(4):  # the first unplayed game
-            await pilot.press("down")
-        await pilot.press("k")
-        await _wait_for(pilot, lambda: app.screen.__class__.__name__ == "MarkerCheckScreen")
+        t = app.tournament
+        # the first unplayed game (a signed one's marker check is closed: 31)
+        gid = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
+        open_marker_check(app, gid)
+        await _wait_for(
+            pilot,
+            lambda: (
+                app.screen.__class__.__name__ == "MarkerCheckScreen"
+                and app.screen.query("#mc-roster")
+            ),
+        )
+        app.screen.service.checkin(  # 19.01: the teams report before their markers' checks
+            t.game(gid)["team_a"], *checkin_times(t.game(gid))
+        )
+        app.screen.service.checkin(t.game(gid)["team_b"], *checkin_times(t.game(gid)))
+        app.screen.reload()
         await _storm(pilot, random.Random(6), 150)
 
 

@@ -6,7 +6,7 @@ from results_fixtures import FakeClock, demo, finished_game
 
 from fieldjudge.app import make_app
 from fieldjudge.rules import protocol as pr
-from fieldjudge.screens.dialogs.forms import FormScreen
+from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen
 from fieldjudge.screens.results.protocol import ProtocolScreen
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from tests.test_game_helpers import wait_for
@@ -99,6 +99,9 @@ async def test_31_close_sign_lock_correct_with_the_head_judges_secret(tmp_path):
         clock.now += 31
         await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), 1000)
         await type_form(pilot, "", "2", "", "", DEMO_PASSPHRASE)  # outcome and reason kept
+        # 30.01 gives 3 for the flag hang: the head judge confirms 2 (issue 20, defect 7)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 1000)
+        await pilot.press("y")
         await wait_for(pilot, lambda: proto(app, game_id)[0].corrections, 1000)
         c = proto(app, game_id)[0].corrections[-1]
         assert c.new_points[a] == 2 and c.old_points[a] == 3

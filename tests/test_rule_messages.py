@@ -17,7 +17,7 @@ from fieldjudge import i18n
 from fieldjudge.app import make_app
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules import marker_texts as mt
-from fieldjudge.rules import protocol_texts  # noqa: F401 - registers its constructors
+from fieldjudge.rules import protocol_texts as pt  # registers its constructors
 from fieldjudge.rules.messages import CATALOG, Phrase, Player, RuleMessage, Team, phrases
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import notes as nt
@@ -53,6 +53,10 @@ SAMPLES = {
     "verdict": nt.chrono_ok(290.0),
     "note": "rain",
     "points": 3,
+    "n": [1, 3, 5, 21],
+    "expected": 3,
+    "what": pt.for_flag_hang(),
+    "given": 2,
     "a": "t1",
     "sa": 4,
     "sb": 2,
@@ -178,7 +182,7 @@ def test_engine_results_carry_both_languages(tournament):
 async def test_russian_ui_refuses_eliminating_a_neutral_player_in_russian(demo_folder, monkeypatch):
     clock = fake_clock(monkeypatch)
     gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    app = make_app(demo_folder.parent, demo_folder, lang="ru", judge="Судья")
     async with app.run_test(size=(100, 32)) as pilot:
         screen = await open_game(app, pilot, gid)
         _a, b = screen.session.teams

@@ -148,7 +148,9 @@ def test_wrong_secrets_are_logged_and_wait_across_restarts(folder) -> None:
         with pytest.raises(Refused, match=r"^19\.05: .*try again in 30 s"):
             mc.approve(t.game(t.games()[-1]["id"])["team_a"], DEMO_PASSPHRASE)
         wall.now += 31
-        ev = res.correct_total(t, gid, DEMO_PASSPHRASE, {a: 0, b: 3}, "fixed")
+        ev = res.correct_total(
+            t, gid, DEMO_PASSPHRASE, {a: 0, b: 3}, "fixed", confirmed_against_rules=True
+        )
         assert ev.hj_sig and ev.type == pr.TOTAL_CORRECTED
     finally:
         t.close()

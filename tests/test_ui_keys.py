@@ -167,6 +167,8 @@ async def test_typed_reading_on_the_marker_check_typed_fast(demo_folder: Path, m
             lambda: isinstance(app.screen, MarkerCheckScreen) and app.screen.query("#feed"),
         )
         screen = app.screen
+        await pilot.press("i")  # 19.01: the first player's team checks in
+        await wait_for(pilot, lambda: screen.state.checkins, "the check-in")
         await pilot.press("enter", "s")  # the first player; slap test: no shot
         await wait_for(pilot, lambda: screen.current is not None, "the player's check")
         typed_fast(app, "t", "2", "8", "2", "enter")
@@ -181,7 +183,9 @@ async def test_extra_key_after_the_inspection_closes_does_not_open_the_chrono(
     clock = fake_clock(monkeypatch)
     now = [1000.0]
     gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en", monotonic=lambda: now[0])
+    app = make_app(
+        demo_folder.parent, demo_folder, lang="en", monotonic=lambda: now[0], judge="Test judge"
+    )
     async with app.run_test(size=(100, 32)) as pilot:
         screen = await open_game(app, pilot, gid)
         await keys(pilot, "space")
@@ -224,7 +228,7 @@ async def test_a_key_typed_after_the_closing_key_reaches_the_screen_behind(
     not one more letter of the name."""
     from fieldjudge.screens.setup.teams import TeamsScreen
 
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    app = make_app(demo_folder.parent, demo_folder, lang="en", judge="Test judge")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
         typed_fast(app, "j", "A", "enter", "t")

@@ -62,7 +62,7 @@ async def test_game_screen_rings_at_one_minute_left_unless_turned_off(
 ) -> None:
     clock = fake_clock(monkeypatch)
     gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    app = make_app(demo_folder.parent, demo_folder, lang="en", judge="Test judge")
     async with app.run_test(size=(100, 32)) as pilot:
         screen = await open_game(app, pilot, gid)
         if not on:

@@ -155,12 +155,16 @@ def test_31_what_the_head_judge_may_not_void_after_the_lock(svc, tmp_path) -> No
 def test_31_a_void_after_a_total_correction_supersedes_it(svc) -> None:
     gid, target = locked_game(svc)
     a, b = res.game_view(svc, gid).teams
-    res.correct_total(svc, gid, DEMO_PASSPHRASE, {a: 2, b: 0}, "miscounted")
+    res.correct_total(
+        svc, gid, DEMO_PASSPHRASE, {a: 2, b: 0}, "miscounted", confirmed_against_rules=True
+    )
     assert dict(res.game_view(svc, gid).result.points) == {a: 2, b: 0}
     res.void_locked_event(svc, gid, target, "bunker hit", DEMO_PASSPHRASE)
     v = res.game_view(svc, gid)
     assert dict(v.result.points) == {a: 3, b: 0} and dict(v.result.diff) == {a: 1, b: -1}
-    res.correct_total(svc, gid, DEMO_PASSPHRASE, {a: 2, b: 0}, "miscounted again")
+    res.correct_total(
+        svc, gid, DEMO_PASSPHRASE, {a: 2, b: 0}, "miscounted again", confirmed_against_rules=True
+    )
     assert dict(res.game_view(svc, gid).result.points) == {a: 2, b: 0}
 
 

@@ -91,8 +91,15 @@ def _opened(folder: Path, lock: bool):
     help='CSV field separator (default: ";" for Russian documents, "," for English).',
 )
 @click.option("--overwrite", is_flag=True, help="Replace files of the same name (else: new names).")
+@click.option(
+    "--include-unplayed",
+    is_flag=True,
+    help="Also the protocols of games not played (no check-in, no start, no no-show).",
+)
 @click.pass_context
-def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite) -> None:
+def export(
+    ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite, include_unplayed
+) -> None:
     """Printable protocols (HTML, PDF: one A4 page per game), standings (HTML, PDF, CSV) or
     the complete JSON export."""
     if game_id and all_games:
@@ -102,7 +109,16 @@ def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite
         delimiter = "\t"
     with _opened(_pick_folder(ctx, folder), lock=False) as t:
         try:
-            written = run_export(t, out, fmt, game_id, lang, overwrite, delimiter=delimiter)
+            written = run_export(
+                t,
+                out,
+                fmt,
+                game_id,
+                lang,
+                overwrite,
+                delimiter=delimiter,
+                include_unplayed=include_unplayed,
+            )
         except (StoreError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
     for p in written:

@@ -31,9 +31,14 @@ def _no_progress(done: int, total: int) -> None:
     pass
 
 
-def played_games(t) -> list[dict]:
-    """Scheduled games that have a log (something was recorded)."""
-    return [g for g in t.games() if t.game_path(g["id"]).exists()]
+def played_games(t, include_unplayed: bool = False) -> list[dict]:
+    """Scheduled games that have a log (something was recorded), without the games not
+    played (a log, but no check-in, start or no-show: no result, never a draw; 30.01, 32)
+    unless ``include_unplayed``."""
+    logged = [g for g in t.games() if t.game_path(g["id"]).exists()]
+    if include_unplayed:
+        return logged
+    return [g for g in logged if not t.game_summary(g["id"]).get("not_played")]
 
 
 def run_export(
@@ -46,6 +51,7 @@ def run_export(
     now: datetime | None = None,
     delimiter: str | None = None,
     progress: Progress = _no_progress,
+    include_unplayed: bool = False,
 ) -> list[Path]:
     """Export one game (``game_id``) or the whole tournament; returns the files written.
     CSV: ``delimiter`` (default: ";" for a Russian document, as a Russian spreadsheet
@@ -67,7 +73,7 @@ def run_export(
         written.append(write_new(out_dir / name, payload, overwrite))
 
     stem = tournament_stem(t)
-    played = [t.game(game_id)] if game_id is not None else played_games(t)
+    played = [t.game(game_id)] if game_id is not None else played_games(t, include_unplayed)
     progress(0, len(played))
     if fmt == "json":
         data = bundle.build_bundle(t.folder, now)

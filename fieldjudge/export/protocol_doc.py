@@ -137,7 +137,8 @@ def struck_lines(v, tr: Tr) -> list[Struck]:
                 old=f"{old_outcome}, {points_text(c.old_points, teams)} {pts}",
                 new=f"{new_outcome}, {points_text(c.new_points, teams)} {pts}",
                 why=f"{tr('corrected by the head judge')} {c.head_judge}, "
-                f"{local_time(c.wall_time, '%Y-%m-%d %H:%M')}: {c.reason}",
+                f"{local_time(c.wall_time, '%Y-%m-%d %H:%M')}: {c.reason}"
+                + (f" ({tr('confirmed against 30.01')})" if c.against_rules else ""),
             )
         )
         cur_outcome = new_outcome
@@ -156,6 +157,11 @@ def struck_lines(v, tr: Tr) -> list[Struck]:
     return out
 
 
+def recorded_by(judge: str, tr: Tr) -> str:
+    """31: who recorded a protocol step on his laptop (``, recorded by Ivanov``)."""
+    return f", {tr('recorded by')} {judge}" if judge else ""
+
+
 def sign_lines(t, v, tr: Tr) -> list[SignLine]:
     proto = v.protocol
     lines = []
@@ -163,10 +169,11 @@ def sign_lines(t, v, tr: Tr) -> list[SignLine]:
         sig, ref = proto.signatures.get(x), proto.refusals.get(x)
         role = f"{tr('Captain')}: {v.name(x)}"
         if sig:
-            lines.append(SignLine(role, sig.name, f"{tr('signed at')} {local_time(sig.wall_time)}"))
+            status = f"{tr('signed at')} {local_time(sig.wall_time)}" + recorded_by(sig.judge, tr)
+            lines.append(SignLine(role, sig.name, status))
         elif ref:
             status = f"{tr('refused')}: {ref.reason} ({local_time(ref.wall_time)})"
-            lines.append(SignLine(role, ref.captain, status))
+            lines.append(SignLine(role, ref.captain, status + recorded_by(ref.judge, tr)))
         else:
             lines.append(SignLine(role, "", ""))
     sub = proto.submission
@@ -205,6 +212,8 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
             r.survivors.get(x, 0),
             "✓" if r.flag_hang_team == x else "",
         )
+        if not v.not_played  # no result: no score at all, never a draw (30.01, 32)
+        else (name(x), "—", "—", "—", "")
         for x in (a, b)
     ]
     elims = sorted(
@@ -261,7 +270,11 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
             tr("Flag hang"),
         ],
         result_rows=rows,
-        outcome=outcome_text(r.outcome, pr.outcome_team(r), name, tr),
+        outcome=(
+            tr("game not played")
+            if v.not_played
+            else outcome_text(r.outcome, pr.outcome_team(r), name, tr)
+        ),
         struck=struck_lines(v, tr),
         no_show=", ".join(name(x) for x in sorted(r.no_show))
         + (

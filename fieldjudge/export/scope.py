@@ -35,8 +35,8 @@ def provisional_games(t, made: Mapping[str, dict] | None = None) -> list[Provisi
     out = []
     for g, s in game_summaries(t, made):
         phase = str(s.get("phase", "scheduled"))
-        if phase in ("scheduled", *COUNTED_PHASES):
-            continue
+        if phase in ("scheduled", *COUNTED_PHASES) or s.get("not_played"):
+            continue  # a game not played has no result, not even a provisional one
         res = s.get("result") or {}
         out.append(Provisional(g, phase, dict(res["points"]) if res.get("points") else None))
     return out

@@ -4,7 +4,9 @@ is in ``locale/ru/LC_MESSAGES/rules.po``. Constructors only: the tests themselve
 
 from __future__ import annotations
 
-from fieldjudge.rules.messages import Phrase, RuleMessage, catalog, joined
+from typing import Any
+
+from fieldjudge.rules.messages import Phrase, RuleMessage, Team, catalog, joined
 
 R = RuleMessage
 
@@ -202,3 +204,25 @@ def modes_ok() -> RuleMessage:
 @catalog
 def modes_not_done() -> RuleMessage:
     return R("19.04", "forbidden modes not checked")
+
+
+# --- who may be checked (19.01, 31) --------------------------------------------------------
+
+
+@catalog
+def game_signed() -> RuleMessage:
+    return R(
+        "31",
+        "the protocol of this game is signed by both captains: nothing changes, its marker "
+        "checks are closed",
+    )
+
+
+@catalog
+def team_not_checked_in(team: Any) -> RuleMessage:
+    return R(
+        "19.01",
+        "{team} has not checked in at the chrono station: check the team in (i) before its "
+        "markers are checked",
+        team=Team(str(team)),
+    )

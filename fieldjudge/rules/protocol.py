@@ -14,7 +14,9 @@ Protocol events live in the game's own log:
   total (31). data: ``old_points``, ``new_points``, ``old_diff``, ``new_diff`` ({team: int}),
   ``reason``, ``head_judge``; optionally the outcome he rules instead (30.01):
   ``old_outcome``/``new_outcome`` (flag_hang | flag_held | draw) and
-  ``old_outcome_team``/``new_outcome_team`` (the team that hung or holds the flag).
+  ``old_outcome_team``/``new_outcome_team`` (the team that hung or holds the flag);
+  ``confirmed_against_rules: true`` when its points contradict 30.01 for the outcome it
+  records and the head judge confirmed them (:func:`points_against_rules`).
 
 Both captains signed → the protocol is locked: every event is refused except
 ``total_corrected`` and the head judge's void of a game event (31: "voiding a locked
@@ -94,6 +96,7 @@ class Correction:
     old_outcome_team: str | None = None
     new_outcome_team: str | None = None
     seq: int = 0
+    against_rules: bool = False  # 30.01: the head judge confirmed points against the rule
 
     @property
     def changes_outcome(self) -> bool:
@@ -269,6 +272,7 @@ def _apply(p: Protocol, e: Event) -> None:
                 e.id,
                 *_outcomes(d, teams),
                 seq=e.seq,
+                against_rules=d.get("confirmed_against_rules") is True,
             )
         )
     elif e.type == NO_SHOW:
@@ -374,6 +378,40 @@ def correction_data(
     given = dict(new_points or {})
     data["new_points"] = {t: int(given[t]) if t in given else by_rule[t] for t in teams}
     return data
+
+
+def _outcome_phrase(outcome: str, won: bool) -> Any:
+    if outcome == sc.DRAW:
+        return pt.for_draw()
+    if not won:
+        return pt.for_loss()
+    return pt.for_flag_hang() if outcome == sc.FLAG_HANG else pt.for_flag_held()
+
+
+def points_against_rules(result: Any, points_settings: Any, data: Mapping[str, Any]) -> Any | None:
+    """30.01: how the points of a correction (``data`` of :func:`correction_data`)
+    contradict the points 30.01 gives for the outcome it records (the outcome the head
+    judge rules, else the result's; the inspection's penalty points of 18.02 subtracted
+    when the outcome stays), e.g. «30.01 даёт 3 очка за водружение — записать 2?»; None
+    when they agree or the outcome has no points of 30.01 (a no-show: 32)."""
+    teams = tuple(result.teams)
+    ruled = str(data.get("new_outcome") or "")
+    outcome = ruled or result.outcome
+    team = _team_or_none(data.get("new_outcome_team"), teams) if ruled else outcome_team(result)
+    if outcome_refusal(outcome, team, teams) is not None:
+        return None
+    new = _int_map(data.get("new_points"), teams)
+    if new is None:
+        return None
+    by_rule = sc.outcome_points(points_settings, teams, outcome, team)
+    penalty = {} if ruled else dict(getattr(result, "penalty_points", {}) or {})
+    expected = {t: max(0, by_rule[t] - int(penalty.get(t, 0))) for t in teams}
+    parts = [
+        pt.points_against_rule(x, expected[x], _outcome_phrase(outcome, x == team), new[x])
+        for x in teams
+        if new[x] != expected[x]
+    ]
+    return pt.points_against_rules(parts) if parts else None
 
 
 def lock_refusal(
@@ -523,9 +561,10 @@ class PinGate:
 
 
 def senior_judge(events: Sequence[Event], protocol: Protocol) -> str:
-    """The senior judge's name for the protocol (31): who submitted it, else the judge the
-    app recorded with the game's own events (the latest named one); "" when none is known."""
-    if protocol.submission is not None and protocol.submission.judge:
+    """The senior judge's name for the protocol (31): who submitted it ("" when the
+    submission names nobody: never another judge's name); before a submission, the judge
+    the app recorded with the game's own events (the latest named one)."""
+    if protocol.submission is not None:
         return protocol.submission.judge
     for e in reversed(list(effective(events))):
         if e.judge and e.type not in PROTOCOL_TYPES:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldjudge.rules.messages import Phrase, RuleMessage, Team, catalog
+from fieldjudge.rules.messages import Phrase, RuleMessage, Team, catalog, joined
 
 R = RuleMessage
 
@@ -226,3 +226,63 @@ def locked_void_not_locked() -> RuleMessage:
 @catalog
 def locked_void_unfinished() -> RuleMessage:
     return R("31", "without this event the game would not be over: correct the total instead")
+
+
+# --- 30.01: a correction whose points contradict the outcome recorded --------------------
+
+
+@catalog
+def points_count(n: int) -> Phrase:
+    """``3 points`` with the plural form the Russian text needs (1 очко, 3 очка, 5 очков)."""
+    n = int(n)
+    if n % 10 == 1 and n % 100 != 11:
+        return Phrase.in_context("points:one", "{n} point", n=n)
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return Phrase.in_context("points:few", "{n} points", n=n)
+    return Phrase.in_context("points:many", "{n} points", n=n)
+
+
+@catalog
+def for_flag_hang() -> Phrase:
+    return Phrase.in_context("30.01", "the flag hang")
+
+
+@catalog
+def for_flag_held() -> Phrase:
+    return Phrase.in_context("30.01", "the flag held at the end")
+
+
+@catalog
+def for_draw() -> Phrase:
+    return Phrase.in_context("30.01", "a draw")
+
+
+@catalog
+def for_loss() -> Phrase:
+    return Phrase.in_context("30.01", "a loss")
+
+
+@catalog
+def points_against_rule(team: Any, expected: int, what: Phrase, given: int) -> Phrase:
+    """«Медведи: 30.01 даёт 3 очка за водружение — записать 2?»"""
+    return Phrase(
+        "{team}: 30.01 gives {expected} for {what} — record {given}?",
+        team=Team(str(team)),
+        expected=points_count(expected),
+        what=what,
+        given=int(given),
+    )
+
+
+def points_against_rules(parts: list[Phrase]) -> Phrase:
+    return joined(parts)
+
+
+@catalog
+def confirm_against_rules(why: Any) -> RuleMessage:
+    return R(
+        "30.01",
+        "the corrected points contradict the points of the outcome recorded ({why}): the "
+        "head judge confirms them",
+        why=why,
+    )

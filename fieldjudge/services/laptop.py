@@ -2,7 +2,10 @@
 never synced): the field it judges, the theme, the bell, and the judge's own key map.
 
 - ``laptop.json``: ``{"field": "1", "theme": "fieldjudge-sun", "bell": true}``, written by
-  the app (atomically: a crash leaves the old file or the new one).
+  the app (atomically: a crash leaves the old file or the new one). ``"judge"``: the name
+  recorded with every event this laptop writes (31: the protocol names who did each step),
+  set by ``--judge``, the home screen's ``j`` or the game screen's prompt at the first
+  event, and remembered across restarts.
 - ``keymap.toml``: written by the judge, read at start::
 
       # binding id = "key" (several keys: "a,ф")
@@ -43,9 +46,10 @@ def config_dir() -> Path:
 
 @dataclass
 class LaptopSettings:
-    """This laptop's own settings: its field, theme and bell."""
+    """This laptop's own settings: its field, judge, theme and bell."""
 
     field: str = ""  # the field this laptop judges ("" = not chosen yet)
+    judge: str = ""  # who judges on this laptop (31); "" = asked at the first event
     theme: str = ""  # a Textual theme name ("" = the app's default)
     bell: bool = True  # the terminal bell at one minute left and at "Time!"/game end
     path: Path | None = None
@@ -63,6 +67,7 @@ class LaptopSettings:
             data = {}
         return cls(
             field=str(data.get("field", "") or ""),
+            judge=str(data.get("judge", "") or "").strip(),
             theme=str(data.get("theme", "") or ""),
             bell=bool(data.get("bell", True)),
             path=path,

@@ -58,6 +58,12 @@ class GameResult:
         return a if ka > kb else b
 
 
+def not_played(state: m.GameState) -> bool:
+    """A game not played has no result and is never a draw (30.01, 32): no team checked
+    in (19.01), the clock never started and no no-show was ruled."""
+    return state.phase == m.NOT_STARTED and not state.no_show and not state.checkins
+
+
 def clamp_diff(settings: Settings, diff: int) -> int:
     c = settings.diff_clamp
     return max(-c, min(c, diff))  # 30.01: +5 … -5

@@ -10,7 +10,7 @@ from .declarations import Declaration, valid_actions, valid_bludgers, valid_targ
 from .feints import DEFAULT_FEINTS, Feint, FeintCatalogue
 from .order import check_post_order, next_round_order
 from .outcome import Outcome, RoundResult
-from .post import render_post
+from .post import render_passes_post, render_post
 from .resolve import make_dice, resolve_passes, resolve_round
 from .roster import MatchSetup, Player, Team
 from .settings import EndCondition, QuidditchSettings
@@ -34,6 +34,7 @@ __all__ = [
     "make_dice",
     "new_match",
     "next_round_order",
+    "render_passes_post",
     "render_post",
     "resolve_passes",
     "resolve_round",

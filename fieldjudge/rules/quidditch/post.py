@@ -339,6 +339,35 @@ def render_post(result: RoundResult) -> str:
     return "\n".join(lines)
 
 
+def render_passes_post(result: RoundResult) -> str:
+    """The judge's post of the passes resolved within a round (0, 5: «рассчитываются и
+    отписываются судьёй внутри круга ходов»): only what was resolved at that point -- the
+    passes, who holds the quaffle now, any warning they brought, the rolls. Bludgers, the
+    snitch and the next round's order are resolved at the round's end: not a word of them
+    here (a pass post must not tell players «Бладжеры никого не сбили» before the beaters
+    have posted)."""
+    s = result.state
+    w = _Writer(s.setup)
+    a, b = s.setup.teams
+    q = _section(w, result.by_phase(QUAFFLE))
+    lines = [
+        f"Пасы внутри круга {result.round_no} (п. 0, 5):",
+        f"Счёт: {a.name} {s.score[a.key]} : {s.score[b.key]} {b.name}",
+        "",
+        "Квоффл. " + " ".join([*q, _quaffle_status(w, s)]).strip(),
+    ]
+    wr = _section(w, result.by_phase(WARNINGS))
+    if wr:
+        lines.append("Предупреждения: " + " ".join(wr))
+    lines += [
+        "",
+        f"Круг {result.round_no} продолжается: остальные посты круга, бладжеры и снитч — "
+        "в итоговом посте круга.",
+        verification_line(result),
+    ]
+    return "\n".join(lines)
+
+
 def next_round_line(s: MatchState) -> str:
     setup = s.setup
     w = _Writer(setup)

@@ -288,6 +288,10 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         who = self._row_player()
         if who is None:
             return
+        why = self.service.player_refusal(self.state, who[0])  # 19.01: checked in first
+        if why is not None:
+            self.app.push_screen(MessageScreen(_("Refused"), rule_text(why, self.names)))
+            return
         if self.current is None or (self.current.team, self.current.number) != who:
             self.current = PlayerCheck(*who)
         self._render_check()
@@ -383,6 +387,12 @@ def open_marker_check(app, game_id: str) -> None:
         app.notify(_("Open or create a tournament first"), severity="warning")
         return
     try:
+        # 31: a signed game's marker checks are closed: said, not opened
+        why = MarkerCheckService(t, game_id).open_refusal()
+        if why is not None:
+            title = _("Cannot open the marker check")
+            app.push_screen(MessageScreen(title, rule_text(why, t.team_names())))
+            return
         app.push_screen(MarkerCheckScreen(t, game_id))
     except Exception as exc:  # noqa: BLE001 - a damaged game file or a schedule problem
         if isinstance(exc, DamagedFile):

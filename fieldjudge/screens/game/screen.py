@@ -108,6 +108,7 @@ class GameScreen(JudgeScreen):
         self.corrections = CorrectionActions(self)
         self.flags = FlagActions(self)
         self._notice_lines = 0
+        self._after_name: str | None = None  # the action the judge's name prompt held back
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -159,6 +160,11 @@ class GameScreen(JudgeScreen):
             event.stop()
             event.prevent_default()
             self.prompt.handle_key(event)
+            held, self._after_name = self._after_name, None
+            if held is not None and not self.prompt.active and self.session.judge:
+                await self.run_action(held)  # the key that asked for the name
+            elif held is not None and self.prompt.active:
+                self._after_name = held
             if not self.prompt.active and not self.notice_text:
                 self._show_notice()
             return
@@ -167,7 +173,27 @@ class GameScreen(JudgeScreen):
             return  # an app binding (ctrl+t) or another namespace's (tab: focus_next)
         event.stop()
         event.prevent_default()
+        if not self.session.judge and active.binding.action != "back":
+            self._ask_judge(active.binding.action)
+            return
         await self.run_action(active.binding.action)
+
+    def _ask_judge(self, action: str) -> None:
+        """31: every step names who did it. No name on this laptop yet: asked before the
+        first event is recorded, then the key that asked runs; remembered on this laptop."""
+
+        def named(name: str) -> None:
+            self.session.judge = name
+            set_judge = getattr(self.app, "set_judge", None)
+            if set_judge is not None:
+                set_judge(name)
+
+        self._after_name = action
+        self.prompt.ask_text(
+            _("Your name, the judge of this game (recorded with every event)"),
+            named,
+            _("Type your name"),
+        )
 
     # -- rendering ------------------------------------------------------------------------
     def refresh_all(self) -> None:

@@ -132,14 +132,17 @@ class ProtocolScreen(JudgeScreen):
             "",
             f"{_('Protocol')}: {_(PHASE_TEXT.get(v.phase, 'game in progress'))}",
         ]
-        if not v.final:
+        if v.not_played:  # no check-in, no start, no no-show: no result, never a draw
+            lines += ["", f"{_('Result')} (30.01): {_('game not played')}"]
+        elif not v.final:
             lines.append(_("The game is not over yet: the result below is provisional"))
-        lines += [
-            "",
-            f"{_('Result')} (30.01): {outcome_text(r.outcome, pr.outcome_team(r), v.name, _)}",
-            f"  {v.name(a)}: {r.points[a]} {_('pts')}, {r.diff[a]:+d}, {_('survivors')} {r.survivors.get(a, 0)}",
-            f"  {v.name(b)}: {r.points[b]} {_('pts')}, {r.diff[b]:+d}, {_('survivors')} {r.survivors.get(b, 0)}",
-        ]
+        if not v.not_played:
+            lines += [
+                "",
+                f"{_('Result')} (30.01): {outcome_text(r.outcome, pr.outcome_team(r), v.name, _)}",
+                f"  {v.name(a)}: {r.points[a]} {_('pts')}, {r.diff[a]:+d}, {_('survivors')} {r.survivors.get(a, 0)}",
+                f"  {v.name(b)}: {r.points[b]} {_('pts')}, {r.diff[b]:+d}, {_('survivors')} {r.survivors.get(b, 0)}",
+            ]
         for s in struck_lines(v, _):
             lines.append(f"  {STRIKE}{s.old}{STRIKE_END} → {s.new} ({s.why})")
         if r.no_show:
@@ -300,13 +303,21 @@ class ProtocolScreen(JudgeScreen):
             outcome, team = parse_outcome(values["outcome"], v.teams) or ("", None)
             changed = values["outcome"] != now_code
             points = {x: int(values[k]) for x, k in ((a, "a"), (b, "b")) if values[k]}
-            self.protocol.correct_total(
-                values["pin"],
-                points,
-                values["reason"],
-                outcome=outcome if changed else None,
-                outcome_team=team if changed else None,
-            )
+
+            def correct(confirmed: bool) -> None:
+                self.protocol.correct_total(
+                    values["pin"],
+                    points,
+                    values["reason"],
+                    outcome=outcome if changed else None,
+                    outcome_team=team if changed else None,
+                    confirmed_against_rules=confirmed,
+                )
+
+            try:
+                correct(False)
+            except results.AgainstRules as exc:  # 30.01: he confirms, y / n
+                self.confirm_against_rules(rule_text(exc.question, v.names), correct)
 
         self.pin_form(
             _("Head judge: correct a wrong total (31)"),
@@ -416,6 +427,26 @@ class ProtocolScreen(JudgeScreen):
             check,
             run,
         )
+
+    def confirm_against_rules(self, question: str, correct: Callable[[bool], None]) -> None:
+        """30.01: points against the rule for the outcome recorded are written only once
+        the head judge confirms them (y); n writes nothing."""
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                self.say(_("Not recorded: the correction contradicts 30.01"))
+                return
+            try:
+                correct(True)
+            except StoreError as exc:
+                self.say(_(rule_text(exc, self.view.names if self.view else None)))
+                return
+            self.say("")
+            self.reload()
+            self.app.refresh_home()
+
+        text = f"{_('Record these points against 30.01?')}\n{question}"
+        self.app.push_screen(ConfirmScreen(text), answered)
 
     def pin_form(
         self,

@@ -30,6 +30,17 @@ from fieldjudge.services.paintball import results
 #: ``export(folder, out_dir, fmt, game_id, lang, progress=...)`` -> the files written
 Exporter = Callable[..., list[Path]]
 EXPORT_GROUP = "export"
+#: the export dialog's yes/no answers (Latin and Russian keys)
+YES_NO = {
+    "y": True,
+    "yes": True,
+    "д": True,
+    "да": True,
+    "n": False,
+    "no": False,
+    "н": False,
+    "нет": False,
+}
 
 
 class StandingsScreen(JudgeScreen):
@@ -134,13 +145,16 @@ def export_flow(app, game_id: str | None = None, export: Exporter | None = None)
             return _("Language: ru or en")
         if not v["out"]:
             return _("Name the output folder")
+        if "unplayed" in v and v["unplayed"].lower() not in YES_NO:
+            return _("Games not played: y or n")
         return None
 
     def done(v: Values | None) -> None:
         if not v or refuse_second_export(app):
             return
         out = Path(v["out"]).expanduser()
-        start_export(app, origin, t.folder, out, v["format"], game_id, v["lang"], export)
+        unplayed = YES_NO.get(str(v.get("unplayed", "n")).lower(), False)
+        start_export(app, origin, t.folder, out, v["format"], game_id, v["lang"], export, unplayed)
 
     app.push_screen(
         FormScreen(
@@ -149,6 +163,11 @@ def export_flow(app, game_id: str | None = None, export: Exporter | None = None)
                 Field("format", _("Format: html, pdf, csv or json"), "html"),
                 Field("out", _("Output folder"), str(t.folder / "exports")),
                 Field("lang", _("Language of the documents (ru, en)"), "ru"),
+                *(
+                    []
+                    if game_id
+                    else [Field("unplayed", _("Also the games not played (y/n)"), "n")]
+                ),
             ],
             check,
         ),
@@ -183,6 +202,7 @@ def start_export(
     game_id: str | None,
     lang: str,
     export: Exporter | None = None,
+    include_unplayed: bool = False,
 ) -> None:
     """Run the export in a thread worker of the app; progress goes to the standings
     screen's progress line, the result to a message (on ``origin``, the screen the export
@@ -231,7 +251,10 @@ def start_export(
             to_app(show_progress, done, total)
 
         try:
-            written = run(folder, out, fmt, game_id, lang, progress=progress)
+            # the games not played only when asked for (an exporter without the option
+            # is given none)
+            more = {"include_unplayed": True} if include_unplayed else {}
+            written = run(folder, out, fmt, game_id, lang, progress=progress, **more)
         except _Cancelled:
             return
         except Exception as exc:  # noqa: BLE001 - every failure is shown as a message

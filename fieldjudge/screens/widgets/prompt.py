@@ -10,6 +10,8 @@ prompt, synchronously and in order, so nothing is lost or misrouted.
   Enter accepts, and a shirt number is accepted at once when the digits name exactly one
   roster number that no longer number starts with (``42`` → at once; ``7`` waits while
   ``77`` exists). A validator may refuse it: the message stays, the digits are cleared.
+- :meth:`PromptPanel.ask_text`: a short line of text (the judge's name); Enter accepts it
+  when it is not blank.
 
 Esc cancels. ``then(value)`` runs after the prompt closed, so it may open the next one.
 """
@@ -57,10 +59,11 @@ class Prompt:
     toggles: dict[str, Callable[[], str]] = field(default_factory=dict)  # key -> new title
     buffer: str = ""
     error: str = ""
+    text: bool = False  # a line of text, not a number
 
     @property
     def is_number(self) -> bool:
-        return not self.choices
+        return not self.choices and not self.text
 
 
 class PromptPanel(Vertical):
@@ -107,6 +110,14 @@ class PromptPanel(Vertical):
     ) -> None:
         p = Prompt(title, then, numbers=list(numbers), validate=validate, decimal=decimal)
         p.toggles = toggles or {}
+        p.buffer = initial
+        self._open(p)
+
+    def ask_text(
+        self, title: str, then: Callable[[Any], None], empty: str, initial: str = ""
+    ) -> None:
+        """A line of text; Enter on a blank line shows ``empty`` and keeps the prompt."""
+        p = Prompt(title, then, validate=lambda v: empty if not v else None, text=True)
         p.buffer = initial
         self._open(p)
 
@@ -187,6 +198,9 @@ class PromptPanel(Vertical):
                     return
             return
         ch = event.character or ""
+        if p.text:
+            self._text_key(p, event, ch)
+            return
         if event.key == "enter":
             if p.buffer:
                 self._accept(p.buffer)
@@ -204,6 +218,24 @@ class PromptPanel(Vertical):
                     p.title = toggle()
         if self.current is p:
             self._redraw()
+
+    TEXT_MAX = 40
+
+    def _text_key(self, p: Prompt, event: Key, ch: str) -> None:
+        if event.key == "enter":
+            value = p.buffer.strip()
+            why = p.validate(value) if p.validate else None
+            if why:
+                p.error = f"⚠ {why}"
+            else:
+                self._finish(value)
+                return
+        elif event.key == "backspace":
+            p.buffer = p.buffer[:-1]
+        elif ch and ch.isprintable() and len(p.buffer) < self.TEXT_MAX:
+            p.buffer += ch
+            p.error = ""
+        self._redraw()
 
     def _maybe_auto(self, p: Prompt) -> None:
         if p.decimal or not p.numbers:

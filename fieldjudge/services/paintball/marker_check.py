@@ -18,12 +18,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from fieldjudge.rules import marker_texts as mt
 from fieldjudge.rules.chrono_checks import APPROVAL, checkin_data
 from fieldjudge.rules.events import Event, effective
+from fieldjudge.rules.messages import RuleMessage
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import fold, refusal
 from fieldjudge.rules.paintball.model import GameState
 from fieldjudge.rules.paintball.setup import GameSetup
+from fieldjudge.rules.protocol import fold_protocol
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
@@ -101,9 +104,24 @@ class MarkerCheckService:
         setup = setup_for(self.t, self.game_id)
         return setup, fold(setup, events), MarkerView(events)
 
+    def open_refusal(self, view: MarkerView | None = None) -> RuleMessage | None:
+        """31: why the marker check of this game is closed (its protocol signed by both
+        captains: nothing changes), or None."""
+        events = game_events(self.t, self.game_id) if view is None else view.events
+        setup = setup_for(self.t, self.game_id)
+        return mt.game_signed() if fold_protocol(events, setup.teams).locked else None
+
+    def player_refusal(self, state: GameState, team: str) -> RuleMessage | None:
+        """19.01: why no marker of ``team`` may be checked yet (the team has not checked
+        in at the chrono station), or None."""
+        return None if str(team) in state.checkins else mt.team_not_checked_in(team)
+
     def _append(self, etype: str, data: dict[str, Any], head_judge: Any = None) -> Event:
-        _setup, state, _view = self.state()
-        why = refusal(state, etype, data)  # the rules engine, asked once
+        _setup, state, view = self.state()
+        why: str | None = self.open_refusal(view)
+        if why is None and etype == ev.MARKER_VERDICT:
+            why = self.player_refusal(state, str(data.get("team", "")))
+        why = why or refusal(state, etype, data)  # the rules engine, asked once
         if why:
             raise Refused(why)
         if owns_game(self.t, self.game_id):
@@ -140,8 +158,11 @@ class MarkerCheckService:
     def approve(self, team: str, secret: str) -> Event:
         """19.05: the head judge approves a team's checks, with his secret (wrong ones are
         logged and rate-limited like every head-judge secret)."""
+        _setup, state, view = self.state()
+        why = self.open_refusal(view)
+        if why:
+            raise Refused(why)
         grant = self.t.head_judge(secret, APPROVAL)
-        _setup, state, _view = self.state()
         results = {str(p.number): p.marker_result for p in state.team_players(team)}
         data = {
             "team": team,

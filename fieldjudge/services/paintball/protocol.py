@@ -46,9 +46,11 @@ class GameProtocol:
         new_diff: dict[str, int] | None = None,
         outcome: str | None = None,
         outcome_team: str | None = None,
+        confirmed_against_rules: bool = False,
     ) -> Event:
         """31: the head judge corrects a wrong total (and may rule another outcome), with
-        his secret."""
+        his secret; points against 30.01 for the outcome recorded raise
+        ``results.AgainstRules`` unless ``confirmed_against_rules``."""
         return results.correct_total(
             self.t,
             self.game_id,
@@ -59,6 +61,7 @@ class GameProtocol:
             judge=self.judge,
             outcome=outcome,
             outcome_team=outcome_team,
+            confirmed_against_rules=confirmed_against_rules,
         )
 
     def no_show(

@@ -20,6 +20,7 @@ from fieldjudge.rules.paintball import GameResult, GameSetup, fold, refusal, rep
 from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
 from fieldjudge.rules.paintball.clock import parse_wall
+from fieldjudge.rules.paintball.scoring import not_played
 from fieldjudge.services.paintball.disqualified import Setups, disqualified_before, setup_of
 from fieldjudge.services.trust import authority
 from fieldjudge.services.trust.authority import HeadJudge
@@ -27,6 +28,16 @@ from fieldjudge.store import Refused
 
 if TYPE_CHECKING:  # a type only: the service folds its games' summaries with this module
     from fieldjudge.services.tournament import TournamentService as Svc
+
+
+class AgainstRules(Refused):
+    """A correction whose points contradict 30.01 for the outcome it records: refused
+    until the head judge confirms it. ``question``: what he is asked («30.01 даёт 3 очка
+    за водружение — записать 2?»)."""
+
+    def __init__(self, question: Any) -> None:
+        self.question = question
+        super().__init__(pt.confirm_against_rules(question))
 
 
 class SetupReader(Protocol):
@@ -110,6 +121,11 @@ class GameView:
     def final(self) -> bool:
         """The game is over (a locked protocol stays so after the head judge's void)."""
         return bool(self.state.no_show) or self.state.phase == "final" or self.protocol.locked
+
+    @property
+    def not_played(self) -> bool:
+        """No check-in, no start, no no-show ruled: no result, never a draw (30.01, 32)."""
+        return not_played(self.state)
 
     @property
     def phase(self) -> str:
@@ -264,10 +280,13 @@ def correct_total(
     when: datetime | None = None,
     outcome: str | None = None,
     outcome_team: str | None = None,
+    confirmed_against_rules: bool = False,
 ) -> Event:
     """31: the head judge corrects a wrong total of a signed protocol, with his secret
     (the event is signed with his key); with ``outcome`` he also rules another outcome
-    (points of 30.01 unless given)."""
+    (points of 30.01 unless given). Points that contradict 30.01 for the outcome recorded
+    are refused (:class:`AgainstRules`, after his secret was checked) unless he confirmed them
+    (``confirmed_against_rules``), which the event records."""
     v = game_view(t, game_id)
     data = pr.correction_data(
         v.result, v.setup.settings.points, reason, new_points, new_diff, outcome, outcome_team
@@ -276,6 +295,11 @@ def correct_total(
     if why:
         raise Refused(why)
     grant = t.head_judge(secret, pr.TOTAL_CORRECTED)
+    against = pr.points_against_rules(v.result, v.setup.settings.points, data)
+    if against is not None and not confirmed_against_rules:
+        raise AgainstRules(against)
+    if against is not None:
+        data["confirmed_against_rules"] = True
     head = t.meta.get("head_judge", "") or judge
     data |= {"head_judge": head}
     return _append(t, game_id, pr.TOTAL_CORRECTED, data, judge or head, when, grant)

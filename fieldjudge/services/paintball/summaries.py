@@ -26,6 +26,7 @@ def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, An
     phase = "open" if types else "scheduled"
     out: dict[str, Any] = {"phase": phase, "events": len(types)}
     if not types:
+        out["not_played"] = True  # an empty log: nothing was played (30.01, 32)
         return out
     try:
         out.update(_results_summary(t, game_id, log))
@@ -45,6 +46,8 @@ def summary_of_view(v: GameView) -> dict[str, Any]:
     out: dict[str, Any] = {"phase": "open" if v.events else "scheduled", "events": len(v.events)}
     if v.events:
         out.update(_view_summary(v))
+    elif v.not_played:
+        out["not_played"] = True
     return out
 
 
@@ -55,6 +58,8 @@ def _view_summary(v: GameView) -> dict[str, Any]:
         out["alive"] = [v.state.alive(team) for team in v.teams]
     if v.state.no_show:
         out["no_show"] = sorted(v.state.no_show)
+    if v.not_played:  # a log, but no check-in, start or no-show: left out of exports
+        out["not_played"] = True
     # 20.05: who is disqualified after this game (read by later games' setups)
     out["disqualified"] = sorted([team, number] for team, number in disqualified_in([v.state]))
     # the head judge's void after the signatures (31) is not part of the game's time

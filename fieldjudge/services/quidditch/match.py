@@ -23,6 +23,7 @@ from fieldjudge.rules.quidditch import (
     RoundResult,
     make_dice,
     new_match,
+    render_passes_post,
     render_post,
     resolve_passes,
     resolve_round,
@@ -43,13 +44,6 @@ from .common import (
     rolls_span,
     write_text,
 )
-
-
-def render_passes_post(result: RoundResult) -> str:
-    """The judge's post of passes resolved within the round (0, 5): the round post's text
-    of those outcomes, headed as posted within the round."""
-    body = render_post(result)
-    return f"Пасы внутри круга {result.round_no} (п. 0, 5):\n{body}"
 
 
 def new_server_seed() -> str:
