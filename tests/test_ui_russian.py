@@ -34,7 +34,7 @@ WALK = [
     (["m"], "MergeScreen", ["escape"], "HomeScreen"),
     (["q"], "MatchesScreen", ["escape"], "HomeScreen"),
     (["n"], "FormScreen", ["escape"], "HomeScreen"),
-    (["j"], "FormScreen", ["escape"], "HomeScreen"),
+    (["j"], "HomeScreen", ["escape"], "HomeScreen"),  # the judge's name, asked inline
     (["w"], "PitPanel", ["w"], "HomeScreen"),
     (["down"] * 4 + ["p"], "ProtocolScreen", ["escape"], "HomeScreen"),  # not played yet
     (["k"], "MarkerCheckScreen", ["escape"], "HomeScreen"),

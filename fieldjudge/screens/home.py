@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -23,6 +23,7 @@ from textual.worker import get_current_worker
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 
 if TYPE_CHECKING:  # Syncthing's client is imported after the first frame
     from fieldjudge.services.sync.syncthing import SyncStatus, SyncStatusProvider
@@ -150,6 +151,7 @@ class HomeScreen(JudgeScreen):
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
             yield Static("", id="pit-line", markup=False)
             yield Static(_("sync: checking…"), id="sync-line", markup=False)
+        yield PromptPanel()  # the judge's name, typed in the screen itself (screens/keys.py)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -394,22 +396,23 @@ class HomeScreen(JudgeScreen):
             open_marker_check(self.app, game_id)
 
     def action_judge(self) -> None:
-        """Who is judging on this laptop: recorded with every event from now on."""
-        from fieldjudge.screens.dialogs.forms import Field, FormScreen
+        """Who is judging on this laptop: recorded with every event from now on. Asked in
+        the screen itself, so a name typed right behind ``j`` lands in it."""
 
-        def done(values) -> None:
-            if values is not None:
-                self.app.set_judge(values["name"])
-                self.notify(_("Events are now recorded as judged by") + f" {self.app.judge}")
+        def done(name: str) -> None:
+            self.app.set_judge(name)
+            self.notify(_("Events are now recorded as judged by") + f" {self.app.judge}")
 
-        self.app.push_screen(
-            FormScreen(
-                _("Judge name"),
-                [Field("name", _("Your name"), self.app.judge)],
-                lambda v: None if v["name"] else _("Type your name"),
-            ),
+        self.query_one(PromptPanel).ask_text(
+            _("Judge name") + " · " + _("Your name"),
             done,
+            lambda name: None if name else _("Type your name"),
+            initial=self.app.judge,
         )
+
+    async def on_key(self, event: events.Key) -> None:
+        """Keys in arrival order: the open prompt takes them, else the binding runs now."""
+        await take_key(self, self.query_one(PromptPanel), event)
 
     def action_reload(self) -> None:
         self.reload()

@@ -52,14 +52,15 @@ from fieldjudge.screens.game.widgets import (
     TeamHeader,
 )
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.screens.widgets.prompt import Choice, PromptPanel
+from fieldjudge.screens.widgets.prompt import Choice, PromptPanel, take_key
 from fieldjudge.services import Refused
 from fieldjudge.services.paintball.game import GameSession, SecondPlayerNeeded
 
 
 class GameScreen(JudgeScreen):
     SCREEN_TITLE = "Game"
-    CSS_PATH = "game.tcss"
+    # the chrono styles too: the flag hang's chrono feed mounts in this screen
+    CSS_PATH = ["game.tcss", "../chrono/chrono.tcss"]
     HELP_TEXT = (
         "Space starts or resumes the clock, t calls Time!. a / b eliminate a player of "
         "team A / B: type the shirt number, then one key for the reason (Enter: hit). "
@@ -76,22 +77,22 @@ class GameScreen(JudgeScreen):
     )
     BINDINGS = [
         Binding("space", "start_resume", "Start/resume"),
-        Binding("t,е", "time_stop", "Time!"),
-        Binding("a,ф", "eliminate('a')", "Out A"),
-        Binding("b,и", "eliminate('b')", "Out B"),
-        Binding("e,у", "eliminate", "Eliminate", show=False),
+        Binding("t", "time_stop", "Time!"),
+        Binding("a", "eliminate('a')", "Out A"),
+        Binding("b", "eliminate('b')", "Out B"),
+        Binding("e", "eliminate", "Eliminate", show=False),
         Binding("2", "simultaneous", "Both hit", show=False),
-        Binding("u,г", "undo", "Undo"),
-        Binding("H,Р", "flag_hang", "Flag hang", key_display="H"),
-        Binding("f,а", "capture", "Capture", show=False),
-        Binding("h,р", "handover", "Hand-over", show=False),
-        Binding("p,з", "paint_check", "Paint check", show=False),
-        Binding("n,т", "neutral", "Neutral", show=False),
-        Binding("c,с", "chrono", "Chrono", show=False),
-        Binding("i,ш", "inspection", "Inspection", show=False),
-        Binding("v,м", "void", "Void", show=False),
-        Binding("E,У", "end_by_judge", "End game (judge)", show=False, key_display="E"),
-        Binding("o,щ", "old_paint", "Old paint", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("H", "flag_hang", "Flag hang", key_display="H"),
+        Binding("f", "capture", "Capture", show=False),
+        Binding("h", "handover", "Hand-over", show=False),
+        Binding("p", "paint_check", "Paint check", show=False),
+        Binding("n", "neutral", "Neutral", show=False),
+        Binding("c", "chrono", "Chrono", show=False),
+        Binding("i", "inspection", "Inspection", show=False),
+        Binding("v", "void", "Void", show=False),
+        Binding("E", "end_by_judge", "End game (judge)", show=False, key_display="E"),
+        Binding("o", "old_paint", "Old paint", show=False),
         Binding("escape", "back", "Back"),
     ]
 
@@ -160,26 +161,12 @@ class GameScreen(JudgeScreen):
 
     async def on_key(self, event: Key) -> None:
         """Every key of this screen is taken here, in arrival order: an open prompt takes
-        it, else this screen's binding runs (``active_bindings`` and ``run_action``:
-        Textual's own tables and dispatch, ``check_action`` included) before the next key
-        is read. (Textual checks non-priority bindings only after a key bubbled back to
-        the app, behind keys already queued for the screen: ``a42`` typed in one burst
-        would reach the prompt before ``a`` opened it.)"""
-        if event.key in ("ctrl+q", "f1", "ctrl+p"):
-            return
-        if self.prompt.active:
-            event.stop()
-            event.prevent_default()
-            self.prompt.handle_key(event)
-            if not self.prompt.active and not self.notice_text:
-                self._show_notice()
-            return
-        active = self.active_bindings.get(event.key)
-        if active is None or active.node is not self or not active.enabled:
-            return  # an app binding (ctrl+t) or another namespace's (tab: focus_next)
-        event.stop()
-        event.prevent_default()
-        await self.run_action(active.binding.action)
+        it, else this screen's binding runs now (``screens/keys.py``), before the next key
+        is read; a Russian-layout letter acts as the key in its place."""
+        was_open = self.prompt.active
+        await take_key(self, self.prompt, event)
+        if was_open and not self.prompt.active and not self.notice_text:
+            self._show_notice()
 
     # -- rendering ------------------------------------------------------------------------
     def refresh_all(self) -> None:
