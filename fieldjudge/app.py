@@ -22,6 +22,7 @@ from textual.theme import Theme
 from fieldjudge import i18n
 from fieldjudge.i18n import _
 from fieldjudge.screens.keys import binding_for
+from fieldjudge.screens.palette import JudgeCommands
 from fieldjudge.services import (
     TOURNAMENT_FILE,
     DamagedFile,
@@ -72,6 +73,7 @@ class FieldJudgeApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "fieldjudge"
     ENABLE_COMMAND_PALETTE = True
+    COMMANDS = {JudgeCommands}  # the screen's actions, "no matches" in the UI language
     BINDINGS = [
         Binding("f1", "help", "Help", id="app.help", show=False),  # home: "F1 all keys"
         Binding(

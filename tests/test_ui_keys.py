@@ -283,3 +283,20 @@ async def test_russian_layout_letters_act_as_the_keys_in_their_place(demo_folder
         # the palette lists t once, with no Cyrillic twin
         listed = await open_palette(app, pilot)
         assert "Команды\nt" in listed and not any(p.endswith("\nе") for p in listed)
+
+
+async def test_palette_says_no_matches_in_russian(demo_folder: Path) -> None:
+    """Words that name no action: the palette says so in the UI language."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await open_palette(app, pilot)
+        for ch in "zzqq":
+            await pilot.press(ch)
+        cl = app.screen.query_one(CommandList)
+        await wait_for(
+            pilot,
+            lambda: cl.option_count == 1 and "Ничего не найдено" in prompts(app)[0],
+            "no matches, in Russian",
+        )
+        assert not any("No matches" in p for p in prompts(app))

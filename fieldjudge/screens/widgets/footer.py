@@ -15,6 +15,8 @@ from textual.app import ComposeResult
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
+from fieldjudge.i18n import _
+
 __all__ = ["Footer", "key_width"]
 
 
@@ -79,6 +81,9 @@ class Footer(TextualFooter):
             i for i in items if isinstance(i, FooterKey) and "-command-palette" not in i.classes
         ]
         others = [i for i in items if i not in keys]
+        for item in items:
+            if isinstance(item, FooterKey):  # the descriptions in the UI language
+                item.description = _(item.description) if item.description else ""
         for key in keys:
             _settle_compact(key, self.compact)  # bound to the footer's
         for other in others:
