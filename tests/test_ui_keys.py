@@ -14,8 +14,10 @@ from fieldjudge.app import make_app
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.chrono.ingame import InGameChronoScreen
 from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
+from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog
 from fieldjudge.screens.home import HomeScreen
+from fieldjudge.screens.setup.teams import TeamsScreen
 from tests.test_game_helpers import (
     fake_clock,
     game_id,
@@ -227,7 +229,6 @@ async def test_a_key_typed_after_the_closing_key_reaches_the_screen_behind(
 ) -> None:
     """Enter submits the form; the t typed right after it is the home screen's (teams),
     not one more letter of the name."""
-    from fieldjudge.screens.setup.teams import TeamsScreen
 
     app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(100, 32)) as pilot:
@@ -267,7 +268,6 @@ async def test_no_key_waits_after_escape_leaves_a_screen(demo_folder: Path, monk
 async def test_russian_layout_letters_act_as_the_keys_in_their_place(demo_folder: Path) -> None:
     """е is where t is: the teams screen; Е (shift) is T... and a text field still gets
     Russian letters."""
-    from fieldjudge.screens.setup.teams import TeamsScreen
 
     app = make_app(demo_folder.parent, demo_folder, lang="ru")
     async with app.run_test(size=(100, 32)) as pilot:
@@ -300,3 +300,18 @@ async def test_palette_says_no_matches_in_russian(demo_folder: Path) -> None:
             "no matches, in Russian",
         )
         assert not any("No matches" in p for p in prompts(app))
+
+
+async def test_russian_layout_letter_on_a_screen_without_a_prompt(demo_folder: Path) -> None:
+    """The app's fallback: on the teams screen ф is where a is (add a team); in the form's
+    text field that opens, ф stays a letter."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "the teams")
+        await pilot.press("ф")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "add a team")
+        await pilot.press("ф")
+        form = app.screen
+        await wait_for(pilot, lambda: form.values()["name"] == "ф", "ф typed in the field")
