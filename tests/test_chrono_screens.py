@@ -325,7 +325,10 @@ async def test_in_game_305_removes_and_shows_the_reading(demo_folder: Path, no_p
         assert [s.fps for s in screen.shots] == [298.0, 305.0]  # the 250 was not taken
         assert screen.query_one("#cg-result-digits").value == "305"  # as read (20.06)
         assert "PLAYER REMOVED" in screen.query_one("#cg-result-text").render().plain
-        await pilot.press("enter")
+        await pilot.press("enter")  # closes the 20.06 box only (one key, one layer)
+        await wait_for(pilot, lambda: not screen.query_one("#cg-result").display, "box closed")
+        assert app.screen is screen
+        await pilot.press("escape")  # then back to the game
         await wait_for(pilot, lambda: not isinstance(app.screen, InGameChronoScreen))
 
 

@@ -14,6 +14,7 @@ from fieldjudge.app import make_app
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.chrono.ingame import InGameChronoScreen
 from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
+from fieldjudge.screens.chrono.show import ReadingShownScreen
 from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog
 from fieldjudge.screens.home import HomeScreen
@@ -315,3 +316,70 @@ async def test_russian_layout_letter_on_a_screen_without_a_prompt(demo_folder: P
         await pilot.press("ф")
         form = app.screen
         await wait_for(pilot, lambda: form.values()["name"] == "ф", "ф typed in the field")
+
+
+@pytest.mark.parametrize("typed", ["fast", "one by one"])
+async def test_esc_on_the_20_06_panel_closes_it_and_stays_in_the_game(
+    demo_folder: Path, monkeypatch, typed: str
+) -> None:
+    """20.06 over the game screen (a hang rejected by the chrono, 23.02): Esc closes the
+    panel and does not also act on the game screen behind (its Esc leaves the game for
+    home), even when typed right behind the Enter that opened the panel."""
+    monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        await keys(pilot, "space")
+        clock.advance(20_000)
+        await keys(pilot, "f a 1 1")
+        clock.advance(10_000)
+        hang = ["H", "c", "3", "0", "5", ".", "4", "enter"]
+        if typed == "fast":
+            typed_fast(app, *hang, "escape")
+        else:
+            await keys(pilot, " ".join(hang))
+            await wait_for(pilot, lambda: isinstance(app.screen, ReadingShownScreen), "20.06")
+            await pilot.press("escape")
+        log = screen.session.log
+        await wait_for(pilot, lambda: any(e.type == "hang_verdict" for e in log.events))
+        await wait_for(pilot, lambda: not isinstance(app.screen, ReadingShownScreen), "closed")
+        await pilot.pause()
+        assert app.screen is screen  # not home: the game goes on
+        assert not screen.prompt.active
+
+
+async def test_enter_on_the_20_06_box_then_esc_stays_in_the_game(
+    demo_folder: Path, monkeypatch
+) -> None:
+    """Issue 25, item 8: the in-game chrono's 20.06 box closes on Enter and the chrono
+    screen stays (one key, one layer); the judge's Esc then goes back to the game, not home
+    in the middle of the game."""
+    monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
+    clock = fake_clock(monkeypatch)
+    gid = game_id(demo_folder)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(app, pilot, gid)
+        await keys(pilot, "space")
+        clock.advance(20_000)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, InGameChronoScreen), "the chrono")
+        chrono = app.screen
+        await wait_for(pilot, lambda: chrono.query("#feed"), "the chrono mounted")
+        await pilot.press("l", "down", "enter")  # the list, its first player
+        await wait_for(pilot, lambda: chrono.readings is not None, "the player")
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the typed reading")
+        await keys(pilot, "3 0 5 enter")
+        await wait_for(pilot, lambda: len(chrono.shots) == 1, "the reading")
+        await pilot.press("enter")  # 20.03: removed; 20.06: the reading shown large
+        await wait_for(pilot, lambda: chrono.result_event is not None, "the chrono event")
+        await pilot.press("enter")  # closes the box
+        await wait_for(pilot, lambda: not chrono.query_one("#cg-result").display, "box closed")
+        assert app.screen is chrono
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, "back on the game")
+        await pilot.pause()
+        assert app.screen is screen

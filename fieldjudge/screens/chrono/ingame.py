@@ -197,7 +197,7 @@ class InGameChronoScreen(JudgeScreen):
         hint.update(
             _("Enter: record · m: forbidden mode · t: type a reading · c: clear · l: other player")
             if self.result_event is None
-            else ""
+            else _("Recorded. Esc: back to the game")
         )
 
     # -- actions --------------------------------------------------------------------------
@@ -231,11 +231,13 @@ class InGameChronoScreen(JudgeScreen):
         choose_chrono_port(self)
 
     def action_back(self) -> None:
-        self.dismiss(self.result_event)
+        if not self._close_shown_reading():
+            self.dismiss(self.result_event)
 
     def action_record(self) -> None:
-        if self.result_event is not None:  # 20.06: the reading was shown; close
-            self.dismiss(self.result_event)
+        if self.result_event is not None:  # recorded: close the 20.06 box, then the screen
+            if not self._close_shown_reading():
+                self.dismiss(self.result_event)
             return
         r = self.readings
         if r is None:
@@ -287,3 +289,16 @@ class InGameChronoScreen(JudgeScreen):
         )
         self.query_one("#cg-players", OptionList).disabled = True
         self._refresh_view()
+
+    def _close_shown_reading(self) -> bool:
+        """20.06: Enter or Esc on the reading shown closes that box only; the screen stays
+        (a second Esc goes back to the game). One key never closes two layers: a judge's
+        Esc after the Enter that closed the box would otherwise leave the game for home.
+        False when no box is shown."""
+        box = self.query_one("#cg-result")
+        if self.result_event is None or not box.display:
+            return False
+        box.display = False
+        for sel in ("#cg-players", "#feed", "#cg-analysis", "#cg-hint"):
+            self.query_one(sel).display = True
+        return True
