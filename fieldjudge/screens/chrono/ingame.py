@@ -14,7 +14,7 @@ re-exported here, where the game screen looks for it.
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -48,6 +48,7 @@ from fieldjudge.screens.chrono.text import (
     shot_list,
 )
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import Refused
 
 __all__ = [
@@ -105,6 +106,7 @@ class InGameChronoScreen(JudgeScreen):
                     yield Digits("", id="cg-result-digits")
                     yield Static("", id="cg-result-text")
                 yield Static("", id="cg-hint")
+        yield PromptPanel()  # a typed reading (t), in the screen itself (screens/keys.py)
         yield Footer()
 
     def _show_title(self) -> None:
@@ -129,6 +131,11 @@ class InGameChronoScreen(JudgeScreen):
         else:
             self.query_one("#cg-players", OptionList).focus()
         self._refresh_view()
+
+    async def on_key(self, event: events.Key) -> None:
+        """Keys in arrival order: the open prompt takes them (``t 3 0 5 Enter`` typed in one
+        burst: the digits are the reading, not picks of shots), else the binding runs now."""
+        await take_key(self, self.query_one(PromptPanel), event)
 
     # -- players --------------------------------------------------------------------------
     def _fill_players(self) -> None:
