@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from textual import events
-from textual.app import App, ScreenStackError, SystemCommand
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.screen import Screen
@@ -27,8 +27,8 @@ from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
-from fieldjudge.screens.keyrouting import RU_TO_LATIN, KeyDone, KeyRouter, latin_twin
-from fieldjudge.screens.palette import JudgePalette, iter_commands
+from fieldjudge.screens.keys import binding_for
+from fieldjudge.screens.palette import JudgeCommands, JudgePalette, iter_commands
 from fieldjudge.serve.addresses import LAN_HOST, lan_urls
 from fieldjudge.serve.server import DEFAULT_PORT, PitServer, PitServerError
 from fieldjudge.services import (
@@ -79,6 +79,7 @@ class FieldJudgeApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "fieldjudge"
     ENABLE_COMMAND_PALETTE = True
+    COMMANDS = {JudgeCommands}  # the screen's actions, "no matches" in the UI language
     BINDINGS = [
         Binding("f1", "help", "Help", id="app.help", show=False),  # home: "F1 all keys"
         Binding(
@@ -137,16 +138,6 @@ class FieldJudgeApp(App[None]):
         self._pit_shown = ""  # its address for the TV or phone
         self._bells: dict[str, GameBell] = {}
         self.bells_rung: list[str] = []  # why the bell rang, in order (minute, time)
-        self.keys = KeyRouter(
-            self._top_screen,
-            self._deliver_key,
-            lambda delay, callback: (
-                self.set_timer(delay, callback) if delay > 0 else self.call_later(callback)
-            ),
-            self.monotonic,
-            self._key_swallowed,
-            self._key_target_alive,
-        )
 
     @property
     def chrono(self) -> ChronoSession:
@@ -373,65 +364,17 @@ class FieldJudgeApp(App[None]):
         except DamagedFile as exc:
             self.show_damaged(self.tournament.folder, exc)
 
-    # -- keys: none lost, none misrouted (screens/keyrouting.py) -------------------------
-    async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded:
-            await self.keys.route(event)
-            return
-        await super().on_event(event)
-
-    def _top_screen(self) -> Screen | None:
-        try:
-            return self.screen
-        except ScreenStackError:
-            return None
-
-    def _layout_alias(self, event: events.Key) -> events.Key:
-        """A letter typed on the Russian layout acts as the key at the same place on the
-        Latin one (``е`` is ``t``), unless a text field takes it or the screen binds Cyrillic
-        keys itself (the game screen's own aliases)."""
-        twin = latin_twin(event)
-        if twin is None:
-            return event
-        focused = self.focused
-        if focused is not None and focused.check_consume_key(event.key, event.character):
-            return event  # typing Russian into a field
-        screen = self.screen
-        if any(k in RU_TO_LATIN for k in screen.active_bindings):
-            return event  # the screen has its own Cyrillic keys (and prompts that take text)
-        if not any(a.binding.key == twin.key for a in screen.active_bindings.values()):
-            return event
-        return twin
-
-    def _key_target_alive(self, node: Any) -> bool:
-        """A node a key went to is still on a screen of the stack (not being removed)."""
-        try:
-            screen = node if isinstance(node, Screen) else node.screen
-        except Exception:  # noqa: BLE001 - a node already detached has no screen
-            return False
-        return screen in self.screen_stack and bool(node.is_attached)
-
-    async def _deliver_key(self, event: events.Key):
-        """Textual's own delivery; returns the node the key was handed to, if any."""
-        event = self._layout_alias(event)
-        await super().on_event(event)
-        return (self.focused or self.screen) if event.is_forwarded else None
-
-    def on_key_done(self, message: KeyDone) -> None:
-        self.keys.done(message)
-
-    def _key_swallowed(self, event: events.Key) -> None:
-        self.notify(
-            _("Key {key} ignored: the dialog had just closed").format(
-                key=event.character or event.key
-            ),
-            timeout=2,
-        )
-
-    def pop_screen(self):  # type: ignore[override]
-        result = super().pop_screen()
-        self.keys.screen_closed(self.screen)
-        return result
+    # -- keys: the Russian layout (screens/keys.py) ---------------------------------------
+    async def on_key(self, event: events.Key) -> None:
+        """A key no binding and no text field took: a letter typed on the Russian layout
+        acts as the key in its place on the Latin one (``е`` is ``t``). A text field keeps
+        its letters (it stops the key before it reaches the app)."""
+        if event.key in self.screen.active_bindings:
+            return  # Textual runs it (a Cyrillic key of the judge's keymap)
+        active = binding_for(self.screen, event)
+        if active is not None and active.enabled:
+            event.prevent_default()
+            await self.run_action(active.binding.action, active.node)
 
     def action_command_palette(self) -> None:
         """Ctrl+P: the actions of this screen, in the UI language."""

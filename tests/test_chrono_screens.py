@@ -22,6 +22,7 @@ from fieldjudge.screens.chrono.feed import ChronoFeed
 from fieldjudge.screens.chrono.ingame import InGameChronoScreen, SecondPlayerScreen
 from fieldjudge.screens.chrono.marker_check import FailedMarkerScreen, MarkerCheckScreen
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
+from fieldjudge.screens.widgets.prompt import PromptPanel
 from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
 from tests.test_game_helpers import type_text, wait_for
@@ -275,12 +276,12 @@ async def test_late_checkin_is_flagged_and_approval_needs_the_head_judges_secret
 async def test_typed_reading_refuses_bad_input(demo_folder: Path, no_port) -> None:
     async with judging(demo_folder) as (app, pilot):
         screen = await open_check(app, pilot, next_game(app))
-        await pilot.press("enter", "t")
-        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
-        await type_text(pilot, "fast")
+        await pilot.press("enter", "t")  # asked in the screen's inline prompt
+        await wait_for(pilot, lambda: screen.query_one(PromptPanel).active, "the prompt")
+        await type_text(pilot, "0")
         await pilot.press("enter")
         await pilot.pause()
-        assert "Type a speed in fps" in app.screen.query_one("#form-error").render().plain
+        assert "Type a speed in fps" in screen.query_one("#prompt-error").render().plain
         for _ in range(4):
             await pilot.press("backspace")
         await type_text(pilot, "291.5")
@@ -333,7 +334,10 @@ async def test_in_game_305_removes_and_shows_the_reading(demo_folder: Path, no_p
         assert [s.fps for s in screen.shots] == [298.0, 305.0]  # the 250 was not taken
         assert screen.query_one("#cg-result-digits").value == "305"  # as read (20.06)
         assert "PLAYER REMOVED" in screen.query_one("#cg-result-text").render().plain
-        await pilot.press("enter")
+        await pilot.press("enter")  # closes the 20.06 box only (one key, one layer)
+        await wait_for(pilot, lambda: not screen.query_one("#cg-result").display, "box closed")
+        assert app.screen is screen
+        await pilot.press("escape")  # then back to the game
         await wait_for(pilot, lambda: not isinstance(app.screen, InGameChronoScreen))
 
 

@@ -114,3 +114,12 @@ async def reopened_state(folder: Path, gid: str) -> dict:
     """Quit and start the app again on the same folder; the game's state as it shows."""
     async with game_screen(folder, gid) as (_app, _pilot, screen):
         return state_key(screen.session)
+
+
+def name_prompt_open(app) -> bool:
+    """The judge's name is asked on the home screen (its inline prompt, typed ahead into)."""
+    from fieldjudge.screens.home import HomeScreen
+    from fieldjudge.screens.widgets.prompt import PromptPanel
+
+    screen = app.screen
+    return isinstance(screen, HomeScreen) and screen.query_one(PromptPanel).active

@@ -11,7 +11,7 @@ from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen
 from fieldjudge.services import open_tournament
 from fieldjudge.services.trust.head_judge import HeadJudgeKey
-from tests.test_game_helpers import type_text, wait_for
+from tests.test_game_helpers import name_prompt_open, type_text, wait_for
 
 
 async def test_create_tournament_by_keys(tmp_path: Path) -> None:
@@ -233,7 +233,7 @@ async def test_judge_name_is_recorded_with_every_event(demo_folder: Path) -> Non
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
         await pilot.press("j")
-        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await wait_for(pilot, lambda: name_prompt_open(app))
         await type_text(pilot, "Петров")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.judge == "Петров")

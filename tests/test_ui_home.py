@@ -17,7 +17,7 @@ from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen, state_text
 from fieldjudge.services.laptop import LaptopSettings
 from tests.screen_text import screen_text
-from tests.test_game_helpers import type_text, wait_for
+from tests.test_game_helpers import name_prompt_open, type_text, wait_for
 
 
 def table(app) -> DataTable:
@@ -196,7 +196,7 @@ async def test_judge_name_form_typed_in_russian(demo_folder: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
         await pilot.press("j")
-        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        await wait_for(pilot, lambda: name_prompt_open(app))
         await type_text(pilot, "Иванов")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.judge == "Иванов")

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from textual.command import CommandList, CommandPalette
-from textual.widgets._footer import FooterKey
 
 from fieldjudge.app import make_app
 from fieldjudge.screens.bell import MINUTE, TIME, GameBell
@@ -122,7 +121,7 @@ async def test_remapped_keys_work_and_show_in_f1_footer_and_palette(
 
         # the footer shows the new key of "Игра"
         def footer() -> dict[str, str]:
-            return {k.description: k.key_display for k in app.screen.query(FooterKey)}
+            return {k.description: k.key_display for k in app.screen.query("FooterKey")}
 
         await wait_for(pilot, lambda: "Игра" in footer(), "the footer")
         assert footer()["Игра"] == "o"

@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from textual.widgets._footer import FooterKey
-
 from fieldjudge.app import make_app
 from fieldjudge.screens.widgets.footer import key_width
 from tests.screen_text import screen_text
@@ -34,7 +32,7 @@ WALK = [
     (["m"], "MergeScreen", ["escape"], "HomeScreen"),
     (["q"], "MatchesScreen", ["escape"], "HomeScreen"),
     (["n"], "FormScreen", ["escape"], "HomeScreen"),
-    (["j"], "FormScreen", ["escape"], "HomeScreen"),
+    (["j"], "HomeScreen", ["escape"], "HomeScreen"),  # the judge's name, asked inline
     (["w"], "PitPanel", ["w"], "HomeScreen"),
     (["down"] * 4 + ["p"], "ProtocolScreen", ["escape"], "HomeScreen"),  # not played yet
     (["k"], "MarkerCheckScreen", ["escape"], "HomeScreen"),
@@ -59,7 +57,7 @@ def ascii_words(text: str) -> set[str]:
 def cut_footer_keys(app) -> list[str]:
     """Footer keys not shown whole: past the screen's edge, narrower than their text, or
     under the palette key docked on the right."""
-    keys = list(app.screen.query(FooterKey))
+    keys = list(app.screen.query("FooterKey"))
     palette = [k for k in keys if "-command-palette" in k.classes]
     left_edge = palette[0].region.x if palette else app.size.width
     cut = []

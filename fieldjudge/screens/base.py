@@ -1,44 +1,25 @@
-"""Base classes for every fieldjudge screen: binding descriptions translated at runtime.
+"""Base classes for every fieldjudge screen: binding ids for the judge's keymap.
 
-Write ``BINDINGS`` descriptions in English (they are gettext message ids). The footer, the
-help screen and the command palette all read a screen's ``active_bindings``; the screens
-here return them with the descriptions in the UI language, so the language can be chosen
-after import (``--lang``) without touching Textual's binding tables.
+Write ``BINDINGS`` descriptions in English (they are gettext message ids): the footer
+(``screens/widgets/footer.py``), the help screen and the command palette
+(``screens/palette.py``) show them in the UI language, so the language can be chosen after
+import (``--lang``) without touching Textual's binding tables.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
 import pkgutil
 import re
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from textual.binding import ActiveBinding, Binding
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
 import fieldjudge.screens as pkg
-from fieldjudge.i18n import _
 
 ResultType = TypeVar("ResultType")
-
-
-@functools.lru_cache(maxsize=4096)
-def _described(binding: Binding, description: str) -> Binding:
-    return replace(binding, description=description)
-
-
-def translated(active: ActiveBinding) -> ActiveBinding:
-    """An active binding with its description in the UI language (the footer asks for
-    every binding at each change of focus: the translated copies are kept)."""
-    b = active.binding
-    if not b.description:
-        return active
-    description = _(b.description)
-    if description == b.description:
-        return active
-    return active._replace(binding=_described(b, description))
 
 
 def _scope(cls: type) -> str:
@@ -69,20 +50,12 @@ class JudgeScreen(Screen):
             cls.BINDINGS = with_ids(cls, cls.__dict__["BINDINGS"])
         super().__init_subclass__(**kwargs)
 
-    @property
-    def active_bindings(self) -> dict[str, ActiveBinding]:
-        return {key: translated(a) for key, a in super().active_bindings.items()}
-
 
 class JudgeModal(ModalScreen[ResultType]):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if "BINDINGS" in cls.__dict__:
             cls.BINDINGS = with_ids(cls, cls.__dict__["BINDINGS"])
         super().__init_subclass__(**kwargs)
-
-    @property
-    def active_bindings(self) -> dict[str, ActiveBinding]:
-        return {key: translated(a) for key, a in super().active_bindings.items()}
 
 
 def all_binding_ids() -> dict[str, Binding]:

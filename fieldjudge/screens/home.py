@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -33,6 +33,7 @@ from fieldjudge.screens.setup.schedule import ScheduleScreen
 from fieldjudge.screens.setup.teams import TeamsScreen
 from fieldjudge.screens.setup.tournament import create_tournament_flow
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import StoreError
 from fieldjudge.services.sync.conflicts import ConflictWatch
 from fieldjudge.services.sync.refresh import ChangedLogs
@@ -161,6 +162,7 @@ class HomeScreen(JudgeScreen):
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
             yield Static("", id="pit-line", markup=False)
             yield Static(_("sync: checking…"), id="sync-line", markup=False)
+        yield PromptPanel()  # the judge's name, typed in the screen itself (screens/keys.py)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -390,21 +392,23 @@ class HomeScreen(JudgeScreen):
             open_marker_check(self.app, game_id)
 
     def action_judge(self) -> None:
-        """Who is judging on this laptop: recorded with every event from now on."""
+        """Who is judging on this laptop: recorded with every event from now on. Asked in
+        the screen itself, so a name typed right behind ``j`` lands in it."""
 
-        def done(values) -> None:
-            if values is not None:
-                self.app.set_judge(values["name"])
-                self.notify(_("Events are now recorded as judged by") + f" {self.app.judge}")
+        def done(name: str) -> None:
+            self.app.set_judge(name)
+            self.notify(_("Events are now recorded as judged by") + f" {self.app.judge}")
 
-        self.app.push_screen(
-            FormScreen(
-                _("Judge name"),
-                [Field("name", _("Your name"), self.app.judge)],
-                lambda v: None if v["name"] else _("Type your name"),
-            ),
+        self.query_one(PromptPanel).ask_text(
+            _("Judge name") + " · " + _("Your name"),
             done,
+            lambda name: None if name else _("Type your name"),
+            initial=self.app.judge,
         )
+
+    async def on_key(self, event: events.Key) -> None:
+        """Keys in arrival order: the open prompt takes them, else the binding runs now."""
+        await take_key(self, self.query_one(PromptPanel), event)
 
     def action_reload(self) -> None:
         self.reload()

@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rich.align import Align
 from rich.text import Text
 from textual.app import App
 from textual.binding import ActiveBinding, Binding
-from textual.command import CommandList, CommandPalette
+from textual.command import CommandPalette, Hit, Hits
 from textual.screen import Screen
-from textual.widgets.option_list import Option
+from textual.system_commands import SystemCommandsProvider
 
 from fieldjudge.i18n import _
 
@@ -63,7 +62,7 @@ def screen_actions(screen: Screen, widgets: bool = False) -> list[ScreenAction]:
         if ident in seen:
             continue  # an alias (another key of the same action)
         seen.add(ident)
-        title = _(b.tooltip) if b.tooltip else b.description
+        title = _(b.tooltip) if b.tooltip else _(b.description)
         rows.append(
             (
                 rank,
@@ -88,23 +87,24 @@ def iter_commands(screen: Screen) -> Iterator[ScreenAction]:
             yield a
 
 
+class JudgeCommands(SystemCommandsProvider):
+    """The actions of the screen (``FieldJudgeApp.get_system_commands``). When none matches
+    the words typed, one line says so in the UI language (Textual's own says it in English
+    after a pause); Enter on it closes the palette."""
+
+    async def search(self, query: str) -> Hits:
+        found = False
+        async for hit in super().search(query):
+            found = True
+            yield hit
+        if not found and query.strip():
+            yield Hit(1.0, Text(_("No matches found"), style="not bold"), _nothing)
+
+
+def _nothing() -> None:
+    """The command of the "no matches" line: nothing to run."""
+
+
 class JudgePalette(CommandPalette):
-    """Textual's palette with its own words in the UI language."""
-
-    def _start_no_matches_countdown(self, search_value: str) -> None:
-        self._stop_no_matches_countdown()
-
-        def show_no_matches() -> None:
-            if search_value:
-                self.query_one(CommandList).add_option(
-                    Option(
-                        Align.center(Text(_("No matches found"), style="not bold")),
-                        disabled=True,
-                        id=self._NO_MATCHES,
-                    )
-                )
-                self._list_visible = True
-            else:
-                self._list_visible = False
-
-        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
+    """Textual's palette with the placeholder in the UI language (``App.COMMANDS`` is
+    :class:`JudgeCommands`)."""

@@ -22,12 +22,29 @@ from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.feed import ChronoFeed, session_config, typed_reading
 from fieldjudge.screens.chrono.setup import ChronoSetupScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen
+from fieldjudge.screens.widgets.prompt import PromptPanel
 from fieldjudge.services import Refused
 
 
 def ask_typed_reading(screen: Screen) -> None:
     """Ask for a speed; it reaches `screen` like a device reading (through its `ChronoFeed`,
-    stamped now, format ``typed``)."""
+    stamped now, format ``typed``). Asked in the screen's inline prompt when it has one, so
+    ``t 2 8 2 Enter`` typed in one burst lands in it; else in a form."""
+
+    def post(fps: float) -> None:
+        screen.query_one(ChronoFeed).post_message(ChronoFeed.ReadingReceived(typed_reading(fps)))
+
+    prompts = screen.query(PromptPanel)
+    if prompts:
+        prompts.first().ask_number(
+            _("Type a reading") + " · " + _("Speed, fps"),
+            post,
+            validate=lambda fps: (
+                None if parse_fps(str(fps)) else _("Type a speed in fps, e.g. 287.5")
+            ),
+            decimal=True,
+        )
+        return
 
     def check(values: dict[str, str]) -> str | None:
         if parse_fps(values["fps"]) is None:
@@ -37,9 +54,7 @@ def ask_typed_reading(screen: Screen) -> None:
     def done(values: dict[str, str] | None) -> None:
         fps = parse_fps(values["fps"]) if values else None
         if fps is not None:
-            screen.query_one(ChronoFeed).post_message(
-                ChronoFeed.ReadingReceived(typed_reading(fps))
-            )
+            post(fps)
 
     screen.app.push_screen(
         FormScreen(_("Type a reading"), [Field("fps", _("Speed, fps"))], check), done

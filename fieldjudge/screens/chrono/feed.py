@@ -17,7 +17,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from textual import work
@@ -254,17 +253,6 @@ class ChronoFeed(Vertical):
         text = _("readings") + f": {self.readings}   " + _("garbled frames") + f": {self.garbled}"
         # one line of fixed height: no layout pass per reading (100 readings/s stay cheap)
         self.query_one("#feed-counts", Static).update(text, layout=False)
-
-
-CSS_FILE = Path(__file__).with_name("chrono.tcss")
-
-
-def load_chrono_css(app) -> None:
-    """Make the chrono styles available on a screen that does not list chrono.tcss."""
-    if not app.stylesheet.has_source(str(CSS_FILE), ""):
-        app.stylesheet.read(CSS_FILE)
-        app.stylesheet.reparse()
-        app.stylesheet.update(app)
 
 
 def session_config(app: Any) -> ChronoConfig | None:

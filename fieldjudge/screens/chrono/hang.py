@@ -5,7 +5,7 @@ the game screen while its hang fps prompt is open (or into a dialog with a
 from __future__ import annotations
 
 from fieldjudge.rules.chrono_readings import reading_source
-from fieldjudge.screens.chrono.feed import ChronoFeed, load_chrono_css
+from fieldjudge.screens.chrono.feed import ChronoFeed
 
 
 def attach_hang_chrono(host) -> ChronoFeed | None:
@@ -22,7 +22,6 @@ def attach_hang_chrono(host) -> ChronoFeed | None:
     old = host.query("#hang-feed")
     if old:
         return old.first()
-    load_chrono_css(host.app)
     best: list[float] = []
 
     def still_open() -> bool:

@@ -14,7 +14,7 @@ re-exported here, where the game screen looks for it.
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -47,6 +47,7 @@ from fieldjudge.screens.chrono.text import (
     shot_list,
 )
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import Refused
 
 __all__ = [
@@ -104,6 +105,7 @@ class InGameChronoScreen(JudgeScreen):
                     yield Digits("", id="cg-result-digits")
                     yield Static("", id="cg-result-text")
                 yield Static("", id="cg-hint")
+        yield PromptPanel()  # a typed reading (t), in the screen itself (screens/keys.py)
         yield Footer()
 
     def _show_title(self) -> None:
@@ -128,6 +130,11 @@ class InGameChronoScreen(JudgeScreen):
         else:
             self.query_one("#cg-players", OptionList).focus()
         self._refresh_view()
+
+    async def on_key(self, event: events.Key) -> None:
+        """Keys in arrival order: the open prompt takes them (``t 3 0 5 Enter`` typed in one
+        burst: the digits are the reading, not picks of shots), else the binding runs now."""
+        await take_key(self, self.query_one(PromptPanel), event)
 
     # -- players --------------------------------------------------------------------------
     def _fill_players(self) -> None:
@@ -195,7 +202,7 @@ class InGameChronoScreen(JudgeScreen):
         hint.update(
             _("Enter: record · m: forbidden mode · t: type a reading · c: clear · l: other player")
             if self.result_event is None
-            else ""
+            else _("Recorded. Esc: back to the game")
         )
 
     # -- actions --------------------------------------------------------------------------
@@ -229,11 +236,13 @@ class InGameChronoScreen(JudgeScreen):
         choose_chrono_port(self)
 
     def action_back(self) -> None:
-        self.dismiss(self.result_event)
+        if not self._close_shown_reading():
+            self.dismiss(self.result_event)
 
     def action_record(self) -> None:
-        if self.result_event is not None:  # 20.06: the reading was shown; close
-            self.dismiss(self.result_event)
+        if self.result_event is not None:  # recorded: close the 20.06 box, then the screen
+            if not self._close_shown_reading():
+                self.dismiss(self.result_event)
             return
         r = self.readings
         if r is None:
@@ -285,3 +294,16 @@ class InGameChronoScreen(JudgeScreen):
         )
         self.query_one("#cg-players", OptionList).disabled = True
         self._refresh_view()
+
+    def _close_shown_reading(self) -> bool:
+        """20.06: Enter or Esc on the reading shown closes that box only; the screen stays
+        (a second Esc goes back to the game). One key never closes two layers: a judge's
+        Esc after the Enter that closed the box would otherwise leave the game for home.
+        False when no box is shown."""
+        box = self.query_one("#cg-result")
+        if self.result_event is None or not box.display:
+            return False
+        box.display = False
+        for sel in ("#cg-players", "#feed", "#cg-analysis", "#cg-hint"):
+            self.query_one(sel).display = True
+        return True

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -52,6 +52,7 @@ from fieldjudge.screens.chrono.text import (
 from fieldjudge.screens.chrono.widgets import set_text
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import DamagedFile, Refused
 from fieldjudge.services.paintball.chrono import (
     link_tolerance,
@@ -133,6 +134,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
                 yield Static("", id="mc-tests")
                 yield Static("", id="mc-verdict")
                 yield Static("", id="mc-tolerance")
+        yield PromptPanel()  # a typed reading (t), in the screen itself (screens/keys.py)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -149,6 +151,10 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         self.reload()
         self._render_check()
         table.focus()
+
+    async def on_key(self, event: events.Key) -> None:
+        """Keys in arrival order: the open prompt takes them, else the binding runs now."""
+        await take_key(self, self.query_one(PromptPanel), event)
 
     def on_screen_resume(self) -> None:
         self._render_check()

@@ -26,9 +26,9 @@ class InspectionDialog(JudgeModal[None]):
     """18.02: every unhit player: c checked clean, h hit found, d did not report."""
 
     BINDINGS = [
-        Binding("c,с", "mark('clean')", "Clean"),
-        Binding("h,р", "mark('hit_found')", "Hit found"),
-        Binding("d,в", "mark('did_not_report')", "Did not report"),
+        Binding("c", "mark('clean')", "Clean"),
+        Binding("h", "mark('hit_found')", "Hit found"),
+        Binding("d", "mark('did_not_report')", "Did not report"),
         Binding("escape", "close", "Close"),
     ]
 

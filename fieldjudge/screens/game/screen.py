@@ -50,15 +50,17 @@ from fieldjudge.screens.game.widgets import (
     RosterPanel,
     TeamHeader,
 )
+from fieldjudge.screens.keys import APP_KEYS, binding_for
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.screens.widgets.prompt import Choice, PromptPanel
+from fieldjudge.screens.widgets.prompt import Choice, PromptPanel, take_key
 from fieldjudge.services import Refused
 from fieldjudge.services.paintball.game import GameSession, SecondPlayerNeeded
 
 
 class GameScreen(JudgeScreen):
     SCREEN_TITLE = "Game"
-    CSS_PATH = "game.tcss"
+    # the chrono styles too: the flag hang's chrono feed mounts in this screen
+    CSS_PATH = ["game.tcss", "../chrono/chrono.tcss"]
     HELP_TEXT = (
         "Space starts or resumes the clock, t calls Time!. a / b eliminate a player of "
         "team A / B: type the shirt number, then one key for the reason (Enter: hit). "
@@ -75,22 +77,22 @@ class GameScreen(JudgeScreen):
     )
     BINDINGS = [
         Binding("space", "start_resume", "Start/resume"),
-        Binding("t,е", "time_stop", "Time!"),
-        Binding("a,ф", "eliminate('a')", "Out A"),
-        Binding("b,и", "eliminate('b')", "Out B"),
-        Binding("e,у", "eliminate", "Eliminate", show=False),
+        Binding("t", "time_stop", "Time!"),
+        Binding("a", "eliminate('a')", "Out A"),
+        Binding("b", "eliminate('b')", "Out B"),
+        Binding("e", "eliminate", "Eliminate", show=False),
         Binding("2", "simultaneous", "Both hit", show=False),
-        Binding("u,г", "undo", "Undo"),
-        Binding("H,Р", "flag_hang", "Flag hang", key_display="H"),
-        Binding("f,а", "capture", "Capture", show=False),
-        Binding("h,р", "handover", "Hand-over", show=False),
-        Binding("p,з", "paint_check", "Paint check", show=False),
-        Binding("n,т", "neutral", "Neutral", show=False),
-        Binding("c,с", "chrono", "Chrono", show=False),
-        Binding("i,ш", "inspection", "Inspection", show=False),
-        Binding("v,м", "void", "Void", show=False),
-        Binding("E,У", "end_by_judge", "End game (judge)", show=False, key_display="E"),
-        Binding("o,щ", "old_paint", "Old paint", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("H", "flag_hang", "Flag hang", key_display="H"),
+        Binding("f", "capture", "Capture", show=False),
+        Binding("h", "handover", "Hand-over", show=False),
+        Binding("p", "paint_check", "Paint check", show=False),
+        Binding("n", "neutral", "Neutral", show=False),
+        Binding("c", "chrono", "Chrono", show=False),
+        Binding("i", "inspection", "Inspection", show=False),
+        Binding("v", "void", "Void", show=False),
+        Binding("E", "end_by_judge", "End game (judge)", show=False, key_display="E"),
+        Binding("o", "old_paint", "Old paint", show=False),
         Binding("escape", "back", "Back"),
     ]
 
@@ -149,34 +151,29 @@ class GameScreen(JudgeScreen):
 
     async def on_key(self, event: Key) -> None:
         """Every key of this screen is taken here, in arrival order: an open prompt takes
-        it, else this screen's binding runs (``active_bindings`` and ``run_action``:
-        Textual's own tables and dispatch, ``check_action`` included) before the next key
-        is read. (Textual checks non-priority bindings only after a key bubbled back to
-        the app, behind keys already queued for the screen: ``a42`` typed in one burst
-        would reach the prompt before ``a`` opened it.)"""
-        if event.key in ("ctrl+q", "f1", "ctrl+p"):
-            return
-        if self.prompt.active:
-            event.stop()
-            event.prevent_default()
-            self.prompt.handle_key(event)
+        it, else this screen's binding runs now (``screens/keys.py``), before the next key
+        is read; a Russian-layout letter acts as the key in its place. No judge's name on
+        this laptop yet: a key that would record an event asks it first (31), then runs."""
+        was_open = self.prompt.active
+        if not was_open and not self.session.judge and event.key not in APP_KEYS:
+            active = binding_for(self, event)
+            if (
+                active is not None
+                and active.node is self
+                and active.enabled
+                and active.binding.action != "back"
+            ):
+                event.stop()
+                event.prevent_default()
+                self._ask_judge(active.binding.action)
+                return
+        await take_key(self, self.prompt, event)
+        if was_open and not self.prompt.active:
             held, self._after_name = self._after_name, None
-            if held is not None and not self.prompt.active and self.session.judge:
+            if held is not None and self.session.judge:
                 await self.run_action(held)  # the key that asked for the name
-            elif held is not None and self.prompt.active:
-                self._after_name = held
             if not self.prompt.active and not self.notice_text:
                 self._show_notice()
-            return
-        active = self.active_bindings.get(event.key)
-        if active is None or active.node is not self or not active.enabled:
-            return  # an app binding (ctrl+t) or another namespace's (tab: focus_next)
-        event.stop()
-        event.prevent_default()
-        if not self.session.judge and active.binding.action != "back":
-            self._ask_judge(active.binding.action)
-            return
-        await self.run_action(active.binding.action)
 
     def _ask_judge(self, action: str) -> None:
         """31: every step names who did it. No name on this laptop yet: asked before the
@@ -192,7 +189,7 @@ class GameScreen(JudgeScreen):
         self.prompt.ask_text(
             _("Your name, the judge of this game (recorded with every event)"),
             named,
-            _("Type your name"),
+            validate=lambda v: _("Type your name") if not v else None,
         )
 
     # -- rendering ------------------------------------------------------------------------

@@ -7,15 +7,25 @@ one before the description)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
+from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
-from textual.widgets._footer import FooterKey
 
-__all__ = ["Footer", "key_width"]
+from fieldjudge.i18n import _
+
+__all__ = ["Footer", "is_footer_key", "key_width"]
+
+FooterKey: TypeAlias = Any  # Textual's footer key: its class is not exported (``is_footer_key``)
+
+
+def is_footer_key(widget: object) -> bool:
+    """One key of Textual's footer, known by its type's name (the CSS type ``FooterKey``
+    that ``app.tcss`` styles): Textual does not export the class."""
+    return isinstance(widget, Widget) and type(widget).__name__ == "FooterKey"
 
 
 def key_width(key: FooterKey) -> int:
@@ -29,7 +39,7 @@ def _settle_compact(key: FooterKey, compact: bool) -> None:
     """A key's compact state and its ``-compact`` class as they will end, set before it
     mounts: ``FooterKey`` sets the class in a watcher, at mount and again when the footer's
     value is bound to it, and each change of class restyled the key (twice a key)."""
-    key.set_reactive(FooterKey.compact, compact)
+    key.set_reactive(type(key).compact, compact)
     key.set_class(compact, "-compact", update=False)
 
 
@@ -46,8 +56,6 @@ class Footer(TextualFooter):
         mounts, the app resizes): with the same keys in the same width it is left alone
         (each new key is a widget styled and laid out again: the home screen's first
         frame made its keys six times)."""
-        if not self._bindings_ready:
-            return None
         return (
             self._width(),
             self.compact,
@@ -72,21 +80,22 @@ class Footer(TextualFooter):
         # the keys once the screen publishes its bindings: every key styled, mounted and
         # laid out twice, and a first frame without them). A binding that changes later
         # recomposes as before (``recompose`` compares what the keys were made from).
-        self._bindings_ready = True
+        self.bindings_changed(self.screen)  # Textual's footer composes its keys from now on
         self._composed = self._shown()
         items = list(super().compose())
-        keys = [
-            i for i in items if isinstance(i, FooterKey) and "-command-palette" not in i.classes
-        ]
+        keys = [i for i in items if is_footer_key(i) and "-command-palette" not in i.classes]
         others = [i for i in items if i not in keys]
+        for item in items:
+            if is_footer_key(item):  # the descriptions in the UI language
+                item.description = _(item.description) if item.description else ""
         for key in keys:
             _settle_compact(key, self.compact)  # bound to the footer's
         for other in others:
-            if isinstance(other, FooterKey):
+            if is_footer_key(other):
                 _settle_compact(other, other.compact)  # the palette key keeps its own
         # the palette key is docked right with a border and a trailing space; one more
         # column keeps a gap before it
-        room = self._width() - sum(key_width(i) + 3 for i in others if isinstance(i, FooterKey))
+        room = self._width() - sum(key_width(i) + 3 for i in others if is_footer_key(i))
         used = 0
         for key in keys:
             used += key_width(key)

@@ -2,16 +2,15 @@
 
 Prompts are not separate screens on purpose: a judge types ``a 4 2 Enter`` faster than a
 modal screen appears (Textual delays screen switches), and keys typed in between would
-reach the game screen's own bindings. The game screen forwards every key to the active
-prompt, synchronously and in order, so nothing is lost or misrouted.
+reach the screen's own bindings. The screen hands every key to the active prompt
+(:func:`take_key`), synchronously and in order, so nothing is lost or misrouted.
 
 - :meth:`PromptPanel.ask_choice`: one key picks a value; Enter picks the default.
 - :meth:`PromptPanel.ask_number`: a shirt number (or an fps reading with ``decimal``);
   Enter accepts, and a shirt number is accepted at once when the digits name exactly one
   roster number that no longer number starts with (``42`` → at once; ``7`` waits while
   ``77`` exists). A validator may refuse it: the message stays, the digits are cleared.
-- :meth:`PromptPanel.ask_text`: a short line of text (the judge's name); Enter accepts it
-  when it is not blank.
+- :meth:`PromptPanel.ask_text`: a line of text (a name), letters of any layout as typed.
 
 Esc cancels. ``then(value)`` runs after the prompt closed, so it may open the next one.
 """
@@ -30,14 +29,25 @@ from textual.events import Key
 from textual.widgets import Static
 
 from fieldjudge.i18n import _
+from fieldjudge.screens.keys import APP_KEYS, key_matches, run_binding_now
 
-# The same keys on a Russian (ЙЦУКЕН) layout: a judge in gloves does not switch layouts.
-RU_KEYS = dict(zip("qwertyuiopasdfghjklzxcvbnm", "йцукенгшщзфывапролдячсмить", strict=True))
+__all__ = ["Choice", "PromptPanel", "key_matches", "take_key"]
 
 
-def key_matches(event: Key, key: str) -> bool:
-    ch = event.character or ""
-    return event.key == key or ch == key or (len(key) == 1 and ch == RU_KEYS.get(key, "\0"))
+TEXT_MAX = 60  # a judge's name
+
+
+async def take_key(screen: Any, prompt: PromptPanel, event: Key) -> None:
+    """A screen's ``on_key`` with an inline prompt: the open prompt takes every key (the
+    app's own keys aside), else the screen's binding runs now (``run_binding_now``)."""
+    if event.key in APP_KEYS:
+        return
+    if prompt.active and screen.is_active:
+        event.stop()
+        event.prevent_default()
+        prompt.handle_key(event)
+        return
+    await run_binding_now(screen, event)
 
 
 @dataclass(frozen=True)
@@ -114,10 +124,14 @@ class PromptPanel(Vertical):
         self._open(p)
 
     def ask_text(
-        self, title: str, then: Callable[[Any], None], empty: str, initial: str = ""
+        self,
+        title: str,
+        then: Callable[[Any], None],
+        validate: Callable[[Any], str | None] | None = None,
+        initial: str = "",
     ) -> None:
-        """A line of text; Enter on a blank line shows ``empty`` and keeps the prompt."""
-        p = Prompt(title, then, validate=lambda v: empty if not v else None, text=True)
+        """A line of text; Enter accepts it (stripped), unless ``validate`` says why not."""
+        p = Prompt(title, then, validate=validate, text=True)
         p.buffer = initial
         self._open(p)
 
@@ -202,10 +216,14 @@ class PromptPanel(Vertical):
             self._text_key(p, event, ch)
             return
         if event.key == "enter":
-            if p.buffer:
+            if p.buffer or p.text:
                 self._accept(p.buffer)
         elif event.key == "backspace":
             p.buffer = p.buffer[:-1]
+        elif p.text:
+            if event.is_printable and ch and len(p.buffer) < TEXT_MAX:
+                p.buffer += ch
+                p.error = ""
         elif ch.isdigit() and len(p.buffer) < (6 if p.decimal else 3):
             p.buffer += ch
             p.error = ""
@@ -248,8 +266,17 @@ class PromptPanel(Vertical):
     def _accept(self, text: str) -> None:
         p = self.current
         assert p is not None
+        if p.text:
+            value: Any = text.strip()
+            why = p.validate(value) if p.validate else None
+            if why:
+                p.error = f"⚠ {why}"
+                self._redraw()
+                return
+            self._finish(value)
+            return
         try:
-            value: Any = float(text) if p.decimal else int(text)
+            value = float(text) if p.decimal else int(text)
         except ValueError:
             p.error, p.buffer = _("Type a number"), ""
             return
