@@ -233,7 +233,7 @@ async def test_a_key_typed_after_the_closing_key_reaches_the_screen_behind(
     """Enter submits the form; the t typed right after it is the home screen's (teams),
     not one more letter of the name."""
 
-    app = make_app(demo_folder.parent, demo_folder, lang="en", judge="Test judge")
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
         typed_fast(app, "j", "A", "enter", "t")
@@ -330,7 +330,7 @@ async def test_esc_on_the_20_06_panel_closes_it_and_stays_in_the_game(
     monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
     clock = fake_clock(monkeypatch)
     gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    app = make_app(demo_folder.parent, demo_folder, lang="en", judge="Test judge")
     async with app.run_test(size=(100, 32)) as pilot:
         screen = await open_game(app, pilot, gid)
         await keys(pilot, "space")
@@ -361,7 +361,7 @@ async def test_enter_on_the_20_06_box_then_esc_stays_in_the_game(
     monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
     clock = fake_clock(monkeypatch)
     gid = game_id(demo_folder)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    app = make_app(demo_folder.parent, demo_folder, lang="en", judge="Test judge")
     async with app.run_test(size=(100, 32)) as pilot:
         screen = await open_game(app, pilot, gid)
         await keys(pilot, "space")
