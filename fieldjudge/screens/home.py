@@ -23,6 +23,7 @@ from textual.worker import get_current_worker
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.services.paintball.live import next_game
 
 if TYPE_CHECKING:  # Syncthing's client is imported after the first frame
     from fieldjudge.services.sync.syncthing import SyncStatus, SyncStatusProvider
@@ -55,7 +56,6 @@ PHASES = {
 }
 # Phases where the players in play are the news (not a score).
 LIVE_PHASES = ("not_started", "running", "stopped", "hang_check", "ended", "inspection")
-UNPLAYED = ("scheduled", "open", "not_started")
 
 
 class SyncTick(Message):
@@ -330,7 +330,8 @@ class HomeScreen(JudgeScreen):
         self.app.open_game(game_id)
 
     def action_next_game(self) -> None:
-        """N: the next game of this laptop's field not played yet (asks the field once)."""
+        """N: this laptop's field's game in progress (started, not finished), else its
+        next game not played yet (asks the field once)."""
         if not self._need_tournament():
             return
         if not self.app.laptop.field:
@@ -338,12 +339,12 @@ class HomeScreen(JudgeScreen):
             return
         t = self.app.tournament
         field = self.app.laptop.field
-        for g in sorted(t.games(), key=lambda g: g["start"]):
-            if g["field"] == field and t.game_summary(g["id"]).get("phase") in UNPLAYED:
-                table = self.query_one("#games", DataTable)
-                table.move_cursor(row=table.get_row_index(g["id"]), animate=False)
-                self.app.open_game(g["id"])
-                return
+        game_id = next_game(t, field)  # the field's unfinished game first, then the next
+        if game_id is not None:
+            table = self.query_one("#games", DataTable)
+            table.move_cursor(row=table.get_row_index(game_id), animate=False)
+            self.app.open_game(game_id)
+            return
         self.notify(
             _("No game left to play on field {field}").format(field=field), severity="warning"
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
@@ -223,8 +223,28 @@ class GameSetup:
             nums = [p.number for p in roster]
             if len(set(nums)) != len(nums):
                 out.append(f"{team}: duplicate shirt numbers")
-            if len(roster) > self.settings.team_size:
-                out.append(f"{team}: {len(roster)} players, at most {self.settings.team_size}")
+            # 30.01: a longer roster has substitutes (the line-up is checked against the
+            # team size: ``checks.lineup_size_refusal``); a shorter one plays with fewer
+            if 0 < len(roster) < self.settings.team_size:
+                out.append(f"{team}: {len(roster)} players, fewer than {self.settings.team_size}")
             if not roster:
                 out.append(f"{team}: empty roster")
         return out
+
+
+def default_lineup(
+    roster: Sequence[int],
+    team_size: int,
+    disqualified: Collection[int] = (),
+    previous: Sequence[int] | None = None,
+) -> tuple[int, ...]:
+    """30.01: who plays by default -- the team's previous line-up (its players still on the
+    roster), else the first ``team_size`` players of the roster; never more than
+    ``team_size``, never a player disqualified under 20.05."""
+    on_roster = [n for n in roster if n not in disqualified]
+    if previous:
+        keep = set(on_roster)
+        picked = list(dict.fromkeys(n for n in previous if n in keep))
+    else:
+        picked = on_roster
+    return tuple(picked[: max(team_size, 0)])

@@ -131,6 +131,8 @@ def player_status(p: m.PlayerState) -> tuple[str, str]:
         return _("not admitted (chrono)"), "not-admitted"
     if p.status == m.DISQUALIFIED:  # 20.05 in an earlier game: never in play again
         return "⛔ " + _("disqualified (20.05)"), "eliminated"
+    if p.benched:  # 30.01: a substitute, not in this game's line-up
+        return "– " + _("not in the line-up"), "not-admitted"
     if p.check is not None and p.check.kind == "paint":
         return f"? {_('paint check since')} {clock(p.check.start_ms)}{extra}", "checking"
     if p.inspection is not None:
