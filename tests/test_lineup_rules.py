@@ -166,9 +166,7 @@ def test_30_01_any_game_counts_only_its_line_up(data, red, blue):
     log = LogBuilder()
     for team, size in ((R, red), (B, blue)):
         if size > 5 or data.draw(hs.booleans()):
-            picked = data.draw(
-                hs.lists(hs.integers(1, size), min_size=1, max_size=5, unique=True)
-            )
+            picked = data.draw(hs.lists(hs.integers(1, size), min_size=1, max_size=5, unique=True))
             log.add("lineup", team=team, numbers=picked)
     assert refusal(fold(setup, log.events), "clock_start", {}) is None
     log.add("clock_start")
