@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 
 from fieldjudge.app import make_app
 from fieldjudge.rules.paintball import model as m
+from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen
 from fieldjudge.screens.dialogs.lineup import LineupScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog
@@ -17,6 +18,7 @@ from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.services import open_tournament
 from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.services.paintball.marker_check import MarkerCheckService
 from tests.test_game_helpers import fake_clock, game_screen, keys, type_text, wait_for
 
 
@@ -146,3 +148,31 @@ async def test_restart_offers_the_running_game_of_this_laptop(
             assert app.screen.session.game_id == ids["Медведи-Тигры"]
         else:
             await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
+
+
+async def test_30_01_line_up_confirmed_at_check_in(demo_folder: Path, clock):
+    """Marker check, ``i`` on a team of six: the picker opens with the first five; Enter
+    records the line-up (this laptop does not own the game yet: its marker-check log,
+    taken into the game by the owner); the sixth is shown as not in the line-up."""
+    ids = prepare(demo_folder, sub=True)
+    gid = ids["Медведи-Тигры"]
+    app = make_app(demo_folder.parent, demo_folder)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        app.push_screen(MarkerCheckScreen(app.tournament, gid))
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, MarkerCheckScreen) and app.screen.query("#mc-roster"),
+            "the marker check",
+        )
+        check = app.screen
+        await keys(pilot, "i")  # the highlighted row's team (Медведи) checks in
+        await wait_for(pilot, lambda: isinstance(app.screen, LineupScreen), "the line-up")
+        assert text(app.screen.query_one("#lineup-count", Static)) == "5 of 5"
+        await keys(pilot, "enter")
+        await wait_for(pilot, lambda: app.screen is check, "back to the check")
+        state = MarkerCheckService(app.tournament, gid).state()[1]
+        bears = state.setup.teams[0]
+        assert len(state.lineups[bears]) == 5 and 99 not in state.lineups[bears]
+        row = check.query_one("#mc-roster", DataTable).get_row(f"{bears}|99")
+        assert "not in the line-up" in str(row[-1])

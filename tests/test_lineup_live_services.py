@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from fieldjudge.services.paintball import live
+from fieldjudge.export.html import protocol_html
+from fieldjudge.services.paintball import live, results
 from fieldjudge.services.paintball.game import FakeClock, GameSession
 from fieldjudge.services.paintball.lineup import previous_lineup
 from fieldjudge.services.paintball.marker_check import MarkerCheckService
@@ -116,3 +117,18 @@ def test_n_goes_to_the_unfinished_game_first_then_the_next(tournament):
         s4.inspect(p.team, p.number, "clean")
     assert live.next_game(t, "1") == g6
     assert live.running_game_of_laptop(t) is None
+
+
+def test_30_01_protocol_shows_the_line_up_and_a_team_playing_with_fewer(tournament):
+    t = tournament
+    team, sub = add_substitute(t, "Медведи")
+    gid = by_teams(t, "Медведи", "Тигры")
+    s = GameSession(t, gid, clock=FakeClock(T0))
+    four = [p.number for p in s.setup.rosters[team]][2:]  # #99 plays, two sit out
+    s.set_lineup(team, four)
+    s.start_clock()
+    s.end_by_judge("rain")
+    html = protocol_html(t, results.game_view(t, gid), "ru")
+    played = ", ".join(f"#{n}" for n in four)
+    assert f"Состав на игру (30.01): Медведи: {played} (4 из 5) · Тигры:" in html
+    assert "(5 из 5)" in html

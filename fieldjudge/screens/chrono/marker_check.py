@@ -85,7 +85,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("i", "checkin", "Check in team"),
-        Binding("l", "lineup", "Line-up"),
+        Binding("l", "lineup", "Line-up", show=False),
         Binding("s", "slap(False)", "Slap: no shot"),
         Binding("x", "slap(True)", "Slap: fired"),
         Binding("r", "released", "Trigger released"),
