@@ -176,3 +176,24 @@ async def test_30_01_line_up_confirmed_at_check_in(demo_folder: Path, clock):
         assert len(state.lineups[bears]) == 5 and 99 not in state.lineups[bears]
         row = check.query_one("#mc-roster", DataTable).get_row(f"{bears}|99")
         assert "not in the line-up" in str(row[-1])
+
+
+async def test_30_01_game_screen_warns_of_a_team_of_fewer(demo_folder: Path, clock):
+    ids = prepare(demo_folder)
+    t = open_tournament(demo_folder, startup_backup=False)
+    try:
+        tigers = {v: k for k, v in t.team_names().items()}["Тигры"]
+        number = int(t.players(tigers)[-1]["number"])
+
+        def drop(data: dict) -> None:  # a player leaves the team (the roster's table)
+            rows = data["players"]
+            for key in [k for k, r in rows.items() if (r["team_id"], r["number"]) == last]:
+                del rows[key]
+
+        last = (tigers, number)
+        t.transaction(drop)
+    finally:
+        t.close()
+    async with game_screen(demo_folder, ids["Медведи-Тигры"], lang="ru") as (app, pilot, screen):
+        notice = text(screen.query_one("#notice", Static))
+        assert "«Тигры»: в заявке 4 игроков, меньше 5" in notice

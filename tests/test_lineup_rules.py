@@ -201,3 +201,9 @@ def test_30_01_any_game_counts_only_its_line_up(data, red, blue):
     if st.ended:
         res = game_result(setup, st)
         assert all(-5 <= v <= 5 for v in res.diff.values())
+
+
+def test_30_01_setup_problems_warn_of_a_team_of_fewer_and_accept_substitutes():
+    assert setup_of(red=7, blue=5).problems() == []  # substitutes are no mistake
+    (warn,) = setup_of(red=4, blue=5).problems()
+    assert warn == "30.01: red: 4 players on the roster, fewer than 5: the team plays with fewer"

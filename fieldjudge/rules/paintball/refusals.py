@@ -382,3 +382,32 @@ def lineup_needed(team: Any, count: int, size: int) -> RuleMessage:
         count=count,
         size=size,
     )
+
+
+# --- the game's setup (``GameSetup.problems``, shown before the game) -------------------
+
+
+@catalog
+def plays_itself(team: Any) -> RuleMessage:
+    return R("", "{team} cannot play itself", team=Team(str(team)))
+
+
+@catalog
+def duplicate_numbers(team: Any) -> RuleMessage:
+    return R("", "{team}: two players share a shirt number", team=Team(str(team)))
+
+
+@catalog
+def empty_roster(team: Any) -> RuleMessage:
+    return R("", "{team}: no players on the roster", team=Team(str(team)))
+
+
+@catalog
+def fewer_players(team: Any, count: int, size: int) -> RuleMessage:
+    return R(
+        "30.01",
+        "{team}: {count} players on the roster, fewer than {size}: the team plays with fewer",
+        team=Team(str(team)),
+        count=count,
+        size=size,
+    )

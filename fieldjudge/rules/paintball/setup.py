@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+from fieldjudge.rules.messages import RuleMessage
+from fieldjudge.rules.paintball import refusals as rx
 from fieldjudge.rules.paintball.reasons import PENALTY_GROUP_1_1, PENALTY_KINDS
 
 # 28.02 → 34.01 is not in the source: default group removal 1+1 (RULES.md). The team penalty
@@ -213,22 +215,22 @@ class GameSetup:
     def opponent(self, team: str) -> str:
         return self.team_b if team == self.team_a else self.team_a
 
-    def problems(self) -> list[str]:
-        """Setup mistakes to show before the game (empty when fine)."""
+    def problems(self) -> list[RuleMessage]:
+        """Setup mistakes and warnings to show before the game (empty when fine). A roster
+        longer than the team size is no mistake (substitutes): its line-up is checked
+        against the team size (30.01, ``checks.lineup_size_refusal``)."""
         out = []
         if self.team_a == self.team_b:
-            out.append("a team cannot play itself")
+            out.append(rx.plays_itself(self.team_a))
         for team in self.teams:
             roster = self.rosters.get(team, ())
             nums = [p.number for p in roster]
             if len(set(nums)) != len(nums):
-                out.append(f"{team}: duplicate shirt numbers")
-            # 30.01: a longer roster has substitutes (the line-up is checked against the
-            # team size: ``checks.lineup_size_refusal``); a shorter one plays with fewer
-            if 0 < len(roster) < self.settings.team_size:
-                out.append(f"{team}: {len(roster)} players, fewer than {self.settings.team_size}")
+                out.append(rx.duplicate_numbers(team))
             if not roster:
-                out.append(f"{team}: empty roster")
+                out.append(rx.empty_roster(team))
+            elif len(roster) < self.settings.team_size:  # 30.01: plays with fewer
+                out.append(rx.fewer_players(team, len(roster), self.settings.team_size))
         return out
 
 

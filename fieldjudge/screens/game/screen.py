@@ -141,6 +141,10 @@ class GameScreen(JudgeScreen):
         return self.query_one(PromptPanel)
 
     def on_mount(self) -> None:
+        if self.session.state.phase == m.NOT_STARTED:
+            warnings = self.session.setup_warnings()  # e.g. 30.01: a team of four
+            if warnings:
+                self.notice_text = "⚠ " + " · ".join(warnings)
         self.refresh_all()
         self.set_interval(0.25, self.tick)
         # The app, the loaded game and this screen's widgets live as long as the screen:

@@ -244,6 +244,11 @@ class GameSession:
         """30.01: the roster and the line-up to start the picker from."""
         return lineup_choice(self.tournament, self.game_id, self.state, team)
 
+    def setup_warnings(self) -> list[str]:
+        """The setup's problems (``GameSetup.problems``: a team of fewer than the team size,
+        duplicate shirt numbers, an empty roster), in the UI language."""
+        return [self.humanize(p) for p in self.setup.problems()]
+
     def lineup_needed(self) -> str | None:
         """30.01: the team whose line-up must be confirmed before the start, or None."""
         if take_into_game(self.tournament, self.game_id, self.judge):  # a check-in's line-up
