@@ -109,6 +109,7 @@ class FieldJudgeApp(App[None]):
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.initial_folder = tournament_folder
+        self._offer_running = False  # a running game to offer once the states are known
         self.tournament: TournamentService | None = None
         self.judge = judge
         self.monotonic = monotonic  # kept for the screens' timers
@@ -160,9 +161,12 @@ class FieldJudgeApp(App[None]):
     def on_mount(self) -> None:
         self.show_subtitle()
         self.load_keymap()
-        if self.initial_folder is not None and self.open_tournament(self.initial_folder):
-            # after a restart (a crash): the game this laptop was running, offered again
-            self.call_after_refresh(self.offer_running_game)
+        if self.initial_folder is not None:
+            # after a restart (a crash): the game this laptop was running is offered again
+            # once the home screen knows every game's state (``home_states_known``)
+            self._offer_running = True
+            if not self.open_tournament(self.initial_folder):
+                self._offer_running = False
 
     def on_unmount(self) -> None:
         self.stop_pit()
@@ -359,6 +363,13 @@ class FieldJudgeApp(App[None]):
                 screen.reload()
 
     # -- navigation ---------------------------------------------------------------------
+    def home_states_known(self) -> None:
+        """The home screen shows every game's state: the summaries are current, so the
+        running game of this laptop is found without folding any game (at most once)."""
+        if self._offer_running:
+            self._offer_running = False
+            self.offer_running_game()
+
     def offer_running_game(self) -> None:
         """A game of this laptop still in play (the app stopped mid-game): Enter reopens
         it, Esc stays on the home screen (as a scoreboard reopens its current game)."""

@@ -89,6 +89,8 @@ def test_one_live_game_per_field_and_per_team_refusal_names_the_game(tournament)
     assert why == "Cannot start: game «Медведи — Тигры» (№5) is in play on field 1"
     with pytest.raises(Refused, match="№5"):
         same_field.start_clock()
+    with pytest.raises(Refused, match="№5"):  # the generic append is held to it too
+        same_field.append("clock_start")
     shared_team = GameSession(t, by_teams(t, "Тигры", "Барсы"), clock=clock)  # field 2
     assert shared_team.start_refusal() == why
     free = GameSession(t, by_teams(t, "Драконы", "Ястребы"), clock=clock)  # field 2

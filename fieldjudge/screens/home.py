@@ -231,6 +231,7 @@ class HomeScreen(JudgeScreen):
             self._summarise(t, self._pending)
         else:
             t.index.save()
+            self.app.home_states_known()  # e.g. the running game offered after a restart
         if not games:
             title.update(title.render().plain + "  —  " + _("no games yet: press s"))
             return
@@ -276,6 +277,7 @@ class HomeScreen(JudgeScreen):
                 self._show_states(states)
                 states, on_screen = {}, set()
         t.index.save()
+        self.app.home_states_known()
 
     def _rows_on_screen(self) -> set[str]:
         table = self.query_one("#games", DataTable)

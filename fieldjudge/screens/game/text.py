@@ -251,6 +251,9 @@ def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> s
         return f"↶ {_('Void')}: {what} — {reason}"
     if t == ev.CHECKIN:
         return f"{_('Check-in')}: {namer.team(d.get('team'))}"
+    if t == ev.LINEUP:  # 30.01
+        numbers = ", ".join(f"#{n}" for n in d.get("numbers") or [])
+        return f"{_('Line-up')} {namer.team(d.get('team'))}: {numbers}"
     if t == ev.MARKER_VERDICT:
         return f"{_('Marker check')} {namer.player(d.get('team'), d.get('number'))}: " + str(
             d.get("result")

@@ -218,6 +218,8 @@ class GameSession:
         Raises :class:`Refused` (message citing the section) when it is illegal."""
         data = dict(data or {})
         why = self.refusal(etype, data)  # the rules engine, asked once per event
+        if not why and etype == ev.CLOCK_START:
+            why = self.start_refusal()  # one live game per field and per team
         if why:
             if asks_second_player(why):
                 raise SecondPlayerNeeded(why, str(data.get("team") or _first_team(data)))
@@ -233,9 +235,6 @@ class GameSession:
         return live_start_refusal(self.tournament, self.game_id)
 
     def start_clock(self) -> Event:
-        why = self.start_refusal()
-        if why:
-            raise Refused(why)
         if take_into_game(self.tournament, self.game_id, self.judge):  # the latest checks
             self._refold()
         return self.append(ev.CLOCK_START)

@@ -30,11 +30,14 @@ UNFINISHED_PHASES = (*LIVE_PHASES, "ended", "inspection")
 UNPLAYED_PHASES = ("scheduled", "open", "not_started")
 
 
-def _phase(t: Any, game_id: str) -> str:
+def _phase(t: Any, game_id: str, cached: bool = False) -> str:
+    """The game's phase from its summary (``cached``: only a summary the index holds
+    current, reading no game file; "" when it holds none)."""
     try:
-        return str(t.game_summary(game_id).get("phase", ""))
+        summary = t.cached_game_summary(game_id) if cached else t.game_summary(game_id)
     except Exception:  # noqa: BLE001 - a damaged file: its own screen says so
         return "damaged"
+    return str((summary or {}).get("phase", ""))
 
 
 def game_number(t: Any, game_id: str) -> int:
@@ -92,9 +95,10 @@ def next_game(t: Any, field: str) -> str | None:
 
 
 def running_game_of_laptop(t: Any) -> str | None:
-    """The live game whose file this laptop owns (offered again after a restart)."""
+    """The live game whose file this laptop owns (offered again after a restart), from the
+    summaries the index holds (the home screen has made them current: nothing is folded)."""
     for g in t.games():
-        if not t.game_path(g["id"]).exists() or _phase(t, g["id"]) not in LIVE_PHASES:
+        if not t.game_path(g["id"]).exists() or _phase(t, g["id"], True) not in LIVE_PHASES:
             continue
         try:
             owner = t.game_log(g["id"], create=False).owner
