@@ -118,6 +118,7 @@ class FieldJudgeApp(App[None]):
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.initial_folder = tournament_folder
+        self._offer_running = False  # a running game to offer once the states are known
         self.tournament: TournamentService | None = None
         self.monotonic = monotonic  # kept for the screens' timers
         self.wall = wall  # the clock of the head judge's secret attempts (logged, rate-limited)
@@ -162,7 +163,11 @@ class FieldJudgeApp(App[None]):
         self.show_subtitle()
         self.load_keymap()
         if self.initial_folder is not None:
-            self.open_tournament(self.initial_folder)
+            # after a restart (a crash): the game this laptop was running is offered again
+            # once the home screen knows every game's state (``home_states_known``)
+            self._offer_running = True
+            if not self.open_tournament(self.initial_folder):
+                self._offer_running = False
 
     def on_unmount(self) -> None:
         self.stop_pit()
@@ -356,6 +361,41 @@ class FieldJudgeApp(App[None]):
                 screen.reload()
 
     # -- navigation ---------------------------------------------------------------------
+    def home_states_known(self) -> None:
+        """The home screen shows every game's state: the summaries are current, so the
+        running game of this laptop is found without folding any game (at most once)."""
+        if self._offer_running:
+            self._offer_running = False
+            self.offer_running_game()
+
+    def offer_running_game(self) -> None:
+        """A game of this laptop still in play (the app stopped mid-game): Enter reopens
+        it, Esc stays on the home screen (as a scoreboard reopens its current game)."""
+        from fieldjudge.screens.dialogs.forms import ConfirmScreen
+        from fieldjudge.screens.home import HomeScreen
+        from fieldjudge.services.paintball.live import game_number, running_game_of_laptop
+
+        t = self.tournament
+        if t is None or not isinstance(self.screen, HomeScreen):
+            return  # the judge went on already (or a dialog is up): nothing is offered
+        game_id = running_game_of_laptop(t)
+        g = t.game(game_id) if game_id is not None else None
+        if game_id is None or g is None:
+            return
+        names = t.team_names()
+        question = _("Game «{a} — {b}» (№{n}, field {field}) is in play. Reopen it?").format(
+            a=names.get(g["team_a"], g["team_a"]),
+            b=names.get(g["team_b"], g["team_b"]),
+            n=game_number(t, game_id),
+            field=g["field"],
+        )
+
+        def done(yes: bool | None) -> None:
+            if yes and self.tournament is t:
+                self.open_game(game_id)
+
+        self.push_screen(ConfirmScreen(question), done)
+
     def open_game(self, game_id: str) -> None:
         """Open the live game screen for a scheduled game."""
         assert self.tournament is not None

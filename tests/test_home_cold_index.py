@@ -18,7 +18,9 @@ from tests.test_game_helpers import wait_for
 
 
 def _played_games(folder, n: int) -> list[str]:
-    """``n`` more games on fields 10.., each with a clock start and one elimination."""
+    """``n`` more games on fields 10.., each with a clock start and one elimination, then
+    ended by the judge (their inspection open): the same two teams play them all, and a
+    team plays one live game at a time (RULES.md, "One live game per field and per team")."""
     t = open_tournament(folder, startup_backup=False)
     teams = [x["id"] for x in t.teams()]
     start = datetime(2026, 6, 2, 9, 0)
@@ -39,6 +41,7 @@ def _played_games(folder, n: int) -> list[str]:
         s.start_clock()
         team = s.teams[i % 2]
         s.eliminate(team, s.setup.rosters[team][0].number)
+        s.end_by_judge("test")
     t.close()
     return ids
 
@@ -65,7 +68,8 @@ async def test_cold_index_fills_every_state_after_the_first_frame(demo_folder) -
             alive = t.game_summary(gid)["alive"]
             assert sorted(alive) == [4, 5]
             assert (
-                table.get_cell(gid, app.screen._state_column) == f"in play {alive[0]} × {alive[1]}"
+                table.get_cell(gid, app.screen._state_column)
+                == f"inspection · in play {alive[0]} × {alive[1]}"
             )
         assert all(t.cached_game_summary(g["id"]) is not None for g in t.games())
 
@@ -116,7 +120,7 @@ async def test_cold_states_widen_their_column_as_a_warm_start_does(demo_folder) 
         table = await _every_state_shown(app, pilot)
         await pilot.pause()
         state = table.get_cell(ids[0], app.screen._state_column)
-        assert state in ("in play 4 × 5", "in play 5 × 4")
+        assert state in ("inspection · in play 4 × 5", "inspection · in play 5 × 4")
         widest = max(len(str(s)) for s in table.get_column_at(4))
         assert table.columns[app.screen._state_column].content_width == widest
         assert state in screen_text(app)

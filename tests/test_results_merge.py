@@ -131,6 +131,8 @@ def test_a_game_event_the_rules_refuse_here_is_not_merged(tmp_path):
     team = s.teams[0]
     tb.add_player(team, 99, "Новичок")
     s = GameSession(tb, gid, clock=FakeClock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC)))
+    # six on B's roster: the line-up (30.01) names who plays, #99 among them
+    s.set_lineup(team, [99, *[p.number for p in s.setup.rosters[team]][:4]])
     s.append("clock_start")
     s.eliminate(team, 99, "hit")
     tb.close()
@@ -141,5 +143,5 @@ def test_a_game_event_the_rules_refuse_here_is_not_merged(tmp_path):
     assert not (a / "games" / f"{gid}.json").exists()
     (line,) = [e for e in report.errors if e.startswith(f"games/{gid}")]
     assert line.endswith(
-        f"not merged: event #2 (elimination): 26: {name} #99 is not on the game roster"
+        f"not merged: event #1 (lineup): 30.01: {name} #99 is not on the game roster"
     )

@@ -73,6 +73,8 @@ SAMPLES = {
     "delay": 120.0,
     "problems": (mt.shots_after_release(2, 1), mt.late_after_release(120.0, 100.0)),
     "used": 141,
+    "count": 6,
+    "size": 5,
     "judge": "Петров",
     "laptop": 'ноутбук "Главный" (ab12-cd34-ef56-7890)',
     "guesses": "10⁶",

@@ -198,6 +198,22 @@ def sign_lines(t, v, tr: Tr) -> list[SignLine]:
 CAUSE_TEXT = {"team": "the team", "organisers": "the organisers"}  # 32.03
 
 
+def lineup_line(v, name: Callable[[str], str], tr: Tr) -> str:
+    """30.01: who played, for a game with a recorded line-up or a team of fewer than the
+    team size ("" otherwise: a full roster that played whole needs no line)."""
+    st = v.state
+    size = st.setup.settings.team_size
+    played = {x: st.lineup(x) for x in v.teams}
+    if not st.lineups and all(len(ps) >= size for ps in played.values()):
+        return ""
+    parts = [
+        f"{name(x)}: {', '.join(f'#{p.number}' for p in played[x])} "
+        f"({tr('{picked} of {size}').format(picked=len(played[x]), size=size)})"
+        for x in v.teams
+    ]
+    return f"{tr('Line-up (30.01)')}: " + " · ".join(parts)
+
+
 def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
     meta = t.meta
     a, b = v.teams
@@ -261,6 +277,7 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
             f" · {tr('Start')} {start.replace('T', ' ')}",
             # 23.03, 20.02/20.03, 18.02: the settings that change this result
             " · ".join(settings_lines(t.settings, tr)[2:]),
+            *([line] if (line := lineup_line(v, name, tr)) else []),
         ],
         result_headers=[
             tr("Team"),

@@ -140,7 +140,11 @@ def chrono_candidates(state: m.GameState, teams: Iterable[str]) -> list[m.Player
     """The players the in-game chrono may check: in play and carrying a marker."""
     out: list[m.PlayerState] = []
     for team in teams:
-        out += [p for p in state.team_players(team) if p.status == m.IN_PLAY and p.has_marker]
+        out += [
+            p
+            for p in state.team_players(team)
+            if p.unhit and p.status == m.IN_PLAY and p.has_marker
+        ]
     return out
 
 
@@ -150,5 +154,5 @@ def second_player_candidates(state: m.GameState, team: str, number: int) -> list
     return [
         p
         for p in state.team_players(team)
-        if p.number != number and p.status in (m.IN_PLAY, m.NO_MARKER)
+        if p.number != number and p.unhit and p.status in (m.IN_PLAY, m.NO_MARKER)
     ]

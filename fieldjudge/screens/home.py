@@ -35,6 +35,7 @@ from fieldjudge.screens.setup.tournament import create_tournament_flow
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import StoreError
+from fieldjudge.services.paintball.live import next_game
 from fieldjudge.services.sync.conflicts import ConflictWatch
 from fieldjudge.services.sync.refresh import ChangedLogs
 from fieldjudge.services.sync.syncthing import SyncStatus, SyncStatusProvider, status_line
@@ -67,7 +68,6 @@ PHASES = {
 }
 # Phases where the players in play are the news (not a score).
 LIVE_PHASES = ("not_started", "running", "stopped", "hang_check", "ended", "inspection")
-UNPLAYED = ("scheduled", "open", "not_started")
 
 
 class SyncTick(Message):
@@ -244,6 +244,7 @@ class HomeScreen(JudgeScreen):
             self._summarise(t, self._pending)
         else:
             t.index.save()
+            self.app.home_states_known()  # e.g. the running game offered after a restart
         if not games:
             title.update(title.render().plain + "  —  " + _("no games yet: press s"))
             return
@@ -278,6 +279,7 @@ class HomeScreen(JudgeScreen):
                 self._show_states(states)
                 states, on_screen = {}, set()
         t.index.save()
+        self.app.home_states_known()
 
     def _rows_on_screen(self) -> set[str]:
         table = self.query_one("#games", DataTable)
@@ -332,7 +334,8 @@ class HomeScreen(JudgeScreen):
         self.app.open_game(game_id)
 
     def action_next_game(self) -> None:
-        """N: the next game of this laptop's field not played yet (asks the field once)."""
+        """N: this laptop's field's game in progress (started, not finished), else its
+        next game not played yet (asks the field once)."""
         if not self._need_tournament():
             return
         if not self.app.laptop.field:
@@ -340,12 +343,12 @@ class HomeScreen(JudgeScreen):
             return
         t = self.app.tournament
         field = self.app.laptop.field
-        for g in sorted(t.games(), key=lambda g: g["start"]):
-            if g["field"] == field and t.game_summary(g["id"]).get("phase") in UNPLAYED:
-                table = self.query_one("#games", DataTable)
-                table.move_cursor(row=table.get_row_index(g["id"]), animate=False)
-                self.app.open_game(g["id"])
-                return
+        game_id = next_game(t, field)  # the field's unfinished game first, then the next
+        if game_id is not None:
+            table = self.query_one("#games", DataTable)
+            table.move_cursor(row=table.get_row_index(game_id), animate=False)
+            self.app.open_game(game_id)
+            return
         self.notify(
             _("No game left to play on field {field}").format(field=field), severity="warning"
         )

@@ -213,7 +213,8 @@ class PitView:
         doc["protocol"] = v.protocol.phase
         doc["no_show"] = sorted(st.no_show)
         doc["time_called"] = st.phase in (m.STOPPED, m.HANG_CHECK)
-        rosters = {x: len(st.team_players(x)) for x in teams}
+        # 30.01: the players of the line-up (substitutes sitting out are not counted)
+        rosters = {x: sum(not p.benched for p in st.team_players(x)) for x in teams}
         started = st.clock.started and not st.no_show
         for i, x in enumerate(teams):
             doc["teams"][i]["players"] = rosters[x]

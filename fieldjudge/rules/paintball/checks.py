@@ -22,10 +22,10 @@ from fieldjudge.rules.paintball.reasons import (
     ON_ELIMINATED_REASONS,
     PLAYING_ON_SECTIONS,
 )
-from fieldjudge.rules.paintball.setup import needs_second_player
+from fieldjudge.rules.paintball.setup import GameSetup, needs_second_player
 from fieldjudge.rules.timefmt import format_time_left
 
-PRE_GAME = (ev.CHECKIN, ev.MARKER_VERDICT, ev.NO_SHOW, ev.CLOCK_START, ev.OLD_PAINT)
+PRE_GAME = (ev.CHECKIN, ev.MARKER_VERDICT, ev.NO_SHOW, ev.CLOCK_START, ev.OLD_PAINT, ev.LINEUP)
 RUNNING_ONLY = (ev.FLAG_CAPTURE, ev.FLAG_HANDOVER, ev.FLAG_HANG, ev.TIME_STOP)
 
 
@@ -65,6 +65,8 @@ def _player(
 
 
 def _on_field(p: m.PlayerState, section: str, *, neutral_ok: bool = False) -> str | None:
+    if p.benched:
+        return rx.not_in_lineup(section, label(p))  # 30.01: a substitute sits this game out
     if p.status == m.ELIMINATED:
         why = p.elimination.section if p.elimination else "26"
         return rx.already_eliminated(section, label(p), why)
@@ -88,7 +90,7 @@ def second_refusal(
     available = [
         p
         for p in st.team_players(offender.team)
-        if p.number != offender.number and p.status in (m.IN_PLAY, m.NO_MARKER)
+        if p.number != offender.number and p.unhit and p.status in (m.IN_PLAY, m.NO_MARKER)
     ]
     if second is None:
         if available:
@@ -172,6 +174,47 @@ def _marker_verdict(st, d, _ms):
         return rx.marker_result_values()
     if p.status == m.DISQUALIFIED and d.get("result") != "not_admitted":
         return rx.disqualified("20.05", label(p))  # 20.05: for the rest of the tournament
+    return None
+
+
+def _lineup(st, d, _ms):
+    # 30.01 ("игра 5х5"), 20.05
+    team = d.get("team")
+    why = _team(st, team, "30.01")
+    if why:
+        return why
+    numbers = d.get("numbers")
+    if not isinstance(numbers, list | tuple) or not numbers:
+        return rx.lineup_numbers(team)
+    seen: set[int] = set()
+    for n in numbers:
+        p, why = _player(st, team, n, "30.01")
+        if why or p is None:
+            return why
+        if p.number in seen:
+            return rx.lineup_twice(label(p))
+        seen.add(p.number)
+        if p.disqualified:
+            return rx.disqualified("20.05", label(p))
+    return lineup_size_refusal(st.setup, str(team), len(seen))
+
+
+def lineup_size_refusal(setup: GameSetup, team: str, count: int) -> str | None:
+    """30.01: at most ``team_size`` of a team play (the size check of
+    ``GameSetup.problems``, applied to the line-up)."""
+    if count > setup.settings.team_size:
+        return rx.lineup_too_large(team, count, setup.settings.team_size)
+    return None
+
+
+def _clock_start(st, d, _ms):
+    # 30.01: a team whose roster is longer than the team size plays a confirmed line-up
+    for team in st.setup.teams:
+        if team in st.lineups:
+            continue
+        count = len(st.lineup(team))
+        if lineup_size_refusal(st.setup, team, count):
+            return rx.lineup_needed(team, count, st.setup.settings.team_size)
     return None
 
 
@@ -402,6 +445,8 @@ def _inspection(st, d, _ms):
     p, why = _player(st, d.get("team"), d.get("number"), "18.02")
     if why:
         return why
+    if p.benched:
+        return rx.not_in_lineup("18.02", label(p))
     if p.inspection is not None:
         return ra.already_inspected(label(p), p.inspection)
     if not p.unhit:
@@ -433,6 +478,8 @@ _CHECKS = {
     ev.HANG_VERDICT: _hang_verdict,
     ev.INSPECTION: _inspection,
     ev.OLD_PAINT: _old_paint,
+    ev.LINEUP: _lineup,
+    ev.CLOCK_START: _clock_start,
 }
 
 

@@ -31,6 +31,14 @@ optional ``reason`` "late" | "refused", optional ``cause`` "team" (default) |
 "organisers" (32.03: only an organisers' no-show may be replayed, see
 ``checks.replay_refusal``). Ends the game log: phase "final"."""
 
+LINEUP = "lineup"
+"""30.01 ("игра 5х5"): who of a team's roster plays this game. data: ``team`` str,
+``numbers`` list of shirt numbers (at most ``Settings.team_size``, none disqualified under
+20.05; fewer is allowed). Only before the clock starts; a later line-up of the same team
+replaces the earlier one. The roster's other players sit out: they cannot be eliminated,
+checked or inspected. A team with no line-up plays its whole roster when that fits the
+team size; otherwise the clock cannot start without one."""
+
 OLD_PAINT = "old_paint"
 """29.10: a player reports an old paint spot before the game. data: ``team``, ``number``,
 ``spot`` str (where, what). Shown to the judge at a paint check of that player."""
@@ -145,6 +153,7 @@ EVENT_TYPES = frozenset(
         HANG_VERDICT,
         INSPECTION,
         OLD_PAINT,
+        LINEUP,
     }
 )
 
@@ -175,6 +184,7 @@ __all__ = [
     "HANG_VERDICT",
     "INSPECTION",
     "OLD_PAINT",
+    "LINEUP",
     "EVENT_TYPES",
     "MARKER_RESULTS",
     "CHECK_OUTCOMES",

@@ -88,6 +88,7 @@ class PlayerState:
     disqualified: bool = False  # 20.05
     inspection: str | None = None  # 18.02 result
     old_paint: list[str] = field(default_factory=list)  # 29.10: spots reported before the game
+    benched: bool = False  # 30.01: on the roster, not in this game's line-up
 
     @property
     def key(self) -> PlayerKey:
@@ -95,7 +96,7 @@ class PlayerState:
 
     @property
     def unhit(self) -> bool:
-        return self.status in ON_FIELD
+        return not self.benched and self.status in ON_FIELD
 
 
 @dataclass
@@ -196,6 +197,7 @@ class GameState:
     penalty_reports: list[Note] = field(default_factory=list)  # 18.02 hits found
     team_penalties: list[Note] = field(default_factory=list)  # 20.05 → section 11; 28.02
     inspection_points: dict[str, int] = field(default_factory=dict)  # 18.02: team -> points
+    lineups: dict[str, tuple[int, ...]] = field(default_factory=dict)  # 30.01: recorded ones
     ignored: list[str] = field(default_factory=list)  # ids of unknown event types
 
     # --- queries ---------------------------------------------------------------------
@@ -205,6 +207,11 @@ class GameState:
 
     def team_players(self, team: str) -> list[PlayerState]:
         return [p for p in self.players.values() if p.team == team]
+
+    def lineup(self, team: str) -> list[PlayerState]:
+        """30.01: the players of ``team`` who play this game (the recorded line-up, else
+        the whole roster); a disqualified player (20.05) is never among them."""
+        return [p for p in self.team_players(team) if not p.benched and not p.disqualified]
 
     def alive(self, team: str) -> int:
         return sum(1 for p in self.team_players(team) if p.unhit)

@@ -334,3 +334,80 @@ def shots_one_to_three() -> RuleMessage:
         "20.02",
         "the verdict is taken on 1 to 3 readings the judge chooses",
     )
+
+
+# --- the line-up (30.01 "игра 5х5") ----------------------------------------------------
+
+
+@catalog
+def not_in_lineup(section: str, player: Player) -> RuleMessage:
+    return R(
+        section,
+        "{player} is not in this game's line-up (30.01)",
+        player=player,
+    )
+
+
+@catalog
+def lineup_numbers(team: Any) -> RuleMessage:
+    return R(
+        "30.01",
+        "name the players of {team} who play this game",
+        team=Team(str(team)),
+    )
+
+
+@catalog
+def lineup_twice(player: Player) -> RuleMessage:
+    return R("30.01", "{player} is named twice in the line-up", player=player)
+
+
+@catalog
+def lineup_too_large(team: Any, count: int, size: int) -> RuleMessage:
+    return R(
+        "30.01",
+        "{team}: {count} players in the line-up, at most {size} play",
+        team=Team(str(team)),
+        count=count,
+        size=size,
+    )
+
+
+@catalog
+def lineup_needed(team: Any, count: int, size: int) -> RuleMessage:
+    return R(
+        "30.01",
+        "{team} has {count} players on the roster, at most {size} play: confirm the line-up",
+        team=Team(str(team)),
+        count=count,
+        size=size,
+    )
+
+
+# --- the game's setup (``GameSetup.problems``, shown before the game) -------------------
+
+
+@catalog
+def plays_itself(team: Any) -> RuleMessage:
+    return R("", "{team} cannot play itself", team=Team(str(team)))
+
+
+@catalog
+def duplicate_numbers(team: Any) -> RuleMessage:
+    return R("", "{team}: two players share a shirt number", team=Team(str(team)))
+
+
+@catalog
+def empty_roster(team: Any) -> RuleMessage:
+    return R("", "{team}: no players on the roster", team=Team(str(team)))
+
+
+@catalog
+def fewer_players(team: Any, count: int, size: int) -> RuleMessage:
+    return R(
+        "30.01",
+        "{team}: {count} players on the roster, fewer than {size}: the team plays with fewer",
+        team=Team(str(team)),
+        count=count,
+        size=size,
+    )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+from fieldjudge.rules.messages import RuleMessage
+from fieldjudge.rules.paintball import refusals as rx
 from fieldjudge.rules.paintball.reasons import PENALTY_GROUP_1_1, PENALTY_KINDS
 
 # 28.02 → 34.01 is not in the source: default group removal 1+1 (RULES.md). The team penalty
@@ -216,18 +218,38 @@ class GameSetup:
     def opponent(self, team: str) -> str:
         return self.team_b if team == self.team_a else self.team_a
 
-    def problems(self) -> list[str]:
-        """Setup mistakes to show before the game (empty when fine)."""
+    def problems(self) -> list[RuleMessage]:
+        """Setup mistakes and warnings to show before the game (empty when fine). A roster
+        longer than the team size is no mistake (substitutes): its line-up is checked
+        against the team size (30.01, ``checks.lineup_size_refusal``)."""
         out = []
         if self.team_a == self.team_b:
-            out.append("a team cannot play itself")
+            out.append(rx.plays_itself(self.team_a))
         for team in self.teams:
             roster = self.rosters.get(team, ())
             nums = [p.number for p in roster]
             if len(set(nums)) != len(nums):
-                out.append(f"{team}: duplicate shirt numbers")
-            if len(roster) > self.settings.team_size:
-                out.append(f"{team}: {len(roster)} players, at most {self.settings.team_size}")
+                out.append(rx.duplicate_numbers(team))
             if not roster:
-                out.append(f"{team}: empty roster")
+                out.append(rx.empty_roster(team))
+            elif len(roster) < self.settings.team_size:  # 30.01: plays with fewer
+                out.append(rx.fewer_players(team, len(roster), self.settings.team_size))
         return out
+
+
+def default_lineup(
+    roster: Sequence[int],
+    team_size: int,
+    disqualified: Collection[int] = (),
+    previous: Sequence[int] | None = None,
+) -> tuple[int, ...]:
+    """30.01: who plays by default -- the team's previous line-up (its players still on the
+    roster), else the first ``team_size`` players of the roster; never more than
+    ``team_size``, never a player disqualified under 20.05."""
+    on_roster = [n for n in roster if n not in disqualified]
+    if previous:
+        keep = set(on_roster)
+        picked = list(dict.fromkeys(n for n in previous if n in keep))
+    else:
+        picked = on_roster
+    return tuple(picked[: max(team_size, 0)])

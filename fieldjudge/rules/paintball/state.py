@@ -280,6 +280,15 @@ def _a_marker_verdict(st, e, d):
     p.status = {"admitted": m.IN_PLAY, "not_admitted": m.NOT_ADMITTED}.get(d["result"], m.NO_MARKER)
 
 
+def _a_lineup(st, e, d):
+    # 30.01: the roster's other players sit this game out; a later line-up replaces it
+    team = str(d["team"])
+    numbers = tuple(num(n) for n in d["numbers"])
+    st.lineups[team] = numbers  # type: ignore[assignment]
+    for p in st.team_players(team):
+        p.benched = p.number not in numbers
+
+
 def _a_old_paint(st, e, d):
     # 29.10: shown to the judge at a paint check of this player
     _pl(st, d["team"], d["number"]).old_paint.append(str(d["spot"]).strip())
@@ -482,6 +491,7 @@ _APPLY = {
     ev.HANG_VERDICT: _a_hang_verdict,
     ev.INSPECTION: _a_inspection,
     ev.OLD_PAINT: _a_old_paint,
+    ev.LINEUP: _a_lineup,
 }
 
 if _APPLY.keys() != ev.EVENT_TYPES:  # _step tells an unknown type by its applier

@@ -51,6 +51,7 @@ from fieldjudge.screens.chrono.text import (
 )
 from fieldjudge.screens.chrono.widgets import set_text
 from fieldjudge.screens.dialogs.forms import MessageScreen
+from fieldjudge.screens.dialogs.lineup import LineupScreen
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import DamagedFile, Refused
@@ -85,6 +86,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("i", "checkin", "Check in team"),
+        Binding("l", "lineup", "Line-up", show=False),
         Binding("s", "slap(False)", "Slap: no shot"),
         Binding("x", "slap(True)", "Slap: fired"),
         Binding("r", "released", "Trigger released"),
@@ -187,7 +189,8 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
                     self.names.get(team, team),
                     str(p.number),
                     p.name,
-                    roster_result(p.marker_result, (team, p.number) in self.dq),
+                    roster_result(p.marker_result, (team, p.number) in self.dq)
+                    + (" · " + _("not in the line-up") if p.benched else ""),
                     key=f"{team}|{p.number}",
                 )
         if table.row_count:
@@ -319,12 +322,38 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
             return
         at, start, minutes = now_local(), self._start(), self.settings.checkin_minutes
         late = checkin_data(team, at, start, minutes)["late"]
-        if self._run(lambda: self.service.checkin(team, at, start, minutes)) and late:
+        if not self._run(lambda: self.service.checkin(team, at, start, minutes)):
+            return
+        if late:
             self.notify(
                 _("Late check-in: the game is flagged as a possible no-show (32.01)"),
                 severity="warning",
                 timeout=8,
             )
+        choice = self.service.lineup_choice(team)
+        if len(choice.roster) > choice.team_size:  # 30.01: substitutes: who plays?
+            self._ask_lineup(team)
+
+    def action_lineup(self) -> None:
+        """30.01: who of the highlighted team plays this game."""
+        team = self._row_team()
+        if team is not None:
+            self._ask_lineup(team)
+
+    def _ask_lineup(self, team: str) -> None:
+        def save(numbers: list[int]) -> str | None:
+            try:
+                self.service.lineup(team, numbers)
+            except Refused as exc:
+                return rule_text(exc, self.names)
+            except OSError as exc:
+                return str(exc)
+            return None
+
+        name = self.names.get(team, team)
+        self.app.push_screen(
+            LineupScreen(self.service.lineup_choice(team), name, save), lambda _n: self.reload()
+        )
 
     def action_slap(self, fired: bool) -> None:
         cur = self._need_player()

@@ -31,6 +31,7 @@ from fieldjudge.rules.paintball.reasons import PLAYING_ON_SECTIONS
 from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
+from fieldjudge.screens.dialogs.lineup import LineupScreen
 from fieldjudge.screens.game.checks import CheckActions
 from fieldjudge.screens.game.corrections import CorrectionActions
 from fieldjudge.screens.game.flags import FlagActions
@@ -93,6 +94,7 @@ class GameScreen(JudgeScreen):
         Binding("v", "void", "Void", show=False),
         Binding("E", "end_by_judge", "End game (judge)", show=False, key_display="E"),
         Binding("o", "old_paint", "Old paint", show=False),
+        Binding("L", "lineup", "Line-up", show=False, key_display="L"),
         Binding("escape", "back", "Back"),
     ]
 
@@ -141,6 +143,10 @@ class GameScreen(JudgeScreen):
         return self.query_one(PromptPanel)
 
     def on_mount(self) -> None:
+        if self.session.state.phase == m.NOT_STARTED:
+            warnings = self.session.setup_warnings()  # e.g. 30.01: a team of four
+            if warnings:
+                self.notice_text = "⚠ " + " · ".join(warnings)
         self.refresh_all()
         self.set_interval(0.25, self.tick)
 
@@ -363,6 +369,14 @@ class GameScreen(JudgeScreen):
     def action_start_resume(self) -> None:
         st = self.session.state
         if st.phase == m.NOT_STARTED:
+            why = self.session.start_refusal()  # one live game per field and per team
+            if why:
+                self.refuse(why)
+                return
+            team = self.session.lineup_needed()
+            if team is not None:  # 30.01: a roster with substitutes plays a confirmed line-up
+                self.ask_lineup(team, then=self.action_start_resume)
+                return
             self.record(self.session.start_clock, "▶ " + _("Clock started"))
         elif st.phase == m.STOPPED:
             left = self.time_left()
@@ -371,6 +385,35 @@ class GameScreen(JudgeScreen):
             self.say(_("The clock is running; t calls Time!"))
         else:
             self.refuse(game_phase_refusal(st, ev.CLOCK_RESUME) or st.phase)
+
+    def action_lineup(self, side: str | None = None) -> None:
+        """30.01: who of a team plays this game (before the start)."""
+        if self.phase_refused(ev.LINEUP):
+            return
+        self.ask_team(_("Line-up: which team?"), self.ask_lineup)
+
+    def ask_lineup(self, team: str, then: Callable[[], None] | None = None) -> None:
+        """The line-up picker of ``team``; ``then`` runs once it is recorded."""
+        s = self.session
+
+        def save(numbers: list[int]) -> str | None:
+            try:
+                s.set_lineup(team, numbers)
+            except Refused as exc:
+                return s.humanize(exc)
+            return None
+
+        def done(numbers: list[int] | None) -> None:
+            if numbers is None:
+                return
+            self.notice_text = "✓ " + _("Line-up of {team}: {numbers}").format(
+                team=s.team_name(team), numbers=", ".join(map(str, numbers))
+            )
+            self.refresh_all()
+            if then is not None:
+                then()
+
+        self.app.push_screen(LineupScreen(s.lineup_choice(team), s.team_name(team), save), done)
 
     def action_time_stop(self) -> None:
         self.record(

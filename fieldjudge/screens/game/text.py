@@ -131,6 +131,8 @@ def player_status(p: m.PlayerState) -> tuple[str, str]:
         return _("not admitted (chrono)"), "not-admitted"
     if p.status == m.DISQUALIFIED:  # 20.05 in an earlier game: never in play again
         return "⛔ " + _("disqualified (20.05)"), "eliminated"
+    if p.benched:  # 30.01: a substitute, not in this game's line-up
+        return "– " + _("not in the line-up"), "not-admitted"
     if p.check is not None and p.check.kind == "paint":
         return f"? {_('paint check since')} {clock(p.check.start_ms)}{extra}", "checking"
     if p.inspection is not None:
@@ -249,6 +251,9 @@ def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> s
         return f"↶ {_('Void')}: {what} — {reason}"
     if t == ev.CHECKIN:
         return f"{_('Check-in')}: {namer.team(d.get('team'))}"
+    if t == ev.LINEUP:  # 30.01
+        numbers = ", ".join(f"#{n}" for n in d.get("numbers") or [])
+        return f"{_('Line-up')} {namer.team(d.get('team'))}: {numbers}"
     if t == ev.MARKER_VERDICT:
         return f"{_('Marker check')} {namer.player(d.get('team'), d.get('number'))}: " + str(
             d.get("result")

@@ -51,6 +51,13 @@ from fieldjudge.rules.paintball.model import END_JUDGE, FINAL, GameState
 from fieldjudge.rules.paintball.setup import GameSetup
 from fieldjudge.rules.paintball.setup import needs_second_player as penalty_needs_second
 from fieldjudge.rules.paintball.state import advance, fold
+from fieldjudge.services.paintball.lineup import (
+    LineupChoice,
+    lineup_choice,
+    lineup_data,
+    lineup_needed,
+)
+from fieldjudge.services.paintball.live import start_refusal as live_start_refusal
 from fieldjudge.services.paintball.marker_check import take_into_game
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
@@ -198,6 +205,8 @@ class GameSession:
         Raises :class:`Refused` (message citing the section) when it is illegal."""
         data = dict(data or {})
         why = self.refusal(etype, data)  # the rules engine, asked once per event
+        if not why and etype == ev.CLOCK_START:
+            why = self.start_refusal()  # one live game per field and per team
         if why:
             if asks_second_player(why):
                 raise SecondPlayerNeeded(why, str(data.get("team") or _first_team(data)))
@@ -205,10 +214,36 @@ class GameSession:
         return self._write(etype, data, self.stamp(etype, data))
 
     # -- intents (what the screens call: no event payloads outside the services) --------
+    def start_refusal(self) -> str | None:
+        """Why the clock cannot start now because another game of this field, or of either
+        team, is in play ("One live game per field and per team"), naming that game."""
+        if self.state.phase != m.NOT_STARTED:
+            return None
+        return live_start_refusal(self.tournament, self.game_id)
+
     def start_clock(self) -> Event:
         if take_into_game(self.tournament, self.game_id, self.judge):  # the latest checks
             self._refold()
         return self.append(ev.CLOCK_START)
+
+    def lineup_choice(self, team: str) -> LineupChoice:
+        """30.01: the roster and the line-up to start the picker from."""
+        return lineup_choice(self.tournament, self.game_id, self.state, team)
+
+    def setup_warnings(self) -> list[str]:
+        """The setup's problems (``GameSetup.problems``: a team of fewer than the team size,
+        duplicate shirt numbers, an empty roster), in the UI language."""
+        return [self.humanize(p) for p in self.setup.problems()]
+
+    def lineup_needed(self) -> str | None:
+        """30.01: the team whose line-up must be confirmed before the start, or None."""
+        if take_into_game(self.tournament, self.game_id, self.judge):  # a check-in's line-up
+            self._refold()
+        return lineup_needed(self.state)
+
+    def set_lineup(self, team: str, numbers: list[int]) -> Event:
+        """30.01: who of ``team`` plays this game (before the start)."""
+        return self.append(ev.LINEUP, lineup_data(team, numbers))
 
     def resume_clock(self) -> Event:
         return self.append(ev.CLOCK_RESUME)

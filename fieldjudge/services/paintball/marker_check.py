@@ -27,13 +27,14 @@ from fieldjudge.rules.paintball import fold, refusal
 from fieldjudge.rules.paintball.model import GameState
 from fieldjudge.rules.paintball.setup import GameSetup
 from fieldjudge.rules.protocol import fold_protocol
+from fieldjudge.services.paintball.lineup import LineupChoice, lineup_choice, lineup_data
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
 
 #: what the game's owner takes into the game from a marker-check log (an approval stays
 #: where the head judge signed it: his signature is of that log's event)
-TAKEN = (ev.CHECKIN, ev.MARKER_VERDICT)
+TAKEN = (ev.CHECKIN, ev.MARKER_VERDICT, ev.LINEUP)
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,16 @@ class MarkerCheckService:
     def checkin(self, team: str, at: datetime, start: datetime | None, minutes: int) -> Event:
         """19.01: a team checks in at the chrono station (late after ``minutes``)."""
         return self._append(ev.CHECKIN, checkin_data(team, at, start, minutes))
+
+    def lineup_choice(self, team: str) -> LineupChoice:
+        """30.01: the roster and the default line-up of ``team`` (its previous one, else
+        the first ``team_size``; never a player disqualified under 20.05)."""
+        _setup, state, _view = self.state()
+        return lineup_choice(self.t, self.game_id, state, team)
+
+    def lineup(self, team: str, numbers: list[int]) -> Event:
+        """30.01: who of ``team`` plays this game, confirmed at its check-in."""
+        return self._append(ev.LINEUP, lineup_data(team, numbers))
 
     def verdict(
         self,

@@ -1,0 +1,103 @@
+"""30.01 ("игра 5х5"): the judge confirms who of a team's roster plays this game.
+
+A list of the roster, the default pick ticked (the team's previous line-up, else the first
+``team_size``); Space ticks or unticks the highlighted player, Enter confirms, Esc cancels.
+A counter shows "5 of 5". A player disqualified under 20.05 is shown and cannot be ticked.
+``save(numbers)`` records the line-up through a service intent and returns the refusal to
+show (the dialog stays open) or None (the dialog closes with the numbers)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from fieldjudge.i18n import _
+from fieldjudge.screens.base import JudgeModal
+from fieldjudge.services.paintball.lineup import LineupChoice
+
+
+def counter_text(picked: int, size: int) -> str:
+    """The counter under the list: "5 of 5" (30.01)."""
+    return _("{picked} of {size}").format(picked=picked, size=size)
+
+
+class LineupScreen(JudgeModal[list[int] | None]):
+    """Returns the confirmed shirt numbers, or None when cancelled."""
+
+    BINDINGS = [
+        Binding("enter", "confirm", "Confirm", priority=True),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(
+        self,
+        choice: LineupChoice,
+        team_name: str,
+        save: Callable[[list[int]], str | None],
+    ) -> None:
+        super().__init__()
+        self.choice = choice
+        self.team_name = team_name
+        self.save = save
+
+    def compose(self) -> ComposeResult:
+        c = self.choice
+        picked = set(c.selected)
+        rows = []
+        for p in c.roster:
+            text = f"{p.number:>3} {p.name}"
+            if p.disqualified:
+                text += " ⛔ " + _("disqualified (20.05)")
+            rows.append(
+                Selection(Text(text), p.number, p.number in picked, disabled=p.disqualified)
+            )
+        with Vertical(classes="dialog"):
+            yield Static(
+                _("Line-up (30.01): {team}").format(team=self.team_name), classes="dialog-title"
+            )
+            yield SelectionList[int](*rows, id="lineup-list", compact=True)
+            yield Static("", id="lineup-count")
+            yield Static("", id="lineup-error", classes="error")
+            yield Static(
+                _("Space: plays / sits out   Enter: confirm   Esc: cancel"),
+                classes="dialog-keys",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#lineup-list", SelectionList).focus()
+        self._count()
+
+    def picked(self) -> list[int]:
+        """The ticked numbers, in roster order."""
+        chosen = set(self.query_one("#lineup-list", SelectionList).selected)
+        return [p.number for p in self.choice.roster if p.number in chosen]
+
+    def _count(self) -> None:
+        n = len(self.picked())
+        text = counter_text(n, self.choice.team_size)
+        if n < self.choice.team_size:
+            text += " · " + _("the team plays with fewer")
+        self.query_one("#lineup-count", Static).update(text)
+
+    @on(SelectionList.SelectedChanged)
+    def _changed(self) -> None:
+        self._count()
+        self.query_one("#lineup-error", Static).update("")
+
+    def action_confirm(self) -> None:
+        numbers = self.picked()
+        why = self.save(numbers)
+        if why:
+            self.query_one("#lineup-error", Static).update(why)
+            return
+        self.dismiss(numbers)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
