@@ -7,10 +7,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from fakes import FakeClock
 
 from fieldjudge.export.html import protocol_html
 from fieldjudge.services.paintball import live, results
-from fieldjudge.services.paintball.game import FakeClock, GameSession
+from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.paintball.lineup import previous_lineup
 from fieldjudge.services.paintball.marker_check import MarkerCheckService
 from fieldjudge.store import Refused

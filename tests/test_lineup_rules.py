@@ -2,7 +2,7 @@
 rules engine: the ``lineup`` event, the refusals, the default pick (20.05 excluded), and
 survivors, inspection (18.02), group removals (29.08) and scoring counting the line-up."""
 
-from fieldjudge.rules.paintball.testing import LogBuilder, ref
+from fakes import LogBuilder, ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
