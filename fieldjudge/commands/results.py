@@ -92,14 +92,22 @@ def _opened(folder: Path, lock: bool):
     help='CSV field separator (default: ";" for Russian documents, "," for English).',
 )
 @click.option("--overwrite", is_flag=True, help="Replace files of the same name (else: new names).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Export a folder that does not verify: every page stamped as not checked (exit 1).",
+)
 @click.pass_context
-def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite) -> None:
+def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite, force) -> None:
     """Printable protocols (HTML, PDF: one A4 page per game), standings (HTML, PDF, CSV) or
-    the complete JSON export."""
+    the complete JSON export. A folder that does not verify (what ``fieldjudge verify``
+    checks) is not exported: the faults are named, exit 1; ``--force`` writes it anyway,
+    every page stamped "НЕ ПРОВЕРЕНО: …", and still exits 1."""
     import gc
 
     from fieldjudge.export import run_export
     from fieldjudge.export.fanout import available_jobs
+    from fieldjudge.services.export_job import export_faults, refusal, stamp_text
 
     # A batch over every event of the tournament allocates tens of thousands of objects
     # and frees almost none until it ends: the default thresholds would run the cycle
@@ -112,15 +120,35 @@ def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite
     lang = lang or (ctx.find_root().obj or {}).get("lang") or "ru"
     if delimiter == "\\t":
         delimiter = "\t"
-    with _opened(_pick_folder(ctx, folder), lock=False) as t:
+    folder = _pick_folder(ctx, folder)
+    try:
+        faults = export_faults(folder)
+    except (StoreError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if faults and not force:
+        raise click.ClickException(str(refusal(faults)))
+    with _opened(folder, lock=False) as t:
         try:
             written = run_export(
-                t, out, fmt, game_id, lang, overwrite, delimiter=delimiter, jobs=available_jobs()
+                t,
+                out,
+                fmt,
+                game_id,
+                lang,
+                overwrite,
+                delimiter=delimiter,
+                jobs=available_jobs(),
+                stamp=stamp_text(faults, lang) if faults else "",
             )
         except (StoreError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
     for p in written:
         click.echo(str(p))
+    if faults:
+        click.echo("written, stamped as not checked: the folder does not verify:", err=True)
+        for f in faults:
+            click.echo(f"  {f}", err=True)
+        ctx.exit(1)
 
 
 @click.command()

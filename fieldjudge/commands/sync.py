@@ -70,6 +70,34 @@ def _tournament_id(folder: Path) -> str | None:
         t.close()
 
 
+def _head_judge_registers(folder: Path, secret: str) -> None:
+    """Registration is authority: the head judge's secret signs this laptop's registration
+    (else its events and manifest are faults wherever the tournament is checked)."""
+    from fieldjudge.i18n import rule_text
+    from fieldjudge.services import open_tournament
+    from fieldjudge.store import StoreError
+
+    if not (folder / TOURNAMENT_FILE).exists():
+        click.echo("no tournament here yet: once it arrives, run this again with "
+                   "--head-judge-secret so the head judge registers this laptop")  # fmt: skip
+        return
+    if not secret:
+        click.echo("not registered by the head judge yet: its games count only once he "
+                   "runs this again with --head-judge-secret")  # fmt: skip
+        return
+    try:
+        t = open_tournament(folder, lock=True, startup_backup=False)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        t.register_laptop(secret)
+    except StoreError as exc:
+        raise click.ClickException(rule_text(exc)) from None
+    finally:
+        t.close()
+    click.echo("registered by the head judge (signed with his key)")
+
+
 @click.group()
 def sync() -> None:
     """Share a tournament folder with the other laptops of the venue through Syncthing."""
@@ -99,6 +127,13 @@ def sync() -> None:
 )
 @click.option("--laptop-name", default="", help="This laptop's name shown to the others.")
 @click.option(
+    "--head-judge-secret",
+    default="",
+    envvar="FIELDJUDGE_HEAD_JUDGE_SECRET",
+    help="The head judge types his secret here to register this laptop (its games count "
+    "only once he has; without it, register it later with this option).",
+)
+@click.option(
     "--lan-discovery/--no-lan-discovery",
     default=True,
     show_default=True,
@@ -106,7 +141,7 @@ def sync() -> None:
 )
 def setup(
     syncthing_home, address, api_key, folder, peers, peer_name, peer_address, folder_id,
-    laptop_id, laptop_name, lan_discovery,
+    laptop_id, laptop_name, head_judge_secret, lan_discovery,
 ) -> None:  # fmt: skip
     """Explain, and where Syncthing is running do, the sharing of this tournament folder."""
     from fieldjudge.services.sync import syncthing as svc
@@ -162,6 +197,7 @@ def setup(
     except Refused as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"registered this laptop as {laptop_id} in {path.relative_to(folder)}")
+    _head_judge_registers(folder, head_judge_secret)
     if not ids:
         click.echo("no --peer given: nothing shared yet")
         return

@@ -13,6 +13,7 @@ import orjson
 
 from fieldjudge.export import bundle
 from fieldjudge.export.names import Staging, game_stem, tournament_stem, write_new
+from fieldjudge.export.stamp import stamp_files
 from fieldjudge.store import Refused
 
 FORMATS = ("html", "pdf", "csv", "json")
@@ -44,12 +45,22 @@ def run_export(
     delimiter: str | None = None,
     progress: Progress = _no_progress,
     jobs: int = 1,
+    stamp: str = "",
 ) -> list[Path]:
     """Export one game (``game_id``) or the whole tournament; returns the files written.
     CSV: ``delimiter`` (default: ";" for a Russian document, as a Russian spreadsheet
     expects, else ","). ``progress``: see :data:`Progress`. ``jobs``: processors to read
     the games on (:mod:`fieldjudge.export.fanout`; only a process with one thread, the
-    command line, may ask for more than one)."""
+    command line, may ask for more than one). ``stamp``: the text every page carries on
+    top (an export forced out of a folder that does not verify; PDF: refused)."""
+    if stamp:
+        if fmt == "pdf":
+            raise Refused("a PDF cannot be stamped as not checked: export HTML, CSV or JSON")
+        written = run_export(
+            t, out_dir, fmt, game_id, lang, overwrite, now, delimiter, progress, jobs
+        )
+        stamp_files(written, stamp)
+        return written
     if fmt not in FORMATS:
         raise Refused(f"unknown format {fmt!r} (html, pdf, csv or json)")
     if delimiter is None:

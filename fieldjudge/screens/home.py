@@ -70,6 +70,8 @@ def state_text(summary: dict, team_a: str, team_b: str, names: dict[str, str]) -
     """A game's state as it reads: players in play for a live game, the points of a
     closed one, who did not come for a no-show (32.01)."""
     phase_id = summary.get("phase", "")
+    if phase_id == "damaged":  # never shown as real data: what is wrong, which laptop
+        return fault_text(str(summary.get("fault") or ""))
     phase = _(PHASES.get(phase_id, phase_id))
     result = summary.get("result")
     if summary.get("no_show"):
@@ -82,6 +84,11 @@ def state_text(summary: dict, team_a: str, team_b: str, names: dict[str, str]) -
         in_play = _("in play {a} × {b}").format(a=summary["alive"][0], b=summary["alive"][1])
         return in_play if phase_id == "running" else f"{phase} · {in_play}"
     return phase
+
+
+def fault_text(fault: str) -> str:
+    """A fault where the data would be: what is not as signed, and which laptop."""
+    return _("DAMAGED / UNSIGNED: {fault}").format(fault=fault) if fault else _("DAMAGED")
 
 
 def _plain(text: str) -> Text:
@@ -126,6 +133,7 @@ class HomeScreen(JudgeScreen):
         self._sync_folder: Path | None | bool = False  # False: not watched yet
         self._pending: list[str] = []
         self._changed_logs = None
+        self._tournament_fault = ""  # tournament.json not as the head judge signed it
 
     def compose(self) -> ComposeResult:
         # The first focus goes where the mount puts it: the games when the open tournament
@@ -197,6 +205,8 @@ class HomeScreen(JudgeScreen):
         mine = f" · {_('this laptop: field {field}').format(field=field)}" if field else ""
         title.update(f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}{mine}")
         names = t.team_names()
+        if self._tournament_fault:  # the teams and schedule are not as he signed them
+            names = {k: f"⚠ {v}" for k, v in names.items()}
         games = t.games()
         # the same games as shown: their cells change in place, the cursor never moves
         in_place = [str(k.value) for k in table.rows] == [g["id"] for g in games]
@@ -231,6 +241,9 @@ class HomeScreen(JudgeScreen):
             self._summarise(t, self._pending)
         else:
             t.index.save()
+        self.call_after_refresh(self._check_tournament)  # after the first frame
+        if self._tournament_fault:
+            title.update(title.render().plain + "  —  " + fault_text(self._tournament_fault))
         if not games:
             title.update(title.render().plain + "  —  " + _("no games yet: press s"))
             return
@@ -238,6 +251,17 @@ class HomeScreen(JudgeScreen):
             table.move_cursor(row=table.get_row_index(keep), animate=False)
         if not isinstance(self.focused, OptionList) or keep is None:
             table.focus()  # a row is highlighted from the start
+
+    def _check_tournament(self) -> None:
+        """Whether ``tournament.json`` is as the head judge signed it (the check verify
+        runs); a change shows every team flagged and the fault in the title."""
+        t = self.app.tournament
+        if t is None:
+            return
+        fault = "; ".join(f"tournament.json: {f}" for f in t.tournament_faults())
+        if fault != self._tournament_fault:
+            self._tournament_fault = fault
+            self.reload_games()
 
     @work(exclusive=True, group="summaries")
     async def _summarise(self, t: Any, pending: list[str]) -> None:

@@ -7,7 +7,32 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from fieldjudge.i18n import load
 from fieldjudge.services.opening import open_tournament
+from fieldjudge.services.trust.checks import Verifier
+from fieldjudge.store import Refused
+from fieldjudge.store.pins import HeadJudgePins
+
+
+def export_faults(folder: Path) -> list[str]:
+    """What ``fieldjudge verify`` finds wrong in the folder (chains, heads, signatures,
+    ``tournament.sig``, decisions, registrations), as ``"<file>: <fault>"``: an export of
+    a folder with any is refused (issue 21)."""
+    return Verifier(Path(folder), HeadJudgePins()).faults()
+
+
+def refusal(faults: list[str]) -> Refused:
+    """The refusal naming every fault (``fieldjudge verify`` tells more)."""
+    return Refused(
+        "not exported: the tournament folder does not verify (--force writes every page "
+        "stamped as not checked):\n  " + "\n  ".join(faults)
+    )
+
+
+def stamp_text(faults: list[str], lang: str) -> str:
+    """The stamp on every page of a forced export, in the document's language."""
+    tr = (lambda s: s) if lang == "en" else load(lang).gettext
+    return tr("NOT CHECKED: {faults}").format(faults="; ".join(faults))
 
 
 def export_folder(
@@ -24,6 +49,9 @@ def export_folder(
     ``OSError`` (the output folder cannot be written)."""
     from fieldjudge.export import run_export  # the exporters load on the first export
 
+    faults = export_faults(Path(folder))
+    if faults:
+        raise refusal(faults)
     t = open_tournament(Path(folder), lock=False, startup_backup=False)
     try:
         if progress is None:

@@ -25,6 +25,7 @@ from fieldjudge.rules.messages import Phrase, joined
 from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.schedule import ScheduleCheck
 from fieldjudge.services.trust import identity
+from fieldjudge.services.trust.checks import Verifier
 from fieldjudge.services.trust.head_judge import (
     HeadJudgeError,
     KeyNotPinned,
@@ -39,6 +40,7 @@ from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.sync_files import LAPTOP_FILE, write_laptop_file
 from fieldjudge.store.tables import RosterRow, ScheduleRow
+from fieldjudge.store.verified import load_verified, save_verified
 
 if TYPE_CHECKING:  # the authority's engines are imported on the first write, not at open
     from fieldjudge.rules.protocol import Protocol
@@ -109,6 +111,12 @@ class TournamentService:
             except KeyNotPinned as exc:
                 self.key_fault = str(exc.message)
                 self.pinned_hj = pins.pinned(str(self.meta.get("id", "")))
+        #: the one check of what the laptops and the head judge signed (what ``fieldjudge
+        #: verify`` runs), remembered per file; the app (the folder lock's holder) keeps
+        #: what it found clean across restarts in ``.cache/``
+        self.trust = Verifier(
+            self.folder, pins, memory=load_verified(self.folder) if store.writes else None
+        )
         if register:
             self._register_laptop()
 
@@ -205,11 +213,26 @@ class TournamentService:
     def release_log(self, kind: str, log_id: str) -> None:
         self.store.release_log(kind, log_id)
 
+    def game_faults(self, game_id: str) -> list[str]:
+        """Why the game's file is not as its laptops signed it (what ``verify`` says of
+        it: chain, manifest head, signatures, registrations, the lock); empty: it is."""
+        return self.trust.game_faults(game_id)
+
+    def tournament_faults(self) -> list[str]:
+        """Why ``tournament.json`` (teams, rosters, schedule) is not as the head judge
+        signed it; empty: it is."""
+        return list(self.trust.tournament_report().faults)
+
     def game_summary(self, game_id: str) -> dict[str, Any]:
         """What the home screen shows of a game (the rules' summary), cached by the store's
-        summary index."""
+        summary index; a game whose file does not verify is ``damaged`` with its fault,
+        never shown as real data."""
         from fieldjudge.services.paintball import summaries
 
+        if self.game_path(game_id).exists():
+            faults = self.game_faults(game_id)
+            if faults:
+                return {"phase": "damaged", "fault": "; ".join(faults)}
         return self.store.game_summary(
             game_id, lambda log: summaries.summarize(self, game_id, log), self.anchor(game_id)
         )
@@ -229,6 +252,12 @@ class TournamentService:
                     "fault": f"missing: the manifest records {a[0]} events of this game",
                 }
             return {"phase": "scheduled", "events": 0}
+        if self.store.writes:  # the app: a game is shown only once its file verified
+            faults = self.trust.known_faults(f"games/{game_id}.json")
+            if faults is None:
+                return None
+            if faults:
+                return {"phase": "damaged", "fault": "; ".join(faults)}
         return self.store.index.get(game_id, path)
 
     def remember_game_summary(
@@ -246,6 +275,8 @@ class TournamentService:
         self.store.backup_all(only_if_changed)
 
     def close(self) -> None:
+        if self.store.writes and self.trust.memory is not None and self.trust.memory_changed:
+            save_verified(self.folder, self.trust.memory)
         self.store.close()
 
     # -- tournament changes -----------------------------------------------------------
@@ -338,7 +369,8 @@ class TournamentService:
     # -- this laptop's registration and the signed tournament.json ---------------------
     def _register_laptop(self, grant: HeadJudge | None = None) -> None:
         """``laptops/<id>/laptop.json``: this laptop's name and public key, signed by the
-        head judge when his key is unlocked here (else verify lists it as unregistered)."""
+        head judge when his key is unlocked here (else it is written once, unregistered,
+        for him to register with his secret; an existing one is left as it is)."""
         lid = self.keys.laptop_id
         old = anchors.read_laptop_file(self.folder, lid) or {}
         doc = {
@@ -356,11 +388,11 @@ class TournamentService:
                 return
             doc["hj_sig"] = hj.sign(signed_message("key_registration", digest))
             doc["hj_key"] = hj.key_id
-        elif same:
+        elif same or old:
+            # an existing registration is never rewritten without the head judge: after a
+            # hand edit of laptop.json the mismatch stays for verify and the app to show,
+            # his signature is not dropped to make it "clean" again
             return
-        else:
-            doc.pop("hj_sig", None)
-            doc.pop("hj_key", None)
         self.keys.checked()  # the public key registered is this laptop's (DamagedFile)
         write_laptop_file(self.folder, lid, LAPTOP_FILE, orjson.dumps(doc))
 
@@ -415,7 +447,7 @@ class TournamentService:
         stamp = anchors.heads_stamp(self.folder)
         if self._anchors is None or self._anchors[0] != stamp:
             reg = identity.registry(self.folder, self.pinned_hj)
-            heads, _faults = identity.manifest(self.folder, reg)
+            heads, _faults = identity.manifest(self.folder, reg, self.pinned_hj)
             self._anchors = (stamp, heads)
         a = self._anchors[1].get((kind, game_id))
         if a is not None:
