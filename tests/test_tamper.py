@@ -817,3 +817,34 @@ def test_21_a_forced_export_is_stamped_and_still_fails(cup: Path, tmp_path: Path
     for p in (tmp_path / "csv").iterdir():
         first = p.read_text(encoding="utf-8-sig").splitlines()[0]
         assert first.startswith('"НЕ ПРОВЕРЕНО: '), (p, first)
+
+
+async def test_21_the_game_screen_and_the_standings_show_the_fault(cup: Path) -> None:
+    """The fault is shown where the data is (31): the game screen's title and the standings
+    say what is not as signed; the standings do not count the game."""
+    from textual.widgets import DataTable, Static
+
+    from fieldjudge.app import make_app
+    from fieldjudge.screens.game.screen import GameScreen
+    from tests.test_game_helpers import wait_for
+
+    gid = signed_game(cup)
+    _unsigned_void_of_the_protocol(cup, gid)
+    app = make_app(cup.parent, cup, lang="en")
+    async with app.run_test(size=(200, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        games = app.screen.query_one("#games", DataTable)
+        await wait_for(pilot, lambda: games.row_count > 0, "the games")
+        games.move_cursor(row=games.get_row_index(gid), animate=False)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        await pilot.pause()
+        title = str(app.screen.query_one("#game-title", Static).render())
+        assert "DAMAGED / UNSIGNED: " in title and "unsigned: no laptop signature" in title
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, GameScreen), "home")
+        await pilot.press("S")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "StandingsScreen")
+        scope = str(app.screen.query_one("#standings-scope", Static).render())
+        assert "DAMAGED / UNSIGNED: " in scope and "unsigned: no laptop signature" in scope
+        assert gid not in [g["id"] for g, _r in res.closed_results(app.tournament)]

@@ -22,6 +22,7 @@ from textual.worker import get_current_worker
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeScreen
+from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.screens.widgets.footer import Footer
 
 if TYPE_CHECKING:  # Syncthing's client is imported after the first frame
@@ -84,11 +85,6 @@ def state_text(summary: dict, team_a: str, team_b: str, names: dict[str, str]) -
         in_play = _("in play {a} × {b}").format(a=summary["alive"][0], b=summary["alive"][1])
         return in_play if phase_id == "running" else f"{phase} · {in_play}"
     return phase
-
-
-def fault_text(fault: str) -> str:
-    """A fault where the data would be: what is not as signed, and which laptop."""
-    return _("DAMAGED / UNSIGNED: {fault}").format(fault=fault) if fault else _("DAMAGED")
 
 
 def _plain(text: str) -> Text:

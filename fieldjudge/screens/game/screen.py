@@ -51,6 +51,7 @@ from fieldjudge.screens.game.widgets import (
     RosterPanel,
     TeamHeader,
 )
+from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import Choice, PromptPanel
 from fieldjudge.services import Refused
@@ -140,11 +141,22 @@ class GameScreen(JudgeScreen):
 
     def on_mount(self) -> None:
         self.refresh_all()
+        self._show_faults()
         self.set_interval(0.25, self.tick)
         # The app, the loaded game and this screen's widgets live as long as the screen:
         # kept out of the cyclic collector's passes (a full pass over them took ~100 ms, a
         # hitch on a keypress every dozen events); given back to it when the screen goes.
         self.call_after_refresh(self._freeze)
+
+    def _show_faults(self) -> None:
+        """What of this game, or of the teams and schedule, is not as signed (the check
+        verify runs): in the title, above everything the screen shows."""
+        t = self.session.tournament
+        faults = [*t.game_faults(self.session.game_id)]
+        faults += [f"tournament.json: {f}" for f in t.tournament_faults()]
+        if faults:
+            title = self.query_one("#game-title", Static)
+            title.update(f"{title.render()}  —  {fault_text('; '.join(faults))}")
 
     def _freeze(self) -> None:
         if self.is_attached:  # not when the screen went before its first frame
