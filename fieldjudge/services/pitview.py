@@ -175,6 +175,7 @@ class PitView:
 
     # -- reading the folder -------------------------------------------------------------
     def _refresh(self) -> Tournament | None:
+        self._trust.refresh()  # signatures, registrations, manifests read again if changed
         key = _key(self.folder / TOURNAMENT_FILE)
         if key != self._t_key or self._t is None:
             try:

@@ -395,6 +395,7 @@ class TournamentService:
             return
         self.keys.checked()  # the public key registered is this laptop's (DamagedFile)
         write_laptop_file(self.folder, lid, LAPTOP_FILE, orjson.dumps(doc))
+        self.trust.refresh()
 
     def register_laptop(self, secret: str) -> None:
         """The head judge registers this laptop's key with his secret (signed)."""
@@ -419,6 +420,7 @@ class TournamentService:
                 "laptop": self.keys.laptop_id,
             },
         )
+        self.trust.refresh()
 
     def sign_tournament(self, secret: str) -> None:
         """The head judge signs tournament.json as it is now (after checking it)."""
@@ -480,6 +482,7 @@ class TournamentService:
         }
         anchors.append_head(self.folder, lid, entry)
         self.store.index.remember_head(game_id, count, hh)
+        self.trust.refresh()
 
     # -- the one writer of logs ---------------------------------------------------------
     def append_game_event(

@@ -65,5 +65,6 @@ class ChangedLogs:
         trust = self.t.trust.stamp()
         if trust != self._trust:
             self._trust = trust
+            self.t.trust.refresh()
             changed.append("signatures")
         return changed

@@ -301,10 +301,19 @@ class Verifier:
         )
 
     def context(self) -> Context:
-        stamp = self._stamp()
-        if self._ctx is None or self._ctx[0] != stamp:
-            self._ctx = (stamp, Context.of(self.folder, self.pins))
+        """The head judge key, registrations and manifests as last read (read on first
+        use; :meth:`refresh` reads them again if their files changed)."""
+        if self._ctx is None:
+            self._ctx = (self._stamp(), Context.of(self.folder, self.pins))
         return self._ctx[1]
+
+    def refresh(self) -> None:
+        """Read the context again if a file it comes from changed (a few ``stat`` calls):
+        on each update of the pit, on the app's file-change refresh and after the app's
+        own writes of a manifest, a registration or ``tournament.json``. Each log file is
+        checked again by its own key whenever it is asked for."""
+        if self._ctx is not None and self._ctx[0] != self._stamp():
+            self._ctx = None
 
     @staticmethod
     def _ctx_digest(ctx: Context) -> str:
@@ -336,15 +345,18 @@ class Verifier:
         cached = self._logs.get(rel)
         if cached is not None and cached[0] == (fkey, a, ctx.hj, tuple(sorted(ctx.reg.items()))):
             return cached[1].faults
+        return [] if self._still_clean(rel, ctx, fkey, a) else None
+
+    def _still_clean(self, rel: str, ctx: Context, fkey: Any, a: Any) -> bool:
+        """The memory found the file clean as it is now (same size and mtime), against the
+        same manifest head, under the same registrations and head judge key."""
         rec = self._remembered(rel, ctx)
-        if (
+        return (
             rec is not None
             and fkey is not None
             and rec.get("key") == list(fkey)
             and rec.get("anchor") == self._anchor_doc(a)
-        ):
-            return []
-        return None
+        )
 
     def _checked_for(self, ctx: Context) -> set[tuple[str, ...]]:
         key = (ctx.hj, tuple(sorted(ctx.reg.items())))
@@ -377,6 +389,10 @@ class Verifier:
         cached = self._logs.get(rel)
         if cached is not None and cached[0] == key:
             return cached[1]
+        if self._still_clean(rel, ctx, fkey, a):  # the app's memory: unchanged since checked
+            rep = FileReport()
+            self._logs[rel] = (key, rep)
+            return rep
         if fkey is None:
             rep = FileReport()
             if a is not None:
