@@ -275,7 +275,7 @@ class TournamentService:
         self.store.backup_all(only_if_changed)
 
     def close(self) -> None:
-        if self.store.writes and self.trust.memory is not None and self.trust.memory_changed:
+        if self.trust.persist and self.trust.memory_changed:
             save_verified(self.folder, self.trust.memory)
         self.store.close()
 

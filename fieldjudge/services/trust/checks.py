@@ -138,14 +138,12 @@ def verify_log(
     ctx: Context,
     kind: str,
     anchored: bool = True,
-    checked: set[tuple[str, ...]] | None = None,
     prefix: tuple[int, str] | None = None,
 ) -> FileReport:
-    """One log file's report. ``checked``: signatures already found valid under the same
-    registry and head judge key (hash, signer, sig, hj_sig), skipped and added to;
-    ``prefix`` (count, head hash): the file's first events, verified before under the same
-    registry and key, are not checked again if the file still holds them (the chain,
-    checked on load, ties every earlier event to that head)."""
+    """One log file's report. ``prefix`` (count, head hash): the file's first events,
+    verified before under the same registrations and head judge key; their signatures are
+    not checked again if the file still holds them (the chain, checked on load, ties every
+    earlier event to that head)."""
     rep = FileReport()
     log_id = path.stem.split("--")[0]
     anchor = ctx.heads.get((kind, log_id)) if anchored else None
@@ -179,12 +177,7 @@ def verify_log(
     ):
         trusted = prefix[0]
     for i, d in enumerate(docs):
-        known = (str(d.get("hash")), str(d.get("signer")), str(d.get("sig")), str(d.get("hj_sig")))
-        fault = None
-        if i >= trusted and (checked is None or known not in checked):
-            fault = identity.event_fault(d, ctx.reg, ctx.hj, hj_types)
-            if fault is None and checked is not None:
-                checked.add(known)
+        fault = identity.event_fault(d, ctx.reg, ctx.hj, hj_types) if i >= trusted else None
         if fault:
             rep.faults.append(
                 f"event #{d.get('seq')} ({d.get('type')}, {ctx.who(d.get('signer'))}): {fault}"
@@ -266,8 +259,9 @@ class Verifier:
 
     Each file's report is kept under its key (size, mtime) and the manifest's head for it;
     the context (head judge key, registrations, manifests) under the keys of the files it
-    is read from; a signature found valid is not checked again while the registrations and
-    the head judge key stay the same. ``fieldjudge verify`` uses a fresh one (everything
+    is read from; the verified prefix of a clean file (count, head hash) is not checked
+    again while the registrations and the head judge key stay the same: a file that grew
+    has only its new events' signatures checked. ``fieldjudge verify`` uses a fresh one (everything
     checked)."""
 
     def __init__(
@@ -280,10 +274,10 @@ class Verifier:
         self.pins = pins
         self._ctx: tuple[Any, Context] | None = None
         self._logs: dict[str, tuple[Any, FileReport]] = {}
-        self._checked: tuple[Any, set[tuple[str, ...]]] = (None, set())
-        #: the app's memory of clean files across restarts (``store.verified``; None: a
-        #: one-off check remembers nothing): {rel: {"key", "anchor", "ctx", "count", "head"}}
-        self.memory = memory
+        #: the clean files: {rel: {"key", "anchor", "ctx", "count", "head"}}; the app's
+        #: is kept across restarts (``store.verified``: ``persist``), the pit's in memory
+        self.memory: dict[str, Any] = memory if memory is not None else {}
+        self.persist = memory is not None
         self.memory_changed = False
 
     def stamp(self) -> tuple[Any, ...]:
@@ -325,7 +319,7 @@ class Verifier:
     def _remembered(self, rel: str, ctx: Context) -> dict[str, Any] | None:
         """The memory's record of ``rel`` if it was made under the same registrations and
         head judge key (else None)."""
-        rec = (self.memory or {}).get(rel)
+        rec = self.memory.get(rel)
         if not isinstance(rec, dict) or rec.get("ctx") != self._ctx_digest(ctx):
             return None
         return rec
@@ -357,12 +351,6 @@ class Verifier:
             and rec.get("key") == list(fkey)
             and rec.get("anchor") == self._anchor_doc(a)
         )
-
-    def _checked_for(self, ctx: Context) -> set[tuple[str, ...]]:
-        key = (ctx.hj, tuple(sorted(ctx.reg.items())))
-        if self._checked[0] != key:
-            self._checked = (key, set())
-        return self._checked[1]
 
     def tournament_report(self) -> FileReport:
         ctx = self.context()
@@ -403,10 +391,8 @@ class Verifier:
         else:
             rec = self._remembered(rel, ctx)
             prefix = (int(rec["count"]), str(rec["head"])) if rec and rec.get("head") else None
-            rep = verify_log(
-                path, ctx, kind, anchored=anchored, checked=self._checked_for(ctx), prefix=prefix
-            )
-            if self.memory is not None and not rep.faults and rep.head is not None:
+            rep = verify_log(path, ctx, kind, anchored=anchored, prefix=prefix)
+            if not rep.faults and rep.head is not None:
                 self.memory[rel] = {  # a clean file: its key, anchor and verified prefix
                     "key": list(fkey),
                     "anchor": self._anchor_doc(a),
