@@ -848,3 +848,15 @@ async def test_21_the_game_screen_and_the_standings_show_the_fault(cup: Path) ->
         scope = str(app.screen.query_one("#standings-scope", Static).render())
         assert "DAMAGED / UNSIGNED: " in scope and "unsigned: no laptop signature" in scope
         assert gid not in [g["id"] for g, _r in res.closed_results(app.tournament)]
+
+
+async def test_21_the_apps_memory_of_clean_files_does_not_hide_a_later_edit(cup: Path) -> None:
+    """The app remembers the files it found clean (.cache/verified.json) so that its next
+    start checks only what changed: a file edited since is checked again and flagged."""
+    gid = signed_game(cup)
+    rows, _title = await home_of(cup)
+    assert not rows[gid][4].startswith("DAMAGED")
+    assert (cup / ".cache" / "verified.json").exists()
+    _unsigned_void_of_the_protocol(cup, gid)
+    rows, _title = await home_of(cup)
+    assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]

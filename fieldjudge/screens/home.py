@@ -130,6 +130,7 @@ class HomeScreen(JudgeScreen):
         self._pending: list[str] = []
         self._changed_logs = None
         self._tournament_fault = ""  # tournament.json not as the head judge signed it
+        self._confirmed: Any = None  # the tournament whose rows were checked after its first frame
 
     def compose(self) -> ComposeResult:
         # The first focus goes where the mount puts it: the games when the open tournament
@@ -255,8 +256,11 @@ class HomeScreen(JudgeScreen):
         if t is None:
             return
         fault = "; ".join(f"tournament.json: {f}" for f in t.tournament_faults())
-        if fault != self._tournament_fault:
+        # the first frame showed what the app's memory found clean: every row is checked
+        # once more against the signatures, registrations and manifests as they are now
+        if fault != self._tournament_fault or self._confirmed is not t:
             self._tournament_fault = fault
+            self._confirmed = t
             self.reload_games()
 
     @work(exclusive=True, group="summaries")

@@ -253,7 +253,14 @@ class TournamentService:
                 }
             return {"phase": "scheduled", "events": 0}
         if self.store.writes:  # the app: a game is shown only once its file verified
-            faults = self.trust.known_faults(f"games/{game_id}.json")
+            rel = f"games/{game_id}.json"
+            if not self.trust.has_context:  # the first frame: checked again right after
+                return (
+                    self.store.index.get(game_id, path)
+                    if self.trust.unchanged_since_clean(rel)
+                    else None
+                )
+            faults = self.trust.known_faults(rel)
             if faults is None:
                 return None
             if faults:

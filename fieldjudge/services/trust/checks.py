@@ -301,6 +301,19 @@ class Verifier:
             self._ctx = (self._stamp(), Context.of(self.folder, self.pins))
         return self._ctx[1]
 
+    @property
+    def has_context(self) -> bool:
+        """The context was read (the first frame of the app's home screen reads none)."""
+        return self._ctx is not None
+
+    def unchanged_since_clean(self, rel: str) -> bool:
+        """The memory found the file clean and it has not changed since (size, mtime),
+        without reading the context: what the home screen's first frame may show, to be
+        confirmed against the context (:meth:`known_faults`) right after."""
+        rec = self.memory.get(rel)
+        fkey = file_key(self.folder / rel)
+        return isinstance(rec, dict) and fkey is not None and rec.get("key") == list(fkey)
+
     def refresh(self) -> None:
         """Read the context again if a file it comes from changed (a few ``stat`` calls):
         on each update of the pit, on the app's file-change refresh and after the app's
