@@ -860,3 +860,23 @@ async def test_21_the_apps_memory_of_clean_files_does_not_hide_a_later_edit(cup:
     _unsigned_void_of_the_protocol(cup, gid)
     rows, _title = await home_of(cup)
     assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]
+
+
+async def test_21_a_hand_written_memory_of_clean_files_is_ignored(
+    cup: Path, tmp_path: Path
+) -> None:
+    """The app's memory lives in the folder's .cache/, where whoever edits a game file can
+    write too: it is authenticated with this laptop's own key, so a record made by hand to
+    call an edited file clean is ignored by the app and the export."""
+    gid = signed_game(cup)
+    await home_of(cup)  # the memory: every file found clean
+    memory = cup / ".cache" / "verified.json"
+    doc = orjson.loads(memory.read_bytes())
+    _unsigned_void_of_the_protocol(cup, gid)
+    st = (cup / "games" / f"{gid}.json").stat()
+    doc["files"][f"games/{gid}.json"]["key"] = [st.st_size, st.st_mtime_ns]
+    memory.write_bytes(orjson.dumps(doc))  # the edited file "clean", the MAC left as it was
+    done = run_export(cup, tmp_path / "out")
+    assert done.returncode == 1 and "unsigned: no laptop signature" in done.stderr
+    rows, _title = await home_of(cup)
+    assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]

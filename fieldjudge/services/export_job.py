@@ -8,17 +8,22 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fieldjudge.i18n import load
-from fieldjudge.services.opening import open_tournament
+from fieldjudge.services.opening import laptop_keys, open_tournament
 from fieldjudge.services.trust.checks import Verifier
 from fieldjudge.store import Refused
 from fieldjudge.store.pins import HeadJudgePins
+from fieldjudge.store.verified import load_verified
 
 
 def export_faults(folder: Path) -> list[str]:
     """What ``fieldjudge verify`` finds wrong in the folder (chains, heads, signatures,
     ``tournament.sig``, decisions, registrations), as ``"<file>: <fault>"``: an export of
-    a folder with any is refused (issue 21)."""
-    return Verifier(Path(folder), HeadJudgePins()).faults()
+    a folder with any is refused (issue 21). The files this laptop's app found clean and
+    that have not changed since (its memory, authenticated with this laptop's key) are not
+    checked again; the memory is read, never written."""
+    folder = Path(folder)
+    memory = load_verified(folder, laptop_keys(folder, check=False).local_mac)
+    return Verifier(folder, HeadJudgePins(), memory=memory).faults()
 
 
 def refusal(faults: list[str]) -> Refused:

@@ -115,7 +115,10 @@ class TournamentService:
         #: verify`` runs), remembered per file; the app (the folder lock's holder) keeps
         #: what it found clean across restarts in ``.cache/``
         self.trust = Verifier(
-            self.folder, pins, memory=load_verified(self.folder) if store.writes else None
+            self.folder,
+            pins,
+            memory=load_verified(self.folder, keys.local_mac) if store.writes else None,
+            persist=store.writes,
         )
         if register:
             self._register_laptop()
@@ -283,7 +286,7 @@ class TournamentService:
 
     def close(self) -> None:
         if self.trust.persist and self.trust.memory_changed:
-            save_verified(self.folder, self.trust.memory)
+            save_verified(self.folder, self.trust.memory, self.keys.local_mac)
         self.store.close()
 
     # -- tournament changes -----------------------------------------------------------

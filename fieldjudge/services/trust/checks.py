@@ -269,15 +269,17 @@ class Verifier:
         folder: Path,
         pins: HeadJudgePins | None = None,
         memory: dict[str, Any] | None = None,
+        persist: bool = False,
     ) -> None:
         self.folder = Path(folder)
         self.pins = pins
         self._ctx: tuple[Any, Context] | None = None
         self._logs: dict[str, tuple[Any, FileReport]] = {}
         #: the clean files: {rel: {"key", "anchor", "ctx", "count", "head"}}; the app's
-        #: is kept across restarts (``store.verified``: ``persist``), the pit's in memory
+        #: is kept across restarts (``store.verified``: ``persist``), the export reads it
+        #: (never writes it), the pit's lives in its process
         self.memory: dict[str, Any] = memory if memory is not None else {}
-        self.persist = memory is not None
+        self.persist = persist
         self.memory_changed = False
 
     def stamp(self) -> tuple[Any, ...]:
