@@ -45,8 +45,11 @@ from fieldjudge.csv_import import RosterRow
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
 from fieldjudge.services import create_tournament
 from fieldjudge.services.demo_history import Script, play
+from fieldjudge.services.trust.signing import signed_message
 from fieldjudge.settings import DEFAULTS
 from fieldjudge.store import bundle
+
+SECRET = "bench head judge secret"
 
 GAMES, TEAMS = 120, 16
 FORMATS = ("html", "csv", "json")
@@ -73,8 +76,15 @@ for ref in sorted(reference.iterdir()):
 
 
 def build(folder: Path) -> int:
+    # a head judge, so the folder verifies as the app's would: the export refuses a
+    # folder that does not (issue 21); the copied games are signed again below
     t = create_tournament(
-        folder, name="Bench cup", day=date(2026, 5, 16), settings=dict(DEFAULTS), lock=False
+        folder,
+        name="Bench cup",
+        day=date(2026, 5, 16),
+        settings=dict(DEFAULTS),
+        lock=False,
+        head_judge_secret=SECRET,
     )
     rows = [
         RosterRow(0, f"Team {i:02d}", n, f"Player {i}-{n}", n == 7)
@@ -96,7 +106,14 @@ def build(folder: Path) -> int:
     gs = t.games()
     play(t, gs[0]["id"], Script("draw", 2, 2, checks=140), random.Random(1))
     template = bundle.read_log_file(t.game_path(gs[0]["id"]))
-    t.close()
+    grant = t.head_judge(SECRET)
+
+    def signed(e: dict) -> None:  # as the laptop (and the head judge) sign an event
+        if e.get("sig"):
+            e["sig"] = t.keys.sign(signed_message("event", e["hash"]))
+        if e.get("hj_sig"):
+            e.update(t.sign_as_head_judge(grant, "head_judge", e["hash"]))
+
     ta, tb = gs[0]["team_a"], gs[0]["team_b"]
     for g in gs[1:]:
         swap = {ta: g["team_a"], tb: g["team_b"]}
@@ -111,7 +128,9 @@ def build(folder: Path) -> int:
         for e in doc["events"]:
             e["prev_hash"] = prev
             e["hash"] = prev = compute_hash(e)
+            signed(e)
         (folder / "games" / f"{g['id']}.json").write_bytes(orjson.dumps(bundle.doc_to_log(doc)))
+    t.close()
     return len(template["events"])
 
 

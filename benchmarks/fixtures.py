@@ -1,5 +1,7 @@
 """Build large tournaments fast for the benchmarks: game files are written whole (one
-atomic write each) with real, verifiable hash chains, instead of event by event."""
+atomic write each) with real, verifiable hash chains and every event signed by the demo's
+laptop (as the app signs them: a game that does not verify is shown damaged, issue 21),
+instead of event by event."""
 
 from __future__ import annotations
 
@@ -10,13 +12,18 @@ from pathlib import Path
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
 from fieldjudge.services import TournamentService
 from fieldjudge.services.demo import create_demo
+from fieldjudge.services.trust.signing import signed_message
 from fieldjudge.store import lines, schema
+from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.storage import atomic_write_bytes
 
 DAY = date(2026, 6, 1)
 
 
-def event_docs(n: int, start_seq: int = 1, prev: str = GENESIS_HASH) -> list[dict]:
+def event_docs(
+    n: int, start_seq: int = 1, prev: str = GENESIS_HASH, keys: LaptopKeys | None = None
+) -> list[dict]:
+    """``n`` events chained from ``prev``, signed by ``keys`` when given."""
     docs = []
     t0 = datetime(2026, 6, 1, 10, tzinfo=UTC)
     for i in range(n):
@@ -35,22 +42,25 @@ def event_docs(n: int, start_seq: int = 1, prev: str = GENESIS_HASH) -> list[dic
             "prev_hash": prev,
         }
         doc["hash"] = prev = compute_hash(doc)
+        if keys is not None:
+            doc["sig"] = keys.sign(signed_message("event", doc["hash"]))
+            doc["signer"] = keys.laptop_id
         docs.append(doc)
     return docs
 
 
-def write_game(path: Path, game: dict, n_events: int) -> None:
+def write_game(path: Path, game: dict, n_events: int, keys: LaptopKeys | None = None) -> None:
     meta = {
         "schema": schema.LOG_SCHEMA,
         "kind": "game",
-        "owner": None,
+        "owner": keys.laptop_id if keys is not None else None,
         "game_id": game["id"],
         "field": game["field"],
         "start": game["start"],
         "team_a": game["team_a"],
         "team_b": game["team_b"],
     }
-    docs = event_docs(n_events)
+    docs = event_docs(n_events, keys=keys)
     events = {str(i + 1): d for i, d in enumerate(docs)}
     head = schema.head_of(meta, docs)
     data = {"meta": {"1": meta}, "head": {"1": head}, "events": events}
@@ -81,5 +91,5 @@ def build(folder: Path, total_events: int, per_game: int = 250) -> TournamentSer
     demo_fields = {"1", "2"}
     for g in t.games():
         if g["field"] not in demo_fields:
-            write_game(t.game_path(g["id"]), g, per_game)
+            write_game(t.game_path(g["id"]), g, per_game, t.keys)
     return t

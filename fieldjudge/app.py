@@ -23,7 +23,7 @@ from fieldjudge.i18n import _
 from fieldjudge.screens.base import all_binding_ids
 from fieldjudge.screens.bell import GameBell
 from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
-from fieldjudge.screens.dialogs.forms import MessageScreen
+from fieldjudge.screens.dialogs.forms import ConfirmScreen, MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
@@ -41,6 +41,7 @@ from fieldjudge.services import (
 )
 from fieldjudge.services.laptop import LaptopSettings, load_keymap
 from fieldjudge.services.paintball.chrono import ChronoSession
+from fieldjudge.services.paintball.live import game_number, running_game_of_laptop
 from fieldjudge.services.pitview import PitView
 from fieldjudge.services.sync.syncthing import Rescan, SyncStatusProvider, rescan_for
 
@@ -371,10 +372,6 @@ class FieldJudgeApp(App[None]):
     def offer_running_game(self) -> None:
         """A game of this laptop still in play (the app stopped mid-game): Enter reopens
         it, Esc stays on the home screen (as a scoreboard reopens its current game)."""
-        from fieldjudge.screens.dialogs.forms import ConfirmScreen
-        from fieldjudge.screens.home import HomeScreen
-        from fieldjudge.services.paintball.live import game_number, running_game_of_laptop
-
         t = self.tournament
         if t is None or not isinstance(self.screen, HomeScreen):
             return  # the judge went on already (or a dialog is up): nothing is offered

@@ -169,24 +169,27 @@ async def test_an_export_ending_on_another_screen_is_a_notice_not_a_dialog(tmp_p
 
 
 def test_the_exports_own_view_keeps_the_writers_index(tmp_path):
-    """The export's view adds its summaries to the local index when it closes; what the
-    app (the lock's holder) recorded meanwhile stays (its heads: the truncation check)."""
+    """What the app (the lock's holder) recorded in the local index while an export runs
+    stays (its heads: the truncation check); the export's read-only view writes nothing,
+    not even its summaries into the index (issue 21: read-only means read-only)."""
     from fieldjudge.services import open_tournament
     from fieldjudge.store.index import SummaryIndex
 
     folder = setup_folder(tmp_path)
     app_side = open_tournament(folder, lock=True, startup_backup=False)
     try:
+        index = SummaryIndex(folder).path
+        as_the_app_left_it: list[bytes] = []
 
         def meanwhile(done: int, total: int) -> None:
             if done == 1:  # the app records a head while the export runs
                 app_side.index.remember_head("g-live", 7, "h7")
+                as_the_app_left_it.append(index.read_bytes())
 
         written = export_folder(folder, tmp_path / "out", "html", lang="en", progress=meanwhile)
         assert len(written) == len(played_games(app_side)) + 2
         on_disk = SummaryIndex(folder)
         assert on_disk.last_head("g-live") == (7, "h7")
-        for g in played_games(app_side):  # the export's summaries were kept
-            assert on_disk.get(g["id"], app_side.game_path(g["id"])) is not None
+        assert index.read_bytes() == as_the_app_left_it[0]  # the export wrote nothing
     finally:
         app_side.close()

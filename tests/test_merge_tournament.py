@@ -221,10 +221,10 @@ def test_an_unsigned_tournament_json_is_not_merged(tmp_path: Path) -> None:
         report = merge_into(t, b)
     finally:
         t.close()
-    assert report.errors[0] == (
+    assert (
         "tournament.json of cup: not merged: changed since the head judge signed it "
         "(edited by hand, or an unsigned change)"
-    )
+    ) in report.errors
     assert report.changes == [] and report.tournament_conflicts == []
     assert (a / "tournament.json").read_bytes() == before
 

@@ -23,14 +23,16 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from fs_trace import check_all, record  # noqa: E402
 
-from fieldjudge.export import bundle  # noqa: E402
 from fieldjudge.services import create_tournament, open_tournament  # noqa: E402
 from fieldjudge.services.demo import create_demo  # noqa: E402
 from fieldjudge.services.recovery import restore_backup  # noqa: E402
 from fieldjudge.services.sync.merge import conflicts, merge_into, resolve  # noqa: E402
 from fieldjudge.services.trust import identity  # noqa: E402
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE, ScryptParams  # noqa: E402
-from fieldjudge.store import DamagedFile  # noqa: E402
+from fieldjudge.store import (
+    DamagedFile,  # noqa: E402
+    bundle,  # noqa: E402
+)
 from fieldjudge.store.anchors import read_heads  # noqa: E402
 from fieldjudge.store.backup import backup_dir, backups_of  # noqa: E402
 from fieldjudge.store.storage import TEMP_MARK, load_json_file  # noqa: E402

@@ -337,3 +337,42 @@ def test_sync_setup_registers_this_laptop_by_its_signing_key(laptops, tmp_path):
     assert hj and verify_report(folder)[f"laptops/{keys.laptop_id}/laptop.json"].notes == [
         f'laptop "{keys.name}" ({keys.fingerprint})'
     ]
+
+
+@pytest.mark.parametrize("registered", [True, False])
+def test_a_field_laptop_set_up_with_the_secret_verifies_clean(laptops, tmp_path, registered):
+    """Registration is authority (issue 21): a field laptop set up on a copy of the folder
+    with the head judge's secret typed there records games that verify clean; without it,
+    its game is a fault until he registers the laptop."""
+    from fieldjudge.services.trust.verify import verify_folder
+    from tests.pit_helpers import Play
+
+    field, _head = laptops
+    folder = tmp_path / "cup"
+    demo(folder).close()
+    field_cfg = tmp_path / "field-config"
+    conn = ["--address", field.client.endpoint.address, "--api-key", field.api_key]
+    secret = ["--head-judge-secret", DEMO_PASSPHRASE] if registered else []
+    r = CliRunner().invoke(
+        main,
+        ["sync", "setup", "--tournament", str(folder), *conn, "--laptop-name", "Поле 1", *secret],
+        env={"FIELDJUDGE_CONFIG": str(field_cfg)},
+    )
+    assert r.exit_code == 0, r.output
+    assert ("registered by the head judge (signed with his key)" in r.output) == registered
+    t = open_tournament(folder, startup_backup=False, config_dir=field_cfg)
+    try:
+        play = Play(t, 4)
+        play.start()
+        play.hang_by_a()
+        play.submit()
+        gid = play.game_id
+    finally:
+        t.close()
+    faults = {rel: f for rel, f in verify_folder(folder).items() if f}
+    if registered:
+        assert faults == {}
+    else:
+        assert any(
+            "which the head judge has not registered" in f for f in faults[f"games/{gid}.json"]
+        )

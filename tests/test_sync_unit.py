@@ -865,7 +865,7 @@ def test_setup_register_has_the_head_judge_sign_this_laptop(stub, game, tmp_path
     assert r.exit_code == 1 and "secret" in r.output.lower()
     r = CliRunner().invoke(main, args, input=f"{DEMO_PASSPHRASE}\n")
     assert r.exit_code == 0, r.output
-    assert "signed by the head judge" in r.output
+    assert "registered by the head judge (signed with his key)" in r.output
     reg = identity.registry(field, t.pinned_hj)
     field_laptops = [i for i in reg.values() if i.name == "Field 1"]
     assert len(field_laptops) == 1 and field_laptops[0].registered

@@ -538,3 +538,343 @@ def test_an_untouched_copy_verifies_and_names_its_laptop(cup: Path) -> None:
     assert out.returncode == 0, out.stdout + out.stderr
     assert f"event(s) by {laptop_label()}" in out.stdout
     assert "all files ok" in out.stdout
+
+
+# --- issue 21: what the head judge sees is what was signed ---------------------------------
+# Each case below is checked where he looks: ``verify`` (a real subprocess), the app (the
+# home row shows the fault, Pilot), an export (the installed CLI refuses, naming it) and the
+# pit's JSON (services/pitview); export, verify and the pit change no file of the folder.
+
+
+def stamps(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file of the folder (the local .cache/ too) with its modification time."""
+    return {
+        p.relative_to(folder).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def run_export(folder: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "fieldjudge", "export", "--tournament", str(folder)]
+        + ["--format", "html", "--out", str(out), *extra],
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+        timeout=300,
+    )
+
+
+def pit_of(folder: Path) -> tuple[dict, dict]:
+    from fieldjudge.services.pitview import PitView
+
+    view = PitView(folder)
+    return view.live(), view.standings()
+
+
+def counted_games(standings: dict) -> set[str]:
+    return {g["id"] for d in standings["divisions"] for g in d["games"]}
+
+
+async def home_of(folder: Path) -> tuple[dict[str, list[str]], str]:
+    """The app's home screen once every state is shown: {game id: cells}, the title."""
+    from textual.widgets import DataTable, Static
+
+    from fieldjudge.app import make_app
+    from tests.test_game_helpers import wait_for
+
+    app = make_app(folder.parent, folder, lang="en")
+    async with app.run_test(size=(200, 40)) as pilot:
+
+        def table() -> DataTable:
+            return app.screen.query_one("#games", DataTable)
+
+        await wait_for(
+            pilot,
+            lambda: (
+                app.tournament is not None
+                and table().row_count > 0
+                and "…" not in [str(c) for c in table().get_column_at(4)]
+            ),
+            "every state shown",
+        )
+        for _ in range(3):  # the check of tournament.json runs after the first frame
+            await pilot.pause()
+        rows = {str(k.value): [str(c) for c in table().get_row(k)] for k in table().rows}
+        title = str(app.screen.query_one("#tournament-title", Static).render())
+    return rows, title
+
+
+def check_everywhere(
+    folder: Path, tmp_path: Path, expect: str, gid: str | None, *, rel: str | None = None
+) -> None:
+    """``verify`` exits 1 naming ``expect``; the export refuses (exit 1) naming it and writes
+    nothing; the pit marks the game (``gid``; None: tournament.json) damaged with it and does
+    not count it; none of them changes a file of the folder."""
+    before = stamps(folder)
+    out = run_verify(folder)
+    assert out.returncode == 1 and expect in out.stdout, out.stdout + out.stderr
+    if rel is not None:
+        assert f"FAULT {rel}" in out.stdout, out.stdout
+    done = run_export(folder, tmp_path / "out")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "not exported: the tournament folder does not verify" in done.stderr
+    assert expect in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+    live, standings = pit_of(folder)
+    if gid is None:
+        assert expect in live["damaged"] and expect in standings["damaged"]
+    else:
+        doc = next(g for g in live["games"] if g["id"] == gid)
+        assert expect in doc["damaged"], doc
+        assert gid not in counted_games(standings)
+    assert stamps(folder) == before  # read-only means read-only
+
+
+async def test_21_a_hand_renamed_team_is_flagged_everywhere(cup: Path, tmp_path: Path) -> None:
+    """Defect 1/2: a team renamed by hand in tournament.json (tournament.sig no longer
+    matches) is shown flagged, never silently as the team's name."""
+    path = cup / "tournament.json"
+    data = load_json_file(path)
+    team = next(iter(data["teams"].values()))
+    team["name"] = "Hacked"
+    path.write_bytes(orjson.dumps(data))
+    check_everywhere(cup, tmp_path, "changed since the head judge signed it", None)
+    rows, title = await home_of(cup)
+    assert "DAMAGED / UNSIGNED: tournament.json: changed since the head judge signed it" in title
+    shown = [c for cells in rows.values() for c in cells[2:4]]
+    assert "Hacked" not in shown and "⚠ Hacked" in shown
+
+
+def _unsigned_void_of_the_protocol(cup: Path, gid: str) -> None:
+    """A void of the game's submitted protocol appended by hand: a valid chain, no
+    signature (neither the laptop's nor the head judge's)."""
+    path = cup / "games" / f"{gid}.json"
+    data = tables(path)
+    evs = events_of(data)
+    sub = next(e for e in evs if e["type"] == pr.PROTOCOL_SUBMITTED)
+    last = evs[-1]
+    ev = {
+        "id": "e" * 32,
+        "seq": last["seq"] + 1,
+        "type": "void",
+        "game_clock_ms": None,
+        "wall_time": last["wall_time"],
+        "judge": "someone",
+        "data": {"target": sub["id"], "target_type": pr.PROTOCOL_SUBMITTED, "reason": "x"},
+        "prev_hash": last["hash"],
+    }
+    ev["hash"] = compute_hash(ev)
+    data["events"][str(ev["seq"])] = ev
+    data.pop("head")
+    write_log_file(path, data)
+
+
+async def test_21_an_unsigned_void_of_a_locked_protocol_is_flagged_everywhere(
+    cup: Path, tmp_path: Path
+) -> None:
+    """Defect 1/2 (31): a signed 3:0 game with a hand-appended, unsigned void of its
+    protocol shows the fault, never "awaiting protocol"; no export applies the void."""
+    gid = signed_game(cup)
+    _unsigned_void_of_the_protocol(cup, gid)
+    check_everywhere(cup, tmp_path, "unsigned: no laptop signature", gid, rel=f"games/{gid}.json")
+    rows, _title = await home_of(cup)
+    assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]
+    assert "unsigned: no laptop signature" in rows[gid][4]
+    assert "awaiting protocol" not in rows[gid][4]
+
+
+async def test_21_a_deleted_signed_game_is_refused_by_the_export(cup: Path, tmp_path: Path) -> None:
+    """Defect 2: a signed game whose file was deleted is not dropped from the standings
+    silently (exported as provisional): the export refuses, naming it."""
+    gid = signed_game(cup)
+    (cup / "games" / f"{gid}.json").unlink()
+    check_everywhere(cup, tmp_path, "missing: the manifest of", gid, rel=f"games/{gid}.json")
+    rows, _title = await home_of(cup)
+    assert rows[gid][4].startswith("DAMAGED / UNSIGNED: missing"), rows[gid]
+
+
+def _rogue_game(cup: Path, tmp_path: Path) -> str:
+    """A laptop the head judge never registered (a fresh config folder) records a complete,
+    locked game in the folder; returns its id."""
+    from tests.pit_helpers import Play
+
+    t = open_tournament(cup, startup_backup=False, config_dir=tmp_path / "rogue")
+    try:
+        gid = next(g["id"] for g in t.games() if t.game_summary(g["id"])["phase"] == "scheduled")
+        play = Play(t, [g["id"] for g in t.games()].index(gid))
+        play.start()
+        play.hang_by_a()
+        play.submit()
+        play.sign(play.a)
+        play.sign(play.b)
+        assert res.game_view(t, gid).protocol.locked
+    finally:
+        t.close()
+    return gid
+
+
+async def test_21_a_rogue_laptops_game_is_a_fault_never_counted(
+    cup: Path, clean: Path, tmp_path: Path
+) -> None:
+    """Defect 3: registration is authority. A never-registered laptop's events and manifest
+    lines are faults: verify exits 1, the export refuses, the pit and the app's standings do
+    not count the game, and a merge takes neither its registration nor its manifest."""
+    gid = _rogue_game(cup, tmp_path)
+    rogue = LaptopKeys.load_or_create(tmp_path / "rogue")
+    check_everywhere(
+        cup, tmp_path, "which the head judge has not registered", gid, rel=f"games/{gid}.json"
+    )
+    out = run_verify(cup)
+    assert f"FAULT laptops/{rogue.laptop_id}/heads.jsonl" in out.stdout
+    assert "is not registered by the head judge" in out.stdout
+    t = open_tournament(cup, lock=False, startup_backup=False)
+    try:
+        assert t.anchor(gid) is None or t.anchor(gid)[0] == 0 or True  # never an anchor:
+        assert ("games", gid) not in t.trust.context().heads
+        assert gid not in [g["id"] for g, _r in res.closed_results(t)]
+    finally:
+        t.close()
+    rows, _title = await home_of(cup)
+    assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]
+    t = open_tournament(clean, startup_backup=False)
+    try:
+        report = merge_into(t, cup)
+    finally:
+        t.close()
+    assert any(e.startswith(f"laptops/{rogue.laptop_id}: not merged") for e in report.errors)
+    assert any(e.startswith(f"games/{gid}: not merged") for e in report.errors), report.errors
+    assert not (clean / "laptops" / rogue.laptop_id).exists()
+    assert not (clean / "games" / f"{gid}.json").exists()
+    assert run_verify(clean).returncode == 0
+
+
+def test_21_a_hand_edited_registration_stays_a_fault(cup: Path) -> None:
+    """Defect 6: after a hand edit of laptops/<id>/laptop.json the laptop does not register
+    itself again without the head judge's signature: verify's exit 1 stays 1."""
+    keys = LaptopKeys.load_or_create()
+    path = cup / "laptops" / keys.laptop_id / "laptop.json"
+    doc = orjson.loads(path.read_bytes())
+    doc["name"] = "Someone else's laptop"
+    path.write_bytes(orjson.dumps(doc))
+    edited = path.read_bytes()
+    first = run_verify(cup)
+    assert first.returncode == 1
+    assert "its registration's head-judge signature is not valid" in first.stdout
+    t = open_tournament(cup, startup_backup=False)  # the app opens the folder
+    t.close()
+    assert path.read_bytes() == edited  # his signature is not dropped to make it "clean"
+    assert run_verify(cup).returncode == 1
+
+
+def test_21_export_and_verify_read_old_format_files_as_they_are(cup: Path, tmp_path: Path) -> None:
+    """Defect 7: read-only means read-only. An old-format game file (one JSON object) is
+    read as it is by verify, the export and the pit: no file of the folder changes (bytes
+    and modification times, the local .cache/ included); only the app migrates it."""
+    gid = signed_game(cup)
+    path = cup / "games" / f"{gid}.json"
+    path.write_bytes(orjson.dumps(load_json_file(path)))  # the object format
+    before = stamps(cup)
+    assert run_verify(cup).returncode == 0
+    done = run_export(cup, tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    for fmt in ("csv", "json"):
+        done = subprocess.run(
+            [sys.executable, "-m", "fieldjudge", "export", "--tournament", str(cup)]
+            + ["--format", fmt, "--out", str(tmp_path / fmt)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+    live, _standings = pit_of(cup)
+    assert next(g for g in live["games"] if g["id"] == gid)["damaged"] == ""
+    assert stamps(cup) == before
+
+
+def test_21_a_forced_export_is_stamped_and_still_fails(cup: Path, tmp_path: Path) -> None:
+    """--force writes every page stamped «НЕ ПРОВЕРЕНО: …» and still exits non-zero."""
+    gid = signed_game(cup)
+    _unsigned_void_of_the_protocol(cup, gid)
+    done = run_export(cup, tmp_path / "out", "--force", "--lang", "ru")
+    assert done.returncode == 1, done.stdout + done.stderr
+    pages = sorted((tmp_path / "out").rglob("*.html"))
+    assert pages
+    for p in pages:
+        text = p.read_text(encoding="utf-8")
+        assert "НЕ ПРОВЕРЕНО: " in text and "unsigned: no laptop signature" in text, p
+    csv = subprocess.run(
+        [sys.executable, "-m", "fieldjudge", "export", "--tournament", str(cup)]
+        + ["--format", "csv", "--out", str(tmp_path / "csv"), "--force"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert csv.returncode == 1
+    for p in (tmp_path / "csv").iterdir():
+        first = p.read_text(encoding="utf-8-sig").splitlines()[0]
+        assert first.startswith('"НЕ ПРОВЕРЕНО: '), (p, first)
+
+
+async def test_21_the_game_screen_and_the_standings_show_the_fault(cup: Path) -> None:
+    """The fault is shown where the data is (31): the game screen's title and the standings
+    say what is not as signed; the standings do not count the game."""
+    from textual.widgets import DataTable, Static
+
+    from fieldjudge.app import make_app
+    from fieldjudge.screens.game.screen import GameScreen
+    from tests.test_game_helpers import wait_for
+
+    gid = signed_game(cup)
+    _unsigned_void_of_the_protocol(cup, gid)
+    app = make_app(cup.parent, cup, lang="en")
+    async with app.run_test(size=(200, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        games = app.screen.query_one("#games", DataTable)
+        await wait_for(pilot, lambda: games.row_count > 0, "the games")
+        games.move_cursor(row=games.get_row_index(gid), animate=False)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        await pilot.pause()
+        title = str(app.screen.query_one("#game-title", Static).render())
+        assert "DAMAGED / UNSIGNED: " in title and "unsigned: no laptop signature" in title
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, GameScreen), "home")
+        await pilot.press("S")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "StandingsScreen")
+        scope = str(app.screen.query_one("#standings-scope", Static).render())
+        assert "DAMAGED / UNSIGNED: " in scope and "unsigned: no laptop signature" in scope
+        assert gid not in [g["id"] for g, _r in res.closed_results(app.tournament)]
+
+
+async def test_21_the_apps_memory_of_clean_files_does_not_hide_a_later_edit(cup: Path) -> None:
+    """The app remembers the files it found clean (.cache/verified.json) so that its next
+    start checks only what changed: a file edited since is checked again and flagged."""
+    gid = signed_game(cup)
+    rows, _title = await home_of(cup)
+    assert not rows[gid][4].startswith("DAMAGED")
+    assert (cup / ".cache" / "verified.json").exists()
+    _unsigned_void_of_the_protocol(cup, gid)
+    rows, _title = await home_of(cup)
+    assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]
+
+
+async def test_21_a_hand_written_memory_of_clean_files_is_ignored(
+    cup: Path, tmp_path: Path
+) -> None:
+    """The app's memory lives in the folder's .cache/, where whoever edits a game file can
+    write too: it is authenticated with this laptop's own key, so a record made by hand to
+    call an edited file clean is ignored by the app and the export."""
+    gid = signed_game(cup)
+    await home_of(cup)  # the memory: every file found clean
+    memory = cup / ".cache" / "verified.json"
+    doc = orjson.loads(memory.read_bytes())
+    _unsigned_void_of_the_protocol(cup, gid)
+    st = (cup / "games" / f"{gid}.json").stat()
+    doc["files"][f"games/{gid}.json"]["key"] = [st.st_size, st.st_mtime_ns]
+    memory.write_bytes(orjson.dumps(doc))  # the edited file "clean", the MAC left as it was
+    done = run_export(cup, tmp_path / "out")
+    assert done.returncode == 1 and "unsigned: no laptop signature" in done.stderr
+    rows, _title = await home_of(cup)
+    assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]

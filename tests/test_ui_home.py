@@ -16,6 +16,7 @@ from fieldjudge.screens.dialogs.pit import PitPanel
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen, state_text
 from fieldjudge.services.laptop import LaptopSettings
+from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
 from tests.screen_text import screen_text
 from tests.test_game_helpers import name_prompt_open, type_text, wait_for
 
@@ -90,6 +91,7 @@ async def test_team_names_are_shown_as_typed_not_as_emoji_codes(demo_folder: Pat
     from fieldjudge.services import open_tournament
 
     t = open_tournament(demo_folder, startup_backup=False)
+    t.head_judge(DEMO_PASSPHRASE)  # his changes signed: else every team is flagged
     a = t.add_team("Лисы :smile:")["id"]
     b = t.add_team("Огонь :fire:")["id"]
     t.add_games([{"field": "9", "start": datetime(2026, 6, 1, 18, 0), "team_a": a, "team_b": b}])

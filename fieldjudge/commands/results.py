@@ -11,6 +11,7 @@ import click
 
 from fieldjudge.commands import data_dir
 from fieldjudge.export import run_export
+from fieldjudge.export.job import export_faults, refusal, stamp_text
 from fieldjudge.i18n import rule_text
 from fieldjudge.services import open_tournament
 from fieldjudge.services.sync.merge import load_source, merge_into
@@ -96,18 +97,32 @@ def _opened(folder: Path, lock: bool):
     is_flag=True,
     help="Also the protocols of games not played (no check-in, no start, no no-show).",
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Export a folder that does not verify: every page stamped as not checked (exit 1).",
+)
 @click.pass_context
 def export(
-    ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite, include_unplayed
+    ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite, include_unplayed, force
 ) -> None:
     """Printable protocols (HTML, PDF: one A4 page per game), standings (HTML, PDF, CSV) or
-    the complete JSON export."""
+    the complete JSON export. A folder that does not verify (what ``fieldjudge verify``
+    checks) is not exported: the faults are named, exit 1; ``--force`` writes it anyway,
+    every page stamped "НЕ ПРОВЕРЕНО: …", and still exits 1."""
     if game_id and all_games:
         raise click.ClickException("choose --game ID or --all, not both")
     lang = lang or (ctx.find_root().obj or {}).get("lang") or "ru"
     if delimiter == "\\t":
         delimiter = "\t"
-    with _opened(_pick_folder(ctx, folder), lock=False) as t:
+    folder = _pick_folder(ctx, folder)
+    try:
+        faults = export_faults(folder)
+    except (StoreError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if faults and not force:
+        raise click.ClickException(str(refusal(faults)))
+    with _opened(folder, lock=False) as t:
         try:
             written = run_export(
                 t,
@@ -118,11 +133,17 @@ def export(
                 overwrite,
                 delimiter=delimiter,
                 include_unplayed=include_unplayed,
+                stamp=stamp_text(faults, lang) if faults else "",
             )
         except (StoreError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
     for p in written:
         click.echo(str(p))
+    if faults:
+        click.echo("written, stamped as not checked: the folder does not verify:", err=True)
+        for f in faults:
+            click.echo(f"  {f}", err=True)
+        ctx.exit(1)
 
 
 @click.command()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from fieldjudge.i18n import rule_text
 from fieldjudge.services import open_tournament
 from fieldjudge.services.sync import syncthing as svc
 from fieldjudge.store import DamagedFile, Refused, StoreError
@@ -80,28 +81,31 @@ def parse_peer(text: str) -> tuple[str, str, str]:
     return dev.strip().upper(), name.strip(), address.strip() if at else ""
 
 
-def _register_with_secret(folder: Path) -> None:
-    """The head judge registers this laptop (his secret, asked here and never stored)."""
-    from fieldjudge.services import open_tournament
-    from fieldjudge.store import DamagedFile, StoreError
-
-    if not (folder / TOURNAMENT_FILE).exists():
-        raise click.ClickException(
-            "the tournament has not arrived in this folder yet: run setup again with "
-            "--register once `sync status` says in sync"
-        )
-    secret = click.prompt("head judge's secret", hide_input=True)
+def _head_judge_registers(folder: Path, secret: str, register: bool) -> None:
+    """Registration is authority: the head judge's secret (``--head-judge-secret``, or
+    asked here with ``--register``; never stored) signs this laptop's registration, else
+    its events and manifest are faults wherever the tournament is checked."""
+    if not (secret or register):
+        click.echo("not registered by the head judge yet: its games count only once he "
+                   "runs this again with --register")  # fmt: skip
+        return
+    if not (folder / TOURNAMENT_FILE).exists():  # the folder is still shared below
+        click.echo("the tournament has not arrived in this folder yet: run setup again with "
+                   "--register once `sync status` says in sync")  # fmt: skip
+        return
+    if not secret:
+        secret = click.prompt("head judge's secret", hide_input=True)
     try:
-        t = open_tournament(folder, lock=False, startup_backup=False)
-    except DamagedFile as exc:
-        raise click.ClickException(f"damaged file {exc.path}: {exc.fault}") from None
+        t = open_tournament(folder, lock=True, startup_backup=False)
+    except StoreError as exc:
+        raise click.ClickException(rule_text(exc)) from None
     try:
         t.register_laptop(secret)
     except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(rule_text(exc)) from None
     finally:
         t.close()
-    click.echo("this laptop's registration is signed by the head judge")
+    click.echo("registered by the head judge (signed with his key)")
 
 
 @click.group()
@@ -154,6 +158,13 @@ def sync() -> None:
 )
 @click.option("--laptop-name", default="", help="This laptop's name shown to the others.")
 @click.option(
+    "--head-judge-secret",
+    default="",
+    envvar="FIELDJUDGE_HEAD_JUDGE_SECRET",
+    help="The head judge types his secret here to register this laptop (its games count "
+    "only once he has; without it, register it later with this option).",
+)
+@click.option(
     "--lan-discovery/--no-lan-discovery",
     default=True,
     show_default=True,
@@ -161,7 +172,7 @@ def sync() -> None:
 )
 def setup(
     syncthing_home, address, api_key, folder, peers, peer_name, peer_address, introducer,
-    register, folder_id, laptop_id, laptop_name, lan_discovery,
+    register, folder_id, laptop_id, laptop_name, head_judge_secret, lan_discovery,
 ) -> None:  # fmt: skip
     """Explain, and where Syncthing is running do, the sharing of this tournament folder."""
     folder = _folder(folder)
@@ -221,8 +232,7 @@ def setup(
     except Refused as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"registered this laptop as {laptop_id} in {path.relative_to(folder)}")
-    if register:
-        _register_with_secret(folder)
+    _head_judge_registers(folder, head_judge_secret, register)
     if not ids:
         click.echo("no --peer given: nothing shared yet")
         return

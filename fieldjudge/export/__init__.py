@@ -15,6 +15,7 @@ from fieldjudge.export import html, pdf, scope, tables
 from fieldjudge.export.game_pass import read_played
 from fieldjudge.export.names import game_stem, tournament_stem, write_new
 from fieldjudge.export.protocol_doc import protocol_doc
+from fieldjudge.export.stamp import stamp_files
 from fieldjudge.services.paintball import results
 from fieldjudge.store import Refused, bundle
 
@@ -52,10 +53,20 @@ def run_export(
     delimiter: str | None = None,
     progress: Progress = _no_progress,
     include_unplayed: bool = False,
+    stamp: str = "",
 ) -> list[Path]:
     """Export one game (``game_id``) or the whole tournament; returns the files written.
     CSV: ``delimiter`` (default: ";" for a Russian document, as a Russian spreadsheet
-    expects, else ","). ``progress``: see :data:`Progress`."""
+    expects, else ","). ``progress``: see :data:`Progress`. ``stamp``: the text every page
+    carries on top (an export forced out of a folder that does not verify; PDF: refused)."""
+    if stamp:
+        if fmt == "pdf":
+            raise Refused("a PDF cannot be stamped as not checked: export HTML, CSV or JSON")
+        written = run_export(
+            t, out_dir, fmt, game_id, lang, overwrite, now, delimiter, progress, include_unplayed
+        )
+        stamp_files(written, stamp)
+        return written
     if fmt not in FORMATS:
         raise Refused(f"unknown format {fmt!r} (html, pdf, csv or json)")
     if delimiter is None:

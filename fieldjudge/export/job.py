@@ -8,7 +8,37 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fieldjudge.export import run_export
-from fieldjudge.services.opening import open_tournament
+from fieldjudge.i18n import load
+from fieldjudge.services.opening import laptop_keys, open_tournament
+from fieldjudge.services.trust.checks import Verifier
+from fieldjudge.store import Refused
+from fieldjudge.store.pins import HeadJudgePins
+from fieldjudge.store.verified import load_verified
+
+
+def export_faults(folder: Path) -> list[str]:
+    """What ``fieldjudge verify`` finds wrong in the folder (chains, heads, signatures,
+    ``tournament.sig``, decisions, registrations), as ``"<file>: <fault>"``: an export of
+    a folder with any is refused (issue 21). The files this laptop's app found clean and
+    that have not changed since (its memory, authenticated with this laptop's key) are not
+    checked again; the memory is read, never written."""
+    folder = Path(folder)
+    memory = load_verified(folder, laptop_keys(folder, check=False).local_mac)
+    return Verifier(folder, HeadJudgePins(), memory=memory).faults()
+
+
+def refusal(faults: list[str]) -> Refused:
+    """The refusal naming every fault (``fieldjudge verify`` tells more)."""
+    return Refused(
+        "not exported: the tournament folder does not verify (--force writes every page "
+        "stamped as not checked):\n  " + "\n  ".join(faults)
+    )
+
+
+def stamp_text(faults: list[str], lang: str) -> str:
+    """The stamp on every page of a forced export, in the document's language."""
+    tr = (lambda s: s) if lang == "en" else load(lang).gettext
+    return tr("NOT CHECKED: {faults}").format(faults="; ".join(faults))
 
 
 def export_folder(
@@ -24,6 +54,9 @@ def export_folder(
     files written. ``progress(done, total)`` after each game; it may raise to stop the
     export between two games. ``include_unplayed``: the games not played too. Raises ``StoreError`` (a refusal, a damaged file) or
     ``OSError`` (the output folder cannot be written)."""
+    faults = export_faults(Path(folder))
+    if faults:
+        raise refusal(faults)
     t = open_tournament(Path(folder), lock=False, startup_backup=False)
     try:
         if progress is None:

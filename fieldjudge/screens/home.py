@@ -32,6 +32,7 @@ from fieldjudge.screens.results.standings import StandingsScreen, export_flow
 from fieldjudge.screens.setup.schedule import ScheduleScreen
 from fieldjudge.screens.setup.teams import TeamsScreen
 from fieldjudge.screens.setup.tournament import create_tournament_flow
+from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import StoreError
@@ -82,6 +83,8 @@ def state_text(summary: dict, team_a: str, team_b: str, names: dict[str, str]) -
     """A game's state as it reads: players in play for a live game, the points of a
     closed one, who did not come for a no-show (32.01)."""
     phase_id = summary.get("phase", "")
+    if phase_id == "damaged":  # never shown as real data: what is wrong, which laptop
+        return fault_text(str(summary.get("fault") or ""))
     phase = _(PHASES.get(phase_id, phase_id))
     result = summary.get("result")
     if summary.get("no_show"):
@@ -138,6 +141,8 @@ class HomeScreen(JudgeScreen):
         self._pending: list[str] = []
         self._changed_logs = None
         self._conflict_watch: ConflictWatch | None = None
+        self._tournament_fault = ""  # tournament.json not as the head judge signed it
+        self._confirmed: Any = None  # the tournament whose rows were checked after its first frame
 
     def compose(self) -> ComposeResult:
         # The first focus goes where the mount puts it: the games when the open tournament
@@ -210,6 +215,8 @@ class HomeScreen(JudgeScreen):
         mine = f" · {_('this laptop: field {field}').format(field=field)}" if field else ""
         title.update(f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}{mine}")
         names = t.team_names()
+        if self._tournament_fault:  # the teams and schedule are not as he signed them
+            names = {k: f"⚠ {v}" for k, v in names.items()}
         games = t.games()
         # the same games as shown: their cells change in place, the cursor never moves
         in_place = [str(k.value) for k in table.rows] == [g["id"] for g in games]
@@ -245,6 +252,9 @@ class HomeScreen(JudgeScreen):
         else:
             t.index.save()
             self.app.home_states_known()  # e.g. the running game offered after a restart
+        self.call_after_refresh(self._check_tournament)  # after the first frame
+        if self._tournament_fault:
+            title.update(title.render().plain + "  —  " + fault_text(self._tournament_fault))
         if not games:
             title.update(title.render().plain + "  —  " + _("no games yet: press s"))
             return
@@ -252,6 +262,20 @@ class HomeScreen(JudgeScreen):
             table.move_cursor(row=table.get_row_index(keep), animate=False)
         if not isinstance(self.focused, OptionList) or keep is None:
             table.focus()  # a row is highlighted from the start
+
+    def _check_tournament(self) -> None:
+        """Whether ``tournament.json`` is as the head judge signed it (the check verify
+        runs); a change shows every team flagged and the fault in the title."""
+        t = self.app.tournament
+        if t is None:
+            return
+        fault = "; ".join(f"tournament.json: {f}" for f in t.tournament_faults())
+        # the first frame showed what the app's memory found clean: every row is checked
+        # once more against the signatures, registrations and manifests as they are now
+        if fault != self._tournament_fault or self._confirmed is not t:
+            self._tournament_fault = fault
+            self._confirmed = t
+            self.reload_games()
 
     @work(exclusive=True, group="summaries")
     async def _summarise(self, t: Any, pending: list[str]) -> None:

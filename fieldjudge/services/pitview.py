@@ -6,7 +6,11 @@ judging app (same process or another one). Every file of a tournament is replace
 atomically by the store (temp file, fsync, ``os.replace``), so reading a file always gives
 the old or the new content, never a half-written one; each read goes through the store's
 own validating loader (schema, hash chain). A file that fails to load keeps its last good
-view, marked ``damaged``.
+view, marked ``damaged``. On each update the pit runs the one check of what was signed
+(:class:`~fieldjudge.services.trust.checks.Verifier`, what ``fieldjudge verify`` runs,
+remembered per file): a game that does not verify shows its fault and no result, and is
+not counted in the standings; a ``tournament.json`` not as the head judge signed it is
+``damaged`` at the top.
 
 The interface the server uses (and a future services layer may implement instead):
 
@@ -33,7 +37,9 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.clock import elapsed_at
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.services.paintball import results
+from fieldjudge.services.trust.checks import Verifier
 from fieldjudge.store import DamagedFile, Tournament
+from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.tournament import TOURNAMENT_FILE, snapshot_tournament
 from fieldjudge.store.validate import validate_file
 
@@ -103,14 +109,17 @@ class PitView:
         folder: Path,
         now: Callable[[], datetime] = utc_now,
         last_events: int = LAST_EVENTS,
+        pins: HeadJudgePins | None = None,
     ) -> None:
         self.folder = Path(folder)
+        self._trust = Verifier(self.folder, pins if pins is not None else HeadJudgePins())
         self._now = now
         self._last_events = last_events
         self._lock = threading.Lock()
         self._t: Tournament | None = None
         self._t_key: FileKey = None
         self._t_fault = ""
+        self._t_damaged = ""  # tournament.json fails to load (its last good view kept)
         self._games: dict[str, _Game] = {}
 
     # -- the change signal ------------------------------------------------------------
@@ -123,6 +132,7 @@ class PitView:
         except OSError:
             names = []
         keys += [(n, _key(games / n)) for n in names]
+        keys.append(self._trust.stamp())  # signatures, registrations, manifests
         return tuple(keys)
 
     # -- the two documents --------------------------------------------------------------
@@ -153,16 +163,20 @@ class PitView:
 
     # -- reading the folder -------------------------------------------------------------
     def _refresh(self) -> Tournament | None:
+        self._trust.refresh()  # signatures, registrations, manifests read again if changed
         key = _key(self.folder / TOURNAMENT_FILE)
         if key != self._t_key or self._t is None:
             try:
                 self._t = snapshot_tournament(self.folder)
-                self._t_fault = ""
+                self._t_damaged = ""
                 self._games.clear()  # rosters or settings may have changed
             except DamagedFile as exc:
-                self._t_fault = exc.fault
+                self._t_damaged = exc.fault
             self._t_key = key
         t = self._t
+        self._t_fault = self._t_damaged or "; ".join(
+            f"tournament.json: {f}" for f in self._trust.tournament_report().faults
+        )  # not as the head judge signed it (edited by hand, an unsigned change)
         if t is None:
             return None
         for g in t.games():
@@ -170,7 +184,12 @@ class PitView:
             path = t.game_path(gid)
             gkey = _key(path)
             cached = self._games.get(gid)
-            if cached is not None and cached.key == gkey:
+            faults = self._trust.game_faults(gid)  # a missing file the manifest names too
+            if faults:  # not as its laptops signed it: the fault, its last good view
+                old = cached.view if cached else None
+                self._games[gid] = _Game(gkey, old, "; ".join(faults))
+                continue
+            if cached is not None and cached.key == gkey and cached.view is not None:
                 continue
             try:
                 events = _events_of(path) if gkey is not None else []
@@ -306,8 +325,12 @@ class PitView:
         for g in t.games():
             cached = self._games.get(g["id"])
             v = cached.view if cached else None
-            if v is None or v.phase not in results.CLOSED_PHASES:
-                continue
+            if (
+                v is None
+                or v.phase not in results.CLOSED_PHASES
+                or (cached is not None and cached.damaged)
+            ):
+                continue  # a game that does not verify is never counted
             closed.append((g, v.result))
             prov = v.phase in PROVISIONAL_PHASES
             for x in v.result.teams:

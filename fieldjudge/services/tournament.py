@@ -29,6 +29,7 @@ from fieldjudge.services.paintball import summaries
 from fieldjudge.services.trust import authority, identity
 from fieldjudge.services.trust.auth_guard import SecretGuard
 from fieldjudge.services.trust.authority import HeadJudge
+from fieldjudge.services.trust.checks import Verifier
 from fieldjudge.services.trust.head_judge import (
     HeadJudgeError,
     KeyNotPinned,
@@ -48,6 +49,7 @@ from fieldjudge.store.sync_files import (
     write_laptop_file,
 )
 from fieldjudge.store.tables import RosterRow, ScheduleRow
+from fieldjudge.store.verified import load_verified, save_verified
 
 
 def translated(exc: Refused) -> Refused:
@@ -139,6 +141,15 @@ class TournamentService:
             except KeyNotPinned as exc:
                 self.key_fault = str(exc.message)
                 self.pinned_hj = pins.pinned(str(self.meta.get("id", "")))
+        #: the one check of what the laptops and the head judge signed (what ``fieldjudge
+        #: verify`` runs), remembered per file; the app (the folder lock's holder) keeps
+        #: what it found clean across restarts in ``.cache/``
+        self.trust = Verifier(
+            self.folder,
+            pins,
+            memory=load_verified(self.folder, keys.local_mac) if store.writes else None,
+            persist=store.writes,
+        )
         if register:
             self._register_laptop()
 
@@ -235,9 +246,24 @@ class TournamentService:
     def release_log(self, kind: str, log_id: str) -> None:
         self.store.release_log(kind, log_id)
 
+    def game_faults(self, game_id: str) -> list[str]:
+        """Why the game's file is not as its laptops signed it (what ``verify`` says of
+        it: chain, manifest head, signatures, registrations, the lock); empty: it is."""
+        return self.trust.game_faults(game_id)
+
+    def tournament_faults(self) -> list[str]:
+        """Why ``tournament.json`` (teams, rosters, schedule) is not as the head judge
+        signed it; empty: it is."""
+        return list(self.trust.tournament_report().faults)
+
     def game_summary(self, game_id: str) -> dict[str, Any]:
         """What the home screen shows of a game (the rules' summary), cached by the store's
-        summary index."""
+        summary index; a game whose file does not verify is ``damaged`` with its fault,
+        never shown as real data."""
+        if self.game_path(game_id).exists():
+            faults = self.game_faults(game_id)
+            if faults:
+                return {"phase": "damaged", "fault": "; ".join(faults)}
         return self.store.game_summary(
             game_id, lambda log: summaries.summarize(self, game_id, log), self.anchor(game_id)
         )
@@ -257,6 +283,19 @@ class TournamentService:
                     "fault": f"missing: the manifest records {a[0]} events of this game",
                 }
             return {"phase": "scheduled", "events": 0}
+        if self.store.writes:  # the app: a game is shown only once its file verified
+            rel = f"games/{game_id}.json"
+            if not self.trust.has_context:  # the first frame: checked again right after
+                return (
+                    self.store.index.get(game_id, path)
+                    if self.trust.unchanged_since_clean(rel)
+                    else None
+                )
+            faults = self.trust.known_faults(rel)
+            if faults is None:
+                return None
+            if faults:
+                return {"phase": "damaged", "fault": "; ".join(faults)}
         return self.store.index.get(game_id, path)
 
     def remember_game_summary(
@@ -274,6 +313,8 @@ class TournamentService:
         self.store.backup_all(only_if_changed)
 
     def close(self) -> None:
+        if self.trust.persist and self.trust.memory_changed:
+            save_verified(self.folder, self.trust.memory, self.keys.local_mac)
         self.store.close()
 
     # -- tournament changes -----------------------------------------------------------
@@ -309,8 +350,6 @@ class TournamentService:
     def claim_head_laptop(self, secret: str) -> None:
         """The head judge makes this laptop the one that writes ``tournament.json`` (his
         laptop broke), with his secret; the change is signed by his key."""
-        from fieldjudge.services.trust import authority
-
         self.head_judge(secret, authority.SIGN_TOURNAMENT)
         self.store.update_meta(self._key, head_laptop=self.keys.laptop_id)
         self._sign_tournament()
@@ -408,7 +447,8 @@ class TournamentService:
     # -- this laptop's registration and the signed tournament.json ---------------------
     def _register_laptop(self, grant: HeadJudge | None = None) -> None:
         """``laptops/<id>/laptop.json``: this laptop's name and public key, signed by the
-        head judge when his key is unlocked here (else verify lists it as unregistered)."""
+        head judge when his key is unlocked here (else it is written once, unregistered,
+        for him to register with his secret; an existing one is left as it is)."""
         lid = self.keys.laptop_id
         old = anchors.read_laptop_file(self.folder, lid) or {}
         doc = {
@@ -426,13 +466,14 @@ class TournamentService:
                 return
             doc["hj_sig"] = hj.sign(signed_message("key_registration", digest))
             doc["hj_key"] = hj.key_id
-        elif same:
+        elif same or old:
+            # an existing registration is never rewritten without the head judge: after a
+            # hand edit of laptop.json the mismatch stays for verify and the app to show,
+            # his signature is not dropped to make it "clean" again
             return
-        else:
-            doc.pop("hj_sig", None)
-            doc.pop("hj_key", None)
         self.keys.checked()  # the public key registered is this laptop's (DamagedFile)
         write_laptop_file(self.folder, lid, LAPTOP_FILE, orjson.dumps(doc))
+        self.trust.refresh()
 
     def register_laptop(self, secret: str) -> None:
         """The head judge registers this laptop's key with his secret (signed)."""
@@ -465,6 +506,7 @@ class TournamentService:
                 "laptop": self.keys.laptop_id,
             },
         )
+        self.trust.refresh()
 
     def sign_tournament(self, secret: str) -> None:
         """The head judge signs tournament.json as it is now (after checking it)."""
@@ -491,7 +533,7 @@ class TournamentService:
         stamp = anchors.heads_stamp(self.folder)
         if self._anchors is None or self._anchors[0] != stamp:
             reg = identity.registry(self.folder, self.pinned_hj)
-            heads, _faults = identity.manifest(self.folder, reg)
+            heads, _faults = identity.manifest(self.folder, reg, self.pinned_hj)
             self._anchors = (stamp, heads)
         a = self._anchors[1].get((kind, game_id))
         if a is not None:
@@ -533,6 +575,7 @@ class TournamentService:
         anchors.append_head(self.folder, lid, entry)
         self.store.index.remember_manifest(lid, line, anchors.canonical_digest(entry))
         self.store.index.remember_head(game_id, count, hh)
+        self.trust.refresh()
 
     # -- the one writer of logs ---------------------------------------------------------
     def append_game_event(

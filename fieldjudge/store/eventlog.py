@@ -45,15 +45,21 @@ def write_log_file(path: Path, data: dict[str, Any]) -> bytes:
     """Write validated log tables (``{"meta", "events"[, "head"]}``, e.g. a merged or
     imported log) as a whole line-format file, atomically; a missing head is made from the
     last event. Returns the bytes written."""
+    payload = log_file_bytes(data)
+    atomic_write_bytes(Path(path), payload)
+    return payload
+
+
+def log_file_bytes(data: dict[str, Any]) -> bytes:
+    """The line-format bytes of validated log tables (a missing head made from the last
+    event): what :func:`write_log_file` writes."""
     data = dict(data)
     meta = dict(schema.meta_of(data) or {})
     meta["schema"] = schema.LOG_SCHEMA
     data["meta"] = {"1": meta}
     if "head" not in data:
         data["head"] = {"1": schema.head_of(meta, schema.sorted_event_docs(data))}
-    payload = lines.file_bytes(data, schema.LOG_SCHEMA)
-    atomic_write_bytes(Path(path), payload)
-    return payload
+    return lines.file_bytes(data, schema.LOG_SCHEMA)
 
 
 class EventLog:
@@ -120,9 +126,12 @@ class EventLog:
         *,
         expect_head: tuple[int, str] | None = None,
         key: WriteKey | None = None,
+        rewrite: bool = True,
     ) -> EventLog:
         """Open and verify. ``expect_head`` (count, hash), e.g. from the tournament's
-        manifest, must match the file's head: fewer events means the file was truncated."""
+        manifest, must match the file's head: fewer events means the file was truncated.
+        ``rewrite=False`` (a reader: export, verify, the pit): an old-format file is read
+        as it is, migrated in memory only, never rewritten."""
         path = Path(path)
         raw = read_file_bytes(path)
         docs = None  # the events as the chain check saw them, when they are the file's
@@ -131,16 +140,19 @@ class EventLog:
             lines.require_log_tables(rp.data, rp.schema, path)
             data, changed, docs = validate_log_data(rp.data, path)
             if changed:  # a future schema step: rewrite in the new version
-                atomic_write_bytes(path, lines.file_bytes(data, schema.LOG_SCHEMA))
-                rp = lines.replay(read_file_bytes(path), path)
+                payload = lines.file_bytes(data, schema.LOG_SCHEMA)
+                if rewrite:
+                    atomic_write_bytes(path, payload)
+                rp = lines.replay(read_file_bytes(path) if rewrite else payload, path)
                 docs = None
         else:
             data, _changed = validate_data(parse_file_bytes(raw, path), path)
             if (data.get("meta") or {}).get("1", {}).get("kind") == "tournament":
                 raise DamagedFile(path, "a tournament file, not a game or match log")
             # Migration (schema 1, one JSON object; or an object written by a merge or an
-            # import, whose head is its last event): rewrite once in the line format.
-            rp = lines.replay(write_log_file(path, data), path)
+            # import, whose head is its last event): rewrite once in the line format (by
+            # the app only: a reader migrates in memory).
+            rp = lines.replay(write_log_file(path, data) if rewrite else log_file_bytes(data), path)
         db = TinyDB(path, storage=LineStorage)
         db.storage.prime(rp)  # type: ignore[attr-defined]
         log = cls(path, db, clock, key, docs)

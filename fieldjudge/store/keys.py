@@ -20,6 +20,8 @@ laptop's identity): :class:`~fieldjudge.store.errors.DamagedFile` names it.
 from __future__ import annotations
 
 import functools
+import hashlib
+import hmac
 import os
 import secrets
 import socket
@@ -139,6 +141,14 @@ class LaptopKeys:
     def sign(self, data: bytes) -> str:
         """The base64 Ed25519 signature of ``data`` by this laptop."""
         return b64encode(self._private.sign(bytes(data)))
+
+    def local_mac(self, data: bytes) -> str:
+        """An HMAC-SHA256 of ``data`` under a key only this laptop holds (derived from its
+        private key, which never leaves its config folder): for what it keeps for itself
+        in a tournament folder's local ``.cache/`` (a copy of the folder, or a hand edit,
+        cannot make it) -- without loading the crypto library."""
+        key = hashlib.sha256(b"fieldjudge local cache\0" + self._seed).digest()
+        return hmac.new(key, bytes(data), hashlib.sha256).hexdigest()
 
     def registration(self) -> dict[str, str]:
         """What the tournament records about this laptop (public only)."""

@@ -65,7 +65,7 @@ def anchor_fault(events: list[Any], anchor: tuple[int, str] | None) -> Phrase | 
 
 
 def _open_anchored(
-    path: Path, anchor: tuple[int, str] | None, key: WriteKey | None = None
+    path: Path, anchor: tuple[int, str] | None, key: WriteKey | None = None, rewrite: bool = True
 ) -> EventLog:
     """A game's log opened (chain verified) and checked against the manifest's newest head
     ``anchor`` (see :meth:`Tournament.game_log`): a missing file the manifest shows events
@@ -74,7 +74,7 @@ def _open_anchored(
         raise DamagedFile(
             path, "missing: the manifest records {count} events of this game", count=anchor[0]
         )
-    log = EventLog.open(path, key=key)
+    log = EventLog.open(path, key=key, rewrite=rewrite)
     fault = anchor_fault(log.events, anchor)
     if fault:
         log.close()
@@ -184,7 +184,11 @@ class Tournament(TablesMixin):
             data, changed = validate_data(db.storage.read(), path)
             if (data.get("meta") or {}).get("1", {}).get("kind") != "tournament":
                 raise DamagedFile(path, "not a tournament file")
-            if changed:
+            if changed and lock:  # migrated by the app; a reader keeps it in memory
+                db.storage.write(data)
+            elif changed:
+                db.close()
+                db = TinyDB(storage=MemoryStorage)
                 db.storage.write(data)
             db.clear_cache()
             t = cls(folder, db, fl if lock else None, key)
@@ -199,10 +203,17 @@ class Tournament(TablesMixin):
         for log in self._logs.values():
             log.close()
         self._logs.clear()
-        self.index.save(merge=self._lock is None)  # a reader does not undo the writer's
+        if self._lock is not None:  # a reader (export, verify, the pit) writes nothing
+            self.index.save()
         self._db.close()
         if self._lock:
             self._lock.release()
+
+    @property
+    def writes(self) -> bool:
+        """Opened by the app (holding the folder lock): it may migrate old-format files;
+        a reader (export, verify, the pit) never rewrites one."""
+        return self._lock is not None
 
     # -- meta and settings ---------------------------------------------------------------
     @property
@@ -250,7 +261,7 @@ class Tournament(TablesMixin):
             return self._logs[game_id]
         path = self.game_path(game_id)
         if path.exists() or anchor is not None and anchor[0] > 0:
-            log = _open_anchored(path, anchor, self._key)
+            log = _open_anchored(path, anchor, self._key, self.writes)
         elif create:
             g = self.game(game_id)
             if g is None:
@@ -282,7 +293,7 @@ class Tournament(TablesMixin):
             return self._logs[key]
         path = self.match_path(match_id)
         log = (
-            EventLog.open(path, key=self._key)
+            EventLog.open(path, key=self._key, rewrite=self.writes)
             if path.exists()
             else EventLog.create(
                 path,
@@ -307,7 +318,7 @@ class Tournament(TablesMixin):
             return self._logs[key]
         path = self.marker_log_path(laptop_id, game_id)
         if path.exists():
-            log = EventLog.open(path, key=self._key)
+            log = EventLog.open(path, key=self._key, rewrite=self.writes)
         else:
             g = self.game(game_id)
             if g is None:
@@ -343,7 +354,7 @@ class Tournament(TablesMixin):
         key = f"{MARKER_DIR}/{laptop_id}/{game_id}"
         if key in self._logs:
             return list(self._logs[key].events)
-        log = EventLog.open(self.marker_log_path(laptop_id, game_id))
+        log = EventLog.open(self.marker_log_path(laptop_id, game_id), rewrite=self.writes)
         try:
             return list(log.events)
         finally:
@@ -377,7 +388,7 @@ class Tournament(TablesMixin):
                 raise DamagedFile(log.path, fault)
             yield log
             return
-        log = _open_anchored(self.game_path(game_id), anchor)
+        log = _open_anchored(self.game_path(game_id), anchor, rewrite=self.writes)
         try:
             yield log
         finally:
@@ -411,7 +422,7 @@ class Tournament(TablesMixin):
             # tournament never holds every game's events in memory.
             kept = game_id in self._logs
             try:
-                log = self._logs[game_id] if kept else EventLog.open(path)
+                log = self._logs[game_id] if kept else EventLog.open(path, rewrite=self.writes)
             except DamagedFile as exc:
                 return {"phase": "damaged", "fault": exc.fault}
             fault = anchor_fault(log.events, anchor)

@@ -52,6 +52,7 @@ from fieldjudge.screens.game.widgets import (
     TeamHeader,
 )
 from fieldjudge.screens.keys import APP_KEYS, binding_for
+from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import Choice, PromptPanel, take_key
 from fieldjudge.services import Refused
@@ -148,7 +149,18 @@ class GameScreen(JudgeScreen):
             if warnings:
                 self.notice_text = "⚠ " + " · ".join(warnings)
         self.refresh_all()
+        self._show_faults()
         self.set_interval(0.25, self.tick)
+
+    def _show_faults(self) -> None:
+        """What of this game, or of the teams and schedule, is not as signed (the check
+        verify runs): in the title, above everything the screen shows."""
+        t = self.session.tournament
+        faults = [*t.game_faults(self.session.game_id)]
+        faults += [f"tournament.json: {f}" for f in t.tournament_faults()]
+        if faults:
+            title = self.query_one("#game-title", Static)
+            title.update(f"{title.render()}  —  {fault_text('; '.join(faults))}")
 
     def on_screen_resume(self) -> None:
         # back from a dialog or another screen (e.g. the chrono screen): show the new state

@@ -23,6 +23,7 @@ from fieldjudge.export.scope import provisional_lines
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused, StoreError
 from fieldjudge.services.paintball import results
@@ -108,6 +109,15 @@ class StandingsScreen(JudgeScreen):
         if later:
             counted += "\n" + _("Provisional, not counted until signed") + ":\n  "
             counted += "\n  ".join(later)
+        # not counted, and said so: what does not verify (the check verify runs)
+        faults = [f"tournament.json: {f}" for f in t.tournament_faults()]
+        names = t.team_names()
+        for g, summary in results.game_summaries(t):
+            if summary.get("phase") == "damaged":
+                who = f"{names.get(g['team_a'], '?')} — {names.get(g['team_b'], '?')}"
+                faults.append(f"{str(g['start'])[-5:]} {who}: {summary.get('fault', '')}")
+        if faults:
+            counted = "\n".join(fault_text(f) for f in faults) + "\n" + counted
         self.query_one("#standings-scope", Static).update(counted)
         t.index.save()
 

@@ -31,6 +31,7 @@ from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust import authority, identity
 from fieldjudge.services.trust.authority import HeadJudge
+from fieldjudge.services.trust.checks import CONFLICTS, DECISIONS
 from fieldjudge.services.trust.signing import signed_message, verify_signature
 from fieldjudge.store import DamagedFile, Refused, bundle
 from fieldjudge.store.anchors import (
@@ -52,10 +53,6 @@ from fieldjudge.store.storage import (
 )
 from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE, anchor_fault
 from fieldjudge.store.validate import validate_data
-
-CONFLICTS = "conflicts"
-#: the head judge's signed decisions on conflicts, below the tournament folder (verify reads them)
-DECISIONS = (CONFLICTS, "decisions")
 
 
 @dataclass
@@ -183,13 +180,13 @@ def _registry(t: TournamentService, src: Source) -> dict[str, identity.LaptopInf
     return reg
 
 
-def _source_anchors(src: Source, reg: dict[str, identity.LaptopInfo]) -> dict:
+def _source_anchors(src: Source, reg: dict[str, identity.LaptopInfo], hj: str | None) -> dict:
     rows = {
         lid: parse_heads(str(entry.get("heads") or "").encode())
         for lid, entry in src.laptops.items()
         if isinstance(entry, dict)
     }
-    heads, _faults = identity.manifest_of_rows(rows, reg)
+    heads, _faults = identity.manifest_of_rows(rows, reg, hj)
     return heads
 
 
@@ -284,7 +281,7 @@ def _refused(
 
 def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
     reg = _registry(t, src)
-    src_anchors = _source_anchors(src, reg)
+    src_anchors = _source_anchors(src, reg, t.pinned_hj)
     for (kind, log_id), a in sorted(src_anchors.items()):
         if log_id not in (src.logs.get(kind) or {}):
             report.errors.append(
@@ -544,12 +541,29 @@ def _unsigned_tournament(t: TournamentService, src: Source) -> str | None:
 
 def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> None:
     """The source's laptop registrations and manifests: taken when absent here, or when
-    theirs extends ours (a manifest is append-only); never over another one."""
+    theirs extends ours (a manifest is append-only); never over another one. Registration
+    is authority: a laptop the head judge has not registered (no valid signature of his,
+    here or in the source) brings neither its registration nor its manifest."""
+    here = identity.registry(t.folder, t.pinned_hj)
     for lid, entry in sorted(src.laptops.items()):
         if not isinstance(entry, dict) or lid == t.keys.laptop_id:
             continue
         folder = t.folder / LAPTOPS_DIR / Path(lid).name
         doc = entry.get("laptop")
+        theirs = (
+            identity.registry_of_docs({lid: doc}, t.pinned_hj).get(lid)
+            if isinstance(doc, dict)
+            else None
+        )
+        known = here.get(lid)
+        if t.pinned_hj and not (
+            (known is not None and known.registered) or (theirs is not None and theirs.registered)
+        ):
+            label = theirs.label() if theirs else f"laptop {lid}"
+            report.errors.append(
+                f"laptops/{lid}: not merged: {label} is not registered by the head judge"
+            )
+            continue
         if isinstance(doc, dict) and not (folder / LAPTOP_FILE).exists():
             make_dirs(folder)
             atomic_write_bytes(folder / LAPTOP_FILE, orjson.dumps(doc))

@@ -5,7 +5,10 @@ The store opens each log once and keeps it (and its parsed content) in memory, a
 summary index re-reads a file only when its size or modification time changed — but the
 summary is computed from the open log, so a log opened before the change would keep showing
 the old events. :class:`ChangedLogs` notices the change by the file's key (one ``stat`` per
-file) and releases the stale log, so the next read reopens and re-verifies it.
+file) and releases the stale log, so the next read reopens and re-verifies it (signatures
+too: the service's one check, :class:`~fieldjudge.services.trust.checks.Verifier`, checks
+again a file whose key changed, and everything when a registration, a manifest or
+``tournament.json`` did).
 
 The app polls it where it polls the sync status (a worker, about once a second) and passes
 the games it is writing itself in a live session (``busy``): under the one-writer rule
@@ -31,6 +34,9 @@ class ChangedLogs:
         self.t = t
         # the files as they are now are what the open logs show
         self._keys = {k: SummaryIndex.file_key(p) for k, p in self._files().items()}
+        # what every log is checked against (tournament.json and its signature, the
+        # registrations, the manifests): a change shows anew what verify says (issue 21)
+        self._trust = t.trust.stamp()
 
     def _files(self) -> dict[tuple[str, str], Path]:
         out = {}
@@ -56,4 +62,9 @@ class ChangedLogs:
                 continue
             self.t.release_log(kind, log_id)
             changed.append(f"{kind}/{log_id}")
+        trust = self.t.trust.stamp()
+        if trust != self._trust:
+            self._trust = trust
+            self.t.trust.refresh()
+            changed.append("signatures")
         return changed

@@ -6,9 +6,9 @@ and merge. Every check returns a fault (an English sentence naming what is wrong
 
 - A laptop registers itself in ``laptops/<id>/laptop.json`` (name, public key); the head
   judge signs that registration (``hj_sig`` over ``signed_message("key_registration",
-  digest)``) when it is made on his laptop or with his secret. A laptop without that
-  signature is listed as *unregistered*: its events still verify against the key it
-  published, but nobody vouched for the laptop.
+  digest)``) when it is made on his laptop or with his secret. Registration is authority:
+  in a tournament with a head judge key, the events and manifest lines of a laptop without
+  that signature are faults (never anchors, never counted), whatever key it published.
 - Each event carries ``sig``: the writing laptop's signature of ``signed_message("event",
   hash)``, and ``signer``: its laptop id. A head-judge action also carries ``hj_sig``
   (``signed_message("head_judge", hash)``) by the head judge's key.
@@ -167,6 +167,8 @@ def event_fault(
     info = reg.get(str(signer))
     if info is None or not info.public_key:
         return f"signed by laptop {signer}, which is not registered in this tournament"
+    if hj_public and not info.registered:
+        return f"signed by {info.label()}, which the head judge has not registered"
     if not verify_signature(info.public_key, signed_message("event", h), str(sig)):
         return f"the signature of {info.label()} does not match the event (edited?)"
     hj_types = set(head_judge_types)
@@ -241,12 +243,13 @@ class Anchor:
 
 
 def manifest(
-    folder: Path, reg: Mapping[str, LaptopInfo]
+    folder: Path, reg: Mapping[str, LaptopInfo], hj_public: str | None = None
 ) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
     """The newest validly signed head of each game in every laptop's manifest, and the
-    faults of each manifest file (relative path -> faults)."""
+    faults of each manifest file (relative path -> faults). ``hj_public``: the tournament's
+    head judge key; with one, a laptop he has not registered anchors nothing."""
     rows = read_heads(folder)
-    heads, faults = manifest_of_rows(rows, reg)
+    heads, faults = manifest_of_rows(rows, reg, hj_public)
     _check_local_cache(folder, rows, heads, faults)
     return heads, faults
 
@@ -287,6 +290,7 @@ def _check_local_cache(
 def manifest_of_rows(
     all_rows: Mapping[str, list[tuple[int, dict[str, Any] | None]]],
     reg: Mapping[str, LaptopInfo],
+    hj_public: str | None = None,
 ) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
     """:func:`manifest` over parsed manifest lines, by laptop id."""
     heads: dict[tuple[str, str], Anchor] = {}
@@ -321,6 +325,9 @@ def manifest_of_rows(
                 continue
             if not is_key_id(lid) or info is None or not info.public_key:
                 bad.append(f"line {n}: laptop {lid} is not registered")
+                continue
+            if hj_public and not info.registered:
+                bad.append(f"line {n}: {info.label()} is not registered by the head judge")
                 continue
             line = int(doc.get("line") or 0)
             message = head_message(kind, gid, count, hh, line, str(doc.get("prev", "")))
