@@ -798,3 +798,21 @@ def test_a_missing_game_file_the_manifest_records_is_damaged(demo) -> None:
     demo.game_path(p.game_id).unlink()
     g = fixed_view(demo).live()["games"][4]
     assert g["damaged"] == "missing: the manifest records 15 events of this game"
+
+
+def test_the_serve_benchmark_runs_in_its_quick_mode() -> None:
+    """benchmarks/bench_serve.py --quick runs to its JSON line (its figures are not
+    asserted here: the full run reports them)."""
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_serve.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--quick"], capture_output=True, text=True, timeout=180
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = orjson.loads(done.stdout.strip().splitlines()[-1])
+    assert {"figure", "figure_ms", "anchor_ms", "ratio", "verdict", "levels", "hostile"} <= set(
+        result
+    )
+    assert set(result["levels"]) == {"1", "5", "20"} and result["verdict"] in ("ok", "fail")
