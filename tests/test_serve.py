@@ -1,5 +1,7 @@
 """The pit display's JSON (exact values on the demo tournament) and its server under hostile
-requests: nothing changes the tournament folder, nothing crashes the server (issue 14)."""
+requests: nothing changes the tournament folder, nothing crashes the server (issue 14); the
+stream sends only what changed, a torn or truncated game file is shown as damaged, and no
+client can lock the others out (issue 22)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import pytest
 from pit_helpers import Play, open_demo, team_id
 
 from fieldjudge.serve import PitServer, PitServerError
+from fieldjudge.serve.feed import CLOCK_SLACK_MS, Feed, same_clock
 from fieldjudge.serve.qr import qr_text
 from fieldjudge.services.pitview import PitView
 
@@ -287,6 +290,7 @@ async def test_the_api_serves_the_source_documents(demo, server) -> None:
 
 
 async def test_events_stream_pushes_a_change(demo, server) -> None:
+    """The whole live document first, then each change as the changed game alone."""
     async with aiohttp.ClientSession() as s, s.get(server.url + "events") as r:
         assert r.headers["Content-Type"] == "text/event-stream; charset=utf-8"
         first = await _sse(r)
@@ -297,16 +301,101 @@ async def test_events_stream_pushes_a_change(demo, server) -> None:
         p.eliminate(p.b, 3)
         while True:
             event, data = await asyncio.wait_for(_sse(r), 20)
-            if event == "live":
-                doc = orjson.loads(data)
-                if doc["live"] and doc["games"][4]["teams"][1]["alive"] == 4:
+            assert event in ("game", "ping"), event  # never the whole document again
+            if event == "game":
+                msg = orjson.loads(data)
+                assert set(msg) == {"as_of", "live", "game"} and msg["live"] == [p.game_id]
+                if msg["game"]["teams"][1]["alive"] == 4:
+                    assert msg["game"] == fixed_view(demo).live()["games"][4]
                     break
+
+
+async def test_a_running_clock_alone_sends_nothing(demo) -> None:
+    """The page counts a running clock down itself: while only the clock moves, the server
+    re-reads (``/api/live`` stays current) but streams nothing; the next event is one game."""
+    p = Play(demo, start=datetime.now(UTC))
+    p.start()
+    srv = PitServer(PitView(demo.folder), "127.0.0.1", 0, poll_s=0.02, tick_s=0.05)
+    srv.start()
+    try:
+        async with aiohttp.ClientSession() as s, s.get(srv.url + "events") as r:
+            assert (await _sse(r))[0] == "live"
+            assert (await _sse(r))[0] == "standings"
+            seen = set()
+            async with aiohttp.ClientSession() as poll:
+                while len(seen) < 4:  # the server re-read the folder four times
+                    async with poll.get(srv.url + "api/live") as api:
+                        doc = orjson.loads(await api.read())
+                    assert doc["games"][4]["clock"]["running"] is True
+                    seen.add(doc["as_of"])
+                    await asyncio.sleep(0.02)
+            p.eliminate(p.a, 0)
+            event, data = await asyncio.wait_for(_sse(r), 20)  # no tick sent before it
+            assert event == "game"
+            assert orjson.loads(data)["game"]["last_events"][0]["type"] == "elimination"
+    finally:
+        srv.stop()
+
+
+def _game(gid: str, alive: int, elapsed: int | None, running: bool = True) -> dict:
+    clock = None
+    if elapsed is not None:
+        clock = {
+            "length_ms": 420_000,
+            "elapsed_ms": elapsed,
+            "remaining_ms": 420_000 - elapsed,
+            "running": running,
+        }
+    return {"id": gid, "state": "running", "teams": [{"id": "a", "alive": alive}], "clock": clock}
+
+
+def _live(as_of: str, *games: dict, name: str = "Кубок") -> dict:
+    return {
+        "as_of": as_of,
+        "tournament": {"name": name},
+        "damaged": "",
+        "live": [g["id"] for g in games if g["clock"]],
+        "games": list(games),
+    }
+
+
+def test_the_feed_sends_a_changed_game_alone_and_no_clock_ticks() -> None:
+    feed = Feed()
+    t0, t1, t2 = "2026-06-01T07:41:00.000Z", "2026-06-01T07:41:01.000Z", "2026-06-01T07:41:02.000Z"
+    assert feed.changes(_live(t0, _game("g1", 5, 1_000), _game("g2", 5, None))) == (True, [])
+    # a second later: the running clock counted on by a second, nothing else
+    assert feed.changes(_live(t1, _game("g1", 5, 2_000), _game("g2", 5, None))) == (False, [])
+    full, msgs = feed.changes(_live(t2, _game("g1", 4, 3_000), _game("g2", 5, None)))
+    assert full is False and [orjson.loads(m) for m in msgs] == [
+        {"as_of": t2, "live": ["g1"], "game": _game("g1", 4, 3_000)}
+    ]
+    # the tournament's name, or the schedule's games, changed: the whole document
+    assert feed.changes(_live(t2, _game("g1", 4, 3_000), _game("g2", 5, None), name="X"))[0]
+    assert feed.changes(_live(t2, _game("g1", 4, 3_000)))[0]
+
+
+def test_a_clock_is_unchanged_only_where_the_page_counts_it() -> None:
+    running = _game("g", 5, 10_000)["clock"]
+    later = _game("g", 5, 11_000)["clock"]
+    assert same_clock(running, later, 1_000)
+    assert same_clock(running, later, 1_000 + CLOCK_SLACK_MS)
+    assert not same_clock(running, later, 1_000 + CLOCK_SLACK_MS + 1)
+    assert not same_clock(running, _game("g", 5, 11_000, running=False)["clock"], 1_000)
+    assert not same_clock(None, running, 0) and same_clock(None, None, 0)
+    # the game's time is up: the clock stays at its length while the wall time goes on
+    ended = _game("g", 5, 419_900)["clock"]
+    assert same_clock(ended, _game("g", 5, 420_000)["clock"], 5_000)
+    stopped = _game("g", 5, 10_000, running=False)["clock"]
+    assert same_clock(stopped, dict(stopped), 60_000)
 
 
 async def _sse(resp) -> tuple[str, str]:
     event, data = "", ""
     while True:
-        line = (await resp.content.readline()).decode().rstrip("\n")
+        raw_line = await resp.content.readline()
+        if not raw_line:
+            raise ConnectionError(f"the stream ended (HTTP {resp.status})")
+        line = raw_line.decode().rstrip("\n")
         if line.startswith("event: "):
             event = line[7:]
         elif line.startswith("data: "):
@@ -394,8 +483,9 @@ async def test_a_thousand_connections_are_capped(demo) -> None:
     port = int(srv.url.rsplit(":", 1)[1].strip("/"))
     conns = []
     try:
-        for _ in range(1000):  # bounded, loopback only
-            conns.append(await asyncio.open_connection("127.0.0.1", port))
+        for i in range(1000):  # bounded, loopback only: 20 from each of 50 addresses
+            local = (f"127.0.1.{i // 20 + 1}", 0)
+            conns.append(await asyncio.open_connection("127.0.0.1", port, local_addr=local))
         # Whatever order the server accepts them in: 200 are served, 800 get a 503 and EOF.
         reads = [asyncio.create_task(r.read()) for r, _w in conns]
         await wait_for(lambda: sum(x.done() for x in reads) >= 800)
@@ -443,6 +533,9 @@ async def test_a_client_that_does_not_read_is_dropped() -> None:
         sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")  # and never reads
         await wait_for(lambda: srv.clients == 1)
         await wait_for(lambda: srv.clients == 0)
+        # aborted, not closed: a close would wait for a flush this client never reads,
+        # holding its slot and its buffers while the socket stays open (issue 22)
+        await wait_for(lambda: srv.connections == 0)
         status, body, _h = await get(srv.url + "api/standings")
         assert status == 200 and body == b'{"divisions":[]}'
     finally:
@@ -475,6 +568,7 @@ def test_the_serve_command_prints_the_url_and_a_qr_code_and_stops_on_ctrl_c(tmp_
     import signal
     import subprocess
     import sys
+    import urllib.error
     import urllib.request
 
     t = open_demo(tmp_path / "data" / "demo", lock=False)
@@ -482,7 +576,7 @@ def test_the_serve_command_prints_the_url_and_a_qr_code_and_stops_on_ctrl_c(tmp_
     env = {**os.environ, "FIELDJUDGE_LANG": "ru"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "fieldjudge", "--data-dir", str(tmp_path / "data"), "--lang", "ru"]
-        + ["serve", "--port", "0"],
+        + ["serve", "--port", "0", "--max-per-address", "3"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
@@ -499,6 +593,15 @@ def test_the_serve_command_prints_the_url_and_a_qr_code_and_stops_on_ctrl_c(tmp_
         assert set(qr.strip()) <= {"█", "▀", "▄", " "} and "█" in qr
         with urllib.request.urlopen(url + "api/standings", timeout=20) as r:
             assert orjson.loads(r.read())["divisions"][0]["division"] == "Д3"
+        host, port = url.removeprefix("http://").strip("/").split(":")
+        held = [socket.create_connection((host, int(port)), timeout=20) for _ in range(3)]
+        try:  # a fourth connection from this address is refused
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(url + "api/live", timeout=20)
+            assert refused.value.code == 429
+        finally:
+            for sock in held:
+                sock.close()
     finally:
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=30)
@@ -538,3 +641,178 @@ def test_reading_while_the_judge_appends_never_sees_a_broken_file(demo) -> None:
     assert failure == []
     assert seqs == sorted(seqs) and len(seqs) > 1
     assert view.live()["games"][4]["last_events"][0]["seq"] == 121
+
+
+# --- issue 22: per-address cap, hostile clients, damaged game files ------------------------
+
+
+def port_of(srv: PitServer) -> int:
+    return int(srv.url.rsplit(":", 1)[1].strip("/"))
+
+
+async def get_from(url: str, address: str) -> int:
+    """The status of one GET on a new connection from the loopback ``address``."""
+    connector = aiohttp.TCPConnector(local_addr=(address, 0), force_close=True)
+    timeout = aiohttp.ClientTimeout(total=5)
+    async with (
+        aiohttp.ClientSession(connector=connector, timeout=timeout) as s,
+        s.get(url) as r,
+    ):
+        await r.read()
+        return r.status
+
+
+async def test_one_address_gets_at_most_its_share_of_connections(demo) -> None:
+    """The 21st connection from one address is refused (429); another address is served."""
+    srv = PitServer(fixed_view(demo), "127.0.0.1", 0, idle_timeout_s=60)
+    srv.start()
+    port = port_of(srv)
+    conns = []
+    try:
+        for _ in range(20):
+            conns.append(
+                await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+            )
+        await wait_for(lambda: srv.connections_from("127.0.0.2") == 20)
+        r, w = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+        reply = await asyncio.wait_for(r.read(), 20)
+        w.close()
+        head, _, body = reply.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 429 Too Many Requests\r\n")
+        assert body == b"busy: too many connections from your address\n"
+        assert await get_from(srv.url + "api/live", "127.0.0.3") == 200
+        assert srv.connections_from("127.0.0.2") == 20
+        _r, w0 = conns.pop()
+        w0.close()
+        await wait_for(lambda: srv.connections_from("127.0.0.2") == 19)
+        assert await get_from(srv.url + "api/live", "127.0.0.2") == 200
+    finally:
+        for _r, w in conns:
+            w.close()
+        srv.stop()
+
+
+async def test_hostile_clients_cannot_lock_a_good_client_out(demo) -> None:
+    """Issue 22: 200 stream clients that never read (one device) and a client reopening
+    200 sockets over and over (another device); a good client's requests still succeed
+    (at least 99 %) and its stream still gets the judge's events. Loopback only."""
+    srv = PitServer(PitView(demo.folder), "127.0.0.1", 0, poll_s=0.05, idle_timeout_s=10)
+    srv.start()
+    port = port_of(srv)
+    p = Play(demo, start=datetime.now(UTC))
+    p.start()
+    silent: list[socket.socket] = []
+    stop = asyncio.Event()
+    cycles = 0
+
+    async def reopener() -> None:  # 200 sockets, a half-sent request on each, all closed
+        nonlocal cycles
+        while not stop.is_set() and cycles < 200:  # bounded
+            conns = []
+            for _ in range(200):
+                try:
+                    conns.append(
+                        await asyncio.open_connection(
+                            "127.0.0.1", port, local_addr=("127.0.0.3", 0)
+                        )
+                    )
+                except OSError:
+                    break
+            for _r, w in conns:
+                w.write(b"GET /api/live HTTP/1.1\r\nHost: x\r\n")
+            await asyncio.sleep(0)
+            for _r, w in conns:
+                w.close()
+            cycles += 1
+
+    hostile = None
+    try:
+        for _ in range(200):
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.bind(("127.0.0.2", 0))
+            sock.connect(("127.0.0.1", port))
+            sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")  # never reads
+            silent.append(sock)
+        await wait_for(lambda: srv.clients >= 20)  # (with the cap, the rest are refused)
+        hostile = asyncio.create_task(reopener())
+        await wait_for(lambda: cycles >= 1)
+        ok = 0
+        for i in range(200):  # bounded: 200 requests of at most 5 s each
+            if i % 40 == 0:
+                p.eliminate(p.b, i // 40)
+            try:
+                ok += await get_from(srv.url + "api/live", "127.0.0.1") == 200
+            except (aiohttp.ClientError, TimeoutError):
+                pass
+        assert cycles >= 2 and ok >= 198, (cycles, ok)
+        async with aiohttp.ClientSession() as s, s.get(srv.url + "events") as stream:
+            assert stream.status == 200
+            while True:  # the stream shows the game as it is: the last elimination
+                event, data = await asyncio.wait_for(_sse(stream), 20)
+                if event == "live":
+                    assert orjson.loads(data)["games"][4]["teams"][1]["alive"] == 0
+                    break
+    finally:
+        stop.set()
+        if hostile is not None:
+            await asyncio.wait_for(hostile, 30)
+        for sock in silent:
+            sock.close()
+        srv.stop()
+
+
+def _truncate(path: Path, keep_lines: int, cut: bool) -> None:
+    """Keep the file's first ``keep_lines`` lines, and half of the next if ``cut``."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    tail = lines[keep_lines][: len(lines[keep_lines]) // 2] if cut else b""
+    path.write_bytes(b"".join(lines[:keep_lines]) + tail)
+
+
+@pytest.mark.parametrize("cut", [True, False], ids=["torn-mid-line", "last-events-dropped"])
+def test_a_game_file_cut_below_the_manifest_head_is_damaged(demo, cut) -> None:
+    """A torn or truncated game file is damaged (the laptops' manifest records a later
+    head, 31: the protocol submitted), never shown as the older state it still holds."""
+    p = Play(demo, start=START)
+    p.start()
+    p.hang_by_a()
+    p.submit()
+    seen = fixed_view(demo)
+    before = seen.live()["games"][4]
+    assert before["damaged"] == "" and before["state"] == "final"
+    path = demo.game_path(p.game_id)
+    _truncate(path, 8, cut)  # header, creation and 6 events of the game's 15
+    fresh = fixed_view(demo).live()["games"][4]
+    assert fresh["damaged"].startswith("truncated: the manifest records 15 events, the file ")
+    assert fresh["state"] == "scheduled" and fresh["last_events"] == []  # not 6 events' state
+    kept = seen.live()["games"][4]  # a view that saw the good file keeps that, marked
+    assert kept["damaged"] == fresh["damaged"] and kept["state"] == "final"
+    assert kept["last_events"] == before["last_events"]
+
+
+def test_a_missing_game_file_the_manifest_records_is_damaged(demo) -> None:
+    p = Play(demo, start=START)
+    p.start()
+    p.hang_by_a()
+    p.submit()
+    demo.game_path(p.game_id).unlink()
+    g = fixed_view(demo).live()["games"][4]
+    assert g["damaged"] == "missing: the manifest records 15 events of this game"
+
+
+def test_the_serve_benchmark_runs_in_its_quick_mode() -> None:
+    """benchmarks/bench_serve.py --quick runs to its JSON line (its figures are not
+    asserted here: the full run reports them)."""
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_serve.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--quick"], capture_output=True, text=True, timeout=180
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = orjson.loads(done.stdout.strip().splitlines()[-1])
+    assert {"figure", "figure_ms", "anchor_ms", "ratio", "verdict", "levels", "hostile"} <= set(
+        result
+    )
+    assert set(result["levels"]) == {"1", "5", "20"} and result["verdict"] in ("ok", "fail")

@@ -1,7 +1,9 @@
 """The pit page in a real browser (Debian's headless Chromium driven over the DevTools
 protocol): a game played through the app's own non-UI API shows on the page, the new number
-of players in play after an elimination, the new standings once the protocol is signed, and
-"connection lost" when the server goes away. Screenshots at 1920x1080 and 390x844 go to the
+of players in play after an elimination (sent as that game alone, applied without a
+reload), the clock counting down on the page with nothing sent, the new standings once the
+protocol is signed, a game file cut short marked damaged, and "connection lost" when the
+server goes away. Screenshots at 1920x1080 and 390x844 go to the
 test's folder (and to ``FIELDJUDGE_SHOTS_DIR`` when set)."""
 
 from __future__ import annotations
@@ -196,9 +198,16 @@ async def test_a_game_played_through_the_services_shows_on_the_page(tmp_path: Pa
         p = Play(t, start=datetime.now(UTC) - timedelta(seconds=95))  # the clock shows 5:20
         p.start()
         await browser.until(alive_js(p.game_id), "5 5")
+        await browser.js("window.notReloaded = true")
+        clock = f"document.querySelector('#live [data-game=\"{p.game_id}\"] .clock').textContent"
+        shown_clock = await browser.js(clock)
+        assert re.fullmatch(r"5:\d\d", shown_clock), shown_clock
+        # the page counts the clock down itself: the server sends nothing for it
+        await browser.until(f"{clock} !== {json.dumps(shown_clock)}", True)
         p.eliminate(p.a, 2)
         appended = time.monotonic()
         shown = await browser.until(alive_js(p.game_id), "4 5")
+        assert await browser.js("window.notReloaded") is True  # the change came as a delta
         latencies["elimination_to_page_s"] = round(shown - appended, 3)
         last = await browser.js(
             f"document.querySelector('#live [data-game=\"{p.game_id}\"] .events li').textContent"
@@ -226,6 +235,22 @@ async def test_a_game_played_through_the_services_shows_on_the_page(tmp_path: Pa
             f"document.querySelector('#schedule tr[data-game=\"{p.game_id}\"]').textContent"
         )
         assert row == "10:401Медведи — ТигрыИтог 3 : 0"
+
+        # the game's file cut short below the head the manifest records: damaged (issue 22)
+        path = t.game_path(p.game_id)
+        path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:8]))
+        await browser.until(
+            f"document.querySelector('#schedule tr[data-game=\"{p.game_id}\"]').textContent",
+            "10:401Медведи — ТигрыПОВРЕЖДЕНО",
+        )
+        card = f'#live [data-game="{p.game_id}"]'
+        assert await browser.js(f"document.querySelector('{card} .state').textContent") == (
+            "ПОВРЕЖДЕНО"
+        )
+        assert await browser.js(f"document.querySelector('{card} > div.damaged').textContent") == (
+            "файл повреждён: обрезан: в манифесте записано событий: 17, в файле: 6"
+        )
+        assert await browser.js("window.notReloaded") is True
 
         server.stop()
         text = await browser.until(

@@ -13,7 +13,7 @@ from fieldjudge.commands import data_dir
 from fieldjudge.i18n import _
 from fieldjudge.serve.addresses import lan_urls
 from fieldjudge.serve.qr import qr_text
-from fieldjudge.serve.server import DEFAULT_PORT, PitServer, PitServerError
+from fieldjudge.serve.server import DEFAULT_MAX_PER_ADDRESS, DEFAULT_PORT, PitServer, PitServerError
 from fieldjudge.services.pitview import PitView
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.tournament import TOURNAMENT_FILE
@@ -53,8 +53,22 @@ def print_qr(url: str) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--no-qr", is_flag=True, help="Do not print the QR code of the URL.")
+@click.option(
+    "--max-per-address",
+    default=DEFAULT_MAX_PER_ADDRESS,
+    show_default=True,
+    type=click.IntRange(1, 200),
+    help="Connections one device (one address) may hold; more are refused.",
+)
 @click.pass_context
-def serve(ctx: click.Context, folder: Path | None, host: str, port: int, no_qr: bool) -> None:
+def serve(
+    ctx: click.Context,
+    folder: Path | None,
+    host: str,
+    port: int,
+    no_qr: bool,
+    max_per_address: int,
+) -> None:
     """Serve the read-only pit display (scoreboard page, /api/live, /api/standings) of a
     tournament FOLDER (default: the newest tournament in the data folder)."""
     i18n.set_language(ctx.obj.get("lang"))  # the terminal's words; the page has ?lang=
@@ -64,7 +78,7 @@ def serve(ctx: click.Context, folder: Path | None, host: str, port: int, no_qr: 
         name = source.live()["tournament"]["name"]
     except DamagedFile as exc:
         raise click.ClickException(f"{exc.path}: {exc.fault}") from None
-    server = PitServer(source, host, port)
+    server = PitServer(source, host, port, max_per_address=max_per_address)
     try:
         url = server.start()
     except PitServerError as exc:

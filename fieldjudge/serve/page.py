@@ -10,7 +10,8 @@ from fieldjudge import i18n
 
 @functools.lru_cache(maxsize=4)
 def page_strings(lang: str) -> dict[str, str]:
-    _ = i18n.load(lang).gettext
+    catalog = i18n.load(lang)
+    _ = catalog.gettext
     return {
         "lang": lang,
         "title": _("Pit display"),
@@ -30,6 +31,8 @@ def page_strings(lang: str) -> dict[str, str]:
         "st_ended": _("Post-game inspection"),
         "st_final": _("Final"),
         "st_no_show": _("No-show"),
+        # a game whose file is torn, truncated or not the manifest's: the card's state
+        "st_damaged": catalog.pgettext("pit display", "DAMAGED"),
         "pr_submitted": _("protocol submitted"),
         "pr_signed": _("protocol answered, not all signed"),
         "pr_locked": _("protocol signed"),

@@ -7,11 +7,15 @@ by construction: only GET and HEAD on a fixed set of paths (the page, its two as
 reaches the file system. The JSON is computed by a poller (one worker thread) when the
 source's ``version()`` changes, and once a second while a game clock runs; requests only
 ever get the cached bytes, so a flood of requests cannot make the server read the folder.
+The stream sends the whole live document once, then only the games that changed
+(:mod:`fieldjudge.serve.feed`): a running clock alone sends nothing, the page counts it down.
 
-Limits: ``max_connections`` open sockets (more get a 503 and are closed), header lines and
-fields of at most 8 KiB and 64 headers, idle or half-sent requests closed after
-``idle_timeout_s``, each stream client has a bounded queue (a client that falls behind is
-dropped; its browser reconnects and gets the current state) and a write timeout.
+Limits: ``max_connections`` open sockets and ``max_per_address`` from one address (more get a
+503, or a 429 for one address, and are closed), header lines and fields of at most 8 KiB
+and 64 headers, idle or half-sent requests closed after ``idle_timeout_s``, each stream
+client has a bounded queue and a write timeout: a client that falls behind is dropped by
+aborting its socket (never waiting for a flush it would not read; its browser reconnects
+and gets the current state).
 
 Usage::
 
@@ -29,6 +33,7 @@ import contextlib
 import json
 import logging
 import threading
+from collections import deque
 from collections.abc import Callable
 from importlib import resources
 from typing import Any, Protocol
@@ -36,9 +41,12 @@ from typing import Any, Protocol
 import orjson
 from aiohttp import web
 
+from fieldjudge.serve.feed import Feed
 from fieldjudge.serve.page import page_strings
 
 DEFAULT_PORT = 8765
+DEFAULT_MAX_CONNECTIONS = 200
+DEFAULT_MAX_PER_ADDRESS = 20
 LANGS = ("ru", "en")
 
 _log = logging.getLogger("fieldjudge.serve")
@@ -81,70 +89,107 @@ def _page(lang: str) -> bytes:
     )
 
 
-class _Client:
-    """One stream client: a bounded queue of messages, dropped when it overflows."""
+PING = b"event: ping\ndata: {}\n\n"
 
-    def __init__(self, request: web.Request, size: int) -> None:
-        self.request = request
-        self.queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=size)
+
+class _Client:
+    """One stream client: a bounded list of messages; dropped when it overflows."""
+
+    def __init__(self, transport: asyncio.BaseTransport | None, size: int) -> None:
+        self.transport = transport
+        self.size = size
+        self.pending: deque[bytes] = deque()
+        self.wake = asyncio.Event()
         self.dropped = False
 
     def push(self, msg: bytes) -> None:
         if self.dropped:
             return
-        try:
-            self.queue.put_nowait(msg)
-        except asyncio.QueueFull:
+        if len(self.pending) >= self.size:
             self.drop()
+            return
+        self.pending.append(msg)
+        self.wake.set()
+
+    async def next(self, heartbeat_s: float) -> bytes | None:
+        """The next message, a ping after ``heartbeat_s`` of silence, None once dropped."""
+        if not self.pending and not self.dropped:
+            self.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), heartbeat_s)
+        if self.dropped:
+            return None
+        return self.pending.popleft() if self.pending else PING
 
     def drop(self) -> None:
+        """Abort the socket: ``close()`` would wait for the kernel to send what this
+        client never reads, and keep its buffers and its connection slot meanwhile."""
         self.dropped = True
-        transport = self.request.transport
-        if transport is not None:
-            transport.close()
+        self.wake.set()
+        if isinstance(self.transport, asyncio.Transport):
+            self.transport.abort()
 
 
-class _Counted(asyncio.Protocol):
-    """Wraps aiohttp's per-connection protocol to count open connections."""
+def _refusal(status: bytes, body: bytes) -> bytes:
+    return (
+        b"HTTP/1.1 %s\r\nContent-Type: text/plain\r\nRetry-After: 5\r\n"
+        b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (status, len(body), body)
+    )
 
-    def __init__(self, inner: asyncio.Protocol, on_lost: Callable[[], None]) -> None:
-        self._inner = inner
-        self._on_lost = on_lost
+
+BUSY = _refusal(b"503 Service Unavailable", b"busy: too many connections\n")
+BUSY_ADDRESS = _refusal(b"429 Too Many Requests", b"busy: too many connections from your address\n")
+
+
+def _peer(transport: asyncio.BaseTransport) -> str:
+    peer = transport.get_extra_info("peername")
+    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+
+
+class _Gate(asyncio.Protocol):
+    """One accepted socket: over a cap, a short refusal and close; else aiohttp's own
+    per-connection protocol behind it, counted (per address too) until the socket goes."""
+
+    def __init__(self, server: PitServer, make: Callable[[], asyncio.Protocol]) -> None:
+        self._server = server
+        self._make = make
+        self._inner: asyncio.Protocol | None = None
+        self._address = ""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._address = _peer(transport)
+        refusal = self._server._admit(self._address)
+        if refusal is not None:
+            transport.write(refusal)  # a few hundred bytes: the socket's buffer takes them
+            transport.close()
+            return
+        self._inner = self._make()
         self._inner.connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._inner is None:
+            return
         try:
             self._inner.connection_lost(exc)
         finally:
-            self._on_lost()
+            self._inner = None
+            self._server._release(self._address)
 
     def data_received(self, data: bytes) -> None:
-        self._inner.data_received(data)
+        if self._inner is not None:
+            self._inner.data_received(data)
 
     def eof_received(self) -> bool | None:
-        return self._inner.eof_received()
+        return self._inner.eof_received() if self._inner is not None else None
 
     def pause_writing(self) -> None:
-        self._inner.pause_writing()
+        if self._inner is not None:
+            self._inner.pause_writing()
 
     def resume_writing(self) -> None:
-        self._inner.resume_writing()
-
-
-class _Busy(asyncio.Protocol):
-    """Over the connection cap: a short 503 and close."""
-
-    BODY = b"busy: too many connections\n"
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.WriteTransport)
-        transport.write(
-            b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
-            b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(self.BODY), self.BODY)
-        )
-        transport.close()
+        if self._inner is not None:
+            self._inner.resume_writing()
 
 
 class PitServer:
@@ -156,7 +201,8 @@ class PitServer:
         host: str = "127.0.0.1",
         port: int = DEFAULT_PORT,
         *,
-        max_connections: int = 200,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        max_per_address: int = DEFAULT_MAX_PER_ADDRESS,
         queue_size: int = 8,
         poll_s: float = 0.2,
         tick_s: float = 1.0,
@@ -168,6 +214,7 @@ class PitServer:
         self.host = host
         self.port = port
         self.max_connections = max_connections
+        self.max_per_address = max_per_address
         self.queue_size = queue_size
         self.poll_s = poll_s
         self.tick_s = tick_s
@@ -188,6 +235,8 @@ class PitServer:
         self._start_error: BaseException | None = None
         self._clients: set[_Client] = set()
         self._connections = 0
+        self._per_address: dict[str, int] = {}
+        self._feed = Feed()
         self._live = b"{}"
         self._standings = b"{}"
         self._seq = 0
@@ -207,6 +256,9 @@ class PitServer:
     @property
     def connections(self) -> int:
         return self._connections
+
+    def connections_from(self, address: str) -> int:
+        return self._per_address.get(address, 0)
 
     def start(self, timeout: float = 15.0) -> str:
         """Start listening; returns the URL. Raises :class:`PitServerError`."""
@@ -286,10 +338,7 @@ class PitServer:
         assert server is not None
 
         def factory() -> asyncio.Protocol:
-            if self._connections >= self.max_connections:
-                return _Busy()
-            self._connections += 1
-            return _Counted(server(), self._lost)
+            return _Gate(self, server)
 
         try:
             listener = await loop.create_server(factory, self.host, self.port, backlog=256)
@@ -312,8 +361,24 @@ class PitServer:
             with contextlib.suppress(asyncio.CancelledError):
                 await poller
 
-    def _lost(self) -> None:
+    def _admit(self, address: str) -> bytes | None:
+        """Count a new connection from ``address``, or the refusal to send it."""
+        if self._connections >= self.max_connections:
+            return BUSY
+        n = self._per_address.get(address, 0)
+        if n >= self.max_per_address:
+            return BUSY_ADDRESS
+        self._connections += 1
+        self._per_address[address] = n + 1
+        return None
+
+    def _release(self, address: str) -> None:
         self._connections -= 1
+        n = self._per_address.get(address, 0) - 1
+        if n > 0:
+            self._per_address[address] = n
+        else:
+            self._per_address.pop(address, None)
 
     # -- state --------------------------------------------------------------------------
     async def _poll(self) -> None:
@@ -346,26 +411,36 @@ class PitServer:
                 raise
             self._error(exc)
             return
-        if live != self._live:
-            self._live = live
-            self._broadcast(b"live", live)
-        if standings != self._standings:
-            self._standings = standings
-            self._broadcast(b"standings", standings)
+        if live[1] != self._live:
+            self._live = live[1]
+            full, games = self._feed.changes(live[0])
+            if full:
+                self._broadcast(b"live", live[1])
+            elif games:
+                self._broadcast_many(b"game", games)
+        if standings[1] != self._standings:
+            self._standings = standings[1]
+            if self._feed.standings_changed(standings[0]):
+                self._broadcast(b"standings", standings[1])
 
-    def _read_both(self) -> tuple[bytes, bytes]:
+    def _read_both(self) -> tuple[tuple[dict[str, Any], bytes], tuple[dict[str, Any], bytes]]:
         live = self.source.live()
         self._ticking = any((g.get("clock") or {}).get("running") for g in live.get("games", []))
-        return orjson.dumps(live), orjson.dumps(self.source.standings())
+        standings = self.source.standings()
+        return (live, orjson.dumps(live)), (standings, orjson.dumps(standings))
 
     def _message(self, event: bytes, data: bytes) -> bytes:
         self._seq += 1
         return b"event: %s\nid: %d\ndata: %s\n\n" % (event, self._seq, data)
 
     def _broadcast(self, event: bytes, data: bytes) -> None:
+        self._broadcast_many(event, [data])
+
+    def _broadcast_many(self, event: bytes, datas: list[bytes]) -> None:
+        """One queued write per client however many games changed at once."""
         if not self._clients:
             return
-        msg = self._message(event, data)
+        msg = b"".join(self._message(event, d) for d in datas)
         for c in list(self._clients):
             c.push(msg)
 
@@ -410,19 +485,13 @@ class PitServer:
             headers={"Content-Type": "text/event-stream; charset=utf-8", "X-Accel-Buffering": "no"}
         )
         await resp.prepare(request)
-        client = _Client(request, self.queue_size)
+        client = _Client(request.transport, self.queue_size)
         self._clients.add(client)
         try:
             first = b"retry: 2000\n\n" + self._message(b"live", self._live)
+            first += self._message(b"standings", self._standings)
             await asyncio.wait_for(resp.write(first), self.write_timeout_s)
-            await asyncio.wait_for(
-                resp.write(self._message(b"standings", self._standings)), self.write_timeout_s
-            )
-            while not client.dropped:
-                try:
-                    msg = await asyncio.wait_for(client.queue.get(), self.heartbeat_s)
-                except TimeoutError:
-                    msg = b"event: ping\ndata: {}\n\n"
+            while (msg := await client.next(self.heartbeat_s)) is not None:
                 await asyncio.wait_for(resp.write(msg), self.write_timeout_s)
         except (ConnectionError, TimeoutError, RuntimeError):
             client.drop()  # gone, or too slow: its browser reconnects
@@ -436,4 +505,11 @@ def _allow(exc: web.HTTPException) -> dict[str, str]:
     return {"Allow": allow} if allow else {}
 
 
-__all__ = ["DEFAULT_PORT", "PitServer", "PitServerError", "Source"]
+__all__ = [
+    "DEFAULT_MAX_CONNECTIONS",
+    "DEFAULT_MAX_PER_ADDRESS",
+    "DEFAULT_PORT",
+    "PitServer",
+    "PitServerError",
+    "Source",
+]

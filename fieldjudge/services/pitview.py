@@ -5,16 +5,20 @@ show, built from read-only snapshots of a tournament folder.
 judging app (same process or another one). Every file of a tournament is replaced
 atomically by the store (temp file, fsync, ``os.replace``), so reading a file always gives
 the old or the new content, never a half-written one; each read goes through the store's
-own validating loader (schema, hash chain). A file that fails to load keeps its last good
-view, marked ``damaged``. On each update the pit runs the one check of what was signed
-(:class:`~fieldjudge.services.trust.checks.Verifier`, what ``fieldjudge verify`` runs,
-remembered per file): a game that does not verify shows its fault and no result, and is
-not counted in the standings; a ``tournament.json`` not as the head judge signed it is
+own validating loader (schema, hash chain). A game file is read as the app reads it: the
+store's anchored open against the newest head the laptops' signed manifests record, so a
+file cut short or truncated below that head, or replaced, is damaged, never shown as the
+older state it still holds. A file that fails to load keeps its last good view (if this
+view saw one), marked ``damaged``. On each update the pit runs the one check of what was
+signed (:class:`~fieldjudge.services.trust.checks.Verifier`, what ``fieldjudge verify``
+runs, remembered per file): a game that does not verify shows its fault and no result, and
+is not counted in the standings; a ``tournament.json`` not as the head judge signed it is
 ``damaged`` at the top.
 
 The interface the server uses (and a future services layer may implement instead):
 
-- ``version()`` -- a cheap token (file sizes and mtimes) that changes when any file does;
+- ``version()`` -- a cheap token (file sizes and mtimes) that changes when any file does
+  (the manifests included);
 - ``live()`` -- the schedule with each game's state, and the games in play (JSON-ready);
 - ``standings()`` -- standings per division over the closed games, provisional ones marked.
 
@@ -37,13 +41,14 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.clock import elapsed_at
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.services.paintball import results
+from fieldjudge.services.trust import identity
 from fieldjudge.services.trust.checks import Verifier
-from fieldjudge.store import DamagedFile, Tournament
+from fieldjudge.store import DamagedFile, Tournament, anchors
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.tournament import TOURNAMENT_FILE, snapshot_tournament
-from fieldjudge.store.validate import validate_file
 
 LAST_EVENTS = 5
+LANGS = ("ru", "en")
 
 # Game states the page and the JSON show.
 SCHEDULED = "scheduled"
@@ -68,6 +73,7 @@ _STATE_OF_PHASE = {
 PROVISIONAL_PHASES = (pr.SUBMITTED, "no_show")
 
 FileKey = tuple[int, int] | None
+Head = tuple[int, str] | None
 
 
 def utc_now() -> datetime:
@@ -86,19 +92,28 @@ def _key(path: Path) -> FileKey:
     return (st.st_size, st.st_mtime_ns)
 
 
-def _events_of(path: Path) -> list[Event]:
-    data = validate_file(path)  # schema and hash chain, in memory only
-    docs = sorted((data.get("events") or {}).values(), key=lambda d: d["seq"])
-    return [Event.from_doc(d) for d in docs]
+def _events_of(t: Tournament, game_id: str, anchor: Head) -> list[Event]:
+    """The game's events through the store's anchored read (chain, and the manifest's
+    head ``anchor``); :class:`DamagedFile` when the file does not reach that head."""
+    if not t.game_path(game_id).exists() and not (anchor and anchor[0] > 0):
+        return []  # not started (a missing file the manifest shows events of is damaged)
+    with t.reading_game_log(game_id, anchor) as log:
+        return list(log.events)
 
 
 class _Game:
-    """The cached view of one game file."""
+    """The cached view of one game file (``key``: the file's and its anchor's)."""
 
-    def __init__(self, key: FileKey, view: Any, damaged: str = "") -> None:
+    def __init__(self, key: Any, view: Any, damaged: Any = "") -> None:
         self.key = key
         self.view = view
-        self.damaged = damaged
+        self.damaged = damaged  # the fault: an English Phrase (a str), or a refusal
+
+    def fault_doc(self) -> tuple[str, dict[str, str] | None]:
+        """The fault in English (``damaged``) and in each language of the page."""
+        if not self.damaged:
+            return "", None
+        return str(self.damaged), {lang: rule_text(self.damaged, None, lang) for lang in LANGS}
 
 
 class PitView:
@@ -125,7 +140,7 @@ class PitView:
     # -- the change signal ------------------------------------------------------------
     def version(self) -> tuple:
         """Changes whenever ``tournament.json`` or a game file changes (one ``stat`` each)."""
-        keys: list[Any] = [_key(self.folder / TOURNAMENT_FILE)]
+        keys: list[Any] = [_key(self.folder / TOURNAMENT_FILE), anchors.heads_stamp(self.folder)]
         games = self.folder / "games"
         try:
             names = sorted(p.name for p in games.iterdir() if p.suffix == ".json")
@@ -179,26 +194,40 @@ class PitView:
         )  # not as the head judge signed it (edited by hand, an unsigned change)
         if t is None:
             return None
+        heads = self._manifest(t)
+        changed = []
         for g in t.games():
             gid = g["id"]
-            path = t.game_path(gid)
-            gkey = _key(path)
+            anchor = heads.get(("games", gid))
+            head: Head = (anchor.count, anchor.hash) if anchor else None
+            gkey = (_key(t.game_path(gid)), head)
             cached = self._games.get(gid)
+            if cached is None or cached.key != gkey or cached.view is None:
+                # the snapshot may hold the log open (read for a later game's 20.05
+                # setup): stale now, never read again
+                t.release_log("games", gid)
+                changed.append((gid, gkey, head, cached))
+        for gid, gkey, head, cached in changed:
             faults = self._trust.game_faults(gid)  # a missing file the manifest names too
             if faults:  # not as its laptops signed it: the fault, its last good view
                 old = cached.view if cached else None
                 self._games[gid] = _Game(gkey, old, "; ".join(faults))
                 continue
-            if cached is not None and cached.key == gkey and cached.view is not None:
-                continue
             try:
-                events = _events_of(path) if gkey is not None else []
+                events = _events_of(t, gid, head)
                 view = results.view_from_events(t, gid, events, results.setup_for(t, gid))
                 self._games[gid] = _Game(gkey, view)
             except (DamagedFile, results.Refused) as exc:
                 old = cached.view if cached else None
-                self._games[gid] = _Game(gkey, old, getattr(exc, "fault", str(exc)))
+                self._games[gid] = _Game(
+                    gkey, old, exc.fault if isinstance(exc, DamagedFile) else exc
+                )
         return t
+
+    def _manifest(self, t: Tournament) -> dict[tuple[str, str], identity.Anchor]:
+        """The newest validly signed head of each game (the verifier's context, read again
+        when a manifest, a registration or the head judge key changed)."""
+        return self._trust.context().heads
 
     # -- documents ----------------------------------------------------------------------
     def _game_doc(self, t: Tournament, g: dict[str, Any], now: datetime) -> dict[str, Any]:
@@ -219,15 +248,16 @@ class PitView:
             "result": None,
             "last_events": [],
             "damaged": "",
+            "damaged_text": None,
         }
         cached = self._games.get(g["id"])
         if cached is None or cached.view is None:
             if cached is not None:
-                doc["damaged"] = cached.damaged
+                doc["damaged"], doc["damaged_text"] = cached.fault_doc()
             return doc
         v = cached.view
         st = v.state
-        doc["damaged"] = cached.damaged
+        doc["damaged"], doc["damaged_text"] = cached.fault_doc()
         doc["state"] = FINAL if st.no_show else _STATE_OF_PHASE.get(st.phase, SCHEDULED)
         doc["protocol"] = v.protocol.phase
         doc["no_show"] = sorted(st.no_show)

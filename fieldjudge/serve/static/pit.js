@@ -1,13 +1,16 @@
 // The pit display page: renders /api/live and /api/standings pushed over server-sent
-// events (/events), polls them only when the stream fails, and says when the connection is
-// lost. Every name from the data goes in with textContent (never innerHTML).
+// events (/events: the whole live document first, then "game" events with one changed game
+// each), polls them only when the stream fails, and says when the connection is lost.
+// Running clocks count down here, from the remaining time each game last came with.
+// Every name from the data goes in with textContent (never innerHTML).
 "use strict";
 (function () {
   const S = JSON.parse(document.getElementById("strings").textContent);
   const LOST_AFTER_MS = 12000; // the server pings every 5 s
   const POLL_MS = 2000;
   let live = null;
-  let clocks = []; // [{node, remaining, running, at}]
+  const clockAt = {}; // game id -> {remaining, running, at}: as that game last arrived
+  let clocks = []; // [{node, game}] shown now
   let lastUpdate = null; // Date of the last message from the server
   let lastSeen = 0; // performance.now() of it
   let source = null;
@@ -66,6 +69,7 @@
     if (!window.EventSource) { startPolling(); return; }
     source = new EventSource("/events");
     source.addEventListener("live", function (e) { renderLive(JSON.parse(e.data)); seen(); stopPolling(); });
+    source.addEventListener("game", function (e) { applyGame(JSON.parse(e.data)); seen(); stopPolling(); });
     source.addEventListener("standings", function (e) { renderStandings(JSON.parse(e.data)); seen(); });
     source.addEventListener("ping", seen);
     source.onerror = function () {
@@ -104,6 +108,7 @@
 
   // -- live games -----------------------------------------------------------------------
   function stateText(g) {
+    if (g.damaged) return tr("st_damaged");
     if (g.no_show && g.no_show.length) return tr("st_no_show");
     return tr("st_" + g.state);
   }
@@ -132,13 +137,13 @@
     return s;
   }
   function card(g) {
-    const c = el("article", "card " + g.state);
+    const c = el("article", "card " + g.state + (g.damaged ? " damaged-card" : ""));
     c.dataset.game = g.id;
     const head = el("div", "card-head");
-    head.append(el("span", "field", tr("field") + " " + g.field), el("span", "state " + g.state, stateText(g)));
+    head.append(el("span", "field", tr("field") + " " + g.field), el("span", "state " + (g.damaged ? "damaged" : g.state), stateText(g)));
     const clock = el("span", "clock");
     clock.dataset.role = "clock";
-    if (g.clock) clocks.push({ node: clock, remaining: g.clock.remaining_ms, running: g.clock.running, at: performance.now() });
+    if (g.clock && !g.damaged && clockAt[g.id]) clocks.push({ node: clock, game: g.id });
     head.append(clock);
     c.append(head);
     if (g.time_called) c.append(el("div", "timecall", tr("time_called")));
@@ -153,7 +158,7 @@
       if (i === 0) teams.append(el("div", "vs", "—"));
     });
     c.append(teams);
-    if (g.damaged) c.append(el("div", "damaged", tr("damaged") + ": " + g.damaged));
+    if (g.damaged) c.append(el("div", "damaged", tr("damaged") + ": " + (g.damaged_text ? g.damaged_text[S.lang] || g.damaged : g.damaged)));
     const flags = el("ul", "flags");
     for (const f of g.flags || []) flags.append(el("li", f.state, flagText(g, f)));
     c.append(flags);
@@ -166,13 +171,36 @@
     c.append(events);
     return c;
   }
+  function noteClocks(games) {
+    const now = performance.now();
+    for (const g of games) {
+      if (g.clock) clockAt[g.id] = { remaining: g.clock.remaining_ms, running: g.clock.running, at: now };
+      else delete clockAt[g.id];
+    }
+  }
+  function applyGame(msg) {
+    // One game changed: replace it in the document the page holds, render again.
+    if (!live || !msg.game) return;
+    const games = live.games || [];
+    const i = games.findIndex(function (g) { return g.id === msg.game.id; });
+    if (i < 0) return; // not in the schedule the page has: the server sends "live" for that
+    games[i] = msg.game;
+    live.as_of = msg.as_of;
+    live.live = msg.live || [];
+    noteClocks([msg.game]);
+    draw(live);
+  }
   function renderLive(data) {
+    noteClocks(data.games || []);
+    draw(data);
+  }
+  function draw(data) {
     live = data;
     document.getElementById("title").textContent = (data.tournament ? data.tournament.name : "") + (data.damaged ? " — " + tr("damaged") + ": " + data.damaged : "");
     document.title = tr("title") + (data.tournament && data.tournament.name ? " — " + data.tournament.name : "");
     clocks = [];
     const box = document.getElementById("live");
-    const games = (data.games || []).filter(function (g) { return (data.live || []).indexOf(g.id) >= 0; });
+    const games = (data.games || []).filter(function (g) { return g.damaged || (data.live || []).indexOf(g.id) >= 0; });
     if (!games.length) {
       box.replaceChildren(el("p", "empty", tr("no_live")));
     } else {
@@ -193,17 +221,22 @@
       tr_.dataset.game = g.id;
       const names = g.teams.map(function (t) { return t.name; }).join(" — ");
       let state = stateText(g);
-      if (g.result) state += " " + g.teams.map(function (t) { return g.result.points[t.id]; }).join(" : ");
-      else if (g.teams[0].alive !== null && g.teams[0].alive !== undefined) state += " " + g.teams.map(function (t) { return t.alive; }).join(" : ");
-      if (g.provisional) state += " *";
-      tr_.append(el("td", "", hhmm(g.start)), el("td", "field-col", g.field), el("td", "teams-cell", names), el("td", "state " + g.state, state));
+      if (!g.damaged) { // a damaged file: its state alone, not the last good view's score
+        if (g.result) state += " " + g.teams.map(function (t) { return g.result.points[t.id]; }).join(" : ");
+        else if (g.teams[0].alive !== null && g.teams[0].alive !== undefined) state += " " + g.teams.map(function (t) { return t.alive; }).join(" : ");
+        if (g.provisional) state += " *";
+      }
+      tr_.append(el("td", "", hhmm(g.start)), el("td", "field-col", g.field), el("td", "teams-cell", names), el("td", "state " + (g.damaged ? "damaged" : g.state), state));
       rows.push(tr_);
     }
     table.tBodies[0].replaceChildren.apply(table.tBodies[0], rows);
   }
   function tick() {
     const now = performance.now();
-    for (const c of clocks) c.node.textContent = fmtClock(c.running ? c.remaining - (now - c.at) : c.remaining);
+    for (const c of clocks) {
+      const k = clockAt[c.game];
+      if (k) c.node.textContent = fmtClock(k.running ? k.remaining - (now - k.at) : k.remaining);
+    }
   }
   setInterval(tick, 250);
 
