@@ -30,11 +30,16 @@ def venue(tmp_path: Path) -> tuple[Path, Path, Path, str]:
     cfg1, cfg2 = tmp_path / "cfg-field-1", tmp_path / "cfg-field-2"
     t = open_tournament(folder, startup_backup=False, config_dir=cfg1)
     try:
+        t.register_laptop(DEMO_PASSPHRASE)  # the head judge registers field laptop 1
         gid = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
         t.append_game_event(gid, "note", {"text": "field 1 started it"})
     finally:
         t.close()
-    open_tournament(folder, startup_backup=False, config_dir=cfg2).close()  # registers
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg2)
+    try:
+        t.register_laptop(DEMO_PASSPHRASE)  # and field laptop 2
+    finally:
+        t.close()
     return folder, cfg1, cfg2, gid
 
 

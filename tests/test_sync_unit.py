@@ -541,6 +541,7 @@ def field_laptop_game(t, gid: str, config: Path) -> tuple[Path, str, bytes, byte
     (field / "games" / f"{gid}.json").unlink()  # the field laptop starts the game itself
     tf = open_tournament(field, startup_backup=False, config_dir=config)
     try:
+        tf.register_laptop(DEMO_PASSPHRASE)  # the head judge registers the field laptop
         sf = GameSession(tf, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC)))
         sf.append("checkin", {"team": sf.teams[0], "late": False})
         first = tf.game_path(gid).read_bytes()

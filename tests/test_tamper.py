@@ -690,7 +690,7 @@ async def test_21_a_deleted_signed_game_is_refused_by_the_export(cup: Path, tmp_
     silently (exported as provisional): the export refuses, naming it."""
     gid = signed_game(cup)
     (cup / "games" / f"{gid}.json").unlink()
-    check_everywhere(cup, tmp_path, "missing: the manifest of", gid, rel=f"games/{gid}.json")
+    check_everywhere(cup, tmp_path, "missing: the manifest", gid, rel=f"games/{gid}.json")
     rows, _title = await home_of(cup)
     assert rows[gid][4].startswith("DAMAGED / UNSIGNED: missing"), rows[gid]
 

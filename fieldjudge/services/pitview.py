@@ -208,20 +208,20 @@ class PitView:
                 t.release_log("games", gid)
                 changed.append((gid, gkey, head, cached))
         for gid, gkey, head, cached in changed:
-            faults = self._trust.game_faults(gid)  # a missing file the manifest names too
-            if faults:  # not as its laptops signed it: the fault, its last good view
-                old = cached.view if cached else None
-                self._games[gid] = _Game(gkey, old, "; ".join(faults))
-                continue
-            try:
+            old = cached.view if cached else None
+            try:  # the anchored read first: a cut or replaced file is named in both languages
                 events = _events_of(t, gid, head)
                 view = results.view_from_events(t, gid, events, results.setup_for(t, gid))
-                self._games[gid] = _Game(gkey, view)
             except (DamagedFile, results.Refused) as exc:
-                old = cached.view if cached else None
                 self._games[gid] = _Game(
                     gkey, old, exc.fault if isinstance(exc, DamagedFile) else exc
                 )
+                continue
+            faults = self._trust.game_faults(gid)  # signatures: the check verify runs
+            if faults:  # not as its laptops signed it: the fault, its last good view
+                self._games[gid] = _Game(gkey, old, "; ".join(faults))
+                continue
+            self._games[gid] = _Game(gkey, view)
         return t
 
     def _manifest(self, t: Tournament) -> dict[tuple[str, str], identity.Anchor]:

@@ -250,7 +250,7 @@ def manifest(
     head judge key; with one, a laptop he has not registered anchors nothing."""
     rows = read_heads(folder)
     heads, faults = manifest_of_rows(rows, reg, hj_public)
-    _check_local_cache(folder, rows, heads, faults)
+    _check_local_cache(folder, rows, heads, faults, reg, hj_public)
     return heads, faults
 
 
@@ -259,6 +259,8 @@ def _check_local_cache(
     rows: Mapping[str, list[tuple[int, dict[str, Any] | None]]],
     heads: dict[tuple[str, str], Anchor],
     faults: dict[str, list[str]],
+    reg: Mapping[str, LaptopInfo],
+    hj_public: str | None = None,
 ) -> None:
     """What this laptop's local cache (``.cache/``, never synced) remembers: how long the
     manifest it wrote was, and the last head of each game it recorded. A manifest shorter
@@ -280,6 +282,9 @@ def _check_local_cache(
                 f"line {length} is not the line this laptop wrote there (replaced)"
             )
     own = next(iter(index.manifests), "") if len(index.manifests) == 1 else ""
+    info = reg.get(own)
+    if hj_public and (info is None or not info.registered):
+        return  # a laptop the head judge has not registered anchors nothing (issue 21)
     for gid in list(index.heads):
         cached = index.last_head(gid)
         cur = heads.get(("games", gid))
