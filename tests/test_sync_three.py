@@ -5,7 +5,8 @@ signing key), sharing one tournament (issue 22: every file has exactly one writi
 One Syncthing trio serves the whole module; each test makes its own tournament (its own
 folder ID). The field laptops know only the head judge's laptop, as README "Before the
 event" step 4 sets them up; the last test runs those steps with the ``fieldjudge sync``
-commands and makes his laptop their introducer. A partition is Syncthing's "pause device".
+commands and makes his laptop their introducer (it stops his Syncthing: keep it last). A
+partition is Syncthing's "pause device".
 Every wait is :func:`poll` with a deadline."""
 
 from __future__ import annotations
