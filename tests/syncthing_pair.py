@@ -119,6 +119,12 @@ class Syncthing:
         tree.write(path)
 
     def start(self) -> None:
+        self.launch()
+        self.wait_up()
+
+    def launch(self) -> None:
+        """Generate the home (keys, config) and start Syncthing, without waiting for it
+        (several instances start side by side: :meth:`wait_up` each after)."""
         self.home.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, STNODEFAULTFOLDER="1", STNOUPGRADE="1", HOME=str(self.home))
         subprocess.run(
@@ -146,6 +152,8 @@ class Syncthing:
                 env=env,
                 preexec_fn=_die_with_parent,
             )
+
+    def wait_up(self) -> None:
         poll(self._up, 60)
 
     def _up(self) -> bool:
@@ -188,6 +196,21 @@ def idle_and_complete(a: Syncthing, folder_id: str, peer: Syncthing) -> bool:
     st = a.client.get("/rest/db/status", folder=folder_id)
     comp = a.client.get("/rest/db/completion", folder=folder_id, device=peer.device_id)
     return st["state"] == "idle" and st["needTotalItems"] == 0 and comp["completion"] == 100
+
+
+def pause(a: Syncthing, *others: Syncthing) -> None:
+    """A partition: ``a`` drops and refuses its connections to ``others`` (Syncthing's
+    "pause device"); both sides go on writing their own copies."""
+    for o in others:
+        a.client.request("POST", "/rest/system/pause", params={"device": o.device_id})
+    poll(lambda: not any(connected(a, o) or connected(o, a) for o in others), 60)
+
+
+def resume(a: Syncthing, *others: Syncthing) -> None:
+    """The partition heals: ``a`` connects to ``others`` again."""
+    for o in others:
+        a.client.request("POST", "/rest/system/resume", params={"device": o.device_id})
+    poll(lambda: all(connected(a, o) and connected(o, a) for o in others), 60)
 
 
 def copy_tree(src: Path, dst: Path) -> None:

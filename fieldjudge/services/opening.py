@@ -42,7 +42,8 @@ def open_tournament(
     ``laptop_id``: this laptop's id, for one writer per game (None: not checked).
     ``config_dir``: this laptop's config folder (its key and the head judge keys it
     pinned; default ``FIELDJUDGE_CONFIG`` or the user's config folder). ``on_written``:
-    told the path of each game file appended to (the app's Syncthing rescan)."""
+    told the path of each file the other laptops wait for, once written (the app's
+    Syncthing rescan): game files, this laptop's registration, hand-over records."""
     key = WriteKey()
     keys = keys or laptop_keys(Path(folder), config_dir, check=False)
     store = Tournament.open(Path(folder), lock=lock, startup_backup=startup_backup, key=key)

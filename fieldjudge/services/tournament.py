@@ -108,8 +108,13 @@ class TournamentService:
         # this laptop's id: a game file records the laptop that created it, and only that
         # laptop appends to it until the head judge hands it over (None: not checked)
         self.laptop_id = laptop_id
-        # told the path of each game file this laptop appended to (the app asks Syncthing
-        # to send it at once: services/sync/syncthing.Rescan); None: nobody listens
+        # told the path of each file another laptop waits for, once written here: a game
+        # file after each append, this laptop's registration, a hand-over record (the app
+        # asks Syncthing to send it at once: services/sync/syncthing.Rescan; the watcher
+        # alone takes a second or more, and a registration arriving after the events it
+        # signs lists them as "not registered" meanwhile). Never the manifest of heads: it
+        # must not reach a laptop before the game file it names (DamagedFile there).
+        # None: nobody listens
         self.on_written = on_written
         self.monotonic = monotonic
         self.wall = wall
@@ -472,7 +477,7 @@ class TournamentService:
             # his signature is not dropped to make it "clean" again
             return
         self.keys.checked()  # the public key registered is this laptop's (DamagedFile)
-        write_laptop_file(self.folder, lid, LAPTOP_FILE, orjson.dumps(doc))
+        self._written(write_laptop_file(self.folder, lid, LAPTOP_FILE, orjson.dumps(doc)))
         self.trust.refresh()
 
     def register_laptop(self, secret: str) -> None:
@@ -634,9 +639,12 @@ class TournamentService:
         self._keep_protocol(game_id, log, protocol, event)
         if etype in identity.manifest_steps():
             self._record_head(game_id, log, etype)
-        if self.on_written is not None:
-            self.on_written(self.game_path(game_id))
+        self._written(self.game_path(game_id))
         return event
+
+    def _written(self, path: Path) -> None:
+        if self.on_written is not None:
+            self.on_written(path)
 
     def _protocol_of(self, game_id: str, log: EventLog) -> Protocol:
         """The protocol of the game's log as it is now: the one kept since its last append
@@ -778,7 +786,7 @@ class TournamentService:
         record["hj_sig"] = hj.sign(signed_message("head_judge", identity.handover_digest(record)))
         lid = self.keys.laptop_id
         mine = [r for r in read_handovers(self.folder) if r.get("by") == lid]
-        write_handovers(self.folder, lid, [*mine, {**record, "by": lid}])
+        self._written(write_handovers(self.folder, lid, [*mine, {**record, "by": lid}]))
         return record
 
     def handover_for(self, game_id: str, owner: str | None) -> dict[str, Any] | None:
