@@ -472,9 +472,11 @@ class Tournament(TablesMixin):
         self.check_key(key)
         data = copy.deepcopy(self._db.storage.read() or {})
         change(data)
-        self._db.storage.write(data)
-        # TinyDB keeps per-table id counters and query caches: rebuild them from storage.
-        self._db._tables.clear()  # noqa: SLF001
+        storage = self._db.storage
+        storage.write(data)
+        # TinyDB keeps per-table id counters and query caches: a new TinyDB over the same
+        # storage (its public storage factory) reads them from the file written just now.
+        self._db = TinyDB(storage=lambda: storage)
 
 
 def snapshot_tournament(folder: Path) -> Tournament:
