@@ -224,7 +224,7 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
             format_game_clock(c.game_clock_ms),
             name(c.team),
             c.number,
-            f"{c.fps} fps",
+            tr("{fps} fps").format(fps=f"{c.fps:g}"),
             rule_text(c.text, v.names, lang),
         )
         for c in v.state.chrono
@@ -248,8 +248,8 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
         heading=f"{tr('Game protocol')}: {name(a)} — {name(b)}",
         meta=[
             f"{meta.get('name', '')} · {meta.get('venue', '')} · {meta.get('division', '')}",
-            f"{tr('Game')} {v.game.get('id', '')} · {tr('Field')} {v.game.get('field', '')}"
-            f" · {tr('Start')} {start.replace('T', ' ')}",
+            # the game as the schedule names it (its id is the file's, not the paper's)
+            f"{tr('Field')} {v.game.get('field', '')} · {tr('Start')} {start.replace('T', ' ')}",
             # 23.03, 20.02/20.03, 18.02: the settings that change this result
             " · ".join(settings_lines(t.settings, tr)[2:]),
         ],

@@ -216,7 +216,8 @@ class ChronoFeed(Vertical):
             self._set_state(CONNECTED, _("Chrono connected") + f": {st.message}")
         elif st.state == DISCONNECTED:
             self._set_state(
-                DISCONNECTED, _("CHRONO DISCONNECTED — reconnecting") + f" ({st.message})"
+                DISCONNECTED,
+                _("CHRONO DISCONNECTED — reconnecting") + f" ({link_fault_text(st.message)})",
             )
         elif st.state == WAITING and self.config is not None and self.config.device:
             # another device (or none) is on the port: say which one we wait for
@@ -280,3 +281,27 @@ def set_session_config(app: Any, cfg: ChronoConfig | None) -> str | None:
 def _feeds(app: Any) -> list[ChronoFeed]:
     """The feeds on screen, newest last (``FieldJudgeApp.chrono_feeds``)."""
     return app.chrono_feeds
+
+
+#: what the serial library (or the OS) says when the link breaks, as the judge needs it:
+#: a fragment of its English message → the judge's words (first match wins)
+LINK_FAULTS = (
+    ("permission denied", "no access to the port (the user is not in the dialout group)"),
+    ("no such file", "the port is gone: is the cable plugged in?"),
+    ("could not open port", "the port cannot be opened: is the cable plugged in?"),
+    ("cannot open", "the port cannot be opened: is the cable plugged in?"),
+    ("returned no data", "the device was unplugged"),
+    ("input/output error", "the device was unplugged"),
+    ("device disconnected", "the device was unplugged"),
+    ("busy", "the port is busy: another program uses it"),
+)
+
+
+def link_fault_text(message: str) -> str:
+    """Why the chronograph link broke, in the UI language; a library's English message
+    never reaches the judge (issue 25)."""
+    low = message.lower()
+    for fragment, text in LINK_FAULTS:
+        if fragment in low:
+            return _(text)
+    return _("the link to the chronograph was lost")

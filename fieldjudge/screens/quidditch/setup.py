@@ -39,7 +39,19 @@ SKILL_FIELDS = (
     ("beater_accuracy_per_match", "Beater accuracy per match, %"),
 )
 END_LABELS = {"snitch": "snitch only", "points": "points limit", "rounds": "round limit"}
-END_ALIASES = {"s": "snitch", "p": "points", "r": "rounds", "с": "snitch", "о": "points"}
+END_ALIASES = {
+    "s": "snitch",
+    "p": "points",
+    "r": "rounds",
+    "с": "snitch",
+    "о": "points",
+    "р": "rounds",
+    "снитч": "snitch",
+    "очки": "points",
+    "раунды": "rounds",
+}
+#: 9: the end conditions as the judge types them (the form shows the UI language's word)
+END_WORDS = {"snitch": "snitch", "points": "points", "rounds": "rounds"}
 
 
 # 5: interception; 9: snitch vanishing (match settings, RULES.md)
@@ -87,7 +99,7 @@ class MatchSetupScreen(JudgeScreen):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[RosterRow] = default_rows("Команда А", "Команда Б")
-        self.match_id = "match-1"
+        self.match_id = _("match-1")
         self.initials: dict[str, str] = {"Команда А": "А", "Команда Б": "Б"}
         self.genitives: dict[str, str] = {}
         self.end = EndCondition()
@@ -218,7 +230,7 @@ class MatchSetupScreen(JudgeScreen):
     # -- match, settings, feints -----------------------------------------------------------
     def action_match_details(self) -> None:
         a, b = self.teams()
-        kinds = "/".join(END_KINDS)
+        kinds = " / ".join(_(END_WORDS.get(k, k)) for k in END_KINDS)
 
         def parse(v: Values) -> EndCondition:
             kind = END_ALIASES.get(v["end"].lower(), v["end"].lower()) or END_SNITCH
@@ -266,7 +278,11 @@ class MatchSetupScreen(JudgeScreen):
                     Field("b", _("Team 2"), b),
                     Field("ib", _("Team 2 initial"), self.initials.get(b, "")),
                     Field("gb", _("Team 2 genitive"), self.genitives.get(b, "")),
-                    Field("end", _("End: snitch / points / rounds"), self.end.kind),
+                    Field(
+                        "end",
+                        _("End: snitch / points / rounds"),
+                        _(END_WORDS.get(self.end.kind, self.end.kind)),
+                    ),
                     Field("limit", _("Points or round limit"), str(self.end.limit or "")),
                     Field(
                         "client", _("Client seed (from the players, optional)"), self.client_seed

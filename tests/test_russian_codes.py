@@ -1,0 +1,145 @@
+"""Issue 25, item 1: no raw code reaches a Russian reader. Every event type, the marker
+check's verdicts, the no-show reasons, the protocol's steps (31) and every phase a game not
+yet counted can be in are rendered in Russian: in the game's event list, the protocol (HTML
+and PDF text), the standings (PDF and CSV); any Latin word outside the allow-list fails."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pypdf
+from results_fixtures import demo
+from test_export_paper import html_text
+
+from fieldjudge import i18n
+from fieldjudge.export import run_export
+from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.paintball import events as ev
+from fieldjudge.screens.game.text import Namer, describe
+from fieldjudge.services.demo import DEMO_PASSPHRASE
+from fieldjudge.services.demo_history import GamePlayer
+from fieldjudge.services.paintball import results
+
+# proper names and what Russian writes in Latin letters; units are Russian («фпс», «мс»)
+ALLOWED = {"HTML", "PDF", "CSV", "SHA"}
+LATIN = re.compile(r"[A-Za-z][A-Za-z_]+")
+HEX = re.compile(r"\b[0-9a-f]{6,}\b|\b[0-9a-f]{4}(?:-[0-9a-f]{4}){3}\b")  # hashes, fingerprints
+
+
+def latin_words(text: str) -> set[str]:
+    return {w for w in LATIN.findall(HEX.sub(" ", text)) if w not in ALLOWED}
+
+
+def every_event_game(t) -> str:
+    """Game 4 of the demo with every event type of a game, the three marker verdicts, a
+    void, a refusal, a signature and the head judge's correction (31)."""
+    g = t.games()[4]
+    p = GamePlayer(t, g["id"])
+    a, b = p.setup.teams
+    na = [x.number for x in p.setup.rosters[a]]
+    nb = [x.number for x in p.setup.rosters[b]]
+    assert p.add(ev.CHECKIN, None, team=a, late=False)
+    assert p.add(ev.CHECKIN, None, team=b, late=True)
+    for number, result in zip(nb, ("admitted", "not_admitted", "no_marker"), strict=False):
+        assert p.add(ev.MARKER_VERDICT, None, team=b, number=number, result=result)  # 19.05
+    assert p.add(ev.OLD_PAINT, None, team=a, number=na[0], spot="левое плечо")  # 29.10
+    assert p.add(ev.CLOCK_START, 0)
+    assert p.add(ev.PAINT_CHECK_START, 1_000, team=a, number=na[2])
+    assert p.add(ev.PAINT_CHECK_END, 2_000, team=a, number=na[2], outcome="in_play")
+    assert p.add(ev.NEUTRAL_START, 3_000, team=a, number=na[3])
+    assert p.add(ev.NEUTRAL_END, 4_000, team=a, number=na[3], outcome="eliminated")
+    assert p.add(ev.CHRONO_READING, 5_000, team=b, number=nb[0], fps=287.0, forbidden_mode=False)
+    assert p.add(ev.ELIMINATION, 6_000, reason="hit", players=[{"team": a, "number": na[4]}])
+    assert p.add(ev.TIME_STOP, 7_000)
+    assert p.add(ev.CLOCK_RESUME, 7_000)
+    assert p.add(ev.FLAG_CAPTURE, 8_000, team=a, number=na[1])
+    assert p.add(ev.FLAG_HANDOVER, 9_000, team=a, from_number=na[1], to_number=na[0])
+    assert p.add(ev.FLAG_HANG, 10_000, team=a, number=na[0])
+    assert p.add(ev.HANG_VERDICT, 10_000, paint="clean", fps=287.0, forbidden_mode=False)
+    for number in nb[:1]:
+        p.add(ev.INSPECTION, 10_000, team=b, number=number, result="hit_found")
+    for number in nb[1:]:
+        p.add(ev.INSPECTION, 10_000, team=b, number=number, result="clean")
+    for number in na:
+        p.add(ev.INSPECTION, 10_000, team=a, number=number, result="did_not_report")
+    old_paint = next(e for e in t.game_log(g["id"]).events if e.type == ev.OLD_PAINT)
+    t.append_game_event(g["id"], ev.VOID, {"target": old_paint.id, "reason": "не тот игрок"})
+    results.submit_protocol(t, g["id"], judge=p.judge)
+    results.refuse(t, g["id"], b, "не согласны с итогом", captain="Семён")
+    results.sign(t, g["id"], a, "Иван")
+    results.correct_total(t, g["id"], DEMO_PASSPHRASE, None, "ошибка в сумме", outcome="draw")
+    return g["id"]
+
+
+def test_25_every_event_and_protocol_step_reads_russian_everywhere(tmp_path) -> None:
+    t = demo(tmp_path / "cup")
+    try:
+        gid = every_event_game(t)
+        g5, g6 = t.games()[5], t.games()[6]
+        start = results.previous_game_end(t, g5["id"], g5["team_b"])
+        when = (start + timedelta(minutes=30)).astimezone()
+        results.record_no_show(  # 32.01 "refused", not signed: a provisional line
+            t, g5["id"], [g5["team_b"]], "refused", when=when, secret=DEMO_PASSPHRASE
+        )
+        t.append_game_event(g6["id"], ev.CHECKIN, {"team": g6["team_a"], "late": False})
+        i18n.set_language("ru")
+        seen: dict[str, set[str]] = {}
+        types: set[str] = set()
+        lists: dict[str, str] = {}
+        # the game above, the no-show, and the demo's first round (a clock end among them)
+        for game_id in (gid, g5["id"], *(g["id"] for g in t.games()[:4])):
+            v = results.game_view(t, game_id)
+            namer, by_id = Namer(v.names, v.state), {e.id: e for e in v.events}
+            types |= {e.type for e in v.events}
+            lists[game_id] = "\n".join(describe(e, namer, by_id) for e in v.events)
+            seen[f"event list {game_id}"] = latin_words(lists[game_id])
+        assert ev.EVENT_TYPES | pr.PROTOCOL_TYPES | {ev.VOID} <= types
+        text = lists[gid]
+        assert "не допущен" in text and "без маркера" in text and "287 фпс" in text
+        assert "Капитан отказался подписать протокол" in text
+        for fmt in ("html", "pdf", "csv"):
+            for path in run_export(t, tmp_path / fmt, fmt, lang="ru"):
+                if path.suffix == ".pdf":
+                    body = "\n".join(pg.extract_text() for pg in pypdf.PdfReader(str(path)).pages)
+                elif path.suffix == ".html":
+                    page = re.sub(r"(?s)<style.*?</style>", "", path.read_text(encoding="utf-8"))
+                    body = " ".join(html_text(page).parts)
+                else:
+                    body = path.read_text(encoding="utf-8-sig")
+                seen[path.name] = latin_words(body)
+        assert {k: sorted(w) for k, w in seen.items() if w} == {}
+    finally:
+        i18n.set_language("en")
+        t.close()
+
+
+def test_25_chrono_link_faults_and_port_dialog_words_are_russian() -> None:
+    """pyserial's English never reaches the judge; the port dialog's formats and units are
+    the judge's words (20.01: the chronograph)."""
+    from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
+    from fieldjudge.screens.chrono.feed import link_fault_text
+    from fieldjudge.screens.chrono.setup import UNIT_TEXT, format_label
+
+    i18n.set_language("ru")
+    try:
+        faults = [
+            "[Errno 2] could not open port /dev/ttyUSB0: [Errno 2] No such file or directory",
+            "device reports readiness to read but returned no data (device disconnected or "
+            "multiple access on port?)",
+            "[Errno 13] Permission denied: '/dev/ttyUSB0'",
+            "something nobody foresaw",
+        ]
+        words: set[str] = set()
+        for fault in faults:
+            words |= latin_words(link_fault_text(fault)) - {"dialout"}  # the Linux group's name
+        assert words == set()
+        assert link_fault_text(faults[1]) == "устройство отключено"
+        assert format_label("auto") == "авто (распознать)"
+        brands = {"Stalker", "Decatur", "Chrony"}  # device makers' names
+        labels = " ".join(format_label(f) for f in FORMATS) + " ".join(
+            i18n._(UNIT_TEXT[u]) for u in UNIT_TO_FPS
+        )
+        assert latin_words(labels) - brands == set()
+    finally:
+        i18n.set_language("en")
