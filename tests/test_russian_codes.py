@@ -143,3 +143,32 @@ def test_25_chrono_link_faults_and_port_dialog_words_are_russian() -> None:
         assert latin_words(labels) - brands == set()
     finally:
         i18n.set_language("en")
+
+
+async def test_25_counts_take_the_russian_plural_form(demo_folder, tmp_path) -> None:
+    """Russian has three plural forms (1 команда, 3 команды, 16 игроков): the roster
+    import says «Импортировано 3 команды, 16 игроков», never «3 команд»."""
+    from test_csv_import_pilot import notes, open_import
+    from test_game_helpers import wait_for
+
+    from fieldjudge.app import make_app
+
+    path = tmp_path / "roster.csv"
+    rows = ["team,number,name,captain"]
+    for team, size in (("Орлы", 6), ("Совы", 5), ("Кроты", 5)):
+        rows += [
+            f"{team},{n},Игрок {n} {team},{'да' if n == 1 else 'нет'}" for n in range(1, size + 1)
+        ]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("t")
+        await open_import(app, pilot, None, path)
+        await wait_for(pilot, lambda: any("Импорт" in n for n in notes(app)), "the import")
+        assert "Импортировано 3 команды, 16 игроков" in notes(app)
+    forms = [
+        i18n.load("ru").ngettext("{n} player", "{n} players", n).format(n=n)
+        for n in (1, 3, 5, 21, 111)
+    ]
+    assert forms == ["1 игрок", "3 игрока", "5 игроков", "21 игрок", "111 игроков"]

@@ -14,7 +14,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import CsvImportError, read_csv_file
-from fieldjudge.i18n import _, rule_text
+from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.rules.names import name_problem
 from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
 from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
@@ -215,7 +215,11 @@ class MatchSetupScreen(JudgeScreen):
                 return
             self.rows = rows
             self.refresh_all()
-            self.notify(_("Imported {n} players").format(n=len(rows)))
+            self.notify(
+                ngettext("Imported {n} player", "Imported {n} players", len(rows)).format(
+                    n=len(rows)
+                )
+            )
 
         self.app.push_screen(
             FormScreen(
