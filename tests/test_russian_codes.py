@@ -172,3 +172,37 @@ async def test_25_counts_take_the_russian_plural_form(demo_folder, tmp_path) -> 
         for n in (1, 3, 5, 21, 111)
     ]
     assert forms == ["1 игрок", "3 игрока", "5 игроков", "21 игрок", "111 игроков"]
+
+
+def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) -> None:
+    """``--lang ru``: click's frame (usage, options, errors), every help text and the
+    commands' own lines are Russian; what stays Latin is syntax: option names, placeholders
+    in capitals (FOLDER), file formats and the program's name."""
+    from click.testing import CliRunner
+
+    from fieldjudge.cli import main
+
+    monkeypatch.setenv("LANGUAGE", "en")  # the CLI sets it for click's catalog: restored
+    syntax = re.compile(r"--?[\w-]+|\b[A-Z][A-Z0-9_]+\b|\S*/\S*|\S+\.\w+|'[^']*'")
+    allowed = {"fieldjudge", "main", "Ctrl", "Syncthing", "JSONL", "ru", "en", "ports", "sign"}
+    allowed |= set(main.commands)  # the subcommands are typed as they are
+    runner = CliRunner()
+    found = {}
+    for args in (
+        ["--lang", "ru", "--help"],
+        ["--lang", "ru", "verify", "--help"],
+        ["--lang", "ru", "quidditch", "verify", "--help"],
+        ["chrono", "ports", "--lang", "ru"],
+        ["chrono", "ports", "--help", "--lang", "ru"],
+        ["--lang", "ru", "verify", "--no-such-option"],
+        ["--lang", "ru", "--data-dir", str(tmp_path / "d"), "demo", "--no-ui"],
+    ):
+        out = runner.invoke(main, args).output
+        found[" ".join(args[:4])] = latin_words(syntax.sub(" ", out)) - allowed
+    assert {k: sorted(w) for k, w in found.items() if w} == {}
+    demo_out = runner.invoke(
+        main, ["--lang", "ru", "--data-dir", str(tmp_path / "e"), "demo", "--no-ui"]
+    )
+    assert f"секрет главного судьи демо-турнира: {DEMO_PASSPHRASE}" in demo_out.output
+    english = runner.invoke(main, ["--lang", "en", "--help"]).output  # and back in English
+    assert "Show this message and exit." in english and "Folder holding the tournaments." in english

@@ -20,6 +20,7 @@ import orjson
 from fieldjudge.devices.parsers import FORMATS, PLAUSIBLE_FPS, UNIT_TO_FPS, Garbled, Reading
 from fieldjudge.devices.ports import BAUDS, DEFAULT_BAUD, list_chrono_ports
 from fieldjudge.devices.reader import ChronoOpenError, ChronoReader, Status
+from fieldjudge.i18n import _
 from fieldjudge.services.paintball.chrono import load_remembered
 
 FORMAT_CHOICES = ("auto", *FORMATS)
@@ -74,10 +75,11 @@ def ports_cmd(as_json: bool) -> None:
             )
         return
     if not found:
-        click.echo("No serial ports found. Is the chronograph's USB-serial adapter plugged in?")
+        click.echo(_("No serial ports found. Is the chronograph's USB-serial adapter plugged in?"))
     for p in found:
         click.echo(p.label)
-    click.echo(f"Bauds: {', '.join(map(str, BAUDS))} (default {DEFAULT_BAUD})")
+    bauds = ", ".join(map(str, BAUDS))
+    click.echo(_("Bauds: {bauds} (default {default})").format(bauds=bauds, default=DEFAULT_BAUD))
 
 
 @chrono.command("listen")

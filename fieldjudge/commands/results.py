@@ -11,7 +11,7 @@ import click
 
 from fieldjudge.commands import data_dir
 from fieldjudge.export import run_export
-from fieldjudge.i18n import rule_text
+from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.services import open_tournament
 from fieldjudge.services.sync.merge import load_source, merge_into
 from fieldjudge.services.trust.verify import verify_report
@@ -126,11 +126,11 @@ def verify(ctx, folder: Path | None) -> None:
     else:
         folders = _tournaments(data_dir(ctx))
     if not folders:
-        raise click.ClickException("no tournament to verify")
+        raise click.ClickException(_("no tournament to verify"))
     bad = 0
     for f in folders:
         if not Path(f).is_dir():
-            raise click.ClickException(f"{f}: no such folder")
+            raise click.ClickException(_("{folder}: no such folder").format(folder=f))
         click.echo(f"{f}:")
         try:
             reports = verify_report(f, HeadJudgePins())
@@ -139,15 +139,18 @@ def verify(ctx, folder: Path | None) -> None:
         for rel, rep in reports.items():
             if rep.faults:
                 bad += 1
-                click.echo(f"  FAULT {rel}")
+                click.echo(f"  {_('FAULT')} {rel}")
                 for fault in rep.faults:
                     click.echo(f"        {fault}")
             else:
-                click.echo(f"  ok    {rel}" + (f"  ({'; '.join(rep.notes)})" if rep.notes else ""))
+                ok = f"  {_('ok')}    {rel}"
+                click.echo(ok + (f"  ({'; '.join(rep.notes)})" if rep.notes else ""))
     if bad:
-        click.echo(f"{bad} file(s) with faults", err=True)
+        click.echo(
+            ngettext("{n} file with faults", "{n} files with faults", bad).format(n=bad), err=True
+        )
         ctx.exit(1)
-    click.echo("all files ok")
+    click.echo(_("all files ok"))
 
 
 @click.command()
