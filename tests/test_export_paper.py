@@ -65,7 +65,8 @@ def pdf_pages(path) -> list[str]:
     reader = pypdf.PdfReader(str(path))
     for page in reader.pages:
         box = page.mediabox
-        assert (round(float(box.width), 2), round(float(box.height), 2)) == A4
+        # A4, portrait or (the wide standings) landscape
+        assert sorted((round(float(box.width), 2), round(float(box.height), 2))) == list(A4)
     return [" ".join(p.extract_text().split()) for p in reader.pages]
 
 

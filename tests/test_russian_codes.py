@@ -206,3 +206,45 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
     assert f"секрет главного судьи демо-турнира: {DEMO_PASSPHRASE}" in demo_out.output
     english = runner.invoke(main, ["--lang", "en", "--help"]).output  # and back in English
     assert "Show this message and exit." in english and "Folder holding the tournaments." in english
+
+
+def pdf_words_and_sizes(path) -> tuple[list[str], set[float], tuple[float, float]]:
+    """The words of a one-page PDF as pypdf extracts them, the font sizes it draws with
+    and the page's (width, height) in points."""
+    page = pypdf.PdfReader(str(path)).pages[0]
+    sizes: set[float] = set()
+
+    def visit(text, cm, tm, font, size) -> None:
+        if text.strip():
+            sizes.add(round(size * tm[0] * cm[0], 1))
+
+    text = page.extract_text(visitor_text=visit)
+    box = page.mediabox
+    return text.split(), sizes, (float(box.width), float(box.height))
+
+
+def test_25_standings_pdf_is_legible_landscape_10pt_headers_whole(tmp_path) -> None:
+    """30.01 standings pinned on a board: landscape A4 when the table is wide, no text under
+    10 pt, every header word whole (never «Мест|о», «Водруже|ния»), no empty column."""
+    from fieldjudge.export import html, pdf
+
+    t = demo(tmp_path / "cup")
+    try:
+        path = next(p for p in run_export(t, tmp_path / "pdf", "pdf") if "standings" in p.name)
+        words, sizes, (width, height) = pdf_words_and_sizes(path)
+        assert width > height  # 11 columns with the tie-break: wider than a portrait A4
+        assert min(sizes) >= 10
+        tr = html.translator("ru")
+        headers = [tr(h) for h in html.STANDING_HEADERS]
+        missing = [w for h in headers for w in h.split() if w not in words]
+        assert missing == []
+        # a division with no tie: its tie-break column is empty, so not printed at all
+        (div, rows), *_ = results.standings_by_division(t).items()
+        untied = [r for r in rows if not r.tie_break]
+        assert untied
+        out = tmp_path / "untied.pdf"
+        out.write_bytes(pdf.standings_pdf(t, {div: untied}, tr, "ru"))
+        words, sizes, _size = pdf_words_and_sizes(out)
+        assert "Дополнительные" not in words and "Команда" in words and min(sizes) >= 10
+    finally:
+        t.close()
