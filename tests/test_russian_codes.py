@@ -248,3 +248,37 @@ def test_25_standings_pdf_is_legible_landscape_10pt_headers_whole(tmp_path) -> N
         assert "Дополнительные" not in words and "Команда" in words and min(sizes) >= 10
     finally:
         t.close()
+
+
+def test_25_protocol_has_the_flag_timeline_times_penalty_points_and_settings_footnote(
+    tmp_path,
+) -> None:
+    """The protocol as the paper (31): the flag's way (22.03 hand-over, 23.01 touch, 23.03
+    verdict) with game and clock times, the game's start, end and length, the 18.02
+    penalty points inside the penalties table, and the settings that differ from the
+    rulebook as a plain footnote (no «(23.03): нет» jargon)."""
+    t = demo(tmp_path / "cup")
+    try:
+        t.update_meta(settings={**t.settings, "inspection_penalty_points": 2})
+        gid = every_event_game(t)
+        texts = {}
+        for fmt in ("html", "pdf"):
+            (path,) = run_export(t, tmp_path / fmt, fmt, game_id=gid)
+            if fmt == "pdf":
+                texts[fmt] = " ".join(pypdf.PdfReader(str(path)).pages[0].extract_text().split())
+            else:
+                page = re.sub(r"(?s)<style.*?</style>", "", path.read_text(encoding="utf-8"))
+                texts[fmt] = " ".join(" ".join(html_text(page).parts).split())
+        for fmt, text in texts.items():
+            assert "Флаг (22–23)" in text, fmt
+            assert "захватил флаг команды" in text and "передал флаг игроку #" in text, fmt
+            assert "коснулся флагом стартового баннера (23.01)" in text, fmt
+            assert "Решение по водружению: 23.03: водружение флага засчитано" in text, fmt
+            assert re.search(r"Начало игры в \d\d:\d\d:\d\d · окончание в \d\d:\d\d:\d\d", text)
+            assert "игровое время 0:10 из 7:00" in text, fmt
+            # 18.02: the points in the table, with what they cost
+            assert "Осмотр после игры: найдено поражение (18.02) штрафные очки: 2" in text, fmt
+            assert "Настройки турнира, отличные от правил: За поражение, найденное при " in text
+            assert "(23.03): нет" not in text and "Скорость оценивается (20.02/20.03)" not in text
+    finally:
+        t.close()

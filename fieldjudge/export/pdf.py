@@ -91,8 +91,9 @@ def draw_protocol(pdf: FPDF, d: ProtocolDoc, size: float) -> None:
     lb = d.labels
     pdf.set_font(FAMILY, "B", size + 5)
     pdf.multi_cell(0, size * 0.8, clean(d.heading), new_x="LMARGIN", new_y="NEXT")
-    for m in d.meta:
-        _p(pdf, m, size)
+    for m in (*d.meta, d.times):
+        if m:
+            _p(pdf, m, size)
     pdf.ln(size * 0.3)
     _h(pdf, f"{lb['Result']} (30.01)", size)
     _table(pdf, d.result_headers, d.result_rows, size, widths=(34, 16, 14, 18, 18))
@@ -105,8 +106,11 @@ def draw_protocol(pdf: FPDF, d: ProtocolDoc, size: float) -> None:
     pdf.ln(size * 0.3)
     _h(pdf, lb["Eliminations"], size)
     _table(pdf, d.elim_headers, d.elim_rows, size, widths=(9, 20, 7, 26, 28, 10))
+    if d.flag_rows:  # 22-23: the flag's way, each hang attempt with its verdict
+        _h(pdf, f"{lb['Flag']} (22–23)", size)
+        _table(pdf, d.flag_headers, d.flag_rows, size, widths=(9, 13, 78))
     _h(pdf, lb["Penalties"], size)
-    _table(pdf, d.pen_headers, d.pen_rows, size, widths=(9, 20, 7, 14, 50))
+    _table(pdf, d.pen_headers, d.pen_rows, size, widths=(9, 20, 7, 30, 34))
     for n in d.notes:
         _p(pdf, n, size)
     _h(pdf, f"{lb['Signatures']} (31)", size)
@@ -123,6 +127,10 @@ def draw_protocol(pdf: FPDF, d: ProtocolDoc, size: float) -> None:
     _p(pdf, f"{lb['Events']}: {d.events}", size)
     _p(pdf, f"{lb['Head hash of the event chain']}: {d.head_hash}", size)
     _p(pdf, f"{lb['Signature fingerprint']}: {d.fingerprint or '____________'}", size)
+    if d.footnotes:  # the settings that differ from the rulebook, in plain words
+        pdf.ln(size * 0.3)
+        label = lb["Settings of this tournament that differ from the rulebook"]
+        _p(pdf, f"* {label}: " + " ".join(d.footnotes), size - 1)
 
 
 def fitted(d: ProtocolDoc) -> tuple[float, FPDF]:
