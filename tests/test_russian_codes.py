@@ -6,6 +6,7 @@ and PDF text), the standings (PDF and CSV); any Latin word outside the allow-lis
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 
 import pypdf
@@ -282,3 +283,28 @@ def test_25_protocol_has_the_flag_timeline_times_penalty_points_and_settings_foo
             assert "(23.03): нет" not in text and "Скорость оценивается (20.02/20.03)" not in text
     finally:
         t.close()
+
+
+async def test_25_rate_of_fire_reads_a_tenth_with_a_russian_comma(demo_folder, monkeypatch) -> None:
+    """20.02 on the marker check in Russian: a measured 81.546 ms interval reads «81,5 мс»
+    (floored to a tenth: it never reads as the limit it is under), not «81.546 мс»."""
+    from test_chrono_screens import inject, next_game, open_check
+    from test_game_helpers import wait_for
+
+    from fieldjudge.app import make_app
+
+    monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        screen = await open_check(app, pilot, next_game(app))
+        await pilot.press("enter", "a", "m", "s")
+        t0 = time.monotonic() - 1.0
+        for i, fps in enumerate((285.0, 285.5, 286.0)):
+            inject(app, fps, t0 + i * 0.081546)
+        await wait_for(pilot, lambda: len(screen.current.shots) == 3, "the shots")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.last_check is not None, "the check")
+        tests = str(screen.query_one("#mc-tests").render())
+        assert "81,5 мс — меньше 95 мс" in tests
+        assert "81.5" not in tests and "81,54" not in tests
