@@ -308,3 +308,16 @@ async def test_25_rate_of_fire_reads_a_tenth_with_a_russian_comma(demo_folder, m
         tests = str(screen.query_one("#mc-tests").render())
         assert "81,5 мс — меньше 95 мс" in tests
         assert "81.5" not in tests and "81,54" not in tests
+
+
+def test_25_readme_points_only_to_files_of_the_repository() -> None:
+    """The README named `shared/` (design notes outside the repository); the rules it cites
+    are listed in docs/ instead."""
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "shared/" not in readme
+    cited = re.findall(r"`((?:docs|tools|fieldjudge|tests)/[\w./-]+)`", readme)
+    assert "docs/rules-sections.txt" in cited
+    assert [c for c in cited if not (root / c).exists()] == []
