@@ -321,3 +321,34 @@ def test_25_readme_points_only_to_files_of_the_repository() -> None:
     cited = re.findall(r"`((?:docs|tools|fieldjudge|tests)/[\w./-]+)`", readme)
     assert "docs/rules-sections.txt" in cited
     assert [c for c in cited if not (root / c).exists()] == []
+
+
+async def test_25_data_dir_naming_the_quidditch_folder_is_not_nested(tmp_path) -> None:
+    """``--data-dir …/quidditch`` (the folder the app made for the forum judge) opens that
+    folder's matches: neither the app nor ``quidditch export`` makes quidditch/quidditch/."""
+    from datetime import date
+
+    from click.testing import CliRunner
+    from test_game_helpers import wait_for
+
+    from fieldjudge.app import make_app
+    from fieldjudge.cli import main
+    from fieldjudge.rules.quidditch.sample import sample_setup
+    from fieldjudge.screens.quidditch.matches import MatchesScreen
+    from fieldjudge.services import create_tournament
+    from fieldjudge.services.quidditch import QuidditchSession
+
+    folder = tmp_path / "data" / "quidditch"
+    t = create_tournament(folder, name="Матчи квиддича", day=date(2026, 6, 1))
+    match = QuidditchSession.create(t, sample_setup("final")).match_id
+    t.close()
+    res = CliRunner().invoke(main, ["--data-dir", str(folder), "quidditch", "export", match])
+    assert res.exit_code == 0, res.output
+    assert not (folder / "quidditch" / "quidditch").exists()
+    assert all(str(folder) in line for line in res.output.split())
+    app = make_app(folder, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, MatchesScreen), "the matches")
+        assert app.tournament is not None and app.tournament.folder == folder
+    assert not (folder / "quidditch" / "tournament.json").exists()

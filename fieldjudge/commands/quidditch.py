@@ -11,7 +11,13 @@ import orjson
 from fieldjudge.commands import data_dir
 from fieldjudge.i18n import _
 from fieldjudge.services import open_tournament
-from fieldjudge.services.quidditch import QuidditchSession, SessionError, count_rolls, verify_export
+from fieldjudge.services.quidditch import (
+    QuidditchSession,
+    SessionError,
+    count_rolls,
+    quidditch_folder,
+    verify_export,
+)
 from fieldjudge.store import DamagedFile, StoreError
 from fieldjudge.store.storage import atomic_write_bytes
 
@@ -81,7 +87,7 @@ def verify(export: Path, seed: str) -> None:
 @click.pass_context
 def export(ctx: click.Context, match_id: str, folder: Path | None, out: Path | None) -> None:
     """Export MATCH_ID as JSON (for verify) and print where the files are."""
-    folder = folder or data_dir(ctx) / "quidditch"
+    folder = folder or quidditch_folder(data_dir(ctx))
     try:
         t = open_tournament(folder, lock=False, startup_backup=False)
     except DamagedFile as exc:
