@@ -352,3 +352,31 @@ async def test_25_data_dir_naming_the_quidditch_folder_is_not_nested(tmp_path) -
         await wait_for(pilot, lambda: isinstance(app.screen, MatchesScreen), "the matches")
         assert app.tournament is not None and app.tournament.folder == folder
     assert not (folder / "quidditch" / "tournament.json").exists()
+
+
+async def test_25_w_takes_the_next_free_port_and_says_which(demo_folder) -> None:
+    """The pit display's port is taken (another program): `w` serves on the next free one
+    and says so in Russian, never an English bind error."""
+    import socket
+
+    from test_csv_import_pilot import notes
+    from test_game_helpers import wait_for
+
+    from fieldjudge.app import make_app
+    from fieldjudge.screens.dialogs.pit import PitPanel
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        app = make_app(demo_folder.parent, demo_folder, lang="ru", pit_port=port)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+            await pilot.press("w")
+            await wait_for(pilot, lambda: isinstance(app.screen, PitPanel), "the pit panel")
+            url = app.pit_url()
+            taken = int(url.rstrip("/").rsplit(":", 1)[1])
+            assert port < taken <= port + 20
+            assert f"Порт {port} занят: табло работает на порту {taken}" in notes(app)
+            assert not [n for n in notes(app) if latin_words(n)]
+            app.stop_pit()
