@@ -6,21 +6,39 @@ and PDF text), the standings (PDF and CSV); any Latin word outside the allow-lis
 from __future__ import annotations
 
 import re
+import socket
 import time
-from datetime import timedelta
+from datetime import date, timedelta
+from pathlib import Path
 
 import pypdf
+from click.testing import CliRunner
 from results_fixtures import demo
+from test_chrono_screens import _ingame, _running_game, inject, next_game, open_check
+from test_csv_import_pilot import notes, open_import
 from test_export_paper import html_text
+from test_game_helpers import wait_for
 
 from fieldjudge import i18n
-from fieldjudge.export import run_export
+from fieldjudge.app import make_app
+from fieldjudge.cli import main
+from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
+from fieldjudge.export import html, pdf, run_export
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.quidditch.sample import sample_setup
+from fieldjudge.screens.chrono.feed import link_fault_text
+from fieldjudge.screens.chrono.setup import UNIT_TEXT, format_label
+from fieldjudge.screens.chrono.widgets import big_lines
+from fieldjudge.screens.dialogs.pit import PitPanel
 from fieldjudge.screens.game.text import Namer, describe
+from fieldjudge.screens.quidditch.matches import MatchesScreen
+from fieldjudge.services import create_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.demo_history import GamePlayer
 from fieldjudge.services.paintball import results
+from fieldjudge.services.quidditch import QuidditchSession
+from tests.screen_text import screen_text
 
 # proper names and what Russian writes in Latin letters; units are Russian («фпс», «мс»)
 ALLOWED = {"HTML", "PDF", "CSV", "SHA"}
@@ -118,9 +136,6 @@ def test_25_every_event_and_protocol_step_reads_russian_everywhere(tmp_path) -> 
 def test_25_chrono_link_faults_and_port_dialog_words_are_russian() -> None:
     """pyserial's English never reaches the judge; the port dialog's formats and units are
     the judge's words (20.01: the chronograph)."""
-    from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
-    from fieldjudge.screens.chrono.feed import link_fault_text
-    from fieldjudge.screens.chrono.setup import UNIT_TEXT, format_label
 
     i18n.set_language("ru")
     try:
@@ -149,10 +164,6 @@ def test_25_chrono_link_faults_and_port_dialog_words_are_russian() -> None:
 async def test_25_counts_take_the_russian_plural_form(demo_folder, tmp_path) -> None:
     """Russian has three plural forms (1 команда, 3 команды, 16 игроков): the roster
     import says «Импортировано 3 команды, 16 игроков», never «3 команд»."""
-    from test_csv_import_pilot import notes, open_import
-    from test_game_helpers import wait_for
-
-    from fieldjudge.app import make_app
 
     path = tmp_path / "roster.csv"
     rows = ["team,number,name,captain"]
@@ -179,9 +190,6 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
     """``--lang ru``: click's frame (usage, options, errors), every help text and the
     commands' own lines are Russian; what stays Latin is syntax: option names, placeholders
     in capitals (FOLDER), file formats and the program's name."""
-    from click.testing import CliRunner
-
-    from fieldjudge.cli import main
 
     monkeypatch.setenv("LANGUAGE", "en")  # the CLI sets it for click's catalog: restored
     syntax = re.compile(r"--?[\w-]+|\b[A-Z][A-Z0-9_]+\b|\S*/\S*|\S+\.\w+|'[^']*'")
@@ -227,7 +235,6 @@ def pdf_words_and_sizes(path) -> tuple[list[str], set[float], tuple[float, float
 def test_25_standings_pdf_is_legible_landscape_10pt_headers_whole(tmp_path) -> None:
     """30.01 standings pinned on a board: landscape A4 when the table is wide, no text under
     10 pt, every header word whole (never «Мест|о», «Водруже|ния»), no empty column."""
-    from fieldjudge.export import html, pdf
 
     t = demo(tmp_path / "cup")
     try:
@@ -288,10 +295,6 @@ def test_25_protocol_has_the_flag_timeline_times_penalty_points_and_settings_foo
 async def test_25_rate_of_fire_reads_a_tenth_with_a_russian_comma(demo_folder, monkeypatch) -> None:
     """20.02 on the marker check in Russian: a measured 81.546 ms interval reads «81,5 мс»
     (floored to a tenth: it never reads as the limit it is under), not «81.546 мс»."""
-    from test_chrono_screens import inject, next_game, open_check
-    from test_game_helpers import wait_for
-
-    from fieldjudge.app import make_app
 
     monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
     app = make_app(demo_folder.parent, demo_folder, lang="ru")
@@ -313,7 +316,6 @@ async def test_25_rate_of_fire_reads_a_tenth_with_a_russian_comma(demo_folder, m
 def test_25_readme_points_only_to_files_of_the_repository() -> None:
     """The README named `shared/` (design notes outside the repository); the rules it cites
     are listed in docs/ instead."""
-    from pathlib import Path
 
     root = Path(__file__).parents[1]
     readme = (root / "README.md").read_text(encoding="utf-8")
@@ -326,17 +328,6 @@ def test_25_readme_points_only_to_files_of_the_repository() -> None:
 async def test_25_data_dir_naming_the_quidditch_folder_is_not_nested(tmp_path) -> None:
     """``--data-dir …/quidditch`` (the folder the app made for the forum judge) opens that
     folder's matches: neither the app nor ``quidditch export`` makes quidditch/quidditch/."""
-    from datetime import date
-
-    from click.testing import CliRunner
-    from test_game_helpers import wait_for
-
-    from fieldjudge.app import make_app
-    from fieldjudge.cli import main
-    from fieldjudge.rules.quidditch.sample import sample_setup
-    from fieldjudge.screens.quidditch.matches import MatchesScreen
-    from fieldjudge.services import create_tournament
-    from fieldjudge.services.quidditch import QuidditchSession
 
     folder = tmp_path / "data" / "quidditch"
     t = create_tournament(folder, name="Матчи квиддича", day=date(2026, 6, 1))
@@ -357,13 +348,6 @@ async def test_25_data_dir_naming_the_quidditch_folder_is_not_nested(tmp_path) -
 async def test_25_w_takes_the_next_free_port_and_says_which(demo_folder) -> None:
     """The pit display's port is taken (another program): `w` serves on the next free one
     and says so in Russian, never an English bind error."""
-    import socket
-
-    from test_csv_import_pilot import notes
-    from test_game_helpers import wait_for
-
-    from fieldjudge.app import make_app
-    from fieldjudge.screens.dialogs.pit import PitPanel
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -380,3 +364,26 @@ async def test_25_w_takes_the_next_free_port_and_says_which(demo_folder) -> None
             assert f"Порт {port} занят: табло работает на порту {taken}" in notes(app)
             assert not [n for n in notes(app) if latin_words(n)]
             app.stop_pit()
+
+
+async def test_25_20_06_reading_fills_the_panel_at_80x24(demo_folder, monkeypatch) -> None:
+    """20.06: the reading shown to the removed player fills the panel the list and the feed
+    left (not the 3-row digits with empty rows below), at 80×24."""
+
+    monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        session, _gid = await _running_game(app, pilot)
+        screen = await _ingame(app, pilot, session, session.setup.team_a, 7, [298.0, 305.0])
+        await wait_for(pilot, lambda: screen.result_event is not None, "the chrono event")
+        await pilot.pause()
+        digits = screen.query_one("#cg-result-digits")
+        assert digits.value == "305"
+        size = digits.content_size
+        lines = big_lines("305", size.width, size.height)
+        assert lines is not None and sum("█" in line for line in lines) >= 10  # not 3 rows
+        blank_below = size.height - max(i for i, line in enumerate(lines) if "█" in line) - 1
+        assert blank_below <= 3
+        shown = screen_text(app)
+        assert sum("██" in line for line in shown.splitlines()) >= 10  # on the screen itself
