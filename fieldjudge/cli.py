@@ -52,6 +52,12 @@ def translate_help(cmd: click.Command) -> None:
         english = obj.__dict__.setdefault("help_en", getattr(obj, "help", None))
         if english:
             obj.help = i18n._(inspect.cleandoc(english))  # type: ignore[union-attr]
+        epilog = obj.__dict__.setdefault("epilog_en", getattr(obj, "epilog", None))
+        if epilog:  # kept as written: its "\b" blocks keep their lines
+            obj.epilog = i18n._(epilog)  # type: ignore[union-attr]
+        prompt = obj.__dict__.setdefault("prompt_en", getattr(obj, "prompt", None))
+        if isinstance(prompt, str):  # an option asked for when not given
+            obj.prompt = i18n._(prompt)  # type: ignore[union-attr]
     # click makes its --help option once per command, in the language of that moment
     help_option = cmd.get_help_option(click.Context(cmd))
     if help_option is not None:

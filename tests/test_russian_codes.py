@@ -27,7 +27,6 @@ from fieldjudge.export import html, pdf, run_export
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.quidditch.sample import sample_setup
-from fieldjudge.screens.chrono.feed import link_fault_text
 from fieldjudge.screens.chrono.setup import UNIT_TEXT, format_label
 from fieldjudge.screens.chrono.widgets import big_lines
 from fieldjudge.screens.dialogs.pit import PitPanel
@@ -37,6 +36,7 @@ from fieldjudge.services import create_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.demo_history import GamePlayer
 from fieldjudge.services.paintball import results
+from fieldjudge.services.paintball.chrono import link_fault_text
 from fieldjudge.services.quidditch import QuidditchSession
 from tests.screen_text import screen_text
 
@@ -192,9 +192,14 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
     in capitals (FOLDER), file formats and the program's name."""
 
     monkeypatch.setenv("LANGUAGE", "en")  # the CLI sets it for click's catalog: restored
-    syntax = re.compile(r"--?[\w-]+|\b[A-Z][A-Z0-9_]+\b|\S*/\S*|\S+\.\w+|'[^']*'")
+    # typed as they are: options, PLACEHOLDERS, paths, file names, quoted values, choices
+    syntax = re.compile(
+        r"--?[\w-]+|\b[A-Z][A-Z0-9_]+\b|\S*/\S*|\S+\.\w+|'[^']*'|\[[^\]]*\]|\{[^}]*\}"
+    )
     allowed = {"fieldjudge", "main", "Ctrl", "Syncthing", "JSONL", "ru", "en", "ports", "sign"}
-    allowed |= set(main.commands)  # the subcommands are typed as they are
+    allowed |= {n for g in (main, *main.commands.values()) for n in getattr(g, "commands", {})}
+    allowed |= {"stalker", "decatur", "chrony", "plain", "bE"}  # device formats (--format)
+    allowed |= {"lan", "discovery"}  # [default: lan-discovery], as click prints the flag
     runner = CliRunner()
     found = {}
     for args in (
@@ -208,6 +213,15 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
     ):
         out = runner.invoke(main, args).output
         found[" ".join(args[:4])] = latin_words(syntax.sub(" ", out)) - allowed
+
+    def every(cmd, path):  # every subcommand's --help too
+        yield path
+        for name, sub in getattr(cmd, "commands", {}).items():
+            yield from every(sub, [*path, name])
+
+    for path in every(main, []):
+        out = runner.invoke(main, ["--lang", "ru", *path, "--help"]).output
+        found[" ".join(path) + " --help"] = latin_words(syntax.sub(" ", out)) - allowed
     assert {k: sorted(w) for k, w in found.items() if w} == {}
     demo_out = runner.invoke(
         main, ["--lang", "ru", "--data-dir", str(tmp_path / "e"), "demo", "--no-ui"]

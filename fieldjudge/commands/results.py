@@ -30,7 +30,11 @@ def _tournaments(root: Path) -> list[Path]:
 def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
     if folder is not None:
         if not (folder / TOURNAMENT_FILE).exists():
-            raise click.ClickException(f"{folder} holds no tournament (no {TOURNAMENT_FILE})")
+            raise click.ClickException(
+                _("{folder} holds no tournament (no {file})").format(
+                    folder=folder, file=TOURNAMENT_FILE
+                )
+            )
         return folder
     if (Path.cwd() / TOURNAMENT_FILE).exists():
         return Path.cwd()
@@ -38,9 +42,11 @@ def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise click.ClickException("no tournament found: name its folder with --tournament")
+        raise click.ClickException(_("no tournament found: name its folder with --tournament"))
     names = "\n  ".join(str(p) for p in found)
-    raise click.ClickException(f"several tournaments; name one with --tournament:\n  {names}")
+    raise click.ClickException(
+        _("several tournaments; name one with --tournament:") + f"\n  {names}"
+    )
 
 
 @contextlib.contextmanager
@@ -50,10 +56,10 @@ def _opened(folder: Path, lock: bool):
         t = open_tournament(folder, lock=lock, startup_backup=lock)
     except FolderLocked as exc:
         raise click.ClickException(
-            f"{exc}: close the app on this tournament first, then run this again"
+            rule_text(exc) + ": " + _("close the app on this tournament first, then run this again")
         ) from None
     except DamagedFile as exc:
-        raise click.ClickException(f"damaged file {exc.path}: {exc.fault}") from None
+        raise click.ClickException(_("damaged file") + " " + rule_text(exc)) from None
     try:
         yield t
     finally:
@@ -96,7 +102,7 @@ def export(ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite
     """Printable protocols (HTML, PDF: one A4 page per game), standings (HTML, PDF, CSV) or
     the complete JSON export."""
     if game_id and all_games:
-        raise click.ClickException("choose --game ID or --all, not both")
+        raise click.ClickException(_("choose --game ID or --all, not both"))
     lang = lang or (ctx.find_root().obj or {}).get("lang") or "ru"
     if delimiter == "\\t":
         delimiter = "\t"
@@ -170,7 +176,7 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
         try:
             src = load_source(source)
         except DamagedFile as exc:
-            raise click.ClickException(f"{exc.path}: {exc.fault}") from None
+            raise click.ClickException(rule_text(exc)) from None
         tid = ((src.tournament.get("meta") or {}).get("1") or {}).get("id")
         same = []
         for f in _tournaments(data_dir(ctx)):
@@ -183,21 +189,21 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
                 meta.close()
         if len(same) != 1:
             raise click.ClickException(
-                "name the tournament to merge into with --into FOLDER"
-                + ("" if same else " (none in the data folder is the same tournament)")
+                _("name the tournament to merge into with --into FOLDER")
+                + ("" if same else " " + _("(none in the data folder is the same tournament)"))
             )
         folder = same[0]
     with _opened(_pick_folder(ctx, folder), lock=True) as t:
         try:
             report = merge_into(t, source)
         except DamagedFile as exc:
-            raise click.ClickException(f"{exc.path}: {exc.fault}") from None
+            raise click.ClickException(rule_text(exc)) from None
         except (StoreError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
     for line in report.lines():
         click.echo(line)
     if report.conflicts:
-        click.echo("open the app (key m on the home screen) to choose each conflict")
+        click.echo(_("open the app (key m on the home screen) to choose each conflict"))
 
 
 @click.command("sign-tournament")
@@ -215,4 +221,4 @@ def sign_tournament(folder: Path, secret: str) -> None:
             t.sign_tournament(secret)
         except StoreError as exc:
             raise click.ClickException(rule_text(exc)) from None
-    click.echo(f"{folder}: tournament.json signed by the head judge")
+    click.echo(_("{folder}: tournament.json signed by the head judge").format(folder=folder))

@@ -30,7 +30,7 @@ from textual.worker import get_current_worker
 from fieldjudge.devices.parsers import UNTIMED, Garbled, Reading
 from fieldjudge.devices.reader import CONNECTED, DISCONNECTED, WAITING, ChronoReader, Status
 from fieldjudge.i18n import _
-from fieldjudge.services.paintball.chrono import ChronoConfig
+from fieldjudge.services.paintball.chrono import ChronoConfig, link_fault_text
 
 NONE = "none"  # no port chosen
 
@@ -281,27 +281,3 @@ def set_session_config(app: Any, cfg: ChronoConfig | None) -> str | None:
 def _feeds(app: Any) -> list[ChronoFeed]:
     """The feeds on screen, newest last (``FieldJudgeApp.chrono_feeds``)."""
     return app.chrono_feeds
-
-
-#: what the serial library (or the OS) says when the link breaks, as the judge needs it:
-#: a fragment of its English message → the judge's words (first match wins)
-LINK_FAULTS = (
-    ("permission denied", "no access to the port (the user is not in the dialout group)"),
-    ("no such file", "the port is gone: is the cable plugged in?"),
-    ("could not open port", "the port cannot be opened: is the cable plugged in?"),
-    ("cannot open", "the port cannot be opened: is the cable plugged in?"),
-    ("returned no data", "the device was unplugged"),
-    ("input/output error", "the device was unplugged"),
-    ("device disconnected", "the device was unplugged"),
-    ("busy", "the port is busy: another program uses it"),
-)
-
-
-def link_fault_text(message: str) -> str:
-    """Why the chronograph link broke, in the UI language; a library's English message
-    never reaches the judge (issue 25)."""
-    low = message.lower()
-    for fragment, text in LINK_FAULTS:
-        if fragment in low:
-            return _(text)
-    return _("the link to the chronograph was lost")
