@@ -18,6 +18,7 @@ from test_chrono_screens import _ingame, _running_game, inject, next_game, open_
 from test_csv_import_pilot import notes, open_import
 from test_export_paper import html_text
 from test_game_helpers import wait_for
+from textual.widgets import Input
 
 from fieldjudge import i18n
 from fieldjudge.app import make_app
@@ -29,9 +30,11 @@ from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.chrono.setup import UNIT_TEXT, format_label
 from fieldjudge.screens.chrono.widgets import big_lines
+from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.dialogs.pit import PitPanel
 from fieldjudge.screens.game.text import Namer, describe
 from fieldjudge.screens.quidditch.matches import MatchesScreen
+from fieldjudge.screens.quidditch.setup import MatchSetupScreen
 from fieldjudge.services import create_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.demo_history import GamePlayer
@@ -401,3 +404,44 @@ async def test_25_20_06_reading_fills_the_panel_at_80x24(demo_folder, monkeypatc
         assert blank_below <= 3
         shown = screen_text(app)
         assert sum("██" in line for line in shown.splitlines()) >= 10  # on the screen itself
+
+
+async def test_25_quidditch_forms_offer_russian_words_and_take_them(tmp_path) -> None:
+    """The quidditch match and settings forms in Russian: «матч-1», «Окончание: снитч /
+    очки / раунды», «простой или спор», «каждый круг или раз за погоню» (9, 5); the Russian
+    words typed back are understood; the seed to publish is named in Russian."""
+    app = make_app(tmp_path / "data", lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, MatchesScreen), "the matches")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, MatchSetupScreen), "the setup")
+        setup = app.screen
+        for key in ("m", "o"):
+            await pilot.press(key)
+            await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the form")
+            form = app.screen
+            shown = " ".join([*form.values().values(), *(f.label for f in form.fields)])
+            assert latin_words(shown) == set(), key
+            if key == "m":
+                assert form.values()["id"] == "матч-1" and form.values()["end"] == "снитч"
+                form.query_one("#f-end", Input).value = "очки"
+                form.query_one("#f-limit", Input).value = "50"
+            else:
+                assert (form.values()["interception"], form.values()["vanish_mode"]) == (
+                    "простой",
+                    "каждый круг",
+                )
+                form.query_one("#f-interception", Input).value = "спор"
+                form.query_one("#f-vanish_mode", Input).value = "раз за погоню"
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: app.screen is setup, "back on the setup")
+        assert (setup.end.kind, setup.end.limit) == ("points", 50)
+        assert (setup.settings.interception, setup.settings.vanish_mode) == (
+            "contest",
+            "per_chase",
+        )
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the seed")
+        assert "Хэш серверного сида (SHA-256)" in app.screen.body
+        assert "sha256(server seed)" not in app.screen.body

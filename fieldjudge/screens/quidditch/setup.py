@@ -60,12 +60,34 @@ INTERCEPTION_LABELS = {
     "contest": "contest: the receiver also draws, the higher value takes the ball",
 }
 VANISH_LABELS = {"per_round": "every round of a chase", "per_chase": "once per chase"}
-INTERCEPTION_ALIASES = {"flat": "flat", "contest": "contest", "f": "flat", "c": "contest"}
+INTERCEPTION_ALIASES = {
+    "flat": "flat",
+    "contest": "contest",
+    "f": "flat",
+    "c": "contest",
+    "простой": "flat",
+    "п": "flat",
+    "спор": "contest",
+    "с": "contest",
+}
 VANISH_ALIASES = {
     "per_round": "per_round",
     "per_chase": "per_chase",
     "round": "per_round",
     "chase": "per_chase",
+    "каждый круг": "per_round",
+    "круг": "per_round",
+    "к": "per_round",
+    "раз за погоню": "per_chase",
+    "погоня": "per_chase",
+    "п": "per_chase",
+}
+#: 5 and 9 as the judge types them (the form shows the UI language's word)
+SETTING_WORDS = {
+    "flat": "flat",
+    "contest": "contest",
+    "per_round": "every round",
+    "per_chase": "once a chase",
 }
 
 
@@ -326,12 +348,12 @@ class MatchSetupScreen(JudgeScreen):
             Field(
                 "interception",
                 _("Interception (5): flat or contest"),
-                self.settings.interception,
+                _(SETTING_WORDS[self.settings.interception]),
             ),
             Field(
                 "vanish_mode",
                 _("Snitch vanishing (9): per_round or per_chase"),
-                self.settings.vanish_mode,
+                _(SETTING_WORDS[self.settings.vanish_mode]),
             ),
         ]
         self.app.push_screen(
