@@ -75,6 +75,8 @@ VANISH_ALIASES = {
     "per_chase": "per_chase",
     "round": "per_round",
     "chase": "per_chase",
+    "every round": "per_round",
+    "once a chase": "per_chase",
     "каждый круг": "per_round",
     "круг": "per_round",
     "к": "per_round",
