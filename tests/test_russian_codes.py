@@ -217,6 +217,16 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
         out = runner.invoke(main, args).output
         found[" ".join(args[:4])] = latin_words(syntax.sub(" ", out)) - allowed
 
+    monkeypatch.setenv("STHOMEDIR", str(tmp_path / "no-syncthing"))
+    cup = demo(tmp_path / "cup")
+    cup.close()
+    for args in (  # sharing the folder with Syncthing absent: what it says, in Russian
+        ["--lang", "ru", "sync", "status", "--tournament", str(tmp_path / "cup")],
+        ["--lang", "ru", "sync", "setup", "--tournament", str(tmp_path / "cup")],
+    ):
+        out = runner.invoke(main, args).output
+        found[" ".join(args[2:4])] = latin_words(syntax.sub(" ", out)) - allowed
+
     def every(cmd, path):  # every subcommand's --help too
         yield path
         for name, sub in getattr(cmd, "commands", {}).items():
