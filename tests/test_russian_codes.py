@@ -223,6 +223,17 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
     for args in (  # sharing the folder with Syncthing absent: what it says, in Russian
         ["--lang", "ru", "sync", "status", "--tournament", str(tmp_path / "cup")],
         ["--lang", "ru", "sync", "setup", "--tournament", str(tmp_path / "cup")],
+        [
+            "--lang",
+            "ru",
+            "export",
+            "--tournament",
+            str(tmp_path / "cup"),
+            "--game",
+            "g0",
+            "--out",
+            "x",
+        ],
     ):
         out = runner.invoke(main, args).output
         found[" ".join(args[2:4])] = latin_words(syntax.sub(" ", out)) - allowed
