@@ -292,6 +292,8 @@ def test_25_standings_pdf_is_legible_landscape_10pt_headers_whole(tmp_path) -> N
         out.write_bytes(pdf.standings_pdf(t, {div: untied}, tr, "ru"))
         words, sizes, _size = pdf_words_and_sizes(out)
         assert "Дополнительные" not in words and "Команда" in words and min(sizes) >= 10
+        page = html.standings_html(t, {div: untied}, "ru")  # the HTML leaves it out too
+        assert "Дополнительные показатели" not in page and "Команда" in page
     finally:
         t.close()
 

@@ -190,12 +190,16 @@ def standings_html(
         f'<p class="meta">{escape(meta.get("date", ""))} · {escape(meta.get("venue", ""))} · '
         f"{escape(tr('as of'))} {escape(stamp)}</p>",
     ]
-    for div, rows in by_division.items():
+    tables = {div: standing_rows(t, rows, lang) for div, rows in by_division.items()}
+    # the tie-break column only when some team needed one (an empty column says nothing)
+    tied = any(str(r[-1]).strip() for rows in tables.values() for r in rows)
+    headers = [tr(h) for h in STANDING_HEADERS]
+    for div, table in tables.items():
         parts.append(f"<h2>{escape(tr('Division'))} {escape(div or '—')}</h2>")
         parts.append(
             _table(
-                [tr(h) for h in STANDING_HEADERS],
-                standing_rows(t, rows, lang),
+                headers if tied else headers[:-1],
+                table if tied else [r[:-1] for r in table],
                 num_cols=(0, 2, 3, 4, 5, 6, 7, 8, 9),
             )
         )
