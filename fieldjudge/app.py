@@ -25,12 +25,13 @@ from fieldjudge.screens.bell import GameBell
 from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
+from fieldjudge.screens.dialogs.pit import PitNotStarted, start_pit_server
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.keys import binding_for
 from fieldjudge.screens.palette import JudgeCommands, JudgePalette, iter_commands
 from fieldjudge.serve.addresses import LAN_HOST, lan_urls
-from fieldjudge.serve.server import DEFAULT_PORT, PitServer, PitServerError
+from fieldjudge.serve.server import DEFAULT_PORT
 from fieldjudge.services import (
     TOURNAMENT_FILE,
     DamagedFile,
@@ -42,7 +43,6 @@ from fieldjudge.services import (
 from fieldjudge.services.laptop import LaptopSettings, load_keymap
 from fieldjudge.services.paintball.chrono import ChronoSession
 from fieldjudge.services.paintball.live import game_number, running_game_of_laptop
-from fieldjudge.services.pitview import PitView
 from fieldjudge.services.sync.syncthing import Rescan, SyncStatusProvider, rescan_for
 
 STARTUP_BACKUP_DELAY_S = 1.0
@@ -242,12 +242,13 @@ class FieldJudgeApp(App[None]):
             self.stop_pit()
         port = DEFAULT_PORT if self.pit_port is None else self.pit_port
         host = LAN_HOST if lan else "127.0.0.1"
-        server = PitServer(PitView(Path(self.tournament.folder)), host, port)
-        try:
-            url = server.start()
-        except PitServerError as exc:
+        try:  # the next free port when this one is taken, and the note that says so
+            server, url, moved = start_pit_server(Path(self.tournament.folder), host, port)
+        except PitNotStarted as exc:
             self.notify(_("Pit display not started") + f": {exc}", severity="error", timeout=10)
             return None
+        if moved:
+            self.notify(moved, timeout=10)
         self._pit, self._pit_lan = server, lan
         if lan:  # the address a TV or phone types: this laptop's, not 0.0.0.0
             urls = lan_urls(int(url.rstrip("/").rsplit(":", 1)[1]))

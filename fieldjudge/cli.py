@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import gettext
+import inspect
+import os
+import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
+from fieldjudge import i18n
 from fieldjudge.app import make_app
 from fieldjudge.commands.chrono import chrono
 from fieldjudge.commands.quidditch import quidditch
@@ -16,7 +23,62 @@ from fieldjudge.commands.sync import sync
 from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo, fresh_demo_folder
 
 
-@click.group(invoke_without_command=True)
+def typed_language(args: Sequence[str]) -> str | None:
+    """The ``--lang`` typed anywhere on the command line (``--lang ru``, ``--lang=ru``)."""
+    for i, arg in enumerate(args):
+        if arg == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+def speak(lang: str | None) -> str:
+    """The command line in ``lang`` (default: the system's): our texts through the
+    catalogs, click's own words ("Usage:", "Show this message and exit.", its errors)
+    through the standard ``gettext`` domain ``click`` (``locale/<lang>/LC_MESSAGES/
+    click.po``), which reads the language from ``LANGUAGE``."""
+    lang = i18n.set_language(lang if lang in i18n.LANGS else None)
+    os.environ["LANGUAGE"] = lang
+    gettext.bindtextdomain("click", str(i18n.LOCALE_DIR))
+    gettext.textdomain("click")
+    return lang
+
+
+def translate_help(cmd: click.Command) -> None:
+    """Every help text of ``cmd`` and its subcommands in the UI language; the English one
+    is kept beside it (``help_en``), so a later run in another language starts from it."""
+    for obj in (cmd, *cmd.params):
+        english = obj.__dict__.setdefault("help_en", getattr(obj, "help", None))
+        if english:
+            obj.help = i18n._(inspect.cleandoc(english))  # type: ignore[union-attr]
+        epilog = obj.__dict__.setdefault("epilog_en", getattr(obj, "epilog", None))
+        if epilog:  # kept as written: its "\b" blocks keep their lines
+            obj.epilog = i18n._(epilog)  # type: ignore[union-attr]
+        prompt = obj.__dict__.setdefault("prompt_en", getattr(obj, "prompt", None))
+        if isinstance(prompt, str):  # an option asked for when not given
+            obj.prompt = i18n._(prompt)  # type: ignore[union-attr]
+    # click makes its --help option once per command, in the language of that moment
+    help_option = cmd.get_help_option(click.Context(cmd))
+    if help_option is not None:
+        help_option.help = gettext.gettext("Show this message and exit.")
+    if isinstance(cmd, click.Group):
+        for sub in cmd.commands.values():
+            translate_help(sub)
+
+
+class JudgeGroup(click.Group):
+    """The ``fieldjudge`` group: speaks the UI language (``--lang``) before it parses, so
+    ``--help`` and click's errors are already in it."""
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        speak(typed_language(argv))
+        translate_help(self)
+        return super().main(argv, *rest, **extra)
+
+
+@click.group(cls=JudgeGroup, invoke_without_command=True)
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -70,7 +132,9 @@ def demo(ctx: click.Context, no_ui: bool) -> None:
     t = create_demo(folder)
     t.close()
     click.echo(str(folder))
-    click.echo(f"the demo head judge's secret: {DEMO_PASSPHRASE}", err=True)
+    click.echo(
+        i18n._("the demo head judge's secret: {secret}").format(secret=DEMO_PASSPHRASE), err=True
+    )
     if not no_ui:
         _run_app(ctx, root, folder)
 

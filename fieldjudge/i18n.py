@@ -10,6 +10,9 @@ engines' messages.
 
 - UI strings: ``from fieldjudge.i18n import _`` then ``_("Start")``; ``ru("...")`` is
   Russian whatever the UI language (documents captains sign, the quidditch round post).
+- Counts: ``ngettext("{n} game", "{n} games", n).format(n=n)``; Russian has three forms
+  (1 игра, 3 игры, 5 игр), chosen by the ``Plural-Forms`` header of the catalog that holds
+  the entry (``msgid_plural`` / ``msgstr[0..2]``).
 - Rule messages (``fieldjudge.rules.messages``): an engine's ``RuleMessage`` / ``Phrase``
   carries its English template, its context (the rulebook section it cites, e.g. ``25.03``,
   or none) and its parameters. ``rule_text(msg, names, lang)`` renders it: each template is
@@ -51,6 +54,8 @@ class POTranslations(gettext.NullTranslations):
             f"{ctx}{CONTEXT_SEP}{msgid}" if ctx else msgid: text
             for (ctx, msgid), text in (entries or {}).items()
         }
+        #: the compiled catalogs themselves, for the plural forms (each with its own rule)
+        self.catalogs: list[gettext.GNUTranslations] = []
 
     @classmethod
     def from_mo(cls, paths: list[Path]) -> POTranslations:
@@ -60,8 +65,10 @@ class POTranslations(gettext.NullTranslations):
         for path in paths:
             with path.open("rb") as fp:
                 # the standard parser; its catalog holds the header under "" and plural
-                # forms under (id, n) keys, which no catalog here has
-                catalog = gettext.GNUTranslations(fp)._catalog
+                # forms under (id, n) keys (kept apart: ``ngettext`` asks the catalog)
+                translations = gettext.GNUTranslations(fp)
+            merged.catalogs.append(translations)
+            catalog = translations._catalog
             merged.messages.update(
                 (k, v) for k, v in catalog.items() if k and isinstance(k, str) and v
             )
@@ -79,7 +86,13 @@ class POTranslations(gettext.NullTranslations):
         return self.messages.get(message, message)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return self.gettext(singular if n == 1 else plural)
+        """The form of ``n`` by the plural rule of the catalog holding the entry; the
+        English form when no catalog has it."""
+        for catalog in reversed(self.catalogs):  # a later file wins, as for messages
+            text = catalog.ngettext(singular, plural, n)
+            if text is not singular and text is not plural:  # gettext returns ours: missing
+                return text
+        return singular if n == 1 else plural
 
     def pgettext(self, context: str, message: str) -> str:
         """``message`` under ``context``; failing that, under no context."""
@@ -129,6 +142,12 @@ def current_language() -> str:
 
 def _(message: str) -> str:
     return _current.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The plural form of ``n`` in the UI language (Russian has three: 1 игра, 3 игры,
+    5 игр); format the result with ``n``."""
+    return _current.ngettext(singular, plural, n)
 
 
 def ru(message: str) -> str:

@@ -9,7 +9,7 @@ import fieldjudge
 from fieldjudge import i18n
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
-from po_ids import ids_in, parse_po  # noqa: E402
+from po_ids import ids_in, parse_po, plural_ids_in  # noqa: E402
 
 PKG = Path(fieldjudge.__file__).parent
 
@@ -22,6 +22,24 @@ def test_every_message_id_has_a_russian_translation() -> None:
             if not ru.has(msgid):
                 missing.setdefault(str(f.relative_to(PKG)), []).append(msgid)
     assert missing == {}
+
+
+def test_every_count_has_the_three_russian_plural_forms() -> None:
+    """``ngettext`` ids (issue 25): 1 игра, 3 игры, 5 игр; each catalog holding a plural
+    entry declares the Russian ``Plural-Forms``."""
+    ru = i18n.load("ru")
+    missing = []
+    calls = [c for f in sorted(PKG.rglob("*.py")) for c in plural_ids_in(f)]
+    assert len(calls) >= 4
+    for singular, plural in calls:
+        forms = {ru.ngettext(singular, plural, n) for n in (1, 3, 5)}
+        if len(forms) < 2 or forms & {singular, plural}:  # «из 3 игр», «из 5 игр»: alike
+            missing.append(singular)
+    assert missing == []
+    for po in sorted((i18n.LOCALE_DIR / "ru" / "LC_MESSAGES").glob("*.po")):
+        text = po.read_text(encoding="utf-8")
+        if "msgid_plural" in text:
+            assert "Plural-Forms: nplurals=3;" in text, po.name
 
 
 def test_translations_keep_their_placeholders() -> None:

@@ -93,7 +93,7 @@ async def test_one_megabyte_roster_imports_with_progress_and_keys_still_work(
             tries=3000,
         )
         await wait_for(pilot, lambda: not screen.importing and bar() is None, "the bar goes")
-        assert f"Imported: {(players + 9) // 10} teams, {players} players" in notes(app)
+        assert f"Imported {(players + 9) // 10} teams, {players} players" in notes(app)
         assert app.screen is screen
 
 

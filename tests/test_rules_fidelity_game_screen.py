@@ -405,9 +405,12 @@ async def test_18_02_penalty_points_subtracted_and_printed_on_the_protocol(
         ru = protocol_html(t, results.game_view(t, gid), lang="ru")
     finally:
         t.close()
-    assert f"18.02: hit found on {names[a]} #23 at the inspection: 2 penalty point(s)" in page
+    # issue 25: the points inside the penalties table, on the player's row
     assert (
-        "A team with nobody left ends the game (23.03): no · Fps judged on (20.02/20.03): "
-        "whole fps, rounded down · Inspection: penalty points per hit found (18.02): 1"
+        f'<td>{names[a]}</td><td class="num">23</td>'
+        "<td>Inspection after the game: hit found (18.02)</td>"
+        "<td>penalty points: 2, subtracted from the game points</td>"
     ) in page
-    assert "Команда без игроков завершает игру (23.03): нет" in ru
+    assert "штрафные очки: 2, вычтены из очков за игру" in ru
+    # the rulebook's settings: no footnote, and never the settings screen's jargon
+    assert "differ from the rulebook" not in page and "(23.03): нет" not in ru

@@ -282,7 +282,7 @@ def test_sync_setup_and_status_commands_on_a_real_syncthing(laptops, tmp_path):
     assert f"folder ID: {folder_id_for(tid)}\n" in r.output
     assert r.output.endswith(
         "global discovery, relays and NAT: off (LAN only)\n"
-        f"shared {folder_id_for(tid)} with 1 laptop(s); it syncs as soon as the other laptop "
+        f"shared {folder_id_for(tid)} with 1 laptop; it syncs as soon as the other laptop "
         "shares the same folder ID\n"
     )
     c = field.client

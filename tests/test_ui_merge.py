@@ -60,7 +60,8 @@ async def test_conflict_shows_teams_time_field_and_the_differing_events(tmp_path
         detail = str(screen.query_one("#conflict-detail").render())
         lines = detail.splitlines()
         assert lines[0] == f"{start} · поле {game['field']} · {teams}"
-        assert lines[1].startswith("Первые ") and lines[1].endswith("совпадают; дальше:")
+        assert lines[1].startswith("В начале обеих копий совпадают событий: ")
+        assert lines[1].endswith("; дальше:")  # issue 25: no «1 событий»
         assert any(line.startswith("на этом ноутбуке (") for line in lines)
         assert any(line.startswith("в другой копии (") for line in lines)
         assert lines[-1].startswith("Очки здесь ")

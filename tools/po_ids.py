@@ -135,7 +135,21 @@ def parse_po(text_or_path: str | Path) -> Entries:
     its compiled ``.mo`` holds them: untranslated, fuzzy and obsolete entries are left out
     (for the tools and the tests: the app reads the ``.mo`` files)."""
     po = polib.pofile(str(text_or_path), encoding="utf-8")
-    return {(e.msgctxt or "", e.msgid): e.msgstr for e in po.translated_entries() if e.msgid}
+    return {
+        (e.msgctxt or "", e.msgid): e.msgstr
+        for e in po.translated_entries()
+        if e.msgid and not e.msgid_plural  # plural entries: see plural_ids_in
+    }
+
+
+def plural_ids_in(path: str | Path) -> list[tuple[str, str]]:
+    """``(singular, plural)`` of every ``ngettext("...", "...", n)`` written in ``path``."""
+    out = []
+    for n in ast.walk(ast.parse(Path(path).read_text(encoding="utf-8"))):
+        if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "ngettext":
+            if len(n.args) >= 2 and all(isinstance(a, ast.Constant) for a in n.args[:2]):
+                out.append((n.args[0].value, n.args[1].value))
+    return out
 
 
 def _catalog(paths: list[str]) -> dict[tuple[str, str], str]:

@@ -20,7 +20,8 @@ import orjson
 from fieldjudge.devices.parsers import FORMATS, PLAUSIBLE_FPS, UNIT_TO_FPS, Garbled, Reading
 from fieldjudge.devices.ports import BAUDS, DEFAULT_BAUD, list_chrono_ports
 from fieldjudge.devices.reader import ChronoOpenError, ChronoReader, Status
-from fieldjudge.services.paintball.chrono import load_remembered
+from fieldjudge.i18n import _
+from fieldjudge.services.paintball.chrono import link_fault_text, load_remembered
 
 FORMAT_CHOICES = ("auto", *FORMATS)
 
@@ -74,10 +75,11 @@ def ports_cmd(as_json: bool) -> None:
             )
         return
     if not found:
-        click.echo("No serial ports found. Is the chronograph's USB-serial adapter plugged in?")
+        click.echo(_("No serial ports found. Is the chronograph's USB-serial adapter plugged in?"))
     for p in found:
         click.echo(p.label)
-    click.echo(f"Bauds: {', '.join(map(str, BAUDS))} (default {DEFAULT_BAUD})")
+    bauds = ", ".join(map(str, BAUDS))
+    click.echo(_("Bauds: {bauds} (default {default})").format(bauds=bauds, default=DEFAULT_BAUD))
 
 
 @chrono.command("listen")
@@ -112,17 +114,20 @@ def listen_cmd(
 ) -> None:
     """Print one JSON line per reading, garbled frame or status change, until Ctrl-C."""
     if not 0 < min_fps < max_fps:
-        raise click.BadParameter("need 0 < --min-fps < --max-fps", param_hint="--min-fps")
+        raise click.BadParameter(_("need 0 < --min-fps < --max-fps"), param_hint="--min-fps")
     expect = None
     if port is None:
         saved = load_remembered()
         if saved is None:
             raise click.ClickException(
-                "no chronograph chosen on this laptop: give --port "
-                "(list them with `fieldjudge chrono ports`)."
+                _(
+                    "no chronograph chosen on this laptop: give --port "
+                    "(list them with `fieldjudge chrono ports`)."
+                )
             )
         port, expect = saved.port, saved.device
-        click.echo(f"Listening on {port}" + (f" ({expect.label})" if expect else ""), err=True)
+        label = f" ({expect.label})" if expect else ""
+        click.echo(_("Listening on {port}").format(port=port) + label, err=True)
     stop = threading.Event()
     errors: list[BaseException] = []
 
@@ -134,7 +139,9 @@ def listen_cmd(
 
     if os.name == "posix" and "://" not in port and not os.path.exists(port):
         raise click.ClickException(
-            f"port {port} does not exist. List ports with `fieldjudge chrono ports`."
+            _("port {port} does not exist. List ports with `fieldjudge chrono ports`.").format(
+                port=port
+            )
         )
     reader = ChronoReader(
         port,
@@ -168,7 +175,9 @@ def listen_cmd(
         th.join(2.0)
     if errors:
         raise click.ClickException(
-            f"{errors[0]}\nCheck the port name with `fieldjudge chrono ports`."
+            link_fault_text(str(errors[0]))
+            + "\n"
+            + _("Check the port name with `fieldjudge chrono ports`.")
         )
 
 
@@ -277,10 +286,10 @@ def simulate_cmd(
             play,
         )
     except ImportError as exc:  # tty/pty: POSIX only
-        raise click.ClickException(f"the simulator needs a POSIX system: {exc}") from exc
+        raise click.ClickException(_("the simulator needs a POSIX system") + f": {exc}") from exc
     if rate is not None:
         if rate <= 0:
-            raise click.BadParameter("must be > 0", param_hint="--rate")
+            raise click.BadParameter(_("must be > 0"), param_hint="--rate")
         interval_ms = 1000.0 / rate
     try:
         chunks = load_recording(replay) if replay else None
@@ -310,7 +319,9 @@ def simulate_cmd(
     with sim:
         click.echo(sim.path)
         click.echo(
-            f"Simulated chronograph on {sim.path} (-> {sim.slave_name}); Ctrl-C to stop.",
+            _("Simulated chronograph on {path} (-> {slave}); Ctrl-C to stop.").format(
+                path=sim.path, slave=sim.slave_name
+            ),
             err=True,
         )
         sys.stdout.flush()

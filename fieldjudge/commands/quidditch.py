@@ -9,8 +9,15 @@ import click
 import orjson
 
 from fieldjudge.commands import data_dir
+from fieldjudge.i18n import _
 from fieldjudge.services import open_tournament
-from fieldjudge.services.quidditch import QuidditchSession, SessionError, count_rolls, verify_export
+from fieldjudge.services.quidditch import (
+    QuidditchSession,
+    SessionError,
+    count_rolls,
+    quidditch_folder,
+    verify_export,
+)
 from fieldjudge.store import DamagedFile, StoreError
 from fieldjudge.store.storage import atomic_write_bytes
 
@@ -32,22 +39,37 @@ def verify(export: Path, seed: str) -> None:
     try:
         data = orjson.loads(export.read_bytes())
     except OSError as exc:
-        raise click.ClickException(f"cannot read {export}: {exc.strerror or exc}") from None
+        raise click.ClickException(
+            _("cannot read {export}: {why}").format(export=export, why=exc.strerror or exc)
+        ) from None
     except orjson.JSONDecodeError as exc:
-        raise click.ClickException(f"{export} is not JSON: {exc}") from None
+        raise click.ClickException(
+            _("{export} is not JSON: {why}").format(export=export, why=exc)
+        ) from None
     if not isinstance(data, dict):
-        raise click.ClickException(f"{export} is not a fieldjudge quidditch export")
+        raise click.ClickException(
+            _("{export} is not a fieldjudge quidditch export").format(export=export)
+        )
     problems = verify_export(data, seed.strip())
     rounds, rolls, voided = count_rolls(data)
     if problems:
-        click.echo(f"MISMATCH in match {data.get('match_id', '?')}:", err=True)
+        click.echo(
+            _("MISMATCH in match {match}:").format(match=data.get("match_id", "?")), err=True
+        )
         for p in problems:
             click.echo(f"  {p}", err=True)
         raise SystemExit(1)
     click.echo(
-        f"OK: match {data['match_id']}, seed matches sha256 {data['seed_hash'][:16]}…, "
-        f"{rolls} rolls in {rounds} round results ({voided} voided rolls) recomputed, "
-        "every round replayed."
+        _(
+            "OK: match {match}, the seed matches the published hash {hash}…, {rolls} rolls "
+            "in {rounds} round results ({voided} voided) recomputed, every round replayed."
+        ).format(
+            match=data["match_id"],
+            hash=data["seed_hash"][:16],
+            rolls=rolls,
+            rounds=rounds,
+            voided=voided,
+        )
     )
 
 
@@ -65,7 +87,7 @@ def verify(export: Path, seed: str) -> None:
 @click.pass_context
 def export(ctx: click.Context, match_id: str, folder: Path | None, out: Path | None) -> None:
     """Export MATCH_ID as JSON (for verify) and print where the files are."""
-    folder = folder or data_dir(ctx) / "quidditch"
+    folder = folder or quidditch_folder(data_dir(ctx))
     try:
         t = open_tournament(folder, lock=False, startup_backup=False)
     except DamagedFile as exc:

@@ -12,7 +12,7 @@ import click
 from fieldjudge.commands import data_dir
 from fieldjudge.export import run_export
 from fieldjudge.export.job import export_faults, refusal, stamp_text
-from fieldjudge.i18n import rule_text
+from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.services import open_tournament
 from fieldjudge.services.sync.merge import load_source, merge_into
 from fieldjudge.services.trust.verify import verify_report
@@ -31,7 +31,11 @@ def _tournaments(root: Path) -> list[Path]:
 def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
     if folder is not None:
         if not (folder / TOURNAMENT_FILE).exists():
-            raise click.ClickException(f"{folder} holds no tournament (no {TOURNAMENT_FILE})")
+            raise click.ClickException(
+                _("{folder} holds no tournament (no {file})").format(
+                    folder=folder, file=TOURNAMENT_FILE
+                )
+            )
         return folder
     if (Path.cwd() / TOURNAMENT_FILE).exists():
         return Path.cwd()
@@ -39,9 +43,11 @@ def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise click.ClickException("no tournament found: name its folder with --tournament")
+        raise click.ClickException(_("no tournament found: name its folder with --tournament"))
     names = "\n  ".join(str(p) for p in found)
-    raise click.ClickException(f"several tournaments; name one with --tournament:\n  {names}")
+    raise click.ClickException(
+        _("several tournaments; name one with --tournament:") + f"\n  {names}"
+    )
 
 
 @contextlib.contextmanager
@@ -51,10 +57,10 @@ def _opened(folder: Path, lock: bool):
         t = open_tournament(folder, lock=lock, startup_backup=lock)
     except FolderLocked as exc:
         raise click.ClickException(
-            f"{exc}: close the app on this tournament first, then run this again"
+            rule_text(exc) + ": " + _("close the app on this tournament first, then run this again")
         ) from None
     except DamagedFile as exc:
-        raise click.ClickException(f"damaged file {exc.path}: {exc.fault}") from None
+        raise click.ClickException(_("damaged file") + " " + rule_text(exc)) from None
     try:
         yield t
     finally:
@@ -111,7 +117,7 @@ def export(
     checks) is not exported: the faults are named, exit 1; ``--force`` writes it anyway,
     every page stamped "НЕ ПРОВЕРЕНО: …", and still exits 1."""
     if game_id and all_games:
-        raise click.ClickException("choose --game ID or --all, not both")
+        raise click.ClickException(_("choose --game ID or --all, not both"))
     lang = lang or (ctx.find_root().obj or {}).get("lang") or "ru"
     if delimiter == "\\t":
         delimiter = "\t"
@@ -163,11 +169,11 @@ def verify(ctx, folder: Path | None) -> None:
     else:
         folders = _tournaments(data_dir(ctx))
     if not folders:
-        raise click.ClickException("no tournament to verify")
+        raise click.ClickException(_("no tournament to verify"))
     bad = 0
     for f in folders:
         if not Path(f).is_dir():
-            raise click.ClickException(f"{f}: no such folder")
+            raise click.ClickException(_("{folder}: no such folder").format(folder=f))
         click.echo(f"{f}:")
         try:
             reports = verify_report(f, HeadJudgePins())
@@ -176,15 +182,18 @@ def verify(ctx, folder: Path | None) -> None:
         for rel, rep in reports.items():
             if rep.faults:
                 bad += 1
-                click.echo(f"  FAULT {rel}")
+                click.echo(f"  {_('FAULT')} {rel}")
                 for fault in rep.faults:
                     click.echo(f"        {fault}")
             else:
-                click.echo(f"  ok    {rel}" + (f"  ({'; '.join(rep.notes)})" if rep.notes else ""))
+                ok = f"  {_('ok')}    {rel}"
+                click.echo(ok + (f"  ({'; '.join(rep.notes)})" if rep.notes else ""))
     if bad:
-        click.echo(f"{bad} file(s) with faults", err=True)
+        click.echo(
+            ngettext("{n} file with faults", "{n} files with faults", bad).format(n=bad), err=True
+        )
         ctx.exit(1)
-    click.echo("all files ok")
+    click.echo(_("all files ok"))
 
 
 @click.command()
@@ -204,7 +213,7 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
         try:
             src = load_source(source)
         except DamagedFile as exc:
-            raise click.ClickException(f"{exc.path}: {exc.fault}") from None
+            raise click.ClickException(rule_text(exc)) from None
         tid = ((src.tournament.get("meta") or {}).get("1") or {}).get("id")
         same = []
         for f in _tournaments(data_dir(ctx)):
@@ -217,21 +226,21 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
                 meta.close()
         if len(same) != 1:
             raise click.ClickException(
-                "name the tournament to merge into with --into FOLDER"
-                + ("" if same else " (none in the data folder is the same tournament)")
+                _("name the tournament to merge into with --into FOLDER")
+                + ("" if same else " " + _("(none in the data folder is the same tournament)"))
             )
         folder = same[0]
     with _opened(_pick_folder(ctx, folder), lock=True) as t:
         try:
             report = merge_into(t, source)
         except DamagedFile as exc:
-            raise click.ClickException(f"{exc.path}: {exc.fault}") from None
+            raise click.ClickException(rule_text(exc)) from None
         except (StoreError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
     for line in report.lines():
         click.echo(line)
     if report.conflicts:
-        click.echo("open the app (key m on the home screen) to choose each conflict")
+        click.echo(_("open the app (key m on the home screen) to choose each conflict"))
 
 
 @click.command("sign-tournament")
@@ -249,4 +258,4 @@ def sign_tournament(folder: Path, secret: str) -> None:
             t.sign_tournament(secret)
         except StoreError as exc:
             raise click.ClickException(rule_text(exc)) from None
-    click.echo(f"{folder}: tournament.json signed by the head judge")
+    click.echo(_("{folder}: tournament.json signed by the head judge").format(folder=folder))

@@ -12,13 +12,25 @@ from pathlib import Path
 
 import click
 
-from fieldjudge.i18n import rule_text
+from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.services import open_tournament
 from fieldjudge.services.sync import syncthing as svc
 from fieldjudge.store import DamagedFile, Refused, StoreError
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.sync_files import ensure_stignore, register_laptop
 from fieldjudge.store.tournament import TOURNAMENT_FILE
+
+#: Syncthing's folder states (its REST API) in the judge's words
+FOLDER_STATES = {
+    "idle": "idle, up to date",
+    "scanning": "scanning",
+    "syncing": "syncing",
+    "sync-preparing": "preparing to sync",
+    "sync-waiting": "waiting to sync",
+    "scan-waiting": "waiting to scan",
+    "cleaning": "cleaning up",
+    "error": "error",
+}
 
 DEVICE_ID = re.compile(r"^[A-Z2-7]{7}(-[A-Z2-7]{7}){7}$")
 
@@ -56,7 +68,7 @@ def _options(f):
 def _folder(folder: Path | None) -> Path:
     folder = Path(folder) if folder is not None else Path.cwd()
     if not folder.is_dir():
-        raise click.ClickException(f"{folder}: no such folder")
+        raise click.ClickException(_("{folder}: no such folder").format(folder=folder))
     return folder
 
 
@@ -66,7 +78,7 @@ def _tournament_id(folder: Path) -> str | None:
     try:
         t = open_tournament(folder, lock=False, startup_backup=False)
     except DamagedFile as exc:
-        raise click.ClickException(f"damaged file {exc.path}: {exc.fault}") from None
+        raise click.ClickException(_("damaged file") + " " + rule_text(exc)) from None
     try:
         return str(t.meta.get("id") or "") or None
     finally:
@@ -86,15 +98,23 @@ def _head_judge_registers(folder: Path, secret: str, register: bool) -> None:
     asked here with ``--register``; never stored) signs this laptop's registration, else
     its events and manifest are faults wherever the tournament is checked."""
     if not (secret or register):
-        click.echo("not registered by the head judge yet: its games count only once he "
-                   "runs this again with --register")  # fmt: skip
+        click.echo(
+            _(
+                "not registered by the head judge yet: its games count only once he runs "
+                "this again with --register"
+            )
+        )
         return
     if not (folder / TOURNAMENT_FILE).exists():  # the folder is still shared below
-        click.echo("the tournament has not arrived in this folder yet: run setup again with "
-                   "--register once `sync status` says in sync")  # fmt: skip
+        click.echo(
+            _(
+                "the tournament has not arrived in this folder yet: run setup again with "
+                "--register once `sync status` says in sync"
+            )
+        )
         return
     if not secret:
-        secret = click.prompt("head judge's secret", hide_input=True)
+        secret = click.prompt(_("Head judge's secret"), hide_input=True)
     try:
         t = open_tournament(folder, lock=True, startup_backup=False)
     except StoreError as exc:
@@ -105,7 +125,7 @@ def _head_judge_registers(folder: Path, secret: str, register: bool) -> None:
         raise click.ClickException(rule_text(exc)) from None
     finally:
         t.close()
-    click.echo("registered by the head judge (signed with his key)")
+    click.echo(_("registered by the head judge (signed with his key)"))
 
 
 @click.group()
@@ -179,8 +199,10 @@ def setup(
     named = [parse_peer(p) for p in peers]
     if len(named) > 1 and (peer_name or peer_address):
         raise click.ClickException(
-            "--peer-name and --peer-address name one laptop: with several --peer, give each "
-            "its own as --peer ID=NAME@ADDRESS"
+            _(
+                "--peer-name and --peer-address name one laptop: with several --peer, give "
+                "each its own as --peer ID=NAME@ADDRESS"
+            )
         )
     if len(named) == 1:
         dev, name, addr = named[0]
@@ -189,8 +211,10 @@ def setup(
     bad = [p for p in ids if not DEVICE_ID.match(p)]
     if bad:
         raise click.ClickException(
-            f"not a Syncthing device ID: {', '.join(bad)} (8 groups of 7 letters and digits "
-            "joined by '-', as the other laptop's `fieldjudge sync setup` prints it)"
+            _(
+                "not a Syncthing device ID: {ids} (8 groups of 7 letters and digits joined "
+                "by '-', as the other laptop's `fieldjudge sync setup` prints it)"
+            ).format(ids=", ".join(bad))
         )
     if introducer is None:
         introducer = bool(folder_id.strip())
@@ -198,14 +222,18 @@ def setup(
     folder_id = folder_id.strip() or (svc.folder_id_for(tid) if tid else "")
     if not folder_id:
         raise click.ClickException(
-            f"{folder} holds no tournament yet: give the folder ID the head judge's laptop "
-            "printed with --folder-id"
+            _(
+                "{folder} holds no tournament yet: give the folder ID the head judge's "
+                "laptop printed with --folder-id"
+            ).format(folder=folder)
         )
     if ensure_stignore(folder):
-        click.echo(f"wrote {folder / '.stignore'} (local files are never synced)")
-    click.echo(MANUAL_STEPS)
-    click.echo(f"folder ID: {folder_id}")
-    click.echo(f"folder:    {folder.resolve()}")
+        click.echo(
+            _("wrote {path} (local files are never synced)").format(path=folder / ".stignore")
+        )
+    click.echo(_(MANUAL_STEPS))
+    click.echo(_("folder ID: {id}").format(id=folder_id))
+    click.echo(_("folder:    {path}").format(path=folder.resolve()))
     try:
         client = svc.SyncthingClient(
             svc.resolve_endpoint(syncthing_home, address, api_key), timeout=5
@@ -213,10 +241,13 @@ def setup(
         me = svc.my_device_id(client)
     except svc.SyncthingUnavailable as exc:
         raise click.ClickException(
-            f"{exc}. Start Syncthing (or give --syncthing-home / --address and --api-key), "
-            "then run this again"
+            f"{exc}. "
+            + _(
+                "Start Syncthing (or give --syncthing-home / --address and --api-key), "
+                "then run this again"
+            )
         ) from None
-    click.echo(f"this laptop's device ID (give it to the other laptops): {me}")
+    click.echo(_("this laptop's device ID (give it to the other laptops): {id}").format(id=me))
     public_key = ""
     if not laptop_id:
         try:
@@ -224,17 +255,21 @@ def setup(
             if laptop_name and keys.name != laptop_name:  # one name in the key and folder
                 keys = keys.rename(laptop_name)
         except (StoreError, OSError) as exc:
-            raise click.ClickException(f"this laptop's key: {exc}") from None
+            raise click.ClickException(_("this laptop's key") + f": {rule_text(exc)}") from None
         laptop_id, public_key = keys.laptop_id, keys.public_key_b64
         laptop_name = laptop_name or keys.name
     try:
         path = register_laptop(folder, laptop_id, laptop_name or laptop_id, me, public_key)
     except Refused as exc:
-        raise click.ClickException(str(exc)) from None
-    click.echo(f"registered this laptop as {laptop_id} in {path.relative_to(folder)}")
+        raise click.ClickException(rule_text(exc)) from None
+    click.echo(
+        _("registered this laptop as {id} in {path}").format(
+            id=laptop_id, path=path.relative_to(folder)
+        )
+    )
     _head_judge_registers(folder, head_judge_secret, register)
     if not ids:
-        click.echo("no --peer given: nothing shared yet")
+        click.echo(_("no --peer given: nothing shared yet"))
         return
     try:
         svc.lan_only(client, {**svc.LAN_OPTIONS, "localAnnounceEnabled": lan_discovery})
@@ -244,15 +279,23 @@ def setup(
         doc = svc.share_folder(client, folder_id, folder, [d for d in ids if d != me])
     except svc.SyncthingUnavailable as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo("global discovery, relays and NAT: off (LAN only)")
+    click.echo(_("global discovery, relays and NAT: off (LAN only)"))
     if introducer:
         click.echo(
-            "the laptops named here introduce the others: this laptop also syncs with every "
-            "laptop they share the tournament with"
+            _(
+                "the laptops named here introduce the others: this laptop also syncs with "
+                "every laptop they share the tournament with"
+            )
         )
+    others = len(doc["devices"]) - 1
     click.echo(
-        f"shared {folder_id} with {len(doc['devices']) - 1} laptop(s); "
-        "it syncs as soon as the other laptop shares the same folder ID"
+        ngettext(
+            "shared {id} with {n} laptop; it syncs as soon as the other laptop shares the "
+            "same folder ID",
+            "shared {id} with {n} laptops; it syncs as soon as the other laptops share the "
+            "same folder ID",
+            others,
+        ).format(id=folder_id, n=others)
     )
 
 
@@ -267,10 +310,19 @@ def status(syncthing_home, address, api_key, folder) -> None:
         if st.reason:
             click.echo(f"  ({st.reason})")
         return
-    click.echo(f"  this laptop: {st.device_id}")
+    click.echo("  " + _("this laptop: {id}").format(id=st.device_id))
     if st.folder_id:
-        comp = "" if st.completion is None else f", {st.completion:.0f}% complete"
-        click.echo(f"  folder {st.folder_id}: {st.folder_state or '?'}{comp}")
+        comp = (
+            ""
+            if st.completion is None
+            else ", " + _("{pct}% complete").format(pct=f"{st.completion:.0f}")
+        )
+        state = _(FOLDER_STATES.get(st.folder_state or "", st.folder_state or "?"))
+        click.echo("  " + _("folder {id}: {state}").format(id=st.folder_id, state=state) + comp)
     for p in st.peers:
-        seen = "connected" if p.connected else f"last seen {svc.ago(p.last_seen_s)}"
-        click.echo(f"  {p.name or '(no name)'} {p.device_id[:7]}: {seen}")
+        seen = (
+            _("connected")
+            if p.connected
+            else _("last seen {ago}").format(ago=svc.ago(p.last_seen_s))
+        )
+        click.echo(f"  {p.name or _('(no name)')} {p.device_id[:7]}: {seen}")

@@ -48,7 +48,7 @@ class PortInfo:
         """A one-line label for a picker: stable name first when there is one."""
         name = self.by_id or self.device
         extra = f" ({self.device})" if self.by_id else ""
-        return f"{name}{extra} — {self.description}"
+        return f"{name}{extra} — {self.description}" if self.description else name + extra
 
     @property
     def open_path(self) -> str:
@@ -141,7 +141,7 @@ def list_chrono_ports(include_links: bool = False) -> list[PortInfo]:
                 device=p.device,
                 by_id=names.get(real),
                 description=(p.description if p.description and p.description != "n/a" else "")
-                or (p.product or p.manufacturer or "serial port"),
+                or (p.product or p.manufacturer or ""),
                 usb=p.vid is not None,
                 vid=p.vid,
                 pid=p.pid,

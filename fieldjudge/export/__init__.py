@@ -16,6 +16,7 @@ from fieldjudge.export.game_pass import read_played
 from fieldjudge.export.names import game_stem, tournament_stem, write_new
 from fieldjudge.export.protocol_doc import protocol_doc
 from fieldjudge.export.stamp import stamp_files
+from fieldjudge.i18n import _
 from fieldjudge.services.paintball import results
 from fieldjudge.store import Refused, bundle
 
@@ -68,16 +69,18 @@ def run_export(
         stamp_files(written, stamp)
         return written
     if fmt not in FORMATS:
-        raise Refused(f"unknown format {fmt!r} (html, pdf, csv or json)")
+        raise Refused(_("unknown format {fmt!r} (html, pdf, csv or json)").format(fmt=fmt))
     if delimiter is None:
         delimiter = ";" if lang == "ru" else ","
     if len(delimiter) != 1 or delimiter in '"\r\n':
-        raise Refused(f"the CSV delimiter is one character, not {delimiter!r}")
+        raise Refused(
+            _("the CSV delimiter is one character, not {delimiter!r}").format(delimiter=delimiter)
+        )
     out_dir = Path(out_dir)
     if game_id is not None and t.game(game_id) is None:
-        raise Refused(f"no game {game_id!r} in the schedule")
+        raise Refused(_("no game {game!r} in the schedule").format(game=game_id))
     if game_id is not None and not t.game_path(game_id).exists():
-        raise Refused(f"game {game_id} has not been played: nothing recorded")
+        raise Refused(_("game {game} has not been played: nothing recorded").format(game=game_id))
     written: list[Path] = []
 
     def put(name: str, payload: bytes) -> None:

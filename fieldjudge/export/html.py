@@ -30,6 +30,7 @@ td.num, th.num { text-align: right; }
 .signatures td.name { width: 24%; }
 .signatures td.sign { width: 22%; height: 22pt; border-bottom: 1px solid #000; }
 .struck s { color: #555; }
+.footnote { font-size: 9pt; border-top: 1px solid #000; padding-top: 3pt; }
 @media print { a { color: #000; text-decoration: none; } }
 """
 
@@ -78,7 +79,7 @@ def protocol_section(t, v, tr: Tr, lang: str) -> str:
     out = [
         '<section class="protocol">',
         f"<h1>{escape(d.heading)}</h1>",
-        '<p class="meta">' + "<br>".join(escape(m) for m in d.meta) + "</p>",
+        '<p class="meta">' + "<br>".join(escape(m) for m in (*d.meta, d.times) if m) + "</p>",
         f"<h2>{escape(lb['Result'])} (30.01)</h2>",
         _table(d.result_headers, d.result_rows, num_cols=(1, 2, 3)),
         f"<p>{escape(lb['Outcome'])}: <b>{escape(d.outcome)}</b></p>",
@@ -92,6 +93,9 @@ def protocol_section(t, v, tr: Tr, lang: str) -> str:
         out.append(f"<p>{escape(lb['No-show'])} (32.01–32.02): {escape(d.no_show)}</p>")
     out.append(f"<h2>{escape(lb['Eliminations'])}</h2>")
     out.append(_table(d.elim_headers, d.elim_rows, num_cols=(2,)))
+    if d.flag_rows:  # 22-23: the flag's way, each hang attempt with its verdict
+        out.append(f"<h2>{escape(lb['Flag'])} (22–23)</h2>")
+        out.append(_table(d.flag_headers, d.flag_rows))
     out.append(f"<h2>{escape(lb['Penalties'])}</h2>")
     out.append(_table(d.pen_headers, d.pen_rows, (2,)))
     for n in d.notes:
@@ -112,6 +116,12 @@ def protocol_section(t, v, tr: Tr, lang: str) -> str:
         f"{escape(lb['Head hash of the event chain'])}: {escape(d.head_hash)}<br>"
         f"{escape(lb['Signature fingerprint'])}: {escape(d.fingerprint or '____________')}</p>"
     )
+    if d.footnotes:  # the settings that differ from the rulebook, in plain words
+        out.append(
+            f'<p class="footnote">* {escape(lb["Settings of this tournament that differ from the rulebook"])}: '
+            + " ".join(escape(f) for f in d.footnotes)
+            + "</p>"
+        )
     out.append("</section>")
     return "\n".join(out)
 
@@ -180,12 +190,16 @@ def standings_html(
         f'<p class="meta">{escape(meta.get("date", ""))} · {escape(meta.get("venue", ""))} · '
         f"{escape(tr('as of'))} {escape(stamp)}</p>",
     ]
-    for div, rows in by_division.items():
+    tables = {div: standing_rows(t, rows, lang) for div, rows in by_division.items()}
+    # the tie-break column only when some team needed one (an empty column says nothing)
+    tied = any(str(r[-1]).strip() for rows in tables.values() for r in rows)
+    headers = [tr(h) for h in STANDING_HEADERS]
+    for div, table in tables.items():
         parts.append(f"<h2>{escape(tr('Division'))} {escape(div or '—')}</h2>")
         parts.append(
             _table(
-                [tr(h) for h in STANDING_HEADERS],
-                standing_rows(t, rows, lang),
+                headers if tied else headers[:-1],
+                table if tied else [r[:-1] for r in table],
                 num_cols=(0, 2, 3, 4, 5, 6, 7, 8, 9),
             )
         )

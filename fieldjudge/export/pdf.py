@@ -91,8 +91,9 @@ def draw_protocol(pdf: FPDF, d: ProtocolDoc, size: float) -> None:
     lb = d.labels
     pdf.set_font(FAMILY, "B", size + 5)
     pdf.multi_cell(0, size * 0.8, clean(d.heading), new_x="LMARGIN", new_y="NEXT")
-    for m in d.meta:
-        _p(pdf, m, size)
+    for m in (*d.meta, d.times):
+        if m:
+            _p(pdf, m, size)
     pdf.ln(size * 0.3)
     _h(pdf, f"{lb['Result']} (30.01)", size)
     _table(pdf, d.result_headers, d.result_rows, size, widths=(34, 16, 14, 18, 18))
@@ -105,8 +106,11 @@ def draw_protocol(pdf: FPDF, d: ProtocolDoc, size: float) -> None:
     pdf.ln(size * 0.3)
     _h(pdf, lb["Eliminations"], size)
     _table(pdf, d.elim_headers, d.elim_rows, size, widths=(9, 20, 7, 26, 28, 10))
+    if d.flag_rows:  # 22-23: the flag's way, each hang attempt with its verdict
+        _h(pdf, f"{lb['Flag']} (22–23)", size)
+        _table(pdf, d.flag_headers, d.flag_rows, size, widths=(9, 13, 78))
     _h(pdf, lb["Penalties"], size)
-    _table(pdf, d.pen_headers, d.pen_rows, size, widths=(9, 20, 7, 14, 50))
+    _table(pdf, d.pen_headers, d.pen_rows, size, widths=(9, 20, 7, 30, 34))
     for n in d.notes:
         _p(pdf, n, size)
     _h(pdf, f"{lb['Signatures']} (31)", size)
@@ -123,6 +127,10 @@ def draw_protocol(pdf: FPDF, d: ProtocolDoc, size: float) -> None:
     _p(pdf, f"{lb['Events']}: {d.events}", size)
     _p(pdf, f"{lb['Head hash of the event chain']}: {d.head_hash}", size)
     _p(pdf, f"{lb['Signature fingerprint']}: {d.fingerprint or '____________'}", size)
+    if d.footnotes:  # the settings that differ from the rulebook, in plain words
+        pdf.ln(size * 0.3)
+        label = lb["Settings of this tournament that differ from the rulebook"]
+        _p(pdf, f"* {label}: " + " ".join(d.footnotes), size - 1)
 
 
 def fitted(d: ProtocolDoc) -> tuple[float, FPDF]:
@@ -160,29 +168,100 @@ def protocols_pdf(t, views, tr: Tr, lang: str, title: str) -> bytes:
     return combined_pdf(title, [(d, fitted(d)[0]) for d in docs])
 
 
+#: the standings are pinned on a board and read from a step away: never smaller
+STANDINGS_SIZE = 10.0  # pt
+CELL_PAD = 1.0  # mm, left and right of a table cell's text
+PAGE_WIDTH = {"P": 210.0, "L": 297.0}  # A4, mm
+
+
+def _width(pdf: FPDF, text: object, style: str, size: float) -> float:
+    pdf.set_font(FAMILY, style, size)
+    return pdf.get_string_width(clean(text))
+
+
+def standings_layout(
+    pdf: FPDF, headers: Sequence[str], rows: Sequence[Sequence[object]], size: float
+) -> tuple[list[int], list[float], str]:
+    """Which columns to print (a column empty in every row is left out), their widths in
+    mm and the page orientation ("P", or "L" when the table is wider than a portrait A4).
+
+    A column is never narrower than the longest word of its header (bold) or of any of its
+    cells, so a header wraps between words only; a number column is as wide as its widest
+    value. Text columns wider than the page can give are narrowed, down to their longest
+    word, and wrap between words."""
+    keep = [i for i in range(len(headers)) if any(str(r[i]).strip() for r in rows)] or list(
+        range(len(headers))
+    )
+    slack = 2 * CELL_PAD + 0.8  # fpdf's own rounding: a word exactly as wide would break
+
+    def longest_word(text: object, style: str) -> float:
+        return max((_width(pdf, w, style, size) for w in str(text).split()), default=0.0)
+
+    least, want = [], []
+    for i in keep:
+        cells = [r[i] for r in rows]
+        least.append(
+            max([longest_word(headers[i], "B"), *(longest_word(c, "") for c in cells)]) + slack
+        )
+        want.append(max([_width(pdf, c, "", size) for c in cells] or [0.0]) + slack)
+    widths = [max(lo, w) for lo, w in zip(least, want, strict=True)]
+    orientation = "P" if sum(widths) <= PAGE_WIDTH["P"] - 2 * MARGIN else "L"
+    room = PAGE_WIDTH[orientation] - 2 * MARGIN
+    # room to spare: a header on one line reads better than one word a line
+    for j, i in enumerate(keep):
+        whole = _width(pdf, headers[i], "B", size) + slack
+        widths[j] += max(0.0, min(whole - widths[j], room - sum(widths)))
+    # too wide even in landscape: the widest wrapping columns give way, never below a word
+    while sum(widths) > room + 0.01:
+        k = max(range(len(widths)), key=lambda j: widths[j] - least[j])
+        give = min(widths[k] - least[k], sum(widths) - room)
+        if give <= 0.01:
+            break  # every column at its longest word: the table runs past, nothing is cut
+        widths[k] -= give
+    return keep, widths, orientation
+
+
 def standings_pdf(
     t, by_division: dict, tr: Tr, lang: str, now: datetime | None = None, provisional=()
 ) -> bytes:
+    """The standings as a head judge pins them: 10 pt, landscape A4 when the table is wider
+    than a portrait page, headers wrapped between words only, no empty column."""
     meta = t.meta
     stamp = (now or datetime.now()).strftime("%Y-%m-%d %H:%M")
     pdf = new_pdf(f"{tr('Standings')} — {meta.get('name', '')}")
-    pdf.add_page()
-    size = 8.0
+    size = STANDINGS_SIZE
+    headers = [tr(h) for h in STANDING_HEADERS]
+    tables = {div: standing_rows(t, rows, lang) for div, rows in by_division.items()}
+    every_row = [r for rows in tables.values() for r in rows]
+    keep, widths, orientation = standings_layout(pdf, headers, every_row, size)
+    pdf.add_page(orientation=orientation)
     pdf.set_font(FAMILY, "B", size + 5)
     pdf.multi_cell(
         0, size * 0.8, clean(f"{tr('Standings')}: {meta.get('name', '')}"), new_x="LMARGIN"
     )
     pdf.ln(size * 0.8)
     _p(pdf, f"{meta.get('date', '')} · {meta.get('venue', '')} · {tr('as of')} {stamp}", size)
-    for div, rows in by_division.items():
+    for div, rows in tables.items():
         _h(pdf, f"{tr('Division')} {div or '—'}", size)
-        _table(
-            pdf,
-            [tr(h) for h in STANDING_HEADERS],
-            standing_rows(t, rows, lang),
-            size - 1,
-            widths=(9, 28, 10, 13, 13, 13, 10, 10, 12, 11, 40),
-        )
+        pdf.set_font(FAMILY, size=size)
+        with pdf.table(
+            width=sum(widths),
+            col_widths=widths,
+            line_height=size * 0.5,
+            padding=(0.6, CELL_PAD, 0.6, CELL_PAD),
+            text_align="LEFT",
+            align="LEFT",
+            headings_style=FontFace(emphasis="BOLD", fill_color=(235, 235, 235)),
+            first_row_as_headings=True,
+        ) as table:
+            head = table.row()
+            for i in keep:
+                head.cell(clean(headers[i]))
+            for r in rows or [["—"] + [""] * (len(headers) - 1)]:
+                row = table.row()
+                for i in keep:
+                    row.cell(clean(r[i]))
+        pdf.ln(size * 0.3)
     for line in provisional:
         _p(pdf, line, size)
     return bytes(pdf.output())

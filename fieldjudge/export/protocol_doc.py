@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from fieldjudge.i18n import reason_label, rule_text
 from fieldjudge.rules import key_ids
 from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.events import VOID, effective
+from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.clock import parse_wall
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
+from fieldjudge.rules.paintball.setup import FPS_WHOLE, Settings
 from fieldjudge.rules.timefmt import format_game_clock
-from fieldjudge.settings import settings_lines
 
 Tr = Callable[[str], str]
 
@@ -86,6 +88,13 @@ class ProtocolDoc:
     head_hash: str
     fingerprint: str = ""  # the signature fingerprint, once logs are signed
     labels: dict[str, str] = field(default_factory=dict)
+    #: 22-23: the flag's way: capture, hand-overs, each hang attempt and its verdict
+    flag_headers: list[str] = field(default_factory=list)
+    flag_rows: list[tuple] = field(default_factory=list)
+    #: the game's start and end (local time), its game time and its length with the stops
+    times: str = ""
+    #: the settings of this game that differ from the rulebook's defaults, in plain words
+    footnotes: list[str] = field(default_factory=list)
 
 
 def senior_judge(v) -> str:
@@ -195,6 +204,176 @@ def sign_lines(t, v, tr: Tr) -> list[SignLine]:
     return lines
 
 
+def player_label(v, team: object, number: object) -> str:
+    """«Медведи #7 Иван Петров»: team, shirt number and the name typed in the app."""
+    try:
+        p = v.state.player(str(team), int(number))  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        p = None
+    base = f"{v.name(str(team))} #{number}"
+    return f"{base} {p.name}" if p is not None and p.name else base
+
+
+def flag_rows(v, tr: Tr, lang: str) -> list[tuple]:
+    """22-23: every capture, hand-over, hang attempt and hang verdict of the game, in
+    order: (game time, local time, what happened)."""
+    rows = []
+    verdicts = {h.event_id: h for h in v.state.hangs}  # 23.01: the touch → its verdict
+    last_hang = None
+    for e in effective(v.events):
+        d = e.data
+        if e.type == ev.FLAG_CAPTURE:
+            opponent = v.setup.opponent(str(d.get("team")))
+            what = tr("{player} captured the flag of {team}").format(
+                player=player_label(v, d.get("team"), d.get("number")), team=v.name(opponent)
+            )
+        elif e.type == ev.FLAG_HANDOVER:
+            what = tr("{player} handed the flag over to {to}").format(  # a teammate
+                player=player_label(v, d.get("team"), d.get("from_number")),
+                to=player_label(v, d.get("team"), d.get("to_number")).removeprefix(
+                    v.name(str(d.get("team"))) + " "
+                ),
+            )
+        elif e.type == ev.FLAG_HANG:
+            last_hang = verdicts.get(e.id)
+            what = tr("{player} touched the start banner with the flag (23.01): Time!").format(
+                player=player_label(v, d.get("team"), d.get("number"))
+            )
+        elif e.type == ev.HANG_VERDICT:
+            verdict = last_hang.text if last_hang is not None and last_hang.text else ""
+            shown = rule_text(verdict, v.names, lang) if verdict else "—"
+            what = f"{tr('Verdict on the hang')}: {shown}"
+        else:
+            continue
+        rows.append((format_game_clock(e.game_clock_ms), local_time(e.wall_time), what))
+    return rows
+
+
+def times_line(v, tr: Tr) -> str:
+    """When the game started and ended (local time), the game time played and how long it
+    lasted with its stops; empty before the clock started."""
+    events = effective(v.events)
+    start = next((e for e in events if e.type == ev.CLOCK_START), None)
+    if start is None:
+        return ""
+    text = f"{tr('Game started at')} {local_time(start.wall_time)}"
+    end_ms = v.state.end_ms
+    if end_ms is None or not v.state.ended:
+        return text
+    after = {ev.INSPECTION, VOID, *pr.PROTOCOL_TYPES}  # recorded after the game's end
+    end = next(
+        (
+            e
+            for e in reversed(events)
+            if e.type not in after and e.game_clock_ms is not None and e.game_clock_ms <= end_ms
+        ),
+        None,
+    )
+    length = format_game_clock(v.setup.settings.game_length_ms)
+    text += f" · {tr('ended at')} "
+    if end is not None:
+        text += local_time(end.wall_time) + " · "
+    text += tr("game time {played} of {length}").format(
+        played=format_game_clock(end_ms), length=length
+    )
+    if end is None:
+        return text
+    try:
+        lasted = parse_wall(end.wall_time) - parse_wall(start.wall_time)
+    except (ValueError, TypeError):
+        return text
+    minutes, seconds = divmod(max(0, int(lasted.total_seconds())), 60)
+    return text + " · " + tr("with the stops {lasted}").format(lasted=f"{minutes}:{seconds:02d}")
+
+
+def penalty_rows(v, tr: Tr, lang: str) -> list[tuple]:
+    """Every penalty of the game in one table: the chronograph's (20.02-20.05) and the
+    penalty points for a hit found at the inspection (18.02), the points in the table."""
+    rows = [
+        (
+            format_game_clock(c.game_clock_ms),
+            v.name(c.team),
+            c.number,
+            tr("Chrono") + ": " + tr("{fps} fps").format(fps=f"{c.fps:g}"),
+            rule_text(c.text, v.names, lang),
+        )
+        for c in v.state.chrono
+        if c.penalty != "none"
+    ]
+    by_id = {e.id: e for e in v.events}
+    default = v.setup.settings.inspection_penalty_points
+    for note in v.state.penalty_reports:  # 18.02
+        e = by_id.get(note.event_id)
+        if e is None:
+            continue
+        d = e.data
+        rows.append(
+            (
+                format_game_clock(v.state.end_ms),
+                v.name(str(d.get("team"))),
+                d.get("number"),
+                tr("Inspection after the game: hit found (18.02)"),
+                tr("penalty points: {points}, subtracted from the game points").format(
+                    points=d.get("penalty_points", default)
+                ),
+            )
+        )
+    return rows
+
+
+def settings_footnotes(settings: Settings, tr: Tr) -> list[str]:
+    """The settings of a game that differ from the rulebook's defaults, each one sentence
+    a captain reads without the settings screen."""
+    base, out = Settings(), []
+    if settings.game_length_ms != base.game_length_ms:
+        out.append(
+            tr("The game lasts {length} (the rulebook: {default}).").format(
+                length=format_game_clock(settings.game_length_ms),
+                default=format_game_clock(base.game_length_ms),
+            )
+        )
+    if settings.team_size != base.team_size:
+        out.append(
+            tr("{n} players a team (the rulebook: {default}).").format(
+                n=settings.team_size, default=base.team_size
+            )
+        )
+    p = settings.points
+    if p != base.points:
+        out.append(
+            tr(
+                "Game points (30.01): flag hang {hang}, flag held {held}, draw {draw}, loss {loss}."
+            ).format(hang=p.flag_hang, held=p.flag_held, draw=p.draw, loss=p.loss)
+        )
+    if settings.end_when_team_out != base.end_when_team_out:
+        out.append(
+            tr("The game ends as soon as a team has nobody left (23.03).")
+            if settings.end_when_team_out
+            else tr(
+                "A team with nobody left does not end the game: the other may still hang "
+                "the flag (23.03)."
+            )
+        )
+    if settings.fps_precision != base.fps_precision:
+        out.append(
+            tr("Speeds are judged as rounded down to whole fps (20.02).")
+            if settings.fps_precision == FPS_WHOLE
+            else tr("Speeds are judged on the exact reading, tenths included (20.02).")
+        )
+    if settings.chrono.limit_fps != base.chrono.limit_fps:
+        out.append(
+            tr("Speed limit: {limit} fps (20.02).").format(limit=f"{settings.chrono.limit_fps:g}")
+        )
+    if settings.inspection_penalty_points != base.inspection_penalty_points:
+        out.append(
+            tr(
+                "A hit found at the inspection after the game costs {points} penalty "
+                "points (18.02)."
+            ).format(points=settings.inspection_penalty_points)
+        )
+    return out
+
+
 CAUSE_TEXT = {"team": "the team", "organisers": "the organisers"}  # 32.03
 
 
@@ -244,21 +423,10 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
         elim_rows.append(
             (format_game_clock(e.game_clock_ms), name(p.team), p.number, p.name, label, e.section)
         )
-    pen_rows = [
-        (
-            format_game_clock(c.game_clock_ms),
-            name(c.team),
-            c.number,
-            f"{c.fps} fps",
-            rule_text(c.text, v.names, lang),
-        )
-        for c in v.state.chrono
-        if c.penalty != "none"
-    ]
-    notes = [
-        rule_text(n.text, v.names, lang)
-        for n in (*v.state.team_penalties, *v.state.penalty_reports, *v.state.flagged)
-    ]
+    pen_rows = penalty_rows(v, tr, lang)
+    # 20.05 / 28.02 team penalties and what the head judge must look at; the 18.02 points
+    # are in the penalties table
+    notes = [rule_text(n.text, v.names, lang) for n in (*v.state.team_penalties, *v.state.flagged)]
     proto = v.protocol
     if proto.submission is not None:
         submitted = (
@@ -273,10 +441,8 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
         heading=f"{tr('Game protocol')}: {name(a)} — {name(b)}",
         meta=[
             f"{meta.get('name', '')} · {meta.get('venue', '')} · {meta.get('division', '')}",
-            f"{tr('Game')} {v.game.get('id', '')} · {tr('Field')} {v.game.get('field', '')}"
-            f" · {tr('Start')} {start.replace('T', ' ')}",
-            # 23.03, 20.02/20.03, 18.02: the settings that change this result
-            " · ".join(settings_lines(t.settings, tr)[2:]),
+            # the game as the schedule names it (its id is the file's, not the paper's)
+            f"{tr('Field')} {v.game.get('field', '')} · {tr('Start')} {start.replace('T', ' ')}",
             *([line] if (line := lineup_line(v, name, tr)) else []),
         ],
         result_headers=[
@@ -301,7 +467,7 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
         ),
         elim_headers=[tr("Time"), tr("Team"), tr("No."), tr("Player"), tr("Reason"), tr("Section")],
         elim_rows=elim_rows,
-        pen_headers=[tr("Time"), tr("Team"), tr("No."), tr("Chrono"), tr("Verdict")],
+        pen_headers=[tr("Time"), tr("Team"), tr("No."), tr("Cause"), tr("Penalty")],
         pen_rows=pen_rows,
         notes=notes,
         submitted=submitted,
@@ -309,6 +475,10 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
         events=len(v.events),
         head_hash=v.last_hash or "—",
         fingerprint=signature_fingerprint(v),
+        flag_headers=[tr("Time"), tr("Clock time"), tr("Flag")],
+        flag_rows=flag_rows(v, tr, lang),
+        times=times_line(v, tr),
+        footnotes=settings_footnotes(v.setup.settings, tr),
         labels={
             k: tr(k)
             for k in (
@@ -324,6 +494,8 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
                 "Signature",
                 "Name",
                 "Corrections by the head judge",
+                "Flag",
+                "Settings of this tournament that differ from the rulebook",
             )
         },
     )

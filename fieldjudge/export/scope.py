@@ -12,7 +12,15 @@ from fieldjudge.services.paintball.results import game_summaries
 
 COUNTED_PHASES = (pr.SIGNED, pr.LOCKED)
 
+#: every phase a game not counted yet can be in: the engine's (a game under way or being
+#: inspected) and the protocol's (31); a code never reaches the paper
 PHASE_TEXT = {
+    "not_started": "not played yet",
+    "running": "game in progress",
+    "stopped": "game in progress",
+    "hang_check": "game in progress",
+    "ended": "post-game inspection",
+    "inspection": "post-game inspection",
     "open": "not submitted",
     "final": "not submitted",
     "submitted": "submitted: waiting for the captains",
@@ -42,6 +50,14 @@ def provisional_games(t, made: Mapping[str, dict] | None = None) -> list[Provisi
     return out
 
 
+def game_label(game: Mapping, tr) -> str:
+    """A game as the schedule names it: its start and field ("10:20 · Поле 2"), never its
+    id."""
+    start = str(game.get("start", "") or "")
+    when = start[11:16] if len(start) >= 16 else start
+    return f"{when} · {tr('Field')} {game.get('field', '')}"
+
+
 def provisional_lines(t, tr, made: Mapping[str, dict] | None = None) -> list[str]:
     """One line per provisional game, in the document's language (``made``: see
     :func:`provisional_games`)."""
@@ -51,7 +67,7 @@ def provisional_lines(t, tr, made: Mapping[str, dict] | None = None) -> list[str
         a, b = p.game["team_a"], p.game["team_b"]
         pts = f" · {p.points.get(a, 0)} : {p.points.get(b, 0)}" if p.points else ""
         lines.append(
-            f"{p.game.get('id', '')} · {names.get(a, a)} — {names.get(b, b)} · "
-            f"{tr(PHASE_TEXT.get(p.phase, p.phase))}{pts}"
+            f"{game_label(p.game, tr)} · {names.get(a, a)} — {names.get(b, b)} · "
+            f"{tr(PHASE_TEXT.get(p.phase, 'game in progress'))}{pts}"
         )
     return lines

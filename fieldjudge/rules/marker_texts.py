@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldjudge.rules.messages import Phrase, RuleMessage, Team, catalog, joined
+from fieldjudge.rules.messages import Measured, Phrase, RuleMessage, Team, catalog, joined
 
 R = RuleMessage
 
@@ -80,8 +80,8 @@ def rof_interval(
     also = Phrase("; {n} not measured", n=unknown) if unknown else Phrase("")
     return R(
         "20.02",
-        "shortest interval {gap:g} ms{under}{near}{also}",
-        gap=gap,
+        "shortest interval {gap} ms{under}{near}{also}",
+        gap=Measured(gap),
         under=under,
         near=near,
         also=also,
@@ -115,8 +115,8 @@ def shots_after_release(shots: int, limit: int) -> Phrase:
 @catalog
 def late_after_release(delay: float, limit: float) -> Phrase:
     return Phrase(
-        "a shot {d:g} ms after release (at most {limit:g})",
-        d=delay,
+        "a shot {d} ms after release (at most {limit:g})",
+        d=Measured(delay),
         limit=limit,
     )
 
@@ -130,8 +130,8 @@ def after_release_failed(problems: tuple[Phrase, ...]) -> RuleMessage:
 def one_after_release(delay: float) -> RuleMessage:
     return R(
         "19.05",
-        "1 shot {d:g} ms after release",
-        d=delay,
+        "1 shot {d} ms after release",
+        d=Measured(delay),
     )
 
 

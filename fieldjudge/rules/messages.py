@@ -25,6 +25,7 @@ replace them properly. The message constructors live in catalogs (``paintball/re
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -65,6 +66,23 @@ class Player(str):
 
     def render(self, translate: Translate | None = None, names: Names = None) -> str:
         return f"{Team(self.team).render(translate, names)} #{self.number}"
+
+
+#: the gettext context of the decimal separator (``.`` in English, ``,`` in Russian)
+DECIMAL_CONTEXT = "decimal separator"
+
+
+class Measured(str):
+    """A measured figure (milliseconds of a string of shots) shown to a tenth, never more:
+    floored, so a figure under a limit never reads as the limit; written with the
+    language's decimal separator ("81,5" in Russian)."""
+
+    def __new__(cls, value: Any) -> Measured:
+        tenths = math.floor(float(value) * 10 + 1e-6) / 10
+        return super().__new__(cls, f"{tenths:.1f}".removesuffix(".0"))
+
+    def render(self, translate: Translate | None = None, names: Names = None) -> str:
+        return str(self).replace(".", translate(DECIMAL_CONTEXT, ".") if translate else ".")
 
 
 def _arg(value: Any, translate: Translate | None, names: Names) -> Any:

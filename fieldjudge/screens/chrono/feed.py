@@ -29,7 +29,7 @@ from textual.worker import get_current_worker
 from fieldjudge.devices.parsers import UNTIMED, Garbled, Reading
 from fieldjudge.devices.reader import CONNECTED, DISCONNECTED, WAITING, ChronoReader, Status
 from fieldjudge.i18n import _
-from fieldjudge.services.paintball.chrono import ChronoConfig
+from fieldjudge.services.paintball.chrono import ChronoConfig, link_fault_text
 
 NONE = "none"  # no port chosen
 
@@ -215,7 +215,8 @@ class ChronoFeed(Vertical):
             self._set_state(CONNECTED, _("Chrono connected") + f": {st.message}")
         elif st.state == DISCONNECTED:
             self._set_state(
-                DISCONNECTED, _("CHRONO DISCONNECTED — reconnecting") + f" ({st.message})"
+                DISCONNECTED,
+                _("CHRONO DISCONNECTED — reconnecting") + f" ({link_fault_text(st.message)})",
             )
         elif st.state == WAITING and self.config is not None and self.config.device:
             # another device (or none) is on the port: say which one we wait for

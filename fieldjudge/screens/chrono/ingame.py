@@ -18,7 +18,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Digits, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from fieldjudge.i18n import _, rule_text
@@ -46,6 +46,7 @@ from fieldjudge.screens.chrono.text import (
     player_label,
     shot_list,
 )
+from fieldjudge.screens.chrono.widgets import BigDigits
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import Refused
@@ -102,7 +103,7 @@ class InGameChronoScreen(JudgeScreen):
                 yield Static("", id="cg-player", classes="pane-title")
                 yield Static("", id="cg-analysis")
                 with Vertical(id="cg-result"):
-                    yield Digits("", id="cg-result-digits")
+                    yield BigDigits("", id="cg-result-digits")  # 20.06: fills the box
                     yield Static("", id="cg-result-text")
                 yield Static("", id="cg-hint")
         yield PromptPanel()  # a typed reading (t), in the screen itself (screens/keys.py)
@@ -283,7 +284,7 @@ class InGameChronoScreen(JudgeScreen):
         box.display = True
         box.set_class(not cv.eliminates, "-clean")
         # 20.06: the reading as the device gave it (judged on the whole fps, 20.02/20.03)
-        self.query_one("#cg-result-digits", Digits).update(f"{data['fps']:g}")
+        self.query_one("#cg-result-digits", BigDigits).update(f"{data['fps']:g}")
         # at 80x24 the box needs the room: the list, the feed and the analysis step aside
         for sel in ("#cg-players", "#feed", "#cg-analysis", "#cg-hint"):
             self.query_one(sel).display = False

@@ -54,7 +54,7 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
                 )
                 yield Label(_("Format"))
                 yield Select(
-                    [(f, f) for f in ("auto", *FORMATS)],
+                    [(format_label(f), f) for f in ("auto", *FORMATS)],
                     value=cur.fmt,
                     allow_blank=False,
                     id="fmt",
@@ -62,7 +62,7 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
                 )
                 yield Label(_("Unit"))
                 yield Select(
-                    [(u, u) for u in UNIT_TO_FPS],
+                    [(_(UNIT_TEXT.get(u, u)), u) for u in UNIT_TO_FPS],
                     value=cur.unit,
                     allow_blank=False,
                     id="unit",
@@ -122,9 +122,9 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
             tol = link_tolerance(baud, fmt)
             self.query_one("#setup-tolerance", Static).update(
                 _("Timing tolerance of this link")
-                + f": ±{tol.interval_ms:g} ms "
+                + f": ±{tol.interval_ms:g} {_('ms')} "
                 + _("between shots")
-                + f", +{tol.delay_ms:g} ms "
+                + f", +{tol.delay_ms:g} {_('ms')} "
                 + _("after release")
             )
 
@@ -165,6 +165,24 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+#: the chronograph's units in the judge's words (the stored value stays the code)
+UNIT_TEXT = {"fps": "fps", "mph": "mph", "km/h": "km/h", "m/s": "m/s", "knots": "knots"}
+#: frame formats: the brand-named ones keep their brand (Stalker, Decatur, Chrony)
+FORMAT_TEXT = {
+    "auto": "auto (recognise)",
+    "plain": "plain number",
+    "stalker-a": "Stalker A",
+    "stalker-be": "Stalker B/E",
+    "decatur": "Decatur",
+    "chrony": "Chrony",
+}
+
+
+def format_label(fmt: str) -> str:
+    """A frame format as the dialog names it."""
+    return _(FORMAT_TEXT.get(fmt, fmt))
 
 
 def _device_text(cfg: ChronoConfig) -> str:

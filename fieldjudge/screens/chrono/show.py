@@ -7,10 +7,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Digits, Static
+from textual.widgets import Static
 
 from fieldjudge.i18n import _
 from fieldjudge.screens.base import JudgeModal
+from fieldjudge.screens.chrono.widgets import BigDigits
 
 
 class ReadingShownScreen(JudgeModal[None]):
@@ -22,7 +23,7 @@ class ReadingShownScreen(JudgeModal[None]):
         width: 76; max-width: 100%; height: auto; max-height: 100%;
         border: heavy $error; background: $surface; padding: 0 1;
     }
-    ReadingShownScreen #shown-digits { width: auto; text-style: bold; }
+    ReadingShownScreen #shown-digits { width: 1fr; height: 15; text-style: bold; }
     """
     BINDINGS = [
         Binding("enter", "close", "Close"),
@@ -36,7 +37,7 @@ class ReadingShownScreen(JudgeModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="shown-box"):
-            yield Digits(f"{self.fps:g}", id="shown-digits")
+            yield BigDigits(f"{self.fps:g}", id="shown-digits")  # as large as fits
             yield Static(self.text, id="shown-text")
             yield Static(_("Show this reading to the player (20.06). Enter / Esc: close"))
 

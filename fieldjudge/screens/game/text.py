@@ -9,6 +9,7 @@ from typing import Any
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.i18n import reason_label as translated_reason
+from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
@@ -76,6 +77,21 @@ END_TEXT = {
 
 OUTCOME_TEXT = {"eliminated": "eliminated", "in_play": "in play"}
 INSPECTION_TEXT = {"clean": "clean", "hit_found": "hit found", "did_not_report": "did not report"}
+# 19.05-19.07: the pre-game marker check's verdicts (ev.MARKER_RESULTS)
+MARKER_RESULT_TEXT = {
+    "admitted": "admitted",
+    "not_admitted": "not admitted",
+    "no_marker": "no marker",
+}
+# 32.01: why a team did not play (ev.NO_SHOW's ``reason``)
+NO_SHOW_REASON_TEXT = {"late": "late", "refused": "refused to play"}
+# 31: the protocol's events in a game's log
+OUTCOME_NAMES = {
+    "flag_hang": "flag hang",
+    "flag_held": "flag held at the end",
+    "draw": "draw",
+    "no_show": "no-show",
+}
 
 
 def clock(ms: int | None) -> str:
@@ -160,11 +176,44 @@ def flag_text(st: m.GameState, owner: str, namer: Namer) -> str:
     return head + _("at base")
 
 
-def _fps(value: Any) -> str:
+def fps_text(value: Any) -> str:
+    """A chrono reading with its unit in the UI language ("287 фпс")."""
     try:
-        return f"{float(value):g} fps"
+        return _("{fps} fps").format(fps=f"{float(value):g}")
     except (TypeError, ValueError):
         return "—"
+
+
+def _points(namer: Namer, points: Any) -> str:
+    """``{team: points}`` as "A 3 : B 0"."""
+    if not isinstance(points, dict):
+        return ""
+    return " : ".join(f"{namer.team(team)} {pts}" for team, pts in points.items())
+
+
+def protocol_event_text(e: Event, namer: Namer) -> str | None:
+    """31: a protocol step in the game's log, or None for any other event."""
+    d = e.data if isinstance(e.data, dict) else {}
+    t = e.type
+    if t == pr.PROTOCOL_SUBMITTED:
+        return f"{_('Protocol submitted by the senior judge')}: {_points(namer, d.get('points'))}"
+    if t == pr.CAPTAIN_SIGNED:
+        return (
+            f"{_('Captain signed the protocol')}: {namer.team(d.get('team'))}, {d.get('name', '')}"
+        )
+    if t == pr.CAPTAIN_REFUSED:
+        return (
+            f"{_('Captain refused to sign the protocol')}: {namer.team(d.get('team'))}"
+            f" — {d.get('reason', '')}"
+        )
+    if t == pr.TOTAL_CORRECTED:
+        text = f"{_('Total corrected by the head judge')}: {_points(namer, d.get('new_points'))}"
+        if d.get("new_outcome"):
+            outcome = _(OUTCOME_NAMES.get(str(d["new_outcome"]), str(d["new_outcome"])))
+            team = d.get("new_outcome_team")
+            text += f", {outcome}" + (f" ({namer.team(team)})" if team else "")
+        return text + f" — {d.get('reason', '')}"
+    return None
 
 
 def _refs(namer: Namer, refs: Any) -> str:
@@ -189,7 +238,7 @@ def hang_verdict_text(st: m.GameState, d: dict[str, Any]) -> Any:
     if cv.eliminates:
         return nt.hang_rejected_chrono(cv.section, cv.text)
     fps = reading_fps(d)
-    return f"{rule_text(nt.hang_counted())}, {_fps(fps)}"
+    return f"{rule_text(nt.hang_counted())}, {fps_text(fps)}"
 
 
 def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> str:
@@ -221,7 +270,7 @@ def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> s
         out = _(OUTCOME_TEXT.get(str(d.get("outcome")), str(d.get("outcome"))))
         return f"{what} {namer.player(d.get('team'), d.get('number'))}: {out}"
     if t == ev.CHRONO_READING:
-        return f"{_('Chrono')} {namer.player(d.get('team'), d.get('number'))}: {_fps(d.get('fps'))}"
+        return f"{_('Chrono')} {namer.player(d.get('team'), d.get('number'))}: {fps_text(d.get('fps'))}"
     if t == ev.FLAG_CAPTURE:
         return f"⚑ {namer.player_full(d.get('team'), d.get('number'))} " + _("captured the flag")
     if t == ev.FLAG_HANDOVER:
@@ -255,9 +304,15 @@ def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> s
         numbers = ", ".join(f"#{n}" for n in d.get("numbers") or [])
         return f"{_('Line-up')} {namer.team(d.get('team'))}: {numbers}"
     if t == ev.MARKER_VERDICT:
-        return f"{_('Marker check')} {namer.player(d.get('team'), d.get('number'))}: " + str(
-            d.get("result")
+        result = str(d.get("result"))
+        return f"{_('Marker check of')} {namer.player(d.get('team'), d.get('number'))}: " + _(
+            MARKER_RESULT_TEXT.get(result, result)
         )
     if t == ev.NO_SHOW:
-        return _("No-show") + ": " + ", ".join(namer.team(x) for x in d.get("absent") or [])
-    return t.replace("_", " ")
+        text = _("No-show") + ": " + ", ".join(namer.team(x) for x in d.get("absent") or [])
+        reason = str(d.get("reason") or "")
+        return text + (f" ({_(NO_SHOW_REASON_TEXT.get(reason, reason))})" if reason else "")
+    proto = protocol_event_text(e, namer)
+    if proto is not None:
+        return proto
+    return _("other event")

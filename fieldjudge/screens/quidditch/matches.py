@@ -34,15 +34,18 @@ from fieldjudge.services import (
     create_tournament,
     slugify,
 )
-from fieldjudge.services.quidditch import QuidditchSession, SessionError, match_list
-
-QUIDDITCH_FOLDER = "quidditch"
+from fieldjudge.services.quidditch import (
+    QuidditchSession,
+    SessionError,
+    match_list,
+    quidditch_folder,
+)
 
 
 def open_quidditch(app) -> None:
     """From the home screen: make sure a folder is open, then show the matches."""
     if app.tournament is None:
-        folder = app.data_dir / QUIDDITCH_FOLDER
+        folder = quidditch_folder(app.data_dir)  # --data-dir …/quidditch: that folder
         if (folder / TOURNAMENT_FILE).exists():
             if not app.open_tournament(folder):
                 return

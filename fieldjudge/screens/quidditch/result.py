@@ -22,7 +22,8 @@ from fieldjudge.services.quidditch import QuidditchSession, Resolved
 def seed_message(session: QuidditchSession) -> MessageScreen:
     return MessageScreen(
         _("Publish before round 1"),
-        f"sha256(server seed):\n{session.seed_hash}\n\n"
+        _("Server seed hash (SHA-256)")
+        + f":\n{session.seed_hash}\n\n"
         + _("Client seed")
         + f": {session.setup.client_seed or '—'}\n\n"
         + _("Copied to the clipboard. Reveal the seed after the match (Ctrl+R)."),

@@ -14,7 +14,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import CsvImportError, read_csv_file
-from fieldjudge.i18n import _, rule_text
+from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.rules.names import name_problem
 from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
 from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
@@ -39,7 +39,19 @@ SKILL_FIELDS = (
     ("beater_accuracy_per_match", "Beater accuracy per match, %"),
 )
 END_LABELS = {"snitch": "snitch only", "points": "points limit", "rounds": "round limit"}
-END_ALIASES = {"s": "snitch", "p": "points", "r": "rounds", "с": "snitch", "о": "points"}
+END_ALIASES = {
+    "s": "snitch",
+    "p": "points",
+    "r": "rounds",
+    "с": "snitch",
+    "о": "points",
+    "р": "rounds",
+    "снитч": "snitch",
+    "очки": "points",
+    "раунды": "rounds",
+}
+#: 9: the end conditions as the judge types them (the form shows the UI language's word)
+END_WORDS = {"snitch": "snitch", "points": "points", "rounds": "rounds"}
 
 
 # 5: interception; 9: snitch vanishing (match settings, RULES.md)
@@ -48,12 +60,36 @@ INTERCEPTION_LABELS = {
     "contest": "contest: the receiver also draws, the higher value takes the ball",
 }
 VANISH_LABELS = {"per_round": "every round of a chase", "per_chase": "once per chase"}
-INTERCEPTION_ALIASES = {"flat": "flat", "contest": "contest", "f": "flat", "c": "contest"}
+INTERCEPTION_ALIASES = {
+    "flat": "flat",
+    "contest": "contest",
+    "f": "flat",
+    "c": "contest",
+    "простой": "flat",
+    "п": "flat",
+    "спор": "contest",
+    "с": "contest",
+}
 VANISH_ALIASES = {
     "per_round": "per_round",
     "per_chase": "per_chase",
     "round": "per_round",
     "chase": "per_chase",
+    "every round": "per_round",
+    "once a chase": "per_chase",
+    "каждый круг": "per_round",
+    "круг": "per_round",
+    "к": "per_round",
+    "раз за погоню": "per_chase",
+    "погоня": "per_chase",
+    "п": "per_chase",
+}
+#: 5 and 9 as the judge types them (the form shows the UI language's word)
+SETTING_WORDS = {
+    "flat": "flat",
+    "contest": "contest",
+    "per_round": "every round",
+    "per_chase": "once a chase",
 }
 
 
@@ -87,7 +123,7 @@ class MatchSetupScreen(JudgeScreen):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[RosterRow] = default_rows("Команда А", "Команда Б")
-        self.match_id = "match-1"
+        self.match_id = _("match-1")
         self.initials: dict[str, str] = {"Команда А": "А", "Команда Б": "Б"}
         self.genitives: dict[str, str] = {}
         self.end = EndCondition()
@@ -203,7 +239,11 @@ class MatchSetupScreen(JudgeScreen):
                 return
             self.rows = rows
             self.refresh_all()
-            self.notify(_("Imported {n} players").format(n=len(rows)))
+            self.notify(
+                ngettext("Imported {n} player", "Imported {n} players", len(rows)).format(
+                    n=len(rows)
+                )
+            )
 
         self.app.push_screen(
             FormScreen(
@@ -218,7 +258,7 @@ class MatchSetupScreen(JudgeScreen):
     # -- match, settings, feints -----------------------------------------------------------
     def action_match_details(self) -> None:
         a, b = self.teams()
-        kinds = "/".join(END_KINDS)
+        kinds = " / ".join(_(END_WORDS.get(k, k)) for k in END_KINDS)
 
         def parse(v: Values) -> EndCondition:
             kind = END_ALIASES.get(v["end"].lower(), v["end"].lower()) or END_SNITCH
@@ -266,7 +306,11 @@ class MatchSetupScreen(JudgeScreen):
                     Field("b", _("Team 2"), b),
                     Field("ib", _("Team 2 initial"), self.initials.get(b, "")),
                     Field("gb", _("Team 2 genitive"), self.genitives.get(b, "")),
-                    Field("end", _("End: snitch / points / rounds"), self.end.kind),
+                    Field(
+                        "end",
+                        _("End: snitch / points / rounds"),
+                        _(END_WORDS.get(self.end.kind, self.end.kind)),
+                    ),
                     Field("limit", _("Points or round limit"), str(self.end.limit or "")),
                     Field(
                         "client", _("Client seed (from the players, optional)"), self.client_seed
@@ -306,12 +350,12 @@ class MatchSetupScreen(JudgeScreen):
             Field(
                 "interception",
                 _("Interception (5): flat or contest"),
-                self.settings.interception,
+                _(SETTING_WORDS[self.settings.interception]),
             ),
             Field(
                 "vanish_mode",
                 _("Snitch vanishing (9): per_round or per_chase"),
-                self.settings.vanish_mode,
+                _(SETTING_WORDS[self.settings.vanish_mode]),
             ),
         ]
         self.app.push_screen(

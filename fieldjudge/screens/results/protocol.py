@@ -355,7 +355,7 @@ class ProtocolScreen(JudgeScreen):
         def check(vals: Values) -> str | None:
             if vals["absent"] not in ("1", "2", "12"):
                 return _("Absent: 1, 2 or 12 (both)")
-            if vals["reason"] not in ("late", "refused"):
+            if no_show_reason(vals["reason"]) is None:
                 return _("Reason: late or refused")
             if no_show_cause(vals["cause"]) is None:
                 return _("Caused by: team or organisers (32.03)")
@@ -366,7 +366,8 @@ class ProtocolScreen(JudgeScreen):
         def run(values: Values) -> None:
             absent = [v.teams[int(c) - 1] for c in values["absent"]]
             cause = no_show_cause(values["cause"]) or "team"
-            self.protocol.no_show(absent, values["reason"], values["pin"], cause=cause)
+            reason = no_show_reason(values["reason"]) or "late"
+            self.protocol.no_show(absent, reason, values["pin"], cause=cause)
 
         fields = [
             Field(
@@ -374,7 +375,7 @@ class ProtocolScreen(JudgeScreen):
                 f"{_('Absent')}: 1 = {v.name(a)}, 2 = {v.name(b)}, 12 = {_('both')}",
                 restrict=r"[12]{0,2}",
             ),
-            Field("reason", _("Reason: late or refused"), "late"),
+            Field("reason", _("Reason: late or refused"), _("late")),
             Field("cause", _("Caused by: team or organisers (32.03)"), _("team")),
             Field("pin", _("Head judge's secret"), password=True),
         ]
@@ -502,6 +503,25 @@ _CAUSES = {
     "организаторы": "organisers",
     "о": "organisers",
 }
+
+
+#: 32.01: why a team did not play, as typed (English or Russian) → the stored code
+_REASONS = {
+    "late": "late",
+    "l": "late",
+    "опоздание": "late",
+    "опоздали": "late",
+    "о": "late",
+    "refused": "refused",
+    "r": "refused",
+    "отказ": "refused",
+    "отказались": "refused",
+}
+
+
+def no_show_reason(text: str) -> str | None:
+    """32.01: why a team did not play, as typed (English or Russian), or None."""
+    return _REASONS.get(text.strip().lower())
 
 
 def no_show_cause(text: str) -> str | None:

@@ -20,7 +20,7 @@ from textual.worker import get_current_worker
 from fieldjudge.export.html import standing_rows
 from fieldjudge.export.job import export_folder
 from fieldjudge.export.scope import provisional_lines
-from fieldjudge.i18n import _, rule_text
+from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.faults import fault_text
@@ -223,7 +223,11 @@ def start_export(
 
     def show_progress(done: int, total: int) -> None:  # app thread
         for line in app.screen.query("#export-progress"):
-            line.update(_("Exporting: {done} of {total} games").format(done=done, total=total))
+            line.update(
+                ngettext(
+                    "Exporting: {done} of {total} game", "Exporting: {done} of {total} games", total
+                ).format(done=done, total=total)
+            )
             line.display = True
 
     def hide_progress() -> None:

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import parse_schedule, parse_time
-from fieldjudge.i18n import _, rule_text
+from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.setup.csv_flow import CsvImportMixin
@@ -131,7 +131,8 @@ class ScheduleScreen(CsvImportMixin, JudgeScreen):
         def apply(result) -> str:
             warnings = self.t.import_schedule(result.rows)
             result.warnings.extend(warnings)
-            return _("Imported") + f": {len(result.rows)} " + _("games")
+            n = len(result.rows)
+            return ngettext("Imported {n} game", "Imported {n} games", n).format(n=n)
 
         day = self.t.day  # read here: the worker never reads the store
         self.start_csv_import(

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import ParseResult, Progress, parse_roster
-from fieldjudge.i18n import _, rule_text
+from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.rules.names import name_problem
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import (
@@ -279,7 +279,11 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
     def action_import_csv(self) -> None:
         def apply(result) -> str:
             teams, players = self.t.import_roster(result.rows)
-            return _("Imported") + f": {teams} " + _("teams") + f", {players} " + _("players")
+            return (
+                ngettext("Imported {n} team", "Imported {n} teams", teams).format(n=teams)
+                + ", "
+                + ngettext("{n} player", "{n} players", players).format(n=players)
+            )
 
         team_size = self.t.settings.get("team_size")  # read here: the worker never reads the store
         parse = self.parse_roster

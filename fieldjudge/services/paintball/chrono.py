@@ -21,6 +21,7 @@ import orjson
 
 from fieldjudge.devices.parsers import FORMATS, PLAUSIBLE_FPS, UNIT_TO_FPS
 from fieldjudge.devices.ports import DEFAULT_BAUD, DeviceId, identify_port, list_chrono_ports
+from fieldjudge.i18n import _
 from fieldjudge.rules.chrono_checks import Disqualification, disqualifications
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.marker_check import TimingTolerance, timing_tolerance
@@ -217,3 +218,27 @@ def tournament_disqualifications(
         except (DamagedFile, OSError, ValueError):
             unreadable.append(gid)
     return disqualifications(games, tournament_settings(t)), unreadable
+
+
+#: what the serial library (or the OS) says when the link breaks, as the judge needs it:
+#: a fragment of its English message → the judge's words (first match wins)
+LINK_FAULTS = (
+    ("permission denied", "no access to the port (the user is not in the dialout group)"),
+    ("no such file", "the port is gone: is the cable plugged in?"),
+    ("could not open port", "the port cannot be opened: is the cable plugged in?"),
+    ("cannot open", "the port cannot be opened: is the cable plugged in?"),
+    ("returned no data", "the device was unplugged"),
+    ("input/output error", "the device was unplugged"),
+    ("device disconnected", "the device was unplugged"),
+    ("busy", "the port is busy: another program uses it"),
+)
+
+
+def link_fault_text(message: str) -> str:
+    """Why the chronograph link broke, in the UI language; a library's English message
+    never reaches the judge (issue 25)."""
+    low = message.lower()
+    for fragment, text in LINK_FAULTS:
+        if fragment in low:
+            return _(text)
+    return _("the link to the chronograph was lost")

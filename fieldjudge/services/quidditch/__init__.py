@@ -28,7 +28,7 @@ screens, the CLI and the tests use is importable from here.
 
 from __future__ import annotations
 
-from .common import MATCH_CREATED, ROUND_RESOLVED, SessionError
+from .common import MATCH_CREATED, QUIDDITCH_FOLDER, ROUND_RESOLVED, SessionError, quidditch_folder
 from .exports import EXPORT_FORMAT
 from .match import QuidditchSession, Resolved, match_list, new_server_seed, redo_note
 from .roster import (
@@ -47,6 +47,7 @@ __all__ = [
     "MATCH_CREATED",
     "POSITION_ALIASES",
     "POSITION_ORDER",
+    "QUIDDITCH_FOLDER",
     "ROUND_RESOLVED",
     "QuidditchSession",
     "Resolved",
@@ -59,6 +60,7 @@ __all__ = [
     "match_list",
     "new_server_seed",
     "parse_roster_csv",
+    "quidditch_folder",
     "redo_note",
     "verify_export",
 ]

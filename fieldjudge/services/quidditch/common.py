@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldjudge.store.storage import atomic_write_bytes, make_dirs
+from fieldjudge.store.tournament import TOURNAMENT_FILE
 
 MATCH_CREATED = "match_created"
 ROUND_RESOLVED = "round_resolved"
@@ -15,6 +16,21 @@ ROUND_RESOLVED = "round_resolved"
 # round_resolved follows later and skips them); the same data as a round_resolved
 PASSES_RESOLVED = "passes_resolved"
 STEP_TYPES = (ROUND_RESOLVED, PASSES_RESOLVED)
+
+
+#: the tournament folder a forum judge's matches live in, inside the data folder
+QUIDDITCH_FOLDER = "quidditch"
+
+
+def quidditch_folder(data_dir: Path) -> Path:
+    """The folder of the forum judge's matches: ``<data dir>/quidditch``, unless the data
+    folder given already is that folder (``--data-dir …/quidditch``: never nested as
+    ``quidditch/quidditch/``)."""
+    data_dir = Path(data_dir)
+    inside = data_dir / QUIDDITCH_FOLDER
+    if (data_dir / TOURNAMENT_FILE).exists() and not (inside / TOURNAMENT_FILE).exists():
+        return data_dir
+    return inside
 
 
 class SessionError(Exception):
