@@ -3,8 +3,9 @@
 Translators edit the ``.po`` files in ``fieldjudge/locale/<lang>/LC_MESSAGES`` and then run
 ``python tools/compile_catalogs.py``, which compiles each into the ``.mo`` file next to it
 (``tests/test_catalogs.py`` fails while a ``.mo`` is older than its ``.po``). The message
-ids are English; every ``*.mo`` file of a language is read (by the standard library's
-``gettext``, no ``.po`` parsing at start) and merged, so each area keeps its own catalog:
+ids are English; every ``*.mo`` file of a language is read by the standard library's
+``gettext`` (no ``.po`` parsing at start) and chained as its fallbacks, so each area keeps
+its own catalog:
 ``app.po``, ``game.po``, ``chrono.po`` ... for the screens, ``rules.po`` for the rules
 engines' messages.
 
@@ -38,69 +39,36 @@ from fieldjudge.rules.paintball.reasons import ALL_REASONS
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGS = ("ru", "en")
 
-#: a catalog's entries: {(context, English message id): translation}; "" is no context
-Entries = dict[tuple[str, str], str]
-#: how a compiled catalog keys a message with a context: ``context + EOT + message id``
-CONTEXT_SEP = "\x04"
 
+class Catalogs:
+    """A language's compiled catalogs, chained with gettext's own ``add_fallback``: each
+    lookup asks them in turn, and a message none of them has comes back as it was asked
+    (the English id). Plural forms follow the rule of the catalog holding the entry."""
 
-class POTranslations(gettext.NullTranslations):
-    """A language's merged catalogs, with gettext's lookups (missing: the English id).
-    ``messages`` is keyed as in a ``.mo`` file: the message id, or ``context\x04id``."""
-
-    def __init__(self, entries: Entries | None = None) -> None:
-        super().__init__()
-        self.messages: dict[str, str] = {
-            f"{ctx}{CONTEXT_SEP}{msgid}" if ctx else msgid: text
-            for (ctx, msgid), text in (entries or {}).items()
-        }
-        #: the compiled catalogs themselves, for the plural forms (each with its own rule)
-        self.catalogs: list[gettext.GNUTranslations] = []
-
-    @classmethod
-    def from_mo(cls, paths: list[Path]) -> POTranslations:
-        """The compiled catalogs ``paths`` merged (a later file wins a clash, which
-        ``tests/test_catalogs.py`` forbids)."""
-        merged = cls()
-        for path in paths:
+    def __init__(self, paths: list[Path] | None = None) -> None:
+        self.chain: gettext.NullTranslations = gettext.NullTranslations()
+        for path in paths or []:
             with path.open("rb") as fp:
-                # the standard parser; its catalog holds the header under "" and plural
-                # forms under (id, n) keys (kept apart: ``ngettext`` asks the catalog)
-                translations = gettext.GNUTranslations(fp)
-            merged.catalogs.append(translations)
-            catalog = translations._catalog
-            merged.messages.update(
-                (k, v) for k, v in catalog.items() if k and isinstance(k, str) and v
-            )
-        return merged
-
-    @property
-    def entries(self) -> Entries:
-        out: Entries = {}
-        for key, text in self.messages.items():
-            ctx, sep, msgid = key.partition(CONTEXT_SEP)
-            out[(ctx, msgid) if sep else ("", key)] = text
-        return out
+                self.chain.add_fallback(gettext.GNUTranslations(fp))
 
     def gettext(self, message: str) -> str:
-        return self.messages.get(message, message)
+        # "" is a catalog's header in gettext: never a message shown to anyone
+        return self.chain.gettext(message) if message else message
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        """The form of ``n`` by the plural rule of the catalog holding the entry; the
-        English form when no catalog has it."""
-        for catalog in reversed(self.catalogs):  # a later file wins, as for messages
-            text = catalog.ngettext(singular, plural, n)
-            if text is not singular and text is not plural:  # gettext returns ours: missing
-                return text
-        return singular if n == 1 else plural
+        return self.chain.ngettext(singular, plural, n)
 
     def pgettext(self, context: str, message: str) -> str:
         """``message`` under ``context``; failing that, under no context."""
-        found = self.messages.get(f"{context}{CONTEXT_SEP}{message}") if context else None
-        return found if found is not None else self.gettext(message)
+        if context and message:
+            found = self.chain.pgettext(context, message)
+            if found is not message:  # gettext gives back the very message it lacks
+                return found
+        return self.gettext(message)
 
     def has(self, message: str, context: str = "") -> bool:
-        return (f"{context}{CONTEXT_SEP}{message}" if context else message) in self.messages
+        found = self.chain.pgettext(context, message) if context else self.chain.gettext(message)
+        return found is not message
 
 
 def catalog_dir(lang: str) -> Path:
@@ -108,9 +76,9 @@ def catalog_dir(lang: str) -> Path:
 
 
 @functools.lru_cache(maxsize=4)
-def load(lang: str) -> POTranslations:
-    """The compiled catalogs (``*.mo``) of ``lang``, merged."""
-    return POTranslations.from_mo(sorted(catalog_dir(lang).glob("*.mo")))
+def load(lang: str) -> Catalogs:
+    """The compiled catalogs (``*.mo``) of ``lang``."""
+    return Catalogs(sorted(catalog_dir(lang).glob("*.mo")))
 
 
 def system_lang() -> str:
@@ -122,7 +90,7 @@ def system_lang() -> str:
     return "ru" if loc.startswith("ru") else "en"
 
 
-_current: POTranslations = POTranslations({})
+_current = Catalogs()
 _lang = "en"
 
 

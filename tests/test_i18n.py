@@ -6,6 +6,7 @@ from pathlib import Path
 from fieldjudge import i18n
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
+from i18n_helpers import catalogs_from_po  # noqa: E402
 from po_ids import parse_po  # noqa: E402
 
 
@@ -14,7 +15,7 @@ def test_po_parser_handles_continued_lines() -> None:
     assert parse_po(po) == {("", "Save"): "Сохранить"}
 
 
-def test_po_context_is_looked_up_first_then_no_context() -> None:
+def test_po_context_is_looked_up_first_then_no_context(tmp_path) -> None:
     """Rule messages are filed under their section (msgctxt); a message whose section is
     chosen at run time is filed without context and still found."""
     po = (
@@ -25,7 +26,7 @@ def test_po_context_is_looked_up_first_then_no_context() -> None:
     )
     entries = parse_po(po)
     assert entries == {("", "x"): "без контекста", ("25.03", "x"): "в 25.03"}
-    t = i18n.POTranslations(entries)
+    t = catalogs_from_po(po, tmp_path)
     assert t.pgettext("25.03", "x") == "в 25.03"
     assert t.pgettext("29.08", "x") == "без контекста"
     assert t.gettext("x") == "без контекста"

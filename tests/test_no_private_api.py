@@ -8,7 +8,6 @@ import gettext
 import re
 from pathlib import Path
 
-import pytest
 import textual
 import tinydb
 
@@ -65,12 +64,6 @@ def violations() -> list[str]:
     return found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="left to other changes: TinyDB's _tables (store), GNUTranslations._catalog "
-    "(i18n), os._exit (cli, export); "
-    "strict: passes, hence fails, once they are gone",
-)
 def test_fieldjudge_uses_no_private_textual_tinydb_or_gettext_api() -> None:
     assert violations() == []
 

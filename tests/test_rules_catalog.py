@@ -21,6 +21,7 @@ from fieldjudge.rules.paintball import refusals_actions as rx
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
+from i18n_helpers import catalogs_from_po  # noqa: E402
 from po_ids import parse_po, rule_ids  # noqa: E402
 
 PKG = Path(fieldjudge.__file__).parent
@@ -98,13 +99,13 @@ def test_a_section_chosen_at_run_time_is_found_without_context():
     )
 
 
-def test_a_translation_edited_in_the_po_text_changes_the_message_without_code():
+def test_a_translation_edited_in_the_po_text_changes_the_message_without_code(tmp_path):
     po = (
         'msgctxt "25.03"\n'
         'msgid "{player} is neutral and cannot be eliminated or act until the check ends"\n'
         'msgstr "{player} — нейтрал"\n'
     )
-    tr = i18n.POTranslations(parse_po(po))
+    tr = catalogs_from_po(po, tmp_path)
     msg = refusals.neutral_player(Player("t1", 7))
     assert msg.render(tr.pgettext, {"t1": "Волки"}) == "25.03: Волки #7 — нейтрал"
     assert msg.render() == str(msg)  # English: no catalog needed

@@ -63,6 +63,7 @@ def every_event_game(t) -> str:
     nb = [x.number for x in p.setup.rosters[b]]
     assert p.add(ev.CHECKIN, None, team=a, late=False)
     assert p.add(ev.CHECKIN, None, team=b, late=True)
+    assert p.add(ev.LINEUP, None, team=a, numbers=na[:5])  # 30.01
     for number, result in zip(nb, ("admitted", "not_admitted", "no_marker"), strict=False):
         assert p.add(ev.MARKER_VERDICT, None, team=b, number=number, result=result)  # 19.05
     assert p.add(ev.OLD_PAINT, None, team=a, number=na[0], spot="левое плечо")  # 29.10
