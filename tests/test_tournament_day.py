@@ -40,11 +40,13 @@ the line-up at check-in, the refused second game and the not-played protocol as 
 
 from __future__ import annotations
 
+import csv
 import fcntl
 import os
 import re
 import shutil
 import signal
+import subprocess
 import sys
 import termios
 import time
@@ -163,6 +165,11 @@ class Day:
             Path(self.captures).mkdir(parents=True, exist_ok=True)
             (Path(self.captures) / f"{name}.txt").write_text(t.text() + "\n", encoding="utf-8")
 
+    def capture_text(self, name: str, text: str) -> None:
+        if self.captures:
+            Path(self.captures).mkdir(parents=True, exist_ok=True)
+            (Path(self.captures) / f"{name}.txt").write_text(text, encoding="utf-8")
+
     def stop(self, t: Terminal) -> None:
         self.started.remove(t)
         t.close()
@@ -237,6 +244,11 @@ def value_under(t: Terminal, label: str) -> str:
     return ""
 
 
+def field_line(t: Terminal, label: str) -> str:
+    """The value a form's field shows (the line under its label), without the frame."""
+    return value_under(t, label).split("\n")[0].strip(" █")
+
+
 def fill_form(t: Terminal, fields: list[tuple[str, str | None]], clear: str = "") -> None:
     """Each (label, value) typed into its field (None: keep the default), waiting until the
     field shows it, then Tab to the next field once it shows the focus. The field ``clear``
@@ -246,31 +258,20 @@ def fill_form(t: Terminal, fields: list[tuple[str, str | None]], clear: str = ""
             tab_to(t, label)
         if label == clear:
             t.press(BACKSPACE * 20)
-            assert t.wait_until(
-                lambda label=label: not value_under(t, label).split("\n")[0].strip(" █"), WAIT
-            ), t.text()
-        if v is not None:
-            shown = "•" if "екрет" in label else v[-8:]
-            if len(v) <= 3:  # a code into a field with a pattern: one key at a time (a
-                # burst of two keys into such a field is dropped silently)
-                for n, key in enumerate(v[:-1], 1):
-                    for _retry in range(5):  # the first field may not have the focus yet
-                        t.press(key)
-                        if t.wait_until(lambda label=label, n=n: v[:n] in value_under(t, label),
-                                        1):  # fmt: skip
-                            break
-                t.press(v[-1])
-            else:
-                t.press(v)
-            for _retry in range(3 if i == 0 else 0):
-                # the first field takes the focus once the form is mounted: keys typed
-                # before that are lost (the field stays blank), type them again
-                if t.wait_until(lambda label=label, shown=shown: shown in value_under(t, label),
-                                2) or value_under(t, label).split("\n")[0].strip(" █"):  # fmt: skip
-                    break
-                t.press(v)
-            assert t.wait_until(lambda label=label, shown=shown: shown in value_under(t, label),
-                                WAIT), t.text()  # fmt: skip
+            assert t.wait_until(lambda label=label: not field_line(t, label), WAIT), t.text()
+        if v is None:
+            continue
+        shown = "•" if "екрет" in label else v[-8:]
+
+        def showing(label: str = label, shown: str = shown) -> bool:
+            return shown in value_under(t, label)
+
+        t.press(v)
+        if i == 0 and not t.wait_until(showing, 2) and not field_line(t, label):
+            # the first field takes the focus once the form is mounted: keys typed before
+            # that are lost and the field stays blank; type them again
+            t.press(v)
+        assert t.wait_until(showing, WAIT), t.text()
 
 
 def game_rows(t: Terminal) -> list[tuple[int, str, str]]:
@@ -480,13 +481,14 @@ def test_tournament_day_two_laptops_two_fields_standings_by_hand(day: Day):
     choose_game(t, *game_row("Медведи", "Тигры"))
     t.press("k")
     see(t, "Проверка маркеров")
-    day.capture("marker-check", t)
     t.press("i")  # the highlighted row's team checks in (19.01): its line-up first (30.01)
     see(t, "Состав на игру (30.01): Медведи", "5 из 5")
     t.press(" ")  # the captain, the first of the roster, sits out
     see(t, "4 из 5")
-    t.press(END)
-    t.wait_until(lambda: False, 0.3)
+    sub = row_below(t, "99 Пётр Запасной", 0)
+    before = styled(t)[sub]
+    t.press(END)  # the highlight moves to the substitute (shown only by its colours)
+    assert t.wait_until(lambda: styled(t)[sub] != before, WAIT), t.text()
     t.press(" ")  # the substitute plays
     see(t, "5 из 5")
     day.capture("lineup-at-check-in", t)
@@ -618,9 +620,10 @@ def test_tournament_day_two_laptops_two_fields_standings_by_hand(day: Day):
         ],
     )
     t.press(CTRL_S)
-    see(t, "Медведи — Волки", "неявка", gone="Главный судья: неявка")
+    see(t, "Медведи — Волки", "Неявка: Волки", gone="Главный судья: неявка")
     day.capture("no-show", t)
     to_home(t, "Медведи", "Волки")
+    sign_protocol(t, "Медведи", "Волки", "Результат (30.01): неявка")
 
     # ---- a game never played: its protocol says so (30.01, 32) --------------------------
     choose_game(t, *game_row("Волки", "Лисы"))
@@ -630,3 +633,68 @@ def test_tournament_day_two_laptops_two_fields_standings_by_hand(day: Day):
     to_home(t, "Волки", "Лисы")
     t.press(CTRL_Q)
     assert t.exit_code() == 0
+
+    # ---- laptop 2, field 2: registered by the head judge, then its games ----------------
+    register = (
+        "import sys\n"
+        "from fieldjudge.services import open_tournament\n"
+        "t = open_tournament(sys.argv[1], startup_backup=False)\n"
+        "t.register_laptop(sys.argv[2])\n"
+        "t.close()\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", register, str(folder), SECRET],
+        env=day.env(2),
+        check=True,
+        timeout=60,
+        capture_output=True,
+    )
+    t = day.run(2, "open", str(folder), "--lang", "ru", "--judge", JUDGE_2)
+    see(t, "Турниры", "синхронизация", "Кубок дня")
+    t.press("F")
+    see(t, "Поле этого ноутбука")
+    t.press("2\r")
+    see(t, gone="Поле этого ноутбука")
+    # 10:00 Волки — Барсы: Волки hold the Барсы flag when the judge ends the game
+    start_game(t, "Волки", "Барсы")
+    capture_flag(t, "a", "Волки", 10)
+    end_by_judge(t)
+    inspect_all(t, 10)
+    to_home(t, "Волки", "Барсы")
+    sign_protocol(t, "Волки", "Барсы", "Результат (30.01)")
+    # 11:00 Барсы — Орлы: an Орлы player hit, a flag hang by Барсы
+    start_game(t, "Барсы", "Орлы")
+    eliminate(t, "b", "Орлы", 31)
+    capture_flag(t, "a", "Барсы", 20)
+    hang(t, "Барсы", 20)
+    inspect_all(t, 9)
+    see(t, "23.03: водружение засчитано")
+    to_home(t, "Барсы", "Орлы")
+    sign_protocol(t, "Барсы", "Орлы", "водружение флага (Барсы)")
+    t.press(CTRL_Q)
+    assert t.exit_code() == 0
+
+    # ---- the exports and the standings ---------------------------------------------------
+    out = day.tmp / "exports"
+    for fmt in ("csv", "html"):
+        done = subprocess.run(
+            [day.exe, "export", "--tournament", str(folder), "--format", fmt, "--out", str(out)],
+            env=day.env(1),
+            timeout=60,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+    (table,) = out.glob("standings*.csv")
+    rows = list(csv.reader(table.read_text(encoding="utf-8-sig").splitlines(), delimiter=";"))
+    day.capture_text("standings-csv", table.read_text(encoding="utf-8-sig"))
+    assert rows, table
+    header, *body = rows
+    assert header[2:6] == ["Команда", "Игры", "Очки за игру", "Разница"], header
+    teams = [r for r in body if len(r) > 5 and r[0] == "Д3"]
+    assert {r[2]: (int(r[3]), int(r[4]), int(r[5])) for r in teams} == TABLE
+    assert [r[2] for r in teams] == ORDER
+    # six protocols; the game never played is left out (30.01, 32)
+    names = sorted(p.name for p in out.glob("protocol-*.html"))
+    assert len(names) == 6 and not [n for n in names if "Волки-vs-Лисы" in n], names
+    assert len([n for n in names if "Медведи-vs-Тигры" in n]) == 1, names
