@@ -20,6 +20,7 @@ from fieldjudge.commands.quidditch import quidditch
 from fieldjudge.commands.results import export, merge, sign_tournament, verify
 from fieldjudge.commands.serve import serve
 from fieldjudge.commands.sync import sync
+from fieldjudge.paths import default_data_dir
 from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo, fresh_demo_folder
 
 
@@ -103,7 +104,7 @@ def main(ctx: click.Context, data_dir: Path | None, lang: str | None, judge: str
     ctx.ensure_object(dict)
     ctx.obj.update(data_dir=data_dir, lang=lang, judge=judge)
     if ctx.invoked_subcommand is None:
-        _run_app(ctx, data_dir(ctx), None)
+        _run_app(ctx, data_dir or default_data_dir(), None)
 
 
 def _run_app(ctx: click.Context, data_dir: Path, folder: Path | None) -> None:
