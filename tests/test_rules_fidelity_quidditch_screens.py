@@ -61,11 +61,11 @@ async def test_5_9_interception_and_vanish_settings_on_the_match_setup_and_in_ex
         await on_screen(pilot, FormScreen)
         form = app.screen
         assert form.values()["interception"] == "flat"  # the defaults (RULES.md)
-        assert form.values()["vanish_mode"] == "per_round"
+        assert form.values()["vanish_mode"] == "every round"  # the word, in the UI language
         form.query_one("#f-interception", Input).focus()
         await pilot.press(*["backspace"] * 4)
         await type_text(pilot, "contest")
-        await pilot.press("enter", *["backspace"] * 9)
+        await pilot.press("enter", *["backspace"] * len("every round"))
         await type_text(pilot, "per_chase")
         await pilot.press("enter")
         await on_screen(pilot, MatchSetupScreen)
