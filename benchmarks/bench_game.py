@@ -119,7 +119,7 @@ class Anchor(App):
             self.append("void", {"target": self.last, "reason": self.typed})
             t.update_cell("42", "status", "in play")
             notice.update("↶ Voided")
-            self.mode = ""
+            self.mode, self.typed = "", ""
         elif self.mode == "void_reason" and ch:
             self.typed += ch
             notice.update(f"Reason for the correction: {self.typed}")
@@ -141,7 +141,7 @@ Anchor().run()
 
 def prepare(root: Path, events: int) -> tuple[Path, str, Path, list[int]]:
     """A demo tournament whose game holds ``events`` events (team B's paint checks)."""
-    folder = root / f"g{events}" / "demo"
+    folder = root / "demo"
     create_demo(folder, day=date(2026, 6, 1)).close()
     t = open_tournament(folder, startup_backup=False)
     g = t.games()[4]
@@ -174,7 +174,7 @@ def shown(lines: list[str], *needles: str) -> bool:
 
 
 def run_config(root: Path, cols: int, rows: int, events: int, rounds: int) -> dict:
-    folder, gid, game_file, numbers = prepare(root, events)
+    folder, gid, game_file, numbers = prepare(root / f"{cols}x{rows}-{events}", events)
     lines_path = root / f"anchor{cols}x{rows}-{events}.jsonl"
     fj = Terminal(
         "fieldjudge", [sys.executable, "-c", CHILD_FIELDJUDGE, str(folder), gid], cols, rows
