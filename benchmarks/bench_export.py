@@ -247,7 +247,7 @@ def main() -> None:
     if args.repeat < 1:
         sys.exit("--repeat must be >= 1")
     compileall.compile_dir(Path(fieldjudge.__file__).parent, quiet=1)  # as pip install does
-    plan = (12,) if args.quick else GAMES
+    plan = (4,) if args.quick else GAMES
     repeat = 1 if args.quick else args.repeat
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

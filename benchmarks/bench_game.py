@@ -173,8 +173,12 @@ def shown(lines: list[str], *needles: str) -> bool:
     return all(n in text for n in needles)
 
 
-def run_config(root: Path, cols: int, rows: int, events: int, rounds: int) -> dict:
-    folder, gid, game_file, numbers = prepare(root / f"{cols}x{rows}-{events}", events)
+def run_config(
+    root: Path, cols: int, rows: int, events: int, rounds: int, prepared: tuple | None = None
+) -> dict:
+    """One size and game: ``rounds`` of the three keys in each app. ``prepared``: a game
+    :func:`prepare` made (e.g. one a pit server reads meanwhile)."""
+    folder, gid, game_file, numbers = prepared or prepare(root / f"{cols}x{rows}-{events}", events)
     lines_path = root / f"anchor{cols}x{rows}-{events}.jsonl"
     fj = Terminal(
         "fieldjudge", [sys.executable, "-c", CHILD_FIELDJUDGE, str(folder), gid], cols, rows

@@ -84,7 +84,9 @@ def timed(append, seen, n: int) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--events", type=int, default=50)
-    n = ap.parse_args().events
+    ap.add_argument("--quick", action="store_true", help="only check that it runs (seconds)")
+    parsed = ap.parse_args()
+    n = 2 if parsed.quick else parsed.events
     if not HAVE_SYNCTHING:
         print(json.dumps({"bench": "sync_event_latency", "skipped": "no /usr/bin/syncthing"}))
         return

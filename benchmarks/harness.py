@@ -146,7 +146,7 @@ class Terminal:
         with self.lock:
             self._done.clear()
             if until(self.screen.display):
-                raise AssertionError(f"{self.name}: the screen already shows it")
+                raise AssertionError(f"{self.name}: the screen already shows it:\n" + self.text())
             self._want = until
             t0 = time.perf_counter()
             os.write(self.master, keys)
