@@ -87,7 +87,9 @@ def one(name: str, argv: list[str]) -> tuple[float, float, float]:
     term = Terminal(name, [sys.executable, "-c", *argv], COLS, ROWS)
     try:
         first = term.wait_for(first_row)
-        every = term.wait_for(every_state)
+        every = term.wait_for(every_state, seconds=20)
+        if term.repaints:
+            print(f"  ({name}: the emulator lost a sequence; figure taken at a repaint)")
         return first * 1000, every * 1000, peak_mb(term.proc.pid)
     finally:
         term.close()
