@@ -39,7 +39,7 @@ from fieldjudge.rules.events import GENESIS_HASH, compute_hash
 from fieldjudge.services import create_tournament
 from fieldjudge.services.demo_history import Script, play
 from fieldjudge.settings import DEFAULTS
-from fieldjudge.store import bundle
+from fieldjudge.store import bundle, lines, schema
 
 sys.path.insert(0, str(Path(__file__).parent))
 from harness import figures, load, parser, ratios, verdict  # noqa: E402
@@ -164,7 +164,13 @@ def build(folder: Path, n_games: int) -> int:
         for e in doc["events"]:
             e["prev_hash"] = prev
             e["hash"] = prev = compute_hash(e)
-        (folder / "games" / f"{g['id']}.json").write_bytes(orjson.dumps(bundle.doc_to_log(doc)))
+        # in the store's own line format, with its head: as the app leaves a game file (a
+        # whole-JSON file would be rewritten on its first open, a one-off migration)
+        data = bundle.doc_to_log(doc)
+        data["head"] = {"1": schema.head_of(doc["meta"], doc["events"])}
+        (folder / "games" / f"{g['id']}.json").write_bytes(
+            lines.file_bytes(data, schema.LOG_SCHEMA)
+        )
     return len(template["events"])
 
 
