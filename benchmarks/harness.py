@@ -89,6 +89,14 @@ def verdict(
     print(json.dumps(doc, ensure_ascii=False))
 
 
+class _Screen(pyte.Screen):
+    """pyte's screen, taking a cursor position with more parameters than two as Textual
+    may send it (pyte raised TypeError and its parser stopped: a frozen screen)."""
+
+    def cursor_position(self, line: Any = None, column: Any = None, *_more: Any) -> None:
+        super().cursor_position(line, column)
+
+
 class Terminal:
     """One app in its own pty of ``cols``×``rows``, its output fed into a VT100 screen by a
     reader thread. :meth:`send` times keys until the screen shows what is wanted; the
@@ -110,11 +118,12 @@ class Terminal:
         )
         os.close(slave)
         self.master = master
-        self.screen = pyte.Screen(cols, rows)
+        self.screen = _Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.lock = threading.Lock()
         self.bytes_read = 0
         self.repaints = 0  # repaints forced by wait_for (an emulator that lost a sequence)
+        self.parse_errors = 0  # sequences pyte could not parse (its parser restarted)
         self._want: Callable[[list[str]], bool] | None = None
         self._seen_at: float | None = None
         self._done = threading.Event()
@@ -132,7 +141,11 @@ class Terminal:
             at = time.perf_counter()
             with self.lock:
                 self.bytes_read += len(chunk)
-                self.stream.feed(chunk)
+                try:
+                    self.stream.feed(chunk)
+                except Exception:  # pyte failed on a sequence: a new parser, same screen
+                    self.parse_errors += 1
+                    self.stream = pyte.ByteStream(self.screen)
                 want = self._want
                 if want is not None and want(self.screen.display):
                     self._seen_at, self._want = at, None
@@ -185,11 +198,12 @@ class Terminal:
         return "\n".join(self.lines())
 
     def close(self) -> None:
+        """Stop the app (SIGTERM, then SIGKILL to its whole session after 5 s)."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
+            os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
         os.close(self.master)
