@@ -113,8 +113,18 @@ class Terminal:
         env.pop("TEXTUAL", None)
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode cached
         self.started = time.perf_counter()
+
+        def controlling_tty() -> None:  # a terminal of its own: SIGHUP when it goes away
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
         self.proc = subprocess.Popen(
-            argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+            argv,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            preexec_fn=controlling_tty,  # noqa: PLW1509 - before exec, only setsid + ioctl
         )
         os.close(slave)
         self.master = master
