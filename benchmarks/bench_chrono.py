@@ -210,7 +210,10 @@ def main() -> None:
     ap.add_argument(
         "--hog", type=int, default=0, help="busy-loop processes meanwhile (2: both cores busy)"
     )
+    ap.add_argument("--quick", action="store_true", help="only check that it runs (seconds)")
     args = ap.parse_args()
+    if args.quick:
+        args.seconds, args.format = 1.0, "plain"
     if args.seconds <= 0 or args.rate <= 0:
         sys.exit("--seconds and --rate must be > 0")
     formats = FORMATS if args.format == "all" else (args.format,)

@@ -26,7 +26,9 @@ from fieldjudge.services.demo import create_demo  # noqa: E402
 
 
 def main() -> None:
-    kills = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    quick = "--quick" in sys.argv[1:]  # only check that it runs (seconds)
+    args = [a for a in sys.argv[1:] if a != "--quick"]
+    kills = 5 if quick else int(args[0]) if args else 1000
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "crash"

@@ -1,36 +1,29 @@
-"""``fieldjudge export`` of a 120-game tournament (~300 events a game) as HTML, CSV and
-JSON -- three CLI processes, process start included -- against a floor in the same run
-(issue 13).
+"""``fieldjudge export`` of a tournament of 120 and of 1,000 games (~300 events a game) as
+HTML, CSV and JSON -- three CLI processes, as a head judge runs them -- against a
+competent exporter in the same run (issue 24): one Python process a format that reads
+``tournament.json`` and every game file, verifies each hash chain, folds each game with
+the rules engine, scores it and renders the same documents (a protocol page a game, all
+protocols, the standings; the events CSV; the JSON of the games) with plain string
+formatting.
 
-The floor is the least any export could do, also as three separate processes: start
-Python, read every game file and the tournament file (one ``orjson.loads`` a line, no
-chain check, no rules), and write exactly the files fieldjudge wrote (their bytes taken
-from a reference export made before the timing, read back from disk by the floor).
+The verdict is **CPU time** (user + system of each process, ``wait4``), the work the
+machine does whatever else runs; wall time is printed beside it. Peak memory is the
+largest ``ru_maxrss`` of fieldjudge's processes. The summary index is deleted before
+every fieldjudge run (every chain verified: a head judge's first export). The bytecode
+is compiled once before the timing, as pip does at install. Repetitions alternate
+fieldjudge and the anchor; ratios are pairwise.
+Targets: CPU ≤ 1.2× the anchor, linear from 120 to 1,000 games (CPU per game printed),
+peak ≤ 100 MB at 1,000 games. The last line is JSON.
 
-The summary index is deleted before every fieldjudge run: every game file is read and
-its chain verified in the run (the worst case of a head judge's first export). Python
-starts as an installed fieldjudge starts: with its modules' bytecode compiled (pip
-compiles it at install; a development shell may set PYTHONDONTWRITEBYTECODE, which
-would make every run compile fieldjudge's sources again), so the bytecode is compiled
-once before the timing, never the work of a run.
-Repetitions alternate fieldjudge and the floor, so machine load hits both alike.
-fieldjudge's command line reads the games in one process, as the floor does. The verdict is the wall time, what the head judge waits for; the CPU
-time of each (its processes and their children) is printed beside it.
-Target: ratio of the medians ≤ 2. The last line is JSON; its verdict is the ratio.
-
-    python benchmarks/bench_export.py [--repeat 3]
+    python benchmarks/bench_export.py [--repeat 3] [--quick]
 """
 
 from __future__ import annotations
 
-import argparse
 import compileall
-import json
+import os
 import random
-import re
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,35 +40,95 @@ from fieldjudge.services import create_tournament
 from fieldjudge.services.demo_history import Script, play
 from fieldjudge.services.trust.signing import signed_message
 from fieldjudge.settings import DEFAULTS
-from fieldjudge.store import bundle
+from fieldjudge.store import bundle, lines, schema
 
 SECRET = "bench head judge secret"
 
-GAMES, TEAMS = 120, 16
-FORMATS = ("html", "csv", "json")
-TARGET_RATIO = 2.0
+sys.path.insert(0, str(Path(__file__).parent))
+from harness import figures, load, parser, ratios, verdict  # noqa: E402
 
-FLOOR = """
-import sys
+GAMES, TEAMS = (120, 1_000), 16
+FORMATS = ("html", "csv", "json")
+TARGET_CPU, TARGET_MB = 1.2, 100.0
+
+ANCHOR = """
+import csv, html, io, sys
 from pathlib import Path
 import orjson
+from fieldjudge.rules.events import Event, effective, verify_chain
+from fieldjudge.rules.paintball import fold, game_result, standings
+from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 
-folder, reference, out = (Path(a) for a in sys.argv[1:4])
-for name in ["tournament.json"] + sorted("games/" + p.name for p in (folder / "games").iterdir()):
-    raw = (folder / name).read_bytes()
+folder, fmt, out = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+
+def tables(raw):
+    # a log file: one JSON object, or one object a line, each merged table by table
     try:
-        orjson.loads(raw)  # one JSON object
-    except orjson.JSONDecodeError:  # the line format: one object a line
-        for line in raw.splitlines():
-            if line.strip():
-                orjson.loads(line)
-out.mkdir(parents=True)
-for ref in sorted(reference.iterdir()):
-    (out / ref.name).write_bytes(ref.read_bytes())
+        parts = [orjson.loads(raw)]
+    except orjson.JSONDecodeError:
+        parts = [orjson.loads(line) for line in raw.splitlines() if line.strip().startswith(b"{")]
+    doc = {}
+    for part in parts:
+        for table, rows in part.items():
+            if isinstance(rows, dict):
+                doc.setdefault(table, {}).update(rows)
+    return doc
+
+t = tables((folder / "tournament.json").read_bytes())
+meta = next(iter(t["meta"].values()))
+settings = Settings.from_dict(meta.get("settings"))
+names = {x["id"]: x["name"] for x in t["teams"].values()}
+rosters = {}
+for p in t["players"].values():
+    rosters.setdefault(p["team_id"], []).append(RosterPlayer(p["number"], p["name"], p.get("captain", False)))
+games, results, pages, rows = [], [], [], []
+for g in sorted(t["games"].values(), key=lambda g: (g["start"], g["field"])):
+    path = folder / "games" / f"{g['id']}.json"
+    if not path.exists():
+        continue
+    docs = [d for _, d in sorted(tables(path.read_bytes()).get("events", {}).items(), key=lambda kv: int(kv[0]))]
+    if verify_chain(docs) is not None:
+        raise SystemExit(f"broken chain: {path}")
+    events = [Event.from_doc(d) for d in docs]
+    setup = GameSetup(g["id"], g["team_a"], g["team_b"],
+                      {k: tuple(rosters.get(k, ())) for k in (g["team_a"], g["team_b"])}, settings)
+    st = fold(setup, events)
+    res = game_result(setup, st)
+    results.append(res)
+    a, b = names[g["team_a"]], names[g["team_b"]]
+    evs = effective(events)
+    if fmt == "html":
+        body = "".join(f"<tr><td>{e.seq}</td><td>{e.game_clock_ms}</td><td>{html.escape(e.type)}</td>"
+                       f"<td>{html.escape(str(dict(e.data)))}</td></tr>" for e in evs)
+        players = "".join(f"<tr><td>{html.escape(names[p.team])}</td><td>{p.number}</td>"
+                          f"<td>{html.escape(p.name)}</td><td>{p.status}</td></tr>"
+                          for p in st.players.values())
+        page = (f"<h2>{html.escape(a)} — {html.escape(b)} · {g['start']}</h2>"
+                f"<p>{res.points}</p><table>{players}</table><table>{body}</table>")
+        pages.append(page)
+        (out / f"{g['id']}.html").write_text(f"<!doctype html><html><body>{page}</body></html>")
+    elif fmt == "csv":
+        for e in evs:
+            rows.append([g["id"], a, b, e.seq, e.game_clock_ms, e.wall_time, e.type,
+                         orjson.dumps(dict(e.data)).decode()])
+    else:
+        games.append({"game": g, "events": docs, "result": {"points": dict(res.points)}})
+table = standings(results)
+if fmt == "html":
+    (out / "protocols.html").write_text("<!doctype html><html><body>" + "".join(pages) + "</body></html>")
+    body = "".join(f"<tr><td>{r.rank}</td><td>{html.escape(names.get(r.team, r.team))}</td>"
+                   f"<td>{r.points}</td><td>{r.diff}</td></tr>" for r in table)
+    (out / "standings.html").write_text(f"<!doctype html><html><body><table>{body}</table></body></html>")
+elif fmt == "csv":
+    buf = io.StringIO()
+    csv.writer(buf, delimiter=";").writerows(rows)
+    (out / "events.csv").write_text(buf.getvalue())
+else:
+    (out / "tournament.json").write_bytes(orjson.dumps({"meta": meta, "games": games}))
 """
 
 
-def build(folder: Path) -> int:
+def build(folder: Path, n_games: int) -> int:
     # a head judge, so the folder verifies as the app's would: the export refuses a
     # folder that does not (issue 21); the copied games are signed again below
     t = create_tournament(
@@ -95,7 +148,7 @@ def build(folder: Path) -> int:
     ids = [x["id"] for x in t.teams()]
     start = datetime(2026, 5, 16, 8, 0)
     games = []
-    for i in range(GAMES):
+    for i in range(n_games):
         a = ids[i % TEAMS]
         b = ids[(i * 7 + 3) % TEAMS] if ids[(i * 7 + 3) % TEAMS] != a else ids[(i + 1) % TEAMS]
         games.append(
@@ -124,132 +177,136 @@ def build(folder: Path) -> int:
         doc["meta"].update(
             game_id=g["id"], team_a=g["team_a"], team_b=g["team_b"], start=g["start"]
         )
+        first = doc["events"][0]["data"]
+        if schema.SIGNED_META in first:  # the meta the first event signs (issue 21)
+            first[schema.SIGNED_META] = schema.meta_claim(doc["meta"])
         prev = GENESIS_HASH
         for e in doc["events"]:
             e["prev_hash"] = prev
             e["hash"] = prev = compute_hash(e)
             signed(e)
-        (folder / "games" / f"{g['id']}.json").write_bytes(orjson.dumps(bundle.doc_to_log(doc)))
+        # in the store's own line format, with its head: as the app leaves a game file (a
+        # whole-JSON file would be rewritten on its first open, a one-off migration)
+        data = bundle.doc_to_log(doc)
+        data["head"] = {"1": schema.head_of(doc["meta"], doc["events"])}
+        (folder / "games" / f"{g['id']}.json").write_bytes(
+            lines.file_bytes(data, schema.LOG_SCHEMA)
+        )
     t.close()
     return len(template["events"])
 
 
-def fieldjudge_export(folder: Path, out: Path, fmt: str) -> list[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "fieldjudge", "export", "--tournament", str(folder)]
-        + ["--format", fmt, "--out", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"export {fmt} failed: {done.stderr}")
-    return done.stdout.split()
-
-
-def children_cpu() -> float:
-    """CPU seconds of this process's children that have ended (their own children too)."""
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
-def run_fieldjudge(folder: Path, out: Path) -> float:
-    (folder / ".cache" / "index.json").unlink(missing_ok=True)
+def timed(argv: list[str]) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak MB) of one process (its own rusage: ``wait4``)."""
     t0 = time.perf_counter()
-    for fmt in FORMATS:
-        fieldjudge_export(folder, out / fmt, fmt)
-    return time.perf_counter() - t0
-
-
-def run_floor(folder: Path, reference: Path, out: Path) -> float:
-    t0 = time.perf_counter()
-    for fmt in FORMATS:
-        subprocess.run(
-            [sys.executable, "-c", FLOOR, str(folder), str(reference / fmt), str(out / fmt)],
-            check=True,
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, ru = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if status != 0:
+        raise RuntimeError(
+            f"{argv[:4]} failed: {proc.stderr.read().decode() if proc.stderr else ''}"
         )
-    return time.perf_counter() - t0
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
 
 
-# the HTML standings end their heading with the minute they were made ("as of ...</p>"):
-# a run may fall in the next minute
-STAMP = re.compile(rb" \d{4}-\d\d-\d\d \d\d:\d\d</p>")
+def run_fieldjudge(folder: Path, out: Path) -> tuple[float, float, float]:
+    (folder / ".cache" / "index.json").unlink(missing_ok=True)  # every chain verified
+    res = [
+        timed(
+            [
+                sys.executable,
+                "-m",
+                "fieldjudge",
+                "export",
+                "--tournament",
+                str(folder),
+                "--format",
+                fmt,
+                "--out",
+                str(out / fmt),
+            ]
+        )
+        for fmt in FORMATS
+    ]
+    return sum(r[0] for r in res), sum(r[1] for r in res), max(r[2] for r in res)
 
 
-def same_files(a: Path, b: Path) -> bool:
-    names = sorted(p.name for p in a.iterdir())
-    return names == sorted(p.name for p in b.iterdir()) and all(
-        STAMP.sub(b"", (a / n).read_bytes()) == STAMP.sub(b"", (b / n).read_bytes())
-        for n in names
-        if not n.endswith(".json")
-    )
+def run_anchor(folder: Path, out: Path) -> tuple[float, float, float]:
+    res = []
+    for fmt in FORMATS:
+        (out / fmt).mkdir(parents=True)
+        res.append(timed([sys.executable, "-c", ANCHOR, str(folder), fmt, str(out / fmt)]))
+    return sum(r[0] for r in res), sum(r[1] for r in res), max(r[2] for r in res)
 
 
-def figures(values: list[float]) -> dict[str, float]:
+def measure(root: Path, games: int, repeat: int) -> dict:
+    folder = root / f"t{games}"
+    events = build(folder, games)
+    times: dict[str, dict[str, list[float]]] = {
+        k: {"wall": [], "cpu": [], "mb": []} for k in ("fieldjudge", "anchor")
+    }
+    runs = {"fieldjudge": run_fieldjudge, "anchor": run_anchor}
+    for i in range(repeat):
+        order = ("fieldjudge", "anchor") if i % 2 == 0 else ("anchor", "fieldjudge")
+        for name in order:
+            out = root / f"{name}{games}-{i}"
+            wall, cpu, mb = runs[name](folder, out)
+            times[name]["wall"].append(wall)
+            times[name]["cpu"].append(cpu)
+            times[name]["mb"].append(mb)
+            shutil.rmtree(out)
+    f, a = times["fieldjudge"], times["anchor"]
     return {
-        "min_s": round(min(values), 3),
-        "median_s": round(statistics.median(values), 3),
-        "max_s": round(max(values), 3),
+        "games": games,
+        "events_per_game": events,
+        "loadavg": load(),
+        "cpu_s": {k: figures(v["cpu"], 3) for k, v in times.items()},
+        "wall_s": {k: figures(v["wall"], 3) for k, v in times.items()},
+        "peak_mb": {k: figures(v["mb"], 1) for k, v in times.items()},
+        "cpu_ratio": ratios(f["cpu"], a["cpu"]),
+        "wall_ratio": ratios(f["wall"], a["wall"]),
     }
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     if args.repeat < 1:
         sys.exit("--repeat must be >= 1")
     compileall.compile_dir(Path(fieldjudge.__file__).parent, quiet=1)  # as pip install does
+    plan = (4,) if args.quick else GAMES
+    repeat = 1 if args.quick else args.repeat
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        folder = root / "bench"
-        events = build(folder)
-        reference = root / "reference"
-        for fmt in FORMATS:  # the files the floor writes (and a check of the CLI)
-            written = fieldjudge_export(folder, reference / fmt, fmt)
-            expected = GAMES + 2 if fmt == "html" else 1
-            assert len(written) == expected, (fmt, len(written))
-        fj, floor = [], []
-        fj_cpu: list[float] = []
-        floor_cpu: list[float] = []
-        for i in range(args.repeat):
-            c0 = children_cpu()
-            fj.append(run_fieldjudge(folder, root / f"fj{i}"))
-            c1 = children_cpu()
-            floor.append(run_floor(folder, reference, root / f"floor{i}"))
-            fj_cpu.append(c1 - c0)
-            floor_cpu.append(children_cpu() - c1)
-            for fmt in FORMATS:  # HTML and CSV are the same run to run (JSON has a stamp)
-                assert same_files(root / f"fj{i}" / fmt, root / f"floor{i}" / fmt), fmt
-            shutil.rmtree(root / f"fj{i}")
-            shutil.rmtree(root / f"floor{i}")
-    f, a = figures(fj), figures(floor)
-    ratio = f["median_s"] / a["median_s"]
-    print(f"{GAMES} games, {events} events a game; HTML ({GAMES + 2} files), CSV, JSON")
-    print(f"runs: {args.repeat}, each three processes (process start included)")
-    fc, ac = figures(fj_cpu), figures(floor_cpu)
-    for name, s, c in (("fieldjudge export", f, fc), ("floor (read + write)", a, ac)):
-        print(
-            f"{name:22} min {s['min_s']:.3f}  median {s['median_s']:.3f}  max {s['max_s']:.3f} s"
-            f"   CPU median {c['median_s']:.3f} s"
-        )
-    ok = ratio <= TARGET_RATIO
-    print(f"ratio {ratio:.2f} (target ≤ {TARGET_RATIO}): {'meets' if ok else 'MISSES'}")
-    print(
-        json.dumps(
-            {
-                "bench": "export_cli",
-                "games": GAMES,
-                "events_per_game": events,
-                "runs": args.repeat,
-                "fieldjudge": f,
-                "floor": a,
-                "cpu": {"fieldjudge": fc, "floor": ac},
-                "target_ratio": TARGET_RATIO,
-                "ratio": round(ratio, 3),
-                "ok": ok,
-            }
-        )
+        for games in plan:
+            r = measure(Path(tmp), games, repeat)
+            rows.append(r)
+            print(
+                f"{games} games × {r['events_per_game']} events, HTML+CSV+JSON, {repeat} runs, "
+                f"load {r['loadavg']}"
+            )
+            for k in ("fieldjudge", "anchor"):
+                c, w, mb = r["cpu_s"][k], r["wall_s"][k], r["peak_mb"][k]
+                print(
+                    f"  {k:10} CPU median {c['median']:.2f} s (min {c['min']:.2f}, max "
+                    f"{c['max']:.2f}); wall median {w['median']:.2f} s; peak {mb['max']:.1f} MB"
+                )
+            x = r["cpu_ratio"]
+            print(f"  CPU ratio pairwise {x['min']:.2f}/{x['median']:.2f}/{x['max']:.2f}")
+    cpu_ok = all(r["cpu_ratio"]["median"] <= TARGET_CPU for r in rows)
+    mem_ok = all(r["peak_mb"]["fieldjudge"]["max"] <= TARGET_MB for r in rows)
+    per_game = [r["cpu_s"]["fieldjudge"]["median"] / r["games"] for r in rows]
+    verdict(
+        "export",
+        {str(r["games"]): r["cpu_s"]["fieldjudge"]["median"] for r in rows},
+        {str(r["games"]): r["cpu_s"]["anchor"]["median"] for r in rows},
+        {str(r["games"]): r["cpu_ratio"] for r in rows},
+        f"CPU ≤ {TARGET_CPU}× the one-process exporter; peak ≤ {TARGET_MB} MB; linear",
+        cpu_ok and mem_ok,
+        cpu_s_per_game={str(r["games"]): round(x, 4) for r, x in zip(rows, per_game, strict=True)},
+        peak_mb={str(r["games"]): r["peak_mb"]["fieldjudge"]["max"] for r in rows},
+        repeat=repeat,
     )
 
 

@@ -64,7 +64,10 @@ def stats(xs: list[float]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="only check that it runs (seconds)")
     args = ap.parse_args()
+    if args.quick:
+        args.repeat = 1
 
     from fieldjudge.csv_import import CsvTooLarge, parse_roster, read_csv_file
     from fieldjudge.services import create_tournament

@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import statistics
+import sys
 import time
 
 from fieldjudge.services.trust.head_judge import DEFAULT_PARAMS, DEMO_PASSPHRASE, HeadJudgeKey
@@ -41,11 +42,12 @@ def _row(name: str, times: list[float]) -> dict:
 
 
 def main() -> None:
+    samples = 1 if "--quick" in sys.argv[1:] else SAMPLES  # --quick: only check that it runs
     record, _ = HeadJudgeKey.create(DEMO_PASSPHRASE)
-    unlock = _times(lambda: HeadJudgeKey.unlock(record, DEMO_PASSPHRASE), SAMPLES)
+    unlock = _times(lambda: HeadJudgeKey.unlock(record, DEMO_PASSPHRASE), samples)
     salt = os.urandom(16)
     anchor = _times(
-        lambda: hashlib.scrypt(b"1234", salt=salt, n=2**14, r=8, p=1, dklen=32), SAMPLES
+        lambda: hashlib.scrypt(b"1234", salt=salt, n=2**14, r=8, p=1, dklen=32), samples
     )
     rows = [
         _row(f"unlock scrypt N=2**16 r={DEFAULT_PARAMS.r} p={DEFAULT_PARAMS.p}", unlock),

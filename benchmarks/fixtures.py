@@ -6,6 +6,7 @@ instead of event by event."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -18,27 +19,59 @@ from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.storage import atomic_write_bytes
 
 DAY = date(2026, 6, 1)
+T0 = datetime(2026, 6, 1, 10, tzinfo=UTC)
+
+
+def _elimination(i: int) -> tuple[str, dict]:
+    data = {"reason": "hit", "players": [{"team": "x", "number": i % 99}], "note": "бенчмарк " * 10}
+    return "elimination", data
+
+
+def paint_checks(team: str, numbers: list[int]) -> Callable[[int], tuple[str, dict]]:
+    """A legal game: the clock started, then paint checks of ``team``'s players, each
+    begun and ended "in play" (24), round the roster."""
+
+    def body(i: int) -> tuple[str, dict]:
+        if i == 0:
+            return "clock_start", {}
+        k, end = divmod(i - 1, 2)
+        ref = {"team": team, "number": numbers[k % len(numbers)]}
+        return (
+            ("paint_check_end", {**ref, "outcome": "in_play"})
+            if end
+            else (
+                "paint_check_start",
+                ref,
+            )
+        )
+
+    return body
 
 
 def event_docs(
-    n: int, start_seq: int = 1, prev: str = GENESIS_HASH, keys: LaptopKeys | None = None
+    n: int,
+    start_seq: int = 1,
+    prev: str = GENESIS_HASH,
+    body: Callable[[int], tuple[str, dict]] = _elimination,
+    keys: LaptopKeys | None = None,
 ) -> list[dict]:
     """``n`` events chained from ``prev``, signed by ``keys`` when given."""
     docs = []
-    t0 = datetime(2026, 6, 1, 10, tzinfo=UTC)
+    # the elimination filler keeps its old clock; a legal game began a minute ago (its
+    # clock still runs when a benchmark opens it)
+    legacy = body is _elimination
+    t0 = T0 if legacy else datetime.now(UTC) - timedelta(minutes=1)
+    step = timedelta(milliseconds=100) if legacy else timedelta(microseconds=1)
     for i in range(n):
+        etype, data = body(i)
         doc = {
             "id": uuid.uuid4().hex,
             "seq": start_seq + i,
-            "type": "elimination",
-            "game_clock_ms": i * 100,
-            "wall_time": (t0 + timedelta(milliseconds=i * 100)).isoformat(),
+            "type": etype,
+            "game_clock_ms": i * 100 if legacy else 0 if etype == "clock_start" else i,
+            "wall_time": (t0 + i * step).isoformat(),
             "judge": "Судья поля 1",
-            "data": {
-                "reason": "hit",
-                "players": [{"team": "x", "number": i % 99}],
-                "note": "бенчмарк " * 10,
-            },
+            "data": data,
             "prev_hash": prev,
         }
         doc["hash"] = prev = compute_hash(doc)
@@ -49,7 +82,13 @@ def event_docs(
     return docs
 
 
-def write_game(path: Path, game: dict, n_events: int, keys: LaptopKeys | None = None) -> None:
+def write_game(
+    path: Path,
+    game: dict,
+    n_events: int,
+    keys: LaptopKeys | None = None,
+    body: Callable[[int], tuple[str, dict]] = _elimination,
+) -> None:
     meta = {
         "schema": schema.LOG_SCHEMA,
         "kind": "game",
@@ -60,7 +99,7 @@ def write_game(path: Path, game: dict, n_events: int, keys: LaptopKeys | None = 
         "team_a": game["team_a"],
         "team_b": game["team_b"],
     }
-    docs = event_docs(n_events, keys=keys)
+    docs = event_docs(n_events, body=body, keys=keys)
     events = {str(i + 1): d for i, d in enumerate(docs)}
     head = schema.head_of(meta, docs)
     data = {"meta": {"1": meta}, "head": {"1": head}, "events": events}

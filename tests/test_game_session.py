@@ -152,3 +152,24 @@ def test_the_live_state_is_the_full_fold_after_every_action(tournament) -> None:
     assert s.state is not state_before  # the undo refolded into a new state
     assert s.state.alive(a) == len(na) - 2 and s.state.alive(b) == len(nb) - 2
     assert s.state.flags[a].carrier is None  # the voided capture is gone
+
+
+def test_an_append_hashes_the_laptop_key_once_and_reads_no_manifest(tournament, monkeypatch):
+    """The append path does no work it already did: the laptop id (the hash of its public
+    key, named by every event's signature and the owner check) is hashed once per session,
+    and the game's open log is not checked against the laptops' manifests again (it was
+    when it was opened)."""
+    from fieldjudge.store import anchors, keys
+
+    s = GameSession(tournament, scheduled_game(tournament), clock=FakeClock(T0), judge="J")
+    s.start_clock()
+    hashed, stamped = [], []
+    real_key_id, real_stamp = keys.key_id, anchors.heads_stamp
+    monkeypatch.setattr(keys, "key_id", lambda b64: hashed.append(b64) or real_key_id(b64))
+    monkeypatch.setattr(anchors, "heads_stamp", lambda f: stamped.append(f) or real_stamp(f))
+    b = s.teams[1]
+    for p in s.setup.rosters[b][:3]:
+        s.start_paint_check(b, p.number)
+        s.end_check(b, p.number, "in_play")
+    assert len(s.events) == 7
+    assert hashed == [] and stamped == []

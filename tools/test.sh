@@ -36,3 +36,6 @@ lint-imports
 mypy
 
 python -m pytest -p no:cacheprovider -n auto "$@"
+
+# Every benchmark must run (issue 24): each one's --quick mode, its figures not asserted.
+for b in benchmarks/bench_*.py; do python "$b" --quick >/dev/null || exit 1; done

@@ -291,6 +291,8 @@ def advance_protocol(p: Protocol, event: Event, events: Sequence[Event]) -> Prot
     (its cost does not grow with the game); a void may undo any earlier event, even a void
     (31: voiding a locked event), so the log is folded again. ``p`` is not changed."""
     if event.type == VOID:
+        if p.submission is None and not _reaches_a_step(events, event):
+            return p  # 31: before a submission only the steps (and a no-show) count
         return fold_protocol(events, p.teams)
     q = replace(
         p,
@@ -301,6 +303,25 @@ def advance_protocol(p: Protocol, event: Event, events: Sequence[Event]) -> Prot
     )
     _apply(q, event)
     return q
+
+
+def _reaches_a_step(events: Sequence[Event], void: Event) -> bool:
+    """Whether ``void`` (the last of ``events``) takes back or restores a protocol step or
+    a no-show: its target, or through a void it voids, that void's target, and so on."""
+    seen: set[str] = set()
+    todo = [void]
+    while todo:
+        v = todo.pop()
+        target = v.data.get("target") if isinstance(v.data, Mapping) else None
+        if not isinstance(target, str) or target in seen:
+            continue
+        seen.add(target)
+        for e in [e for e in events if e.id == target]:  # every event of the id
+            if e.type in _PROTOCOL_STEPS:
+                return True
+            if e.type == VOID:
+                todo.append(e)
+    return False
 
 
 def protocols_before(

@@ -232,6 +232,9 @@ class TournamentService:
         checked against the newest head in the manifest (``DamagedFile`` if truncated,
         missing or replaced: never re-created empty). A new file records this laptop as
         the game's owner."""
+        held = self.store.open_game_log(game_id)
+        if held is not None:  # checked against the manifest when it was opened
+            return held
         return self.store.game_log(
             game_id,
             create=create,

@@ -114,8 +114,9 @@ class LaptopKeys:
     #: what loading had to fix (e.g. permissions that were too open); shown, never silent
     notes: tuple[str, ...] = ()
 
-    @property
+    @functools.cached_property
     def laptop_id(self) -> str:
+        """The id of the public key, hashed once (every append names it)."""
         return key_id(self.public_key_b64)
 
     @functools.cached_property

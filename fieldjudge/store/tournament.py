@@ -243,6 +243,10 @@ class Tournament(TablesMixin):
     def match_path(self, match_id: str) -> Path:
         return self.folder / "quidditch" / f"{match_id}.json"
 
+    def open_game_log(self, game_id: str) -> EventLog | None:
+        """The game's log if this folder holds it open (checked when it was opened)."""
+        return self._logs.get(game_id)
+
     def game_log(
         self,
         game_id: str,

@@ -124,6 +124,11 @@ def _step(st: m.GameState, e: Event, check: bool = True) -> None:
         st.rejected.append(m.Note(e.id, e.seq, e.type, nt.could_not_apply(str(exc))))
 
 
+#: one effective event applied to a state in place, as :func:`fold` steps: the resumable
+#: fold of ``checkpoints`` goes on from a copy of an earlier state with it
+step = _step
+
+
 def validate(
     setup: GameSetup,
     events: Iterable[Event],

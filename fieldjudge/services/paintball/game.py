@@ -38,11 +38,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.rules.events import VOID, Event, voided_ids
+from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball import refusals as rx
+from fieldjudge.rules.paintball.checkpoints import LiveFold
 from fieldjudge.rules.paintball.checks import advisories as engine_advisories
 from fieldjudge.rules.paintball.checks import refusal as engine_refusal
 from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict
@@ -50,7 +51,6 @@ from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at
 from fieldjudge.rules.paintball.model import END_JUDGE, FINAL, GameState
 from fieldjudge.rules.paintball.setup import GameSetup
 from fieldjudge.rules.paintball.setup import needs_second_player as penalty_needs_second
-from fieldjudge.rules.paintball.state import advance, fold
 from fieldjudge.services.paintball.lineup import (
     LineupChoice,
     lineup_choice,
@@ -138,9 +138,9 @@ class GameSession:
         self.setup = game_setup(tournament, game_id, self.log)
         self.names: dict[str, str] = tournament.team_names()
         self.game: dict[str, Any] = tournament.game(game_id) or {}
-        self.state: GameState = fold(self.setup, self.log.events)
-        self._folded = len(self.log.events)  # how many of the log's events ``state`` holds
-        self._voided: set[str] | None = None
+        # the fold of the log, kept current; a void refolds from a checkpoint
+        self._fold = LiveFold(self.setup, self.log.events)
+        self.state: GameState = self._fold.state
 
     # -- reading ------------------------------------------------------------------------
     @property
@@ -161,9 +161,7 @@ class GameSession:
 
     def voided(self) -> set[str]:
         """Ids of events voided by an effective void (the log strikes them through)."""
-        if self._voided is None:
-            self._voided = voided_ids(self.log.events)
-        return self._voided
+        return self._fold.voided
 
     def now_wall(self) -> datetime:
         return self.clock.now()
@@ -532,22 +530,13 @@ class GameSession:
             self.backup_error = str(exc)
 
     def _advance(self, event: Event) -> None:
-        """The state after ``event``, just appended: the engine's incremental fold when it
-        is the one event the state lacks (the usual case), else the whole log again."""
-        events = self.log.events
-        if len(events) == self._folded + 1 and events[-1] is event and event.type != VOID:
-            # ``_voided`` stays right: a new event that is not a void voids nothing
-            advance(self.state, event)
-            self._folded = len(events)
-            return
+        """The state after ``event``, just appended (see :meth:`_refold`)."""
         self._refold()
 
     def _refold(self) -> None:
-        """The whole log folded again: after a void (it may take back any earlier event)
-        or when the log moved on outside this session."""
-        self._voided = None
-        self.state = fold(self.setup, self.log.events)
-        self._folded = len(self.log.events)
+        """The state of the log as it is now: moved on by the new events, or after a void
+        (it may take back any earlier event) refolded from the last checkpoint before it."""
+        self.state = self._fold.update(self.log.events)
 
 
 def _first_team(data: Mapping[str, Any]) -> str:

@@ -37,7 +37,7 @@ def signed_message(purpose: str, digest: str) -> bytes:
     """The bytes to sign for ``purpose`` over ``digest`` (a hex hash, or ``count:hash``)."""
     if purpose not in PURPOSES:
         raise ValueError(f"unknown signing purpose {purpose!r}")
-    if not digest or any(c.isspace() for c in digest):
+    if digest.split() != [digest]:  # empty or holding white space
         raise ValueError("the digest must be a non-empty string without spaces")
     return f"fieldjudge/v1/{purpose}/{digest}".encode("ascii")
 

@@ -1,0 +1,219 @@
+"""What every benchmark here shares: a real terminal (a pty read into a VT100 screen,
+``pyte``), the figures (min/median/p95/max), the pairwise ratios against the anchor timed
+in the same run, the machine's load average, and the closing JSON line.
+
+A benchmark times its figure and its anchor alternately (which goes first turns), so load
+hits both alike; each figure is reported beside the load average it was taken under."""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import os
+import signal
+import statistics
+import struct
+import subprocess
+import termios
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pyte
+
+TIMEOUT_S = 60.0
+
+
+def load() -> list[float]:
+    """The machine's load average (1, 5, 15 minutes)."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def pct(values: Sequence[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(q * len(s)) - 1))]
+
+
+def figures(values: Sequence[float], digits: int = 2) -> dict[str, float]:
+    return {
+        "min": round(min(values), digits),
+        "median": round(statistics.median(values), digits),
+        "p95": round(pct(values, 0.95), digits),
+        "max": round(max(values), digits),
+    }
+
+
+def ratios(ours: Sequence[float], anchor: Sequence[float]) -> dict[str, float]:
+    """min/median/max of the pairwise ratios (sample i of ours over sample i of the
+    anchor, taken back to back), and the ratio of the two p95s."""
+    pairs = [a / b for a, b in zip(ours, anchor, strict=True) if b > 0]
+    return {
+        "min": round(min(pairs), 3),
+        "median": round(statistics.median(pairs), 3),
+        "max": round(max(pairs), 3),
+        "p95": round(pct(ours, 0.95) / pct(anchor, 0.95), 3),
+    }
+
+
+def interleaved(n: int, *runs: Callable[[], Any]) -> None:
+    """``n`` rounds of every run, the order turning each round."""
+    for i in range(n):
+        k = i % len(runs)
+        for run in runs[k:] + runs[:k]:
+            run()
+
+
+def parser(doc: str | None) -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="only check that it runs (seconds)")
+    return ap
+
+
+def verdict(
+    bench: str, figure: Any, anchor: Any, ratio: Any, target: str, ok: bool, **extra: Any
+) -> None:
+    """The closing line: one JSON object (figure, anchor, ratio, verdict, load)."""
+    doc = {
+        "bench": bench,
+        "figure": figure,
+        "anchor": anchor,
+        "ratio": ratio,
+        "target": target,
+        "verdict": "meets" if ok else "misses",
+        "loadavg": load(),
+        "cores": os.cpu_count(),
+        **extra,
+    }
+    print(json.dumps(doc, ensure_ascii=False))
+
+
+class _Screen(pyte.Screen):
+    """pyte's screen, taking a cursor position with more parameters than two as Textual
+    may send it (pyte raised TypeError and its parser stopped: a frozen screen)."""
+
+    def cursor_position(self, line: Any = None, column: Any = None, *_more: Any) -> None:
+        super().cursor_position(line, column)
+
+
+class Terminal:
+    """One app in its own pty of ``cols``×``rows``, its output fed into a VT100 screen by a
+    reader thread. :meth:`send` times keys until the screen shows what is wanted; the
+    moment is taken when the bytes that make it show arrive, before the emulator parses
+    them (its own cost is not counted)."""
+
+    def __init__(
+        self, name: str, argv: list[str], cols: int = 80, rows: int = 24, env: Any = None
+    ) -> None:
+        self.name, self.cols, self.rows = name, cols, rows
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        env = {**os.environ, "TERM": "xterm-256color", "COLORTERM": "truecolor", **(env or {})}
+        env.pop("TEXTUAL", None)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode cached
+        self.started = time.perf_counter()
+
+        def controlling_tty() -> None:  # a terminal of its own: SIGHUP when it goes away
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            preexec_fn=controlling_tty,  # noqa: PLW1509 - before exec, only setsid + ioctl
+        )
+        os.close(slave)
+        self.master = master
+        self.screen = _Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.lock = threading.Lock()
+        self.bytes_read = 0
+        self.repaints = 0  # repaints forced by wait_for (an emulator that lost a sequence)
+        self.parse_errors = 0  # sequences pyte could not parse (its parser restarted)
+        self._want: Callable[[list[str]], bool] | None = None
+        self._seen_at: float | None = None
+        self._done = threading.Event()
+        self.reader = threading.Thread(target=self._read, name=f"pty-{name}", daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            at = time.perf_counter()
+            with self.lock:
+                self.bytes_read += len(chunk)
+                try:
+                    self.stream.feed(chunk)
+                except Exception:  # pyte failed on a sequence: a new parser, same screen
+                    self.parse_errors += 1
+                    self.stream = pyte.ByteStream(self.screen)
+                want = self._want
+                if want is not None and want(self.screen.display):
+                    self._seen_at, self._want = at, None
+                    self._done.set()
+
+    def lines(self) -> list[str]:
+        with self.lock:
+            return list(self.screen.display)
+
+    def send(self, keys: bytes, until: Callable[[list[str]], bool]) -> float:
+        """Write ``keys``; the seconds until the screen satisfies ``until``."""
+        with self.lock:
+            self._done.clear()
+            if until(self.screen.display):
+                raise AssertionError(f"{self.name}: the screen already shows it:\n" + self.text())
+            self._want = until
+            t0 = time.perf_counter()
+            os.write(self.master, keys)
+        if not self._done.wait(TIMEOUT_S):
+            raise TimeoutError(f"{self.name}: the screen never showed it:\n" + self.text())
+        assert self._seen_at is not None
+        return self._seen_at - t0
+
+    def wait_for(self, until: Callable[[list[str]], bool], seconds: float = TIMEOUT_S) -> float:
+        """Seconds since the process started until the screen satisfies ``until``. When
+        it does not within ``seconds``, the app is made to repaint its whole screen once
+        (a resize): the emulator may have lost a sequence and kept a stale cell (counted
+        in ``repaints``; the figure is then taken at the repaint)."""
+        with self.lock:
+            self._done.clear()
+            if until(self.screen.display):
+                return time.perf_counter() - self.started
+            self._want = until
+        if not self._done.wait(seconds):
+            self.repaints += 1
+            self.resize(self.cols, self.rows)
+            if not self._done.wait(TIMEOUT_S):
+                raise TimeoutError(f"{self.name} never showed it:\n" + self.text())
+        assert self._seen_at is not None
+        return self._seen_at - self.started
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Set the pty's size and tell the app (SIGWINCH): it lays out and paints again."""
+        for c in (cols - 1, cols):  # a real change, then back
+            fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, c, 0, 0))
+            os.killpg(self.proc.pid, signal.SIGWINCH)
+            time.sleep(0.05)
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    def close(self) -> None:
+        """Stop the app (SIGTERM, then SIGKILL to its whole session after 5 s)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        os.close(self.master)
