@@ -118,7 +118,7 @@ async def run(seconds: float, rate: float, fmt: str = "plain", hogs: int = 0) ->
             else:
                 counts["dropped_writes"] += 1
 
-    app = make_app(folder.parent, folder, lang="en")
+    app = make_app(folder.parent, folder, lang="en", judge="Bench judge")
     async with app.run_test(headless=True, size=(110, 36)) as pilot:
         for _ in range(500):
             if app.tournament is not None:

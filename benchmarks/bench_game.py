@@ -52,7 +52,7 @@ from pathlib import Path
 from fieldjudge.app import make_app
 
 folder, gid = Path(sys.argv[1]), sys.argv[2]
-app = make_app(folder.parent, folder, lang="en")
+app = make_app(folder.parent, folder, lang="en", judge="Bench judge")
 
 async def open_game(pilot):
     while app.tournament is None:
