@@ -459,7 +459,7 @@ def test_tournament_day_two_laptops_two_fields_standings_by_hand(day: Day):
     t.press("i")
     see(t, "Путь к файлу")
     t.press(str(roster) + "\r")
-    see(t, "Импортировано: 6")
+    see(t, "Импортировано 6 команд")  # the Russian plural (issue 25)
     t.press(ESC)
     see(t, "Турниры", "синхронизация")
     t.press("s")
@@ -614,7 +614,7 @@ def test_tournament_day_two_laptops_two_fields_standings_by_hand(day: Day):
         t,
         [
             ("Не явились", "2"),
-            ("Причина: late", None),
+            ("Причина: опоздание", None),
             ("По вине", None),
             ("Секрет главного судьи", SECRET),
         ],
