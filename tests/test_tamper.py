@@ -878,3 +878,20 @@ async def test_21_a_hand_written_memory_of_clean_files_is_ignored(
     assert done.returncode == 1 and "unsigned: no laptop signature" in done.stderr
     rows, _title = await home_of(cup)
     assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]
+
+
+async def test_21_a_game_given_to_another_laptop_by_hand_is_flagged_everywhere(
+    cup: Path, tmp_path: Path
+) -> None:
+    """Defect 5: the game file's owner edited by hand (to give the game to another laptop
+    without a hand-over) no longer matches the meta its first event signed: verify, the
+    export, the pit and the home row all name it, and nothing is written."""
+    gid = signed_game(cup)
+    path = cup / "games" / f"{gid}.json"
+    raw = path.read_bytes()
+    owner = load_json_file(path)["meta"]["1"]["owner"]
+    assert owner and raw.count(f'"owner":"{owner}"'.encode()) >= 1
+    path.write_bytes(raw.replace(f'"owner":"{owner}"'.encode(), b'"owner":"0123456789abcdef"', 1))
+    check_everywhere(cup, tmp_path, "first signed event records", gid, rel=f"games/{gid}.json")
+    rows, _title = await home_of(cup)
+    assert rows[gid][4].startswith("DAMAGED / UNSIGNED:"), rows[gid]
