@@ -104,15 +104,6 @@ class SyncConflict:
         return self.status in (NOT_OWNER, DIVERGED, DAMAGED, TOURNAMENT_COPY)
 
 
-def _common(ours: list[dict], theirs: list[dict]) -> int:
-    k = 0
-    for a, b in zip(ours, theirs, strict=False):
-        if a.get("hash") != b.get("hash"):
-            break
-        k += 1
-    return k
-
-
 def _laptop_of(devices: dict[str, str], short: str) -> str | None:
     return next((lap for lap, dev in devices.items() if dev.replace("-", "")[:7] == short), None)
 
@@ -199,7 +190,7 @@ def scan_sync_conflicts(
         ours = ours_doc["events"] if ours_doc else []
         meta = (ours_doc or theirs_doc)["meta"]
         owner = meta.get("owner") or None
-        k = _common(ours, theirs)
+        k = merge_logic.common_prefix(ours, theirs)
         signer, why = _signer(t, theirs[k:], reg, kind)
         handovers = list(
             handovers_of(c.log_id) if handovers_of else _handovers(t, ours[:k], reg, kind)

@@ -204,7 +204,8 @@ def _signature_refusal(
     return None
 
 
-def _common(ours: list[dict], theirs: list[dict]) -> int:
+def common_prefix(ours: list[dict], theirs: list[dict]) -> int:
+    """How many events two copies of a log share from the start (by hash)."""
     k = 0
     for a, b in zip(ours, theirs, strict=False):
         if a.get("hash") != b.get("hash"):
@@ -235,7 +236,7 @@ def _keep_conflict(
             have = bundle.read_log_file(other)["events"]
         except DamagedFile:
             continue
-        k = _common(have, events)
+        k = common_prefix(have, events)
         if k == len(events):  # we already keep this copy (or a longer one)
             return Conflict(kind, log_id, common, ours, len(events) - common, other)
         if k == len(have):  # the new copy extends a kept one: no information is lost
@@ -296,7 +297,7 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
             k0 = 0
             if path.exists():
                 try:
-                    k0 = _common(bundle.read_log_file(path)["events"], theirs)
+                    k0 = common_prefix(bundle.read_log_file(path)["events"], theirs)
                 except DamagedFile:
                     k0 = 0
             a = src_anchors.get((kind, log_id))
@@ -348,7 +349,7 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
                     f"{kind}/{log_id}: our copy is damaged ({exc.fault}); not merged"
                 )
                 continue
-            k = _common(ours, theirs)
+            k = common_prefix(ours, theirs)
             report.duplicates_skipped += k
             if k == len(theirs):
                 report.unchanged.append(f"{kind}/{log_id}")
@@ -594,7 +595,7 @@ def _merge_marker_checks(
         theirs = (doc or {}).get("events") or [] if isinstance(doc, dict) else []
         path = t.folder / rel
         ours = bundle.read_log_file(path)["events"] if path.exists() else []
-        k = _common(ours, theirs)
+        k = common_prefix(ours, theirs)
         if k == len(theirs):
             continue  # nothing new
         if k < len(ours):
