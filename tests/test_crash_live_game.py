@@ -13,9 +13,7 @@ terminal); every step polls the screen with a deadline."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -23,7 +21,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_e2e_pty import BIN, ESC, Terminal  # noqa: E402
+from test_e2e_pty import ESC, Terminal, installed_app  # noqa: E402
 
 LENGTH_S = 420
 
@@ -32,16 +30,7 @@ LENGTH_S = 420
 def laptop(tmp_path):
     """(run(argv): the installed app started in a terminal with one laptop's config, the
     data folder)."""
-    exe = shutil.which("fieldjudge", path=str(BIN))
-    assert exe, "the fieldjudge console script is installed in this environment"
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "TEXTUAL_DRIVER")}
-    env.update(
-        TERM="xterm-256color",
-        LANG="C.UTF-8",
-        XDG_CONFIG_HOME=str(tmp_path / "config"),
-        XDG_DATA_HOME=str(tmp_path / "xdg"),
-        FIELDJUDGE_DATA=str(tmp_path / "unused"),
-    )
+    exe, env = installed_app(tmp_path)
     started: list[Terminal] = []
 
     def run(argv: list[str]) -> Terminal:

@@ -101,8 +101,9 @@ class Terminal:
         os.close(self.fd)
 
 
-@pytest.fixture
-def term(tmp_path):
+def installed_app(tmp_path: Path) -> tuple[str, dict[str, str]]:
+    """The installed ``fieldjudge`` and the environment of one laptop in a terminal: its
+    own config and data folders under ``tmp_path``."""
     exe = shutil.which("fieldjudge", path=str(BIN))
     assert exe, "the fieldjudge console script is installed in this environment"
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "TEXTUAL_DRIVER")}
@@ -113,6 +114,12 @@ def term(tmp_path):
         XDG_DATA_HOME=str(tmp_path / "xdg"),
         FIELDJUDGE_DATA=str(tmp_path / "unused"),
     )
+    return exe, env
+
+
+@pytest.fixture
+def term(tmp_path):
+    exe, env = installed_app(tmp_path)
     data = tmp_path / "data"
     # global options after the subcommand, as the README shows them (item 19)
     t = Terminal([exe, "demo", "--data-dir", str(data), "--lang", "ru", "--judge", JUDGE], env)

@@ -6,10 +6,7 @@ middle is a fault anywhere."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from datetime import date
 from pathlib import Path
 
@@ -22,16 +19,7 @@ from fieldjudge.services.trust import identity
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import heads_path, parse_heads
 from fieldjudge.store.keys import LaptopKeys
-
-
-def run_verify(folder: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "fieldjudge", "verify", str(folder)],
-        capture_output=True,
-        text=True,
-        env={**os.environ},
-        timeout=120,
-    )
+from tests.test_tamper import run_verify
 
 
 @pytest.fixture

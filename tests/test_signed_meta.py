@@ -5,9 +5,6 @@ against the head judge's signed schedule in tournament.json."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from datetime import date
 from pathlib import Path
 
@@ -22,16 +19,7 @@ from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.schema import SIGNED_META
 from fieldjudge.store.storage import load_json_file
-
-
-def run_verify(folder: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "fieldjudge", "verify", str(folder)],
-        capture_output=True,
-        text=True,
-        env={**os.environ},
-        timeout=120,
-    )
+from tests.test_tamper import run_verify
 
 
 @pytest.fixture
