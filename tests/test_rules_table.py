@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -17,17 +19,20 @@ def _tool():
     return mod
 
 
-def test_committed_coverage_table_is_up_to_date():
-    tool = _tool()
+@pytest.fixture(scope="module")
+def table() -> str:
+    """The table the sources give, rendered once for the module (it reads every test)."""
+    return _tool().render(ROOT)
+
+
+def test_committed_coverage_table_is_up_to_date(table):
     committed = (ROOT / "docs" / "RULES-COVERAGE.md").read_text(encoding="utf-8")
-    assert committed == tool.render(ROOT), "run: python tools/rules_table.py"
+    assert committed == table, "run: python tools/rules_table.py"
 
 
-def test_every_section_of_both_rulebooks_has_a_row():
-    tool = _tool()
-    sections = tool.load_sections(ROOT)
+def test_every_section_of_both_rulebooks_has_a_row(table):
+    sections = _tool().load_sections(ROOT)
     assert len(sections["paintball"]) == 62 and len(sections["quidditch"]) == 20
-    table = tool.render(ROOT)
     for book, secs in sections.items():
         for sec in secs:
             assert f"\n| {sec} | " in table, (book, sec)
@@ -57,8 +62,7 @@ def test_section_citations_are_read_from_test_names_comments_and_strings():
     assert tool.in_string('"11.4"', "quidditch", q, True) == {"11.4"}
 
 
-def test_issue_11_rows_name_their_engine_tests():
-    table = _tool().render(ROOT)
+def test_issue_11_rows_name_their_engine_tests(table):
     row = next(line for line in table.splitlines() if line.startswith("| 23.03 |"))
     assert "test_rules_fidelity_paintball.py::test_23_03_30_01_blue_wiped_out_at_0_50" in row
     row = next(line for line in table.splitlines() if line.startswith("| 11.7 |"))
