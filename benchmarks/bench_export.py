@@ -1,7 +1,8 @@
 """``fieldjudge export`` of a tournament of 120 and of 1,000 games (~300 events a game) as
 HTML, CSV and JSON -- three CLI processes, as a head judge runs them -- against a
 competent exporter in the same run (issue 24): one Python process a format that reads
-``tournament.json`` and every game file, verifies each hash chain, folds each game with
+``tournament.json`` and every game file, verifies each hash chain and every event's
+Ed25519 signatures (the check issue 21 requires before an export), folds each game with
 the rules engine, scores it and renders the same documents (a protocol page a game, all
 protocols, the standings; the events CSV; the JSON of the games) with plain string
 formatting.
@@ -54,7 +55,9 @@ TARGET_CPU, TARGET_MB = 1.2, 100.0
 ANCHOR = """
 import csv, html, io, sys
 from pathlib import Path
+import base64
 import orjson
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from fieldjudge.rules.events import Event, effective, verify_chain
 from fieldjudge.rules.paintball import fold, game_result, standings
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
@@ -62,20 +65,38 @@ from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 folder, fmt, out = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
 
 def tables(raw):
-    # a log file: one JSON object, or one object a line, each merged table by table
+    # a whole-JSON file (TinyDB's), or the store's JSON lines: a header, then records
+    # that "set" whole documents and "del" them, replayed in order
     try:
-        parts = [orjson.loads(raw)]
+        return orjson.loads(raw)
     except orjson.JSONDecodeError:
-        parts = [orjson.loads(line) for line in raw.splitlines() if line.strip().startswith(b"{")]
+        pass
     doc = {}
-    for part in parts:
-        for table, rows in part.items():
-            if isinstance(rows, dict):
-                doc.setdefault(table, {}).update(rows)
+    for line in raw.splitlines()[1:]:
+        rec = orjson.loads(line)
+        for table, rows in rec.get("set", {}).items():
+            doc.setdefault(table, {}).update(rows)
+        for table, ids in rec.get("del", {}).items():
+            for i in ids:
+                doc.get(table, {}).pop(i, None)
     return doc
 
 t = tables((folder / "tournament.json").read_bytes())
 meta = next(iter(t["meta"].values()))
+# every laptop's key, and the head judge's: each event's signatures are checked, as the
+# head judge's export must (issue 21)
+keys = {}
+for lj in (folder / "laptops").glob("*/laptop.json"):
+    info = orjson.loads(lj.read_bytes())
+    keys[info["laptop_id"]] = Ed25519PublicKey.from_public_bytes(base64.b64decode(info["public_key"]))
+hj_key = Ed25519PublicKey.from_public_bytes(base64.b64decode(meta["head_judge_key"]["public_key"]))
+
+def check_signatures(docs):
+    for d in docs:  # raises InvalidSignature on a bad one
+        keys[d["signer"]].verify(base64.b64decode(d["sig"]), f"fieldjudge/v1/event/{d['hash']}".encode())
+        if d.get("hj_sig"):
+            hj_key.verify(base64.b64decode(d["hj_sig"]), f"fieldjudge/v1/head_judge/{d['hash']}".encode())
+
 settings = Settings.from_dict(meta.get("settings"))
 names = {x["id"]: x["name"] for x in t["teams"].values()}
 rosters = {}
@@ -87,8 +108,11 @@ for g in sorted(t["games"].values(), key=lambda g: (g["start"], g["field"])):
     if not path.exists():
         continue
     docs = [d for _, d in sorted(tables(path.read_bytes()).get("events", {}).items(), key=lambda kv: int(kv[0]))]
+    if not docs:
+        raise SystemExit(f"no events read: {path}")
     if verify_chain(docs) is not None:
         raise SystemExit(f"broken chain: {path}")
+    check_signatures(docs)
     events = [Event.from_doc(d) for d in docs]
     setup = GameSetup(g["id"], g["team_a"], g["team_b"],
                       {k: tuple(rosters.get(k, ())) for k in (g["team_a"], g["team_b"])}, settings)

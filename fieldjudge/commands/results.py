@@ -122,13 +122,13 @@ def export(
     if delimiter == "\\t":
         delimiter = "\t"
     folder = _pick_folder(ctx, folder)
-    try:
-        faults = export_faults(folder)
-    except (StoreError, OSError) as exc:
-        raise click.ClickException(str(exc)) from None
-    if faults and not force:
-        raise click.ClickException(str(refusal(faults)))
     with _opened(folder, lock=False) as t:
+        try:
+            faults = export_faults(t)
+        except (StoreError, OSError) as exc:
+            raise click.ClickException(str(exc)) from None
+        if faults and not force:
+            raise click.ClickException(str(refusal(faults)))
         try:
             written = run_export(
                 t,

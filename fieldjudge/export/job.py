@@ -9,22 +9,19 @@ from pathlib import Path
 
 from fieldjudge.export import run_export
 from fieldjudge.i18n import load
-from fieldjudge.services.opening import laptop_keys, open_tournament
-from fieldjudge.services.trust.checks import Verifier
+from fieldjudge.services import TournamentService
+from fieldjudge.services.opening import open_tournament
 from fieldjudge.store import Refused
-from fieldjudge.store.pins import HeadJudgePins
-from fieldjudge.store.verified import load_verified
 
 
-def export_faults(folder: Path) -> list[str]:
-    """What ``fieldjudge verify`` finds wrong in the folder (chains, heads, signatures,
-    ``tournament.sig``, decisions, registrations), as ``"<file>: <fault>"``: an export of
-    a folder with any is refused (issue 21). The files this laptop's app found clean and
-    that have not changed since (its memory, authenticated with this laptop's key) are not
-    checked again; the memory is read, never written."""
-    folder = Path(folder)
-    memory = load_verified(folder, laptop_keys(folder, check=False).local_mac)
-    return Verifier(folder, HeadJudgePins(), memory=memory).faults()
+def export_faults(t: TournamentService) -> list[str]:
+    """What ``fieldjudge verify`` finds wrong in the opened tournament's folder (chains,
+    heads, signatures, ``tournament.sig``, decisions, registrations), as ``"<file>:
+    <fault>"``: an export of a folder with any is refused (issue 21). It is the opened
+    tournament's own check, so the export that follows does not verify a file twice; the
+    files this laptop's app found clean and that have not changed since (its memory,
+    authenticated with this laptop's key) are not checked again."""
+    return t.trust.faults()
 
 
 def refusal(faults: list[str]) -> Refused:
@@ -54,11 +51,11 @@ def export_folder(
     files written. ``progress(done, total)`` after each game; it may raise to stop the
     export between two games. ``include_unplayed``: the games not played too. Raises ``StoreError`` (a refusal, a damaged file) or
     ``OSError`` (the output folder cannot be written)."""
-    faults = export_faults(Path(folder))
-    if faults:
-        raise refusal(faults)
     t = open_tournament(Path(folder), lock=False, startup_backup=False)
     try:
+        faults = export_faults(t)
+        if faults:
+            raise refusal(faults)
         if progress is None:
             return run_export(
                 t, Path(out_dir), fmt, game_id, lang, include_unplayed=include_unplayed

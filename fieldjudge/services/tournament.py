@@ -148,11 +148,12 @@ class TournamentService:
                 self.pinned_hj = pins.pinned(str(self.meta.get("id", "")))
         #: the one check of what the laptops and the head judge signed (what ``fieldjudge
         #: verify`` runs), remembered per file; the app (the folder lock's holder) keeps
-        #: what it found clean across restarts in ``.cache/``
+        #: what it found clean across restarts in ``.cache/``, and a read-only view (an
+        #: export) trusts that memory without writing it
         self.trust = Verifier(
             self.folder,
             pins,
-            memory=load_verified(self.folder, keys.local_mac) if store.writes else None,
+            memory=load_verified(self.folder, keys.local_mac),
             persist=store.writes,
         )
         if register:
