@@ -25,6 +25,11 @@ class SummaryIndex:
         # laptop id -> [lines, digest of the last line]: the manifest this laptop wrote, as
         # long as it was when it last appended (a shorter file was cut: issue 21)
         self.manifests: dict[str, list[Any]] = {}
+        # laptop id -> [lines, digest of the last line]: another laptop's manifest as long
+        # as this laptop's app last saw it verified; "<kind>/<id>" -> [count, hash, laptop,
+        # step, at]: the newest head those manifests recorded (a later cut is found here)
+        self.seen: dict[str, list[Any]] = {}
+        self.seen_heads: dict[str, list[Any]] = {}
         self._dirty = False
         try:
             data = orjson.loads(self.path.read_bytes())
@@ -33,6 +38,8 @@ class SummaryIndex:
                 self.backed_up = data.get("backed_up", {})
                 self.heads = data.get("heads", {})
                 self.manifests = data.get("manifests", {})
+                self.seen = data.get("seen", {})
+                self.seen_heads = data.get("seen_heads", {})
         except (OSError, orjson.JSONDecodeError, AttributeError):
             self._entries = {}
 
@@ -78,6 +85,35 @@ class SummaryIndex:
         self._dirty = True
         self.save()
 
+    def remember_seen(
+        self, tips: dict[str, tuple[int, str]], heads: dict[str, tuple[int, str, str, str, str]]
+    ) -> None:
+        """Other laptops' manifests as this laptop's app read them, verified: each one's
+        length and last line's digest (kept when longer than remembered) and the heads
+        they record (kept when newer by signed time, then count); saved at once if any
+        grew."""
+        for lid, (lines, digest) in tips.items():
+            old = self.seen.get(lid)
+            if not isinstance(old, list) or len(old) != 2 or int(old[0]) < lines:
+                self.seen[lid] = [int(lines), str(digest)]
+                self._dirty = True
+        for key, (count, hh, lid, step, at) in heads.items():
+            old = self.seen_heads.get(key)
+            if (
+                not isinstance(old, list)
+                or len(old) != 5
+                or (str(old[4]), int(old[0])) < (at, count)
+            ):
+                self.seen_heads[key] = [int(count), str(hh), str(lid), str(step), str(at)]
+                self._dirty = True
+        self.save()
+
+    def seen_length(self, laptop_id: str) -> tuple[int, str] | None:
+        m = self.seen.get(laptop_id)
+        if isinstance(m, list) and len(m) == 2:
+            return int(m[0]), str(m[1])
+        return None
+
     def manifest_length(self, laptop_id: str) -> tuple[int, str] | None:
         m = self.manifests.get(laptop_id)
         if isinstance(m, list) and len(m) == 2:
@@ -102,11 +138,12 @@ class SummaryIndex:
         if not self._dirty:
             return
         entries, backed_up, heads = self._entries, self.backed_up, self.heads
-        manifests = self.manifests
+        manifests, seen, seen_heads = self.manifests, self.seen, self.seen_heads
         if merge:
             now = SummaryIndex(self.path.parent.parent)
             entries = {**self._entries, **now._entries}
             backed_up, heads, manifests = now.backed_up, now.heads, now.manifests
+            seen, seen_heads = now.seen, now.seen_heads
         make_dirs(self.path.parent)
         atomic_write_bytes(
             self.path,
@@ -117,6 +154,8 @@ class SummaryIndex:
                     "backed_up": backed_up,
                     "heads": heads,
                     "manifests": manifests,
+                    "seen": seen,
+                    "seen_heads": seen_heads,
                 }
             ),
         )
