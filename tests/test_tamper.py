@@ -965,3 +965,46 @@ async def test_21_a_cut_manifest_is_flagged_everywhere_on_a_laptop_that_saw_it_l
     rows, _title = await home_of(cup)
     assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]
     assert "truncated: the manifest records" in rows[gid][4]
+
+
+def test_21_a_forced_pdf_export_is_stamped_on_every_page(cup: Path, tmp_path: Path) -> None:
+    """--force on a PDF export (issue 21): every page of every PDF written (each game's
+    protocol, the book of protocols, the standings) starts with «НЕ ПРОВЕРЕНО: …» naming
+    the damaged file, each game's protocol still on one page, and the export exits 1."""
+    from pypdf import PdfReader
+
+    gid = signed_game(cup)
+    _unsigned_void_of_the_protocol(cup, gid)
+    done = subprocess.run(
+        [sys.executable, "-m", "fieldjudge", "export", "--tournament", str(cup)]
+        + ["--format", "pdf", "--out", str(tmp_path / "pdf"), "--force", "--lang", "ru"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and f"games/{gid}.json" in done.stderr
+    files = sorted((tmp_path / "pdf").glob("*.pdf"))
+    assert any(p.name.startswith("standings-") for p in files), files
+    assert any(p.name.startswith("protocols-") for p in files), files
+    for p in files:
+        pages = PdfReader(p).pages
+        if p.name.startswith("protocol-"):
+            assert len(pages) == 1, p  # one A4 page per game, the stamp included
+        for n, page in enumerate(pages, 1):
+            text = page.extract_text() or ""
+            assert text.lstrip().startswith("НЕ ПРОВЕРЕНО: "), (p.name, n, text[:200])
+            assert f"games/{gid}.json" in "".join(text.split()), (p.name, n)
+    one = subprocess.run(
+        [sys.executable, "-m", "fieldjudge", "export", "--tournament", str(cup)]
+        + ["--game", gid, "--format", "pdf", "--out", str(tmp_path / "one"), "--force"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert one.returncode == 1, one.stdout + one.stderr
+    (written,) = (tmp_path / "one").glob("*.pdf")
+    assert all(
+        (pg.extract_text() or "").lstrip().startswith("НЕ ПРОВЕРЕНО: ")
+        for pg in PdfReader(written).pages
+    )
