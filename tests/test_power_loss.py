@@ -28,13 +28,15 @@ from fieldjudge.services.demo import create_demo  # noqa: E402
 from fieldjudge.services.recovery import restore_backup  # noqa: E402
 from fieldjudge.services.sync.merge import conflicts, merge_into, resolve  # noqa: E402
 from fieldjudge.services.trust import identity  # noqa: E402
+from fieldjudge.services.trust.checks import Verifier  # noqa: E402
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE, ScryptParams  # noqa: E402
 from fieldjudge.store import (
     DamagedFile,  # noqa: E402
     bundle,  # noqa: E402
 )
-from fieldjudge.store.anchors import read_heads  # noqa: E402
+from fieldjudge.store.anchors import canonical_digest, read_heads, tournament_digest  # noqa: E402
 from fieldjudge.store.backup import backup_dir, backups_of  # noqa: E402
+from fieldjudge.store.pins import HeadJudgePins  # noqa: E402
 from fieldjudge.store.storage import TEMP_MARK, load_json_file  # noqa: E402
 
 FAST = ScryptParams(n=2**10, r=8, p=1)
@@ -307,6 +309,121 @@ def test_a_conflict_resolution_never_puts_a_copy_in_place_without_its_decision(
     _run(a, lambda: resolve(t, cpath, "theirs", grant=grant), verdict, tmp_path, "resolution")
     t.close()
     CHECKED["resolution: states named damaged"] = len(loud)
+
+
+def test_a_compaction_survives_every_crash_state(demo: Path, tmp_path: Path) -> None:
+    """The store's log compaction (the live records rewritten to a new file, then renamed
+    over the log) leaves the log whole in every state: same events, same head, no fault."""
+    t = _open(demo)
+    gid = _game_with_file(t)
+    for n in range(3):
+        t.append_game_event(gid, "note", {"text": f"note {n}"})
+    t.record_step(gid, "before compaction")
+    log = t.game_log(gid)
+    count = len(log.events)
+    raw = t.store.game_path(gid).read_bytes()
+    counts = _counts(gid, count, count)
+
+    def verdict(folder: Path, acknowledged: bool) -> str:
+        why = counts(folder, acknowledged)
+        if why:
+            return why
+        return "; ".join(Verifier(folder, HeadJudgePins()).game_faults(gid))
+
+    _run(demo, log.compact, verdict, tmp_path, "compaction")
+    assert t.store.game_path(gid).read_bytes() != raw  # the file was rewritten
+    t.close()
+
+
+def _decision_verdict(gid_key: str, hj: str | None, config: Path, taken: Any):
+    """The verdict of a head judge's decision on a tournament difference (its key):
+    ``taken(folder)`` says whether tournament.json holds the change (None: keep ours).
+    Before: listed, no decision, unchanged; after: decided, not listed, changed; between:
+    his signed decision, the change taken or not yet, with the difference still listed (he
+    sees it waiting; deciding it again writes the same decision). Wrong: tournament.json
+    unsigned, the difference gone without a decision, the change taken without it, a
+    decision that does not name the content it left."""
+    from fieldjudge.services.sync.tournament_conflicts import tournament_conflicts
+
+    loud: list[int] = []
+
+    def verdict(folder: Path, acknowledged: bool) -> str:
+        fault = identity.tournament_fault(folder, hj)
+        if fault:
+            return f"tournament.json: {fault}"
+        try:
+            tt = open_tournament(folder, startup_backup=False, config_dir=config)
+        except DamagedFile as exc:
+            return f"the folder does not open: {exc}"
+        try:
+            listed = any(c.key == gid_key for c in tournament_conflicts(tt))
+        finally:
+            tt.close()
+        decided = []
+        for p in (folder / "conflicts" / "decisions").glob("tournament--*.json"):
+            try:
+                d = load_json_file(p)
+            except DamagedFile as exc:
+                return f"a damaged decision: {exc}"
+            if canonical_digest(d.get("difference"))[:16] == gid_key:
+                decided.append(d)
+        changed = taken(folder) if taken is not None else False
+        if acknowledged and (listed or not decided or (taken is not None and not changed)):
+            return f"the acknowledged decision is lost ({listed=}, {len(decided)=}, {changed=})"
+        if not listed and not decided:
+            return "the difference is gone without the head judge's decision"
+        if changed and not decided:
+            return "tournament.json took theirs without the head judge's decision"
+        if decided and not listed and taken is not None and not changed:
+            return "decided to take theirs, not listed, tournament.json without the change"
+        if (changed or taken is None) and any(
+            d.get("tournament") != tournament_digest(folder) for d in decided
+        ):
+            return "the decision does not name the content of tournament.json"
+        if listed and decided:
+            loud.append(1)  # still listed: he sees it waiting; deciding it again is the same
+        return _no_temp_after_open(folder)
+
+    return verdict, loud
+
+
+def test_a_tournament_decision_survives_every_crash_state(tmp_path: Path) -> None:
+    """The head judge decides a difference between two laptops' tournament files, taking
+    theirs (a signed rewrite of tournament.json, his signed decision, the difference's
+    file rewritten) and then keeping ours on the last one (its file removed)."""
+    from fieldjudge.services.sync.tournament_conflicts import decide, tournament_conflicts
+    from tests.test_merge_tournament import merged_a
+
+    a, cfg_a = merged_a(tmp_path)
+    t = open_tournament(a, startup_backup=False, config_dir=cfg_a)
+    grant = t.head_judge(DEMO_PASSPHRASE)
+    hj = t.pinned_hj
+    player = next(c for c in tournament_conflicts(t) if c.what == "player")
+    pid = (player.ours["team_id"], player.ours["number"])
+
+    def taken(folder: Path) -> bool:
+        players = load_json_file(folder / "tournament.json")["players"].values()
+        names = {(p["team_id"], p["number"]): p["name"] for p in players}
+        return names[pid] == player.theirs["name"]
+
+    verdict, loud = _decision_verdict(player.key, hj, cfg_a, taken)
+    _run(a, lambda: decide(t, player, "theirs", grant=grant), verdict, tmp_path, "decision")
+    CHECKED["decision: states still listed"] = len(loud)
+    rest = tournament_conflicts(t)
+    for c in rest[:-1]:
+        decide(t, c, "ours", grant=grant)
+    (last,) = tournament_conflicts(t)
+    verdict, loud = _decision_verdict(last.key, hj, cfg_a, None)
+    _run(
+        a,
+        lambda: decide(t, last, "ours", grant=grant),
+        verdict,
+        tmp_path / "last",
+        "decision, the last one",
+    )
+    CHECKED["decision, the last one: states still listed"] = len(loud)
+    assert not list((a / "conflicts" / "tournament").glob("*.json"))
+    t.close()
 
 
 def test_tournament_creation_survives_every_crash_state(tmp_path: Path) -> None:
