@@ -38,8 +38,9 @@ class SummaryIndex:
                 self.backed_up = data.get("backed_up", {})
                 self.heads = data.get("heads", {})
                 self.manifests = data.get("manifests", {})
-                self.seen = data.get("seen", {})
-                self.seen_heads = data.get("seen_heads", {})
+                seen, seen_heads = data.get("seen"), data.get("seen_heads")
+                self.seen = seen if isinstance(seen, dict) else {}
+                self.seen_heads = seen_heads if isinstance(seen_heads, dict) else {}
         except (OSError, orjson.JSONDecodeError, AttributeError):
             self._entries = {}
 
@@ -93,26 +94,29 @@ class SummaryIndex:
         they record (kept when newer by signed time, then count); saved at once if any
         grew."""
         for lid, (lines, digest) in tips.items():
-            old = self.seen.get(lid)
-            if not isinstance(old, list) or len(old) != 2 or int(old[0]) < lines:
+            old = self.seen_length(lid)
+            if old is None or old[0] < lines:
                 self.seen[lid] = [int(lines), str(digest)]
                 self._dirty = True
         for key, (count, hh, lid, step, at) in heads.items():
-            old = self.seen_heads.get(key)
-            if (
-                not isinstance(old, list)
-                or len(old) != 5
-                or (str(old[4]), int(old[0])) < (at, count)
-            ):
+            rec = self.seen_heads.get(key)
+            try:
+                newer = (str(rec[4]), int(rec[0])) < (at, count)  # type: ignore[index]
+            except (TypeError, ValueError, IndexError, KeyError):
+                newer = True  # none yet, or a record that does not parse
+            if newer:
                 self.seen_heads[key] = [int(count), str(hh), str(lid), str(step), str(at)]
                 self._dirty = True
         self.save()
 
     def seen_length(self, laptop_id: str) -> tuple[int, str] | None:
+        """(lines, digest of the last) of another laptop's manifest as this laptop last
+        saw it (None: never, or a record that does not parse)."""
         m = self.seen.get(laptop_id)
-        if isinstance(m, list) and len(m) == 2:
-            return int(m[0]), str(m[1])
-        return None
+        try:
+            return (int(m[0]), str(m[1])) if isinstance(m, list) and len(m) == 2 else None
+        except (TypeError, ValueError):
+            return None
 
     def manifest_length(self, laptop_id: str) -> tuple[int, str] | None:
         m = self.manifests.get(laptop_id)

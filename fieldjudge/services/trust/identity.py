@@ -340,6 +340,8 @@ def _seen_anchors(index: SummaryIndex) -> dict[tuple[str, str], Anchor]:
     out = {}
     for key, rec in index.seen_heads.items():
         kind, _sep, gid = str(key).partition("/")
+        if not isinstance(rec, list):
+            continue
         try:
             count, hh, lid, step, at = rec
             out[(kind, gid)] = Anchor(int(count), str(hh), str(lid), f"seen: {step}", str(at))
