@@ -382,9 +382,34 @@ def _decision_verdict(gid_key: str, hj: str | None, config: Path, taken: Any):
             return "the decision does not name the content of tournament.json"
         if listed and decided:
             loud.append(1)  # still listed: he sees it waiting; deciding it again is the same
+            why = _decide_again(folder, gid_key, config, "ours" if taken is None else "theirs")
+            if why or (taken is not None and not taken(folder)):
+                return f"deciding it again after the power cut: {why or 'the change not taken'}"
         return _no_temp_after_open(folder)
 
     return verdict, loud
+
+
+def _decide_again(folder: Path, key: str, config: Path, keep: str) -> str:
+    """The head judge decides a difference still listed after a power cut again, as he did
+    before it: no other decision is written (the same one), and it leaves the list."""
+    from fieldjudge.services.sync.tournament_conflicts import decide, tournament_conflicts
+
+    decisions = folder / "conflicts" / "decisions"
+    before = sorted(p.name for p in decisions.glob("*.json"))
+    tt = open_tournament(folder, startup_backup=False, config_dir=config)
+    try:
+        grant = tt.head_judge(DEMO_PASSPHRASE)
+        (c,) = [c for c in tournament_conflicts(tt) if c.key == key]
+        decide(tt, c, keep, grant=grant)
+        if any(c.key == key for c in tournament_conflicts(tt)):
+            return "still listed"
+    finally:
+        tt.close()
+    after = sorted(p.name for p in decisions.glob("*.json"))
+    return (
+        "" if after == before else f"another decision written: {sorted(set(after) - set(before))}"
+    )
 
 
 def test_a_tournament_decision_survives_every_crash_state(tmp_path: Path) -> None:
