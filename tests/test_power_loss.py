@@ -28,13 +28,15 @@ from fieldjudge.services.demo import create_demo  # noqa: E402
 from fieldjudge.services.recovery import restore_backup  # noqa: E402
 from fieldjudge.services.sync.merge import conflicts, merge_into, resolve  # noqa: E402
 from fieldjudge.services.trust import identity  # noqa: E402
+from fieldjudge.services.trust.checks import Verifier  # noqa: E402
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE, ScryptParams  # noqa: E402
 from fieldjudge.store import (
     DamagedFile,  # noqa: E402
     bundle,  # noqa: E402
 )
-from fieldjudge.store.anchors import read_heads  # noqa: E402
+from fieldjudge.store.anchors import canonical_digest, read_heads, tournament_digest  # noqa: E402
 from fieldjudge.store.backup import backup_dir, backups_of  # noqa: E402
+from fieldjudge.store.pins import HeadJudgePins  # noqa: E402
 from fieldjudge.store.storage import TEMP_MARK, load_json_file  # noqa: E402
 
 FAST = ScryptParams(n=2**10, r=8, p=1)
@@ -309,6 +311,241 @@ def test_a_conflict_resolution_never_puts_a_copy_in_place_without_its_decision(
     CHECKED["resolution: states named damaged"] = len(loud)
 
 
+def test_a_compaction_survives_every_crash_state(demo: Path, tmp_path: Path) -> None:
+    """The store's log compaction (the live records rewritten to a new file, then renamed
+    over the log) leaves the log whole in every state: same events, same head, no fault."""
+    t = _open(demo)
+    gid = _game_with_file(t)
+    for n in range(3):
+        t.append_game_event(gid, "note", {"text": f"note {n}"})
+    t.record_step(gid, "before compaction")
+    log = t.game_log(gid)
+    count = len(log.events)
+    raw = t.store.game_path(gid).read_bytes()
+    counts = _counts(gid, count, count)
+
+    def verdict(folder: Path, acknowledged: bool) -> str:
+        why = counts(folder, acknowledged)
+        if why:
+            return why
+        return "; ".join(Verifier(folder, HeadJudgePins()).game_faults(gid))
+
+    _run(demo, log.compact, verdict, tmp_path, "compaction")
+    assert t.store.game_path(gid).read_bytes() != raw  # the file was rewritten
+    t.close()
+
+
+def _decision_verdict(gid_key: str, hj: str | None, config: Path, taken: Any):
+    """The verdict of a head judge's decision on a tournament difference (its key):
+    ``taken(folder)`` says whether tournament.json holds the change (None: keep ours).
+    Before: listed, no decision, unchanged; after: decided, not listed, changed; between:
+    his signed decision, the change taken or not yet, with the difference still listed (he
+    sees it waiting; deciding it again writes the same decision). Wrong: tournament.json
+    unsigned, the difference gone without a decision, the change taken without it, a
+    decision that does not name the content it left."""
+    from fieldjudge.services.sync.tournament_conflicts import tournament_conflicts
+
+    loud: list[int] = []
+
+    def verdict(folder: Path, acknowledged: bool) -> str:
+        fault = identity.tournament_fault(folder, hj)
+        if fault:
+            return f"tournament.json: {fault}"
+        try:
+            tt = open_tournament(folder, startup_backup=False, config_dir=config)
+        except DamagedFile as exc:
+            return f"the folder does not open: {exc}"
+        try:
+            listed = any(c.key == gid_key for c in tournament_conflicts(tt))
+        finally:
+            tt.close()
+        decided = []
+        for p in (folder / "conflicts" / "decisions").glob("tournament--*.json"):
+            try:
+                d = load_json_file(p)
+            except DamagedFile as exc:
+                return f"a damaged decision: {exc}"
+            if canonical_digest(d.get("difference"))[:16] == gid_key:
+                decided.append(d)
+        changed = taken(folder) if taken is not None else False
+        if acknowledged and (listed or not decided or (taken is not None and not changed)):
+            return f"the acknowledged decision is lost ({listed=}, {len(decided)=}, {changed=})"
+        if not listed and not decided:
+            return "the difference is gone without the head judge's decision"
+        if changed and not decided:
+            return "tournament.json took theirs without the head judge's decision"
+        if decided and not listed and taken is not None and not changed:
+            return "decided to take theirs, not listed, tournament.json without the change"
+        if (changed or taken is None) and any(
+            d.get("tournament") != tournament_digest(folder) for d in decided
+        ):
+            return "the decision does not name the content of tournament.json"
+        if listed and decided:
+            loud.append(1)  # still listed: he sees it waiting; deciding it again is the same
+            why = _decide_again(folder, gid_key, config, "ours" if taken is None else "theirs")
+            if why or (taken is not None and not taken(folder)):
+                return f"deciding it again after the power cut: {why or 'the change not taken'}"
+        return _no_temp_after_open(folder)
+
+    return verdict, loud
+
+
+def _decide_again(folder: Path, key: str, config: Path, keep: str) -> str:
+    """The head judge decides a difference still listed after a power cut again, as he did
+    before it: no other decision is written (the same one), and it leaves the list."""
+    from fieldjudge.services.sync.tournament_conflicts import decide, tournament_conflicts
+
+    decisions = folder / "conflicts" / "decisions"
+    before = sorted(p.name for p in decisions.glob("*.json"))
+    tt = open_tournament(folder, startup_backup=False, config_dir=config)
+    try:
+        grant = tt.head_judge(DEMO_PASSPHRASE)
+        (c,) = [c for c in tournament_conflicts(tt) if c.key == key]
+        decide(tt, c, keep, grant=grant)
+        if any(c.key == key for c in tournament_conflicts(tt)):
+            return "still listed"
+    finally:
+        tt.close()
+    after = sorted(p.name for p in decisions.glob("*.json"))
+    return (
+        "" if after == before else f"another decision written: {sorted(set(after) - set(before))}"
+    )
+
+
+def test_a_tournament_decision_survives_every_crash_state(tmp_path: Path) -> None:
+    """The head judge decides a difference between two laptops' tournament files, taking
+    theirs (a signed rewrite of tournament.json, his signed decision, the difference's
+    file rewritten) and then keeping ours on the last one (its file removed)."""
+    from fieldjudge.services.sync.tournament_conflicts import decide, tournament_conflicts
+    from tests.test_merge_tournament import merged_a
+
+    a, cfg_a = merged_a(tmp_path)
+    t = open_tournament(a, startup_backup=False, config_dir=cfg_a)
+    grant = t.head_judge(DEMO_PASSPHRASE)
+    hj = t.pinned_hj
+    player = next(c for c in tournament_conflicts(t) if c.what == "player")
+    pid = (player.ours["team_id"], player.ours["number"])
+
+    def taken(folder: Path) -> bool:
+        players = load_json_file(folder / "tournament.json")["players"].values()
+        names = {(p["team_id"], p["number"]): p["name"] for p in players}
+        return names[pid] == player.theirs["name"]
+
+    verdict, loud = _decision_verdict(player.key, hj, cfg_a, taken)
+    _run(a, lambda: decide(t, player, "theirs", grant=grant), verdict, tmp_path, "decision")
+    CHECKED["decision: states still listed"] = len(loud)
+    rest = tournament_conflicts(t)
+    for c in rest[:-1]:
+        decide(t, c, "ours", grant=grant)
+    (last,) = tournament_conflicts(t)
+    verdict, loud = _decision_verdict(last.key, hj, cfg_a, None)
+    _run(
+        a,
+        lambda: decide(t, last, "ours", grant=grant),
+        verdict,
+        tmp_path / "last",
+        "decision, the last one",
+    )
+    CHECKED["decision, the last one: states still listed"] = len(loud)
+    assert not list((a / "conflicts" / "tournament").glob("*.json"))
+    t.close()
+
+
+def _diverged(tmp_path: Path) -> tuple[Path, Path, str]:
+    """Two copies of a demo folder (A, B) where the same game took another note on each."""
+    base = tmp_path / "base"
+    create_demo(base, day=date(2026, 6, 1)).close()
+    a, b = tmp_path / "A", tmp_path / "B"
+    shutil.copytree(base, a)
+    shutil.copytree(base, b)
+    t0 = open_tournament(a, startup_backup=False)
+    gid = _game_without_file(t0)
+    t0.close()
+    for folder, text in ((a, "ours"), (b, "theirs")):
+        tt = open_tournament(folder, startup_backup=False)
+        tt.append_game_event(gid, "note", {"text": text})
+        tt.close()
+    return a, b, gid
+
+
+def test_a_resolution_keeping_ours_never_loses_the_other_copy(tmp_path: Path) -> None:
+    """The head judge keeps our log: the other copy is moved to conflicts/resolved/ (never
+    lost: in one of the two folders in every state), his decision first; our game file is
+    never touched."""
+    a, b, gid = _diverged(tmp_path)
+    t = open_tournament(a, startup_backup=False)
+    merge_into(t, b)
+    (cpath,) = conflicts(t)
+    theirs = cpath.read_bytes()
+    ours = (a / "games" / f"{gid}.json").read_bytes()
+    grant = t.head_judge(DEMO_PASSPHRASE)
+
+    def verdict(folder: Path, acknowledged: bool) -> str:
+        if (folder / "games" / f"{gid}.json").read_bytes() != ours:
+            return "our game file changed"
+        copies = [
+            p
+            for sub in ("games", "resolved")
+            for p in (folder / "conflicts" / sub).glob(f"{gid}--*.json")
+            if p.read_bytes() == theirs
+        ]
+        if len(copies) != 1:
+            return f"the other copy is in {len(copies)} places"
+        moved = copies[0].parent.name == "resolved"
+        decided = [
+            p
+            for p in (folder / "conflicts" / "decisions").glob("*.json")
+            if TEMP_MARK not in p.name
+        ]
+        if moved and not decided:
+            return "the copy is archived without the head judge's decision"
+        if acknowledged and not moved:
+            return "the acknowledged choice is lost"
+        got = _events(folder, gid)
+        return "" if isinstance(got, int) else f"the game reads {got!r}"
+
+    _run(a, lambda: resolve(t, cpath, "ours", grant=grant), verdict, tmp_path, "resolution, ours")
+    t.close()
+
+
+def test_a_merge_survives_every_crash_state(tmp_path: Path) -> None:
+    """Another laptop's folder merged in (its registration, a new game of its own, its
+    manifest; our manifest records the merged head): every state opens, verifies clean
+    and shows the game as before (not there) or after (all its events), never as missing."""
+    from fieldjudge.services.trust.checks import Verifier
+
+    base = tmp_path / "base"
+    create_demo(base, day=date(2026, 6, 1)).close()
+    a, b = tmp_path / "A", tmp_path / "B"
+    shutil.copytree(base, a)
+    shutil.copytree(base, b, ignore=shutil.ignore_patterns(".cache"))
+    tb = open_tournament(b, startup_backup=False, config_dir=tmp_path / "field")
+    try:
+        tb.register_laptop(DEMO_PASSPHRASE)
+        gid = _game_without_file(tb)
+        for n in range(2):
+            tb.append_game_event(gid, "note", {"text": f"field {n}"})
+        tb.record_step(gid, "field")
+    finally:
+        tb.close()
+    t = _open(a)
+
+    def verdict(folder: Path, acknowledged: bool) -> str:
+        got = _events(folder, gid)
+        allowed = {2} if acknowledged else {0, 2}
+        if got not in allowed:
+            return f"the game reads {got!r}, expected {sorted(allowed)}"
+        faults = Verifier(folder, HeadJudgePins()).faults()
+        return "; ".join(faults) or _no_temp_after_open(folder)
+
+    def op() -> None:
+        report = merge_into(t, b)
+        assert report.added_logs == [f"games/{gid}"], report.errors
+
+    _run(a, op, verdict, tmp_path, "merge")
+    t.close()
+
+
 def test_tournament_creation_survives_every_crash_state(tmp_path: Path) -> None:
     data = tmp_path / "fresh"
     data.mkdir()
@@ -341,5 +578,8 @@ def test_tournament_creation_survives_every_crash_state(tmp_path: Path) -> None:
 
 
 def test_report_the_states_checked() -> None:
-    """Printed with ``-s``: the operations and how many crash states each opened."""
-    print({k: v for k, v in CHECKED.items()}, sum(CHECKED.values()))
+    """Printed with ``-s``: the operations and how many crash states each opened (a line
+    after a colon counts states of the operation above it, not more states)."""
+    rows = [f"| {k} | {v} |" for k, v in CHECKED.items()]
+    total = sum(v for k, v in CHECKED.items() if ":" not in k)
+    print("\n| operation | states |\n|---|---|\n" + "\n".join(rows) + f"\n| total | {total} |")

@@ -895,3 +895,116 @@ async def test_21_a_game_given_to_another_laptop_by_hand_is_flagged_everywhere(
     check_everywhere(cup, tmp_path, "first signed event records", gid, rel=f"games/{gid}.json")
     rows, _title = await home_of(cup)
     assert rows[gid][4].startswith("DAMAGED / UNSIGNED:"), rows[gid]
+
+
+def _cut_back_to_first_step(cup: Path, gid: str, lid: str) -> int:
+    """Defect 4 as someone with a text editor does it: the newest lines of laptop ``lid``'s
+    manifest deleted after the first one naming the game, and the game's newest events
+    with them (a locked game back to its first step, the captains' signatures gone): the
+    chain of what is left holds, every line left is signed. Returns the events left."""
+    from fieldjudge.store.anchors import heads_path, parse_heads
+
+    path = heads_path(cup, lid)
+    raw = path.read_bytes()
+    rows = parse_heads(raw)
+    first = next(i for i, (_n, doc) in enumerate(rows) if doc and doc["id"] == gid)
+    count = int(rows[first][1]["count"])  # type: ignore[index]
+    path.write_bytes(b"".join(raw.splitlines(keepends=True)[: first + 1]))
+    game = cup / "games" / f"{gid}.json"
+    data = tables(game)
+    evs = events_of(data)
+    assert count < len(evs)
+    data["events"] = {str(e["seq"]): e for e in evs[:count]}
+    data.pop("head", None)
+    write_log_file(game, data)
+    return count
+
+
+async def test_21_a_cut_manifest_is_flagged_everywhere_on_the_laptop_that_wrote_it(
+    base, cup: Path, tmp_path: Path
+) -> None:
+    """Defect 4: the newest lines of laptops/<id>/heads.jsonl deleted with a signed game's
+    newest events, on the laptop that wrote them (its local cache remembers the manifest's
+    length and the game's head): verify, the export, the pit and the home row name it."""
+    shutil.copytree(base[0] / ".cache", cup / ".cache")  # this laptop's own folder
+    gid = signed_game(cup)
+    lid = LaptopKeys.load_or_create().laptop_id
+    _cut_back_to_first_step(cup, gid, lid)
+    check_everywhere(cup, tmp_path, "truncated: the manifest records", gid, rel=f"games/{gid}.json")
+    out = run_verify(cup)
+    assert f"FAULT laptops/{lid}/heads.jsonl" in out.stdout
+    assert "shortened: this laptop wrote" in out.stdout
+    rows, _title = await home_of(cup)
+    assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]
+    assert "truncated: the manifest records" in rows[gid][4]
+
+
+async def test_21_a_cut_manifest_is_flagged_everywhere_on_a_laptop_that_saw_it_longer(
+    cup: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Defect 4 on another laptop: a registered field laptop whose app showed the folder
+    with the writer's whole manifest remembers how long it was and the heads it recorded;
+    the same cut made later in its folder is named by verify, the export, the pit and the
+    home row there."""
+    gid = signed_game(cup)
+    writer = LaptopKeys.load_or_create().laptop_id
+    monkeypatch.setenv("FIELDJUDGE_CONFIG", str(tmp_path / "field"))
+    t = open_tournament(cup, startup_backup=False)
+    try:
+        t.register_laptop(DEMO_PASSPHRASE)
+        assert t.keys.laptop_id != writer
+    finally:
+        t.close()
+    rows, _title = await home_of(cup)  # the field laptop's app shows the whole manifest
+    assert not rows[gid][4].startswith("DAMAGED"), rows[gid]
+    _cut_back_to_first_step(cup, gid, writer)
+    check_everywhere(cup, tmp_path, "truncated: the manifest records", gid, rel=f"games/{gid}.json")
+    out = run_verify(cup)
+    assert f"FAULT laptops/{writer}/heads.jsonl" in out.stdout
+    assert "shortened: this laptop saw" in out.stdout
+    rows, _title = await home_of(cup)
+    assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]
+    assert "truncated: the manifest records" in rows[gid][4]
+
+
+def test_21_a_forced_pdf_export_is_stamped_on_every_page(cup: Path, tmp_path: Path) -> None:
+    """--force on a PDF export (issue 21): every page of every PDF written (each game's
+    protocol, the book of protocols, the standings) starts with «НЕ ПРОВЕРЕНО: …» naming
+    the damaged file, each game's protocol still on one page, and the export exits 1."""
+    from pypdf import PdfReader
+
+    gid = signed_game(cup)
+    _unsigned_void_of_the_protocol(cup, gid)
+    done = subprocess.run(
+        [sys.executable, "-m", "fieldjudge", "export", "--tournament", str(cup)]
+        + ["--format", "pdf", "--out", str(tmp_path / "pdf"), "--force", "--lang", "ru"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and f"games/{gid}.json" in done.stderr
+    files = sorted((tmp_path / "pdf").glob("*.pdf"))
+    assert any(p.name.startswith("standings-") for p in files), files
+    assert any(p.name.startswith("protocols-") for p in files), files
+    for p in files:
+        pages = PdfReader(p).pages
+        if p.name.startswith("protocol-"):
+            assert len(pages) == 1, p  # one A4 page per game, the stamp included
+        for n, page in enumerate(pages, 1):
+            text = page.extract_text() or ""
+            assert text.lstrip().startswith("НЕ ПРОВЕРЕНО: "), (p.name, n, text[:200])
+            assert f"games/{gid}.json" in "".join(text.split()), (p.name, n)
+    one = subprocess.run(
+        [sys.executable, "-m", "fieldjudge", "export", "--tournament", str(cup)]
+        + ["--game", gid, "--format", "pdf", "--out", str(tmp_path / "one"), "--force"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert one.returncode == 1, one.stdout + one.stderr
+    (written,) = (tmp_path / "one").glob("*.pdf")
+    assert all(
+        (pg.extract_text() or "").lstrip().startswith("НЕ ПРОВЕРЕНО: ")
+        for pg in PdfReader(written).pages
+    )

@@ -59,10 +59,9 @@ def run_export(
     """Export one game (``game_id``) or the whole tournament; returns the files written.
     CSV: ``delimiter`` (default: ";" for a Russian document, as a Russian spreadsheet
     expects, else ","). ``progress``: see :data:`Progress`. ``stamp``: the text every page
-    carries on top (an export forced out of a folder that does not verify; PDF: refused)."""
-    if stamp:
-        if fmt == "pdf":
-            raise Refused("a PDF cannot be stamped as not checked: export HTML, CSV or JSON")
+    carries on top (an export forced out of a folder that does not verify; a PDF's pages
+    are drawn with it, the other files stamped once written)."""
+    if stamp and fmt != "pdf":
         written = run_export(
             t, out_dir, fmt, game_id, lang, overwrite, now, delimiter, progress, include_unplayed
         )
@@ -106,16 +105,19 @@ def run_export(
         if fmt == "html":
             put(f"protocol-{gs}.html", html.protocol_html(t, v, lang).encode())
         elif fmt == "pdf":
-            put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, v.name(v.teams[0])))
+            title = v.name(v.teams[0])
+            put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, title, stamp))
         else:
             put(f"events-{gs}.csv", events_csv(v, delimiter))
         progress(1, 1)
         return written
-    return _whole(t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress)
+    return _whole(t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress, stamp)
 
 
-def _whole(t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress) -> list[Path]:
-    """The export of every ``played`` game (see :func:`run_export`)."""
+def _whole(
+    t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress, stamp=""
+) -> list[Path]:
+    """The export of every ``played`` game (see :func:`run_export`; ``stamp``: a PDF's)."""
     written: list[Path] = []
 
     def put(name: str, payload: bytes) -> None:
@@ -144,12 +146,13 @@ def _whole(t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress) -
         pages = []
         for done, v in enumerate(views, 1):
             doc = protocol_doc(t, v, tr, lang)
-            one, size = pdf.protocol_pdf(doc)
+            one, size = pdf.protocol_pdf(doc, stamp)
             put(f"protocol-{game_stem(t, v.game)}.pdf", one)
             pages.append((doc, size))
             progress(done, len(views))
-        put(f"protocols-{stem}.pdf", pdf.combined_pdf(title, pages))
-        put(f"standings-{stem}.pdf", pdf.standings_pdf(t, by_div, tr, lang, now, provisional))
+        put(f"protocols-{stem}.pdf", pdf.combined_pdf(title, pages, stamp))
+        standings = pdf.standings_pdf(t, by_div, tr, lang, now, provisional, stamp)
+        put(f"standings-{stem}.pdf", standings)
     else:
         put(
             f"standings-{stem}.csv",

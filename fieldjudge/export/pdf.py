@@ -34,8 +34,38 @@ def clean(text: object) -> str:
     return "".join(c if ord(c) in have or c in "\n\t" else "?" for c in str(text))
 
 
-def new_pdf(title: str) -> FPDF:
-    pdf = FPDF(orientation="P", unit="mm", format="A4")
+#: the longest stamp printed on a page (the command line names every fault)
+STAMP_CHARS = 600
+STAMP_RED = (176, 0, 0)
+
+
+class StampedPDF(FPDF):
+    """An A4 document whose every page (the ones fpdf adds on a page break too) starts
+    with ``stamp`` in bold red when it is set: an export forced out of a folder that does
+    not verify (issue 21) never prints as the signed results."""
+
+    stamp: str = ""
+
+    def header(self) -> None:
+        if not self.stamp:
+            return
+        text = self.stamp if len(self.stamp) <= STAMP_CHARS else self.stamp[:STAMP_CHARS] + "…"
+        family, style, size = self.font_family, self.font_style, self.font_size_pt
+        self.set_font(FAMILY, "B", 8)
+        self.set_text_color(*STAMP_RED)
+        self.set_draw_color(*STAMP_RED)
+        self.multi_cell(0, 4, clean(text), border=1, new_x="LMARGIN", new_y="NEXT", align="L")
+        self.ln(1)
+        self.set_text_color(0, 0, 0)
+        self.set_draw_color(0, 0, 0)
+        self.set_font(family, style, size)
+
+
+def new_pdf(title: str, stamp: str = "") -> FPDF:
+    """A new A4 document; ``stamp``: the line every page carries on top (see
+    :class:`StampedPDF`)."""
+    pdf = StampedPDF(orientation="P", unit="mm", format="A4")
+    pdf.stamp = stamp
     pdf.set_margins(MARGIN, MARGIN, MARGIN)
     pdf.set_auto_page_break(auto=True, margin=MARGIN)
     pdf.add_font(FAMILY, "", str(FONTS / "DejaVuSans.ttf"))
@@ -133,25 +163,26 @@ def draw_protocol(pdf: FPDF, d: ProtocolDoc, size: float) -> None:
         _p(pdf, f"* {label}: " + " ".join(d.footnotes), size - 1)
 
 
-def fitted(d: ProtocolDoc) -> tuple[float, FPDF]:
-    """The largest font size that keeps the protocol on one A4 page, and that page."""
+def fitted(d: ProtocolDoc, stamp: str = "") -> tuple[float, FPDF]:
+    """The largest font size that keeps the protocol (under ``stamp``, if any) on one A4
+    page, and that page."""
     for size in SIZES:
-        trial = new_pdf(d.title)
+        trial = new_pdf(d.title, stamp)
         draw_protocol(trial, d, size)
         if trial.page == 1:
             return size, trial
     return size, trial  # the smallest size: a huge protocol runs on, nothing is cut
 
 
-def protocol_pdf(d: ProtocolDoc) -> tuple[bytes, float]:
+def protocol_pdf(d: ProtocolDoc, stamp: str = "") -> tuple[bytes, float]:
     """One game's protocol on one A4 page, and the font size it needed."""
-    size, pdf = fitted(d)
+    size, pdf = fitted(d, stamp)
     return bytes(pdf.output()), size
 
 
-def combined_pdf(title: str, pages: Sequence[tuple[ProtocolDoc, float]]) -> bytes:
+def combined_pdf(title: str, pages: Sequence[tuple[ProtocolDoc, float]], stamp: str = "") -> bytes:
     """Several protocols, one A4 page each, at the sizes :func:`protocol_pdf` found."""
-    pdf = new_pdf(title)
+    pdf = new_pdf(title, stamp)
     for d, size in pages:
         draw_protocol(pdf, d, size)
     if not pages:
@@ -160,12 +191,12 @@ def combined_pdf(title: str, pages: Sequence[tuple[ProtocolDoc, float]]) -> byte
     return bytes(pdf.output())
 
 
-def protocols_pdf(t, views, tr: Tr, lang: str, title: str) -> bytes:
+def protocols_pdf(t, views, tr: Tr, lang: str, title: str, stamp: str = "") -> bytes:
     """One A4 page per game, in ``views``' order."""
     docs = [protocol_doc(t, v, tr, lang) for v in views]
     if len(docs) == 1:
-        return protocol_pdf(docs[0])[0]
-    return combined_pdf(title, [(d, fitted(d)[0]) for d in docs])
+        return protocol_pdf(docs[0], stamp)[0]
+    return combined_pdf(title, [(d, fitted(d, stamp)[0]) for d in docs], stamp)
 
 
 #: the standings are pinned on a board and read from a step away: never smaller
@@ -222,13 +253,20 @@ def standings_layout(
 
 
 def standings_pdf(
-    t, by_division: dict, tr: Tr, lang: str, now: datetime | None = None, provisional=()
+    t,
+    by_division: dict,
+    tr: Tr,
+    lang: str,
+    now: datetime | None = None,
+    provisional=(),
+    stamp: str = "",
 ) -> bytes:
     """The standings as a head judge pins them: 10 pt, landscape A4 when the table is wider
-    than a portrait page, headers wrapped between words only, no empty column."""
+    than a portrait page, headers wrapped between words only, no empty column; ``stamp``
+    on top of every page (see :class:`StampedPDF`)."""
     meta = t.meta
-    stamp = (now or datetime.now()).strftime("%Y-%m-%d %H:%M")
-    pdf = new_pdf(f"{tr('Standings')} — {meta.get('name', '')}")
+    as_of = (now or datetime.now()).strftime("%Y-%m-%d %H:%M")
+    pdf = new_pdf(f"{tr('Standings')} — {meta.get('name', '')}", stamp)
     size = STANDINGS_SIZE
     headers = [tr(h) for h in STANDING_HEADERS]
     tables = {div: standing_rows(t, rows, lang) for div, rows in by_division.items()}
@@ -240,7 +278,7 @@ def standings_pdf(
         0, size * 0.8, clean(f"{tr('Standings')}: {meta.get('name', '')}"), new_x="LMARGIN"
     )
     pdf.ln(size * 0.8)
-    _p(pdf, f"{meta.get('date', '')} · {meta.get('venue', '')} · {tr('as of')} {stamp}", size)
+    _p(pdf, f"{meta.get('date', '')} · {meta.get('venue', '')} · {tr('as of')} {as_of}", size)
     for div, rows in tables.items():
         _h(pdf, f"{tr('Division')} {div or '—'}", size)
         pdf.set_font(FAMILY, size=size)

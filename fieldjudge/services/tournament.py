@@ -29,7 +29,7 @@ from fieldjudge.services.paintball import summaries
 from fieldjudge.services.trust import authority, identity
 from fieldjudge.services.trust.auth_guard import SecretGuard
 from fieldjudge.services.trust.authority import HeadJudge
-from fieldjudge.services.trust.checks import Verifier
+from fieldjudge.services.trust.checks import Context, Verifier
 from fieldjudge.services.trust.head_judge import (
     HeadJudgeError,
     KeyNotPinned,
@@ -155,6 +155,7 @@ class TournamentService:
             pins,
             memory=load_verified(self.folder, keys.local_mac),
             persist=store.writes,
+            on_context=self._remember_seen if store.writes else None,
         )
         if register:
             self._register_laptop()
@@ -523,6 +524,20 @@ class TournamentService:
         self._sign_tournament()
 
     # -- the manifest of game heads ----------------------------------------------------
+    def _remember_seen(self, ctx: Context) -> None:
+        """Remember in the local cache how long the other laptops' manifests were when
+        this app read them verified, and the heads they recorded: a manifest cut later
+        (with a game's newest events) is a fault here too (issue 21, 4)."""
+        own = self.keys.laptop_id
+        self.store.index.remember_seen(
+            {lid: tip for lid, tip in ctx.tips.items() if lid != own},
+            {
+                f"{kind}/{gid}": (a.count, a.hash, a.laptop, a.step, a.at)
+                for (kind, gid), a in ctx.signed.items()
+                if a.laptop != own and a.laptop in ctx.tips
+            },
+        )
+
     def _claimed(self) -> set[tuple[str, str]]:
         """(kind, id) of every manifest line that records events, read but not verified:
         a log no line names has no verified head either (:meth:`anchor` then falls back

@@ -25,6 +25,11 @@ class SummaryIndex:
         # laptop id -> [lines, digest of the last line]: the manifest this laptop wrote, as
         # long as it was when it last appended (a shorter file was cut: issue 21)
         self.manifests: dict[str, list[Any]] = {}
+        # laptop id -> [lines, digest of the last line]: another laptop's manifest as long
+        # as this laptop's app last saw it verified; "<kind>/<id>" -> [count, hash, laptop,
+        # step, at]: the newest head those manifests recorded (a later cut is found here)
+        self.seen: dict[str, list[Any]] = {}
+        self.seen_heads: dict[str, list[Any]] = {}
         self._dirty = False
         try:
             data = orjson.loads(self.path.read_bytes())
@@ -33,6 +38,9 @@ class SummaryIndex:
                 self.backed_up = data.get("backed_up", {})
                 self.heads = data.get("heads", {})
                 self.manifests = data.get("manifests", {})
+                seen, seen_heads = data.get("seen"), data.get("seen_heads")
+                self.seen = seen if isinstance(seen, dict) else {}
+                self.seen_heads = seen_heads if isinstance(seen_heads, dict) else {}
         except (OSError, orjson.JSONDecodeError, AttributeError):
             self._entries = {}
 
@@ -78,6 +86,38 @@ class SummaryIndex:
         self._dirty = True
         self.save()
 
+    def remember_seen(
+        self, tips: dict[str, tuple[int, str]], heads: dict[str, tuple[int, str, str, str, str]]
+    ) -> None:
+        """Other laptops' manifests as this laptop's app read them, verified: each one's
+        length and last line's digest (kept when longer than remembered) and the heads
+        they record (kept when newer by signed time, then count); saved at once if any
+        grew."""
+        for lid, (lines, digest) in tips.items():
+            old = self.seen_length(lid)
+            if old is None or old[0] < lines:
+                self.seen[lid] = [int(lines), str(digest)]
+                self._dirty = True
+        for key, (count, hh, lid, step, at) in heads.items():
+            rec = self.seen_heads.get(key)
+            try:
+                newer = (str(rec[4]), int(rec[0])) < (at, count)  # type: ignore[index]
+            except (TypeError, ValueError, IndexError, KeyError):
+                newer = True  # none yet, or a record that does not parse
+            if newer:
+                self.seen_heads[key] = [int(count), str(hh), str(lid), str(step), str(at)]
+                self._dirty = True
+        self.save()
+
+    def seen_length(self, laptop_id: str) -> tuple[int, str] | None:
+        """(lines, digest of the last) of another laptop's manifest as this laptop last
+        saw it (None: never, or a record that does not parse)."""
+        m = self.seen.get(laptop_id)
+        try:
+            return (int(m[0]), str(m[1])) if isinstance(m, list) and len(m) == 2 else None
+        except (TypeError, ValueError):
+            return None
+
     def manifest_length(self, laptop_id: str) -> tuple[int, str] | None:
         m = self.manifests.get(laptop_id)
         if isinstance(m, list) and len(m) == 2:
@@ -102,11 +142,12 @@ class SummaryIndex:
         if not self._dirty:
             return
         entries, backed_up, heads = self._entries, self.backed_up, self.heads
-        manifests = self.manifests
+        manifests, seen, seen_heads = self.manifests, self.seen, self.seen_heads
         if merge:
             now = SummaryIndex(self.path.parent.parent)
             entries = {**self._entries, **now._entries}
             backed_up, heads, manifests = now.backed_up, now.heads, now.manifests
+            seen, seen_heads = now.seen, now.seen_heads
         make_dirs(self.path.parent)
         atomic_write_bytes(
             self.path,
@@ -117,6 +158,8 @@ class SummaryIndex:
                     "backed_up": backed_up,
                     "heads": heads,
                     "manifests": manifests,
+                    "seen": seen,
+                    "seen_heads": seen_heads,
                 }
             ),
         )

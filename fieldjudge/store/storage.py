@@ -78,6 +78,14 @@ def move_durably(src: Path, dst: Path) -> None:
         fsync_dir(src.parent)
 
 
+def remove_durably(path: Path) -> None:
+    """Remove ``path`` and fsync its folder: after a power cut the file is gone for good
+    (an unlink lives in the folder's entry; without the fsync the file can come back)."""
+    path = Path(path)
+    path.unlink()
+    fsync_dir(path.parent)
+
+
 def copy_durably(src: Path, dst: Path) -> None:
     """Copy ``src`` to ``dst`` atomically and durably (temp file, fsync, rename, fsync)."""
     atomic_write_bytes(Path(dst), Path(src).read_bytes(), tag=b"b")

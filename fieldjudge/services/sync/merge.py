@@ -540,12 +540,14 @@ def _unsigned_tournament(t: TournamentService, src: Source) -> str | None:
     return None
 
 
-def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> None:
-    """The source's laptop registrations and manifests: taken when absent here, or when
-    theirs extends ours (a manifest is append-only); never over another one. Registration
-    is authority: a laptop the head judge has not registered (no valid signature of his,
-    here or in the source) brings neither its registration nor its manifest."""
+def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> list[str]:
+    """The source's laptop registrations (taken when absent here, never over another one)
+    and marker checks; returns the laptops whose manifests :func:`merge_manifests` may
+    take. Registration is authority: a laptop the head judge has not registered (no valid
+    signature of his, here or in the source) brings neither its registration nor its
+    manifest."""
     here = identity.registry(t.folder, t.pinned_hj)
+    taken = []
     for lid, entry in sorted(src.laptops.items()):
         if not isinstance(entry, dict) or lid == t.keys.laptop_id:
             continue
@@ -571,8 +573,20 @@ def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> Non
             info = identity.registry_of_docs({lid: doc}, t.pinned_hj).get(lid)
             report.laptops_added.append(info.label() if info else lid)
         _merge_marker_checks(t, src, lid, entry.get("marker_checks"), report)
+        taken.append(lid)
+    return taken
+
+
+def merge_manifests(t: TournamentService, src: Source, laptops: list[str]) -> None:
+    """The source's manifests of ``laptops`` (those :func:`merge_laptops` took): each
+    taken when theirs extends ours (a manifest is append-only). Last, after the logs: a
+    manifest line here never names a head before its log is here (a power cut in between
+    would show the game missing, and the merge, run again, would refuse it as lost)."""
+    for lid in laptops:
+        entry = src.laptops[lid]
         heads = str(entry.get("heads") or "").encode()
         if heads:
+            folder = t.folder / LAPTOPS_DIR / Path(lid).name
             hp = folder / HEADS_FILE
             mine = hp.read_bytes() if hp.exists() else b""
             if len(heads) > len(mine) and heads.startswith(mine):
@@ -629,9 +643,10 @@ def merge_into(t: TournamentService, source: Path) -> MergeReport:
     if Path(source).resolve() == t.folder.resolve():
         raise Refused("this is the tournament's own folder")
     report = MergeReport(src.label, errors=list(src.errors))
-    merge_laptops(t, src, report)
+    laptops = merge_laptops(t, src, report)
     merge_tournament(t, src, report)
     merge_logs(t, src, report)
+    merge_manifests(t, src, laptops)
     return report
 
 

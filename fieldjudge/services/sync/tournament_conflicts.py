@@ -22,8 +22,8 @@ from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust import authority
 from fieldjudge.services.trust.authority import HeadJudge
 from fieldjudge.store import DamagedFile, Refused
-from fieldjudge.store.anchors import canonical_digest, tournament_digest
-from fieldjudge.store.storage import atomic_write_bytes, load_json_file
+from fieldjudge.store.anchors import TOURNAMENT_FILE, canonical_digest, tournament_digest
+from fieldjudge.store.storage import atomic_write_bytes, load_json_file, remove_durably
 
 FOLDER = ("conflicts", "tournament")
 #: settings kept in the tournament's meta itself (the rest live in ``meta.settings``)
@@ -118,25 +118,35 @@ def decide(
     if index is None:
         raise Refused("this difference is already decided")
     entry = entries[index]
-    if keep == "theirs":
-        change = _taking_theirs(t, entry)
-        t.transaction(change)  # one write of tournament.json, signed by the head judge
+    change = _taking_theirs(t, entry) if keep == "theirs" else None
+    digest = tournament_digest(t.folder)
+    if change is not None:
+        why = t.tournament_write_refusal()
+        if why is not None:
+            raise Refused(why)
+        ahead = load_json_file(t.folder / TOURNAMENT_FILE)
+        change(ahead)  # the content tournament.json will hold, as it will be read back
+        digest = canonical_digest(orjson.loads(orjson.dumps(ahead)))
     decision = {
         "kind": "tournament",
         "conflict": conflict.path.name,
         "source": data.get("source", ""),
         "difference": entry,
         "keep": keep,
-        "tournament": tournament_digest(t.folder),
+        "tournament": digest,
         "laptop": t.keys.laptop_id,
     }
+    # his signed decision is on disk before tournament.json changes: a power cut never
+    # leaves the change taken without it (deciding again writes the same decision)
     out = record_decision(t, grant, decision, f"tournament--{canonical_digest(decision)[:12]}")
+    if change is not None:
+        t.transaction(change)  # one write of tournament.json, signed by the head judge
     rest = entries[:index] + entries[index + 1 :]
     if rest:
         body = {**data, "conflicts": rest}
         atomic_write_bytes(conflict.path, orjson.dumps(body, option=orjson.OPT_INDENT_2))
     else:
-        conflict.path.unlink()
+        remove_durably(conflict.path)  # a power cut never brings the decided one back
     return out
 
 

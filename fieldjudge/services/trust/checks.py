@@ -8,7 +8,7 @@ every event, which ``verify`` adds, is :mod:`fieldjudge.services.trust.verify`.)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,6 +109,10 @@ class Context:
     meta: dict[str, Any]
     #: game id -> its row of the schedule in tournament.json (signed by the head judge)
     schedule: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: each clean manifest's (lines, last digest) and the heads its lines record, by a
+    #: laptop the head judge registered: what the app remembers as seen (issue 21, 4)
+    tips: dict[str, tuple[int, str]] = field(default_factory=dict)
+    signed: dict[tuple[str, str], identity.Anchor] = field(default_factory=dict)
 
     @classmethod
     def of(cls, folder: Path, pins: HeadJudgePins | None) -> Context:
@@ -121,8 +125,8 @@ class Context:
             meta, schedule = {}, {}
         hj, key_fault = identity.trusted_head_judge_key(meta, pins)
         reg = identity.registry(folder, hj)
-        heads, mfaults = identity.manifest(folder, reg, hj)
-        return cls(hj, key_fault, reg, heads, mfaults, meta, schedule)
+        m = identity.read_manifests(folder, reg, hj)
+        return cls(hj, key_fault, reg, m.heads, m.faults, meta, schedule, m.tips, m.signed)
 
     def who(self, laptop_id: str | None) -> str:
         return identity.laptop_label(self.reg, laptop_id)
@@ -306,6 +310,7 @@ class Verifier:
         pins: HeadJudgePins | None = None,
         memory: dict[str, Any] | None = None,
         persist: bool = False,
+        on_context: Callable[[Context], None] | None = None,
     ) -> None:
         self.folder = Path(folder)
         self.pins = pins
@@ -317,6 +322,8 @@ class Verifier:
         self.memory: dict[str, Any] = memory if memory is not None else {}
         self.persist = persist
         self.memory_changed = False
+        #: told each context once read (the app: remembers the manifests it saw)
+        self.on_context = on_context
 
     def stamp(self) -> tuple[Any, ...]:
         """Changes when a file the context is read from does (``tournament.json``, its
@@ -337,6 +344,8 @@ class Verifier:
         use; :meth:`refresh` reads them again if their files changed)."""
         if self._ctx is None:
             self._ctx = (self._stamp(), Context.of(self.folder, self.pins))
+            if self.on_context is not None:
+                self.on_context(self._ctx[1])
         return self._ctx[1]
 
     @property

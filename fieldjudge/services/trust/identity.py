@@ -242,16 +242,45 @@ class Anchor:
     at: str = ""
 
 
+@dataclass
+class Manifests:
+    """Every laptop's manifest as read: ``heads``, the anchor of each log (the newest of
+    the manifests and this laptop's cache); ``faults`` of each manifest file; ``tips``,
+    (lines, digest of the last) of each manifest that verified clean by a laptop the head
+    judge registered; ``signed``, the heads those manifests' lines record (without the
+    cache): what this laptop's app remembers as seen (issue 21, 4)."""
+
+    heads: dict[tuple[str, str], Anchor]
+    faults: dict[str, list[str]]
+    tips: dict[str, tuple[int, str]]
+    signed: dict[tuple[str, str], Anchor]
+
+
 def manifest(
     folder: Path, reg: Mapping[str, LaptopInfo], hj_public: str | None = None
 ) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
     """The newest validly signed head of each game in every laptop's manifest, and the
     faults of each manifest file (relative path -> faults). ``hj_public``: the tournament's
     head judge key; with one, a laptop he has not registered anchors nothing."""
+    m = read_manifests(folder, reg, hj_public)
+    return m.heads, m.faults
+
+
+def read_manifests(
+    folder: Path, reg: Mapping[str, LaptopInfo], hj_public: str | None = None
+) -> Manifests:
+    """:func:`manifest` with the tips and signed heads of the clean manifests."""
     rows = read_heads(folder)
     heads, faults = manifest_of_rows(rows, reg, hj_public)
+    signed = dict(heads)
     _check_local_cache(folder, rows, heads, faults, reg, hj_public)
-    return heads, faults
+    tips = {}
+    for lid, lid_rows in rows.items():
+        info = reg.get(lid)
+        clean = f"laptops/{lid}/heads.jsonl" not in faults
+        if clean and info is not None and (info.registered or not hj_public):
+            tips[lid] = manifest_tip(lid_rows)
+    return Manifests(heads, faults, tips, signed)
 
 
 def _check_local_cache(
@@ -263,24 +292,38 @@ def _check_local_cache(
     hj_public: str | None = None,
 ) -> None:
     """What this laptop's local cache (``.cache/``, never synced) remembers: how long the
-    manifest it wrote was, and the last head of each game it recorded. A manifest shorter
-    than that, or another line at its end, was cut (its newest lines deleted, maybe with a
-    game's newest events); a game's anchor is the newest of the manifest and the cache."""
+    manifest it wrote was, and the last head of each game it recorded; how long the other
+    laptops' manifests were when its app last saw them, and the heads they recorded. A
+    manifest shorter than that, or another line at its end, was cut (its newest lines
+    deleted, maybe with a game's newest events); a game's anchor is the newest of the
+    manifest and the cache."""
     index = SummaryIndex(folder)
-    for lid, (length, digest) in sorted(
-        (lid, m) for lid in index.manifests if (m := index.manifest_length(lid)) is not None
-    ):
+    for lid, (length, digest), who in [
+        *((lid, m, "wrote") for lid in index.manifests if (m := index.manifest_length(lid))),
+        *(
+            (lid, m, "saw")
+            for lid in index.seen
+            if lid not in index.manifests and (m := index.seen_length(lid))
+        ),
+    ]:
         entries = [doc for _n, doc in rows.get(lid, []) if doc is not None]
         rel = f"laptops/{lid}/heads.jsonl"
         if len(entries) < length:
             faults.setdefault(rel, []).append(
-                f"shortened: this laptop wrote {length} lines, the file holds {len(entries)} "
+                f"shortened: this laptop {who} {length} lines, the file holds {len(entries)} "
                 "(its newest lines were deleted)"
             )
         elif canonical_digest(entries[length - 1]) != digest:
             faults.setdefault(rel, []).append(
-                f"line {length} is not the line this laptop wrote there (replaced)"
+                f"line {length} is not the line this laptop {who} there (replaced)"
             )
+    for (kind, gid), a in _seen_anchors(index).items():
+        info = reg.get(a.laptop)
+        if hj_public and (info is None or not info.registered):
+            continue  # anchors nothing, as its manifest lines would not
+        cur = heads.get((kind, gid))
+        if cur is None or (a.at, a.count) > (cur.at, cur.count):
+            heads[(kind, gid)] = a
     own = next(iter(index.manifests), "") if len(index.manifests) == 1 else ""
     info = reg.get(own)
     if hj_public and (info is None or not info.registered):
@@ -290,6 +333,21 @@ def _check_local_cache(
         cur = heads.get(("games", gid))
         if cached is not None and (cur is None or cached[0] > cur.count):
             heads[("games", gid)] = Anchor(cached[0], cached[1], own, "this laptop's cache")
+
+
+def _seen_anchors(index: SummaryIndex) -> dict[tuple[str, str], Anchor]:
+    """The heads of other laptops' manifests this laptop's app saw (the local cache)."""
+    out = {}
+    for key, rec in index.seen_heads.items():
+        kind, _sep, gid = str(key).partition("/")
+        if not isinstance(rec, list):
+            continue
+        try:
+            count, hh, lid, step, at = rec
+            out[(kind, gid)] = Anchor(int(count), str(hh), str(lid), f"seen: {step}", str(at))
+        except (TypeError, ValueError):
+            continue  # a local cache that does not parse anchors nothing
+    return out
 
 
 def manifest_of_rows(
