@@ -107,7 +107,7 @@ async def test_palette_lists_hidden_game_actions_once_and_runs_void(
         listed = await open_palette(app, pilot)
         titles = [p.split("\n")[0] for p in listed]
         for title in (
-            "Void",
+            "Void by number",
             "Paint check",
             "Neutral",
             "Capture",

@@ -16,6 +16,7 @@ from textual.widgets import Static
 from fieldjudge.rules.events import VOID, Event, voided_by, voided_ids
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.dialogs.forms import FormScreen
+from fieldjudge.screens.dialogs.help import HelpScreen
 from fieldjudge.screens.game.widgets import EventLogView
 from fieldjudge.services import Refused
 from fieldjudge.services.paintball.game import GameSession
@@ -155,6 +156,17 @@ async def test_31_bad_numbers_are_refused_in_the_prompt_with_the_reason(
         assert screen.prompt.current.error == why
         assert len(screen.session.events) == n + 1  # only the end by the clock
         assert isinstance(app.screen, type(screen))
+
+
+async def test_f1_on_the_game_screen_says_how_to_void_by_number(
+    demo_folder: Path, gid, clock
+) -> None:
+    async with game_screen(demo_folder, gid, lang="ru", size=(100, 40)) as (app, pilot, screen):
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "F1")
+        texts = "\n".join(dialog_texts(app))
+        assert "v и номер события из списка — отменить это событие с причиной" in texts
+        assert "v  Отменить событие по номеру" in texts
 
 
 def test_31_an_event_of_a_signed_protocol_is_not_the_judges_to_void(tmp_path: Path) -> None:

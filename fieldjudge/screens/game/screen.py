@@ -94,7 +94,7 @@ class GameScreen(JudgeScreen):
         Binding("n", "neutral", "Neutral", show=False),
         Binding("c", "chrono", "Chrono", show=False),
         Binding("i", "inspection", "Inspection", show=False),
-        Binding("v", "void", "Void", show=False),
+        Binding("v", "void", "Void by number", show=False),
         Binding("E", "end_by_judge", "End game (judge)", show=False, key_display="E"),
         Binding("o", "old_paint", "Old paint", show=False),
         Binding("L", "lineup", "Line-up", show=False, key_display="L"),
