@@ -19,6 +19,8 @@ from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.dialogs.help import HelpScreen
 from fieldjudge.screens.game.widgets import EventLogView
 from fieldjudge.services import Refused
+from fieldjudge.services.demo import DEMO_PASSPHRASE
+from fieldjudge.services.paintball import results as res
 from fieldjudge.services.paintball.game import GameSession
 from tests.test_game_helpers import fake_clock, game_id, game_screen, keys, type_text, wait_for
 
@@ -180,6 +182,22 @@ def test_31_an_event_of_a_signed_protocol_is_not_the_judges_to_void(tmp_path: Pa
             session.voidable(5)
         with pytest.raises(Refused, match=r"^No event #999: the list goes from #1 to #\d+$"):
             session.voidable(999)
+    finally:
+        t.close()
+
+
+def test_32_01_a_no_show_is_the_head_judges_to_void(tmp_path: Path) -> None:
+    """32.01: the head judge rules a no-show, and only he voids it: the game screen's
+    number is refused naming the event and the section."""
+    t = demo(tmp_path / "t", lock=True)
+    try:
+        gid = t.games()[-1]["id"]  # not played
+        res.record_no_show(t, gid, [t.game(gid)["team_a"]], secret=DEMO_PASSPHRASE)
+        session = GameSession(t, gid)
+        with pytest.raises(Refused, match=r"^Event #1 cannot be voided here: 32\.01: only the"):
+            session.voidable(1)
+        with pytest.raises(Refused, match=r"^No event #0: the list goes from #1 to #1$"):
+            session.voidable(0)
     finally:
         t.close()
 
