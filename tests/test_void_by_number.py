@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from results_fixtures import demo
 from rich.segment import Segment
 from textual.widgets import Static
@@ -216,3 +218,27 @@ def test_voided_by_names_the_effective_void_of_each_struck_event() -> None:
     assert voided_by(evs[:2]) == {"e1": evs[1]}
     assert set(voided_by(evs)) == voided_ids(evs)
     assert voided_by(evs[:1]) == {}
+
+
+@st.composite
+def logs_with_voids(draw) -> list[Event]:
+    """A log whose voids each name an earlier event (a note or another void)."""
+    evs: list[Event] = []
+    for seq in range(1, draw(st.integers(1, 25)) + 1):
+        if evs and draw(st.booleans()):
+            target = draw(st.sampled_from(evs))
+            evs.append(_event(seq, VOID, target=target.id))
+        else:
+            evs.append(_event(seq))
+    return evs
+
+
+@given(logs_with_voids())
+def test_voided_by_agrees_with_the_fold_and_names_an_effective_void(evs: list[Event]) -> None:
+    """The log's «Отменено (№N)» marks exactly the events the fold leaves out, each by a
+    void that counts (not itself voided) and names it."""
+    by = voided_by(evs)
+    assert set(by) == voided_ids(evs)
+    for target, void in by.items():
+        assert void.type == VOID and void.data["target"] == target
+        assert void.id not in by
