@@ -202,12 +202,13 @@ async def test_running_clock_keeps_running_across_a_restart(demo_folder: Path, g
 
 
 async def test_void_from_the_log_with_a_reason(demo_folder: Path, gid, clock):
+    """The arrow way kept beside the number: v, then ↓ opens the whole log."""
     async with game_screen(demo_folder, gid) as (app, pilot, screen):
         a, b = screen.session.teams
         await keys(pilot, "space")
         clock.advance(1_000)
         await keys(pilot, "a 4 2 enter", "b 2 3 o")
-        await keys(pilot, "v")
+        await keys(pilot, "v down")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "VoidDialog")
         await keys(pilot, "down enter")  # the second newest: #42's hit
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen")

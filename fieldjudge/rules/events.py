@@ -159,6 +159,23 @@ def voided_ids(events: Iterable[Event]) -> set[str]:
     return voided
 
 
+def voided_by(events: Iterable[Event]) -> dict[str, Event]:
+    """Each id voided by an effective void (:func:`voided_ids`) → that void (the earliest
+    when two name it): the log says which correction struck an event through."""
+    evs = events if isinstance(events, list) else list(events)
+    by: dict[str, Event] = {}
+    if not has_void(evs):
+        return by
+    for ev in reversed(evs):
+        if ev.id in by:
+            continue
+        if ev.type == VOID:
+            target = ev.data.get("target")
+            if target:
+                by[str(target)] = ev  # an earlier void met later takes its place
+    return by
+
+
 def effective(events: Iterable[Event]) -> list[Event]:
     """The events that count: neither voided nor void events themselves."""
     evs = list(events)

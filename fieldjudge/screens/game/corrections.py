@@ -6,13 +6,14 @@ corrections are
 from __future__ import annotations
 
 from fieldjudge.i18n import _
+from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
 from fieldjudge.screens.game.host import GameHost
-from fieldjudge.screens.game.text import Namer, clock, describe
+from fieldjudge.screens.game.text import Namer, clock, describe, event_line, event_no
 from fieldjudge.screens.widgets.prompt import Choice
 from fieldjudge.services import Refused
 
@@ -83,27 +84,79 @@ class CorrectionActions:
         self.host.refresh_all()
 
     def void(self) -> None:
-        def reason(target: str | None) -> None:
-            if target is None:
-                return
-            self.host.app.push_screen(
-                FormScreen(
-                    _("Reason for the correction"),
-                    [Field("reason", _("Reason"))],
-                    lambda v: None if v["reason"] else _("A correction needs a reason"),
-                ),
-                lambda values: void(target, values),
-            )
+        """``v`` then the event's number from the log (its «№»): taken at once when no longer
+        number starts with the digits, else Enter; ↓ picks it from the whole log instead.
+        A number that cannot be voided is refused in the prompt, which stays open."""
+        s = self.host.session
+        if not s.events:
+            self.host.refuse(_("No events yet to void"))
+            return
 
-        def void(target: str, values: dict[str, str] | None) -> None:
+        def check(number: int) -> str | None:
+            try:
+                s.voidable(number)
+            except Refused as exc:
+                return s.humanize(exc)
+            return None
+
+        self.host.prompt.ask_number(
+            _("Void event #: its number from the log, Enter · ↓: the whole log"),
+            self._numbered,
+            numbers=[e.seq for e in s.events],
+            validate=check,
+            exits={"down": self._from_list},
+            numbers_only=True,
+        )
+
+    def _numbered(self, number: int) -> None:
+        try:
+            target = self.host.session.voidable(number)
+        except Refused as exc:  # the log changed since the check (a clock end)
+            self.host.refuse(exc)
+            return
+        self._ask_reason(target)
+
+    def _from_list(self) -> None:
+        """The old way: the whole log, newest first, ↑↓ and Enter."""
+
+        def chosen(target_id: str | None) -> None:
+            s = self.host.session
+            target = s.log.by_id(target_id) if target_id else None
+            if target is not None:
+                self._numbered(target.seq)
+
+        self.host.app.push_screen(VoidDialog(self.host.session), chosen)
+
+    def _ask_reason(self, target: Event) -> None:
+        """The reason dialog, naming the event: its number, time and line."""
+        s = self.host.session
+        by_id = {e.id: e for e in s.events}
+        namer = Namer(s.names, s.state)
+        note = event_line(target, namer, by_id)
+        if target.type == VOID:  # voiding a void restores its target
+            back = by_id.get(str(target.data.get("target")))
+            if back is not None:
+                note += "\n" + _("{event} counts again").format(event=event_no(back.seq))
+
+        def void(values: dict[str, str] | None) -> None:
             if values is None:
+                self.host.say(_("Nothing voided"))
                 return
             try:
-                self.host.session.void(target, values["reason"])
+                e = s.void(target.id, values["reason"])
             except Refused as exc:
                 self.host.refuse(exc)
                 return
-            self.host.notice_text = "↶ " + _("Voided")
+            by_id[e.id] = e
+            self.host.notice_text = "↶ " + describe(e, Namer(s.names, s.state), by_id)
             self.host.refresh_all()
 
-        self.host.app.push_screen(VoidDialog(self.host.session), reason)
+        self.host.app.push_screen(
+            FormScreen(
+                _("Void event {event}? Give the reason").format(event=event_no(target.seq)),
+                [Field("reason", _("Reason"))],
+                lambda v: None if v["reason"] else _("A correction needs a reason"),
+                note=note,
+            ),
+            void,
+        )

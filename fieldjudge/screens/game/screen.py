@@ -69,7 +69,9 @@ class GameScreen(JudgeScreen):
         "2: two opponents hit at once. p: paint check, n: neutral (again on the same "
         "player: the outcome). f: flag capture, h: hand-over, H: flag hang (the touch is "
         "recorded at once, then the paint check and chrono of the carrier). c: in-game "
-        "chrono. u undoes the last event, v voids any event with a reason. i: post-game "
+        "chrono. u undoes the last event. v and an event's number in the log voids it with a "
+        "reason (the number is taken as soon as no longer one starts with it, else Enter; "
+        "↓: pick it from the whole log). i: post-game "
         "inspection. E ends the game by the judge's decision (with a reason, flagged for the "
         "head judge). Before the start: o notes a player's old paint spot (29.10); a / b "
         "eliminate a player who did not lay his marker down (20.07). An eliminated player "
@@ -92,7 +94,7 @@ class GameScreen(JudgeScreen):
         Binding("n", "neutral", "Neutral", show=False),
         Binding("c", "chrono", "Chrono", show=False),
         Binding("i", "inspection", "Inspection", show=False),
-        Binding("v", "void", "Void", show=False),
+        Binding("v", "void", "Void by number", show=False),
         Binding("E", "end_by_judge", "End game (judge)", show=False, key_display="E"),
         Binding("o", "old_paint", "Old paint", show=False),
         Binding("L", "lineup", "Line-up", show=False, key_display="L"),

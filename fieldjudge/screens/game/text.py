@@ -98,6 +98,16 @@ def clock(ms: int | None) -> str:
     return format_game_clock(ms)
 
 
+def event_no(number: int) -> str:
+    """An event's number as the log lists it: «№12» (a shirt number stays «#42»)."""
+    return _("#{number}").format(number=number)
+
+
+def event_line(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> str:
+    """An event named whole, for a dialog: «№12 · 0:42 · ✗ Медведи #42 …»."""
+    return f"{event_no(e.seq)} · {clock(e.game_clock_ms)} · {describe(e, namer, by_id)}"
+
+
 def reason_label(reason: str) -> str:
     return translated_reason(reason)
 
@@ -293,11 +303,7 @@ def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> s
             res += f", {_('penalty points')}: {pts}"
         return f"{_('Inspection')} {namer.player(d.get('team'), d.get('number'))}: {res}"
     if t == VOID:
-        target = (by_id or {}).get(str(d.get("target")))
-        what = describe(target, namer, by_id) if target is not None else str(d.get("target"))
-        reason = str(d.get("reason", ""))
-        reason = _("undone by the judge") if reason == "undo" else reason  # UNDO_REASON
-        return f"↶ {_('Void')}: {what} — {reason}"
+        return void_text(e, namer, by_id or {})
     if t == ev.CHECKIN:
         return f"{_('Check-in')}: {namer.team(d.get('team'))}"
     if t == ev.LINEUP:  # 30.01
@@ -316,3 +322,26 @@ def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> s
     if proto is not None:
         return proto
     return _("other event")
+
+
+def void_text(e: Event, namer: Namer, by_id: dict[str, Event]) -> str:
+    """A void's line: «Отменено: №12 ✗ Медведи #42 …: поражение — reason»; a void of a
+    void names the event that counts again."""
+    return "".join(void_parts(e, namer, by_id))
+
+
+def void_parts(e: Event, namer: Namer, by_id: dict[str, Event]) -> tuple[str, str, str]:
+    """A void's line in three parts: «Отменено: №12 », the voided event's line (what a
+    narrow log cuts first), « — reason»."""
+    d = e.data if isinstance(e.data, dict) else {}
+    reason = str(d.get("reason", ""))
+    reason = _("undone by the judge") if reason == "undo" else reason  # UNDO_REASON
+    target = by_id.get(str(d.get("target")))
+    if target is None:  # a target this log does not hold (a damaged log): its id
+        return f"{_('Voided')}: ", str(d.get("target")), f" — {reason}"
+    head = _("Voided: {event}").format(event=event_no(target.seq))
+    if target.type == VOID:  # it restores the void's own target
+        back = by_id.get(str((target.data or {}).get("target")))
+        again = _("{event} counts again").format(event=event_no(back.seq)) if back else ""
+        return head, f" ({again})" if again else "", f" — {reason}"
+    return head + " ", describe(target, namer, by_id), f" — {reason}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -21,8 +22,10 @@ from fieldjudge.screens.game.text import (
     Namer,
     clock,
     describe,
+    event_no,
     flag_text,
     player_status,
+    void_parts,
 )
 from fieldjudge.services.paintball.game import GameSession
 
@@ -173,9 +176,10 @@ class FlagsBar(Horizontal):
 
 
 class EventLogView(Static):
-    """The game's log, newest first; voided events struck through, void events dimmed,
-    events the engine rejected marked. Only the lines that fit are built (a new size
-    builds them again)."""
+    """The game's log, newest first, each event by its number (``v`` and the number voids
+    it); voided events struck through with «Отменено (№14)» after them (kept in view: the
+    struck text is cut first), void events in italics, events the engine rejected marked.
+    Only the lines that fit are built (a new size builds them again)."""
 
     _source: tuple[GameSession, Namer] | None = None
 
@@ -186,22 +190,44 @@ class EventLogView(Static):
     def show(self, session: GameSession, namer: Namer) -> None:
         self._source = (session, namer)
         events = session.events
-        gone = session.voided()
+        gone = session.voided_by()
         rejected = {n.event_id: session.humanize(n.text) for n in session.state.rejected}
         by_id = {e.id: e for e in events}
         out = Text(no_wrap=True, overflow="ellipsis")
         shown = events[-(self.size.height or LOG_LINES) :]  # no size yet: before the layout
         if not shown:
             out.append(_("No events yet"), style="italic")
+        width = self.size.width
         for e in reversed(shown):
-            line = f"{e.seq:>3} {clock(e.game_clock_ms):>5}  {describe(e, namer, by_id)}"
-            style = ""
-            if e.id in gone:
-                style = "strike dim"
-            elif e.type == VOID:
-                style = "italic"
-            if e.id in rejected:
-                line += f"  ⚠ {rejected[e.id]}"
-                style = style or "bold"
-            out.append(line + "\n", style=style)
+            head = f"{e.seq:>3} {clock(e.game_clock_ms):>5}  "
+            void = gone.get(e.id)
+            if void is not None:  # struck through, and which void struck it
+                mark = "  " + _("Voided ({event})").format(event=event_no(void.seq))
+                row = Text(head, style="dim")
+                row.append_text(
+                    _fit(Text(describe(e, namer, by_id), "strike dim"), width, row, mark)
+                )
+                row.append(mark, style="italic")
+            elif e.type == VOID:  # the reason kept in view: the voided event's line is cut
+                first, what, reason = void_parts(e, namer, by_id)
+                row = Text(head + first, style="italic")
+                row.append_text(_fit(Text(what, "italic"), width, row, reason))
+                row.append(reason, style="italic")
+            else:
+                row = Text(head + describe(e, namer, by_id))
+            if e.id in rejected and void is None:
+                row.append(f"  ⚠ {rejected[e.id]}")
+                if e.type != VOID:
+                    row.stylize("bold")
+            out.append_text(row)
+            out.append("\n")
         self.update(out, layout=False)  # its height is the pane's, whatever the content
+
+
+def _fit(middle: Text, width: int, before: Text, after: str) -> Text:
+    """``middle`` cut (with an ellipsis) so that ``before``, it and ``after`` fit in
+    ``width`` cells: what follows it (a void's mark or reason) stays in view."""
+    if width:
+        room = width - before.cell_len - cell_len(after)
+        middle.truncate(max(1, room), overflow="ellipsis")
+    return middle

@@ -10,6 +10,9 @@ reach the screen's own bindings. The screen hands every key to the active prompt
   Enter accepts, and a shirt number is accepted at once when the digits name exactly one
   roster number that no longer number starts with (``42`` → at once; ``7`` waits while
   ``77`` exists). A validator may refuse it: the message stays, the digits are cleared.
+  ``exits``: keys that close it and do something else instead (the title names them).
+  ``numbers_only``: ``numbers`` are the only answers, so digits no number starts with go to
+  the validator at once (its message says why) instead of waiting for Enter.
 - :meth:`PromptPanel.ask_text`: a line of text (a name), letters of any layout as typed.
 
 Esc cancels. ``then(value)`` runs after the prompt closed, so it may open the next one.
@@ -67,6 +70,8 @@ class Prompt:
     validate: Callable[[Any], str | None] | None = None
     decimal: bool = False
     toggles: dict[str, Callable[[], str]] = field(default_factory=dict)  # key -> new title
+    exits: dict[str, Callable[[], None]] = field(default_factory=dict)  # key -> instead
+    numbers_only: bool = False  # digits no number starts with: refused at once
     buffer: str = ""
     error: str = ""
     text: bool = False  # a line of text, not a number
@@ -117,9 +122,13 @@ class PromptPanel(Vertical):
         decimal: bool = False,
         toggles: dict[str, Callable[[], str]] | None = None,
         initial: str = "",
+        exits: dict[str, Callable[[], None]] | None = None,
+        numbers_only: bool = False,
     ) -> None:
         p = Prompt(title, then, numbers=list(numbers), validate=validate, decimal=decimal)
         p.toggles = toggles or {}
+        p.exits = exits or {}
+        p.numbers_only = numbers_only
         p.buffer = initial
         self._open(p)
 
@@ -202,6 +211,11 @@ class PromptPanel(Vertical):
         if event.key == "escape":
             self.close()
             return
+        for key, instead in p.exits.items():
+            if key_matches(event, key):
+                self.close()
+                instead()
+                return
         if p.choices:
             if event.key == "enter" and p.default is not None:
                 self._finish(p.default)
@@ -260,7 +274,7 @@ class PromptPanel(Vertical):
             return
         exact = [n for n in p.numbers if str(n) == p.buffer]
         longer = [n for n in p.numbers if str(n).startswith(p.buffer) and str(n) != p.buffer]
-        if exact and not longer:
+        if (exact and not longer) or (p.numbers_only and not exact and not longer):
             self._accept(p.buffer)
 
     def _accept(self, text: str) -> None:

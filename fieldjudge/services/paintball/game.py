@@ -38,7 +38,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.rules.events import VOID, Event
+from fieldjudge.rules.events import VOID, Event, voided_by
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
@@ -61,6 +61,7 @@ from fieldjudge.services.paintball.live import start_refusal as live_start_refus
 from fieldjudge.services.paintball.marker_check import take_into_game
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
+from fieldjudge.services.trust import authority
 from fieldjudge.store import EventLog, Refused
 
 UNDO_REASON = "undo"
@@ -162,6 +163,17 @@ class GameSession:
     def voided(self) -> set[str]:
         """Ids of events voided by an effective void (the log strikes them through)."""
         return self._fold.voided
+
+    def voided_by(self) -> dict[str, Event]:
+        """Each voided event's id → the void that struck it (the log names it: «№14»)."""
+        return voided_by(self.log.events)
+
+    def event_numbered(self, number: int) -> Event | None:
+        """The event the game screen lists as №``number`` (its ``seq``), or None."""
+        evs = self.log.events
+        if 1 <= number <= len(evs) and evs[number - 1].seq == number:
+            return evs[number - 1]
+        return next((e for e in evs if e.seq == number), None)
 
     def now_wall(self) -> datetime:
         return self.clock.now()
@@ -457,13 +469,54 @@ class GameSession:
             data["penalty_points"] = int(penalty_points)
         return self.append(ev.INSPECTION, data)
 
+    def voidable(self, number: int) -> Event:
+        """The event №``number`` of the game screen's list, when this judge may void it
+        now; else :class:`Refused` saying why: no such number, already voided (by which
+        void), or not his to void (a head-judge action, a signed protocol: 31, 32)."""
+        target = self.event_numbered(number)
+        if target is None:
+            last = len(self.log.events)
+            if not last:
+                raise Refused(
+                    _("No event #{number}: the game has no events yet").format(number=number)
+                )
+            raise Refused(
+                _("No event #{number}: the list goes from #1 to #{last}").format(
+                    number=number, last=last
+                )
+            )
+        why = self.void_refusal(target)
+        if why is None:  # the writer's own check (31, 32), asked before the reason is typed
+            data = {"target": target.id, "reason": "?"}
+            found = authority.append_refusal(self.log.events, VOID, data, self.teams, False)
+            if found:
+                why = _("Event #{number} cannot be voided here: {why}").format(
+                    number=number, why=self.humanize(found)
+                )
+        if why is not None:
+            raise Refused(why)
+        return target
+
+    def void_refusal(self, target: Event) -> str | None:
+        """Why ``target`` cannot be voided at all (in the UI language), or None; who may
+        void it is the writer's check. A void of a void is allowed: it restores its target."""
+        n = target.seq
+        by = self.voided_by().get(target.id)
+        if by is not None:
+            return _("Event #{number} is already voided (by #{by})").format(number=n, by=by.seq)
+        if target.type == ev.GAME_END and target.data.get("reason") == "clock":
+            # the clock would end the game again at once: time that ran out stays run out
+            return _("Event #{number} cannot be voided: the time ran out").format(number=n)
+        return None
+
     def void(self, target_id: str, reason: str) -> Event:
         """Void any event of the log (a void of a void restores its target)."""
         target = self.log.by_id(target_id)
         if target is None:
             raise Refused(_("no event {event} in this game").format(event=target_id))
-        if target_id in self.voided():
-            raise Refused(_("this event is already voided"))
+        why = self.void_refusal(target)
+        if why is not None:
+            raise Refused(why)
         if not reason.strip():
             raise Refused(_("a correction needs a reason"))
         stamp = self.now_ms() if self.state.clock.started else None
