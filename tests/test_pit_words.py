@@ -17,7 +17,7 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results as res
-from fieldjudge.services.pitview import PitView, _mark_conflicts
+from fieldjudge.services.pitview import PitView
 
 NOW = datetime(2026, 6, 1, 7, 42, tzinfo=UTC)
 
@@ -50,8 +50,8 @@ def test_25_every_event_of_the_pit_reads_russian_from_the_server(demo) -> None:
     assert "Проверка маркеров: #23 Ярослав Куликов (Тигры) — без маркера" in ru
     assert "Флаг передан: #11 Алексей Смирнов (Медведи) → #7 Иван Петров (Медведи)" in ru
     assert (
-        "Решение по водружению — 23.03: водружение флага засчитано — 20.02: 287 фпс, без штрафа"
-        in ru
+        "Решение по водружению: #7 Иван Петров (Медведи) — 23.03: водружение флага засчитано"
+        " — 20.02: 287 фпс, без штрафа" in ru
     )
 
 
@@ -76,6 +76,20 @@ def test_20_04_a_chrono_reading_states_the_group_removal_it_caused(demo) -> None
     assert lines[2]["en"] == (
         "Chrono: #11 Алексей Смирнов (Медведи) — 20.04: 315 fps is over 310 fps: group removal"
         " 1+1 → also out under 29.08: #23 Дмитрий Козлов (Медведи)"
+    )
+
+
+def test_23_02_a_hang_not_counted_for_the_chrono_says_so_once(demo) -> None:
+    p = Play(demo, start=datetime(2026, 6, 1, 7, 40, tzinfo=UTC))
+    p.start()
+    carrier = p.number(p.a, 1)
+    p.add("flag_capture", {"team": p.a, "number": carrier})
+    p.add("flag_hang", {"team": p.a, "number": carrier})
+    p.add("hang_verdict", {"paint": "clean", "fps": 305.0, "forbidden_mode": False})
+    line = game_doc(demo, p.game_id)["last_events"][0]["text"]["ru"]
+    assert line == (
+        "Решение по водружению: #11 Алексей Смирнов (Медведи) — 20.03: водружение флага не"
+        " засчитано: 305 фпс — свыше 300 фпс: игрок удаляется"
     )
 
 
@@ -121,22 +135,15 @@ def test_one_live_game_per_field_two_games_in_play_on_field_1_are_marked(demo, t
     assert all(g["conflict"] is None for g in live["games"])
 
 
-def test_one_live_game_per_team_a_team_in_two_games_is_marked() -> None:
-    def doc(gid: str, field: str, teams: tuple[str, str], state: str = "running") -> dict:
-        return {
-            "id": gid,
-            "field": field,
-            "start": "2026-06-01T10:40",
-            "state": state,
-            "damaged": "",
-            "teams": [{"id": x, "name": x.upper()} for x in teams],
-        }
-
-    games = [doc("g1", "1", ("a", "b")), doc("g2", "2", ("c", "a")), doc("g3", "3", ("d", "e"))]
-    games.append(doc("g4", "3", ("f", "g"), state="final"))
-    _mark_conflicts(games)
-    assert games[0]["conflict"]["text"]["ru"] == (
-        "КОНФЛИКТ: команда A играет сразу в двух играх (вторая: 10:40 C — A)"
+def test_one_live_game_per_team_a_team_in_two_games_is_marked(demo, tmp_path) -> None:
+    field = field_laptop_copy(demo)
+    second = Play(demo, 5)  # 10:40 on field 2: Драконы — Ястребы
+    second.start()
+    # 11:20 on field 1: Медведи — Ястребы, started by a laptop whose copy missed game 5
+    other = start_on_field_laptop(demo, field, tmp_path / "field-config", 8, NOW)
+    live = PitView(demo.folder, now=lambda: NOW).live()
+    marks = {g["id"]: g["conflict"] for g in live["games"] if g["id"] in live["live"]}
+    assert marks[second.game_id]["text"]["ru"] == (
+        "КОНФЛИКТ: команда Ястребы играет сразу в двух играх (вторая: 11:20 Медведи — Ястребы)"
     )
-    assert games[1]["conflict"]["with"] == "g1"
-    assert "conflict" not in games[2] and "conflict" not in games[3]
+    assert marks[other]["with"] == second.game_id

@@ -107,6 +107,8 @@ def event_line(
     cat: Catalogs = load(lang)
     d = e.data if isinstance(e.data, dict) else {}
     text = cat.gettext(EVENT_WORDS.get(e.type, "other event"))
+    if hang is not None and not players:  # the verdict names the carrier who hung it
+        players = [_player(st, hang.team, hang.number)]
     who = ", ".join(player_words(p, names) for p in players)
     if e.type == "flag_handover":  # 22.03: from one player to another of his team
         giver = _player(st, d.get("team"), d.get("from_number"))
