@@ -234,7 +234,19 @@
       }
     }
   }
-  window.addEventListener("resize", fit);
+  function fitStandings() {
+    // On the TV the standings have the screen's height left: a long table is set smaller
+    // (down to 60 %) rather than cut; on a phone the section grows and nothing shrinks.
+    const section = document.getElementById("standings-section");
+    const box = document.getElementById("standings");
+    let scale = 100;
+    box.style.fontSize = "";
+    while (section.scrollHeight > section.clientHeight + 1 && scale > 60) {
+      scale -= 5;
+      box.style.fontSize = scale + "%";
+    }
+  }
+  window.addEventListener("resize", function () { fit(); fitStandings(); });
   function renderSchedule(data) {
     const table = document.getElementById("schedule");
     const head = table.tHead.rows[0];
@@ -304,6 +316,7 @@
     const note = document.getElementById("provisional-note");
     note.textContent = tr("provisional_note");
     note.hidden = !anyProvisional;
+    fitStandings();
   }
 
   document.getElementById("h-live").textContent = tr("live");
