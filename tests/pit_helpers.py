@@ -3,12 +3,14 @@ it, a game played through the app's own non-UI API, and a running pit server."""
 
 from __future__ import annotations
 
+import shutil
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 from fakes import FakeClock
 
-from fieldjudge.services.demo import create_demo
+from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo
+from fieldjudge.services.opening import open_tournament
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.game import GameSession
 
@@ -71,3 +73,29 @@ class Play:
 
 def team_id(t, name: str) -> str:
     return t.team_by_name(name)["id"]
+
+
+def field_laptop_copy(t, name: str = "field-copy") -> Path:
+    """The folder as a field laptop's copy holds it now (it receives nothing after)."""
+    field = t.folder.parent / name
+    shutil.copytree(t.folder, field, ignore=shutil.ignore_patterns(".cache"))
+    return field
+
+
+def start_on_field_laptop(t, field: Path, config: Path, index: int, start: datetime) -> str:
+    """A field laptop (its own config folder, so its own key), registered by the head
+    judge, starts game ``index`` on its copy ``field``: the games started since the copy
+    are not in it, so its one-live-game check passes. Its game file and its laptop folder
+    then reach ``t``'s folder as Syncthing brings them. Returns the game's id."""
+    tf = open_tournament(field, startup_backup=False, config_dir=config)
+    try:
+        tf.register_laptop(DEMO_PASSPHRASE)
+        gid = tf.games()[index]["id"]
+        s = GameSession(tf, gid, clock=FakeClock(start), judge="Судья поля")
+        s.append("clock_start", {})
+        fid = tf.owner_id
+    finally:
+        tf.close()
+    shutil.copytree(field / "laptops" / fid, t.folder / "laptops" / fid)
+    shutil.copy(field / "games" / f"{gid}.json", t.game_path(gid))
+    return gid

@@ -170,6 +170,10 @@ def test_a_running_game_live(demo) -> None:
             "reason_text": {"ru": "поражение", "en": "hit"},
             "section": "26",
             "outcome": None,
+            "text": {
+                "ru": "Выбыл: #23 Дмитрий Козлов (Медведи) — поражение (26)",
+                "en": "Out: #23 Дмитрий Козлов (Медведи) — hit (26)",
+            },
         },
         {
             "seq": 1,
@@ -182,6 +186,7 @@ def test_a_running_game_live(demo) -> None:
             "reason_text": None,
             "section": None,
             "outcome": None,
+            "text": {"ru": "Время пошло", "en": "Clock started"},
         },
     ]
 

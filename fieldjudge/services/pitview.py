@@ -41,6 +41,7 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.clock import elapsed_at
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.services.paintball import results
+from fieldjudge.services.pitwords import conflict_texts, event_texts, hangs_judged
 from fieldjudge.services.trust import identity
 from fieldjudge.services.trust.checks import Verifier
 from fieldjudge.store import DamagedFile, Tournament, anchors
@@ -58,6 +59,8 @@ HANG_CHECK = "hang_check"
 ENDED = "ended"  # game over, post-game inspection (18.02) still going
 FINAL = "final"
 LIVE_STATES = (RUNNING, TIME_STOPPED, HANG_CHECK, ENDED)
+#: in play on its field (RULES.md "One live game per field and per team"): started, not over
+IN_PLAY_STATES = (RUNNING, TIME_STOPPED, HANG_CHECK)
 
 _STATE_OF_PHASE = {
     m.NOT_STARTED: SCHEDULED,
@@ -156,6 +159,7 @@ class PitView:
             t = self._refresh()
             now = self._now()
             games = [self._game_doc(t, g, now) for g in t.games()] if t else []
+            _mark_conflicts(games)
         meta = t.meta if t else {}
         return {
             "as_of": _iso(now),
@@ -249,6 +253,7 @@ class PitView:
             "last_events": [],
             "damaged": "",
             "damaged_text": None,
+            "conflict": None,
         }
         cached = self._games.get(g["id"])
         if cached is None or cached.view is None:
@@ -258,7 +263,10 @@ class PitView:
         v = cached.view
         st = v.state
         doc["damaged"], doc["damaged_text"] = cached.fault_doc()
-        doc["state"] = FINAL if st.no_show else _STATE_OF_PHASE.get(st.phase, SCHEDULED)
+        # a game whose protocol is submitted or signed is over, whatever its events say now:
+        # a head judge's void in a signed protocol (31) may fold it back to its inspection
+        over = bool(st.no_show) or v.final or v.protocol.submitted
+        doc["state"] = FINAL if over else _STATE_OF_PHASE.get(st.phase, SCHEDULED)
         doc["protocol"] = v.protocol.phase
         doc["no_show"] = sorted(st.no_show)
         doc["time_called"] = st.phase in (m.STOPPED, m.HANG_CHECK)
@@ -310,8 +318,11 @@ class PitView:
 
     def _events_doc(self, v: Any) -> list[dict[str, Any]]:
         st = v.state
+        names = v.names
+        events = effective(v.events)
+        hangs = hangs_judged(events, st)
         out = []
-        for e in reversed(effective(v.events)[-self._last_events :]):
+        for e in reversed(events[-self._last_events :]):
             d = e.data if isinstance(e.data, dict) else {}
             refs = [r for r in (d.get("players") or []) if isinstance(r, dict)]
             if not refs and "number" in d:
@@ -343,6 +354,8 @@ class PitView:
                     ),
                     "section": rs.section if rs else None,
                     "outcome": d.get("outcome") or d.get("result") or d.get("paint"),
+                    # the line the page shows, in each of its languages (its consequence too)
+                    "text": event_texts(e, st, players, names, hangs.get(e.id)),
                 }
             )
         return out
@@ -408,4 +421,32 @@ class PitView:
         return out
 
 
-__all__ = ["LIVE_STATES", "PitView"]
+def _game_words(g: dict[str, Any]) -> str:
+    """``10:40 Медведи — Тигры``: a game as the conflict mark names it."""
+    start = g.get("start", "")
+    hhmm = start[11:16] if len(start) >= 16 and start[10] == "T" else start
+    return f"{hhmm} " + " — ".join(x["name"] for x in g["teams"])
+
+
+def _mark_conflicts(games: list[dict[str, Any]]) -> None:
+    """RULES.md "One live game per field and per team": two games in play at once on one
+    field, or with one team (started on two laptops, or the schedule edited while one ran),
+    each marked, naming the other."""
+    playing = [g for g in games if g["state"] in IN_PLAY_STATES and not g["damaged"]]
+    for g in playing:
+        for other in playing:
+            if other is g:
+                continue
+            shared = {x["id"] for x in g["teams"]} & {x["id"] for x in other["teams"]}
+            if g["field"] == other["field"]:
+                text = conflict_texts("field", g["field"], _game_words(other))
+            elif shared:
+                team = next(x["name"] for x in g["teams"] if x["id"] in shared)
+                text = conflict_texts("team", g["field"], _game_words(other), team)
+            else:
+                continue
+            g["conflict"] = {"with": other["id"], "text": text}
+            break
+
+
+__all__ = ["IN_PLAY_STATES", "LIVE_STATES", "PitView"]

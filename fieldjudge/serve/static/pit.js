@@ -8,6 +8,7 @@
   const S = JSON.parse(document.getElementById("strings").textContent);
   const LOST_AFTER_MS = 12000; // the server pings every 5 s
   const POLL_MS = 2000;
+  const NEXT_GAMES = 6; // the schedule's next games the TV always shows
   let live = null;
   const clockAt = {}; // game id -> {remaining, running, at}: as that game last arrived
   let clocks = []; // [{node, game}] shown now
@@ -112,15 +113,10 @@
     if (g.no_show && g.no_show.length) return tr("st_no_show");
     return tr("st_" + g.state);
   }
-  function eventText(game, e) {
-    let s = tr("ev_" + e.type);
-    if (S["ev_" + e.type] === undefined) s = e.type.replace(/_/g, " ");
-    const who = (e.players || []).map(function (p) { return player(game, p); }).join(", ");
-    if (who) s += ": " + who;
-    else if (e.team) s += ": " + teamName(game, e.team);
-    if (e.reason_text) s += " — " + (e.reason_text[S.lang] || e.reason_text.en) + (e.section ? " (" + e.section + ")" : "");
-    if (e.outcome && S["oc_" + e.outcome] !== undefined) s += " — " + tr("oc_" + e.outcome);
-    return s;
+  function words(texts, fallback) {
+    // a text the server sends in each language of the page (services/pitwords.py)
+    if (!texts) return fallback || "";
+    return texts[S.lang] || texts.en || fallback || "";
   }
   function flagText(game, f) {
     let s = tr("flag_of", { team: teamName(game, f.owner) }) + ": ";
@@ -137,16 +133,24 @@
     return s;
   }
   function card(g) {
-    const c = el("article", "card " + g.state + (g.damaged ? " damaged-card" : ""));
+    const c = el("article", "card " + g.state + (g.damaged ? " damaged-card" : "") + (g.conflict ? " conflict-card" : ""));
     c.dataset.game = g.id;
     const head = el("div", "card-head");
-    head.append(el("span", "field", tr("field") + " " + g.field), el("span", "state " + (g.damaged ? "damaged" : g.state), stateText(g)));
+    const field = el("span", "field", tr("field") + "\u00a0" + g.field);
+    field.dataset.role = "field";
+    head.append(field, el("span", "state " + (g.damaged ? "damaged" : g.state), stateText(g)));
     const clock = el("span", "clock");
     clock.dataset.role = "clock";
     if (g.clock && !g.damaged && clockAt[g.id]) clocks.push({ node: clock, game: g.id });
     head.append(clock);
     c.append(head);
-    if (g.time_called) c.append(el("div", "timecall", tr("time_called")));
+    if (g.conflict) {
+      const mark = el("div", "conflict", words(g.conflict.text));
+      mark.dataset.role = "conflict";
+      c.append(mark);
+    }
+    // "Time!" said once: the state says it already while the clock is stopped
+    if (g.time_called && stateText(g) !== tr("time_called")) c.append(el("div", "timecall", tr("time_called")));
     const teams = el("div", "teams");
     g.teams.forEach(function (t, i) {
       const box = el("div", "team");
@@ -155,17 +159,21 @@
       alive.dataset.role = "alive";
       box.append(el("div", "name", t.name), alive, el("div", "alive-label", tr("in_play")));
       teams.append(box);
-      if (i === 0) teams.append(el("div", "vs", "—"));
+      if (i === 0) {
+        const vs = el("div", "vs");
+        vs.append(el("div", "vs-dash", "—"), el("div", "vs-label", tr("in_play")));
+        teams.append(vs);
+      }
     });
     c.append(teams);
     if (g.damaged) c.append(el("div", "damaged", tr("damaged") + ": " + (g.damaged_text ? g.damaged_text[S.lang] || g.damaged : g.damaged)));
     const flags = el("ul", "flags");
-    for (const f of g.flags || []) flags.append(el("li", f.state, flagText(g, f)));
+    for (const f of g.flags || []) flags.append(el("li", f.state + (f.spare ? " spare" : ""), flagText(g, f)));
     c.append(flags);
     const events = el("ol", "events");
     for (const e of g.last_events || []) {
       const li = el("li");
-      li.append(el("span", "t", e.clock_ms === null || e.clock_ms === undefined ? "" : fmtClock(e.clock_ms)), document.createTextNode(eventText(g, e)));
+      li.append(el("span", "t", e.clock_ms === null || e.clock_ms === undefined ? "" : fmtClock(e.clock_ms)), document.createTextNode(words(e.text)));
       events.append(li);
     }
     c.append(events);
@@ -204,20 +212,52 @@
     if (!games.length) {
       box.replaceChildren(el("p", "empty", tr("no_live")));
     } else {
-      const cards = el("div", "cards");
+      const cards = el("div", "cards n" + Math.min(games.length, 5));
       for (const g of games) cards.append(card(g));
       box.replaceChildren(cards);
     }
     tick();
     renderSchedule(data);
+    fit();
   }
+  function fit() {
+    // A card of a fixed height (the TV's screen) drops its oldest events that do not fit,
+    // whole ones only; a card that grows with its content (a phone) keeps them all.
+    for (const list of document.querySelectorAll("#live .card .events")) {
+      const items = Array.from(list.children);
+      for (const li of items) li.hidden = false;
+      const bottom = list.getBoundingClientRect().bottom + 0.5;
+      let full = false;
+      for (const li of items) {
+        full = full || li.getBoundingClientRect().bottom > bottom;
+        li.hidden = full;
+      }
+    }
+  }
+  function fitStandings() {
+    // On the TV the standings have the screen's height left: a long table is set smaller
+    // (down to 60 %) rather than cut; on a phone the section grows and nothing shrinks.
+    const section = document.getElementById("standings-section");
+    const box = document.getElementById("standings");
+    let scale = 100;
+    box.style.fontSize = "";
+    while (section.scrollHeight > section.clientHeight + 1 && scale > 60) {
+      scale -= 5;
+      box.style.fontSize = scale + "%";
+    }
+  }
+  window.addEventListener("resize", function () { fit(); fitStandings(); });
   function renderSchedule(data) {
     const table = document.getElementById("schedule");
     const head = table.tHead.rows[0];
-    head.replaceChildren(el("th", "", tr("col_time")), el("th", "field-col", tr("field")), el("th", "", tr("col_game")), el("th", "", tr("col_state")));
+    head.replaceChildren(el("th", "time-col", tr("col_time")), el("th", "field-col", tr("field")), el("th", "", tr("col_game")), el("th", "state-col", tr("col_state")));
     const rows = [];
+    let next = 0;
     for (const g of data.games || []) {
-      const tr_ = el("tr", (data.live || []).indexOf(g.id) >= 0 ? "live" : "");
+      let kind = "done";
+      if ((data.live || []).indexOf(g.id) >= 0) kind = "live";
+      else if (g.state === "scheduled" && !g.damaged) kind = next++ < NEXT_GAMES ? "next" : "later";
+      const tr_ = el("tr", kind);
       tr_.dataset.game = g.id;
       const names = g.teams.map(function (t) { return t.name; }).join(" — ");
       let state = stateText(g);
@@ -226,10 +266,13 @@
         else if (g.teams[0].alive !== null && g.teams[0].alive !== undefined) state += " " + g.teams.map(function (t) { return t.alive; }).join(" : ");
         if (g.provisional) state += " *";
       }
-      tr_.append(el("td", "", hhmm(g.start)), el("td", "field-col", g.field), el("td", "teams-cell", names), el("td", "state " + (g.damaged ? "damaged" : g.state), state));
+      tr_.append(el("td", "time-col", hhmm(g.start)), el("td", "field-col", g.field), el("td", "teams-cell", names), el("td", "state state-col " + (g.damaged ? "damaged" : g.state), state));
       rows.push(tr_);
     }
     table.tBodies[0].replaceChildren.apply(table.tBodies[0], rows);
+    const none = document.getElementById("no-next");
+    none.textContent = tr("no_next");
+    none.hidden = next > 0;
   }
   function tick() {
     const now = performance.now();
@@ -273,11 +316,13 @@
     const note = document.getElementById("provisional-note");
     note.textContent = tr("provisional_note");
     note.hidden = !anyProvisional;
+    fitStandings();
   }
 
   document.getElementById("h-live").textContent = tr("live");
   document.getElementById("h-standings").textContent = tr("standings");
   document.getElementById("h-schedule").textContent = tr("schedule");
+  document.getElementById("h-next").textContent = tr("next_games");
   document.getElementById("status").textContent = tr("connecting");
   connect();
 })();
