@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.rules.messages import Translate, render
+from fieldjudge.rules.messages import Translate, decimal, render
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -65,6 +65,11 @@ class Catalogs:
             if found is not message:  # gettext gives back the very message it lacks
                 return found
         return self.gettext(message)
+
+    def __call__(self, context: str, message: str) -> str:
+        """The rule-message lookup (``rules.messages.Translate``): :meth:`pgettext`; a
+        count inside a message (``Count``) asks :meth:`ngettext` for its plural form."""
+        return self.pgettext(context, message)
 
     def has(self, message: str, context: str = "") -> bool:
         found = self.chain.pgettext(context, message) if context else self.chain.gettext(message)
@@ -126,7 +131,13 @@ def ru(message: str) -> str:
 def translator(lang: str | None = None) -> Translate:
     """The rule-message lookup ``(context, msgid) -> template`` of ``lang`` (default: the
     UI language) for ``fieldjudge.rules.messages``."""
-    return load(lang or _lang).pgettext
+    return load(lang or _lang)
+
+
+def number(value: Any, lang: str | None = None, spec: str = "g") -> str:
+    """A figure with a fraction in ``lang`` (default: the UI language): "287,5" in Russian
+    (``rules.messages.decimal``, the one helper for it)."""
+    return decimal(value, spec, translator(lang))
 
 
 def _param(value: Any, names: Mapping[str, str] | None, lang: str | None) -> Any:

@@ -127,7 +127,7 @@ def export(
     except (StoreError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     if faults and not force:
-        raise click.ClickException(str(refusal(faults)))
+        raise click.ClickException(rule_text(refusal(faults)))
     with _opened(folder, lock=False) as t:
         try:
             written = run_export(
@@ -146,9 +146,9 @@ def export(
     for p in written:
         click.echo(str(p))
     if faults:
-        click.echo("written, stamped as not checked: the folder does not verify:", err=True)
+        click.echo(_("written, stamped as not checked: the folder does not verify:"), err=True)
         for f in faults:
-            click.echo(f"  {f}", err=True)
+            click.echo(f"  {rule_text(f)}", err=True)
         ctx.exit(1)
 
 
@@ -184,10 +184,11 @@ def verify(ctx, folder: Path | None) -> None:
                 bad += 1
                 click.echo(f"  {_('FAULT')} {rel}")
                 for fault in rep.faults:
-                    click.echo(f"        {fault}")
+                    click.echo(f"        {rule_text(fault)}")
             else:
                 ok = f"  {_('ok')}    {rel}"
-                click.echo(ok + (f"  ({'; '.join(rep.notes)})" if rep.notes else ""))
+                notes = "; ".join(rule_text(n) for n in rep.notes)
+                click.echo(ok + (f"  ({notes})" if notes else ""))
     if bad:
         click.echo(
             ngettext("{n} file with faults", "{n} files with faults", bad).format(n=bad), err=True

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldjudge.i18n import _, rule_text
+from fieldjudge.i18n import _, number, rule_text
 from fieldjudge.i18n import reason_label as translated_reason
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import VOID, Event
@@ -177,9 +177,9 @@ def flag_text(st: m.GameState, owner: str, namer: Namer) -> str:
 
 
 def fps_text(value: Any) -> str:
-    """A chrono reading with its unit in the UI language ("287 фпс")."""
+    """A chrono reading with its unit in the UI language ("287,5 фпс")."""
     try:
-        return _("{fps} fps").format(fps=f"{float(value):g}")
+        return _("{fps} fps").format(fps=number(float(value)))
     except (TypeError, ValueError):
         return "—"
 
