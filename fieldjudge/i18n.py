@@ -25,11 +25,13 @@ engines' messages.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import gettext
 import locale
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +99,12 @@ def system_lang() -> str:
 
 _current = Catalogs()
 _lang = "en"
+#: the language of the document being written, where it is not the UI's (a Russian
+#: events CSV exported from an English UI): set by :func:`speaking` for one block of code,
+#: per thread (an export runs in the app's worker thread while the UI goes on)
+_document: contextvars.ContextVar[tuple[str, Catalogs] | None] = contextvars.ContextVar(
+    "fieldjudge_document_language", default=None
+)
 
 
 def set_language(lang: str | None) -> str:
@@ -110,17 +118,35 @@ def set_language(lang: str | None) -> str:
 
 
 def current_language() -> str:
-    return _lang
+    doc = _document.get()
+    return doc[0] if doc is not None else _lang
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Within the block (in this thread), ``_``, ``ngettext`` and every lookup without a
+    ``lang`` speak ``lang``: a document written in its own language by code that speaks
+    the UI's (the per-game events CSV uses the game screen's event texts)."""
+    token = _document.set((lang, load(lang)))
+    try:
+        yield
+    finally:
+        _document.reset(token)
+
+
+def _catalogs() -> Catalogs:
+    doc = _document.get()
+    return doc[1] if doc is not None else _current
 
 
 def _(message: str) -> str:
-    return _current.gettext(message)
+    return _catalogs().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The plural form of ``n`` in the UI language (Russian has three: 1 игра, 3 игры,
     5 игр); format the result with ``n``."""
-    return _current.ngettext(singular, plural, n)
+    return _catalogs().ngettext(singular, plural, n)
 
 
 def ru(message: str) -> str:
@@ -131,7 +157,7 @@ def ru(message: str) -> str:
 def translator(lang: str | None = None) -> Translate:
     """The rule-message lookup ``(context, msgid) -> template`` of ``lang`` (default: the
     UI language) for ``fieldjudge.rules.messages``."""
-    return load(lang or _lang)
+    return load(lang) if lang else _catalogs()
 
 
 def number(value: Any, lang: str | None = None, spec: str = "g") -> str:
