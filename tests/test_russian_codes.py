@@ -666,3 +666,44 @@ def test_25_the_events_csv_reads_russian_with_the_chain_for_auditors(tmp_path) -
     assert len(voided) == 1 and voided[0][5] == "да" and "Старая краска" in voided[0][4]
     for r, e in zip(body, v.events, strict=True):  # the chain, as recorded
         assert (r[7], r[8], r[9], r[11]) == (e.id, e.prev_hash, e.hash, e.sig or "")
+
+
+async def test_21_25_the_app_home_row_and_title_read_the_fault_in_russian(
+    cup: Path,  # noqa: F811 - the tamper suite's fixture
+) -> None:
+    """The app in Russian (Pilot): the tampered game's row and the tournament's title say
+    «ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: …» in Russian words, naming the laptop."""
+    from textual.widgets import DataTable, Static
+
+    gid, seq = _tampered(cup)
+    laptop = LaptopKeys.load_or_create().name
+    app = make_app(cup.parent, cup, lang="ru")
+    try:
+        async with app.run_test(size=(200, 40)) as pilot:
+
+            def table() -> DataTable:
+                return app.screen.query_one("#games", DataTable)
+
+            await wait_for(
+                pilot,
+                lambda: (
+                    app.tournament is not None
+                    and table().row_count > 0
+                    and "…" not in [str(c) for c in table().get_column_at(4)]
+                ),
+                "every state shown",
+            )
+            title = ""
+            for _ in range(20):  # the check of tournament.json runs after the first frame
+                await pilot.pause()
+                title = str(app.screen.query_one("#tournament-title", Static).render())
+                if "ПОВРЕЖДЕНО" in title:
+                    break
+            row = str(table().get_row(gid)[4])  # the state column
+    finally:
+        i18n.set_language("en")
+    assert row.startswith("ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: "), row
+    assert f"событие №{seq} (подпись капитана, ноутбук «{laptop}»" in row, row
+    assert "ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: tournament.json: изменён после подписи" in title, title
+    assert russian_leftovers(row, laptop) == set(), row
+    assert russian_leftovers(title, laptop) == set(), title

@@ -178,7 +178,7 @@ def verify(ctx, folder: Path | None) -> None:
         try:
             reports = verify_report(f, HeadJudgePins())
         except (StoreError, OSError) as exc:
-            raise click.ClickException(f"{f}: {exc}") from None
+            raise click.ClickException(f"{f}: {rule_text(exc)}") from None
         for rel, rep in reports.items():
             if rep.faults:
                 bad += 1
