@@ -707,3 +707,29 @@ async def test_21_25_the_app_home_row_and_title_read_the_fault_in_russian(
     assert "ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: tournament.json: изменён после подписи" in title, title
     assert russian_leftovers(row, laptop) == set(), row
     assert russian_leftovers(title, laptop) == set(), title
+
+
+def test_25_quidditch_verify_names_each_mismatch_in_russian(tmp_path) -> None:
+    """``fieldjudge --lang ru quidditch verify``: a changed roll and a wrong seed are named
+    in Russian, never in the checker's English."""
+    from test_quidditch_session import ROUND1, SEED
+
+    folder = tmp_path / "data" / "quidditch"
+    create_tournament(folder, name="Q", day=date(2026, 6, 1)).close()
+    t = open_tournament(folder, startup_backup=False)
+    try:
+        s = QuidditchSession.create(t, sample_setup("m1", client_seed="c"), server_seed=SEED)
+        s.resolve(ROUND1)
+        data = orjson.loads(orjson.dumps(s.export_dict()))
+    finally:
+        t.close()
+    data["rounds"][0]["rolls"][-1]["value"] = data["rounds"][0]["rolls"][-1]["value"] % 100 + 1
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(orjson.dumps(data))
+    runner = CliRunner()
+    changed = runner.invoke(main, ["--lang", "ru", "quidditch", "verify", str(bad), "--seed", SEED])
+    seed = runner.invoke(main, ["--lang", "ru", "quidditch", "verify", str(bad), "--seed", "x"])
+    assert changed.exit_code == 1 and "значение другое" in changed.output, changed.output
+    assert seed.exit_code == 1 and "сид не совпадает с опубликованным хэшем" in seed.output
+    for out in (changed.output, seed.output):
+        assert russian_leftovers(out) == set(), out
