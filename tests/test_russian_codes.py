@@ -733,3 +733,17 @@ def test_25_quidditch_verify_names_each_mismatch_in_russian(tmp_path) -> None:
     assert seed.exit_code == 1 and "сид не совпадает с опубликованным хэшем" in seed.output
     for out in (changed.output, seed.output):
         assert russian_leftovers(out) == set(), out
+
+
+def test_25_a_file_the_os_cannot_read_is_named_in_russian(tmp_path) -> None:
+    """A damaged-file message quoting the OS (a folder where a file should be) reads in
+    Russian with the errno name, not the system's English sentence."""
+    from fieldjudge.store import DamagedFile
+    from fieldjudge.store.storage import read_file_bytes
+
+    (tmp_path / "game.json").mkdir()
+    try:
+        read_file_bytes(tmp_path / "game.json")
+    except DamagedFile as exc:
+        text = i18n.rule_text(exc, lang="ru")
+    assert text == "game.json: не читается: это папка, а не файл (EISDIR)", text

@@ -15,6 +15,8 @@ OS_ERRORS: dict[str, Phrase] = {
     "ENXIO": Phrase("the device is gone"),
     "EIO": Phrase("input/output error: the device was unplugged"),
     "EBADF": Phrase("the port was closed"),
+    "EISDIR": Phrase("it is a folder, not a file"),
+    "ENOTDIR": Phrase("a part of the path is not a folder"),
     "EACCES": Phrase("permission denied"),
     "EPERM": Phrase("operation not permitted"),
     "EBUSY": Phrase("the device is busy"),
@@ -42,3 +44,10 @@ def os_error_phrase(code: int | str | None) -> Phrase:
     if meaning is None:
         return Phrase("system error {code}", code=name or "?")
     return Phrase("{why} ({code})", why=meaning, code=name)
+
+
+def os_error_of(exc: BaseException) -> Phrase:
+    """An exception's OS error as :func:`os_error_phrase` names it (its text when it has
+    no errno)."""
+    code = getattr(exc, "errno", None)
+    return os_error_phrase(code) if code else Phrase("{error}", error=str(exc))

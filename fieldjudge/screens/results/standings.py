@@ -22,6 +22,7 @@ from fieldjudge.export.job import export_folder
 from fieldjudge.export.scope import provisional_lines
 from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.rules.messages import Phrase
+from fieldjudge.rules.os_errors import os_error_phrase
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.faults import fault_text
@@ -207,7 +208,7 @@ def export_error(exc: BaseException, out: Path) -> str:
     if isinstance(exc, OSError):
         where = exc.filename or out
         return _("Cannot write the files to {folder}").format(folder=where) + (
-            f" ({exc.strerror})" if exc.strerror else ""
+            f" ({rule_text(os_error_phrase(exc.errno))})" if exc.errno else ""
         )
     if isinstance(exc, StoreError):
         return rule_text(exc)  # a damaged file: its name and its fault, translated
