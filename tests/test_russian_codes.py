@@ -532,6 +532,11 @@ def test_21_25_verify_faults_read_russian_in_verify_row_stamp_and_pit(cup: Path)
     assert f"событие №{seq} (подпись капитана, ноутбук «{laptop}»" in out.output, out.output
     assert "изменён после подписи главного судьи" in out.output
     found["verify"] = russian_leftovers(out.output.replace("ОШИБКА", ""), laptop)
+    refused = CliRunner().invoke(
+        main, ["--lang", "ru", "export", "--tournament", str(cup), "--format", "csv", "--out", "x"]
+    )
+    assert refused.exit_code == 1 and "не выгружено: папка турнира" in refused.output
+    found["export refused"] = russian_leftovers(refused.output, laptop) - {"force"}
     try:
         i18n.set_language("ru")
         t = open_tournament(cup, lock=False, startup_backup=False)
