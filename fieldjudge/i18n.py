@@ -25,15 +25,17 @@ engines' messages.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import gettext
 import locale
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.rules.messages import Translate, render
+from fieldjudge.rules.messages import Translate, decimal, render
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -66,6 +68,11 @@ class Catalogs:
                 return found
         return self.gettext(message)
 
+    def __call__(self, context: str, message: str) -> str:
+        """The rule-message lookup (``rules.messages.Translate``): :meth:`pgettext`; a
+        count inside a message (``Count``) asks :meth:`ngettext` for its plural form."""
+        return self.pgettext(context, message)
+
     def has(self, message: str, context: str = "") -> bool:
         found = self.chain.pgettext(context, message) if context else self.chain.gettext(message)
         return found is not message
@@ -92,6 +99,12 @@ def system_lang() -> str:
 
 _current = Catalogs()
 _lang = "en"
+#: the language of the document being written, where it is not the UI's (a Russian
+#: events CSV exported from an English UI): set by :func:`speaking` for one block of code,
+#: per thread (an export runs in the app's worker thread while the UI goes on)
+_document: contextvars.ContextVar[tuple[str, Catalogs] | None] = contextvars.ContextVar(
+    "fieldjudge_document_language", default=None
+)
 
 
 def set_language(lang: str | None) -> str:
@@ -105,17 +118,35 @@ def set_language(lang: str | None) -> str:
 
 
 def current_language() -> str:
-    return _lang
+    doc = _document.get()
+    return doc[0] if doc is not None else _lang
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Within the block (in this thread), ``_``, ``ngettext`` and every lookup without a
+    ``lang`` speak ``lang``: a document written in its own language by code that speaks
+    the UI's (the per-game events CSV uses the game screen's event texts)."""
+    token = _document.set((lang, load(lang)))
+    try:
+        yield
+    finally:
+        _document.reset(token)
+
+
+def _catalogs() -> Catalogs:
+    doc = _document.get()
+    return doc[1] if doc is not None else _current
 
 
 def _(message: str) -> str:
-    return _current.gettext(message)
+    return _catalogs().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The plural form of ``n`` in the UI language (Russian has three: 1 игра, 3 игры,
     5 игр); format the result with ``n``."""
-    return _current.ngettext(singular, plural, n)
+    return _catalogs().ngettext(singular, plural, n)
 
 
 def ru(message: str) -> str:
@@ -126,7 +157,13 @@ def ru(message: str) -> str:
 def translator(lang: str | None = None) -> Translate:
     """The rule-message lookup ``(context, msgid) -> template`` of ``lang`` (default: the
     UI language) for ``fieldjudge.rules.messages``."""
-    return load(lang or _lang).pgettext
+    return load(lang) if lang else _catalogs()
+
+
+def number(value: Any, lang: str | None = None, spec: str = "g") -> str:
+    """A figure with a fraction in ``lang`` (default: the UI language): "287,5" in Russian
+    (``rules.messages.decimal``, the one helper for it)."""
+    return decimal(value, spec, translator(lang))
 
 
 def _param(value: Any, names: Mapping[str, str] | None, lang: str | None) -> Any:

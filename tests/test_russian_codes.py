@@ -5,42 +5,59 @@ and PDF text), the standings (PDF and CSV); any Latin word outside the allow-lis
 
 from __future__ import annotations
 
+import csv
+import errno
+import io
 import re
 import socket
+import threading
 import time
 from datetime import date, timedelta
 from pathlib import Path
 
+import orjson
 import pypdf
+import serial
 from click.testing import CliRunner
 from results_fixtures import demo
 from test_chrono_screens import _ingame, _running_game, inject, next_game, open_check
 from test_csv_import_pilot import notes, open_import
 from test_export_paper import html_text
 from test_game_helpers import wait_for
+from test_tamper import base, cup, events_of, laptop_label, pit_of, rechain, signed_game, tables  # noqa: F401
 from textual.widgets import Input
 
 from fieldjudge import i18n
 from fieldjudge.app import make_app
 from fieldjudge.cli import main
 from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
+from fieldjudge.devices.reader import DISCONNECTED, ChronoReader, Status, errno_code
+from fieldjudge.devices.simulator import PtyChrono
 from fieldjudge.export import html, pdf, run_export
+from fieldjudge.export.job import export_faults, stamp_text
 from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.messages import Count
 from fieldjudge.rules.paintball import events as ev
+from fieldjudge.rules.paintball import notes as rule_notes
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.chrono.setup import UNIT_TEXT, format_label
 from fieldjudge.screens.chrono.widgets import big_lines
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.dialogs.pit import PitPanel
-from fieldjudge.screens.game.text import Namer, describe
+from fieldjudge.screens.game.text import Namer, describe, fps_text
+from fieldjudge.screens.home import state_text
 from fieldjudge.screens.quidditch.matches import MatchesScreen
 from fieldjudge.screens.quidditch.setup import MatchSetupScreen
-from fieldjudge.services import create_tournament
+from fieldjudge.screens.widgets.faults import fault_text, file_faults
+from fieldjudge.services import create_tournament, open_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.demo_history import GamePlayer
 from fieldjudge.services.paintball import results
-from fieldjudge.services.paintball.chrono import link_fault_text
+from fieldjudge.services.paintball.chrono import link_fault_text, port_lost_text
 from fieldjudge.services.quidditch import QuidditchSession
+from fieldjudge.store.eventlog import write_log_file
+from fieldjudge.store.keys import LaptopKeys
+from fieldjudge.store.storage import load_json_file
 from tests.screen_text import screen_text
 
 # proper names and what Russian writes in Latin letters; units are Russian («фпс», «мс»)
@@ -219,8 +236,8 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
         found[" ".join(args[:4])] = latin_words(syntax.sub(" ", out)) - allowed
 
     monkeypatch.setenv("STHOMEDIR", str(tmp_path / "no-syncthing"))
-    cup = demo(tmp_path / "cup")
-    cup.close()
+    folder = demo(tmp_path / "cup")
+    folder.close()
     for args in (  # sharing the folder with Syncthing absent: what it says, in Russian
         ["--lang", "ru", "sync", "status", "--tournament", str(tmp_path / "cup")],
         ["--lang", "ru", "sync", "setup", "--tournament", str(tmp_path / "cup")],
@@ -469,3 +486,269 @@ async def test_25_quidditch_forms_offer_russian_words_and_take_them(tmp_path) ->
         await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the seed")
         assert "Хэш серверного сида (SHA-256)" in app.screen.body
         assert "sha256(server seed)" not in app.screen.body
+
+
+# -- issue 21 left open, issue 25 "still English": what verify finds, read in Russian ----------
+
+#: written as they are: file names and paths, the laptop's own name, errno names, #numbers
+NAMES = re.compile(r"\S+\.(?:json|jsonl|sig)\b|\S*/\S*|\bE[A-Z]{2,}\b")
+
+
+def russian_leftovers(text: str, *proper: str) -> set[str]:
+    """Latin words of ``text`` outside the allow-list, file names and proper names."""
+    for name in proper:
+        text = text.replace(name, " ")
+    return latin_words(NAMES.sub(" ", text))
+
+
+def _tampered(cup: Path) -> tuple[str, int]:  # noqa: F811 - the tamper suite's fixture
+    """21.1/21.2: a team renamed by hand in tournament.json, and a captain's signature
+    (31) edited with the hashes recomputed: a signature that no longer matches."""
+    path = cup / "tournament.json"
+    data = load_json_file(path)
+    next(iter(data["teams"].values()))["name"] = "Взломщики"
+    path.write_bytes(orjson.dumps(data))
+    gid = signed_game(cup)
+    game = cup / "games" / f"{gid}.json"
+    doc = tables(game)
+    evs = events_of(doc)
+    for e in evs:
+        if e["type"] == pr.CAPTAIN_SIGNED:
+            e["data"]["name"] = "Кто-то другой"
+    write_log_file(game, rechain(doc, evs))
+    return gid, next(e["seq"] for e in evs if e["type"] == pr.CAPTAIN_SIGNED)
+
+
+def test_21_25_verify_faults_read_russian_in_verify_row_stamp_and_pit(cup: Path) -> None:  # noqa: F811
+    """The faults the one check finds (a hand-edited tournament.json, an edited signed
+    event) read in Russian wherever a Russian reader sees them: ``verify --lang ru``, the
+    app's home row and title (``ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: …``), the stamp of a forced
+    export (``НЕ ПРОВЕРЕНО: …``) and the pit's ``ru`` texts; the English stays as it was."""
+    gid, seq = _tampered(cup)
+    laptop = LaptopKeys.load_or_create().name
+    found: dict[str, set[str]] = {}
+    out = CliRunner().invoke(main, ["--lang", "ru", "verify", str(cup)])
+    assert out.exit_code == 1, out.output
+    assert f"событие №{seq} (подпись капитана, ноутбук «{laptop}»" in out.output, out.output
+    assert "изменён после подписи главного судьи" in out.output
+    found["verify"] = russian_leftovers(out.output.replace("ОШИБКА", ""), laptop)
+    refused = CliRunner().invoke(
+        main, ["--lang", "ru", "export", "--tournament", str(cup), "--format", "csv", "--out", "x"]
+    )
+    assert refused.exit_code == 1 and "не выгружено: папка турнира" in refused.output
+    found["export refused"] = russian_leftovers(refused.output, laptop) - {"force"}
+    try:
+        i18n.set_language("ru")
+        t = open_tournament(cup, lock=False, startup_backup=False)
+        try:
+            g = t.game(gid)
+            row = state_text(t.game_summary(gid), g["team_a"], g["team_b"], t.team_names())
+            title = fault_text(file_faults("tournament.json", t.tournament_faults()))
+        finally:
+            t.close()
+        assert row.startswith("ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: событие №"), row
+        assert "подпись" in row and "не совпадает с событием" in row, row
+        found["home row"] = russian_leftovers(row, laptop)
+        found["title"] = russian_leftovers(title, laptop)
+        stamp = stamp_text(export_faults(cup), "ru")
+        assert stamp.startswith("НЕ ПРОВЕРЕНО: ") and "не совпадает с событием" in stamp
+        found["stamp"] = russian_leftovers(stamp, laptop)
+        live, standings = pit_of(cup)
+        card = next(x for x in live["games"] if x["id"] == gid)
+        found["pit card"] = russian_leftovers(card["damaged_text"]["ru"], laptop)
+        found["pit title"] = russian_leftovers(live["damaged_text"]["ru"], laptop)
+        found["pit standings"] = russian_leftovers(standings["damaged_text"]["ru"], laptop)
+        assert card["damaged"] and card["damaged_text"]["en"] == card["damaged"]
+    finally:
+        i18n.set_language("en")
+    assert {k: sorted(w) for k, w in found.items() if w} == {}
+    english = CliRunner().invoke(main, ["--lang", "en", "verify", str(cup)]).output
+    assert f"event #{seq} (captain_signed, {laptop_label()}): the signature of" in english
+
+
+def test_21_25_a_count_in_a_fault_takes_the_russian_plural_form() -> None:
+    """«18 событий», «3 события», «1 событие»: a count inside a verify note or fault."""
+    ru = i18n.translator("ru")
+    texts = [Count(n, "{n} event(s)", "{n} event(s)").render(ru) for n in (1, 3, 18)]
+    assert texts == ["1 событие", "3 события", "18 событий"]
+    assert str(Count(3, "{n} event(s)", "{n} event(s)")) == "3 event(s)"
+
+
+def test_25_serve_errors_are_russian_with_lang_ru(demo_folder) -> None:
+    """``fieldjudge serve`` on a port another program holds: the reason in Russian and the
+    errno name, never the system's English sentence."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        out = CliRunner().invoke(
+            main, ["--lang", "ru", "serve", str(demo_folder), "--port", str(port), "--no-qr"]
+        )
+    assert out.exit_code == 1, out.output
+    assert "адрес уже занят (EADDRINUSE)" in out.output, out.output
+    assert russian_leftovers(out.output) == set(), out.output
+
+
+def test_25_the_chrono_port_gone_reads_russian_with_the_errno_name(tmp_path) -> None:
+    """20.01: the simulator stops (a pulled cable): the feed says «порт хронографа пропал»
+    in Russian; an OS error the serial library wrapped is named by its errno name."""
+    sim = PtyChrono(str(tmp_path / "chrono"))
+    sim.plug()
+    items: list = []
+    stop = threading.Event()
+    reader = ChronoReader(sim.path, 9600, "auto", "fps", on_item=items.append)
+    th = threading.Thread(target=reader.run, kwargs={"cancelled": stop.is_set}, daemon=True)
+    th.start()
+
+    def lost() -> list[Status]:
+        return [i for i in items if isinstance(i, Status) and i.state == DISCONNECTED]
+
+    try:
+        deadline = time.monotonic() + 20
+        while not reader.connected and time.monotonic() < deadline:
+            stop.wait(0.02)
+        assert reader.connected
+        sim.unplug()
+        while not lost() and time.monotonic() < deadline:
+            stop.wait(0.02)
+    finally:
+        stop.set()
+        th.join(5)
+        sim.close()
+    st = lost()[0]
+    wrapped = serial.SerialException("read failed: [Errno 5] Input/output error")
+    wrapped.__cause__ = OSError(errno.EIO, "Input/output error")
+    i18n.set_language("ru")
+    try:
+        text = port_lost_text(st.message, st.code)
+        eio = port_lost_text(str(wrapped), errno_code(wrapped))
+    finally:
+        i18n.set_language("en")
+    assert text.startswith("порт хронографа пропал: "), text
+    assert russian_leftovers(text) == set(), text
+    assert eio == "порт хронографа пропал: ошибка ввода-вывода: устройство отключено (EIO)"
+    assert errno_code(serial.SerialException("[Errno 6] could not open port")) == "ENXIO"
+
+
+def test_25_fractions_take_the_russian_decimal_comma() -> None:
+    """20.02: «287,5 фпс» in the event list, the rule messages (the pit's ``ru`` texts and
+    the protocol use them) and the protocol's chrono line; English keeps the point."""
+    i18n.set_language("ru")
+    try:
+        assert fps_text(287.5) == "287,5 фпс"
+        assert i18n.rule_text(rule_notes.chrono_ok(287.5)) == "20.02: 287,5 фпс, без штрафа"
+        over = i18n.rule_text(rule_notes.chrono_over_limit(305.5, 300.0))
+        assert "305,5 фпс" in over and "300 фпс" in over, over
+        assert i18n.number(81.54, spec=".1f") == "81,5"
+    finally:
+        i18n.set_language("en")
+    assert i18n.rule_text(rule_notes.chrono_ok(287.5), lang="en") == "20.02: 287.5 fps, no penalty"
+    assert fps_text(287.5) == "287.5 fps"
+
+
+def test_25_the_events_csv_reads_russian_with_the_chain_for_auditors(tmp_path) -> None:
+    """A game's events CSV (every event type, a void, the protocol's steps, 31): Russian
+    headers and each event in words, as the event list says it; the chain as recorded
+    (data, hashes, signatures) kept for an auditor, headed in Russian too."""
+    t = demo(tmp_path / "cup")
+    try:
+        gid = every_event_game(t)
+        (path,) = run_export(t, tmp_path / "csv", "csv", game_id=gid, lang="ru")
+        v = results.game_view(t, gid)
+    finally:
+        t.close()
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig")), delimiter=";"))
+    head, body = rows[0], rows[1:]
+    assert head[:6] == ["№", "Время игры", "Время", "Судья", "Событие", "Аннулировано"]
+    assert latin_words(" ".join(head)) - {"JSON"} == set(), head
+    assert len(body) == len(v.events)
+    words = {w for r in body for w in latin_words(" ".join(r[:6]))}
+    assert words == set(), sorted(words)
+    texts = [r[4] for r in body]
+    assert "Время пошло" in texts and any(x.startswith("Капитан отказался") for x in texts)
+    assert any(x.startswith("Хронограф") and "287 фпс" in x for x in texts), texts
+    voided = [r for r in body if r[5]]
+    assert len(voided) == 1 and voided[0][5] == "да" and "Старая краска" in voided[0][4]
+    for r, e in zip(body, v.events, strict=True):  # the chain, as recorded
+        assert (r[7], r[8], r[9], r[11]) == (e.id, e.prev_hash, e.hash, e.sig or "")
+
+
+async def test_21_25_the_app_home_row_and_title_read_the_fault_in_russian(
+    cup: Path,  # noqa: F811 - the tamper suite's fixture
+) -> None:
+    """The app in Russian (Pilot): the tampered game's row and the tournament's title say
+    «ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: …» in Russian words, naming the laptop."""
+    from textual.widgets import DataTable, Static
+
+    gid, seq = _tampered(cup)
+    laptop = LaptopKeys.load_or_create().name
+    app = make_app(cup.parent, cup, lang="ru")
+    try:
+        async with app.run_test(size=(200, 40)) as pilot:
+
+            def table() -> DataTable:
+                return app.screen.query_one("#games", DataTable)
+
+            await wait_for(
+                pilot,
+                lambda: (
+                    app.tournament is not None
+                    and table().row_count > 0
+                    and "…" not in [str(c) for c in table().get_column_at(4)]
+                ),
+                "every state shown",
+            )
+            title = ""
+            for _ in range(20):  # the check of tournament.json runs after the first frame
+                await pilot.pause()
+                title = str(app.screen.query_one("#tournament-title", Static).render())
+                if "ПОВРЕЖДЕНО" in title:
+                    break
+            row = str(table().get_row(gid)[4])  # the state column
+    finally:
+        i18n.set_language("en")
+    assert row.startswith("ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: "), row
+    assert f"событие №{seq} (подпись капитана, ноутбук «{laptop}»" in row, row
+    assert "ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: tournament.json: изменён после подписи" in title, title
+    assert russian_leftovers(row, laptop) == set(), row
+    assert russian_leftovers(title, laptop) == set(), title
+
+
+def test_25_quidditch_verify_names_each_mismatch_in_russian(tmp_path) -> None:
+    """``fieldjudge --lang ru quidditch verify``: a changed roll and a wrong seed are named
+    in Russian, never in the checker's English."""
+    from test_quidditch_session import ROUND1, SEED
+
+    folder = tmp_path / "data" / "quidditch"
+    create_tournament(folder, name="Q", day=date(2026, 6, 1)).close()
+    t = open_tournament(folder, startup_backup=False)
+    try:
+        s = QuidditchSession.create(t, sample_setup("m1", client_seed="c"), server_seed=SEED)
+        s.resolve(ROUND1)
+        data = orjson.loads(orjson.dumps(s.export_dict()))
+    finally:
+        t.close()
+    data["rounds"][0]["rolls"][-1]["value"] = data["rounds"][0]["rolls"][-1]["value"] % 100 + 1
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(orjson.dumps(data))
+    runner = CliRunner()
+    changed = runner.invoke(main, ["--lang", "ru", "quidditch", "verify", str(bad), "--seed", SEED])
+    seed = runner.invoke(main, ["--lang", "ru", "quidditch", "verify", str(bad), "--seed", "x"])
+    assert changed.exit_code == 1 and "значение другое" in changed.output, changed.output
+    assert seed.exit_code == 1 and "сид не совпадает с опубликованным хэшем" in seed.output
+    for out in (changed.output, seed.output):
+        assert russian_leftovers(out) == set(), out
+
+
+def test_25_a_file_the_os_cannot_read_is_named_in_russian(tmp_path) -> None:
+    """A damaged-file message quoting the OS (a folder where a file should be) reads in
+    Russian with the errno name, not the system's English sentence."""
+    from fieldjudge.store import DamagedFile
+    from fieldjudge.store.storage import read_file_bytes
+
+    (tmp_path / "game.json").mkdir()
+    try:
+        read_file_bytes(tmp_path / "game.json")
+    except DamagedFile as exc:
+        text = i18n.rule_text(exc, lang="ru")
+    assert text == "game.json: не читается: это папка, а не файл (EISDIR)", text

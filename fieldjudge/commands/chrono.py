@@ -19,7 +19,7 @@ import orjson
 
 from fieldjudge.devices.parsers import FORMATS, PLAUSIBLE_FPS, UNIT_TO_FPS, Garbled, Reading
 from fieldjudge.devices.ports import BAUDS, DEFAULT_BAUD, list_chrono_ports
-from fieldjudge.devices.reader import ChronoOpenError, ChronoReader, Status
+from fieldjudge.devices.reader import ChronoOpenError, ChronoReader, Status, errno_code
 from fieldjudge.i18n import _
 from fieldjudge.services.paintball.chrono import link_fault_text, load_remembered
 
@@ -175,7 +175,7 @@ def listen_cmd(
         th.join(2.0)
     if errors:
         raise click.ClickException(
-            link_fault_text(str(errors[0]))
+            link_fault_text(str(errors[0]), errno_code(errors[0]))
             + "\n"
             + _("Check the port name with `fieldjudge chrono ports`.")
         )

@@ -9,7 +9,8 @@ import click
 import orjson
 
 from fieldjudge.commands import data_dir
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.os_errors import os_error_phrase
 from fieldjudge.services import open_tournament
 from fieldjudge.services.quidditch import (
     QuidditchSession,
@@ -40,7 +41,9 @@ def verify(export: Path, seed: str) -> None:
         data = orjson.loads(export.read_bytes())
     except OSError as exc:
         raise click.ClickException(
-            _("cannot read {export}: {why}").format(export=export, why=exc.strerror or exc)
+            _("cannot read {export}: {why}").format(
+                export=export, why=rule_text(os_error_phrase(exc.errno)) if exc.errno else exc
+            )
         ) from None
     except orjson.JSONDecodeError as exc:
         raise click.ClickException(
@@ -57,7 +60,7 @@ def verify(export: Path, seed: str) -> None:
             _("MISMATCH in match {match}:").format(match=data.get("match_id", "?")), err=True
         )
         for p in problems:
-            click.echo(f"  {p}", err=True)
+            click.echo(f"  {rule_text(p)}", err=True)
         raise SystemExit(1)
     click.echo(
         _(
@@ -91,7 +94,7 @@ def export(ctx: click.Context, match_id: str, folder: Path | None, out: Path | N
     try:
         t = open_tournament(folder, lock=False, startup_backup=False)
     except DamagedFile as exc:
-        raise click.ClickException(f"{exc.path}: {exc.fault}") from None
+        raise click.ClickException(f"{exc.path}: {rule_text(exc.fault)}") from None
     try:
         session = QuidditchSession.open(t, match_id)
         if out is not None:

@@ -128,7 +128,7 @@ def export(
         except (StoreError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
         if faults and not force:
-            raise click.ClickException(str(refusal(faults)))
+            raise click.ClickException(rule_text(refusal(faults)))
         try:
             written = run_export(
                 t,
@@ -146,9 +146,9 @@ def export(
     for p in written:
         click.echo(str(p))
     if faults:
-        click.echo("written, stamped as not checked: the folder does not verify:", err=True)
+        click.echo(_("written, stamped as not checked: the folder does not verify:"), err=True)
         for f in faults:
-            click.echo(f"  {f}", err=True)
+            click.echo(f"  {rule_text(f)}", err=True)
         ctx.exit(1)
 
 
@@ -178,16 +178,17 @@ def verify(ctx, folder: Path | None) -> None:
         try:
             reports = verify_report(f, HeadJudgePins())
         except (StoreError, OSError) as exc:
-            raise click.ClickException(f"{f}: {exc}") from None
+            raise click.ClickException(f"{f}: {rule_text(exc)}") from None
         for rel, rep in reports.items():
             if rep.faults:
                 bad += 1
                 click.echo(f"  {_('FAULT')} {rel}")
                 for fault in rep.faults:
-                    click.echo(f"        {fault}")
+                    click.echo(f"        {rule_text(fault)}")
             else:
                 ok = f"  {_('ok')}    {rel}"
-                click.echo(ok + (f"  ({'; '.join(rep.notes)})" if rep.notes else ""))
+                notes = "; ".join(rule_text(n) for n in rep.notes)
+                click.echo(ok + (f"  ({notes})" if notes else ""))
     if bad:
         click.echo(
             ngettext("{n} file with faults", "{n} files with faults", bad).format(n=bad), err=True

@@ -10,7 +10,7 @@ import click
 
 from fieldjudge import i18n
 from fieldjudge.commands import data_dir
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.serve.addresses import lan_urls
 from fieldjudge.serve.qr import qr_text
 from fieldjudge.serve.server import DEFAULT_MAX_PER_ADDRESS, DEFAULT_PORT, PitServer, PitServerError
@@ -77,12 +77,12 @@ def serve(
     try:
         name = source.live()["tournament"]["name"]
     except DamagedFile as exc:
-        raise click.ClickException(f"{exc.path}: {exc.fault}") from None
+        raise click.ClickException(f"{exc.path}: {rule_text(exc.fault)}") from None
     server = PitServer(source, host, port, max_per_address=max_per_address)
     try:
         url = server.start()
     except PitServerError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(rule_text(exc)) from None
     # Ctrl+C sets a flag the loop below reads: a KeyboardInterrupt can be raised inside a
     # callback the interpreter runs on its own (a weak reference's, as an object is freed),
     # which swallows it ("Exception ignored"), and the server would go on serving

@@ -30,6 +30,8 @@ Without Textual: ``reader.start_thread()`` … ``reader.stop(); thread.join()``.
 
 from __future__ import annotations
 
+import errno
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -55,8 +57,27 @@ READ_TIMEOUT_S = 0.01
 @dataclass(frozen=True, slots=True)
 class Status:
     state: str  # "connected" | "disconnected" | "reconnecting" | "waiting"
-    message: str
+    message: str  # the library's (or the OS's) English: for the log, never shown alone
     t: float
+    code: str = ""  # the OS error's errno name ("EIO", "ENOENT"), "" when it gave none
+
+
+_ERRNO_IN_TEXT = re.compile(r"\[Errno (\d+)\]")
+
+
+def errno_code(exc: BaseException) -> str:
+    """The errno name of an OS error, also when the serial library wrapped it in its own
+    exception (its cause, its context, or "[Errno 5]" in its text); "" if none."""
+    seen: BaseException | None = exc
+    for _depth in range(4):
+        if seen is None:
+            break
+        code = getattr(seen, "errno", None)
+        if isinstance(code, int):
+            return errno.errorcode.get(code, str(code))
+        seen = seen.__cause__ or seen.__context__
+    found = _ERRNO_IN_TEXT.search(str(exc))
+    return errno.errorcode.get(int(found.group(1)), found.group(1)) if found else ""
 
 
 Item = Reading | Garbled | Status
@@ -156,7 +177,12 @@ class ChronoReader:
                     raise ChronoOpenError(f"cannot open {self.port}: {exc}") from exc
                 if not outage:
                     self._emit(
-                        Status(DISCONNECTED, f"cannot open {self.port}: {exc}", self.clock())
+                        Status(
+                            DISCONNECTED,
+                            f"cannot open {self.port}: {exc}",
+                            self.clock(),
+                            errno_code(exc),
+                        )
                     )
                     outage = True
                 self._emit(Status(RECONNECTING, f"retry in {delay:.1f} s", self.clock()))
@@ -176,7 +202,11 @@ class ChronoReader:
                 self.decoder.reset()
                 self.connected = False
                 outage = True
-                self._emit(Status(DISCONNECTED, str(exc) or type(exc).__name__, self.clock()))
+                self._emit(
+                    Status(
+                        DISCONNECTED, str(exc) or type(exc).__name__, self.clock(), errno_code(exc)
+                    )
+                )
             finally:
                 self.connected = False
                 try:

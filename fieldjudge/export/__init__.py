@@ -11,13 +11,17 @@ from pathlib import Path
 
 import orjson
 
+from fieldjudge import i18n
 from fieldjudge.export import html, pdf, scope, tables
 from fieldjudge.export.game_pass import read_played
 from fieldjudge.export.names import game_stem, tournament_stem, write_new
-from fieldjudge.export.protocol_doc import protocol_doc
+from fieldjudge.export.protocol_doc import local_time, protocol_doc
 from fieldjudge.export.stamp import stamp_files
 from fieldjudge.i18n import _
+from fieldjudge.rules.events import VOID
+from fieldjudge.rules.timefmt import format_game_clock
 from fieldjudge.services.paintball import results
+from fieldjudge.services.paintball.event_text import Namer, describe
 from fieldjudge.store import Refused, bundle
 
 FORMATS = ("html", "pdf", "csv", "json")
@@ -108,7 +112,7 @@ def run_export(
             title = v.name(v.teams[0])
             put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, title, stamp))
         else:
-            put(f"events-{gs}.csv", events_csv(v, delimiter))
+            put(f"events-{gs}.csv", events_csv(v, delimiter, lang))
         progress(1, 1)
         return written
     return _whole(t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress, stamp)
@@ -161,16 +165,54 @@ def _whole(
     return written
 
 
-def events_csv(v, delimiter: str = ",") -> bytes:
-    """One game's event chain as CSV (UTF-8 with BOM)."""
+#: the per-game events CSV: readable columns, then the chain as recorded (for auditors)
+EVENT_HEADERS = (
+    "No.",
+    "Game time",
+    "Time",
+    "Judge",
+    "Event",
+    "Voided",
+    "Event data (JSON)",
+    "Event id",
+    "Previous hash",
+    "Hash",
+    "Laptop",
+    "Laptop signature",
+    "Head judge's signature",
+)
+
+
+def events_csv(v, delimiter: str = ",", lang: str = "ru") -> bytes:
+    """One game's events as CSV (UTF-8 with BOM) in ``lang``: each event's number, game
+    and local time, judge and what happened in words (the game screen's event list), a
+    mark on a voided one; then the chain as recorded (data, id, hashes, signatures) for an
+    auditor to check, headed in ``lang`` too (issue 25)."""
+    tr = html.translator(lang)
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=delimiter, lineterminator="\r\n")
-    w.writerow(
-        ["seq", "id", "type", "game_clock_ms", "wall_time", "judge", "data", "prev_hash", "hash"]
-    )
-    for e in v.events:
-        data = orjson.dumps(dict(e.data), option=orjson.OPT_SORT_KEYS).decode()
-        w.writerow(
-            [e.seq, e.id, e.type, e.game_clock_ms, e.wall_time, e.judge, data, e.prev_hash, e.hash]
-        )
+    w.writerow([tr(h) for h in EVENT_HEADERS])
+    voided = {str(e.data.get("target")) for e in v.events if e.type == VOID}
+    by_id = {e.id: e for e in v.events}
+    with i18n.speaking(lang):
+        namer = Namer(v.names, v.state)
+        for e in v.events:
+            data = orjson.dumps(dict(e.data), option=orjson.OPT_SORT_KEYS).decode()
+            w.writerow(
+                [
+                    e.seq,
+                    format_game_clock(e.game_clock_ms) if e.game_clock_ms is not None else "",
+                    local_time(e.wall_time),
+                    e.judge,
+                    describe(e, namer, by_id),
+                    tr("yes") if e.id in voided else "",
+                    data,
+                    e.id,
+                    e.prev_hash,
+                    e.hash,
+                    e.signer or "",
+                    e.sig or "",
+                    e.hj_sig or "",
+                ]
+            )
     return "\ufeff".encode() + buf.getvalue().encode("utf-8")

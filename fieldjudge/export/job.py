@@ -8,7 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fieldjudge.export import run_export
-from fieldjudge.i18n import load
+from fieldjudge.i18n import load, rule_text
+from fieldjudge.rules.messages import joined
 from fieldjudge.services import TournamentService
 from fieldjudge.services.opening import open_tournament
 from fieldjudge.store import Refused
@@ -28,14 +29,16 @@ def refusal(faults: list[str]) -> Refused:
     """The refusal naming every fault (``fieldjudge verify`` tells more)."""
     return Refused(
         "not exported: the tournament folder does not verify (--force writes every page "
-        "stamped as not checked):\n  " + "\n  ".join(faults)
+        "stamped as not checked):\n  {faults}",
+        faults=joined(faults, "\n  "),
     )
 
 
 def stamp_text(faults: list[str], lang: str) -> str:
-    """The stamp on every page of a forced export, in the document's language."""
+    """The stamp on every page of a forced export, in the document's language (the
+    faults too: the verifier's phrases rendered through the catalogs)."""
     tr = (lambda s: s) if lang == "en" else load(lang).gettext
-    return tr("NOT CHECKED: {faults}").format(faults="; ".join(faults))
+    return tr("NOT CHECKED: {faults}").format(faults=rule_text(joined(faults), None, lang))
 
 
 def export_folder(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fieldjudge.i18n import reason_label, rule_text
+from fieldjudge.i18n import number, reason_label, rule_text
 from fieldjudge.rules import key_ids
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import VOID, effective
@@ -294,7 +294,7 @@ def penalty_rows(v, tr: Tr, lang: str) -> list[tuple]:
             format_game_clock(c.game_clock_ms),
             v.name(c.team),
             c.number,
-            tr("Chrono") + ": " + tr("{fps} fps").format(fps=f"{c.fps:g}"),
+            tr("Chrono") + ": " + tr("{fps} fps").format(fps=number(c.fps, lang)),
             rule_text(c.text, v.names, lang),
         )
         for c in v.state.chrono
@@ -321,7 +321,7 @@ def penalty_rows(v, tr: Tr, lang: str) -> list[tuple]:
     return rows
 
 
-def settings_footnotes(settings: Settings, tr: Tr) -> list[str]:
+def settings_footnotes(settings: Settings, tr: Tr, lang: str = "ru") -> list[str]:
     """The settings of a game that differ from the rulebook's defaults, each one sentence
     a captain reads without the settings screen."""
     base, out = Settings(), []
@@ -362,7 +362,9 @@ def settings_footnotes(settings: Settings, tr: Tr) -> list[str]:
         )
     if settings.chrono.limit_fps != base.chrono.limit_fps:
         out.append(
-            tr("Speed limit: {limit} fps (20.02).").format(limit=f"{settings.chrono.limit_fps:g}")
+            tr("Speed limit: {limit} fps (20.02).").format(
+                limit=number(settings.chrono.limit_fps, lang)
+            )
         )
     if settings.inspection_penalty_points != base.inspection_penalty_points:
         out.append(
@@ -478,7 +480,7 @@ def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
         flag_headers=[tr("Time"), tr("Clock time"), tr("Flag")],
         flag_rows=flag_rows(v, tr, lang),
         times=times_line(v, tr),
-        footnotes=settings_footnotes(v.setup.settings, tr),
+        footnotes=settings_footnotes(v.setup.settings, tr, lang),
         labels={
             k: tr(k)
             for k in (

@@ -34,6 +34,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
+from fieldjudge.rules.messages import Phrase
+
 T = TypeVar("T")
 
 SIDES = 100
@@ -187,12 +189,16 @@ def verify_rolls(
         r = item if isinstance(item, Roll) else Roll.from_dict(item)
         expected = roll(server_seed, client_seed, match_id, r.round_no, r.n)
         if r.n in seen:
-            out.append(Mismatch(r.n, r.round_no, r.value, expected, "roll number used twice"))
+            out.append(
+                Mismatch(r.n, r.round_no, r.value, expected, Phrase("roll number used twice"))
+            )
         seen.add(r.n)
         if r.value != expected:
-            out.append(Mismatch(r.n, r.round_no, r.value, expected, "value differs"))
+            out.append(Mismatch(r.n, r.round_no, r.value, expected, Phrase("value differs")))
         elif r.threshold is not None and r.success != (r.value <= r.threshold):
             out.append(
-                Mismatch(r.n, r.round_no, r.value, expected, "success does not match threshold")
+                Mismatch(
+                    r.n, r.round_no, r.value, expected, Phrase("success does not match threshold")
+                )
             )
     return out

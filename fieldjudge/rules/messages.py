@@ -26,7 +26,7 @@ replace them properly. The message constructors live in catalogs (``paintball/re
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 Names = Mapping[str, str] | None
@@ -82,13 +82,62 @@ class Measured(str):
         return super().__new__(cls, f"{tenths:.1f}".removesuffix(".0"))
 
     def render(self, translate: Translate | None = None, names: Names = None) -> str:
-        return str(self).replace(".", translate(DECIMAL_CONTEXT, ".") if translate else ".")
+        return str(self).replace(".", separator(translate))
+
+
+def separator(translate: Translate | None) -> str:
+    """The decimal separator of the language of ``translate`` ("," in Russian)."""
+    return translate(DECIMAL_CONTEXT, ".") if translate else "."
+
+
+def decimal(value: Any, spec: str = "g", translate: Translate | None = None) -> str:
+    """A number with a fraction as the language writes it ("287,5" in Russian): the one
+    helper every figure shown with a fraction goes through (issue 25)."""
+    return format(float(value), spec).replace(".", separator(translate))
+
+
+class Decimal(float):
+    """A float inside a message, formatted by the template's own spec (``{fps:g}``) with
+    the language's decimal separator."""
+
+    sep = "."
+
+    def __format__(self, spec: str) -> str:
+        text = format(float(self), spec) if spec else str(float(self))
+        return text.replace(".", self.sep)
+
+
+class Count(str):
+    """A count with its noun inside a message ("3 events"), its plural form chosen in the
+    language of the rendering (Russian has three: 1 событие, 3 события, 5 событий)."""
+
+    n: int
+    one: str
+    many: str
+
+    def __new__(cls, n: int, one: str, many: str) -> Count:
+        obj = super().__new__(cls, (one if n == 1 else many).format(n=n))
+        obj.n, obj.one, obj.many = int(n), one, many
+        return obj
+
+    def __getnewargs__(self) -> tuple[int, str, str]:  # type: ignore[override]
+        return (self.n, self.one, self.many)
+
+    def render(self, translate: Translate | None = None, names: Names = None) -> str:
+        plural = getattr(translate, "ngettext", None)
+        if callable(plural):
+            return str(plural(self.one, self.many, self.n)).format(n=self.n)
+        return str(self)
 
 
 def _arg(value: Any, translate: Translate | None, names: Names) -> Any:
     render = getattr(value, "render", None)
     if isinstance(value, str) and callable(render):
         return render(translate, names)
+    if translate is not None and isinstance(value, float):
+        num = Decimal(value)
+        num.sep = separator(translate)
+        return num
     return value
 
 
@@ -154,8 +203,9 @@ class RuleMessage(Phrase):
         return head + fill(self.template(translate), self.params, translate, names)
 
 
-def joined(parts: tuple[Phrase, ...] | list[Phrase], sep: str = "; ") -> Phrase:
-    """Phrases joined by ``sep`` (a template with no words: nothing to translate)."""
+def joined(parts: Sequence[str], sep: str = "; ") -> Phrase:
+    """Phrases (or plain texts) joined by ``sep`` (a template with no words: nothing to
+    translate)."""
     tpl = sep.join("{p%d}" % i for i in range(len(parts)))  # noqa: UP031 - a template
     return Phrase(tpl, **{f"p{i}": p for i, p in enumerate(parts)})
 
@@ -183,12 +233,15 @@ def phrases(message: Any) -> list[Phrase]:
 
 __all__ = [
     "CATALOG",
+    "Count",
+    "Decimal",
     "Phrase",
     "Player",
     "RuleMessage",
     "Team",
     "Translate",
     "catalog",
+    "decimal",
     "fill",
     "joined",
     "phrases",

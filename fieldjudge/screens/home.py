@@ -32,7 +32,7 @@ from fieldjudge.screens.results.standings import StandingsScreen, export_flow
 from fieldjudge.screens.setup.schedule import ScheduleScreen
 from fieldjudge.screens.setup.teams import TeamsScreen
 from fieldjudge.screens.setup.tournament import create_tournament_flow
-from fieldjudge.screens.widgets.faults import fault_text
+from fieldjudge.screens.widgets.faults import fault_text, file_faults
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import StoreError
@@ -84,7 +84,7 @@ def state_text(summary: dict, team_a: str, team_b: str, names: dict[str, str]) -
     closed one, who did not come for a no-show (32.01)."""
     phase_id = summary.get("phase", "")
     if phase_id == "damaged":  # never shown as real data: what is wrong, which laptop
-        return fault_text(str(summary.get("fault") or ""))
+        return fault_text(summary.get("fault") or "")
     phase = _(PHASES.get(phase_id, phase_id))
     result = summary.get("result")
     if summary.get("no_show"):
@@ -269,7 +269,7 @@ class HomeScreen(JudgeScreen):
         t = self.app.tournament
         if t is None:
             return
-        fault = "; ".join(f"tournament.json: {f}" for f in t.tournament_faults())
+        fault = file_faults("tournament.json", t.tournament_faults())
         # the first frame showed what the app's memory found clean: every row is checked
         # once more against the signatures, registrations and manifests as they are now
         if fault != self._tournament_fault or self._confirmed is not t:

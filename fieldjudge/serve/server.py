@@ -41,6 +41,8 @@ from typing import Any, Protocol
 import orjson
 from aiohttp import web
 
+from fieldjudge.rules.messages import Phrase
+from fieldjudge.rules.os_errors import os_error_phrase
 from fieldjudge.serve.feed import Feed
 from fieldjudge.serve.page import page_strings
 
@@ -71,7 +73,8 @@ class Source(Protocol):
 
 
 class PitServerError(Exception):
-    """The server could not start (port taken, bad host ...): the message says why."""
+    """The server could not start (port taken, bad host ...): the message (a ``Phrase``,
+    rendered in the UI language by ``i18n.rule_text``) says why."""
 
 
 def _asset(name: str) -> bytes:
@@ -273,10 +276,19 @@ class PitServer:
             self._thread = None
             err = self._start_error
             if isinstance(err, OSError):
+                why = os_error_phrase(err.errno) if err.errno else Phrase("{e}", e=str(err))
                 raise PitServerError(
-                    f"cannot listen on {self.host}:{self.port}: {err.strerror or err}"
+                    Phrase(
+                        "cannot listen on {address}: {why}",
+                        address=f"{self.host}:{self.port}",
+                        why=why,
+                    )
                 ) from err
-            raise PitServerError(f"cannot start the pit display: {err or 'timed out'}") from err
+            if err is None:
+                raise PitServerError(Phrase("cannot start the pit display: timed out"))
+            raise PitServerError(
+                Phrase("cannot start the pit display: {error}", error=repr(err))
+            ) from err
         return self.url
 
     def stop(self, timeout: float = 10.0) -> None:

@@ -37,6 +37,7 @@ from typing import Any
 from fieldjudge.i18n import reason_label, rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event, effective
+from fieldjudge.rules.messages import Phrase, joined
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.clock import elapsed_at
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
@@ -168,7 +169,8 @@ class PitView:
                 "venue": meta.get("venue", ""),
                 "date": meta.get("date", ""),
             },
-            "damaged": self._t_fault,
+            "damaged": str(self._t_fault),
+            "damaged_text": self._t_fault_text(),
             "games": games,
             "live": [g["id"] for g in games if g["state"] in LIVE_STATES],
         }
@@ -178,7 +180,17 @@ class PitView:
             t = self._refresh()
             now = self._now()
             divisions = self._standings(t) if t else []
-        return {"as_of": _iso(now), "damaged": self._t_fault, "divisions": divisions}
+        return {
+            "as_of": _iso(now),
+            "damaged": str(self._t_fault),
+            "damaged_text": self._t_fault_text(),
+            "divisions": divisions,
+        }
+
+    def _t_fault_text(self) -> dict[str, str] | None:
+        """Why ``tournament.json`` is not as signed, in each language of the page."""
+        fault = self._t_fault
+        return {lang: rule_text(fault, None, lang) for lang in LANGS} if fault else None
 
     # -- reading the folder -------------------------------------------------------------
     def _refresh(self) -> Tournament | None:
@@ -193,8 +205,11 @@ class PitView:
                 self._t_damaged = exc.fault
             self._t_key = key
         t = self._t
-        self._t_fault = self._t_damaged or "; ".join(
-            f"tournament.json: {f}" for f in self._trust.tournament_report().faults
+        self._t_fault = self._t_damaged or joined(
+            [
+                Phrase("{file}: {fault}", file="tournament.json", fault=f)
+                for f in self._trust.tournament_report().faults
+            ]
         )  # not as the head judge signed it (edited by hand, an unsigned change)
         if t is None:
             return None
@@ -223,7 +238,7 @@ class PitView:
                 continue
             faults = self._trust.game_faults(gid)  # signatures: the check verify runs
             if faults:  # not as its laptops signed it: the fault, its last good view
-                self._games[gid] = _Game(gkey, old, "; ".join(faults))
+                self._games[gid] = _Game(gkey, old, joined(faults))
                 continue
             self._games[gid] = _Game(gkey, view)
         return t

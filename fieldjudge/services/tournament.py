@@ -273,7 +273,7 @@ class TournamentService:
         if self.game_path(game_id).exists():
             faults = self.game_faults(game_id)
             if faults:
-                return {"phase": "damaged", "fault": "; ".join(faults)}
+                return {"phase": "damaged", "fault": joined(faults)}
         return self.store.game_summary(
             game_id, lambda log: summaries.summarize(self, game_id, log), self.anchor(game_id)
         )
@@ -290,7 +290,9 @@ class TournamentService:
             if a is not None and a[0] > 0:  # the manifest shows events: never "not started"
                 return {
                     "phase": "damaged",
-                    "fault": f"missing: the manifest records {a[0]} events of this game",
+                    "fault": Phrase(
+                        "missing: the manifest records {count} events of this game", count=a[0]
+                    ),
                 }
             return {"phase": "scheduled", "events": 0}
         if self.store.writes:  # the app: a game is shown only once its file verified
@@ -305,7 +307,7 @@ class TournamentService:
             if faults is None:
                 return None
             if faults:
-                return {"phase": "damaged", "fault": "; ".join(faults)}
+                return {"phase": "damaged", "fault": joined(faults)}
         return self.store.index.get(game_id, path)
 
     def remember_game_summary(

@@ -45,6 +45,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
+from fieldjudge.rules.os_errors import os_error_of
 from fieldjudge.store.errors import DamagedFile, StoreError
 from fieldjudge.store.storage import fsync_dir, make_dirs
 
@@ -205,7 +206,7 @@ class LaptopKeys:
             mode = stat.S_IMODE(path.stat().st_mode)
             raw = path.read_bytes()
         except OSError as exc:
-            raise DamagedFile(path, "cannot be read: {error}", error=exc.strerror or exc) from exc
+            raise DamagedFile(path, "cannot be read: {error}", error=os_error_of(exc)) from exc
         if os.name == "posix" and mode & 0o077:
             os.chmod(path, 0o600)
             notes.append(f"permissions of {path.name} were {mode:04o}, set to 0600")

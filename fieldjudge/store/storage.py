@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from tinydb.storages import Storage
 
+from fieldjudge.rules.os_errors import os_error_of
 from fieldjudge.store import lines
 from fieldjudge.store.errors import DamagedFile, WriterConflict
 
@@ -155,7 +156,7 @@ def read_file_bytes(path: Path) -> bytes:
     except FileNotFoundError as exc:
         raise DamagedFile(path, "missing: the file does not exist") from exc
     except OSError as exc:
-        raise DamagedFile(path, "cannot be read: {error}", error=exc.strerror or exc) from exc
+        raise DamagedFile(path, "cannot be read: {error}", error=os_error_of(exc)) from exc
 
 
 def parse_file_bytes(raw: bytes, path: Path) -> Any:

@@ -27,9 +27,16 @@ from textual.widgets import Digits, Static
 from textual.worker import get_current_worker
 
 from fieldjudge.devices.parsers import UNTIMED, Garbled, Reading
-from fieldjudge.devices.reader import CONNECTED, DISCONNECTED, WAITING, ChronoReader, Status
+from fieldjudge.devices.reader import (
+    CONNECTED,
+    DISCONNECTED,
+    WAITING,
+    ChronoReader,
+    Status,
+    errno_code,
+)
 from fieldjudge.i18n import _
-from fieldjudge.services.paintball.chrono import ChronoConfig, link_fault_text
+from fieldjudge.services.paintball.chrono import ChronoConfig, port_lost_text
 
 NONE = "none"  # no port chosen
 
@@ -175,7 +182,13 @@ class ChronoFeed(Vertical):
         except Exception as exc:  # noqa: BLE001 - shown on screen, never a traceback
             self.post_message(
                 ChronoFeed.StatusReceived(
-                    Status(DISCONNECTED, f"{type(exc).__name__}: {exc}", time.monotonic()), gen
+                    Status(
+                        DISCONNECTED,
+                        f"{type(exc).__name__}: {exc}",
+                        time.monotonic(),
+                        errno_code(exc),
+                    ),
+                    gen,
                 )
             )
         finally:
@@ -216,7 +229,8 @@ class ChronoFeed(Vertical):
         elif st.state == DISCONNECTED:
             self._set_state(
                 DISCONNECTED,
-                _("CHRONO DISCONNECTED — reconnecting") + f" ({link_fault_text(st.message)})",
+                _("CHRONO DISCONNECTED — reconnecting")
+                + f" ({port_lost_text(st.message, st.code)})",
             )
         elif st.state == WAITING and self.config is not None and self.config.device:
             # another device (or none) is on the port: say which one we wait for

@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 
 from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
 from fieldjudge.devices.ports import BAUD_HINTS, BAUDS, DEFAULT_BAUD, list_chrono_ports
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, number
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.feed import set_session_config
 from fieldjudge.services.paintball.chrono import ChronoConfig, link_tolerance, with_identity
@@ -122,9 +122,9 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
             tol = link_tolerance(baud, fmt)
             self.query_one("#setup-tolerance", Static).update(
                 _("Timing tolerance of this link")
-                + f": ±{tol.interval_ms:g} {_('ms')} "
+                + f": ±{number(tol.interval_ms)} {_('ms')} "
                 + _("between shots")
-                + f", +{tol.delay_ms:g} {_('ms')} "
+                + f", +{number(tol.delay_ms)} {_('ms')} "
                 + _("after release")
             )
 

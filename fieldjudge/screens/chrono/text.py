@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from fieldjudge.i18n import _, rule_text
+from fieldjudge.i18n import _, number, rule_text
 from fieldjudge.rules.chrono_checks import PlayerCheck
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.marker_check import FAIL, NOT_DONE, PASS, MarkerCheck, TimingTolerance
@@ -96,9 +96,9 @@ def tolerance_note(tol: TimingTolerance) -> str:
             "Rate of fire and after release are timed by this laptop's clock when each "
             "frame arrives (chronographs send no timestamps). The serial link adds up to"
         )
-        + f" ±{tol.interval_ms:g} {_('ms')} "
+        + f" ±{number(tol.interval_ms)} {_('ms')} "
         + _("between shots and")
-        + f" +{tol.delay_ms:g} {_('ms')} "
+        + f" +{number(tol.delay_ms)} {_('ms')} "
         + _("after release; results within it are marked ≈.")
     )
 
@@ -182,9 +182,11 @@ def ingame_analysis(
         _("Readings")
         + f": {shots}   "
         + _("highest")
-        + f": {data['fps']:g} {_('fps')}"
+        + f": {number(data['fps'])} {_('fps')}"
         + (
-            "   " + _("shortest interval") + f": {data['interval_ms']:.1f} {_('ms')}"
+            "   "
+            + _("shortest interval")
+            + f": {number(data['interval_ms'], spec='.1f')} {_('ms')}"
             if "interval_ms" in data
             else ""
         ),
@@ -216,5 +218,5 @@ def ingame_result(label: str, cv: Any, second_label: str | None = None) -> str:
 def shot_list(shots: list[float], judged: list[int]) -> str:
     """20.02: the readings as read, numbered for the digit keys; ✓ marks the 1-3 shots the
     verdict is taken on."""
-    cells = [f"{i}:{fps:g}{'✓' if i - 1 in judged else ''}" for i, fps in enumerate(shots, 1)]
+    cells = [f"{i}:{number(fps)}{'✓' if i - 1 in judged else ''}" for i, fps in enumerate(shots, 1)]
     return _("Shots judged (digits 1-9 pick, 20.02)") + ": " + "  ".join(cells[-9:])

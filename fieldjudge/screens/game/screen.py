@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import Event
+from fieldjudge.rules.messages import joined
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
@@ -52,7 +53,7 @@ from fieldjudge.screens.game.widgets import (
     TeamHeader,
 )
 from fieldjudge.screens.keys import APP_KEYS, binding_for
-from fieldjudge.screens.widgets.faults import fault_text
+from fieldjudge.screens.widgets.faults import fault_text, file_faults
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import Choice, PromptPanel, take_key
 from fieldjudge.services import Refused
@@ -159,10 +160,12 @@ class GameScreen(JudgeScreen):
         verify runs): in the title, above everything the screen shows."""
         t = self.session.tournament
         faults = [*t.game_faults(self.session.game_id)]
-        faults += [f"tournament.json: {f}" for f in t.tournament_faults()]
+        named = file_faults("tournament.json", t.tournament_faults())
+        if named:
+            faults.append(named)
         if faults:
             title = self.query_one("#game-title", Static)
-            title.update(f"{title.render()}  —  {fault_text('; '.join(faults))}")
+            title.update(f"{title.render()}  —  {fault_text(joined(faults))}")
 
     def on_screen_resume(self) -> None:
         # back from a dialog or another screen (e.g. the chrono screen): show the new state

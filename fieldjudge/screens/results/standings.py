@@ -21,6 +21,8 @@ from fieldjudge.export.html import standing_rows
 from fieldjudge.export.job import export_folder
 from fieldjudge.export.scope import provisional_lines
 from fieldjudge.i18n import _, ngettext, rule_text
+from fieldjudge.rules.messages import Phrase
+from fieldjudge.rules.os_errors import os_error_phrase
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.faults import fault_text
@@ -110,12 +112,22 @@ class StandingsScreen(JudgeScreen):
             counted += "\n" + _("Provisional, not counted until signed") + ":\n  "
             counted += "\n  ".join(later)
         # not counted, and said so: what does not verify (the check verify runs)
-        faults = [f"tournament.json: {f}" for f in t.tournament_faults()]
+        faults = [
+            Phrase("{file}: {fault}", file="tournament.json", fault=f)
+            for f in t.tournament_faults()
+        ]
         names = t.team_names()
         for g, summary in results.game_summaries(t):
             if summary.get("phase") == "damaged":
                 who = f"{names.get(g['team_a'], '?')} — {names.get(g['team_b'], '?')}"
-                faults.append(f"{str(g['start'])[-5:]} {who}: {summary.get('fault', '')}")
+                faults.append(
+                    Phrase(
+                        "{when} {who}: {fault}",
+                        when=str(g["start"])[-5:],
+                        who=who,
+                        fault=summary.get("fault", ""),
+                    )
+                )
         if faults:
             counted = "\n".join(fault_text(f) for f in faults) + "\n" + counted
         self.query_one("#standings-scope", Static).update(counted)
@@ -196,7 +208,7 @@ def export_error(exc: BaseException, out: Path) -> str:
     if isinstance(exc, OSError):
         where = exc.filename or out
         return _("Cannot write the files to {folder}").format(folder=where) + (
-            f" ({exc.strerror})" if exc.strerror else ""
+            f" ({rule_text(os_error_phrase(exc.errno))})" if exc.errno else ""
         )
     if isinstance(exc, StoreError):
         return rule_text(exc)  # a damaged file: its name and its fault, translated

@@ -3,9 +3,18 @@ head judge signed it, and which laptop — on the home row, the game screen, the
 
 from __future__ import annotations
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.messages import Phrase, joined
 
 
 def fault_text(fault: str) -> str:
-    """«ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: <what, which laptop>» ("DAMAGED / UNSIGNED: …")."""
-    return _("DAMAGED / UNSIGNED: {fault}").format(fault=fault) if fault else _("DAMAGED")
+    """«ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: <what, which laptop>» ("DAMAGED / UNSIGNED: …"); the
+    fault (a ``Phrase`` of the verifier) in the UI language."""
+    if not fault:
+        return _("DAMAGED")
+    return _("DAMAGED / UNSIGNED: {fault}").format(fault=rule_text(fault))
+
+
+def file_faults(file: str, faults: list[str]) -> str:
+    """The faults of one file, each after its name ("tournament.json: …"), as one text."""
+    return joined([Phrase("{file}: {fault}", file=file, fault=f) for f in faults]) if faults else ""

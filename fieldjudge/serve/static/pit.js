@@ -204,7 +204,7 @@
   }
   function draw(data) {
     live = data;
-    document.getElementById("title").textContent = (data.tournament ? data.tournament.name : "") + (data.damaged ? " — " + tr("damaged") + ": " + data.damaged : "");
+    document.getElementById("title").textContent = (data.tournament ? data.tournament.name : "") + (data.damaged ? " — " + tr("damaged") + ": " + (data.damaged_text ? data.damaged_text[S.lang] || data.damaged : data.damaged) : "");
     document.title = tr("title") + (data.tournament && data.tournament.name ? " — " + data.tournament.name : "");
     clocks = [];
     const box = document.getElementById("live");

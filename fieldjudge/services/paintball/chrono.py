@@ -21,10 +21,11 @@ import orjson
 
 from fieldjudge.devices.parsers import FORMATS, PLAUSIBLE_FPS, UNIT_TO_FPS
 from fieldjudge.devices.ports import DEFAULT_BAUD, DeviceId, identify_port, list_chrono_ports
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.chrono_checks import Disqualification, disqualifications
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.marker_check import TimingTolerance, timing_tolerance
+from fieldjudge.rules.os_errors import os_error_phrase
 from fieldjudge.rules.paintball import fold
 from fieldjudge.rules.paintball.model import GameState
 from fieldjudge.rules.paintball.setup import GameSetup, Settings
@@ -234,11 +235,20 @@ LINK_FAULTS = (
 )
 
 
-def link_fault_text(message: str) -> str:
+def link_fault_text(message: str, code: str = "") -> str:
     """Why the chronograph link broke, in the UI language; a library's English message
-    never reaches the judge (issue 25)."""
+    never reaches the judge (issue 25). ``code``: the OS error's errno name, when known
+    (its meaning and name are shown)."""
+    if code:
+        return rule_text(os_error_phrase(code))
     low = message.lower()
     for fragment, text in LINK_FAULTS:
         if fragment in low:
             return _(text)
     return _("the link to the chronograph was lost")
+
+
+def port_lost_text(message: str, code: str = "") -> str:
+    """«Порт хронографа пропал: устройство пропало (ENXIO)»: the port went away (cable
+    pulled, simulator stopped), why in the judge's words and the errno name."""
+    return _("chrono port gone: {why}").format(why=link_fault_text(message, code))

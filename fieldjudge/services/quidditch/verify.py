@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 
 from fieldjudge.rules.dice import seed_commitment, verify_rolls
+from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.quidditch import (
     Declaration,
     MatchSetup,
@@ -34,29 +35,43 @@ def verify_export(data: Mapping[str, Any], server_seed: str) -> list[str]:
     problems: list[str] = []
     try:
         if data.get("format") != EXPORT_FORMAT:
-            return ["not a fieldjudge quidditch export"]
+            return [Phrase("not a fieldjudge quidditch export")]
         setup = MatchSetup.from_dict(data["setup"])
         if seed_commitment(server_seed) != data["seed_hash"]:
-            problems.append("the seed does not match the published hash")
+            problems.append(Phrase("the seed does not match the published hash"))
             return problems
         if setup.seed_hash != data["seed_hash"]:
-            problems.append("the setup's seed hash differs from the export's")
+            problems.append(Phrase("the setup's seed hash differs from the export's"))
         all_rolls = [r for rnd in data["rounds"] for r in rnd["rolls"]]
         for m in verify_rolls(server_seed, setup.client_seed, setup.match_id, all_rolls):
             problems.append(
-                f"round {m.round_no}, roll #{m.n}: {m.reason} "
-                f"(recorded {m.recorded}, recomputed {m.expected})"
+                Phrase(
+                    "round {round}, roll #{n}: {why} (recorded {recorded}, recomputed {expected})",
+                    round=m.round_no,
+                    n=m.n,
+                    why=m.reason,
+                    recorded=m.recorded,
+                    expected=m.expected,
+                )
             )
         state = new_match(setup)
         for rnd in data["rounds"]:
             ns = [r["n"] for r in rnd["rolls"]]
             start = rnd["first_roll"]
             if ns != list(range(start, start + len(ns))):
-                problems.append(f"round {rnd['round_no']}: roll numbers not consecutive")
+                problems.append(
+                    Phrase("round {round}: roll numbers not consecutive", round=rnd["round_no"])
+                )
             if rnd["voided"]:
                 continue
             if rnd["round_no"] != state.round_no:
-                problems.append(f"round {rnd['round_no']}: expected round {state.round_no}")
+                problems.append(
+                    Phrase(
+                        "round {round}: expected round {expected}",
+                        round=rnd["round_no"],
+                        expected=state.round_no,
+                    )
+                )
             st = state.copy()
             st.next_roll_n = start
             decls = [Declaration.from_dict(d) for d in rnd["declarations"]]
@@ -66,12 +81,16 @@ def verify_export(data: Mapping[str, Any], server_seed: str) -> list[str]:
             if _plain([r.to_dict() for r in result.rolls]) != _plain(
                 [{k: v for k, v in r.items() if k != "voided"} for r in rnd["rolls"]]
             ):
-                problems.append(f"round {rnd['round_no']}: replayed rolls differ")
+                problems.append(
+                    Phrase("round {round}: replayed rolls differ", round=rnd["round_no"])
+                )
             elif _plain([o.to_dict() for o in result.outcomes]) != _plain(rnd["outcomes"]):
-                problems.append(f"round {rnd['round_no']}: replayed outcomes differ")
+                problems.append(
+                    Phrase("round {round}: replayed outcomes differ", round=rnd["round_no"])
+                )
             state = result.state
     except (KeyError, TypeError, ValueError) as exc:
-        problems.append(f"malformed export: {exc!r}")
+        problems.append(Phrase("malformed export: {error}", error=repr(exc)))
     return problems
 
 

@@ -15,8 +15,10 @@ from typing import Any
 
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.auth_backoff import failures_since_success
+from fieldjudge.rules.event_names import event_type_name
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.key_ids import is_key_id
+from fieldjudge.rules.messages import Count, Phrase
 from fieldjudge.rules.ownership import Handover, foreign_writes
 from fieldjudge.services.trust import authority, identity
 from fieldjudge.services.trust.signing import signed_message, verify_signature
@@ -68,16 +70,23 @@ def files_of(folder: Path) -> list[Path]:
 
 
 def event_faults(docs: list[Mapping]) -> list[str]:
-    faults = []
+    faults: list[str] = []
     for d in docs:
         for name, typ in EVENT_FIELDS.items():
             if not isinstance(d.get(name), typ):
                 faults.append(
-                    f"event #{d.get('seq')}: field {name!r} missing or not {typ.__name__}"
+                    Phrase(
+                        "event #{seq}: field {name} missing or not {type}",
+                        seq=d.get("seq"),
+                        name=repr(name),
+                        type=typ.__name__,
+                    )
                 )
         gc = d.get("game_clock_ms")
         if gc is not None and not isinstance(gc, int):
-            faults.append(f"event #{d.get('seq')}: game_clock_ms is not a whole number")
+            faults.append(
+                Phrase("event #{seq}: game_clock_ms is not a whole number", seq=d.get("seq"))
+            )
     return faults
 
 
@@ -87,12 +96,19 @@ def lock_faults(meta: Mapping, events: list[Event]) -> list[str]:
     first = next((i for i, e in enumerate(events) if e.type in pr.PROTOCOL_TYPES), None)
     if first is None:
         return []
-    faults = []
+    faults: list[str] = []
     for i, p in enumerate(pr.protocols_before(events, teams, first), first):
         e = events[i]
         why = pr.lock_refusal(events[:i], e.type, e.data, teams, p)
         if why:
-            faults.append(f"event #{e.seq} ({e.type}): {why}")
+            faults.append(
+                Phrase(
+                    "event #{seq} ({type}): {why}",
+                    seq=e.seq,
+                    type=event_type_name(e.type),
+                    why=why,
+                )
+            )
     return faults
 
 
@@ -140,7 +156,7 @@ def _owner_of(ctx: Context, kind: str, log_id: str, docs: list[Mapping] | None =
     for d in reversed(docs or []):
         if d.get("signer"):
             return ctx.who(str(d.get("signer")))
-    return "laptop unknown"
+    return Phrase("laptop unknown")
 
 
 def owner_faults(meta: Mapping, docs: list[Mapping], ctx: Context, log_id: str) -> list[str]:
@@ -149,7 +165,8 @@ def owner_faults(meta: Mapping, docs: list[Mapping], ctx: Context, log_id: str) 
     hand-over moves the owner: signed by the head judge on the event, or taken over by the
     new owner with his signed record of this very game (the signatures are checked by
     ``event_fault``)."""
-    rows, out = [], []
+    rows: list[Any] = []
+    out: list[str] = []
     for d in docs:
         raw = d.get("data")
         data: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
@@ -158,12 +175,19 @@ def owner_faults(meta: Mapping, docs: list[Mapping], ctx: Context, log_id: str) 
         if d.get("type") == HANDOVER and (d.get("hj_sig") or isinstance(record, dict)):
             move = Handover(str(data.get("from_laptop", "")), str(data.get("to_laptop", "")))
             if isinstance(record, dict) and record.get("game") != log_id:
-                out.append(f"event #{d.get('seq')}: a hand-over record of another game")
+                out.append(
+                    Phrase("event #{seq}: a hand-over record of another game", seq=d.get("seq"))
+                )
                 move = None
         rows.append((int(d.get("seq", 0)), str(d.get("signer") or ""), str(d.get("type")), move))
     return out + [
-        f"event #{seq} ({ctx.who(signer or None)}): appended by a laptop that does not own the "
-        f"game (owner {ctx.who(owner)})"
+        Phrase(
+            "event #{seq} ({laptop}): appended by a laptop that does not own the game (owner "
+            "{owner})",
+            seq=seq,
+            laptop=ctx.who(signer or None),
+            owner=ctx.who(owner),
+        )
         for seq, signer, owner in foreign_writes(meta.get("owner"), rows)
         if is_key_id(owner)  # an owner named otherwise (tests, hand-set ids) signs as no one
     ]
@@ -186,11 +210,13 @@ def verify_log(
     try:
         data, _changed = validate_data(load_json_file(path), path)
     except DamagedFile as exc:
-        rep.faults.append(f"{exc.fault} ({_owner_of(ctx, kind, log_id)})")
+        rep.faults.append(
+            Phrase("{fault} ({laptop})", fault=exc.fault, laptop=_owner_of(ctx, kind, log_id))
+        )
         return rep
     meta = (data.get("meta") or {}).get("1") or {}
     if data.get("events") is None:
-        rep.faults.append(f"no events table ({_owner_of(ctx, kind, log_id)})")
+        rep.faults.append(Phrase("no events table ({laptop})", laptop=_owner_of(ctx, kind, log_id)))
         return rep
     docs = sorted(data["events"].values(), key=lambda d: d.get("seq", 0))
     faults = event_faults(docs)
@@ -202,7 +228,9 @@ def verify_log(
     if anchor is not None:
         cut = anchor_fault(events, (anchor.count, anchor.hash))
         if cut:
-            rep.faults.append(f"{cut} (manifest of {ctx.who(anchor.laptop)})")
+            rep.faults.append(
+                Phrase("{fault} (manifest of {laptop})", fault=cut, laptop=ctx.who(anchor.laptop))
+            )
     hj_types = authority.HEAD_JUDGE_TYPES if kind in ("games", MARKER_DIR) else frozenset()
     by_signer: dict[str, int] = {}
     trusted = 0
@@ -216,7 +244,13 @@ def verify_log(
         fault = identity.event_fault(d, ctx.reg, ctx.hj, hj_types) if i >= trusted else None
         if fault:
             rep.faults.append(
-                f"event #{d.get('seq')} ({d.get('type')}, {ctx.who(d.get('signer'))}): {fault}"
+                Phrase(
+                    "event #{seq} ({type}, {laptop}): {fault}",
+                    seq=d.get("seq"),
+                    type=event_type_name(d.get("type")),
+                    laptop=ctx.who(d.get("signer")),
+                    fault=fault,
+                )
             )
         by_signer[str(d.get("signer") or "")] = by_signer.get(str(d.get("signer") or ""), 0) + 1
     if meta.get("kind") == "game":
@@ -226,7 +260,13 @@ def verify_log(
         rep.faults += meta_faults
         rep.notes += meta_notes
     for lid, n in sorted(by_signer.items()):
-        rep.notes.append(f"{n} event(s) by {ctx.who(lid or None)}")
+        rep.notes.append(
+            Phrase(
+                "{events} by {laptop}",
+                events=Count(n, "{n} event(s)", "{n} event(s)"),
+                laptop=ctx.who(lid or None),
+            )
+        )
     return rep
 
 
@@ -240,14 +280,16 @@ def verify_decision(path: Path, ctx: Context) -> FileReport:
         rep.faults.append(exc.fault)
         return rep
     if not isinstance(doc, dict) or not doc.get("hj_sig"):
-        rep.faults.append("a head judge's decision without his signature")
+        rep.faults.append(Phrase("a head judge's decision without his signature"))
         return rep
     body = {k: v for k, v in doc.items() if k not in ("hj_sig", "hj_key")}
     message = signed_message("head_judge", canonical_digest(body))
     if not ctx.hj or not verify_signature(ctx.hj, message, str(doc["hj_sig"])):
-        rep.faults.append("the head judge's signature does not match the decision (edited?)")
+        rep.faults.append(
+            Phrase("the head judge's signature does not match the decision (edited?)")
+        )
     else:
-        rep.notes.append(f"signed by the head judge key {_fp(ctx.hj)}")
+        rep.notes.append(Phrase("signed by the head judge key {fp}", fp=_fp(ctx.hj)))
     return rep
 
 
@@ -263,24 +305,33 @@ def verify_tournament(folder: Path, ctx: Context) -> FileReport:
         rep.faults.append(ctx.key_fault)
     games_played = any((Path(folder) / "games").glob("*.json"))
     if ctx.hj is None and not games_played and not ctx.meta.get("head_judge_key"):
-        rep.notes.append("no head judge key (a folder without paintball games)")
+        rep.notes.append(Phrase("no head judge key (a folder without paintball games)"))
         return rep
     fault = identity.tournament_fault(folder, ctx.hj)
     try:
         sig = read_tournament_sig(folder) or {}
     except DamagedFile:
         sig = {}
-    on = ctx.who(sig.get("laptop")) if sig.get("laptop") else "a laptop it does not name"
-    where = f"head judge key {_fp(ctx.hj)}, last signed on {on}"
+    on = ctx.who(sig.get("laptop")) if sig.get("laptop") else Phrase("a laptop it does not name")
+    fp = _fp(ctx.hj)
     if fault:
-        rep.faults.append(f"{fault} ({where})")
+        rep.faults.append(
+            Phrase(
+                "{fault} (head judge key {fp}, last signed on {laptop})",
+                fault=fault,
+                fp=fp,
+                laptop=on,
+            )
+        )
     else:
-        rep.notes.append(f"signed by the {where}")
+        rep.notes.append(
+            Phrase("signed by the head judge key {fp}, last signed on {laptop}", fp=fp, laptop=on)
+        )
     return rep
 
 
 def _fp(key: str | None) -> str:
-    return identity.fingerprint(key) if key else "none"
+    return identity.fingerprint(key) if key else Phrase("none")
 
 
 def file_key(path: Path) -> tuple[int, int] | None:
@@ -445,8 +496,12 @@ class Verifier:
             rep = FileReport()
             if a is not None:
                 rep.faults.append(
-                    f"missing: the manifest of {ctx.who(a.laptop)} records {a.count} events "
-                    f"(step {a.step})"
+                    Phrase(
+                        "missing: the manifest of {laptop} records {events} (step {step})",
+                        laptop=ctx.who(a.laptop),
+                        events=Count(a.count, "{n} event", "{n} events"),
+                        step=a.step,
+                    )
                 )
         else:
             rec = self._remembered(rel, ctx)
@@ -477,11 +532,20 @@ class Verifier:
         for lid, info in sorted(ctx.reg.items()):
             rep = FileReport(notes=[info.label()])
             if info.fault:
-                rep.faults.append(f"{info.label()}: {info.fault}")
+                rep.faults.append(
+                    Phrase("{laptop}: {fault}", laptop=info.label(), fault=info.fault)
+                )
             failed = failures_since_success((a.t, a.result) for a in attempts.get(lid, []))
             if failed:  # for the head judge: someone typed wrong secrets on this laptop
                 rep.notes.append(
-                    f"{len(failed)} wrong head judge's secret(s) since the last right one"
+                    Phrase(
+                        "{secrets} since the last right one",
+                        secrets=Count(
+                            len(failed),
+                            "{n} wrong head judge's secret(s)",
+                            "{n} wrong head judge's secret(s)",
+                        ),
+                    )
                 )
             out[f"laptops/{lid}/laptop.json"] = rep
         for rel, faults in sorted(ctx.manifest_faults.items()):
@@ -506,4 +570,8 @@ class Verifier:
 
     def faults(self) -> list[str]:
         """Every fault as ``"<file>: <fault>"`` (empty: the folder is as signed)."""
-        return [f"{rel}: {f}" for rel, rep in self.report().items() for f in rep.faults]
+        return [
+            Phrase("{file}: {fault}", file=rel, fault=f)
+            for rel, rep in self.report().items()
+            for f in rep.faults
+        ]

@@ -27,6 +27,7 @@ from typing import Any
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.chrono_checks import APPROVAL
 from fieldjudge.rules.key_ids import fingerprint, is_key_id, key_id
+from fieldjudge.rules.messages import Count, Phrase
 from fieldjudge.rules.paintball.events import GAME_END
 from fieldjudge.services.trust.signing import signed_message, verify_signature
 from fieldjudge.store import DamagedFile
@@ -40,6 +41,15 @@ from fieldjudge.store.anchors import (
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.pins import BadTournamentId, HeadJudgePins
 from fieldjudge.store.schema import HANDOVER, signed_meta_of
+
+#: a game file's meta fields the schedule signs, as a fault names them (the English is the
+#: field's name in the file, as before)
+META_FIELDS = {
+    "team_a": Phrase.in_context("game meta", "team_a"),
+    "team_b": Phrase.in_context("game meta", "team_b"),
+    "field": Phrase.in_context("game meta", "field"),
+    "start": Phrase.in_context("game meta", "start"),
+}
 
 
 @functools.cache
@@ -60,9 +70,11 @@ class LaptopInfo:
 
     def label(self) -> str:
         if not self.public_key:
-            return f"laptop {self.laptop_id} (no public key registered)"
-        tag = "" if self.registered else ", unregistered"
-        return f'laptop "{self.name}" ({fingerprint(self.public_key)}{tag})'
+            return Phrase("laptop {laptop} (no public key registered)", laptop=self.laptop_id)
+        fp = fingerprint(self.public_key)
+        if self.registered:
+            return Phrase('laptop "{name}" ({fp})', name=self.name, fp=fp)
+        return Phrase('laptop "{name}" ({fp}, unregistered)', name=self.name, fp=fp)
 
 
 def registration_digest(doc: Mapping[str, Any]) -> str:
@@ -96,12 +108,13 @@ def trusted_head_judge_key(
         except (BadTournamentId, DamagedFile):
             pinned = None
     if pinned is not None and named != pinned:
-        return pinned, (
+        return pinned, Phrase(
             "the head judge's key in tournament.json is not the one this laptop pinned "
-            f"({fingerprint(pinned)}): the key or its secret record was replaced"
+            "({fp}): the key or its secret record was replaced",
+            fp=fingerprint(pinned),
         )
     if named is None:
-        return None, "tournament.json names no head judge key"
+        return None, Phrase("tournament.json names no head judge key")
     return named, None
 
 
@@ -117,7 +130,7 @@ def registry_of_docs(
     out: dict[str, LaptopInfo] = {}
     for lid, doc in docs.items():
         if doc is None:
-            out[lid] = LaptopInfo(lid, lid, None, False, "laptop.json is not valid JSON")
+            out[lid] = LaptopInfo(lid, lid, None, False, Phrase("laptop.json is not valid JSON"))
             continue
         pub = doc.get("public_key")
         name = str(doc.get("name", lid))
@@ -129,7 +142,9 @@ def registry_of_docs(
         except ValueError:
             ok_id = False
         if not ok_id:
-            out[lid] = LaptopInfo(lid, name, None, False, "its public key is not its id's key")
+            out[lid] = LaptopInfo(
+                lid, name, None, False, Phrase("its public key is not its id's key")
+            )
             continue
         sig = doc.get("hj_sig")
         registered, fault = False, None
@@ -137,16 +152,18 @@ def registry_of_docs(
             msg = signed_message("key_registration", registration_digest(doc))
             registered = bool(hj_public) and verify_signature(str(hj_public), msg, str(sig))
             if not registered:
-                fault = "its registration's head-judge signature is not valid"
+                fault = Phrase("its registration's head-judge signature is not valid")
         out[lid] = LaptopInfo(lid, name, pub, registered, fault)
     return out
 
 
 def laptop_label(reg: Mapping[str, LaptopInfo], laptop_id: str | None) -> str:
     if not laptop_id:
-        return "no laptop (unsigned)"
+        return Phrase("no laptop (unsigned)")
     info = reg.get(str(laptop_id))
-    return info.label() if info else f"laptop {laptop_id} (not registered in this folder)"
+    if info:
+        return info.label()
+    return Phrase("laptop {laptop} (not registered in this folder)", laptop=str(laptop_id))
 
 
 def event_fault(
@@ -161,16 +178,23 @@ def event_fault(
     signer = doc.get("signer")
     sig = doc.get("sig")
     if not isinstance(h, str) or not h:
-        return "no hash"
+        return Phrase("no hash")
     if not sig or not signer:
-        return "unsigned: no laptop signature"
+        return Phrase("unsigned: no laptop signature")
     info = reg.get(str(signer))
     if info is None or not info.public_key:
-        return f"signed by laptop {signer}, which is not registered in this tournament"
+        return Phrase(
+            "signed by laptop {laptop}, which is not registered in this tournament",
+            laptop=str(signer),
+        )
     if hj_public and not info.registered:
-        return f"signed by {info.label()}, which the head judge has not registered"
+        return Phrase(
+            "signed by {laptop}, which the head judge has not registered", laptop=info.label()
+        )
     if not verify_signature(info.public_key, signed_message("event", h), str(sig)):
-        return f"the signature of {info.label()} does not match the event (edited?)"
+        return Phrase(
+            "the signature of {laptop} does not match the event (edited?)", laptop=info.label()
+        )
     hj_types = set(head_judge_types)
     raw = doc.get("data")
     data: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
@@ -183,12 +207,12 @@ def event_fault(
         # the new owner took the game over by its own append, carrying his signed record
         return handover_record_fault(data["record"], hj_public, data)
     if required and not hj_sig:
-        return "a head-judge action without the head judge's signature"
+        return Phrase("a head-judge action without the head judge's signature")
     if hj_sig and (
         not hj_public
         or not verify_signature(hj_public, signed_message("head_judge", h), str(hj_sig))
     ):
-        return "a head-judge action whose head-judge signature is not valid"
+        return Phrase("a head-judge action whose head-judge signature is not valid")
     return None
 
 
@@ -204,12 +228,12 @@ def handover_record_fault(
     """Why a hand-over record does not hold (None: signed by the head judge and, with
     ``data``, naming the same laptops as the event that carries it)."""
     if not isinstance(record, dict) or not record.get("hj_sig"):
-        return "a hand-over without the head judge's signature"
+        return Phrase("a hand-over without the head judge's signature")
     if data is not None and any(record.get(k) != data.get(k) for k in ("from_laptop", "to_laptop")):
-        return "a hand-over whose record names other laptops"
+        return Phrase("a hand-over whose record names other laptops")
     msg = signed_message("head_judge", handover_digest(record))
     if not hj_public or not verify_signature(hj_public, msg, str(record["hj_sig"])):
-        return "a hand-over whose head-judge signature is not valid"
+        return Phrase("a hand-over whose head-judge signature is not valid")
     return None
 
 
@@ -310,12 +334,24 @@ def _check_local_cache(
         rel = f"laptops/{lid}/heads.jsonl"
         if len(entries) < length:
             faults.setdefault(rel, []).append(
-                f"shortened: this laptop {who} {length} lines, the file holds {len(entries)} "
-                "(its newest lines were deleted)"
+                Phrase(
+                    "shortened: this laptop wrote {lines}, the file holds {held} (its newest "
+                    "lines were deleted)"
+                    if who == "wrote"
+                    else "shortened: this laptop saw {lines}, the file holds {held} (its newest "
+                    "lines were deleted)",
+                    lines=Count(length, "{n} line", "{n} lines"),
+                    held=len(entries),
+                )
             )
         elif canonical_digest(entries[length - 1]) != digest:
             faults.setdefault(rel, []).append(
-                f"line {length} is not the line this laptop {who} there (replaced)"
+                Phrase(
+                    "line {n} is not the line this laptop wrote there (replaced)"
+                    if who == "wrote"
+                    else "line {n} is not the line this laptop saw there (replaced)",
+                    n=length,
+                )
             )
     for (kind, gid), a in _seen_anchors(index).items():
         info = reg.get(a.laptop)
@@ -365,7 +401,7 @@ def manifest_of_rows(
         place, prev, chained = 0, "", False  # the chain: each line names the one before
         for n, doc in rows:
             if doc is None:
-                bad.append(f"line {n}: not valid JSON")
+                bad.append(Phrase("line {n}: not valid JSON", n=n))
                 continue
             place += 1
             expected_prev, prev = prev, canonical_digest(doc)
@@ -373,29 +409,48 @@ def manifest_of_rows(
                 chained = True
                 if doc.get("line") != place or doc.get("prev") != expected_prev:
                     bad.append(
-                        f"line {n}: the chain is broken (a line before it was removed, "
-                        "changed or inserted)"
+                        Phrase(
+                            "line {n}: the chain is broken (a line before it was removed, "
+                            "changed or inserted)",
+                            n=n,
+                        )
                     )
                     continue
             elif chained:
-                bad.append(f"line {n}: a line without the chain after chained lines (inserted?)")
+                bad.append(
+                    Phrase(
+                        "line {n}: a line without the chain after chained lines (inserted?)", n=n
+                    )
+                )
                 continue
             try:
                 kind, gid = str(doc["kind"]), str(doc["id"])
                 count, hh = int(doc["count"]), str(doc["hash"])
             except (KeyError, TypeError, ValueError):
-                bad.append(f"line {n}: not a manifest entry")
+                bad.append(Phrase("line {n}: not a manifest entry", n=n))
                 continue
             if not is_key_id(lid) or info is None or not info.public_key:
-                bad.append(f"line {n}: laptop {lid} is not registered")
+                bad.append(Phrase("line {n}: laptop {laptop} is not registered", n=n, laptop=lid))
                 continue
             if hj_public and not info.registered:
-                bad.append(f"line {n}: {info.label()} is not registered by the head judge")
+                bad.append(
+                    Phrase(
+                        "line {n}: {laptop} is not registered by the head judge",
+                        n=n,
+                        laptop=info.label(),
+                    )
+                )
                 continue
             line = int(doc.get("line") or 0)
             message = head_message(kind, gid, count, hh, line, str(doc.get("prev", "")))
             if not verify_signature(info.public_key, message, str(doc.get("sig", ""))):
-                bad.append(f"line {n}: the signature of {info.label()} does not match (edited?)")
+                bad.append(
+                    Phrase(
+                        "line {n}: the signature of {laptop} does not match (edited?)",
+                        n=n,
+                        laptop=info.label(),
+                    )
+                )
                 continue
             at = str(doc.get("at", ""))
             cur = heads.get((kind, gid))
@@ -411,9 +466,9 @@ def tournament_fault(folder: Path, hj_public: str | None) -> str | None:
     try:
         sig = read_tournament_sig(folder)
     except DamagedFile as exc:
-        return f"tournament.sig: {exc.fault}"
+        return Phrase("{file}: {fault}", file="tournament.sig", fault=exc.fault)
     if sig is None:
-        return "not signed by the head judge (no tournament.sig)"
+        return Phrase("not signed by the head judge (no tournament.sig)")
     try:
         digest = tournament_digest(folder)
     except DamagedFile as exc:
@@ -424,11 +479,13 @@ def tournament_fault(folder: Path, hj_public: str | None) -> str | None:
         # the content on disk is the one he signed before (services.tournament._sign_ahead)
         sig = previous
     if sig.get("hash") != digest:
-        return "changed since the head judge signed it (edited by hand, or an unsigned change)"
+        return Phrase(
+            "changed since the head judge signed it (edited by hand, or an unsigned change)"
+        )
     if not hj_public or not verify_signature(
         hj_public, signed_message("tournament", digest), str(sig.get("sig", ""))
     ):
-        return "tournament.sig is not the head judge's signature"
+        return Phrase("tournament.sig is not the head judge's signature")
     return None
 
 
@@ -446,18 +503,31 @@ def meta_problems(
     faults: list[str] = []
     notes: list[str] = []
     if not docs:
-        notes.append("no events yet: its meta is not signed yet")
+        notes.append(Phrase("no events yet: its meta is not signed yet"))
     elif signed_meta_of(docs) is None:
-        notes.append("unsigned meta (written before signed meta): its owner is signed nowhere")
+        notes.append(
+            Phrase("unsigned meta (written before signed meta): its owner is signed nowhere")
+        )
     if str(meta.get("game_id", "")) != log_id:
-        faults.append(f"the file names game {meta.get('game_id')!r}, not {log_id!r}")
+        faults.append(
+            Phrase(
+                "the file names game {named}, not {game}",
+                named=repr(meta.get("game_id")),
+                game=repr(log_id),
+            )
+        )
     game = schedule.get(log_id)
     if game is None:
-        faults.append(f"game {log_id} is not in the schedule of tournament.json")
+        faults.append(Phrase("game {game} is not in the schedule of tournament.json", game=log_id))
         return faults, notes
     for name in ("team_a", "team_b", "field", "start"):
         if meta.get(name) != game.get(name):
             faults.append(
-                f"{name} {meta.get(name)!r} differs from the schedule's {game.get(name)!r}"
+                Phrase(
+                    "{what} {value} differs from the schedule's {scheduled}",
+                    what=META_FIELDS[name],
+                    value=repr(meta.get(name)),
+                    scheduled=repr(game.get(name)),
+                )
             )
     return faults, notes

@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from fieldjudge.rules.event_names import event_type_name
 from fieldjudge.rules.events import Event
+from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.paintball import disqualified_in, fold
 from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.paintball.results import setup_for
@@ -101,7 +103,15 @@ def rules_faults(
             st = fold(setup_for(t, g["id"], None, disqualified), events, recheck=True)
         except (DamagedFile, KeyError, TypeError, ValueError, AttributeError):
             continue  # the file's own report names its fault
-        faults = [f"event #{n.seq} ({n.type}): the rules refuse it: {n.text}" for n in st.rejected]
+        faults: list[str] = [
+            Phrase(
+                "event #{seq} ({type}): the rules refuse it: {why}",
+                seq=n.seq,
+                type=event_type_name(n.type),
+                why=n.text,
+            )
+            for n in st.rejected
+        ]
         if faults:
             out[rel] = faults
         carried.add({"disqualified": sorted([t_, n] for t_, n in disqualified_in([st]))})
@@ -137,7 +147,7 @@ def verify_file(path: Path) -> list[str]:
     meta = (data.get("meta") or {}).get("1") or {}
     events = data.get("events")
     if meta.get("kind") == "tournament" or events is None:
-        return [] if meta.get("kind") == "tournament" else ["no events table"]
+        return [] if meta.get("kind") == "tournament" else [Phrase("no events table")]
     docs = sorted(events.values(), key=lambda d: d.get("seq", 0))
     faults = event_faults(docs)
     if faults:
