@@ -29,6 +29,7 @@ from fieldjudge.services.sync.conflicts import (
     DIVERGED,
     MERGED,
     NOT_OWNER,
+    RECLAIMED,
     TOURNAMENT_COPY,
     WAITING_OWNER,
     resolve_sync_conflict,
@@ -913,3 +914,109 @@ def test_without_syncthing_a_rescan_is_a_quiet_no_op(tmp_path):
     rescan.written(tmp_path / "games" / "g1.json")
     rescan.close()
     assert rescan.sent == [] and len(calls) == 1  # looked for once, not on every write
+
+
+# --- a hand-over while the old owner is cut off and writes last (issue 22) ------------------
+
+
+@pytest.fixture
+def handed_over(tmp_path):
+    """Field 1 started a game; cut off, it appended once more (``late``); meanwhile the
+    head judge handed the game to Field 2, which took it over by its own append and went
+    on (``on``). Syncthing kept the newer file, Field 1's, as the live game, and Field 2's
+    version as a conflict copy. One folder, each laptop its own config folder (its key).
+    Returns the folder, the config folders, the game, Field 1's file and Field 2's file."""
+    from datetime import date
+
+    from fieldjudge.services.demo import create_demo
+    from fieldjudge.services.trust.head_judge import ScryptParams
+
+    folder = tmp_path / "cup"
+    create_demo(folder, day=date(2026, 5, 16), kdf=ScryptParams(n=2**10)).close()
+    cfg = {k: tmp_path / f"cfg-{k}" for k in ("f1", "f2")}
+    ids = {}
+    for k in ("f1", "f2"):
+        t = open_tournament(folder, startup_backup=False, config_dir=cfg[k])
+        t.register_laptop(DEMO_PASSPHRASE)  # the head judge registers the field laptop
+        ids[k] = t.owner_id
+        if k == "f1":
+            gid = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
+            t.append_game_event(gid, "note", {"text": "field 1 starts"})
+        t.close()
+    path = folder / "games" / f"{gid}.json"
+    base = path.read_bytes()
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f1"])
+    t.append_game_event(gid, "note", {"text": "field 1, cut off, writes last"})
+    t.close()
+    late = path.read_bytes()
+    path.write_bytes(base)  # cut off: the others never saw it
+    head = open_tournament(folder, startup_backup=False)
+    head.hand_over_game(gid, ids["f2"], DEMO_PASSPHRASE)
+    ids["head"] = head.owner_id
+    head.close()
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f2"])
+    t.append_game_event(gid, "note", {"text": "field 2 goes on"})
+    t.close()
+    on = path.read_bytes()
+    path.write_bytes(late)  # healed: the newer file won
+    (path.parent / copy_name(gid, "FIELD22")).write_bytes(on)
+    return folder, cfg, ids, gid, late, on
+
+
+def test_the_new_owner_puts_its_version_back_and_the_old_owners_is_the_copy(handed_over):
+    """Issue 22: after a hand-over, the cut-off old owner's later writes won Syncthing's
+    choice; the new owner's app (the game's one writer) puts its own version back as the
+    live file and keeps the old owner's as a new conflict copy, credited to the old owner
+    by its signatures and listed for the head judge on every laptop; the old copy leaves
+    the synced folder (kept locally); each file it wrote is rescanned at once."""
+    folder, cfg, ids, gid, late, on = handed_over
+    path = folder / "games" / f"{gid}.json"
+    # the head judge's and the old owner's laptops put nothing back: not their game
+    for who in ("head", "f1"):
+        t = open_tournament(folder, startup_backup=False, config_dir=cfg.get(who), lock=False)
+        try:
+            found = scan_sync_conflicts(t)
+            assert [(c.status, c.laptop, c.for_head_judge) for c in found] == [
+                (DIVERGED, ids["f2"], True)
+            ]
+        finally:
+            t.close()
+        assert path.read_bytes() == late
+    written: list[Path] = []
+    t = open_tournament(
+        folder, startup_backup=False, config_dir=cfg["f2"], on_written=written.append
+    )
+    try:
+        (found,) = scan_sync_conflicts(t)
+        assert (found.status, found.laptop, found.common, found.ours, found.theirs) == (
+            RECLAIMED,
+            ids["f2"],
+            1,
+            1,
+            2,
+        )
+        assert not found.for_head_judge
+        assert path.read_bytes() == on
+        (copy,) = find_conflict_copies(folder)
+        assert copy.path.read_bytes() == late and copy.path.name == found.detail
+        assert copy.device == ids["f2"][:7].upper()  # made by this laptop
+        assert (folder / "conflicts" / "resolved" / copy_name(gid, "FIELD22")).read_bytes() == on
+        assert set(written) == {path, copy.path, path.parent / copy_name(gid, "FIELD22")}
+        # the game goes on here, and the old owner's events are the head judge's conflict
+        t.append_game_event(gid, "note", {"text": "field 2 after the partition"})
+        t.release_log("games", gid)
+        assert [(c.status, c.laptop, c.for_head_judge) for c in scan_sync_conflicts(t)] == [
+            (DIVERGED, ids["f1"], True)
+        ]
+        assert [(c.status, c.laptop) for c in scan_sync_conflicts(t)] == [
+            (DIVERGED, ids["f1"])
+        ]  # scanned again: still the head judge's, never put back or merged
+    finally:
+        t.close()
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f1"])
+    try:  # on the old owner's laptop the live game holds the hand-over: not put back
+        assert [(c.status, c.laptop) for c in scan_sync_conflicts(t)] == [(DIVERGED, ids["f1"])]
+        assert t.game_write_refusal(gid) is not None
+    finally:
+        t.close()
+    assert not [f for f in verify_folder(folder)[f"games/{gid}.json"] if "own the game" in f]
