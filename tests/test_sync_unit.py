@@ -1020,3 +1020,48 @@ def test_the_new_owner_puts_its_version_back_and_the_old_owners_is_the_copy(hand
     finally:
         t.close()
     assert not [f for f in verify_folder(folder)[f"games/{gid}.json"] if "own the game" in f]
+
+
+def test_a_game_judged_live_goes_on_after_its_version_is_put_back(handed_over):
+    """Issue 22: Field 2 judges the game live when Syncthing replaces its file with the old
+    owner's newer version. The next key is refused with a clear message (nothing written,
+    no crash); the app's conflict watch, which leaves a game judged live alone, still puts
+    the session's own version back (the open log holds exactly the copy's events), and the
+    live session goes on appending to the file put back."""
+    import os
+
+    from fieldjudge.services.sync.conflicts import ConflictWatch
+
+    folder, cfg, ids, gid, late, on = handed_over
+    path = folder / "games" / f"{gid}.json"
+    (path.parent / copy_name(gid, "FIELD22")).unlink()
+    path.write_bytes(on)
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f2"])
+    try:
+        s = GameSession(t, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC)), judge="J")
+        a, b = s.teams
+        s.append("checkin", {"team": a, "late": False})
+        mine = path.read_bytes()
+        # Syncthing: ours moved aside as the copy, the old owner's newer file in its place
+        copy = path.parent / copy_name(gid, "FIELD22")
+        os.replace(path, copy)
+        incoming = path.with_name(f".syncthing.{path.name}.tmp")
+        incoming.write_bytes(late)
+        incoming.replace(path)
+        with pytest.raises(Refused, match="changed on disk by someone else"):
+            s.append("checkin", {"team": b, "late": False})
+        assert path.read_bytes() == late and copy.read_bytes() == mine
+        watch = ConflictWatch(t)
+        assert [(c.status, c.laptop) for c in watch.poll(busy=[gid])] == [(RECLAIMED, ids["f2"])]
+        assert path.read_bytes() == mine
+        s.append("checkin", {"team": b, "late": False})
+        assert [e["hash"] for e in bundle.read_log_file(path)["events"]] == [
+            e.hash for e in s.events
+        ]
+        (left,) = find_conflict_copies(folder)
+        assert left.path.read_bytes() == late
+        # the old owner's copy is never put back or merged while the game is judged live
+        assert watch.poll(busy=[gid]) == []
+        assert [(c.status, c.laptop) for c in watch.poll(busy=[])] == [(DIVERGED, ids["f1"])]
+    finally:
+        t.close()

@@ -37,7 +37,16 @@ from fieldjudge.services.trust.head_judge import (
     pinned_head_judge_key,
 )
 from fieldjudge.services.trust.signing import signed_message
-from fieldjudge.store import HANDOVER, DamagedFile, EventLog, Refused, Tournament, WriteKey, anchors
+from fieldjudge.store import (
+    HANDOVER,
+    DamagedFile,
+    EventLog,
+    Refused,
+    Tournament,
+    WriteKey,
+    WriterConflict,
+    anchors,
+)
 from fieldjudge.store.auth_log import AuthLog
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.keys import LaptopKeys
@@ -253,6 +262,11 @@ class TournamentService:
 
     def release_log(self, kind: str, log_id: str) -> None:
         self.store.release_log(kind, log_id)
+
+    def reseat_log(self, game_id: str) -> bool:
+        """Keep a game's open log (a live session's) on its file, replaced by one with the
+        same events; else release it (False). See ``Tournament.reseat_log``."""
+        return self.store.reseat_log(game_id)
 
     def game_faults(self, game_id: str) -> list[str]:
         """Why the game's file is not as its laptops signed it (what ``verify`` says of
@@ -639,6 +653,11 @@ class TournamentService:
                 )
         except Refused as exc:
             raise translated(exc) from None
+        except WriterConflict:
+            # e.g. Syncthing replaced the file with another laptop's version while this
+            # laptop judges the game live: the conflict scan puts this laptop's version
+            # back if the game is its own (issue 22); the judge is told, never crashed
+            raise Refused(file_changed_elsewhere()) from None
         self._keep_protocol(game_id, log, protocol, event)
         if etype in identity.manifest_steps():
             self._record_head(game_id, log, etype)
@@ -828,6 +847,14 @@ class TournamentService:
     @staticmethod
     def _teams(log: EventLog) -> tuple[str, str]:
         return (str(log.meta.get("team_a", "")), str(log.meta.get("team_b", "")))
+
+
+@catalog
+def file_changed_elsewhere() -> Phrase:
+    return Phrase(
+        "the game file was changed on disk by someone else (e.g. another laptop's version, "
+        "through Syncthing): nothing was written; try again in a few seconds"
+    )
 
 
 @catalog

@@ -235,6 +235,12 @@ def _rightful_copy(
     return anchor_fault([Event.from_doc(d) for d in theirs], t.anchor(log_id)) is None
 
 
+def _held_is(t: TournamentService, game_id: str, events: list[dict]) -> bool:
+    """Whether this laptop holds the game's log open with exactly ``events``."""
+    held = t.store.open_game_log(game_id)
+    return held is not None and [e.hash for e in held.events] == [d["hash"] for d in events]
+
+
 def _device_word(devices: dict[str, str], laptop: str) -> str:
     """What a conflict copy this laptop makes is named after: its Syncthing device (the
     first 7 characters of the ID), else the start of its laptop id."""
@@ -260,7 +266,10 @@ def scan_sync_conflicts(
     docstring). ``this_laptop_id``: the laptop running this (its games it may write);
     ``handovers_of(log_id)``: the head judge's verified handovers of a game (default: the
     validly signed hand-overs in the log itself); ``skip``: ids of logs to leave for a later
-    scan (a game this laptop is judging live: its open session alone appends to it)."""
+    scan (a game this laptop is judging live: its open session alone appends to it), but
+    for the put-back of the session's own version, which the session goes on with
+    (``reclaimed``: the open log holds exactly the copy's events, and stays open on the
+    file put back)."""
     devices = laptop_devices(t.folder)
     reg = identity.registry(t.folder, t.pinned_hj)
     this_laptop_id = this_laptop_id or t.owner_id
@@ -268,7 +277,8 @@ def scan_sync_conflicts(
     skipped = set(skip)
     for c in find_conflict_copies(t.folder):
         kind = c.path.parent.name
-        if c.log_id in skipped:
+        busy = c.log_id in skipped
+        if busy and kind != "games":
             continue
         if c.path.parent == Path(t.folder):  # tournament.json: the head judge decides
             # no events to read a signer from: Syncthing's device name is all there is
@@ -278,13 +288,15 @@ def scan_sync_conflicts(
         try:
             theirs_doc = bundle.read_log_file(c.path)
         except DamagedFile as exc:
-            out.append(SyncConflict(c, kind, DAMAGED, detail=exc.fault))
+            if not busy:
+                out.append(SyncConflict(c, kind, DAMAGED, detail=exc.fault))
             continue
         theirs = theirs_doc["events"]
         try:
             ours_doc = bundle.read_log_file(c.original) if c.original.exists() else None
         except DamagedFile as exc:
-            out.append(SyncConflict(c, kind, DAMAGED, detail=f"log: {exc.fault}"))
+            if not busy:
+                out.append(SyncConflict(c, kind, DAMAGED, detail=f"log: {exc.fault}"))
             continue
         ours = ours_doc["events"] if ours_doc else []
         meta = (ours_doc or theirs_doc)["meta"]
@@ -294,6 +306,15 @@ def scan_sync_conflicts(
         handovers = list(
             handovers_of(c.log_id) if handovers_of else _handovers(t, ours[:k], reg, kind)
         )
+        rightful = (
+            kind == "games"
+            and k < min(len(ours), len(theirs))
+            and _rightful_copy(
+                t, c.log_id, ours, theirs, k, signer, owner, handovers, this_laptop_id, reg
+            )
+        )
+        if busy and not (rightful and _held_is(t, c.log_id, theirs)):
+            continue
 
         found = partial(
             SyncConflict,
@@ -317,13 +338,12 @@ def scan_sync_conflicts(
                 _merge(t, kind, c.log_id, theirs_doc)
                 _tell(t, c.original)
                 out.append(found(MERGED))
-        elif kind == "games" and _rightful_copy(
-            t, c.log_id, ours, theirs, k, signer, owner, handovers, this_laptop_id, reg
-        ):
+        elif rightful:
             when = datetime.fromtimestamp(t.wall())  # local time, as Syncthing names copies
             new = conflict_copy_path(c.original, when, _device_word(devices, this_laptop_id))
-            t.release_log(kind, c.log_id)
             put_back(c, new, t.folder / merge_logic.CONFLICTS / "resolved")
+            if not (busy and t.reseat_log(c.log_id)):
+                t.release_log(kind, c.log_id)
             _tell(t, c.original, new, c.path)
             out.append(found(RECLAIMED, detail=new.name))
         else:
