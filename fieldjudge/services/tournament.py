@@ -22,7 +22,7 @@ import orjson
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import Phrase, catalog, joined
-from fieldjudge.rules.ownership import may_append
+from fieldjudge.rules.ownership import may_append, not_owner
 from fieldjudge.rules.protocol import Protocol, advance_protocol, fold_protocol
 from fieldjudge.rules.schedule import ScheduleCheck
 from fieldjudge.services.paintball import summaries
@@ -53,6 +53,7 @@ from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.sync_files import (
     LAPTOP_FILE,
+    handovers_stamp,
     read_handovers,
     write_handovers,
     write_laptop_file,
@@ -136,6 +137,8 @@ class TournamentService:
         store.before_write(self._sign_ahead)
         self._anchors: tuple[Any, dict[tuple[str, str], identity.Anchor]] | None = None
         self._claims: tuple[Any, set[tuple[str, str]]] | None = None
+        # (stamp of the handovers.json files, the records whose signature holds)
+        self._handovers: tuple[Any, list[dict[str, Any]]] | None = None
         # game id -> (event count, head hash, the protocol folded over those events): an
         # append advances it by its own event instead of folding the whole game again (31);
         # a log that changed otherwise (another head: a merge, a reload) is folded again
@@ -621,6 +624,7 @@ class TournamentService:
         )
         if why is None and etype != HANDOVER:
             why = may_append(log.owner, self.owner_id)  # one writer per game
+            why = why or self._handed_away(game_id, log)
             record = self.handover_for(game_id, log.owner) if why else None
             if record is not None:  # handed over to this laptop: taken over by its append
                 self._take_over(game_id, log, record, judge)
@@ -814,24 +818,65 @@ class TournamentService:
     def handover_for(self, game_id: str, owner: str | None) -> dict[str, Any] | None:
         """The head judge's signed record giving this game from ``owner`` to this laptop,
         not yet taken (None: there is none)."""
-        for r in reversed(read_handovers(self.folder)):
+        for r in reversed(self._valid_handovers()):
             if (
                 r.get("game") == game_id
                 and r.get("from_laptop") == owner
                 and r.get("to_laptop") == self.owner_id
-                and identity.handover_record_fault(r, self.pinned_hj) is None
             ):
                 return r
         return None
+
+    def _valid_handovers(self) -> list[dict[str, Any]]:
+        """Every laptop's hand-over records whose head-judge signature holds, read again
+        only when a ``handovers.json`` changed (every append asks: :meth:`_handed_away`)."""
+        stamp = handovers_stamp(self.folder)
+        if self._handovers is None or self._handovers[0] != stamp:
+            valid = [
+                r
+                for r in read_handovers(self.folder)
+                if identity.handover_record_fault(r, self.pinned_hj) is None
+            ]
+            self._handovers = (stamp, valid)
+        return self._handovers[1]
 
     def game_write_refusal(self, game_id: str) -> Phrase | None:
         """Why this laptop may not append to the game (None: it owns it, or the head judge
         handed it over to it and the next append takes it over)."""
         log = self.game_log(game_id, create=False)
-        why = may_append(log.owner, self.owner_id)
+        why = may_append(log.owner, self.owner_id) or self._handed_away(game_id, log)
         if why is not None and self.handover_for(game_id, log.owner) is not None:
             return None
         return why
+
+    def _handed_away(self, game_id: str, log: EventLog) -> Phrase | None:
+        """Why this laptop, the game's owner in its file, may no longer append: the head
+        judge handed the game to another laptop by a signed record this laptop now sees,
+        which the new owner has not taken over yet (a laptop cut off while he did: its
+        later writes would only be a conflict for him, issue 22). The newest such record
+        from this laptop counts (one giving the game back to it lifts it); a record a
+        take-over in the log already carries is done."""
+        me = self.owner_id
+        records = self._valid_handovers()
+        if not records:
+            return None
+        carried = {
+            str(e.data["record"].get("hj_sig"))
+            for e in log.events
+            if e.type == HANDOVER and isinstance(e.data.get("record"), dict)
+        }
+        pending = [
+            r
+            for r in records
+            if r.get("game") == game_id
+            and r.get("from_laptop") == me
+            and str(r.get("hj_sig")) not in carried
+        ]
+        if not pending:
+            return None
+        newest = max(pending, key=lambda r: str(r.get("at", "")))
+        to = str(newest.get("to_laptop", ""))
+        return not_owner(to) if to and to != me else None
 
     def _take_over(self, game_id: str, log: EventLog, record: dict[str, Any], judge: str) -> None:
         """This laptop's own append of the hand-over the head judge signed for it."""

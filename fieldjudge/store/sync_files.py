@@ -119,6 +119,19 @@ def read_handovers(folder: Path) -> list[dict[str, Any]]:
     return out
 
 
+def handovers_stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """(laptop, size, mtime_ns) of every ``handovers.json``: changes when one is written."""
+    root = Path(folder) / LAPTOPS
+    out = []
+    for path in sorted(root.glob(f"*/{HANDOVERS_FILE}")) if root.is_dir() else []:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        out.append((path.parent.name, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
 def register_laptop(
     folder: Path, laptop_id: str, name: str, syncthing_device: str = "", public_key: str = ""
 ) -> Path:
