@@ -1065,3 +1065,39 @@ def test_a_game_judged_live_goes_on_after_its_version_is_put_back(handed_over):
         assert [(c.status, c.laptop) for c in watch.poll(busy=[])] == [(DIVERGED, ids["f1"])]
     finally:
         t.close()
+
+
+def test_the_cut_off_old_owners_later_manifest_line_does_not_anchor_the_game(handed_over):
+    """Issue 22: cut off, the old owner went on judging its game and recorded a step in its
+    manifest (the game's end, say) after the new owner's take-over. The newest line would
+    make the old owner's version the one the manifests vouch for on every laptop; a head
+    that a laptop records for a game the head judge handed away from it, at or after the
+    new owner's take-over, vouches for nothing: the new owner still puts its version back,
+    goes on, and verify finds the live game whole."""
+    folder, cfg, ids, gid, late, on = handed_over
+    path = folder / "games" / f"{gid}.json"
+    aside = folder.parent / "aside"
+    aside.mkdir()
+    hidden = [folder / "laptops" / ids["head"] / "handovers.json"]
+    hidden.append(folder / "laptops" / ids["f2"] / "heads.jsonl")
+    hidden.append(folder / ".cache" / "index.json")  # Field 2's local memory, not Field 1's
+    for p in hidden:  # what the cut-off laptop cannot see
+        p.replace(aside / p.parent.name)
+    path.write_bytes(late)
+    (path.parent / copy_name(gid, "FIELD22")).unlink()
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f1"])
+    try:
+        t.record_step(gid, "game_end")  # after Field 2's take-over
+    finally:
+        t.close()
+    for p in hidden:
+        (aside / p.parent.name).replace(p)
+    (path.parent / copy_name(gid, "FIELD22")).write_bytes(on)
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f2"])
+    try:
+        assert [(c.status, c.laptop) for c in scan_sync_conflicts(t)] == [(RECLAIMED, ids["f2"])]
+        t.append_game_event(gid, "note", {"text": "field 2 after the partition"})
+    finally:
+        t.close()
+    faults = verify_folder(folder)[f"games/{gid}.json"]
+    assert not [f for f in faults if "manifest" in f or "own the game" in f], faults

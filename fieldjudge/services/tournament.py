@@ -554,8 +554,9 @@ class TournamentService:
         return self._claims[1]
 
     def anchor(self, game_id: str, kind: str = "games") -> tuple[int, str] | None:
-        """The newest head of the game that any laptop's manifest records (signed)."""
-        stamp = anchors.heads_stamp(self.folder)
+        """The newest head of the game that any laptop's manifest records (signed), a laptop
+        the head judge handed the game away from left out from the take-over on."""
+        stamp = (anchors.heads_stamp(self.folder), handovers_stamp(self.folder))
         if self._anchors is None or self._anchors[0] != stamp:
             reg = identity.registry(self.folder, self.pinned_hj)
             heads, _faults = identity.manifest(self.folder, reg, self.pinned_hj)

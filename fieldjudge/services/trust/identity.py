@@ -40,6 +40,7 @@ from fieldjudge.store.anchors import (
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.pins import BadTournamentId, HeadJudgePins
 from fieldjudge.store.schema import HANDOVER, signed_meta_of
+from fieldjudge.store.sync_files import read_handovers
 
 
 @functools.cache
@@ -247,9 +248,11 @@ def manifest(
 ) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
     """The newest validly signed head of each game in every laptop's manifest, and the
     faults of each manifest file (relative path -> faults). ``hj_public``: the tournament's
-    head judge key; with one, a laptop he has not registered anchors nothing."""
+    head judge key; with one, a laptop he has not registered anchors nothing, and a laptop
+    he handed a game away from anchors nothing of it from the new owner's take-over on."""
     rows = read_heads(folder)
-    heads, faults = manifest_of_rows(rows, reg, hj_public)
+    records = [r for r in read_handovers(folder) if handover_record_fault(r, hj_public) is None]
+    heads, faults = manifest_of_rows(rows, reg, hj_public, records)
     _check_local_cache(folder, rows, heads, faults, reg, hj_public)
     return heads, faults
 
@@ -296,9 +299,12 @@ def manifest_of_rows(
     all_rows: Mapping[str, list[tuple[int, dict[str, Any] | None]]],
     reg: Mapping[str, LaptopInfo],
     hj_public: str | None = None,
+    handovers: Iterable[Mapping[str, Any]] = (),
 ) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
-    """:func:`manifest` over parsed manifest lines, by laptop id."""
+    """:func:`manifest` over parsed manifest lines, by laptop id. ``handovers``: the head
+    judge's hand-over records whose signature holds (see :func:`_handed_away`)."""
     heads: dict[tuple[str, str], Anchor] = {}
+    found: dict[tuple[str, str], list[Anchor]] = {}
     faults: dict[str, list[str]] = {}
     for lid, rows in all_rows.items():
         rel = f"laptops/{lid}/heads.jsonl"
@@ -340,12 +346,41 @@ def manifest_of_rows(
                 bad.append(f"line {n}: the signature of {info.label()} does not match (edited?)")
                 continue
             at = str(doc.get("at", ""))
-            cur = heads.get((kind, gid))
-            # the newest entry (by its signed time) stands: after a head judge's decision
-            # on a conflict the log may legitimately hold another chain than before
-            if cur is None or (at, count) >= (cur.at, cur.count):
-                heads[(kind, gid)] = Anchor(count, hh, lid, str(doc.get("step", "")), at)
+            found.setdefault((kind, gid), []).append(
+                Anchor(count, hh, lid, str(doc.get("step", "")), at)
+            )
+    moved = {
+        (str(r.get("game")), str(r.get("from_laptop")), str(r.get("to_laptop"))) for r in handovers
+    }
+    for key, anchors in found.items():
+        # the newest entry (by its signed time) stands: after a head judge's decision
+        # on a conflict the log may legitimately hold another chain than before
+        standing = [a for a in anchors if not _handed_away(a, anchors, key[1], moved)]
+        heads[key] = max(standing or anchors, key=lambda a: (a.at, a.count))
     return heads, {k: v for k, v in faults.items() if v}
+
+
+def _handed_away(
+    a: Anchor, anchors: list[Anchor], game: str, moved: set[tuple[str, str, str]]
+) -> bool:
+    """Whether the head ``a`` was recorded by a laptop the head judge had handed the game
+    away from (issue 22): another laptop took it over, by a record of his from ``a``'s
+    laptop, at or before ``a``'s count, and ``a``'s laptop did not take it back between.
+    A laptop cut off while he did went on, and a step it recorded later than the take-over
+    would otherwise vouch for its writes as the game on every laptop."""
+    for b in anchors:
+        if (
+            b.step == HANDOVER
+            and b.laptop != a.laptop
+            and (game, a.laptop, b.laptop) in moved
+            and b.count <= a.count
+            and not any(
+                c.step == HANDOVER and c.laptop == a.laptop and b.count < c.count <= a.count
+                for c in anchors
+            )
+        ):
+            return True
+    return False
 
 
 def tournament_fault(folder: Path, hj_public: str | None) -> str | None:
