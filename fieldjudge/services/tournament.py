@@ -139,6 +139,8 @@ class TournamentService:
         self._claims: tuple[Any, set[tuple[str, str]]] | None = None
         # (stamp of the handovers.json files, the records whose signature holds)
         self._handovers: tuple[Any, list[dict[str, Any]]] | None = None
+        # game id -> (event count, head hash, the records its take-overs carry)
+        self._carried: dict[str, tuple[int, str, frozenset[str]]] = {}
         # game id -> (event count, head hash, the protocol folded over those events): an
         # append advances it by its own event instead of folding the whole game again (31);
         # a log that changed otherwise (another head: a merge, a reload) is folded again
@@ -858,26 +860,37 @@ class TournamentService:
         from this laptop counts (one giving the game back to it lifts it); a record a
         take-over in the log already carries is done."""
         me = self.owner_id
-        records = self._valid_handovers()
-        if not records:
-            return None
-        carried = {
-            str(e.data["record"].get("hj_sig"))
-            for e in log.events
-            if e.type == HANDOVER and isinstance(e.data.get("record"), dict)
-        }
-        pending = [
+        mine = [
             r
-            for r in records
-            if r.get("game") == game_id
-            and r.get("from_laptop") == me
-            and str(r.get("hj_sig")) not in carried
+            for r in self._valid_handovers()
+            if r.get("game") == game_id and r.get("from_laptop") == me
         ]
+        if not mine:
+            return None
+        carried = self._carried_records(game_id, log)
+        pending = [r for r in mine if str(r.get("hj_sig")) not in carried]
         if not pending:
             return None
         newest = max(pending, key=lambda r: str(r.get("at", "")))
         to = str(newest.get("to_laptop", ""))
         return not_owner(to) if to and to != me else None
+
+    def _carried_records(self, game_id: str, log: EventLog) -> frozenset[str]:
+        """The head judge's signatures of the hand-over records the game's take-overs
+        carry, advanced by the events appended since last asked (an append costs the same
+        at any length of the game); read again when the log changed otherwise."""
+        events = log.events
+        n, head, sigs = self._carried.get(game_id, (0, "", frozenset()))
+        if n > len(events) or (n and events[n - 1].hash != head):
+            n, sigs = 0, frozenset()
+        more = {
+            str(e.data["record"].get("hj_sig"))
+            for e in events[n:]
+            if e.type == HANDOVER and isinstance(e.data.get("record"), dict)
+        }
+        sigs = sigs | more
+        self._carried[game_id] = (len(events), events[-1].hash if events else "", sigs)
+        return sigs
 
     def _take_over(self, game_id: str, log: EventLog, record: dict[str, Any], judge: str) -> None:
         """This laptop's own append of the hand-over the head judge signed for it."""
