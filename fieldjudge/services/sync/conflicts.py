@@ -211,10 +211,10 @@ def _rightful_copy(
     game, puts its version back:
 
     - every event the copy adds is validly signed by this laptop (``signer``: the one
-      laptop :func:`_signer` found), and each one by the
-      owner at its point: the owner where the two versions part, moved by the copy's own
-      valid hand-overs (the take-over this laptop appended for the head judge's record);
-      this laptop owns the game at the copy's end;
+      laptop :func:`_signer` found), and each one by the owner at its point: the owner
+      where the two versions part, moved by the copy's own valid hand-overs (the take-over
+      this laptop appended for the head judge's record); this laptop owns the game at the
+      copy's end;
     - the live file's events after that point hold no valid hand-over (no decision of the
       head judge the copy lacks) and are not all this laptop's: another laptop wrote them
       into a game it no longer owns along the copy;

@@ -352,11 +352,17 @@ def manifest_of_rows(
     moved = {
         (str(r.get("game")), str(r.get("from_laptop")), str(r.get("to_laptop"))) for r in handovers
     }
+    handed = {game for game, _from, _to in moved}
     for key, anchors in found.items():
+        standing = anchors
+        if key[1] in handed:
+            standing = [a for a in anchors if not _handed_away(a, anchors, key[1], moved)]
         # the newest entry (by its signed time) stands: after a head judge's decision
         # on a conflict the log may legitimately hold another chain than before
-        standing = [a for a in anchors if not _handed_away(a, anchors, key[1], moved)]
-        heads[key] = max(standing or anchors, key=lambda a: (a.at, a.count))
+        for a in standing or anchors:
+            cur = heads.get(key)
+            if cur is None or (a.at, a.count) >= (cur.at, cur.count):
+                heads[key] = a
     return heads, {k: v for k, v in faults.items() if v}
 
 
