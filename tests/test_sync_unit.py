@@ -1073,7 +1073,8 @@ def test_the_cut_off_old_owners_later_manifest_line_does_not_anchor_the_game(han
     make the old owner's version the one the manifests vouch for on every laptop; a head
     that a laptop records for a game the head judge handed away from it, at or after the
     new owner's take-over, vouches for nothing: the new owner still puts its version back,
-    goes on, and verify finds the live game whole."""
+    goes on, and verify finds the live game whole; nor does the old owner's own local
+    memory of that head make the game damaged on its laptop."""
     folder, cfg, ids, gid, late, on = handed_over
     path = folder / "games" / f"{gid}.json"
     aside = folder.parent / "aside"
@@ -1087,9 +1088,12 @@ def test_the_cut_off_old_owners_later_manifest_line_does_not_anchor_the_game(han
     (path.parent / copy_name(gid, "FIELD22")).unlink()
     t = open_tournament(folder, startup_backup=False, config_dir=cfg["f1"])
     try:
-        t.record_step(gid, "game_end")  # after Field 2's take-over
+        t.append_game_event(gid, "note", {"text": "field 1, cut off, goes on"})
+        t.record_step(gid, "game_end")  # after Field 2's take-over, 3 events
     finally:
         t.close()
+    f1_memory = folder / ".cache" / "index.json"
+    f1_memory.replace(aside / "f1-index.json")
     for p in hidden:
         (aside / p.parent.name).replace(p)
     (path.parent / copy_name(gid, "FIELD22")).write_bytes(on)
@@ -1101,3 +1105,11 @@ def test_the_cut_off_old_owners_later_manifest_line_does_not_anchor_the_game(han
         t.close()
     faults = verify_folder(folder)[f"games/{gid}.json"]
     assert not [f for f in faults if "manifest" in f or "own the game" in f], faults
+    f1_memory.replace(aside / "f2-index.json")
+    (aside / "f1-index.json").replace(f1_memory)  # the old owner's laptop, its own memory
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f1"])
+    try:
+        assert len(t.game_log(gid).events) == 4  # no DamagedFile: Field 2's game, whole
+        assert t.game_write_refusal(gid) is not None
+    finally:
+        t.close()

@@ -19,7 +19,7 @@ and merge. Every check returns a fault (an English sentence naming what is wrong
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -252,8 +252,9 @@ def manifest(
     he handed a game away from anchors nothing of it from the new owner's take-over on."""
     rows = read_heads(folder)
     records = [r for r in read_handovers(folder) if handover_record_fault(r, hj_public) is None]
-    heads, faults = manifest_of_rows(rows, reg, hj_public, records)
-    _check_local_cache(folder, rows, heads, faults, reg, hj_public)
+    passed_over: set[tuple[str, str, int, str]] = set()
+    heads, faults = manifest_of_rows(rows, reg, hj_public, records, passed_over)
+    _check_local_cache(folder, rows, heads, faults, reg, hj_public, passed_over)
     return heads, faults
 
 
@@ -264,11 +265,14 @@ def _check_local_cache(
     faults: dict[str, list[str]],
     reg: Mapping[str, LaptopInfo],
     hj_public: str | None = None,
+    passed_over: Collection[tuple[str, str, int, str]] = (),
 ) -> None:
     """What this laptop's local cache (``.cache/``, never synced) remembers: how long the
     manifest it wrote was, and the last head of each game it recorded. A manifest shorter
     than that, or another line at its end, was cut (its newest lines deleted, maybe with a
-    game's newest events); a game's anchor is the newest of the manifest and the cache."""
+    game's newest events); a game's anchor is the newest of the manifest and the cache,
+    but for a head the manifest left out (``passed_over``: recorded here after the head
+    judge handed the game away from this laptop)."""
     index = SummaryIndex(folder)
     for lid, (length, digest) in sorted(
         (lid, m) for lid in index.manifests if (m := index.manifest_length(lid)) is not None
@@ -291,7 +295,9 @@ def _check_local_cache(
     for gid in list(index.heads):
         cached = index.last_head(gid)
         cur = heads.get(("games", gid))
-        if cached is not None and (cur is None or cached[0] > cur.count):
+        if cached is None or ("games", gid, *cached) in passed_over:
+            continue  # none, or recorded after the game was handed away from this laptop
+        if cur is None or cached[0] > cur.count:
             heads[("games", gid)] = Anchor(cached[0], cached[1], own, "this laptop's cache")
 
 
@@ -300,9 +306,11 @@ def manifest_of_rows(
     reg: Mapping[str, LaptopInfo],
     hj_public: str | None = None,
     handovers: Iterable[Mapping[str, Any]] = (),
+    passed_over: set[tuple[str, str, int, str]] | None = None,
 ) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
     """:func:`manifest` over parsed manifest lines, by laptop id. ``handovers``: the head
-    judge's hand-over records whose signature holds (see :func:`_handed_away`)."""
+    judge's hand-over records whose signature holds (see :func:`_handed_away`); each head
+    they leave out is added to ``passed_over`` as ``(kind, id, count, hash)``."""
     heads: dict[tuple[str, str], Anchor] = {}
     found: dict[tuple[str, str], list[Anchor]] = {}
     faults: dict[str, list[str]] = {}
@@ -357,6 +365,8 @@ def manifest_of_rows(
         standing = anchors
         if key[1] in handed:
             standing = [a for a in anchors if not _handed_away(a, anchors, key[1], moved)]
+            if passed_over is not None:
+                passed_over.update((*key, a.count, a.hash) for a in anchors if a not in standing)
         # the newest entry (by its signed time) stands: after a head judge's decision
         # on a conflict the log may legitimately hold another chain than before
         for a in standing or anchors:
