@@ -113,3 +113,44 @@ def test_a_forged_or_misplaced_hand_over_record_takes_nothing_over(venue) -> Non
             t.append_game_event(gid, "note", {"text": "field 2"})
     finally:
         t.close()
+
+
+def test_the_old_owner_stops_writing_once_it_sees_the_record(venue) -> None:
+    """Issue 22: a laptop cut off while the head judge handed its game away appends on (it
+    cannot know); once his record reaches it, it is read-only even before the new owner
+    took the game over, so its later writes never add to the conflict. A record giving
+    the game back, taken over by its own append, lifts it."""
+    folder, cfg1, cfg2, gid = venue
+    field1, field2 = laptop_id(folder, cfg1), laptop_id(folder, cfg2)
+    head = open_tournament(folder, startup_backup=False)
+    try:
+        head.hand_over_game(gid, field2, DEMO_PASSPHRASE)
+    finally:
+        head.close()
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg1)
+    try:
+        assert t.game_log(gid).owner == field1  # not taken over yet
+        assert t.game_write_refusal(gid) is not None
+        with pytest.raises(Refused, match=f"this game belongs to laptop {field2}"):
+            t.append_game_event(gid, "note", {"text": "field 1 writes on"})
+    finally:
+        t.close()
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg2)
+    try:
+        t.append_game_event(gid, "note", {"text": "field 2 goes on"})
+    finally:
+        t.close()
+    head = open_tournament(folder, startup_backup=False)
+    try:
+        head.hand_over_game(gid, field1, DEMO_PASSPHRASE)  # field 1 is fixed: back to it
+    finally:
+        head.close()
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg1)
+    try:
+        assert t.game_write_refusal(gid) is None
+        t.append_game_event(gid, "note", {"text": "field 1 again"})
+        t.append_game_event(gid, "note", {"text": "field 1 goes on"})
+        assert t.game_log(gid).owner == field1
+    finally:
+        t.close()
+    assert verify_folder(folder)[f"games/{gid}.json"] == []

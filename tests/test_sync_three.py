@@ -29,6 +29,7 @@ from fieldjudge.services.sync.conflicts import (
     CONTAINED,
     DIVERGED,
     MERGED,
+    RECLAIMED,
     WAITING_OWNER,
     scan_sync_conflicts,
 )
@@ -348,17 +349,13 @@ def test_a_hand_over_while_the_old_owner_is_cut_off(trio, tmp_path):
         ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Syncthing keeps the newer version (modification time) as the file: when the "
-    "cut-off old owner writes after the new owner, its writes are the live game on every "
-    "laptop and the new owner's take-over only a conflict copy; the new owner's manifest "
-    "records the take-over, so its app gets DamagedFile and the game stops until the head "
-    "judge keeps the copy (issue 22, open)",
-)
 def test_a_hand_over_while_the_old_owner_is_cut_off_and_writes_last(trio, tmp_path):
-    """As above, but Field 1 (cut off) writes after Field 2 took the game over: the game
-    should still go on at Field 2, and Field 1's writes be the conflict for the head judge."""
+    """As above, but Field 1 (cut off) writes after Field 2 took the game over. Syncthing
+    keeps the newer file: healed, Field 1's version is the live game on every laptop and
+    Field 2's take-over only a conflict copy. Field 2's app, the game's one writer after
+    the hand-over, puts its own version back and keeps Field 1's as a new conflict copy:
+    the game goes on at Field 2, and Field 1's late writes are the conflict for the head
+    judge, credited to Field 1 by their signatures (issue 22)."""
     head, f1 = trio["head"], trio["f1"]
     with Venue(trio, tmp_path) as v:
         t1, t2 = v.app("f1"), v.app("f2")
@@ -366,7 +363,8 @@ def test_a_hand_over_while_the_old_owner_is_cut_off_and_writes_last(trio, tmp_pa
         base = [note(t1, gid, "field 1 starts")]
         poll(lambda: v.same_game(gid, "f1", "head", "f2"), SYNC_S)
         pause(f1, head)
-        v.app("head").hand_over_game(gid, v.ids["f2"], DEMO_PASSPHRASE)
+        th = v.app("head")
+        th.hand_over_game(gid, v.ids["f2"], DEMO_PASSPHRASE)
         poll(lambda: t2.handover_for(gid, v.ids["f1"]), SYNC_S)
         note(t2, gid, "field 2 goes on")
         on = [e.hash for e in t2.game_log(gid).events[1:]]
@@ -375,12 +373,42 @@ def test_a_hand_over_while_the_old_owner_is_cut_off_and_writes_last(trio, tmp_pa
         poll(lambda: v.scanned("f1", gid), SYNC_S)
         resume(f1, head)
         poll(lambda: copies_of(v.dir["head"], gid) and v.settled(), SYNC_S)
-        (c,) = copies_of(v.dir["head"], gid)
-        assert hashes(c.path) == base + late  # today: base + on (Field 2's take-over)
+        # Syncthing's choice (the newer file): Field 1's writes live, the take-over a copy
+        poll(lambda: v.same_game(gid, "head", "f1", "f2"), SYNC_S)
+        assert hashes(v.game("f2", gid)) == base + late
+        assert [hashes(c.path) for c in copies_of(v.dir["f2"], gid)] == [base + on]
+
         t2.release_log("games", gid)
-        scan_sync_conflicts(t2)
-        on.append(note(t2, gid, "field 2 after the partition"))  # today: DamagedFile
+        found = scan_sync_conflicts(t2)
+        assert [(x.status, x.laptop, x.common, x.ours, x.theirs) for x in found] == [
+            (RECLAIMED, v.ids["f2"], 1, 1, 2)
+        ]
+        assert not found[0].for_head_judge
+        # its version is the game again everywhere; Field 1's is the one copy left
+        for k in LAPTOPS:
+            poll(lambda k=k: hashes(v.game(k, gid)) == base + on, SYNC_S)
+            poll(
+                lambda k=k: [hashes(c.path) for c in copies_of(v.dir[k], gid)] == [base + late],
+                SYNC_S,
+            )
+        th.release_log("games", gid)
+        assert [
+            (x.status, x.laptop, x.common, x.ours, x.theirs) for x in scan_sync_conflicts(th)
+        ] == [(DIVERGED, v.ids["f1"], 1, 2, 1)]
+        # Field 2 goes on: no DamagedFile, no WriterConflict
+        on.append(note(t2, gid, "field 2 after the partition"))
+        assert [e.hash for e in t2.game_log(gid).events] == base + on
         poll(lambda: hashes(v.game("head", gid)) == base + on, SYNC_S)
+        # on Field 2 and Field 1 too, the copy is Field 1's, for the head judge
+        for t in (t2, t1):
+            t.release_log("games", gid)
+            assert [(x.status, x.laptop) for x in scan_sync_conflicts(t)] == [
+                (DIVERGED, v.ids["f1"])
+            ]
+        assert t1.game_write_refusal(gid) is not None
+        assert not [
+            f for f in verify_folder(v.dir["head"])[f"games/{gid}.json"] if "own the game" in f
+        ]
 
 
 def test_a_field_laptop_cannot_change_tournament_json(trio, tmp_path):

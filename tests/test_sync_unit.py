@@ -29,6 +29,7 @@ from fieldjudge.services.sync.conflicts import (
     DIVERGED,
     MERGED,
     NOT_OWNER,
+    RECLAIMED,
     TOURNAMENT_COPY,
     WAITING_OWNER,
     resolve_sync_conflict,
@@ -913,3 +914,202 @@ def test_without_syncthing_a_rescan_is_a_quiet_no_op(tmp_path):
     rescan.written(tmp_path / "games" / "g1.json")
     rescan.close()
     assert rescan.sent == [] and len(calls) == 1  # looked for once, not on every write
+
+
+# --- a hand-over while the old owner is cut off and writes last (issue 22) ------------------
+
+
+@pytest.fixture
+def handed_over(tmp_path):
+    """Field 1 started a game; cut off, it appended once more (``late``); meanwhile the
+    head judge handed the game to Field 2, which took it over by its own append and went
+    on (``on``). Syncthing kept the newer file, Field 1's, as the live game, and Field 2's
+    version as a conflict copy. One folder, each laptop its own config folder (its key).
+    Returns the folder, the config folders, the game, Field 1's file and Field 2's file."""
+    from datetime import date
+
+    from fieldjudge.services.demo import create_demo
+    from fieldjudge.services.trust.head_judge import ScryptParams
+
+    folder = tmp_path / "cup"
+    create_demo(folder, day=date(2026, 5, 16), kdf=ScryptParams(n=2**10)).close()
+    cfg = {k: tmp_path / f"cfg-{k}" for k in ("f1", "f2")}
+    ids = {}
+    for k in ("f1", "f2"):
+        t = open_tournament(folder, startup_backup=False, config_dir=cfg[k])
+        t.register_laptop(DEMO_PASSPHRASE)  # the head judge registers the field laptop
+        ids[k] = t.owner_id
+        if k == "f1":
+            gid = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
+            t.append_game_event(gid, "note", {"text": "field 1 starts"})
+        t.close()
+    path = folder / "games" / f"{gid}.json"
+    base = path.read_bytes()
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f1"])
+    t.append_game_event(gid, "note", {"text": "field 1, cut off, writes last"})
+    t.close()
+    late = path.read_bytes()
+    path.write_bytes(base)  # cut off: the others never saw it
+    head = open_tournament(folder, startup_backup=False)
+    head.hand_over_game(gid, ids["f2"], DEMO_PASSPHRASE)
+    ids["head"] = head.owner_id
+    head.close()
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f2"])
+    t.append_game_event(gid, "note", {"text": "field 2 goes on"})
+    t.close()
+    on = path.read_bytes()
+    path.write_bytes(late)  # healed: the newer file won
+    (path.parent / copy_name(gid, "FIELD22")).write_bytes(on)
+    return folder, cfg, ids, gid, late, on
+
+
+def test_the_new_owner_puts_its_version_back_and_the_old_owners_is_the_copy(handed_over):
+    """Issue 22: after a hand-over, the cut-off old owner's later writes won Syncthing's
+    choice; the new owner's app (the game's one writer) puts its own version back as the
+    live file and keeps the old owner's as a new conflict copy, credited to the old owner
+    by its signatures and listed for the head judge on every laptop; the old copy leaves
+    the synced folder (kept locally); each file it wrote is rescanned at once."""
+    folder, cfg, ids, gid, late, on = handed_over
+    path = folder / "games" / f"{gid}.json"
+    # the head judge's and the old owner's laptops put nothing back: not their game
+    for who in ("head", "f1"):
+        t = open_tournament(folder, startup_backup=False, config_dir=cfg.get(who), lock=False)
+        try:
+            found = scan_sync_conflicts(t)
+            assert [(c.status, c.laptop, c.for_head_judge) for c in found] == [
+                (DIVERGED, ids["f2"], True)
+            ]
+        finally:
+            t.close()
+        assert path.read_bytes() == late
+    written: list[Path] = []
+    t = open_tournament(
+        folder, startup_backup=False, config_dir=cfg["f2"], on_written=written.append
+    )
+    try:
+        (found,) = scan_sync_conflicts(t)
+        assert (found.status, found.laptop, found.common, found.ours, found.theirs) == (
+            RECLAIMED,
+            ids["f2"],
+            1,
+            1,
+            2,
+        )
+        assert not found.for_head_judge
+        assert path.read_bytes() == on
+        (copy,) = find_conflict_copies(folder)
+        assert copy.path.read_bytes() == late and copy.path.name == found.detail
+        assert copy.device == ids["f2"][:7].upper()  # made by this laptop
+        assert (folder / "conflicts" / "resolved" / copy_name(gid, "FIELD22")).read_bytes() == on
+        assert set(written) == {path, copy.path, path.parent / copy_name(gid, "FIELD22")}
+        # the game goes on here, and the old owner's events are the head judge's conflict
+        t.append_game_event(gid, "note", {"text": "field 2 after the partition"})
+        t.release_log("games", gid)
+        assert [(c.status, c.laptop, c.for_head_judge) for c in scan_sync_conflicts(t)] == [
+            (DIVERGED, ids["f1"], True)
+        ]
+        assert [(c.status, c.laptop) for c in scan_sync_conflicts(t)] == [
+            (DIVERGED, ids["f1"])
+        ]  # scanned again: still the head judge's, never put back or merged
+    finally:
+        t.close()
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f1"])
+    try:  # on the old owner's laptop the live game holds the hand-over: not put back
+        assert [(c.status, c.laptop) for c in scan_sync_conflicts(t)] == [(DIVERGED, ids["f1"])]
+        assert t.game_write_refusal(gid) is not None
+    finally:
+        t.close()
+    assert not [f for f in verify_folder(folder)[f"games/{gid}.json"] if "own the game" in f]
+
+
+def test_a_game_judged_live_goes_on_after_its_version_is_put_back(handed_over):
+    """Issue 22: Field 2 judges the game live when Syncthing replaces its file with the old
+    owner's newer version. The next key is refused with a clear message (nothing written,
+    no crash); the app's conflict watch, which leaves a game judged live alone, still puts
+    the session's own version back (the open log holds exactly the copy's events), and the
+    live session goes on appending to the file put back."""
+    import os
+
+    from fieldjudge.services.sync.conflicts import ConflictWatch
+
+    folder, cfg, ids, gid, late, on = handed_over
+    path = folder / "games" / f"{gid}.json"
+    (path.parent / copy_name(gid, "FIELD22")).unlink()
+    path.write_bytes(on)
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f2"])
+    try:
+        s = GameSession(t, gid, clock=FakeClock(datetime(2026, 5, 16, 9, tzinfo=UTC)), judge="J")
+        a, b = s.teams
+        s.append("checkin", {"team": a, "late": False})
+        mine = path.read_bytes()
+        # Syncthing: ours moved aside as the copy, the old owner's newer file in its place
+        copy = path.parent / copy_name(gid, "FIELD22")
+        os.replace(path, copy)
+        incoming = path.with_name(f".syncthing.{path.name}.tmp")
+        incoming.write_bytes(late)
+        incoming.replace(path)
+        with pytest.raises(Refused, match="changed on disk by someone else"):
+            s.append("checkin", {"team": b, "late": False})
+        assert path.read_bytes() == late and copy.read_bytes() == mine
+        watch = ConflictWatch(t)
+        assert [(c.status, c.laptop) for c in watch.poll(busy=[gid])] == [(RECLAIMED, ids["f2"])]
+        assert path.read_bytes() == mine
+        s.append("checkin", {"team": b, "late": False})
+        assert [e["hash"] for e in bundle.read_log_file(path)["events"]] == [
+            e.hash for e in s.events
+        ]
+        (left,) = find_conflict_copies(folder)
+        assert left.path.read_bytes() == late
+        # the old owner's copy is never put back or merged while the game is judged live
+        assert watch.poll(busy=[gid]) == []
+        assert [(c.status, c.laptop) for c in watch.poll(busy=[])] == [(DIVERGED, ids["f1"])]
+    finally:
+        t.close()
+
+
+def test_the_cut_off_old_owners_later_manifest_line_does_not_anchor_the_game(handed_over):
+    """Issue 22: cut off, the old owner went on judging its game and recorded a step in its
+    manifest (the game's end, say) after the new owner's take-over. The newest line would
+    make the old owner's version the one the manifests vouch for on every laptop; a head
+    that a laptop records for a game the head judge handed away from it, at or after the
+    new owner's take-over, vouches for nothing: the new owner still puts its version back,
+    goes on, and verify finds the live game whole; nor does the old owner's own local
+    memory of that head make the game damaged on its laptop."""
+    folder, cfg, ids, gid, late, on = handed_over
+    path = folder / "games" / f"{gid}.json"
+    aside = folder.parent / "aside"
+    aside.mkdir()
+    hidden = [folder / "laptops" / ids["head"] / "handovers.json"]
+    hidden.append(folder / "laptops" / ids["f2"] / "heads.jsonl")
+    hidden.append(folder / ".cache" / "index.json")  # Field 2's local memory, not Field 1's
+    for p in hidden:  # what the cut-off laptop cannot see
+        p.replace(aside / p.parent.name)
+    path.write_bytes(late)
+    (path.parent / copy_name(gid, "FIELD22")).unlink()
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f1"])
+    try:
+        t.append_game_event(gid, "note", {"text": "field 1, cut off, goes on"})
+        t.record_step(gid, "game_end")  # after Field 2's take-over, 3 events
+    finally:
+        t.close()
+    f1_memory = folder / ".cache" / "index.json"
+    f1_memory.replace(aside / "f1-index.json")
+    for p in hidden:
+        (aside / p.parent.name).replace(p)
+    (path.parent / copy_name(gid, "FIELD22")).write_bytes(on)
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f2"])
+    try:
+        assert [(c.status, c.laptop) for c in scan_sync_conflicts(t)] == [(RECLAIMED, ids["f2"])]
+        t.append_game_event(gid, "note", {"text": "field 2 after the partition"})
+    finally:
+        t.close()
+    faults = verify_folder(folder)[f"games/{gid}.json"]
+    assert not [f for f in faults if "manifest" in f or "own the game" in f], faults
+    f1_memory.replace(aside / "f2-index.json")
+    (aside / "f1-index.json").replace(f1_memory)  # the old owner's laptop, its own memory
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg["f1"])
+    try:
+        assert len(t.game_log(gid).events) == 4  # no DamagedFile: Field 2's game, whole
+        assert t.game_write_refusal(gid) is not None
+    finally:
+        t.close()

@@ -22,7 +22,7 @@ import orjson
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import Phrase, catalog, joined
-from fieldjudge.rules.ownership import may_append
+from fieldjudge.rules.ownership import may_append, not_owner
 from fieldjudge.rules.protocol import Protocol, advance_protocol, fold_protocol
 from fieldjudge.rules.schedule import ScheduleCheck
 from fieldjudge.services.paintball import summaries
@@ -37,13 +37,23 @@ from fieldjudge.services.trust.head_judge import (
     pinned_head_judge_key,
 )
 from fieldjudge.services.trust.signing import signed_message
-from fieldjudge.store import HANDOVER, DamagedFile, EventLog, Refused, Tournament, WriteKey, anchors
+from fieldjudge.store import (
+    HANDOVER,
+    DamagedFile,
+    EventLog,
+    Refused,
+    Tournament,
+    WriteKey,
+    WriterConflict,
+    anchors,
+)
 from fieldjudge.store.auth_log import AuthLog
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.sync_files import (
     LAPTOP_FILE,
+    handovers_stamp,
     read_handovers,
     write_handovers,
     write_laptop_file,
@@ -127,6 +137,10 @@ class TournamentService:
         store.before_write(self._sign_ahead)
         self._anchors: tuple[Any, dict[tuple[str, str], identity.Anchor]] | None = None
         self._claims: tuple[Any, set[tuple[str, str]]] | None = None
+        # (stamp of the handovers.json files, the records whose signature holds)
+        self._handovers: tuple[Any, list[dict[str, Any]]] | None = None
+        # game id -> (event count, head hash, the records its take-overs carry)
+        self._carried: dict[str, tuple[int, str, frozenset[str]]] = {}
         # game id -> (event count, head hash, the protocol folded over those events): an
         # append advances it by its own event instead of folding the whole game again (31);
         # a log that changed otherwise (another head: a merge, a reload) is folded again
@@ -255,6 +269,11 @@ class TournamentService:
 
     def release_log(self, kind: str, log_id: str) -> None:
         self.store.release_log(kind, log_id)
+
+    def reseat_log(self, game_id: str) -> bool:
+        """Keep a game's open log (a live session's) on its file, replaced by one with the
+        same events; else release it (False). See ``Tournament.reseat_log``."""
+        return self.store.reseat_log(game_id)
 
     def game_faults(self, game_id: str) -> list[str]:
         """Why the game's file is not as its laptops signed it (what ``verify`` says of
@@ -555,8 +574,9 @@ class TournamentService:
         return self._claims[1]
 
     def anchor(self, game_id: str, kind: str = "games") -> tuple[int, str] | None:
-        """The newest head of the game that any laptop's manifest records (signed)."""
-        stamp = anchors.heads_stamp(self.folder)
+        """The newest head of the game that any laptop's manifest records (signed), a laptop
+        the head judge handed the game away from left out from the take-over on."""
+        stamp = (anchors.heads_stamp(self.folder), handovers_stamp(self.folder))
         if self._anchors is None or self._anchors[0] != stamp:
             reg = identity.registry(self.folder, self.pinned_hj)
             heads, _faults = identity.manifest(self.folder, reg, self.pinned_hj)
@@ -625,6 +645,7 @@ class TournamentService:
         )
         if why is None and etype != HANDOVER:
             why = may_append(log.owner, self.owner_id)  # one writer per game
+            why = why or self._handed_away(game_id, log)
             record = self.handover_for(game_id, log.owner) if why else None
             if record is not None:  # handed over to this laptop: taken over by its append
                 self._take_over(game_id, log, record, judge)
@@ -657,6 +678,11 @@ class TournamentService:
                 )
         except Refused as exc:
             raise translated(exc) from None
+        except WriterConflict:
+            # e.g. Syncthing replaced the file with another laptop's version while this
+            # laptop judges the game live: the conflict scan puts this laptop's version
+            # back if the game is its own (issue 22); the judge is told, never crashed
+            raise Refused(file_changed_elsewhere()) from None
         self._keep_protocol(game_id, log, protocol, event)
         if etype in identity.manifest_steps():
             self._record_head(game_id, log, etype)
@@ -813,24 +839,76 @@ class TournamentService:
     def handover_for(self, game_id: str, owner: str | None) -> dict[str, Any] | None:
         """The head judge's signed record giving this game from ``owner`` to this laptop,
         not yet taken (None: there is none)."""
-        for r in reversed(read_handovers(self.folder)):
+        for r in reversed(self._valid_handovers()):
             if (
                 r.get("game") == game_id
                 and r.get("from_laptop") == owner
                 and r.get("to_laptop") == self.owner_id
-                and identity.handover_record_fault(r, self.pinned_hj) is None
             ):
                 return r
         return None
+
+    def _valid_handovers(self) -> list[dict[str, Any]]:
+        """Every laptop's hand-over records whose head-judge signature holds, read again
+        only when a ``handovers.json`` changed (every append asks: :meth:`_handed_away`)."""
+        stamp = handovers_stamp(self.folder)
+        if self._handovers is None or self._handovers[0] != stamp:
+            valid = [
+                r
+                for r in read_handovers(self.folder)
+                if identity.handover_record_fault(r, self.pinned_hj) is None
+            ]
+            self._handovers = (stamp, valid)
+        return self._handovers[1]
 
     def game_write_refusal(self, game_id: str) -> Phrase | None:
         """Why this laptop may not append to the game (None: it owns it, or the head judge
         handed it over to it and the next append takes it over)."""
         log = self.game_log(game_id, create=False)
-        why = may_append(log.owner, self.owner_id)
+        why = may_append(log.owner, self.owner_id) or self._handed_away(game_id, log)
         if why is not None and self.handover_for(game_id, log.owner) is not None:
             return None
         return why
+
+    def _handed_away(self, game_id: str, log: EventLog) -> Phrase | None:
+        """Why this laptop, the game's owner in its file, may no longer append: the head
+        judge handed the game to another laptop by a signed record this laptop now sees,
+        which the new owner has not taken over yet (a laptop cut off while he did: its
+        later writes would only be a conflict for him, issue 22). The newest such record
+        from this laptop counts (one giving the game back to it lifts it); a record a
+        take-over in the log already carries is done."""
+        me = self.owner_id
+        mine = [
+            r
+            for r in self._valid_handovers()
+            if r.get("game") == game_id and r.get("from_laptop") == me
+        ]
+        if not mine:
+            return None
+        carried = self._carried_records(game_id, log)
+        pending = [r for r in mine if str(r.get("hj_sig")) not in carried]
+        if not pending:
+            return None
+        newest = max(pending, key=lambda r: str(r.get("at", "")))
+        to = str(newest.get("to_laptop", ""))
+        return not_owner(to) if to and to != me else None
+
+    def _carried_records(self, game_id: str, log: EventLog) -> frozenset[str]:
+        """The head judge's signatures of the hand-over records the game's take-overs
+        carry, advanced by the events appended since last asked (an append costs the same
+        at any length of the game); read again when the log changed otherwise."""
+        events = log.events
+        n, head, sigs = self._carried.get(game_id, (0, "", frozenset()))
+        if n > len(events) or (n and events[n - 1].hash != head):
+            n, sigs = 0, frozenset()
+        more = {
+            str(e.data["record"].get("hj_sig"))
+            for e in events[n:]
+            if e.type == HANDOVER and isinstance(e.data.get("record"), dict)
+        }
+        sigs = sigs | more
+        self._carried[game_id] = (len(events), events[-1].hash if events else "", sigs)
+        return sigs
 
     def _take_over(self, game_id: str, log: EventLog, record: dict[str, Any], judge: str) -> None:
         """This laptop's own append of the hand-over the head judge signed for it."""
@@ -846,6 +924,14 @@ class TournamentService:
     @staticmethod
     def _teams(log: EventLog) -> tuple[str, str]:
         return (str(log.meta.get("team_a", "")), str(log.meta.get("team_b", "")))
+
+
+@catalog
+def file_changed_elsewhere() -> Phrase:
+    return Phrase(
+        "the game file was changed on disk by someone else (e.g. another laptop's version, "
+        "through Syncthing): nothing was written; try again in a few seconds"
+    )
 
 
 @catalog

@@ -303,6 +303,22 @@ class EventLog:
         if self._key is None and self.meta.get("tournament_id"):
             raise NotTheWriter(self.path.name)  # a tournament's log opened bare
 
+    def take_file(self, other: EventLog) -> bool:
+        """Go on with ``other``, the same file opened again, when it holds exactly this
+        log's events: the file was replaced by one with the same content (a laptop put
+        its own version of the game back after another laptop's replaced it). Whoever
+        holds this log (a live session) appends to the new file from now on. False, and
+        ``other`` closed, when it holds anything else."""
+        if [e.hash for e in other.events] != [e.hash for e in self.events] or (
+            other.head != self.head
+        ):
+            other.close()
+            return False
+        old, self._db, self._storage = self._db, other._db, other._storage
+        self.meta = other.meta
+        old.close()
+        return True
+
     def compact(self) -> None:
         """Rewrite the file without dead records (atomically). Appends never need it: an
         event log has one dead record (the previous head) per live event."""

@@ -119,6 +119,19 @@ def read_handovers(folder: Path) -> list[dict[str, Any]]:
     return out
 
 
+def handovers_stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """(laptop, size, mtime_ns) of every ``handovers.json``: changes when one is written."""
+    root = Path(folder) / LAPTOPS
+    out = []
+    for path in sorted(root.glob(f"*/{HANDOVERS_FILE}")) if root.is_dir() else []:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        out.append((path.parent.name, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
 def register_laptop(
     folder: Path, laptop_id: str, name: str, syncthing_device: str = "", public_key: str = ""
 ) -> Path:
@@ -211,6 +224,38 @@ def find_conflict_copies(folder: Path, kinds: tuple[str, ...] = ("games", "quidd
         if c is not None and c.original.suffix == ".json":
             out.append(c)
     return sorted(out, key=lambda c: (c.when, c.path.name))
+
+
+def conflict_copy_path(original: Path, when: datetime, device: str) -> Path:
+    """A free name for a new conflict copy of ``original`` in Syncthing's form
+    (``<stem>.sync-conflict-<YYYYMMDD>-<HHMMSS>-<device><ext>``), a second later while
+    one of that name exists. ``device``: 7 capital letters or digits."""
+    if not re.fullmatch(r"[A-Z0-9]{7}", device):
+        raise Refused(f"{device!r} is not the start of a Syncthing device ID")
+    original = Path(original)
+    for n in range(3600):
+        stamp = datetime.fromtimestamp(when.timestamp() + n).strftime("%Y%m%d-%H%M%S")
+        path = original.with_name(
+            f"{original.stem}.sync-conflict-{stamp}-{device}{original.suffix}"
+        )
+        if not path.exists():
+            return path
+    raise Refused(f"no free name for a conflict copy of {original.name}")
+
+
+def put_back(copy: ConflictCopy, new_copy: Path, archive: Path) -> None:
+    """Make a conflict copy the live file again, the live version becoming a conflict copy
+    in its place (issue 22: the game's owner after a hand-over puts back its own version
+    when Syncthing kept the old owner's newer one). Nothing is lost at any point of a
+    power cut: the live version is first copied durably to ``new_copy`` (a name of
+    :func:`conflict_copy_path`), then the copy's content replaces the live file
+    atomically, and only then the copy, now the same as the live file, leaves the synced
+    folder for ``archive`` (local, kept; Syncthing removes it on the other laptops)."""
+    if new_copy.exists() or parse_conflict_name(new_copy) is None:
+        raise Refused(f"{new_copy.name} is not a free conflict copy name")
+    copy_durably(copy.original, new_copy)
+    atomic_write_bytes(copy.original, copy.path.read_bytes())
+    keep_file(copy.path, archive)
 
 
 def keep_file(src: Path, folder: Path, move: bool = True, name: str = "") -> Path:

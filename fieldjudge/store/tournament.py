@@ -376,6 +376,23 @@ class Tournament(TablesMixin):
             log.close()
         self.index.invalidate(log_id)
 
+    def reseat_log(self, game_id: str) -> bool:
+        """Keep the open log of a game (a live session holds it) on the file now at its
+        path, when that file holds exactly the log's events, checked as on opening (see
+        :meth:`EventLog.take_file`). Otherwise the log is released (False): the next
+        access reopens and verifies the file."""
+        log = self._logs.get(game_id)
+        if log is not None:
+            try:
+                fresh = EventLog.open(self.game_path(game_id), key=self._key, rewrite=self.writes)
+            except DamagedFile:
+                fresh = None
+            if fresh is not None and log.take_file(fresh):
+                self.index.invalidate(game_id)
+                return True
+        self.release_log("games", game_id)
+        return False
+
     @contextlib.contextmanager
     def reading_game_log(
         self, game_id: str, anchor: tuple[int, str] | None = None

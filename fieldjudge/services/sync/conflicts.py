@@ -12,7 +12,14 @@ by event id along the hash chain, with the existing merge logic:
 - the copy extends the log but an event it adds is signed by another laptop (or by
   nobody, or not validly) → ``not_owner``: listed for the head judge, not merged;
 - both have events the other lacks → ``diverged``: a merge conflict kept in ``conflicts/``
-  for the head judge, as for a merge from a USB stick.
+  for the head judge, as for a merge from a USB stick;
+- except on the laptop that owns the game along the copy, when the copy is its own and
+  the live file is not (:func:`_rightful_copy`) → ``reclaimed``: Syncthing keeps the newer
+  file as the live one, so a cut-off old owner writing after the new owner took the game
+  over by its hand-over would make its own events the live game everywhere and the new
+  owner's take-over a copy (issue 22). The owner puts its version back as the live file
+  and keeps the live one as a new conflict copy (by signatures, the other laptop's), which
+  every laptop then lists for the head judge as ``diverged``.
 
 Who wrote a copy is read from the signatures of the events it adds, never from its file
 name: Syncthing names a conflict copy after the device whose version *won*, not after the
@@ -27,11 +34,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.rules.ownership import Handover, HandoverLike, may_append
+from fieldjudge.rules.events import Event
+from fieldjudge.rules.ownership import (
+    Handover,
+    HandoverLike,
+    current_owner,
+    foreign_writes,
+    may_append,
+)
 
 # The merge logic is imported from this one place: re-point it when it moves into services/.
 from fieldjudge.services.sync import merge as merge_logic
@@ -40,17 +55,21 @@ from fieldjudge.services.trust import authority, identity
 from fieldjudge.store import HANDOVER, DamagedFile, Refused, bundle
 from fieldjudge.store.sync_files import (
     ConflictCopy,
+    conflict_copy_path,
     find_conflict_copies,
     keep_file,
     laptop_devices,
     parse_conflict_name,
+    put_back,
 )
+from fieldjudge.store.tournament import anchor_fault
 
 MERGED = "merged"
 CONTAINED = "contained"
 WAITING_OWNER = "waiting_owner"
 NOT_OWNER = "not_owner"
 DIVERGED = "diverged"
+RECLAIMED = "reclaimed"
 DAMAGED = "damaged"
 TOURNAMENT_COPY = "tournament_copy"
 TOURNAMENT = "tournament"
@@ -91,6 +110,11 @@ class SyncConflict:
             DIVERGED: (
                 f"CONFLICT {head}: {self.common} events in common, then {self.ours} here and "
                 f"{self.theirs} there: for the head judge"
+            ),
+            RECLAIMED: (
+                f"{head}: this laptop's version, {self.theirs} event(s) after {self.common} in "
+                f"common, is the game again; the {self.ours} event(s) of the other version are "
+                f"kept in {self.detail} for the head judge"
             ),
             DAMAGED: f"{head}: damaged copy ({self.detail}): for the head judge",
             TOURNAMENT_COPY: (
@@ -151,6 +175,87 @@ def _handovers(
     ]
 
 
+def _moves(
+    t: TournamentService, events: list[dict], reg: dict[str, identity.LaptopInfo], kind: str
+) -> list[tuple[int, str, str, Handover | None]]:
+    """``(seq, signer, type, hand-over)`` of each event (the hand-over only when its
+    signatures hold), as :func:`~fieldjudge.rules.ownership.foreign_writes` reads them."""
+    valid = {id(e) for e in events if _handovers(t, [e], reg, kind)}
+    out = []
+    for e in events:
+        raw = e.get("data")
+        data: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        move = (
+            Handover(str(data.get("from_laptop", "")), str(data.get("to_laptop", "")))
+            if id(e) in valid
+            else None
+        )
+        out.append((int(e.get("seq") or 0), str(e.get("signer") or ""), str(e.get("type")), move))
+    return out
+
+
+def _rightful_copy(
+    t: TournamentService,
+    log_id: str,
+    ours: list[dict],
+    theirs: list[dict],
+    k: int,
+    signer: str | None,
+    owner: str | None,
+    handovers: list[HandoverLike],
+    this_laptop: str,
+    reg: dict[str, identity.LaptopInfo],
+) -> bool:
+    """Whether a diverged copy of a game is this laptop's own version of a game it owns
+    while the live file is not (issue 22), so that this laptop, the one writer of the
+    game, puts its version back:
+
+    - every event the copy adds is validly signed by this laptop (``signer``: the one
+      laptop :func:`_signer` found), and each one by the owner at its point: the owner
+      where the two versions part, moved by the copy's own valid hand-overs (the take-over
+      this laptop appended for the head judge's record); this laptop owns the game at the
+      copy's end;
+    - the live file's events after that point hold no valid hand-over (no decision of the
+      head judge the copy lacks) and are not all this laptop's: another laptop wrote them
+      into a game it no longer owns along the copy;
+    - the copy reaches the newest head the laptops' signed manifests record for the game
+      (this laptop's take-over among them): a version the head judge decided against,
+      recorded later, is never put back."""
+    mine, live = theirs[k:], ours[k:]
+    if owner is None or signer != this_laptop or not mine or not live:
+        return False
+    start = current_owner(owner, handovers)
+    moves = _moves(t, mine, reg, "games")
+    if foreign_writes(start, moves):
+        return False
+    if current_owner(start, [m for *_, m in moves if m is not None]) != this_laptop:
+        return False
+    if _handovers(t, live, reg, "games") or all(e.get("signer") == this_laptop for e in live):
+        return False
+    return anchor_fault([Event.from_doc(d) for d in theirs], t.anchor(log_id)) is None
+
+
+def _held_is(t: TournamentService, game_id: str, events: list[dict]) -> bool:
+    """Whether this laptop holds the game's log open with exactly ``events``."""
+    held = t.store.open_game_log(game_id)
+    return held is not None and [e.hash for e in held.events] == [d["hash"] for d in events]
+
+
+def _device_word(devices: dict[str, str], laptop: str) -> str:
+    """What a conflict copy this laptop makes is named after: its Syncthing device (the
+    first 7 characters of the ID), else the start of its laptop id."""
+    word = (devices.get(laptop) or laptop).replace("-", "")[:7].upper()
+    return word if len(word) == 7 and word.isalnum() and word.isascii() else "UNKNOWN"
+
+
+def _tell(t: TournamentService, *paths: Path) -> None:
+    """Files written (or removed) here, for the other laptops: Syncthing is asked to
+    rescan each one at once (``on_written``) rather than waiting for its watcher."""
+    if t.on_written is not None:
+        for p in paths:
+            t.on_written(p)
+
+
 def scan_sync_conflicts(
     t: TournamentService,
     this_laptop_id: str = "",
@@ -161,7 +266,10 @@ def scan_sync_conflicts(
     docstring). ``this_laptop_id``: the laptop running this (its games it may write);
     ``handovers_of(log_id)``: the head judge's verified handovers of a game (default: the
     validly signed hand-overs in the log itself); ``skip``: ids of logs to leave for a later
-    scan (a game this laptop is judging live: its open session alone appends to it)."""
+    scan (a game this laptop is judging live: its open session alone appends to it), but
+    for the put-back of the session's own version, which the session goes on with
+    (``reclaimed``: the open log holds exactly the copy's events, and stays open on the
+    file put back)."""
     devices = laptop_devices(t.folder)
     reg = identity.registry(t.folder, t.pinned_hj)
     this_laptop_id = this_laptop_id or t.owner_id
@@ -169,7 +277,8 @@ def scan_sync_conflicts(
     skipped = set(skip)
     for c in find_conflict_copies(t.folder):
         kind = c.path.parent.name
-        if c.log_id in skipped:
+        busy = c.log_id in skipped
+        if busy and kind != "games":
             continue
         if c.path.parent == Path(t.folder):  # tournament.json: the head judge decides
             # no events to read a signer from: Syncthing's device name is all there is
@@ -179,13 +288,15 @@ def scan_sync_conflicts(
         try:
             theirs_doc = bundle.read_log_file(c.path)
         except DamagedFile as exc:
-            out.append(SyncConflict(c, kind, DAMAGED, detail=exc.fault))
+            if not busy:
+                out.append(SyncConflict(c, kind, DAMAGED, detail=exc.fault))
             continue
         theirs = theirs_doc["events"]
         try:
             ours_doc = bundle.read_log_file(c.original) if c.original.exists() else None
         except DamagedFile as exc:
-            out.append(SyncConflict(c, kind, DAMAGED, detail=f"log: {exc.fault}"))
+            if not busy:
+                out.append(SyncConflict(c, kind, DAMAGED, detail=f"log: {exc.fault}"))
             continue
         ours = ours_doc["events"] if ours_doc else []
         meta = (ours_doc or theirs_doc)["meta"]
@@ -195,6 +306,15 @@ def scan_sync_conflicts(
         handovers = list(
             handovers_of(c.log_id) if handovers_of else _handovers(t, ours[:k], reg, kind)
         )
+        rightful = (
+            kind == "games"
+            and k < min(len(ours), len(theirs))
+            and _rightful_copy(
+                t, c.log_id, ours, theirs, k, signer, owner, handovers, this_laptop_id, reg
+            )
+        )
+        if busy and not (rightful and _held_is(t, c.log_id, theirs)):
+            continue
 
         found = partial(
             SyncConflict,
@@ -216,7 +336,16 @@ def scan_sync_conflicts(
                 out.append(found(WAITING_OWNER))
             else:
                 _merge(t, kind, c.log_id, theirs_doc)
+                _tell(t, c.original)
                 out.append(found(MERGED))
+        elif rightful:
+            when = datetime.fromtimestamp(t.wall())  # local time, as Syncthing names copies
+            new = conflict_copy_path(c.original, when, _device_word(devices, this_laptop_id))
+            put_back(c, new, t.folder / merge_logic.CONFLICTS / "resolved")
+            if not (busy and t.reseat_log(c.log_id)):
+                t.release_log(kind, c.log_id)
+            _tell(t, c.original, new, c.path)
+            out.append(found(RECLAIMED, detail=new.name))
         else:
             report = _merge(t, kind, c.log_id, theirs_doc)
             out.append(
@@ -310,4 +439,5 @@ def resolve_sync_conflict(t: TournamentService, path: Path, keep: str, secret: s
         merge_logic.resolve(t, kept, "ours", grant=grant)
     target = keep_file(path, resolved)
     t.release_log(kind, c.log_id)
+    _tell(t, c.original, path)
     return target

@@ -28,6 +28,7 @@ from fieldjudge.store.anchors import heads_stamp as anchors_stamp
 from fieldjudge.store.auth_log import read_all as read_attempts
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
+from fieldjudge.store.sync_files import handovers_stamp
 from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE, anchor_fault
 from fieldjudge.store.validate import validate_data
 
@@ -378,7 +379,7 @@ class Verifier:
 
     def stamp(self) -> tuple[Any, ...]:
         """Changes when a file the context is read from does (``tournament.json``, its
-        signature, a registration, a manifest): one ``stat`` each."""
+        signature, a registration, a manifest, a hand-over record): one ``stat`` each."""
         return (*self._stamp(), file_key(self.folder / "tournament.sig"))
 
     def _stamp(self) -> tuple[Any, ...]:
@@ -388,6 +389,7 @@ class Verifier:
             file_key(self.folder / TOURNAMENT_FILE),
             tuple((p.parent.name, file_key(p)) for p in laptops),
             anchors_stamp(self.folder),
+            handovers_stamp(self.folder),  # who a game was handed away from (issue 22)
         )
 
     def context(self) -> Context:

@@ -19,7 +19,7 @@ and merge. Every check returns a fault (an English sentence naming what is wrong
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ from fieldjudge.store.anchors import (
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.pins import BadTournamentId, HeadJudgePins
 from fieldjudge.store.schema import HANDOVER, signed_meta_of
+from fieldjudge.store.sync_files import read_handovers
 
 #: a game file's meta fields the schedule signs, as a fault names them (the English is the
 #: field's name in the file, as before)
@@ -285,7 +286,8 @@ def manifest(
 ) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
     """The newest validly signed head of each game in every laptop's manifest, and the
     faults of each manifest file (relative path -> faults). ``hj_public``: the tournament's
-    head judge key; with one, a laptop he has not registered anchors nothing."""
+    head judge key; with one, a laptop he has not registered anchors nothing, and a laptop
+    he handed a game away from anchors nothing of it from the new owner's take-over on."""
     m = read_manifests(folder, reg, hj_public)
     return m.heads, m.faults
 
@@ -295,9 +297,11 @@ def read_manifests(
 ) -> Manifests:
     """:func:`manifest` with the tips and signed heads of the clean manifests."""
     rows = read_heads(folder)
-    heads, faults = manifest_of_rows(rows, reg, hj_public)
+    records = [r for r in read_handovers(folder) if handover_record_fault(r, hj_public) is None]
+    passed_over: set[tuple[str, str, int, str]] = set()
+    heads, faults = manifest_of_rows(rows, reg, hj_public, records, passed_over)
     signed = dict(heads)
-    _check_local_cache(folder, rows, heads, faults, reg, hj_public)
+    _check_local_cache(folder, rows, heads, faults, reg, hj_public, passed_over)
     tips = {}
     for lid, lid_rows in rows.items():
         info = reg.get(lid)
@@ -314,13 +318,15 @@ def _check_local_cache(
     faults: dict[str, list[str]],
     reg: Mapping[str, LaptopInfo],
     hj_public: str | None = None,
+    passed_over: Collection[tuple[str, str, int, str]] = (),
 ) -> None:
     """What this laptop's local cache (``.cache/``, never synced) remembers: how long the
     manifest it wrote was, and the last head of each game it recorded; how long the other
     laptops' manifests were when its app last saw them, and the heads they recorded. A
     manifest shorter than that, or another line at its end, was cut (its newest lines
     deleted, maybe with a game's newest events); a game's anchor is the newest of the
-    manifest and the cache."""
+    manifest and the cache, but for a head the manifest left out (``passed_over``:
+    recorded after the head judge handed the game away from its laptop)."""
     index = SummaryIndex(folder)
     for lid, (length, digest), who in [
         *((lid, m, "wrote") for lid in index.manifests if (m := index.manifest_length(lid))),
@@ -357,6 +363,8 @@ def _check_local_cache(
         info = reg.get(a.laptop)
         if hj_public and (info is None or not info.registered):
             continue  # anchors nothing, as its manifest lines would not
+        if (kind, gid, a.count, a.hash) in passed_over:
+            continue  # recorded after the game was handed away from its laptop
         cur = heads.get((kind, gid))
         if cur is None or (a.at, a.count) > (cur.at, cur.count):
             heads[(kind, gid)] = a
@@ -367,7 +375,9 @@ def _check_local_cache(
     for gid in list(index.heads):
         cached = index.last_head(gid)
         cur = heads.get(("games", gid))
-        if cached is not None and (cur is None or cached[0] > cur.count):
+        if cached is None or ("games", gid, *cached) in passed_over:
+            continue  # none, or recorded after the game was handed away from this laptop
+        if cur is None or cached[0] > cur.count:
             heads[("games", gid)] = Anchor(cached[0], cached[1], own, "this laptop's cache")
 
 
@@ -390,9 +400,14 @@ def manifest_of_rows(
     all_rows: Mapping[str, list[tuple[int, dict[str, Any] | None]]],
     reg: Mapping[str, LaptopInfo],
     hj_public: str | None = None,
+    handovers: Iterable[Mapping[str, Any]] = (),
+    passed_over: set[tuple[str, str, int, str]] | None = None,
 ) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
-    """:func:`manifest` over parsed manifest lines, by laptop id."""
+    """:func:`manifest` over parsed manifest lines, by laptop id. ``handovers``: the head
+    judge's hand-over records whose signature holds (see :func:`_handed_away`); each head
+    they leave out is added to ``passed_over`` as ``(kind, id, count, hash)``."""
     heads: dict[tuple[str, str], Anchor] = {}
+    found: dict[tuple[str, str], list[Anchor]] = {}
     faults: dict[str, list[str]] = {}
     for lid, rows in all_rows.items():
         rel = f"laptops/{lid}/heads.jsonl"
@@ -453,12 +468,49 @@ def manifest_of_rows(
                 )
                 continue
             at = str(doc.get("at", ""))
-            cur = heads.get((kind, gid))
-            # the newest entry (by its signed time) stands: after a head judge's decision
-            # on a conflict the log may legitimately hold another chain than before
-            if cur is None or (at, count) >= (cur.at, cur.count):
-                heads[(kind, gid)] = Anchor(count, hh, lid, str(doc.get("step", "")), at)
+            found.setdefault((kind, gid), []).append(
+                Anchor(count, hh, lid, str(doc.get("step", "")), at)
+            )
+    moved = {
+        (str(r.get("game")), str(r.get("from_laptop")), str(r.get("to_laptop"))) for r in handovers
+    }
+    handed = {game for game, _from, _to in moved}
+    for key, anchors in found.items():
+        standing = anchors
+        if key[1] in handed:
+            standing = [a for a in anchors if not _handed_away(a, anchors, key[1], moved)]
+            if passed_over is not None:
+                passed_over.update((*key, a.count, a.hash) for a in anchors if a not in standing)
+        # the newest entry (by its signed time) stands: after a head judge's decision
+        # on a conflict the log may legitimately hold another chain than before
+        for a in standing or anchors:
+            cur = heads.get(key)
+            if cur is None or (a.at, a.count) >= (cur.at, cur.count):
+                heads[key] = a
     return heads, {k: v for k, v in faults.items() if v}
+
+
+def _handed_away(
+    a: Anchor, anchors: list[Anchor], game: str, moved: set[tuple[str, str, str]]
+) -> bool:
+    """Whether the head ``a`` was recorded by a laptop the head judge had handed the game
+    away from (issue 22): another laptop took it over, by a record of his from ``a``'s
+    laptop, at or before ``a``'s count, and ``a``'s laptop did not take it back between.
+    A laptop cut off while he did went on, and a step it recorded later than the take-over
+    would otherwise vouch for its writes as the game on every laptop."""
+    for b in anchors:
+        if (
+            b.step == HANDOVER
+            and b.laptop != a.laptop
+            and (game, a.laptop, b.laptop) in moved
+            and b.count <= a.count
+            and not any(
+                c.step == HANDOVER and c.laptop == a.laptop and b.count < c.count <= a.count
+                for c in anchors
+            )
+        ):
+            return True
+    return False
 
 
 def tournament_fault(folder: Path, hj_public: str | None) -> str | None:
