@@ -8,15 +8,18 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+import orjson
 import pytest
 
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
 from fieldjudge.services import open_tournament
 from fieldjudge.services.demo import create_demo
+from fieldjudge.services.trust.checks import Verifier
 from fieldjudge.services.trust.signing import signed_message
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.keys import LaptopKeys
+from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.schema import SIGNED_META
 from fieldjudge.store.storage import load_json_file
 from tests.test_tamper import run_verify
@@ -117,3 +120,23 @@ def test_an_old_log_without_signed_meta_is_noted_and_checked_against_the_schedul
     out = run_verify(folder)
     assert out.returncode != 0
     assert "team_b" in out.stdout + out.stderr
+
+
+def test_a_schedule_row_edited_later_is_seen_by_a_check_that_already_passed(started) -> None:
+    """A pit or an app that found a game clean checks it again when the head judge's
+    schedule row it was checked against changes (its memory of the file is keyed by the
+    row): a field edited by hand in tournament.json is a fault of the game at once, as a
+    fresh ``verify`` says."""
+    folder, gid = started
+    trust = Verifier(folder, HeadJudgePins(), memory={})
+    assert trust.game_faults(gid) == []
+    path = folder / "tournament.json"
+    data = load_json_file(path)
+    row = next(r for r in data["games"].values() if r["id"] == gid)
+    row["field"] = "9" if str(row["field"]) != "9" else "8"
+    path.write_bytes(orjson.dumps(data))
+    trust.refresh()
+    faults = trust.game_faults(gid)
+    assert any("differs from the schedule" in f for f in faults), faults
+    fresh = Verifier(folder, HeadJudgePins(), memory=dict(trust.memory))
+    assert fresh.game_faults(gid) == faults  # the memory of it clean no longer holds

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from fieldjudge.rules import protocol as pr
@@ -441,6 +441,19 @@ class Verifier:
     def _anchor_doc(a: identity.Anchor | None) -> list[Any] | None:
         return [a.count, a.hash] if a is not None else None
 
+    @staticmethod
+    def _row_digest(ctx: Context, rel: str) -> str:
+        """The digest of the schedule's row a game file's signed meta is checked against
+        (its teams, field, start): an edit of the row checks the file again."""
+        path = PurePosixPath(rel)
+        row = ctx.schedule.get(path.stem.split("--")[0]) if path.parent.name == "games" else None
+        return canonical_digest(row)
+
+    def _key(self, ctx: Context, rel: str, fkey: Any, a: identity.Anchor | None) -> tuple:
+        """What a report of ``rel`` holds under: the file as it is, its manifest head, the
+        head judge key, the registrations and its row of the schedule."""
+        return (fkey, a, ctx.hj, tuple(sorted(ctx.reg.items())), self._row_digest(ctx, rel))
+
     def known_faults(self, rel: str) -> list[str] | None:
         """The faults of a log file if known without reading it (a report of the file as
         it is now, or the memory of it clean under the same manifest head, registrations
@@ -450,7 +463,7 @@ class Verifier:
         a = ctx.heads.get((path.parent.name, path.stem.split("--")[0]))
         fkey = file_key(path)
         cached = self._logs.get(rel)
-        if cached is not None and cached[0] == (fkey, a, ctx.hj, tuple(sorted(ctx.reg.items()))):
+        if cached is not None and cached[0] == self._key(ctx, rel, fkey, a):
             return cached[1].faults
         return [] if self._still_clean(rel, ctx, fkey, a) else None
 
@@ -463,6 +476,7 @@ class Verifier:
             and fkey is not None
             and rec.get("key") == list(fkey)
             and rec.get("anchor") == self._anchor_doc(a)
+            and rec.get("row") == self._row_digest(ctx, rel)
         )
 
     def tournament_report(self) -> FileReport:
@@ -486,7 +500,7 @@ class Verifier:
         anchored = not rel.startswith("conflicts/") and kind != MARKER_DIR
         a = ctx.heads.get((kind, log_id)) if anchored else None
         fkey = file_key(path)
-        key = (fkey, a, ctx.hj, tuple(sorted(ctx.reg.items())))
+        key = self._key(ctx, rel, fkey, a)
         cached = self._logs.get(rel)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -514,6 +528,7 @@ class Verifier:
                     "key": list(fkey),
                     "anchor": self._anchor_doc(a),
                     "ctx": self._ctx_digest(ctx),
+                    "row": self._row_digest(ctx, rel),
                     "count": rep.head[0],
                     "head": rep.head[1],
                 }
