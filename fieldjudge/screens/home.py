@@ -494,7 +494,19 @@ class HomeScreen(JudgeScreen):
         have moved on meanwhile); the first resume follows the mount, which filled them."""
         if self._resumed:
             self.reload()
+            self._back_on_game_left()
         self._resumed = True
+
+    def _back_on_game_left(self) -> None:
+        """Back from a game's screen: the games list has the focus, on the game that was
+        open (the restart offer opens one that may not be highlighted; the judge may have
+        pressed ``g`` on the tournaments list) — issue 25, item 8."""
+        game_id, self.app.game_left = self.app.game_left, None
+        table = self.query_one("#games", DataTable)
+        if game_id is None or game_id not in table.rows:
+            return
+        table.move_cursor(row=table.get_row_index(game_id), animate=False)
+        table.focus()
 
     # -- the pit display (issue 14): a key starts and stops it -----------------------------
     def action_pit_display(self) -> None:
