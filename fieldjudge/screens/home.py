@@ -3,6 +3,7 @@ them the sync status line and, when it runs, the pit display's address."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -107,6 +108,14 @@ def _plain(text: str) -> Text:
     return Text(text, no_wrap=True, end="")
 
 
+def one_per_line(hints: str) -> str:
+    """The hints one key a line (the catalog's columns split before each key): the
+    tournaments pane is narrow, the games' state column wide (issue 25,
+    item 7)."""
+    keys = r"\s+(?=(?:[A-Za-z]|F\d+)\s)"  # a space before a key (a Latin letter, F1)
+    return "\n".join(p for line in hints.split("\n") for p in re.split(keys, line.strip()))
+
+
 class HomeScreen(JudgeScreen):
     SCREEN_TITLE = "Home"
     HELP_TEXT = (
@@ -157,8 +166,10 @@ class HomeScreen(JudgeScreen):
             yield Static(_("Tournaments"), classes="pane-title")
             yield OptionList(id="tournaments")
             yield Static(
-                _(
-                    "t teams   s schedule\nn new tournament\nx export  m merge\nj judge   q quidditch\nw pit     N next game\nF1 all keys"
+                one_per_line(
+                    _(
+                        "t teams   s schedule\nn new tournament\nx export  m merge\nj judge   q quidditch\nw pit     N next game\nF1 all keys"
+                    )
                 ),
                 id="home-hints",
             )
