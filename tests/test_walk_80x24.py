@@ -28,11 +28,11 @@ F1 = "\x1bOP"
 FRAME = "█▌▐▎▊▏▍│╭╮╰╯─▀▄▔▁"
 
 
-def flat(t: Terminal, x0: int = 0) -> str:
+def flat(t: Terminal, x0: int = 0, x1: int | None = None) -> str:
     """The screen as one line of words: frames dropped, rows joined with a space (a label
     that wraps inside its dialog reads whole; one cut at the edge does not). With a
     dialog open (its frame's top ``█▀…▀█``), only what is inside the frame."""
-    rows = [line[x0:] for line in t.screen.display]
+    rows = [line[x0:x1] for line in t.screen.display]
     tops = [y for y, line in enumerate(rows) if re.search(r"█▀{20,}█", line)]
     if tops:
         top = tops[0]
@@ -43,11 +43,18 @@ def flat(t: Terminal, x0: int = 0) -> str:
     return " ".join(" ".join(rows).split())
 
 
-def whole(t: Terminal, *labels: str, seconds: float = 20) -> str:
-    """Wait until every label is on the screen whole (wrapped lines joined)."""
-    ok = t.wait_until(lambda: all(" ".join(x.split()) in flat(t) for x in labels), seconds)
+def whole(
+    t: Terminal, *labels: str, seconds: float = 20, x0: int = 0, x1: int | None = None
+) -> str:
+    """Wait until every label is on the screen whole (wrapped lines joined); ``x0``/``x1``:
+    only those columns (one column of a two-column list, whose cells wrap apart)."""
+
+    def shown() -> str:
+        return flat(t, x0, x1)
+
+    ok = t.wait_until(lambda: all(" ".join(x.split()) in shown() for x in labels), seconds)
     if not ok:
-        missing = [x for x in labels if " ".join(x.split()) not in flat(t)]
+        missing = [x for x in labels if " ".join(x.split()) not in shown()]
         raise AssertionError(f"not on the 80×24 screen whole: {missing!r}\n{t.text()}")
     return t.text()
 
@@ -89,8 +96,11 @@ def choose(t: Terminal, *words: str) -> None:
     """The games list's cursor on the row showing ``words``, by ↓ / ↑, each key once the
     previous move shows (the list has the focus: a cursor that does not move fails)."""
     for _ in range(30):
-        (target,) = [y for y, line, _bg in game_rows(t) if all(w in line for w in words)]
-        at = cursor_y(t)
+        targets = [y for y, line, _bg in game_rows(t) if all(w in line for w in words)]
+        if len(targets) != 1:  # the list is being drawn: read it again
+            t.wait_until(lambda: False, 0.2)
+            continue
+        target, at = targets[0], cursor_y(t)
         if at == target:
             # the home screen puts the cursor back on the game left: settled?
             if not t.wait_until(lambda target=target: cursor_y(t) != target, 0.5):
@@ -195,7 +205,28 @@ def test_issue_25_7_every_screen_fits_80x24_in_russian(walk):
     whole(t, "Время пошло")
     t.press("a")
     whole(t, "Поражение — Медведи: номер игрока?", "Enter: принять · Esc: отмена")
-    t.press("42\r")
+    t.press("42")
+    # every elimination reason with its section (26-29.09, 22.01-22.02, 20.07) whole
+    whole(t, "Причина для Медведи #42 Сергей Волков:")
+    whole(  # the list's left column, then its right one
+        t,
+        "[h] поражение (26) ◀ Enter",
+        "[p] игра в поражённом состоянии (28.02)",
+        "[g] стрельба подобранными шарами (29.01)",
+        "[o] выход за пределы поля (29.02)",
+        "[d] имитация поражения («аут») (29.04)",
+        "[t] инструмент / запрещённое снаряжение (29.05)",
+        x1=41,
+    )
+    whole(
+        t,
+        "[e] дальше 2 м от снаряжения (29.06)",
+        "[s] имитация судейских сигналов (29.09)",
+        "[k] действия с маркером в игре (20.07)",
+        x0=41,
+    )
+    w.capture("elimination-reasons")
+    t.press("\r")
     whole(t, "Медведи #42 Сергей Волков: поражение (26)")
     t.press("p")
     whole(t, "ПНК: какая команда?", "[a] Медведи", "[b] Тигры")
