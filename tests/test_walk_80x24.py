@@ -157,6 +157,7 @@ def test_issue_25_7_every_screen_fits_80x24_in_russian(walk):
     # ---- standings: every header whole ----------------------------------------------------
     t.press("S")
     whole(t, "Турнирная таблица", "Команда", "Очки", "Разн.", "Неявки", "Доп. показатели")
+    whole(t, "личные встречи: очки 1, разница +0", x0=50)  # the tie-break wraps in its column
     w.capture("standings")
     back_home(t)
 
@@ -321,6 +322,7 @@ def test_issue_25_7_every_screen_fits_80x24_in_russian(walk):
         "Интервал не измерен",
     )
     w.capture("marker-check")
+    whole(t, "Команда", "Имя", "Результат", x1=40)  # the roster's columns, its last included
     # the rate of fire to a tenth, with the Russian decimal comma (never 113.364)
     results = flat(t, x0=40)  # the check's pane, right of the roster and the chronograph
     assert re.search(r"наименьший интервал 1\d\d,\d мс", results), screen
@@ -362,6 +364,12 @@ def test_issue_25_7_every_screen_fits_80x24_in_russian(walk):
     whole(q, "Хэш серверного сида (SHA-256)")
     q.press("\r")
     whole(q, "№", "Игрок", "Пост", "Позиция", "Состояние", "Заявлено")
+    q.press("\r")  # Джонсон's post: the declaration dialog, saved as offered
+    whole(q, "Джонсон (Г) · Охотник · круг 1", "Без действия с мячом", "Ctrl+S: сохранить")
+    wq.capture("quidditch-declare")
+    q.press("\x13")  # Ctrl+S
+    # the «Declared» column is cut at the 80th column: the line under the table says it all
+    whole(q, "Заявлено · Джонсон (Г): Без действия с мячом", "Внесено постов: 1 из 14")
     wq.capture("quidditch-round")
     q.press("\x11")
     q.exit_code()

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -64,6 +65,9 @@ from fieldjudge.services.paintball.marker_check import MarkerCheckService
 
 # FailedMarkerScreen and parse_fps moved (chrono_dialogs, chrono_readings): still importable here
 __all__ = ["FailedMarkerScreen", "MarkerCheckScreen", "now_local", "open_marker_check", "parse_fps"]
+
+
+NARROW_NAME = 12  # the roster's name column at 80 columns (issue 25, item 7)
 
 
 def now_local() -> datetime:
@@ -146,7 +150,10 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#mc-roster", DataTable)
-        table.add_columns(_("Team"), "#", _("Name"), _("Result"))
+        table.add_columns(_("Team"), "#")
+        # 80 columns: a name longer than the column ends in "…", the result column whole
+        table.add_column(_("Name"), width=NARROW_NAME if self.app.size.width < 110 else None)
+        table.add_column(_("Result"))
         start = self._start()
         title = _("Marker check") + " · "
         if start:
@@ -197,7 +204,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
                 table.add_row(
                     self.names.get(team, team),
                     str(p.number),
-                    p.name,
+                    Text(p.name, no_wrap=True, overflow="ellipsis"),
                     roster_result(p.marker_result, (team, p.number) in self.dq)
                     + (" · " + _("not in the line-up") if p.benched else ""),
                     key=f"{team}|{p.number}",

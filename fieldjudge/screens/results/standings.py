@@ -44,6 +44,9 @@ YES_NO = {
 }
 
 
+TIE_BREAK_WIDTH = 20  # "личные встречи: очки 1, разница +0" in two lines
+
+
 class StandingsScreen(JudgeScreen):
     SCREEN_TITLE = "Standings"
     HELP_TEXT = (
@@ -94,8 +97,10 @@ class StandingsScreen(JudgeScreen):
             _("D"),
             _("L"),
             _("No-shows"),
-            _("Tie-break by"),
         )
+        # the tie-break's words wrap in a column of their own width (its row grows), never
+        # cut at the 80th column (issue 25, item 7)
+        table.add_column(_("Tie-break by"), width=TIE_BREAK_WIDTH)
 
     def on_screen_resume(self) -> None:
         self.reload()
@@ -116,7 +121,7 @@ class StandingsScreen(JudgeScreen):
         for div, rows in by_division.items():
             for row in standing_rows(t, rows):
                 cells = [str(c) for c in row]
-                table.add_row(*([div or "—", *cells] if several else cells))
+                table.add_row(*([div or "—", *cells] if several else cells), height=None)
         counted = _("Games counted: signed protocols") + f" ({len(results.closed_results(t))})"
         later = provisional_lines(t, _)
         if later:
