@@ -168,6 +168,13 @@ async def test_a_form_field_takes_its_own_keys_in_the_order_typed(demo_folder: P
         await wait_for(pilot, lambda: field.value == "xyw", f"xyw, not {field.value!r}")
         typed_fast(app, "home", "q", "end", "!")
         await wait_for(pilot, lambda: field.value == "qxyw!", f"qxyw!, not {field.value!r}")
+        # a character that reaches the form before any field has the focus lands in the
+        # first field (the form just opened), not lost
+        app.screen.set_focus(None)
+        await pilot.pause()
+        typed_fast(app, "К", "у")
+        await wait_for(pilot, lambda: field.value == "qxyw!Ку", f"qxyw!Ку, not {field.value!r}")
+        assert app.screen.focused is field
 
 
 async def test_keys_typed_before_a_form_appears_fill_it(demo_folder: Path) -> None:

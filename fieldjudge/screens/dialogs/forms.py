@@ -95,6 +95,17 @@ class FormScreen(JudgeModal[Values | None]):
         self.query_one(VerticalScroll).can_focus = False
         self.query(Input).first().focus()
 
+    def on_key(self, event: events.Key) -> None:
+        """A character typed before the first field has the focus (the form just opened)
+        goes into that field, not lost (issue 20, day-found: type-ahead)."""
+        if isinstance(self.focused, Input) or not event.is_printable or not event.character:
+            return
+        first = self.query(FormInput).first()
+        first.focus()
+        first.insert_text_at_cursor(event.character)
+        event.stop()
+        event.prevent_default()
+
     def values(self) -> Values:
         return {f.key: self.query_one(f"#f-{f.key}", Input).value.strip() for f in self.fields}
 
