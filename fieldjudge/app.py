@@ -120,6 +120,9 @@ class FieldJudgeApp(App[None]):
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.initial_folder = tournament_folder
         self._offer_running = False  # a running game to offer once the states are known
+        # the game whose screen was opened last: the home screen's games list comes back
+        # on it, focused, when that screen closes (issue 25, item 8)
+        self.game_left: str | None = None
         self.tournament: TournamentService | None = None
         self.monotonic = monotonic  # kept for the screens' timers
         self.wall = wall  # the clock of the head judge's secret attempts (logged, rate-limited)
@@ -399,6 +402,7 @@ class FieldJudgeApp(App[None]):
         assert self.tournament is not None
         try:
             self.push_screen(GameScreen(self.tournament, game_id))
+            self.game_left = game_id
         except DamagedFile as exc:
             self.show_damaged(self.tournament.folder, exc)
 

@@ -10,6 +10,7 @@ import pytest
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.game.dialogs import InspectionDialog
 from fieldjudge.screens.game.widgets import EventLogView
+from tests.screen_text import screen_text
 from tests.test_game_helpers import (
     fake_clock,
     game_id,
@@ -252,12 +253,13 @@ async def test_the_prompt_lies_over_the_log_and_moves_nothing(demo_folder: Path,
         log = screen.query_one(EventLogView)
         before = {w: w.region for w in [log, *screen.query(PlayerRow)]}
         await keys(pilot, "a 4 2")
-        await wait_for(pilot, lambda: screen.prompt.region.height == 9, "the reason menu")
+        # issue 25, item 7: the reasons wrap whole (section numbers included): 14 rows
+        await wait_for(pilot, lambda: screen.prompt.region.height == 14, "the reason menu")
         assert {w: w.region for w in before} == before
         prompt = screen.prompt.region
         assert (prompt.bottom, prompt.x, prompt.width) == (log.region.bottom, 0, 80)
-        assert prompt.y == log.region.y + 1  # the newest line above it
-        assert log.render().plain.split("\n")[0].endswith("Время пошло")
+        shown = screen_text(app)
+        assert "(29.05)" in shown and "(28.02)" in shown and "(29.0…" not in shown
         await keys(pilot, "enter")
         await wait_for(pilot, lambda: not screen.prompt.display, "the prompt closed")
         await pilot.pause()
@@ -272,10 +274,10 @@ async def test_the_prompt_stays_whole_when_the_log_has_little_room(demo_folder: 
     cut."""
     async with game_screen(demo_folder, gid, lang="ru", size=(80, 18)) as (app, pilot, screen):
         await keys(pilot, "space", "a 4 2")
-        await wait_for(pilot, lambda: screen.prompt.region.height == 9, "the reason menu")
+        await wait_for(pilot, lambda: screen.prompt.region.height == 14, "the reason menu")
         log = screen.query_one(EventLogView)
         assert log.region.height == 4
-        assert (screen.prompt.region.y, screen.prompt.region.bottom) == (8, 17)  # footer: 17
+        assert (screen.prompt.region.y, screen.prompt.region.bottom) == (3, 17)  # footer: 17
         title = screen.query_one("#prompt-title")
-        assert screen.get_widget_at(3, 8)[0] is title  # on screen, over the rosters
+        assert screen.get_widget_at(3, 3)[0] is title  # on screen, over the rosters
         assert str(title.render()) == "Причина для Медведи #42 Сергей Волков:"

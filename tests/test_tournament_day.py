@@ -294,25 +294,23 @@ def cursor_row(t: Terminal) -> str | None:
 
 def choose_game(t: Terminal, *words: str) -> None:
     """Move the games list's cursor by keys to the row showing ``words``, each key once
-    the previous move shows; Tab to the next widget while the cursor does not move (the
-    games list has no focus)."""
-    for _attempt in range(4):
-        t.wait_until(lambda: cursor_row(t) is not None, 1.5)
-        for _step in range(len(SCHEDULE) + 3):
-            rows = game_rows(t)
-            cur = cursor_row(t)
-            (target,) = [y for y, line, _bg in rows if all(w in line for w in words)]
-            at = [y for y, line, _bg in rows if line == cur]
-            if at and at[0] == target:
-                # the list reloads (the home's refresh puts the cursor back): settled?
-                if not t.wait_until(lambda cur=cur: cursor_row(t) != cur, 0.3):
-                    return
-                continue
-            t.press(DOWN if not at or at[0] < target else UP)
-            if not t.wait_until(lambda cur=cur: cursor_row(t) != cur, 1.5):
-                break  # the cursor does not move: the games list has no focus
-        t.press("\t")
-    raise AssertionError(f"could not highlight the game {words!r}:\n{t.text()}")
+    the previous move shows. The games list has the focus whenever the home screen is
+    back (issue 25, item 8): a cursor that does not move fails the day."""
+    t.wait_until(lambda: cursor_row(t) is not None, 1.5)
+    for _step in range(2 * len(SCHEDULE) + 6):
+        rows = game_rows(t)
+        cur = cursor_row(t)
+        (target,) = [y for y, line, _bg in rows if all(w in line for w in words)]
+        at = [y for y, line, _bg in rows if line == cur]
+        if at and at[0] == target:
+            # the list reloads (the home's refresh puts the cursor back): settled?
+            if not t.wait_until(lambda cur=cur: cursor_row(t) != cur, 0.3):
+                return
+            continue
+        t.press(DOWN if not at or at[0] < target else UP)
+        if not t.wait_until(lambda cur=cur: cursor_row(t) != cur, WAIT):
+            break
+    raise AssertionError(f"the games list's cursor does not reach {words!r}:\n{t.text()}")
 
 
 def game_row(a: str, b: str) -> tuple[str, ...]:

@@ -8,14 +8,16 @@ import json
 import urllib.request
 from pathlib import Path
 
-from textual.widgets import DataTable
+from textual.widgets import DataTable, OptionList
 
 from fieldjudge.app import make_app
-from fieldjudge.screens.dialogs.forms import FormScreen
+from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen
 from fieldjudge.screens.dialogs.pit import PitPanel
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen, state_text
+from fieldjudge.services import open_tournament
 from fieldjudge.services.laptop import LaptopSettings
+from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
 from tests.screen_text import screen_text
 from tests.test_game_helpers import name_prompt_open, type_text, wait_for
@@ -49,6 +51,54 @@ async def test_a_row_is_highlighted_from_the_start_and_kept_after_a_game(
         await pilot.pause()
         assert highlighted(app) == chosen
         assert app.screen.focused is table(app)
+
+
+async def test_issue_25_8_focus_comes_back_to_the_game_left_from_the_tournaments_list(
+    demo_folder: Path,
+) -> None:
+    """Issue 25, item 8: the judge on the tournaments list opens the highlighted game with
+    ``g``; when the game screen closes the games list has the focus, on that game (↓
+    moves on from it, not the tournaments list)."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
+        for _ in range(4):
+            await pilot.press("down")
+        chosen = app.tournament.games()[4]["id"]
+        await pilot.press("shift+tab")
+        await wait_for(pilot, lambda: isinstance(app.screen.focused, OptionList), "the list")
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        await pilot.pause()
+        assert app.screen.focused is table(app)
+        assert highlighted(app) == chosen
+        await pilot.press("down")
+        assert highlighted(app) == app.tournament.games()[5]["id"]
+
+
+async def test_issue_25_8_after_the_restart_offer_the_cursor_is_on_the_game_reopened(
+    demo_folder: Path,
+) -> None:
+    """Issue 25, item 8: the game reopened from the restart offer (not the highlighted row)
+    is the row the games list shows, focused, when its screen closes."""
+    t = open_tournament(demo_folder, startup_backup=False)
+    try:
+        running = t.games()[6]["id"]
+        GameSession(t, running).start_clock()
+    finally:
+        t.close()
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        await pilot.pause()
+        assert app.screen.focused is table(app)
+        assert highlighted(app) == running
 
 
 async def test_N_asks_the_field_once_then_opens_its_next_unplayed_game(

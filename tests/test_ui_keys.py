@@ -153,6 +153,30 @@ async def test_f1_lists_home_actions_once_with_translated_navigation(demo_folder
 # -- item 9: no key lost or misrouted -------------------------------------------------------
 
 
+async def test_a_form_field_takes_its_own_keys_in_the_order_typed(demo_folder: Path) -> None:
+    """Issue 20 (day-found): in a form, Ctrl+U and Backspace typed in one burst with the
+    characters around them act in order (Textual ran a field's bindings after the
+    characters already queued: ``abc`` Ctrl+U ``xyz`` left the field empty)."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("n")  # the new-tournament form: its first field has the focus
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the form")
+        await pilot.pause()
+        field = app.screen.focused
+        typed_fast(app, "a", "b", "c", "ctrl+u", "x", "y", "z", "backspace", "w")
+        await wait_for(pilot, lambda: field.value == "xyw", f"xyw, not {field.value!r}")
+        typed_fast(app, "home", "q", "end", "!")
+        await wait_for(pilot, lambda: field.value == "qxyw!", f"qxyw!, not {field.value!r}")
+        # a character that reaches the form before any field has the focus lands in the
+        # first field (the form just opened), not lost
+        app.screen.set_focus(None)
+        await pilot.pause()
+        typed_fast(app, "К", "у")
+        await wait_for(pilot, lambda: field.value == "qxyw!Ку", f"qxyw!Ку, not {field.value!r}")
+        assert app.screen.focused is field
+
+
 async def test_keys_typed_before_a_form_appears_fill_it(demo_folder: Path) -> None:
     app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(100, 32)) as pilot:

@@ -3,6 +3,7 @@ them the sync status line and, when it runs, the pit display's address."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -107,6 +108,14 @@ def _plain(text: str) -> Text:
     return Text(text, no_wrap=True, end="")
 
 
+def one_per_line(hints: str) -> str:
+    """The hints one key a line (the catalog's columns split before each key): the
+    tournaments pane is narrow, the games' state column wide (issue 25,
+    item 7)."""
+    keys = r"\s+(?=(?:[A-Za-z]|F\d+)\s)"  # a space before a key (a Latin letter, F1)
+    return "\n".join(p for line in hints.split("\n") for p in re.split(keys, line.strip()))
+
+
 class HomeScreen(JudgeScreen):
     SCREEN_TITLE = "Home"
     HELP_TEXT = (
@@ -157,8 +166,10 @@ class HomeScreen(JudgeScreen):
             yield Static(_("Tournaments"), classes="pane-title")
             yield OptionList(id="tournaments")
             yield Static(
-                _(
-                    "t teams   s schedule\nn new tournament\nx export  m merge\nj judge   q quidditch\nw pit     N next game\nF1 all keys"
+                one_per_line(
+                    _(
+                        "t teams   s schedule\nn new tournament\nx export  m merge\nj judge   q quidditch\nw pit     N next game\nF1 all keys"
+                    )
                 ),
                 id="home-hints",
             )
@@ -494,7 +505,19 @@ class HomeScreen(JudgeScreen):
         have moved on meanwhile); the first resume follows the mount, which filled them."""
         if self._resumed:
             self.reload()
+            self._back_on_game_left()
         self._resumed = True
+
+    def _back_on_game_left(self) -> None:
+        """Back from a game's screen: the games list has the focus, on the game that was
+        open (the restart offer opens one that may not be highlighted; the judge may have
+        pressed ``g`` on the tournaments list) — issue 25, item 8."""
+        game_id, self.app.game_left = self.app.game_left, None
+        table = self.query_one("#games", DataTable)
+        if game_id is None or game_id not in table.rows:
+            return
+        table.move_cursor(row=table.get_row_index(game_id), animate=False)
+        table.focus()
 
     # -- the pit display (issue 14): a key starts and stops it -----------------------------
     def action_pit_display(self) -> None:

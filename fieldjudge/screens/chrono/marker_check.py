@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -66,6 +67,9 @@ from fieldjudge.services.paintball.marker_check import MarkerCheckService
 __all__ = ["FailedMarkerScreen", "MarkerCheckScreen", "now_local", "open_marker_check", "parse_fps"]
 
 
+NARROW_NAME = 12  # the roster's name column at 80 columns (issue 25, item 7)
+
+
 def now_local() -> datetime:
     """The wall clock for check-in (naive local, like the schedule). Tests replace it."""
     return datetime.now()
@@ -74,6 +78,8 @@ def now_local() -> datetime:
 class MarkerCheckScreen(VerdictActions, JudgeScreen):
     CSS_PATH = "chrono.tcss"
     SCREEN_TITLE = "Marker check"
+    # an 80-column terminal: a narrower roster, the tests without their names' column
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     HELP_TEXT = (
         "Pre-game marker check (19). Check the team in (i), pick a player with Enter, then: "
         "slap test (s passed, x fired), let the player shoot over the radar, press r the "
@@ -128,10 +134,13 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         yield Static("", id="mc-title", classes="pane-title")
         yield Static("", id="mc-checkins")
         with Horizontal(id="mc-body"):
+            # the chronograph under the roster, the check's results beside them: at 80×24
+            # the verdict and every test (velocity, rate of fire, after release, an
+            # interval not measured) are on screen, not below a feed (issue 25, item 7)
             with Vertical(id="mc-roster-pane"):
                 yield DataTable(id="mc-roster", cursor_type="row", zebra_stripes=True)
-            with VerticalScroll(id="mc-check-pane"):
                 yield ChronoFeed(id="feed")
+            with VerticalScroll(id="mc-check-pane"):
                 yield Static("", id="mc-player", classes="pane-title")
                 yield Static("", id="mc-tests")
                 yield Static("", id="mc-verdict")
@@ -141,7 +150,10 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#mc-roster", DataTable)
-        table.add_columns(_("Team"), "#", _("Name"), _("Result"))
+        table.add_columns(_("Team"), "#")
+        # 80 columns: a name longer than the column ends in "…", the result column whole
+        table.add_column(_("Name"), width=NARROW_NAME if self.app.size.width < 110 else None)
+        table.add_column(_("Result"))
         start = self._start()
         title = _("Marker check") + " · "
         if start:
@@ -160,6 +172,10 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
 
     def on_screen_resume(self) -> None:
         self._render_check()
+
+    def on_resize(self) -> None:
+        """The width class (``-narrow``) is set on a resize: the tests drawn for it."""
+        self.call_after_refresh(self._render_check)
 
     # -- data -----------------------------------------------------------------------------
     def _start(self) -> datetime | None:
@@ -188,7 +204,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
                 table.add_row(
                     self.names.get(team, team),
                     str(p.number),
-                    p.name,
+                    Text(p.name, no_wrap=True, overflow="ellipsis"),
                     roster_result(p.marker_result, (team, p.number) in self.dq)
                     + (" · " + _("not in the line-up") if p.benched else ""),
                     key=f"{team}|{p.number}",
@@ -286,10 +302,18 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         self.last_check = check
         set_text(player, _("Checking") + ": " + self._label(cur.team, cur.number))
         c = self.settings.chrono
-        set_text(tests, tests_table(check, cur, c.max_balls, c.after_release_window_ms))
-        text, classes = check_verdict(check, self.dq.get((cur.team, cur.number)))
+        compact = self.has_class("-narrow")
+        set_text(tests, tests_table(check, cur, c.max_balls, c.after_release_window_ms, compact))
+        text, classes = check_verdict(check, self.dq.get((cur.team, cur.number)), compact)
         set_text(verdict, text)
         verdict.set_classes(classes)
+        # the tests and the verdict under them in view (the timing note may go below)
+        self.call_after_refresh(self._verdict_in_view)
+
+    def _verdict_in_view(self) -> None:
+        if self.is_mounted and self.current is not None:
+            pane = self.query_one("#mc-check-pane", VerticalScroll)
+            pane.scroll_to_widget(self.query_one("#mc-verdict", Static), animate=False)
 
     # -- actions --------------------------------------------------------------------------
     @on(DataTable.RowSelected, "#mc-roster")

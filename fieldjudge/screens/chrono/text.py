@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from fieldjudge.i18n import _, number, rule_text
+from fieldjudge.i18n import _, number, rule_text, translator
 from fieldjudge.rules.chrono_checks import PlayerCheck
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.marker_check import FAIL, NOT_DONE, PASS, MarkerCheck, TimingTolerance
+from fieldjudge.rules.messages import Measured
 from fieldjudge.rules.paintball.clock import parse_wall
 
 RESULT_TEXT = {
@@ -37,6 +38,12 @@ PENALTY_TEXT = {
     "group_1_1": "GROUP REMOVAL 1+1",
     "disqualification": "REMOVED AND DISQUALIFIED FOR THE TOURNAMENT",
 }
+
+
+def decimal(value: float) -> str:
+    """A measured figure to a tenth with the UI language's decimal separator ("113,4" in
+    Russian), floored as the rule messages write it (never read as a limit it is under)."""
+    return Measured(value).render(translator())
 
 
 def player_label(team_name: str, number: int, player: Any | None) -> str:
@@ -104,13 +111,22 @@ def tolerance_note(tol: TimingTolerance) -> str:
 
 
 def tests_table(
-    check: MarkerCheck, cur: PlayerCheck, max_balls: int, window_ms: int | None = None
+    check: MarkerCheck,
+    cur: PlayerCheck,
+    max_balls: int,
+    window_ms: int | None = None,
+    compact: bool = False,
 ) -> str:
     """The test table of a check in progress, with the readings and balls line; once the
-    release is marked, the after-release window that counts (19.05, RULES.md)."""
+    release is marked, the after-release window that counts (19.05, RULES.md).
+    ``compact`` (an 80-column terminal): each test's result without the column of test
+    names (the result names its test and section), so the table fits the pane."""
     lines = []
     for tr in check.tests:
         mark = OUTCOME_MARK.get(tr.outcome, "?") + ("≈" if tr.near_limit else " ")
+        if compact:
+            lines.append(f"{mark} {rule_text(tr.message)}")
+            continue
         lines.append(f"{mark} {_(TEST_NAMES.get(tr.name, tr.name)):<17} {rule_text(tr.message)}")
     release = (
         _("trigger released: marked") if cur.release_t is not None else _("press r on release")
@@ -135,8 +151,9 @@ def tests_table(
     return "\n".join(lines)
 
 
-def check_verdict(check: MarkerCheck, dq: Any | None) -> tuple[str, str]:
-    """The verdict line of a check in progress and its style class ("" for none)."""
+def check_verdict(check: MarkerCheck, dq: Any | None, compact: bool = False) -> tuple[str, str]:
+    """The verdict line of a check in progress and its style class ("" for none);
+    ``compact`` (80 columns): a check not finished does not repeat the tests' results."""
     if dq is not None:
         return (
             _("DISQUALIFIED for the tournament (20.05), game")
@@ -147,6 +164,8 @@ def check_verdict(check: MarkerCheck, dq: Any | None) -> tuple[str, str]:
     if check.admitted:
         return _("ADMITTED — press v to record"), "verdict-good"
     done = all(tr.outcome != NOT_DONE for tr in check.tests)
+    if compact and not done:
+        return _("Not finished"), ""
     text = (
         (_("NOT ADMITTED") if done else _("Not finished"))
         + ": "
@@ -184,9 +203,7 @@ def ingame_analysis(
         + _("highest")
         + f": {number(data['fps'])} {_('fps')}"
         + (
-            "   "
-            + _("shortest interval")
-            + f": {number(data['interval_ms'], spec='.1f')} {_('ms')}"
+            "   " + _("shortest interval") + f": {decimal(data['interval_ms'])} {_('ms')}"
             if "interval_ms" in data
             else ""
         ),

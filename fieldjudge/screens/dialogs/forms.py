@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static
 
@@ -31,6 +31,24 @@ class Field:
 
 
 Values = dict[str, str]
+
+
+class FormInput(Input):
+    """An ``Input`` whose own keys (Ctrl+U, Backspace, ←, Home…) act the moment they
+    arrive, in order with the characters typed around them. Textual runs a widget's
+    bindings only once the key has bubbled up to the app, after the characters already
+    queued to the field: ``abc``, Ctrl+U, ``xyz`` typed in one burst left the field empty
+    (the Ctrl+U ran last) — issue 20, day-found."""
+
+    KEYS = BindingsMap(Input.BINDINGS)
+
+    async def on_key(self, event: events.Key) -> None:
+        bindings = self.KEYS.key_to_bindings.get(event.key)
+        if not bindings or event.key in ("enter", "tab", "shift+tab"):
+            return  # a character (the field's own handler), or a key of the form
+        event.stop()
+        event.prevent_default()
+        await self.run_action(bindings[0].action)
 
 
 class FormScreen(JudgeModal[Values | None]):
@@ -62,7 +80,7 @@ class FormScreen(JudgeModal[Values | None]):
             with VerticalScroll():
                 for f in self.fields:
                     yield Label(f.label)
-                    yield Input(
+                    yield FormInput(
                         value=f.value,
                         password=f.password,
                         placeholder=f.placeholder,
@@ -76,6 +94,17 @@ class FormScreen(JudgeModal[Values | None]):
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).can_focus = False
         self.query(Input).first().focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A character typed before the first field has the focus (the form just opened)
+        goes into that field, not lost (issue 20, day-found: type-ahead)."""
+        if isinstance(self.focused, Input) or not event.is_printable or not event.character:
+            return
+        first = self.query(FormInput).first()
+        first.focus()
+        first.insert_text_at_cursor(event.character)
+        event.stop()
+        event.prevent_default()
 
     def values(self) -> Values:
         return {f.key: self.query_one(f"#f-{f.key}", Input).value.strip() for f in self.fields}

@@ -50,14 +50,15 @@ class LineupScreen(JudgeModal[list[int] | None]):
     def compose(self) -> ComposeResult:
         c = self.choice
         picked = set(c.selected)
-        rows = []
-        for p in c.roster:
-            text = f"{p.number:>3} {p.name}"
-            if p.disqualified:
-                text += " ⛔ " + _("disqualified (20.05)")
-            rows.append(
-                Selection(Text(text), p.number, p.number in picked, disabled=p.disqualified)
+        rows = [
+            Selection(
+                self._prompt(i, p.number in picked),
+                p.number,
+                p.number in picked,
+                disabled=p.disqualified,
             )
+            for i, p in enumerate(c.roster)
+        ]
         with Vertical(classes="dialog"):
             yield Static(
                 _("Line-up (30.01): {team}").format(team=self.team_name), classes="dialog-title"
@@ -69,6 +70,15 @@ class LineupScreen(JudgeModal[list[int] | None]):
                 _("Space: plays / sits out   Enter: confirm   Esc: cancel"),
                 classes="dialog-keys",
             )
+
+    def _prompt(self, index: int, plays: bool) -> Text:
+        """A roster row with a text mark of playing or sitting out: the toggle box alone
+        differs only by its colour (issue 20, day-found)."""
+        p = self.choice.roster[index]
+        text = f"{p.number:>3} {p.name} · " + (_("plays") if plays else _("sits out"))
+        if p.disqualified:
+            text += " ⛔ " + _("disqualified (20.05)")
+        return Text(text)
 
     def on_mount(self) -> None:
         self.query_one("#lineup-list", SelectionList).focus()
@@ -88,6 +98,10 @@ class LineupScreen(JudgeModal[list[int] | None]):
 
     @on(SelectionList.SelectedChanged)
     def _changed(self) -> None:
+        chosen = set(self.query_one("#lineup-list", SelectionList).selected)
+        listed = self.query_one("#lineup-list", SelectionList)
+        for i, p in enumerate(self.choice.roster):
+            listed.replace_option_prompt_at_index(i, self._prompt(i, p.number in chosen))
         self._count()
         self.query_one("#lineup-error", Static).update("")
 

@@ -65,6 +65,8 @@ class RoundScreen(JudgeScreen):
         with Vertical(id="qr-body"):
             yield Static("", id="qr-status", classes="qr-status")
             yield DataTable(id="qr-players", cursor_type="row", zebra_stripes=True)
+            # the highlighted player's declaration whole: the column is cut at 80×24
+            yield Static("", id="qr-declared", classes="qr-declared")
             yield Static("", id="qr-hint", classes="qr-hint")
         yield Footer()
 
@@ -124,6 +126,7 @@ class RoundScreen(JudgeScreen):
             )
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
+        self.show_declared()
         posted = sum(1 for pid in self.decls if s.is_active(pid))
         warn = ", ".join(f"{t.name} {s.team_warnings.get(t.key, 0)}" for t in setup.teams)
         self.query_one("#qr-hint", Static).update(
@@ -169,6 +172,20 @@ class RoundScreen(JudgeScreen):
         return " ".join(parts)
 
     # -- entering -----------------------------------------------------------------------
+    @on(DataTable.RowHighlighted, "#qr-players")
+    def show_declared(self) -> None:
+        """The highlighted player's declaration in full under the table (issue 25, item 7:
+        the «Declared» column is the last, cut at the 80th column)."""
+        table = self.query_one("#qr-players", DataTable)
+        line = self.query_one("#qr-declared", Static)
+        if not table.row_count:
+            line.update("")
+            return
+        pid = str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value)
+        d = self.decls.get(pid)
+        label = self.state.setup.label(pid)
+        line.update(f"{_('Declared')} · {label}: {self.decl_text(d)}" if d else "")
+
     @on(DataTable.RowSelected, "#qr-players")
     def _row_selected(self) -> None:
         self.action_declare()

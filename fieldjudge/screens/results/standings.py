@@ -46,6 +46,9 @@ YES_NO = {
 }
 
 
+TIE_BREAK_WIDTH = 20  # "личные встречи: очки 1, разница +0" in two lines
+
+
 class StandingsScreen(JudgeScreen):
     SCREEN_TITLE = "Standings"
     HELP_TEXT = (
@@ -66,7 +69,7 @@ class StandingsScreen(JudgeScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(_("Standings"), classes="pane-title")
+        yield Static(_("Standings"), id="standings-title", classes="pane-title")
         yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
         yield Static("", id="standings-scope", markup=False)
         line = Static("", id="export-progress", markup=False)
@@ -75,9 +78,17 @@ class StandingsScreen(JudgeScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.reload()
+        self.query_one("#standings", DataTable).focus()
+
+    def _columns(self, divisions: bool) -> None:
+        """The table's columns; the division's only when there are several (one division
+        is named in the title): at 80 columns every header is whole (issue 25, item 7)."""
         table = self.query_one("#standings", DataTable)
+        table.clear(columns=True)
+        if divisions:
+            table.add_column(_("Division"))
         table.add_columns(
-            _("Division"),
             "#",
             _("Team"),
             _("Games"),
@@ -88,10 +99,10 @@ class StandingsScreen(JudgeScreen):
             _("D"),
             _("L"),
             _("No-shows"),
-            _("Tie-break"),
         )
-        self.reload()
-        table.focus()
+        # the tie-break's words wrap in a column of their own width (its row grows), never
+        # cut at the 80th column (issue 25, item 7)
+        table.add_column(_("Tie-break by"), width=TIE_BREAK_WIDTH)
 
     def on_screen_resume(self) -> None:
         self.reload()
@@ -101,11 +112,18 @@ class StandingsScreen(JudgeScreen):
 
     def reload(self) -> None:
         table = self.query_one("#standings", DataTable)
-        table.clear()
         t = self.app.tournament
-        for div, rows in results.standings_by_division(t).items():
+        by_division = results.standings_by_division(t)
+        several = len(by_division) > 1
+        self._columns(several)
+        title = _("Standings")
+        if not several and any(by_division):
+            title += " · " + next(iter(by_division))
+        self.query_one("#standings-title", Static).update(title)
+        for div, rows in by_division.items():
             for row in standing_rows(t, rows):
-                table.add_row(div or "—", *(str(c) for c in row))
+                cells = [str(c) for c in row]
+                table.add_row(*([div or "—", *cells] if several else cells), height=None)
         counted = _("Games counted: signed protocols") + f" ({len(results.closed_results(t))})"
         later = provisional_lines(t, _)
         if later:

@@ -189,7 +189,9 @@ class PromptPanel(Vertical):
         grid = Table.grid(padding=(0, 2), expand=True)
         cols = (len(p.choices) + rows - 1) // rows
         for _c in range(cols):
-            grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+            # a long label wraps in its cell, never cut: its section number is what the
+            # judge reads last (issue 25, item 7: «(29.0…» at 80 columns)
+            grid.add_column(ratio=1, overflow="fold")
         for r in range(rows):
             cells = []
             for c in range(cols):
