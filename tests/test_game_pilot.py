@@ -281,3 +281,28 @@ async def test_the_prompt_stays_whole_when_the_log_has_little_room(demo_folder: 
         title = screen.query_one("#prompt-title")
         assert screen.get_widget_at(3, 3)[0] is title  # on screen, over the rosters
         assert str(title.render()) == "Причина для Медведи #42 Сергей Волков:"
+
+
+async def test_25_9_reason_keys_name_the_russian_letter_that_works_too(
+    demo_folder: Path, gid, clock
+):
+    """Issue 25, item 9: the reasons' keys are Latin mnemonics; in Russian each names the
+    letter on the same key of a Russian keyboard («o/щ»), and that letter picks it (29.02).
+    English shows the Latin key alone."""
+    from tests.screen_text import screen_text
+
+    async with game_screen(demo_folder, gid, lang="ru", size=(80, 24)) as (app, pilot, screen):
+        a, b = screen.session.teams
+        await keys(pilot, "space")
+        clock.advance(2_000)
+        await keys(pilot, "a", "4", "2")
+        await wait_for(pilot, lambda: "[o/щ]" in screen_text(app), "the reasons with Russian keys")
+        shown = screen_text(app)
+        assert "[h/р] поражение" in shown and "[d/в]" in shown, shown
+        await keys(pilot, "щ")
+        await wait_for(pilot, lambda: len(screen.session.events) == 2, "the elimination")
+        assert screen.session.state.player(a, 42).elimination.reason == "out_of_bounds"
+    async with game_screen(demo_folder, gid, lang="en", size=(80, 24)) as (app, pilot, screen):
+        await keys(pilot, "b", "7", "7")
+        await wait_for(pilot, lambda: "[o] " in screen_text(app), "the reasons in English")
+        assert "[o/" not in screen_text(app)

@@ -37,6 +37,20 @@ def latin_letter(character: str | None) -> str | None:
     return latin if latin is not None and latin.isalpha() else None
 
 
+#: Russian letters drawn like the Latin letter on the same key: no second name needed
+_SAME_GLYPH = frozenset({("c", "с")})
+
+
+def key_label(key: str, lang: str) -> str:
+    """A choice's key as a Russian judge finds it on his keyboard: a Latin letter with the
+    Russian letter on the same key («o/щ»), which works as well (issue 25, item 9); the
+    key alone in English, or for a digit or a sign."""
+    ru = LATIN_TO_RU.get(key, "")
+    if lang != "ru" or not (key.isalpha() and ru.isalpha()) or (key, ru) in _SAME_GLYPH:
+        return key
+    return f"{key}/{ru}"
+
+
 def key_matches(event: Key, key: str) -> bool:
     """``event`` is ``key``, typed on the Latin layout or on the Russian one."""
     ch = event.character or ""

@@ -31,8 +31,8 @@ from textual.containers import Vertical
 from textual.events import Key
 from textual.widgets import Static
 
-from fieldjudge.i18n import _
-from fieldjudge.screens.keys import APP_KEYS, key_matches, run_binding_now
+from fieldjudge.i18n import _, current_language
+from fieldjudge.screens.keys import APP_KEYS, key_label, key_matches, run_binding_now
 
 __all__ = ["Choice", "PromptPanel", "key_matches", "take_key"]
 
@@ -199,7 +199,8 @@ class PromptPanel(Vertical):
                 if i < len(p.choices):
                     ch = p.choices[i]
                     mark = " ◀ Enter" if p.default is not None and ch.value == p.default else ""
-                    cells.append(Text(f"[{ch.key}] {ch.label}{mark}"))
+                    key = key_label(ch.key, current_language())
+                    cells.append(Text(f"[{key}] {ch.label}{mark}"))
                 else:
                     cells.append(Text(""))
             grid.add_row(*cells)
