@@ -277,3 +277,21 @@ def test_30_01_a_whole_export_reads_and_folds_each_game_once(tmp_path, monkeypat
         assert [team, number] in t.cached_game_summary(later["id"])["disqualified"]
     finally:
         t.close()
+
+
+def test_html_pages_written_in_parts_are_the_pages_byte_for_byte(tour):
+    """The whole HTML export keeps each protocol's section once, encoded, and writes the
+    pages from it in parts (issue 24): the same bytes as the pages made whole, with no
+    protocol at all too (the page says "—")."""
+    from fieldjudge.export import html
+
+    tr = html.translator("ru")
+    views = [results.game_view(tour, g["id"]) for g in tour.games()[:3]]
+    sections = [html.protocol_section(tour, v, tr, "ru") for v in views]
+    encoded = [s.encode() for s in sections]
+    for v, section in zip(views, encoded, strict=True):
+        parts = html.protocol_page_parts(html.protocol_title(v, tr), section, "ru")
+        assert b"".join(parts) == html.protocol_html(tour, v, "ru").encode()
+    for n in (0, 1, 3):
+        whole = html.protocols_html(tour, [], "ru", sections[:n]).encode()
+        assert b"".join(html.protocols_parts(tour, "ru", encoded[:n])) == whole

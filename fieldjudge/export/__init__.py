@@ -175,9 +175,9 @@ def _whole(
         provisional.append(tr("Provisional, not counted until signed") + ":")
         provisional += [f"  {line}" for line in later]
     if fmt == "html":
-        for name, page in passed.pages:
-            put(name, page)
-        put(f"protocols-{stem}.html", html.protocols_html(t, [], lang, sections).encode())
+        for (name, title), section in zip(passed.pages, sections, strict=True):
+            put(name, html.protocol_page_parts(title, section, lang))
+        put(f"protocols-{stem}.html", html.protocols_parts(t, lang, sections))
         standings = html.standings_html(t, by_div, lang, now, provisional)
         put(f"standings-{stem}.html", standings.encode())
     elif fmt == "pdf":

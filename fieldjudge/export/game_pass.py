@@ -23,8 +23,8 @@ class Passed:
     the index), the HTML protocols' sections and pages, the PDF's views."""
 
     summaries: dict[str, dict[str, Any]]
-    sections: list[str]
-    pages: list[tuple[str, bytes]]  # (name, the page), in schedule order
+    sections: list[bytes]  # each protocol's section, UTF-8: the only copy of it kept
+    pages: list[tuple[str, str]]  # (file name, title) of each section's page, in order
     views: list[results.GameView]
 
 
@@ -54,10 +54,9 @@ def read_played(
         if summary.get("not_played") and not include_unplayed:
             pass  # no result, never a draw (30.01, 32): not in the documents
         elif fmt == "html":
-            section = html.protocol_section(t, v, tr, lang)
-            passed.sections.append(section)
-            page = html.protocol_html(t, v, lang, section).encode()
-            passed.pages.append((f"protocol-{game_stem(t, v.game)}.html", page))
+            passed.sections.append(html.protocol_section(t, v, tr, lang).encode())
+            name = f"protocol-{game_stem(t, v.game)}.html"
+            passed.pages.append((name, html.protocol_title(v, tr)))
         elif fmt == "pdf":
             passed.views.append(v)
         if fmt != "pdf":  # a PDF's games are counted as they are drawn, the slow part
