@@ -223,3 +223,75 @@ def test_carried_over_takes_only_games_that_started_before():
     assert c.before({"start": "2026-05-16T09:40"}) == {("red", 7), ("blue", 11)}
     with pytest.raises(ValueError, match="schedule order"):
         c.before({"start": "2026-05-16T09:20"})
+
+
+def test_json_export_streamed_a_log_at_a_time_is_the_bundle_byte_for_byte(tour, tmp_path):
+    """The whole JSON export is written a log at a time (issue 24: no whole-tournament
+    buffer), byte for byte what one ``dumps`` of the whole bundle gives: every key in
+    order, every nesting indented alike, an empty log folder as ``{}``."""
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 5, 16, 18, 0, tzinfo=UTC)
+    whole = bundle.dumps(bundle.build_bundle(tour.folder, now))
+    assert b"".join(bundle.bundle_parts(tour.folder, now)) == whole
+    assert b'"quidditch": {}' in whole  # the demo records no match: the empty case
+    (path,) = run_export(tour, tmp_path, "json", now=now)
+    assert path.read_bytes() == whole
+
+
+def test_30_01_a_whole_export_reads_and_folds_each_game_once(tmp_path, monkeypatch):
+    """A whole export (20.05, 30.01, 32) makes every game's summary in its one pass, in
+    schedule order: no game's summary is asked for first (that folded every earlier game
+    again for each game: quadratic in the games, issue 24), each file read once."""
+    from fieldjudge.services import open_tournament
+    from fieldjudge.services.paintball import summaries
+    from fieldjudge.services.tournament import TournamentService
+
+    t, _first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
+    t.index.path.unlink()  # a head judge's first export: no summary known
+    t.close()
+    t = open_tournament(tmp_path / "cup", lock=False, startup_backup=False)
+    try:
+        asked: list[str] = []  # a summary made apart from the pass (it catches errors)
+        summarize, before = summaries.summarize, results.disqualified_before
+        monkeypatch.setattr(
+            summaries, "summarize", lambda t, g, log: asked.append(g) or summarize(t, g, log)
+        )
+        monkeypatch.setattr(
+            results, "disqualified_before", lambda t, g: asked.append(g) or before(t, g)
+        )
+        reads: list[str] = []
+        reading = TournamentService.reading_game_log
+
+        def counted(self, game_id):
+            reads.append(game_id)
+            return reading(self, game_id)
+
+        monkeypatch.setattr(TournamentService, "reading_game_log", counted)
+        for fmt in ("html", "csv"):
+            reads.clear()
+            run_export(t, tmp_path / fmt, fmt)
+            logged = [g["id"] for g in t.games() if t.game_path(g["id"]).exists()]
+            assert reads == logged
+        assert asked == []
+        assert [team, number] in t.cached_game_summary(later["id"])["disqualified"]
+    finally:
+        t.close()
+
+
+def test_html_pages_written_in_parts_are_the_pages_byte_for_byte(tour):
+    """The whole HTML export keeps each protocol's section once, encoded, and writes the
+    pages from it in parts (issue 24): the same bytes as the pages made whole, with no
+    protocol at all too (the page says "—")."""
+    from fieldjudge.export import html
+
+    tr = html.translator("ru")
+    views = [results.game_view(tour, g["id"]) for g in tour.games()[:3]]
+    sections = [html.protocol_section(tour, v, tr, "ru") for v in views]
+    encoded = [s.encode() for s in sections]
+    for v, section in zip(views, encoded, strict=True):
+        parts = html.protocol_page_parts(html.protocol_title(v, tr), section, "ru")
+        assert b"".join(parts) == html.protocol_html(tour, v, "ru").encode()
+    for n in (0, 1, 3):
+        whole = html.protocols_html(tour, [], "ru", sections[:n]).encode()
+        assert b"".join(html.protocols_parts(tour, "ru", encoded[:n])) == whole

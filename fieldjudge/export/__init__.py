@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 
@@ -26,22 +26,38 @@ from fieldjudge.store import Refused, bundle
 
 FORMATS = ("html", "pdf", "csv", "json")
 
-#: ``progress(done, total)``: games exported so far, called after each game (and once with
-#: ``(0, total)`` before the first); it may raise to stop the export between two games.
+#: ``progress(done, total)``: games read so far of those with a log (played or not: that
+#: is known once a game is read), called after each game (and once with ``(0, total)``
+#: before the first; a PDF's games counted again as they are drawn); it may raise to stop
+#: the export between two games.
 Progress = Callable[[int, int], None]
 
-__all__ = ["FORMATS", "Progress", "game_stem", "played_games", "run_export", "tournament_stem"]
+__all__ = [
+    "FORMATS",
+    "Progress",
+    "game_stem",
+    "logged_games",
+    "played_games",
+    "run_export",
+    "tournament_stem",
+]
 
 
 def _no_progress(done: int, total: int) -> None:
     pass
 
 
+def logged_games(t) -> list[dict]:
+    """Scheduled games that have a log (something was recorded), in schedule order."""
+    return [g for g in t.games() if t.game_path(g["id"]).exists()]
+
+
 def played_games(t, include_unplayed: bool = False) -> list[dict]:
     """Scheduled games that have a log (something was recorded), without the games not
     played (a log, but no check-in, start or no-show: no result, never a draw; 30.01, 32)
-    unless ``include_unplayed``."""
-    logged = [g for g in t.games() if t.game_path(g["id"]).exists()]
+    unless ``include_unplayed``. (A whole export does not ask this first: its one pass
+    over the logged games tells them apart, see :mod:`fieldjudge.export.game_pass`.)"""
+    logged = logged_games(t)
     if include_unplayed:
         return logged
     return [g for g in logged if not t.game_summary(g["id"]).get("not_played")]
@@ -86,42 +102,65 @@ def run_export(
         raise Refused(_("game {game} has not been played: nothing recorded").format(game=game_id))
     written: list[Path] = []
 
-    def put(name: str, payload: bytes) -> None:
+    def put(name: str, payload: bytes | Iterable[bytes]) -> None:
         written.append(write_new(out_dir / name, payload, overwrite))
 
     stem = tournament_stem(t)
-    played = [t.game(game_id)] if game_id is not None else played_games(t, include_unplayed)
-    progress(0, len(played))
+    # the games with a log; whether each was played is known once it is read (the pass)
+    logged = [t.game(game_id)] if game_id is not None else logged_games(t)
     if fmt == "json":
-        data = bundle.build_bundle(t.folder, now)
+        progress(0, len(logged))
         if game_id is not None:
-            data["games"] = {game_id: data["games"][game_id]}
-            data["quidditch"] = {}
+            data = bundle.build_bundle(t.folder, now, only_game=game_id)
             put(f"{stem}-{game_stem(t, t.game(game_id))}.json", bundle.dumps(data))
-        else:
-            put(f"{stem}.json", bundle.dumps(data))
-        progress(len(played), len(played))
+        else:  # written as it is read, a game at a time: never the whole bundle in memory
+            put(f"{stem}.json", bundle.bundle_parts(t.folder, now))
+        progress(len(logged), len(logged))
         return written
-    if game_id is not None:
-        tr = html.translator(lang)
-        v = results.game_view(t, game_id)
-        gs = game_stem(t, v.game)
-        if fmt == "html":
-            put(f"protocol-{gs}.html", html.protocol_html(t, v, lang).encode())
-        elif fmt == "pdf":
-            title = v.name(v.teams[0])
-            put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, title, stamp))
-        else:
-            put(f"events-{gs}.csv", events_csv(v, delimiter, lang))
-        progress(1, 1)
-        return written
-    return _whole(t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress, stamp)
+    if game_id is None:
+        return _whole(
+            t,
+            logged,
+            out_dir,
+            fmt,
+            lang,
+            overwrite,
+            now,
+            delimiter,
+            progress,
+            stamp,
+            include_unplayed,
+        )
+    progress(0, 1)
+    tr = html.translator(lang)
+    v = results.game_view(t, game_id)
+    gs = game_stem(t, v.game)
+    if fmt == "html":
+        put(f"protocol-{gs}.html", html.protocol_html(t, v, lang).encode())
+    elif fmt == "pdf":
+        title = v.name(v.teams[0])
+        put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, title, stamp))
+    else:
+        put(f"events-{gs}.csv", events_csv(v, delimiter, lang))
+    progress(1, 1)
+    return written
 
 
 def _whole(
-    t, played, out_dir, fmt, lang, overwrite, now, delimiter, progress, stamp=""
+    t,
+    logged,
+    out_dir,
+    fmt,
+    lang,
+    overwrite,
+    now,
+    delimiter,
+    progress,
+    stamp="",
+    include_unplayed=False,
 ) -> list[Path]:
-    """The export of every ``played`` game (see :func:`run_export`; ``stamp``: a PDF's)."""
+    """The export of every ``logged`` game, without the games not played unless
+    ``include_unplayed`` (see :func:`run_export`; ``stamp``: a PDF's)."""
     written: list[Path] = []
 
     def put(name: str, payload: bytes) -> None:
@@ -130,7 +169,7 @@ def _whole(
     tr = html.translator(lang)
     stem = tournament_stem(t)
     # every game read before the first file is written: a failed export writes nothing
-    passed = read_played(t, played, fmt, tr, lang, progress)
+    passed = read_played(t, logged, fmt, tr, lang, progress, include_unplayed)
     sections, views = passed.sections, passed.views
     closed = results.closed_results(t, passed.summaries)
     by_div = results.standings_by_division(t, closed)
@@ -140,9 +179,9 @@ def _whole(
         provisional.append(tr("Provisional, not counted until signed") + ":")
         provisional += [f"  {line}" for line in later]
     if fmt == "html":
-        for name, page in passed.pages:
-            put(name, page)
-        put(f"protocols-{stem}.html", html.protocols_html(t, [], lang, sections).encode())
+        for (name, title), section in zip(passed.pages, sections, strict=True):
+            put(name, html.protocol_page_parts(title, section, lang))
+        put(f"protocols-{stem}.html", html.protocols_parts(t, lang, sections))
         standings = html.standings_html(t, by_div, lang, now, provisional)
         put(f"standings-{stem}.html", standings.encode())
     elif fmt == "pdf":

@@ -1,8 +1,9 @@
-"""The pass of a whole-tournament export over every played game (HTML, PDF, CSV): each
-game file read and its chain verified once, in schedule order, carrying 20.05 forward
-(RULES.md 20.05: a player disqualified in a game is disqualified in his team's later
-games); its summary (the standings' source) is taken from the same view as its
-protocol."""
+"""The pass of a whole-tournament export over every game with a log (HTML, PDF, CSV):
+each game file read, its chain verified and the game folded once, in schedule order,
+carrying 20.05 forward (RULES.md 20.05: a player disqualified in a game is disqualified in
+his team's later games); its summary (the standings' source, and whether the game was
+played at all: 30.01, 32) is taken from the same view as its protocol. Nothing asks for
+a game's summary before the pass (that would fold every earlier game again, 20.05)."""
 
 from __future__ import annotations
 
@@ -22,37 +23,42 @@ class Passed:
     the index), the HTML protocols' sections and pages, the PDF's views."""
 
     summaries: dict[str, dict[str, Any]]
-    sections: list[str]
-    pages: list[tuple[str, bytes]]  # (name, the page), in schedule order
+    sections: list[bytes]  # each protocol's section, UTF-8: the only copy of it kept
+    pages: list[tuple[str, str]]  # (file name, title) of each section's page, in order
     views: list[results.GameView]
 
 
 def read_played(
     t,
-    played: Sequence[dict],
+    logged: Sequence[dict],
     fmt: str,
     tr,
     lang: str,
     progress: Callable[[int, int], None],
+    include_unplayed: bool = False,
 ) -> Passed:
-    """Every played game read once, in schedule order (see the module)."""
+    """Every game with a log read once, in schedule order (see the module); the games not
+    played are left out of the documents unless ``include_unplayed``. ``progress`` counts
+    the games read."""
     passed = Passed({}, [], [], [])
     setups = Setups(t)  # the rosters and settings read once
-    carried = CarriedOver()  # 20.05
-    for done, g in enumerate(played, 1):
+    carried = CarriedOver()  # 20.05: every earlier game's, played or not
+    progress(0, len(logged))
+    for done, g in enumerate(logged, 1):
         key = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
         v = results.read_game_view(t, g["id"], carried.before(g), setups, g)
         summary = summaries.summary_of_view(v)
         carried.add(summary)
         t.remember_game_summary(g["id"], summary, key)
         passed.summaries[g["id"]] = summary
-        if fmt == "html":
-            section = html.protocol_section(t, v, tr, lang)
-            passed.sections.append(section)
-            page = html.protocol_html(t, v, lang, section).encode()
-            passed.pages.append((f"protocol-{game_stem(t, v.game)}.html", page))
+        if summary.get("not_played") and not include_unplayed:
+            pass  # no result, never a draw (30.01, 32): not in the documents
+        elif fmt == "html":
+            passed.sections.append(html.protocol_section(t, v, tr, lang).encode())
+            name = f"protocol-{game_stem(t, v.game)}.html"
+            passed.pages.append((name, html.protocol_title(v, tr)))
         elif fmt == "pdf":
             passed.views.append(v)
         if fmt != "pdf":  # a PDF's games are counted as they are drawn, the slow part
-            progress(done, len(played))
+            progress(done, len(logged))
     return passed

@@ -4,7 +4,7 @@ Russian by default."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from html import escape
 
@@ -44,12 +44,20 @@ def translator(lang: str) -> Tr:
 game_time = format_game_clock  # the one rule of every screen and export (rules.timefmt)
 
 
-def page(title: str, body: str, lang: str) -> str:
+def page_head(title: str, lang: str) -> str:
+    """What a page holds before its body."""
     return (
         f'<!DOCTYPE html>\n<html lang="{escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-        f"{body}\n</body>\n</html>\n"
     )
+
+
+#: what a page holds after its body
+PAGE_TAIL = "\n</body>\n</html>\n"
+
+
+def page(title: str, body: str, lang: str) -> str:
+    return page_head(title, lang) + body + PAGE_TAIL
 
 
 def _table(headers: Iterable[str], rows: Iterable[Iterable[object]], num_cols=()) -> str:
@@ -126,11 +134,22 @@ def protocol_section(t, v, tr: Tr, lang: str) -> str:
     return "\n".join(out)
 
 
+def protocol_title(v, tr: Tr) -> str:
+    """The title of one game's protocol page."""
+    return f"{tr('Game protocol')} {v.name(v.teams[0])} — {v.name(v.teams[1])}"
+
+
 def protocol_html(t, v, lang: str = "ru", section: str | None = None) -> str:
     """One game's protocol page; ``section``: its :func:`protocol_section`, if made."""
     tr = translator(lang)
-    title = f"{tr('Game protocol')} {v.name(v.teams[0])} — {v.name(v.teams[1])}"
+    title = protocol_title(v, tr)
     return page(title, protocol_section(t, v, tr, lang) if section is None else section, lang)
+
+
+def protocol_page_parts(title: str, section: bytes, lang: str) -> list[bytes]:
+    """The bytes of :func:`protocol_html` from its title and its section (UTF-8), in
+    parts: an export keeps each game's section once, encoded, not its page too."""
+    return [page_head(title, lang).encode(), section, PAGE_TAIL.encode()]
 
 
 def protocols_html(t, views, lang: str = "ru", sections: list[str] | None = None) -> str:
@@ -141,6 +160,18 @@ def protocols_html(t, views, lang: str = "ru", sections: list[str] | None = None
         sections = [protocol_section(t, v, tr, lang) for v in views]
     body = "\n".join(sections)
     return page(f"{tr('Game protocols')} — {t.meta.get('name', '')}", body or "<p>—</p>", lang)
+
+
+def protocols_parts(t, lang: str, sections: Sequence[bytes]) -> Iterator[bytes]:
+    """The bytes of :func:`protocols_html` from the sections (UTF-8), made as they are
+    written: the page of every protocol is never one string in memory (issue 24)."""
+    tr = translator(lang)
+    yield page_head(f"{tr('Game protocols')} — {t.meta.get('name', '')}", lang).encode()
+    if not sections:
+        yield "<p>—</p>".encode()
+    for i, section in enumerate(sections):
+        yield b"\n" + section if i else section
+    yield PAGE_TAIL.encode()
 
 
 STANDING_HEADERS = (

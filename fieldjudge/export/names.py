@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 from fieldjudge.store.storage import atomic_write_bytes
@@ -48,8 +49,8 @@ def free_path(path: Path) -> Path:
         n += 1
 
 
-def write_new(path: Path, payload: bytes, overwrite: bool = False) -> Path:
-    """Write ``payload`` atomically. An
+def write_new(path: Path, payload: bytes | Iterable[bytes], overwrite: bool = False) -> Path:
+    """Write ``payload`` (bytes, or parts made as they are written) atomically. An
     existing file is kept: the new one gets a free name (unless ``overwrite`` was asked
     for explicitly). Returns where it was written. An export is derived from the logs and
     can be made again: it is not fsync'd (a killed export still never leaves half a

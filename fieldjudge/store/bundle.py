@@ -3,6 +3,7 @@ whole event chain. It round-trips: :func:`import_bundle` rebuilds an identical f
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -60,9 +61,9 @@ def read_log_file(path: Path) -> dict[str, Any]:
     return log_to_doc(data, docs or [])
 
 
-def build_bundle(folder: Path, now: datetime | None = None) -> dict[str, Any]:
-    """The complete export of a folder, every log file checked (JSON, schema, chain)."""
-    folder = Path(folder)
+def _head(folder: Path, now: datetime | None) -> dict[str, Any]:
+    """The export without its logs: the tournament file, the laptops' registrations and
+    manifests, the head judge's signature of ``tournament.json``."""
     tournament, _ = validate_data(
         load_json_file(folder / TOURNAMENT_FILE), folder / TOURNAMENT_FILE
     )
@@ -72,8 +73,6 @@ def build_bundle(folder: Path, now: datetime | None = None) -> dict[str, Any]:
         "exported_at": (now or datetime.now(UTC)).isoformat(),
         "tournament": tournament,
     }
-    for sub in LOG_FOLDERS:
-        out[sub] = {p.stem: read_log_file(p) for p in sorted((folder / sub).glob("*.json"))}
     # who signed: the laptops' registrations and manifests, the head judge's signature of
     # tournament.json (public data only: no key ever leaves its laptop)
     out["laptops"] = read_laptops_of(folder)
@@ -83,12 +82,63 @@ def build_bundle(folder: Path, now: datetime | None = None) -> dict[str, Any]:
     return out
 
 
+def _log_paths(folder: Path, sub: str) -> list[Path]:
+    """The log files of ``folder/sub``, in the order of their keys in the export."""
+    return sorted((folder / sub).glob("*.json"), key=lambda p: p.stem)
+
+
+def build_bundle(
+    folder: Path, now: datetime | None = None, only_game: str | None = None
+) -> dict[str, Any]:
+    """The complete export of a folder, every log file checked (JSON, schema, chain);
+    ``only_game``: with that game's log only (no other game's, no match's)."""
+    folder = Path(folder)
+    out = _head(folder, now)
+    if only_game is not None:
+        out["games"] = {only_game: read_log_file(folder / "games" / f"{only_game}.json")}
+        out["quidditch"] = {}
+        return out
+    for sub in LOG_FOLDERS:
+        out[sub] = {p.stem: read_log_file(p) for p in _log_paths(folder, sub)}
+    return out
+
+
 _OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
 
 
 def dumps(bundle: dict[str, Any]) -> bytes:
     """The export file's bytes."""
     return orjson.dumps(bundle, option=_OPTIONS)
+
+
+def _nested(raw: bytes, depth: int) -> bytes:
+    """``raw`` (indented JSON) as the value of a key ``depth`` levels deep (JSON text
+    holds no raw newline but the indentation's)."""
+    return raw.replace(b"\n", b"\n" + b"  " * depth)
+
+
+def bundle_parts(folder: Path, now: datetime | None = None) -> Iterator[bytes]:
+    """The bytes of ``dumps(build_bundle(folder, now))``, made a log at a time as they are
+    written: one log file read (and checked) at a time, never every log in memory (a
+    tournament of a thousand games)."""
+    folder = Path(folder)
+    head = _head(folder, now)
+    logs = {sub: _log_paths(folder, sub) for sub in LOG_FOLDERS}
+    yield b"{"
+    for i, key in enumerate(sorted([*head, *logs])):
+        yield (b",\n  " if i else b"\n  ") + orjson.dumps(key) + b": "
+        if key in head:
+            yield _nested(orjson.dumps(head[key], option=_OPTIONS), 1)
+            continue
+        if not logs[key]:
+            yield b"{}"
+            continue
+        for j, path in enumerate(logs[key]):
+            doc = orjson.dumps(read_log_file(path), option=_OPTIONS)
+            yield (b"{\n    " if j == 0 else b",\n    ") + orjson.dumps(path.stem) + b": "
+            yield _nested(doc, 2)
+        yield b"\n  }"
+    yield b"\n}"
 
 
 def load_bundle(path: Path) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -97,8 +97,9 @@ def _signal_write(tag: bytes) -> None:
         os.write(int(_HOOK_FD), tag)
 
 
-def write_all(fd: int, payload: bytes | Sequence[bytes | memoryview]) -> None:
-    """Write all of ``payload`` (bytes, or parts one after the other) to ``fd``."""
+def write_all(fd: int, payload: bytes | Iterable[bytes | memoryview]) -> None:
+    """Write all of ``payload`` (bytes, or parts one after the other, e.g. made as they
+    are written) to ``fd``."""
     for part in [payload] if isinstance(payload, bytes) else payload:
         view = memoryview(part)
         while view:
@@ -108,7 +109,7 @@ def write_all(fd: int, payload: bytes | Sequence[bytes | memoryview]) -> None:
 
 def atomic_write_bytes(
     path: Path,
-    payload: bytes | Sequence[bytes | memoryview],
+    payload: bytes | Iterable[bytes | memoryview],
     *,
     tag: bytes = b"r",
     durable: bool = True,

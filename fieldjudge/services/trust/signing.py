@@ -11,6 +11,8 @@ head judge's approval of the same hash, even if one key were ever used for both.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -42,6 +44,14 @@ def signed_message(purpose: str, digest: str) -> bytes:
     return f"fieldjudge/v1/{purpose}/{digest}".encode("ascii")
 
 
+@lru_cache(maxsize=256)
+def _public_key(public_key_b64: str) -> Ed25519PublicKey:
+    """The key object of a base64 public key, made once per key (a folder holds a few
+    laptops' keys and the head judge's; an export checks every event's signature with
+    them: issue 24); ``ValueError`` if it is not one (never cached)."""
+    return Ed25519PublicKey.from_public_bytes(public_key_bytes(public_key_b64))
+
+
 def verify_signature(public_key_b64: str, data: bytes, signature_b64: str) -> bool:
     """True if ``signature_b64`` is this key's Ed25519 signature of ``data``.
 
@@ -49,7 +59,7 @@ def verify_signature(public_key_b64: str, data: bytes, signature_b64: str) -> bo
     standard Ed25519 (RFC 8032), checked by the library that makes the signatures.
     """
     try:
-        key = Ed25519PublicKey.from_public_bytes(public_key_bytes(public_key_b64))
+        key = _public_key(public_key_b64)
     except (ValueError, TypeError):
         return False
     sig = b64decode_strict(signature_b64)
