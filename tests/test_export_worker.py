@@ -118,7 +118,10 @@ async def test_export_into_a_file_shows_why_not_a_traceback(tmp_path):
         await ask_export(pilot, app)
         await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the message")
         assert app.screen.msg_title == "Export failed"
-        assert app.screen.body == f"Cannot write the files to {folder / 'exports'} (File exists)"
+        assert app.screen.body == (
+            f"Cannot write the files to {folder / 'exports'} "
+            "(a file of that name is already there (EEXIST))"
+        )
         assert (folder / "exports").read_text() == "not a folder"
 
 

@@ -16,6 +16,7 @@ OS_ERRORS: dict[str, Phrase] = {
     "EIO": Phrase("input/output error: the device was unplugged"),
     "EBADF": Phrase("the port was closed"),
     "EISDIR": Phrase("it is a folder, not a file"),
+    "EEXIST": Phrase("a file of that name is already there"),
     "ENOTDIR": Phrase("a part of the path is not a folder"),
     "EACCES": Phrase("permission denied"),
     "EPERM": Phrase("operation not permitted"),
