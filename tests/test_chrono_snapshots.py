@@ -49,7 +49,7 @@ def test_marker_check_screen_ru(snap_compare, tmp_path: Path) -> None:
         for i, fps in enumerate((286.5, 288.0, 287.5)):
             feed.post_message(ChronoFeed.ReadingReceived(Reading(fps, "plain", t0 + i * 0.12, b"")))
         await wait_for(pilot, lambda: app.screen.current and len(app.screen.current.shots) == 3)
-        await wait_for(pilot, lambda: feed.query_one("#feed-digits").value == "287.5", "287.5")
+        await wait_for(pilot, lambda: feed.query_one("#feed-digits").value == "287,5", "287,5")
 
     assert snap_compare(
         make_app(folder.parent, folder, lang="ru"), run_before=run_before, terminal_size=(110, 34)

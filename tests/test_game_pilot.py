@@ -139,18 +139,40 @@ async def test_undo_voids_the_last_event_and_strikes_it_through(demo_folder: Pat
         clock.advance(12_000)
         await keys(pilot, "a 2 3 enter")
         assert screen.session.state.alive(a) == 4
+        n = screen.session.events[-1].seq
         await keys(pilot, "u")
-        assert "Undo: 0:12" in str(screen.prompt.current.title)  # says what, waits for Enter
+        title = str(screen.prompt.current.title)
+        assert f"Undo: #{n} · 0:12 · " in title, title  # says what, by number; waits for Enter
         assert screen.session.state.alive(a) == 4
         await keys(pilot, "enter")
         assert screen.session.state.alive(a) == 5
         log = screen.query_one(EventLogView).render()
         struck = [log.plain[s.start : s.end] for s in log.spans if "strike" in str(s.style)]
         assert any("#23" in text for text in struck), struck  # the hit, struck through
-        assert "Undone" in str(screen.query_one("#notice").render())
+        assert f"Undone: #{n} " in str(screen.query_one("#notice").render())
         assert screen.session.events[-1].type == "void"
         before = state_key(screen.session)
     assert await reopened_state(demo_folder, gid) == before
+
+
+async def test_undo_names_the_event_by_its_russian_number(demo_folder: Path, gid, clock):
+    """Issue 25: ``u`` asks «Отменить: №N · 0:12 · …?» and the notice says «Отменено: №N»,
+    the number the log shows (a shirt number stays «#23»)."""
+    from fieldjudge.i18n import set_language
+
+    try:
+        async with game_screen(demo_folder, gid, lang="ru") as (app, pilot, screen):
+            await keys(pilot, "space")
+            clock.advance(12_000)
+            await keys(pilot, "a 2 3 enter")
+            n = screen.session.events[-1].seq
+            await keys(pilot, "u")
+            title = str(screen.prompt.current.title)
+            assert f"Отменить: №{n} · 0:12 · " in title and "#23" in title, title
+            await keys(pilot, "enter")
+            assert f"Отменено: №{n} " in str(screen.query_one("#notice").render())
+    finally:
+        set_language("en")
 
 
 async def test_refusals_cite_the_section(demo_folder: Path, gid, clock):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 from quidditch_helpers import make_state
 from textual.widgets import Checkbox, DataTable, Input, Select
 
@@ -254,6 +255,32 @@ async def test_5_1_hand_awarded_penalty_flag_in_the_declaration(tmp_path: Path) 
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: not isinstance(app.screen, DeclareModal))
         # the declaration carries the flag the engine reads (tests/test_rules_fidelity_quidditch)
+
+
+@pytest.mark.parametrize(
+    ("lang", "off", "on"),
+    [("en", "· not ticked", "· ticked"), ("ru", "· не отмечено", "· отмечено")],
+)
+async def test_5_1_declaration_checkboxes_say_ticked_in_words(tmp_path: Path, lang, off, on):
+    """Issue 25: a flag's box (5.1, 11.x) and the push box (11.4) read ticked or not in
+    words, not by colour alone; Space flips the word with the box."""
+    from fieldjudge.i18n import set_language
+
+    app = make_app(tmp_path / "data", lang=lang)
+    try:
+        async with app.run_test(size=(100, 32)) as pilot:
+            modal = await _declare(pilot, app, make_state(holder="g_c1"), "s_b1")
+            box = modal.query_one("#qd-flag-5_1", Checkbox)
+            assert str(box.label).endswith(off), str(box.label)
+            box.focus()
+            await pilot.press("space")
+            await wait_for(pilot, lambda: str(box.label).endswith(on), "the ticked mark")
+            assert box.value
+            await pilot.press("space")
+            await wait_for(pilot, lambda: str(box.label).endswith(off), "the unticked mark")
+            assert str(modal.query_one("#qd-push", Checkbox).label).endswith(off)
+    finally:
+        set_language("en")
 
 
 async def test_4_group_feint_checkbox_in_the_feint_editor(tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import notes as rule_notes
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.chrono.setup import UNIT_TEXT, format_label
+from fieldjudge.screens.chrono.text import ingame_analysis, tolerance_note
 from fieldjudge.screens.chrono.widgets import big_lines
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.dialogs.pit import PitPanel
@@ -49,11 +50,12 @@ from fieldjudge.screens.home import state_text
 from fieldjudge.screens.quidditch.matches import MatchesScreen
 from fieldjudge.screens.quidditch.setup import MatchSetupScreen
 from fieldjudge.screens.widgets.faults import fault_text, file_faults
+from fieldjudge.screens.widgets.prompt import Prompt, typed_text
 from fieldjudge.services import create_tournament, open_tournament
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.demo_history import GamePlayer
 from fieldjudge.services.paintball import results
-from fieldjudge.services.paintball.chrono import link_fault_text, port_lost_text
+from fieldjudge.services.paintball.chrono import link_fault_text, link_tolerance, port_lost_text
 from fieldjudge.services.quidditch import QuidditchSession
 from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.keys import LaptopKeys
@@ -644,10 +646,20 @@ def test_25_fractions_take_the_russian_decimal_comma() -> None:
         over = i18n.rule_text(rule_notes.chrono_over_limit(305.5, 300.0))
         assert "305,5 фпс" in over and "300 фпс" in over, over
         assert i18n.number(81.54, spec=".1f") == "81,5"
+        # the port dialog's link tolerance, the in-game analysis, a typed fps (20.06)
+        note = tolerance_note(link_tolerance(1200, "plain"))
+        assert "±16 мс" in note and "+74,3 мс" in note, note
+        analysis = ingame_analysis(3, {"fps": 274.9, "interval_ms": 81.546}, False)
+        assert "274,9 фпс" in analysis and "81,5 мс" in analysis, analysis
+        assert typed_text(Prompt("fps", print, decimal=True, buffer="274.9")) == "274,9"
+        for text in (note, analysis):
+            assert not re.search(r"\d\.\d", text), text
     finally:
         i18n.set_language("en")
     assert i18n.rule_text(rule_notes.chrono_ok(287.5), lang="en") == "20.02: 287.5 fps, no penalty"
     assert fps_text(287.5) == "287.5 fps"
+    assert "+74.3 ms" in tolerance_note(link_tolerance(1200, "plain"))
+    assert typed_text(Prompt("fps", print, decimal=True, buffer="274.9")) == "274.9"
 
 
 def test_25_the_events_csv_reads_russian_with_the_chain_for_auditors(tmp_path) -> None:

@@ -244,6 +244,9 @@ async def test_31_protocol_screen_v_voids_a_locked_event_with_the_secret(tmp_pat
             screen = app.screen
             body = screen.query_one("#protocol-body")
             assert _("Events the head judge may void (v)") in str(body.render())
+            # 31: the list numbers events as every void line does (ru «№5», en «#5»)
+            mark = {"en": "#5  ", "ru": "№5  "}[lang]
+            assert f"  {mark}" in str(body.render())
             log = app.tournament.game_log(gid)
             n = len(log.events)
             await pilot.press("v")

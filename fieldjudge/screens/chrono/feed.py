@@ -35,7 +35,7 @@ from fieldjudge.devices.reader import (
     Status,
     errno_code,
 )
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, number
 from fieldjudge.services.paintball.chrono import ChronoConfig, port_lost_text
 
 NONE = "none"  # no port chosen
@@ -246,7 +246,7 @@ class ChronoFeed(Vertical):
     def show(self, reading: Reading) -> None:
         self.readings += 1
         self.last = reading
-        self.query_one("#feed-digits", Digits).update(f"{reading.fps:.1f}")
+        self.query_one("#feed-digits", Digits).update(number(reading.fps, spec=".1f"))
         self.shown_at = time.monotonic()
         self._render_counts()
         if self.on_reading is not None:

@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from fieldjudge.i18n import _, rule_text
+from fieldjudge.i18n import _, number, rule_text
 from fieldjudge.rules.chrono_readings import (
     InGameReadings,
     chrono_candidates,
@@ -284,7 +284,7 @@ class InGameChronoScreen(JudgeScreen):
         box.display = True
         box.set_class(not cv.eliminates, "-clean")
         # 20.06: the reading as the device gave it (judged on the whole fps, 20.02/20.03)
-        self.query_one("#cg-result-digits", BigDigits).update(f"{data['fps']:g}")
+        self.query_one("#cg-result-digits", BigDigits).update(number(data["fps"]))
         # at 80x24 the box needs the room: the list, the feed and the analysis step aside
         for sel in ("#cg-players", "#feed", "#cg-analysis", "#cg-hint"):
             self.query_one(sel).display = False

@@ -9,13 +9,13 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, number
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.widgets import BigDigits
 
 
 class ReadingShownScreen(JudgeModal[None]):
-    """The reading as read (``fps:g``) and what it means; Enter or Esc closes it."""
+    """The reading as read (``number(fps)``: «287,5» in Russian) and what it means; Enter or Esc closes it."""
 
     DEFAULT_CSS = """
     ReadingShownScreen { align: center middle; }
@@ -37,7 +37,7 @@ class ReadingShownScreen(JudgeModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="shown-box"):
-            yield BigDigits(f"{self.fps:g}", id="shown-digits")  # as large as fits
+            yield BigDigits(number(self.fps), id="shown-digits")  # as large as fits
             yield Static(self.text, id="shown-text")
             yield Static(_("Show this reading to the player (20.06). Enter / Esc: close"))
 

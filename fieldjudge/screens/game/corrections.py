@@ -13,7 +13,7 @@ from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
 from fieldjudge.screens.game.host import GameHost
-from fieldjudge.screens.game.text import Namer, clock, describe, event_line, event_no
+from fieldjudge.screens.game.text import Namer, describe, event_line, event_no
 from fieldjudge.screens.widgets.prompt import Choice
 from fieldjudge.services import Refused
 
@@ -64,8 +64,8 @@ class CorrectionActions:
             return
         namer = Namer(self.host.session.names, self.host.session.state)
         self.host.prompt.ask_choice(
-            _("Undo")
-            + f": {clock(target.game_clock_ms)} {describe(target, namer)}? "
+            _("Undo")  # issue 25: named by its number, as the log lists it
+            + f": {event_line(target, namer)}? "
             + _("Enter: undo · Esc: keep it"),
             [Choice("y", True, _("yes, undo it"))],
             lambda _yes: self._undo(),
@@ -80,7 +80,9 @@ class CorrectionActions:
             self.host.refuse(exc)
             return
         namer = Namer(self.host.session.names, self.host.session.state)
-        self.host.notice_text = "↶ " + _("Undone") + f": {describe(target, namer)}"
+        self.host.notice_text = (
+            "↶ " + _("Undone") + f": {event_no(target.seq)} {describe(target, namer)}"
+        )
         self.host.refresh_all()
 
     def void(self) -> None:

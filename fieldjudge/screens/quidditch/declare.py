@@ -56,6 +56,7 @@ FLAG_LABELS = {
     "11.6": "11.6 shot from under 5 m",
 }
 SHOTS = (DC.SHOOT, DC.PENALTY_SHOT)
+PUSH_LABEL = "with a shoulder push"
 
 
 def action_label(action: str) -> str:
@@ -72,6 +73,12 @@ def parse_ring(text: str) -> str | None:
     if t in RING_LABELS:
         return t
     raise ValueError(_("Ring: type l, m or r (left, middle, right)"))
+
+
+def box_label(text: str, ticked: bool) -> str:
+    """A checkbox's label with a text mark of its state: the box alone differs only by
+    its colour (issue 25, as the line-up picker's «· играет» / «· в запасе»)."""
+    return f"{_(text)} · " + (_("ticked") if ticked else _("not ticked"))
 
 
 def _row(label: str, widget, row_id: str) -> Horizontal:
@@ -189,7 +196,7 @@ class DeclareModal(JudgeModal[Declaration | None]):
                 )
                 yield _row(
                     _("Push"),
-                    Checkbox(_("with a shoulder push"), c.push, id="qd-push", compact=True),
+                    Checkbox(box_label(PUSH_LABEL, c.push), c.push, id="qd-push", compact=True),
                     "row-push",
                 )
                 yield _row(
@@ -215,7 +222,7 @@ class DeclareModal(JudgeModal[Declaration | None]):
                 )
                 for flag, text in FLAG_LABELS.items():
                     yield Checkbox(
-                        _(text),
+                        box_label(text, flag in c.flags),
                         flag in c.flags,
                         id=f"qd-flag-{flag.replace('.', '_')}",
                         compact=True,
@@ -256,6 +263,13 @@ class DeclareModal(JudgeModal[Declaration | None]):
     @on(Select.Changed, "#qd-action")
     def _action_changed(self, event: Select.Changed) -> None:
         self._refresh_for(event.value)
+
+    @on(Checkbox.Changed)
+    def _box_changed(self, event: Checkbox.Changed) -> None:
+        wid = event.checkbox.id or ""
+        text = PUSH_LABEL if wid == "qd-push" else FLAG_LABELS.get(wid[8:].replace("_", "."))
+        if text:
+            event.checkbox.label = box_label(text, event.value)
 
     @on(Select.Changed, "#qd-feint")
     def _feint_changed(self) -> None:

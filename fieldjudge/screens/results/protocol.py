@@ -26,7 +26,7 @@ from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.timefmt import format_game_clock as game_time
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
-from fieldjudge.screens.game.text import Namer, describe, reason_label
+from fieldjudge.screens.game.text import Namer, describe, event_no, reason_label
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused, StoreError
 from fieldjudge.services.paintball import results
@@ -195,7 +195,7 @@ class ProtocolScreen(JudgeScreen):
             by_id = {e.id: e for e in v.events}
             for e in results.locked_void_targets(self.t, v):
                 lines.append(
-                    f"  #{e.seq}  {game_time(e.game_clock_ms)}  {describe(e, namer, by_id)}"
+                    f"  {event_no(e.seq)}  {game_time(e.game_clock_ms)}  {describe(e, namer, by_id)}"
                 )
         lines += ["", f"{_('Events')}: {len(v.events)} · {_('hash')} {v.last_hash[:16]}"]
         return struck_text("\n".join(lines))

@@ -31,7 +31,8 @@ from textual.containers import Vertical
 from textual.events import Key
 from textual.widgets import Static
 
-from fieldjudge.i18n import _, current_language
+from fieldjudge.i18n import _, current_language, translator
+from fieldjudge.rules.messages import separator
 from fieldjudge.screens.keys import APP_KEYS, key_label, key_matches, run_binding_now
 
 __all__ = ["Choice", "PromptPanel", "key_matches", "take_key"]
@@ -79,6 +80,12 @@ class Prompt:
     @property
     def is_number(self) -> bool:
         return not self.choices and not self.text
+
+
+def typed_text(p: Prompt) -> str:
+    """What the judge typed as he reads it: an fps with the language's decimal separator
+    («274,9» in Russian, issue 25); the buffer itself keeps the point for ``float``."""
+    return p.buffer.replace(".", separator(translator())) if p.decimal else p.buffer
 
 
 class PromptPanel(Vertical):
@@ -181,7 +188,7 @@ class PromptPanel(Vertical):
             keys = _("Enter: accept · Esc: cancel")
             for key in p.toggles:
                 keys += f" · {key}"
-            body.update(Text(f"› {p.buffer}▏    {keys}"), layout=layout)
+            body.update(Text(f"› {typed_text(p)}▏    {keys}"), layout=layout)
 
     @staticmethod
     def _choice_table(p: Prompt) -> Table:
