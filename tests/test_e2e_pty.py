@@ -33,14 +33,29 @@ CTRL_HOME = "\x1b[1;5H"  # the games list's first row (the cursor stays where th
 JUDGE = "Судья Тестов"
 
 
+def _controlling_terminal() -> None:
+    """In the child, after its new session began: make its stdin (the pty) the session's
+    controlling terminal."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Terminal:
     """A process on a pseudo-terminal of COLS×ROWS, its screen kept by pyte."""
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+        # its own session with the pty as its controlling terminal, as a terminal window
+        # gives it: if this test process dies without closing it, the terminal hangs up
+        # and the app gets SIGHUP (no app left running on a dead pty)
         self.proc = subprocess.Popen(
-            argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+            argv,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            start_new_session=True,
+            preexec_fn=_controlling_terminal,
         )
         os.close(slave)
         self.fd = master
