@@ -29,7 +29,13 @@ import orjson
 
 from fieldjudge.store.auth_log import LAPTOPS_DIR, _trim_torn_tail
 from fieldjudge.store.errors import DamagedFile
-from fieldjudge.store.storage import atomic_write_bytes, fsync_dir, load_json_file, make_dirs
+from fieldjudge.store.storage import (
+    atomic_write_bytes,
+    files_stamp,
+    fsync_dir,
+    load_json_file,
+    make_dirs,
+)
 
 HEADS_FILE = "heads.jsonl"
 LAPTOP_FILE = "laptop.json"
@@ -123,15 +129,7 @@ def read_laptops(folder: Path) -> dict[str, dict[str, Any]]:
 
 def heads_stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
     """(name, size, mtime_ns) of every manifest: changes when any laptop appends."""
-    root = Path(folder) / LAPTOPS_DIR
-    out = []
-    for path in sorted(root.glob(f"*/{HEADS_FILE}")) if root.is_dir() else []:
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        out.append((path.parent.name, st.st_size, st.st_mtime_ns))
-    return tuple(out)
+    return files_stamp(Path(folder) / LAPTOPS_DIR, f"*/{HEADS_FILE}")
 
 
 def read_laptop_file(folder: Path, laptop_id: str) -> dict[str, Any] | None:

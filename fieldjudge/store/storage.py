@@ -436,3 +436,16 @@ class LineStorage(Storage):
         self._release()
         self._cache = None
         self._written = None
+
+
+def files_stamp(folder: Path, pattern: str) -> tuple[tuple[str, int, int], ...]:
+    """(parent folder's name, size, mtime_ns) of every file below ``folder`` matching
+    ``pattern`` (e.g. every laptop's manifest): changes when any of them is written."""
+    out = []
+    for path in sorted(folder.glob(pattern)) if folder.is_dir() else []:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        out.append((path.parent.name, st.st_size, st.st_mtime_ns))
+    return tuple(out)

@@ -28,6 +28,7 @@ from fieldjudge.store.storage import (
     TEMP_MARK,
     atomic_write_bytes,
     copy_durably,
+    files_stamp,
     make_dirs,
     move_durably,
 )
@@ -121,15 +122,7 @@ def read_handovers(folder: Path) -> list[dict[str, Any]]:
 
 def handovers_stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
     """(laptop, size, mtime_ns) of every ``handovers.json``: changes when one is written."""
-    root = Path(folder) / LAPTOPS
-    out = []
-    for path in sorted(root.glob(f"*/{HANDOVERS_FILE}")) if root.is_dir() else []:
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        out.append((path.parent.name, st.st_size, st.st_mtime_ns))
-    return tuple(out)
+    return files_stamp(Path(folder) / LAPTOPS, f"*/{HANDOVERS_FILE}")
 
 
 def register_laptop(
