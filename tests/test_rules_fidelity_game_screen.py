@@ -177,6 +177,20 @@ async def test_24_outcome_of_a_pending_check_without_retyping_team_and_number(
         assert screen.session.state.player(b, 11).status == m.ELIMINATED
 
 
+async def test_24_the_one_open_check_takes_its_outcome_after_enter(demo_folder: Path, gid, clock):
+    """Issue 25, item 9: with one paint check open, `p` offers its outcome on Enter: the
+    judge types neither the team nor the number again (24)."""
+    async with game_screen(demo_folder, gid) as (app, pilot, screen):
+        a, _b = screen.session.teams
+        await keys(pilot, "space")
+        clock.advance(20_000)
+        await keys(pilot, "p a 2 3", "p enter", "i")  # A #23 in play
+        p = screen.session.state.player(a, 23)
+        assert p.status == m.IN_PLAY and p.checks[-1].outcome == "in_play"
+        await keys(pilot, "p a 2 3", "p b 7 enter", "p enter")  # two open: Enter picks none
+        assert screen.prompt.current is not None and "pending" in str(screen.prompt.current.title)
+
+
 async def test_20_03_hang_rejected_at_305_fps_is_logged_under_20_03(demo_folder: Path, gid, clock):
     async with game_screen(demo_folder, gid) as (app, pilot, screen):
         a, _b = screen.session.teams

@@ -68,8 +68,10 @@ class CheckActions:
             else:
                 player_then(value[1], value[2])
 
+        # the one check open: Enter gives its outcome (issue 25, item 9)
+        only = choices[2].value if len(open_checks) == 1 else None
         self.host.prompt.ask_choice(
-            title + " " + _("(digit: the outcome of a pending check)"), choices, chosen
+            title + " " + _("(digit: the outcome of a pending check)"), choices, chosen, only
         )
 
     def paint_check(self) -> None:
