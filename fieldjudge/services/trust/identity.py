@@ -342,9 +342,13 @@ def _check_local_cache(
             faults.setdefault(rel, []).append(
                 Phrase(
                     "shortened: this laptop wrote {lines}, the file holds {held} (its newest "
-                    "lines were deleted)"
-                    if who == "wrote"
-                    else "shortened: this laptop saw {lines}, the file holds {held} (its newest "
+                    "lines were deleted)",
+                    lines=Count(length, "{n} line", "{n} lines"),
+                    held=len(entries),
+                )
+                if who == "wrote"
+                else Phrase(
+                    "shortened: this laptop saw {lines}, the file holds {held} (its newest "
                     "lines were deleted)",
                     lines=Count(length, "{n} line", "{n} lines"),
                     held=len(entries),
@@ -352,12 +356,9 @@ def _check_local_cache(
             )
         elif canonical_digest(entries[length - 1]) != digest:
             faults.setdefault(rel, []).append(
-                Phrase(
-                    "line {n} is not the line this laptop wrote there (replaced)"
-                    if who == "wrote"
-                    else "line {n} is not the line this laptop saw there (replaced)",
-                    n=length,
-                )
+                Phrase("line {n} is not the line this laptop wrote there (replaced)", n=length)
+                if who == "wrote"
+                else Phrase("line {n} is not the line this laptop saw there (replaced)", n=length)
             )
     for (kind, gid), a in _seen_anchors(index).items():
         info = reg.get(a.laptop)
