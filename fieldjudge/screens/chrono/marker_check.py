@@ -140,11 +140,14 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
             with Vertical(id="mc-roster-pane"):
                 yield DataTable(id="mc-roster", cursor_type="row", zebra_stripes=True)
                 yield ChronoFeed(id="feed")
-            with VerticalScroll(id="mc-check-pane"):
+            # the player being checked stays named above the results, which scroll to
+            # their verdict
+            with Vertical(id="mc-check-side"):
                 yield Static("", id="mc-player", classes="pane-title")
-                yield Static("", id="mc-tests")
-                yield Static("", id="mc-verdict")
-                yield Static("", id="mc-tolerance")
+                with VerticalScroll(id="mc-check-pane"):
+                    yield Static("", id="mc-tests")
+                    yield Static("", id="mc-verdict")
+                    yield Static("", id="mc-tolerance")
         yield PromptPanel()  # a typed reading (t), in the screen itself (screens/keys.py)
         yield Footer()
 
