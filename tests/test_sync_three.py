@@ -376,35 +376,40 @@ def test_a_hand_over_while_the_old_owner_is_cut_off_and_writes_last(trio, tmp_pa
         # Syncthing's choice (the newer file): Field 1's writes live, the take-over a copy
         poll(lambda: v.same_game(gid, "head", "f1", "f2"), SYNC_S)
         assert hashes(v.game("f2", gid)) == base + late
-        assert [hashes(c.path) for c in copies_of(v.dir["f2"], gid)] == [base + on]
+        # Syncthing may make more than one copy as the versions cross; the take-over is one
+        poll(lambda: base + on in [hashes(c.path) for c in copies_of(v.dir["f2"], gid)], SYNC_S)
 
         t2.release_log("games", gid)
-        found = scan_sync_conflicts(t2)
+        found = [x for x in scan_sync_conflicts(t2) if x.status != CONTAINED]
         assert [(x.status, x.laptop, x.common, x.ours, x.theirs) for x in found] == [
             (RECLAIMED, v.ids["f2"], 1, 1, 2)
         ]
         assert not found[0].for_head_judge
-        # its version is the game again everywhere; Field 1's is the one copy left
+        # its version is the game again everywhere; Field 1's is the copy left
         for k in LAPTOPS:
             poll(lambda k=k: hashes(v.game(k, gid)) == base + on, SYNC_S)
             poll(
-                lambda k=k: [hashes(c.path) for c in copies_of(v.dir[k], gid)] == [base + late],
+                lambda k=k: base + late in [hashes(c.path) for c in copies_of(v.dir[k], gid)],
                 SYNC_S,
             )
         th.release_log("games", gid)
         assert [
-            (x.status, x.laptop, x.common, x.ours, x.theirs) for x in scan_sync_conflicts(th)
+            (x.status, x.laptop, x.common, x.ours, x.theirs)
+            for x in scan_sync_conflicts(th)
+            if x.status != CONTAINED
         ] == [(DIVERGED, v.ids["f1"], 1, 2, 1)]
         # Field 2 goes on: no DamagedFile, no WriterConflict
         on.append(note(t2, gid, "field 2 after the partition"))
         assert [e.hash for e in t2.game_log(gid).events] == base + on
         poll(lambda: hashes(v.game("head", gid)) == base + on, SYNC_S)
         # on Field 2 and Field 1 too, the copy is Field 1's, for the head judge
-        for t in (t2, t1):
+        for k, t in (("f2", t2), ("f1", t1)):
+            # once that laptop holds the game as it now is (a scan of a stale file is a
+            # different question, see issue 22's note)
+            poll(lambda k=k: hashes(v.game(k, gid)) == base + on, SYNC_S)
             t.release_log("games", gid)
-            assert [(x.status, x.laptop) for x in scan_sync_conflicts(t)] == [
-                (DIVERGED, v.ids["f1"])
-            ]
+            found = [x for x in scan_sync_conflicts(t) if x.status != CONTAINED]
+            assert [(x.status, x.laptop) for x in found] == [(DIVERGED, v.ids["f1"])]
         assert t1.game_write_refusal(gid) is not None
         assert not [
             f for f in verify_folder(v.dir["head"])[f"games/{gid}.json"] if "own the game" in f
