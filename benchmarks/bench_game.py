@@ -207,8 +207,10 @@ def run_config(
             t["undo"]["fieldjudge"].append(fj.send(b"\r", back42) * 1000)
             fj.send(b"a42", lambda ls: shown(ls, "Reason for"))
             fj.send(b"\r", out42)
-            fj.send(b"v", lambda ls: shown(ls, "Void an event"))
-            fj.send(b"\r", lambda ls: shown(ls, "Reason for the correction"))
+            # v asks the event's number; ↓ opens the whole log, the newest event picked
+            fj.send(b"v", lambda ls: shown(ls, "Void event #"))
+            fj.send(b"\x1b[B", lambda ls: shown(ls, "Void an event"))
+            fj.send(b"\r", lambda ls: shown(ls, "Give the reason"))
             fj.send(b"x", lambda ls: any("█ x " in ln for ln in ls))
             t["void"]["fieldjudge"].append(fj.send(b"\r", back42) * 1000)
 
