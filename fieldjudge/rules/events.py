@@ -143,25 +143,15 @@ def verify_chain(docs: Sequence[Mapping[str, Any]]) -> Phrase | None:
 
 
 def voided_ids(events: Iterable[Event]) -> set[str]:
-    """Ids voided by an effective void. Walks backwards: a void only targets earlier
-    events, so by the time we meet an event we know whether it is voided itself."""
-    evs = events if isinstance(events, list) else list(events)
-    voided: set[str] = set()
-    if not has_void(evs):
-        return voided
-    for ev in reversed(evs):
-        if ev.id in voided:
-            continue
-        if ev.type == VOID:
-            target = ev.data.get("target")
-            if target:
-                voided.add(target)
-    return voided
+    """Ids voided by an effective void (the keys of :func:`voided_by`)."""
+    return set(voided_by(events))
 
 
 def voided_by(events: Iterable[Event]) -> dict[str, Event]:
-    """Each id voided by an effective void (:func:`voided_ids`) → that void (the earliest
-    when two name it): the log says which correction struck an event through."""
+    """Each id voided by an effective void → that void (the earliest when two name it):
+    the log says which correction struck an event through. Walks backwards: a void only
+    targets earlier events, so by the time we meet an event we know whether it is voided
+    itself."""
     evs = events if isinstance(events, list) else list(events)
     by: dict[str, Event] = {}
     if not has_void(evs):
