@@ -36,13 +36,13 @@ def typed_language(args: Sequence[str]) -> str | None:
 
 def speak(lang: str | None) -> str:
     """The command line in ``lang`` (default: the system's): our texts through the
-    catalogs, click's own words ("Usage:", "Show this message and exit.", its errors)
-    through the standard ``gettext`` domain ``click`` (``locale/<lang>/LC_MESSAGES/
-    click.po``), which reads the language from ``LANGUAGE``."""
+    catalog, click's own words ("Usage:", "Show this message and exit.", its errors)
+    through the standard ``gettext`` functions bound to the same domain (``fieldjudge``),
+    which read the language from ``LANGUAGE``."""
     lang = i18n.set_language(lang if lang in i18n.LANGS else None)
     os.environ["LANGUAGE"] = lang
-    gettext.bindtextdomain("click", str(i18n.LOCALE_DIR))
-    gettext.textdomain("click")
+    gettext.bindtextdomain(i18n.DOMAIN, str(i18n.LOCALE_DIR))
+    gettext.textdomain(i18n.DOMAIN)
     return lang
 
 

@@ -1,19 +1,19 @@
 """Every text of the application in the UI language: one mechanism, gettext catalogs.
 
-Translators edit the ``.po`` files in ``fieldjudge/locale/<lang>/LC_MESSAGES`` and then run
-``python tools/compile_catalogs.py``, which compiles each into the ``.mo`` file next to it
+One gettext domain, ``fieldjudge``, per language: translators edit
+``fieldjudge/locale/<lang>/LC_MESSAGES/fieldjudge.po`` and then run
+``python tools/compile_catalogs.py``, which compiles it into the ``.mo`` file next to it
 (``tests/test_catalogs.py`` fails while a ``.mo`` is older than its ``.po``). The message
-ids are English; every ``*.mo`` file of a language is read by the standard library's
-``gettext`` (no ``.po`` parsing at start) and chained as its fallbacks, so each area keeps
-its own catalog:
-``app.po``, ``game.po``, ``chrono.po`` ... for the screens, ``rules.po`` for the rules
-engines' messages.
+ids are English, so English needs no catalog: a message no catalog has comes back as it was
+asked. The standard library's ``gettext.translation`` reads the ``.mo`` (no ``.po`` parsing
+at start); the command line binds the same domain for click's own words (``cli.py``).
+``tools/po_ids.py`` extracts the ids from the code and lists those missing from the catalog.
 
 - UI strings: ``from fieldjudge.i18n import _`` then ``_("Start")``; ``ru("...")`` is
   Russian whatever the UI language (documents captains sign, the quidditch round post).
 - Counts: ``ngettext("{n} game", "{n} games", n).format(n=n)``; Russian has three forms
-  (1 игра, 3 игры, 5 игр), chosen by the ``Plural-Forms`` header of the catalog that holds
-  the entry (``msgid_plural`` / ``msgstr[0..2]``).
+  (1 игра, 3 игры, 5 игр), chosen by the ``Plural-Forms`` header of the catalog
+  (``msgid_plural`` / ``msgstr[0..2]``).
 - Rule messages (``fieldjudge.rules.messages``): an engine's ``RuleMessage`` / ``Phrase``
   carries its English template, its context (the rulebook section it cites, e.g. ``25.03``,
   or none) and its parameters. ``rule_text(msg, names, lang)`` renders it: each template is
@@ -39,31 +39,30 @@ from fieldjudge.rules.messages import Translate, decimal, render
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 
 LOCALE_DIR = Path(__file__).parent / "locale"
+#: the one gettext domain of the application (``locale/<lang>/LC_MESSAGES/fieldjudge.mo``)
+DOMAIN = "fieldjudge"
 LANGS = ("ru", "en")
 
 
 class Catalogs:
-    """A language's compiled catalogs, chained with gettext's own ``add_fallback``: each
-    lookup asks them in turn, and a message none of them has comes back as it was asked
-    (the English id). Plural forms follow the rule of the catalog holding the entry."""
+    """A language's compiled catalog (``gettext``'s own translations object): a message it
+    lacks comes back as it was asked (the English id). A rule message is looked up under its
+    context, then without one."""
 
-    def __init__(self, paths: list[Path] | None = None) -> None:
-        self.chain: gettext.NullTranslations = gettext.NullTranslations()
-        for path in paths or []:
-            with path.open("rb") as fp:
-                self.chain.add_fallback(gettext.GNUTranslations(fp))
+    def __init__(self, translations: gettext.NullTranslations | None = None) -> None:
+        self.translations = translations or gettext.NullTranslations()
 
     def gettext(self, message: str) -> str:
         # "" is a catalog's header in gettext: never a message shown to anyone
-        return self.chain.gettext(message) if message else message
+        return self.translations.gettext(message) if message else message
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return self.chain.ngettext(singular, plural, n)
+        return self.translations.ngettext(singular, plural, n)
 
     def pgettext(self, context: str, message: str) -> str:
         """``message`` under ``context``; failing that, under no context."""
         if context and message:
-            found = self.chain.pgettext(context, message)
+            found = self.translations.pgettext(context, message)
             if found is not message:  # gettext gives back the very message it lacks
                 return found
         return self.gettext(message)
@@ -74,18 +73,19 @@ class Catalogs:
         return self.pgettext(context, message)
 
     def has(self, message: str, context: str = "") -> bool:
-        found = self.chain.pgettext(context, message) if context else self.chain.gettext(message)
-        return found is not message
+        t = self.translations
+        return (t.pgettext(context, message) if context else t.gettext(message)) is not message
 
 
-def catalog_dir(lang: str) -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES"
+def catalog_file(lang: str, suffix: str = ".po") -> Path:
+    """The catalog of ``lang``: its ``.po`` (what translators edit) or its ``.mo``."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
 
 
 @functools.lru_cache(maxsize=4)
 def load(lang: str) -> Catalogs:
-    """The compiled catalogs (``*.mo``) of ``lang``."""
-    return Catalogs(sorted(catalog_dir(lang).glob("*.mo")))
+    """The compiled catalog of ``lang`` (none for English: the ids are English)."""
+    return Catalogs(gettext.translation(DOMAIN, LOCALE_DIR, [lang], fallback=True))
 
 
 def system_lang() -> str:

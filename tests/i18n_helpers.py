@@ -1,8 +1,9 @@
 """Catalogs made from .po text for the tests: compiled as tools/compile_catalogs.py compiles
-them, then loaded as the app loads its catalogs (gettext's parser, chained)."""
+them, then loaded as the app loads its catalog (gettext's parser)."""
 
 from __future__ import annotations
 
+import gettext
 import sys
 from pathlib import Path
 
@@ -20,20 +21,18 @@ def catalogs_from_po(text: str, folder: Path) -> i18n.Catalogs:
     po.write_text(HEADER + text, encoding="utf-8")
     mo = folder / "t.mo"
     mo.write_bytes(compiled(po))
-    return i18n.Catalogs([mo])
+    with mo.open("rb") as fp:
+        return i18n.Catalogs(gettext.GNUTranslations(fp))
 
 
 def compiled_entries(lang: str) -> dict[tuple[str, str], str]:
-    """{(context, message id): translation} of every compiled catalog of ``lang``, read
-    back from its .mo with polib."""
+    """{(context, message id): translation} of the compiled catalog of ``lang`` (none for
+    English), read back from its .mo with polib."""
     import polib
 
-    out: dict[tuple[str, str], str] = {}
-    for mo in sorted(i18n.catalog_dir(lang).glob("*.mo")):
-        for e in polib.mofile(str(mo)):
-            if e.msgstr:
-                out[(e.msgctxt or "", e.msgid)] = e.msgstr
-    return out
+    mo = i18n.catalog_file(lang, ".mo")
+    entries = polib.mofile(str(mo)) if mo.exists() else []
+    return {(e.msgctxt or "", e.msgid): e.msgstr for e in entries if e.msgstr}
 
 
 __all__ = ["catalogs_from_po", "compiled_entries", "parse_po"]

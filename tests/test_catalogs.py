@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import gettext
+import shutil
 import sys
 from pathlib import Path
+
+import polib
+import pytest
 
 import fieldjudge
 from fieldjudge import i18n
@@ -37,10 +42,7 @@ def test_every_count_has_the_three_russian_plural_forms() -> None:
         if len(forms) < 2 or forms & {singular, plural}:  # «из 3 игр», «из 5 игр»: alike
             missing.append(singular)
     assert missing == []
-    for po in sorted((i18n.LOCALE_DIR / "ru" / "LC_MESSAGES").glob("*.po")):
-        text = po.read_text(encoding="utf-8")
-        if "msgid_plural" in text:
-            assert "Plural-Forms: nplurals=3;" in text, po.name
+    assert "Plural-Forms: nplurals=3;" in i18n.catalog_file("ru").read_text(encoding="utf-8")
 
 
 def test_translations_keep_their_placeholders() -> None:
@@ -54,19 +56,16 @@ def test_translations_keep_their_placeholders() -> None:
     assert wrong == {}
 
 
-def test_no_message_id_is_translated_differently_in_two_catalogs() -> None:
-    """The catalogs of one language are merged: a clash would silently pick one."""
+def test_each_language_has_one_catalog_and_no_message_twice() -> None:
+    """One gettext domain per language (issue 23): a message the code uses is filed once,
+    a word needing two translations gets a msgctxt; a second entry for the same
+    (msgctxt, msgid) would be silently dropped by the compiler."""
     folder = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES"
-    seen: dict[tuple[str, str], tuple[str, str]] = {}
-    clashes = []
-    for po in sorted(folder.glob("*.po")):
-        for msgid, msgstr in parse_po(po).items():
-            if msgid in seen and seen[msgid][1] != msgstr:
-                clashes.append(
-                    f"{msgid!r}: {seen[msgid][0]} {seen[msgid][1]!r} / {po.name} {msgstr!r}"
-                )
-            seen.setdefault(msgid, (po.name, msgstr))
-    assert clashes == []
+    assert sorted(p.name for p in folder.iterdir()) == ["fieldjudge.mo", "fieldjudge.po"]
+    assert not (i18n.LOCALE_DIR / "en").exists()  # English ids: nothing to translate
+    keys = [(e.msgctxt, e.msgid) for e in polib.pofile(str(i18n.catalog_file("ru")))]
+    assert len(keys) >= 1750
+    assert [k for k in set(keys) if keys.count(k) > 1] == []
 
 
 def test_every_compiled_catalog_is_up_to_date_with_its_po() -> None:
@@ -75,8 +74,7 @@ def test_every_compiled_catalog_is_up_to_date_with_its_po() -> None:
     from compile_catalogs import compiled, orphans, stale
 
     pos = sorted(i18n.LOCALE_DIR.glob("*/LC_MESSAGES/*.po"))
-    names = {str(po.relative_to(i18n.LOCALE_DIR)) for po in pos}
-    assert {"en/LC_MESSAGES/app.po", "ru/LC_MESSAGES/rules.po"} <= names
+    assert pos == [i18n.catalog_file("ru")]
     assert stale() == []
     assert orphans() == []
     for po in pos:  # the comparison itself: byte for byte what polib compiles
@@ -88,30 +86,34 @@ def test_a_po_edited_without_compiling_is_found_stale(tmp_path: Path) -> None:
 
     folder = tmp_path / "ru" / "LC_MESSAGES"
     folder.mkdir(parents=True)
-    po = folder / "app.po"
+    po = folder / "fieldjudge.po"
     po.write_text('msgid ""\nmsgstr ""\n\nmsgid "Save"\nmsgstr "Сохранить"\n', encoding="utf-8")
     assert stale(tmp_path) == [po]  # no .mo yet
-    (folder / "app.mo").write_bytes(b"")
+    (folder / "fieldjudge.mo").write_bytes(b"")
     assert stale(tmp_path) == [po]
     assert main(["--check"], tmp_path) == 1  # lists it, compiles nothing
-    assert (folder / "app.mo").read_bytes() == b""
+    assert (folder / "fieldjudge.mo").read_bytes() == b""
     assert main([], tmp_path) == 0
     assert stale(tmp_path) == []
-    assert i18n.Catalogs([folder / "app.mo"]).gettext("Save") == "Сохранить"
+    with (folder / "fieldjudge.mo").open("rb") as mo:
+        assert i18n.Catalogs(gettext.GNUTranslations(mo)).gettext("Save") == "Сохранить"
     po.write_text(po.read_text(encoding="utf-8").replace("Сохранить", "Записать"), "utf-8")
     assert stale(tmp_path) == [po]
-    (folder / "gone.mo").write_bytes(b"")
-    assert orphans(tmp_path) == [folder / "gone.mo"]
-    assert main([], tmp_path) == 1  # a .mo with no .po is named, never loaded silently
+    (tmp_path / "en" / "LC_MESSAGES").mkdir(parents=True)
+    (tmp_path / "en" / "LC_MESSAGES" / "fieldjudge.mo").write_bytes(b"")
+    (folder / "game.po").write_text('msgid "Hit"\nmsgstr "Попадание"\n', "utf-8")
+    expected = [tmp_path / "en" / "LC_MESSAGES" / "fieldjudge.mo", folder / "game.po"]
+    assert orphans(tmp_path) == expected
+    # a .mo with no .po, a catalog of another domain: named, never loaded silently
+    assert main([], tmp_path) == 1
 
 
 def test_the_app_reads_the_compiled_catalogs_as_the_po_files_say() -> None:
     """Loading the ``.mo`` files gives exactly the translated entries of the ``.po`` files
     (contexts included: a rule message filed under its section)."""
     for lang in i18n.LANGS:
-        expected: dict[tuple[str, str], str] = {}
-        for po in sorted((i18n.LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
-            expected.update(parse_po(po))
+        po = i18n.catalog_file(lang)
+        expected = parse_po(po) if po.exists() else {}
         assert compiled_entries(lang) == expected
         i18n.load.cache_clear()
         app = i18n.load(lang)  # and the app finds each of them as the .po says
@@ -121,3 +123,60 @@ def test_the_app_reads_the_compiled_catalogs_as_the_po_files_say() -> None:
     assert ru.pgettext("19.05", "slap test not done") == "реактив не проверен"
     assert ru.has("slap test not done", "19.05") and not ru.has("slap test not done")
     assert ru.pgettext("29.08", "disqualified (20.05)") == "дисквалифицирован (20.05)"
+
+
+def test_every_catalog_entry_is_a_text_the_code_shows() -> None:
+    """No dead entry (issue 23): each msgid of the catalog is a string written in the code,
+    ours or that of click and Textual (their own words, translated through the catalog);
+    one filed under a section is a message the code builds under it. ``tools/po_ids.py
+    --extract`` makes the others obsolete."""
+    from po_ids import dead
+
+    assert len(parse_po(i18n.catalog_file("ru"))) >= 1750
+    assert [(e.msgctxt, e.msgid) for e in dead(i18n.catalog_file("ru"))] == []
+
+
+@pytest.mark.skipif(shutil.which("xgettext") is None, reason="GNU gettext not installed")
+def test_extraction_finds_every_id_the_code_marks_already_in_the_catalog(tmp_path) -> None:
+    """``tools/po_ids.py --extract``: xgettext's template of the code folded into the
+    catalog adds nothing to translate; an id new to the code would be added, untranslated."""
+    from po_ids import fold, xgettext
+
+    pot, catalog = tmp_path / "fieldjudge.pot", tmp_path / "fieldjudge.po"
+    xgettext(pot)
+    catalog.write_bytes(i18n.catalog_file("ru").read_bytes())
+    assert fold(catalog, [pot]) == []
+    assert parse_po(catalog) == parse_po(i18n.catalog_file("ru"))
+    assert [e.msgid for e in polib.pofile(str(catalog)).untranslated_entries()] == []
+    assert len(polib.pofile(str(pot))) > 1000
+    code = tmp_path / "pkg"
+    code.mkdir()
+    (code / "m.py").write_text('_("Brand new")\nRuleMessage("25.03", "New rule {player}")\n')
+    xgettext(pot, code)
+    assert fold(catalog, [pot]) == []
+    todo = {(e.msgctxt, e.msgid) for e in polib.pofile(str(catalog)).untranslated_entries()}
+    assert todo == {(None, "Brand new"), ("25.03", "New rule {player}")}
+
+
+def test_folding_a_catalog_keeps_every_translation_and_names_a_collision(tmp_path) -> None:
+    """``tools/po_ids.py --fold``: a catalog of a former per-area domain joins the one
+    catalog; the same (context, id) translated two ways stops it, nothing written."""
+    from po_ids import fold
+
+    head = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    catalog, game = tmp_path / "fieldjudge.po", tmp_path / "game.po"
+    catalog.write_text(head + 'msgid "Help"\nmsgstr "Справка"\n\nmsgid "Out"\nmsgstr ""\n')
+    game.write_text(
+        head + 'msgid "Out"\nmsgstr "Выбыл"\n\nmsgctxt "26"\nmsgid "hit"\nmsgstr "поражение"\n'
+        'msgid "Help"\nmsgstr "Справка"\n\nmsgid "Later"\nmsgstr ""\n'
+    )
+    assert fold(catalog, [game]) == []
+    assert parse_po(catalog) == {
+        ("", "Help"): "Справка",
+        ("", "Out"): "Выбыл",
+        ("26", "hit"): "поражение",
+    }
+    game.write_text(head + 'msgid "Help"\nmsgstr "Помощь"\n')
+    before = catalog.read_text()
+    assert fold(catalog, [game]) == ["('', 'Help'): 'Справка' / game.po 'Помощь'"]
+    assert catalog.read_text() == before

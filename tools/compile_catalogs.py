@@ -1,7 +1,9 @@
-"""Compile every gettext catalog ``fieldjudge/locale/<lang>/LC_MESSAGES/*.po`` into the
-``.mo`` file next to it (what the application reads: the standard library's ``gettext``
-parses a ``.mo`` in a fraction of the time a ``.po`` takes). Run it after editing a ``.po``;
-``tests/test_catalogs.py`` fails while a ``.mo`` is missing or older than its ``.po``.
+"""Compile the gettext catalog of every language, ``fieldjudge/locale/<lang>/LC_MESSAGES/
+fieldjudge.po``, into the ``.mo`` file next to it (what the application reads: the standard
+library's ``gettext`` parses a ``.mo`` in a fraction of the time a ``.po`` takes). Run it
+after editing a ``.po``; ``tests/test_catalogs.py`` fails while a ``.mo`` is missing or
+older than its ``.po``. A ``.po`` or ``.mo`` of any other name is refused: the application
+reads one domain, ``fieldjudge``, and would never show its translations.
 
 Usage:
   python tools/compile_catalogs.py            compile every catalog whose .mo is stale
@@ -17,6 +19,7 @@ from pathlib import Path
 import polib
 
 LOCALE = Path(__file__).resolve().parents[1] / "fieldjudge" / "locale"
+DOMAIN = "fieldjudge"  # fieldjudge.i18n.DOMAIN
 
 
 def compiled(po: Path) -> bytes:
@@ -31,7 +34,7 @@ def compiled(po: Path) -> bytes:
 def stale(locale: Path = LOCALE) -> list[Path]:
     """The catalogs whose ``.mo`` is missing or differs from their ``.po`` compiled now."""
     out = []
-    for po in sorted(locale.glob("*/LC_MESSAGES/*.po")):
+    for po in sorted(locale.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
         mo = po.with_suffix(".mo")
         if not mo.exists() or mo.read_bytes() != compiled(po):
             out.append(po)
@@ -39,9 +42,13 @@ def stale(locale: Path = LOCALE) -> list[Path]:
 
 
 def orphans(locale: Path = LOCALE) -> list[Path]:
-    """``.mo`` files with no ``.po`` (a catalog removed or renamed: it would still load)."""
+    """Files the application would not read as they are: a ``.mo`` with no ``.po`` (a
+    catalog removed) and a catalog of another domain than ``fieldjudge``."""
+    files = sorted(locale.glob("*/LC_MESSAGES/*.[mp]o"))
     return [
-        mo for mo in sorted(locale.glob("*/LC_MESSAGES/*.mo")) if not mo.with_suffix(".po").exists()
+        f
+        for f in files
+        if f.stem != DOMAIN or (f.suffix == ".mo" and not f.with_suffix(".po").exists())
     ]
 
 
@@ -50,8 +57,11 @@ def main(argv: list[str] | None = None, locale: Path = LOCALE) -> int:
     ap.add_argument("--check", action="store_true", help="list stale catalogs, change nothing")
     args = ap.parse_args(argv)
     todo, extra = stale(locale), orphans(locale)
-    for mo in extra:
-        print(f"{mo.relative_to(locale.parent)}: no .po; delete it", file=sys.stderr)
+    for f in extra:
+        fix = "delete it" if f.stem == DOMAIN else f"move its entries into {DOMAIN}.po"
+        print(
+            f"{f.relative_to(locale.parent)}: not read by the application; {fix}", file=sys.stderr
+        )
     for po in todo:
         if args.check:
             print(f"{po.relative_to(locale.parent)}: .mo is stale", file=sys.stderr)

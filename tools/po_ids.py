@@ -1,27 +1,41 @@
-"""List the gettext message ids used in Python files (for keeping .po catalogs full), like
-xgettext: UI strings (``_("...")``, ``ru("...")``, ``Binding(..., "description")``,
-``SCREEN_TITLE`` / ``HELP_TEXT``) and the rules engines' messages, with their context.
+"""The message ids of the code and the catalog of each language,
+``fieldjudge/locale/<lang>/LC_MESSAGES/fieldjudge.po`` (the one gettext domain).
 
-A rule message's id is the English template of a ``Phrase("...")``,
-``RuleMessage("<section>", "...")`` (also spelled ``R(...)``), an elimination reason
-``_r(key, "<section>", "...")`` or a damaged file's fault ``DamagedFile(path, "...")``; its context is the section when it is written as a literal,
-else empty (a section chosen at run time: ``fieldjudge.i18n`` then looks it up without
-context).
+Extraction is GNU xgettext's (``--extract``): it writes the template of every id the code
+marks, with its context, and folds the ids new to each catalog into it, untranslated, for
+a translator to fill; nothing is ever dropped from a catalog (the words of click and
+Textual, and the ids the code translates from a table, are in no call xgettext sees). The
+marks: UI strings ``_("...")``, ``ru("...")``, ``tr("...")``, ``Binding(key, action,
+"description")``, counts ``ngettext("...", "...", n)``, and the rules engines' messages
+``Phrase("...")``, ``RuleMessage("<section>", "...")`` (also spelled ``R(...)``), an
+elimination reason ``_r(key, "<section>", "...")``, a damaged file's fault
+``DamagedFile(path, "...")``; their context is the section when it is written as a literal,
+else none (``fieldjudge.i18n`` then looks it up without context).
+
+The same marks, read with ``ast`` (and ``SCREEN_TITLE`` / ``HELP_TEXT``, which xgettext
+cannot see), serve the checks of ``tests/test_catalogs.py`` and ``tests/test_rules_catalog.py``.
 
 Usage:
-  python tools/po_ids.py FILE... [--missing CATALOG.po ...]   UI ids missing from catalogs
-  python tools/po_ids.py --rules [--missing CATALOG.po ...]   rule ids (of fieldjudge/rules
-      and the services), with --missing only those missing from the catalogs
-  python tools/po_ids.py --rules --dead CATALOG.po            entries no code uses
-  python tools/po_ids.py --rules --refs CATALOG.po            rewrite its #: references
+  python tools/po_ids.py --extract       fold the ids new to the code into every catalog
+      (untranslated), make the entries no code shows obsolete, list both
+  python tools/po_ids.py --fold          fold any other .po of a language into its catalog
+  python tools/po_ids.py FILE...         UI ids of FILEs missing from the Russian catalog
+  python tools/po_ids.py --rules         rule ids missing from the Russian catalog
+  python tools/po_ids.py --rules --refs  rewrite the #: references of the rule messages
       (file:constructor) from the code
+Then ``python tools/compile_catalogs.py``.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
+import inspect
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import polib
@@ -30,6 +44,8 @@ import polib
 Entries = dict[tuple[str, str], str]
 
 PKG = Path(__file__).resolve().parents[1] / "fieldjudge"
+DOMAIN = "fieldjudge"  # fieldjudge.i18n.DOMAIN
+CATALOG = PKG / "locale" / "ru" / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 #: rule-message constructors: name -> (index of the context argument or None, of the msgid)
 RULE_KEYWORDS: dict[str, tuple[int | None, int]] = {
@@ -39,7 +55,13 @@ RULE_KEYWORDS: dict[str, tuple[int | None, int]] = {
     "R": (0, 1),
     "_r": (1, 2),
     "DamagedFile": (None, 1),  # the store's faults: DamagedFile(path, "<fault>", ...)
+    "pgettext": (0, 1),  # a UI word that needs its own translation in one place
 }
+#: xgettext's keywords: the UI's calls, then the rule messages' constructors
+XGETTEXT_KEYWORDS = ["_", "ru", "tr", "ngettext:1,2", "Binding:3"] + [
+    f"{name}:{msg + 1}" if ctx is None else f"{name}:{ctx + 1}c,{msg + 1}"
+    for name, (ctx, msg) in RULE_KEYWORDS.items()
+]
 #: a template with no words (``"{player}: {verdict}"``) needs no translation
 _PLACEHOLDER = re.compile(r"\{[^}]*\}")
 
@@ -152,31 +174,142 @@ def plural_ids_in(path: str | Path) -> list[tuple[str, str]]:
     return out
 
 
-def _catalog(paths: list[str]) -> dict[tuple[str, str], str]:
-    known: dict[tuple[str, str], str] = {}
-    for c in paths:
-        known.update(parse_po(Path(c)))
-    return known
+def xgettext(pot: Path, package: Path = PKG) -> None:
+    """Write the template ``pot`` of every message id the code of ``package`` marks."""
+    if shutil.which("xgettext") is None:
+        raise SystemExit("xgettext not found: install GNU gettext (apt install gettext)")
+    files = sorted(str(f) for f in package.rglob("*.py"))
+    keys = [f"--keyword={k}" for k in XGETTEXT_KEYWORDS]
+    cmd = ["xgettext", "--language=Python", "--from-code=UTF-8", "--no-location"]
+    subprocess.run([*cmd, *keys, "--output", str(pot), *files], check=True)
+
+
+def _value(e: polib.POEntry) -> object:
+    return sorted(e.msgstr_plural.items()) if e.msgid_plural else e.msgstr
+
+
+def _done(e: polib.POEntry) -> bool:
+    return e.translated() and "fuzzy" not in e.flags
+
+
+def fold(catalog: Path, sources: list[Path]) -> list[str]:
+    """Fold the entries of ``sources`` (.po or .pot files) into ``catalog``: an entry new to
+    it is added (untranslated ones too, for a translator to fill, unless it has no words or
+    the catalog has the id without context, which the lookup falls back to); a translation
+    fills an untranslated entry. Two translations of one (context, id): a collision, and
+    nothing is written. Returns the collisions."""
+    po = polib.pofile(str(catalog), wrapwidth=99)
+    nplurals = int(
+        re.search(r"nplurals=(\d+)", po.metadata.get("Plural-Forms", "nplurals=2")).group(1)
+    )
+    index = {(e.msgctxt or "", e.msgid): e for e in po if not e.obsolete}
+    collisions = []
+    for src in sources:
+        for e in polib.pofile(str(src)):
+            key = (e.msgctxt or "", e.msgid)
+            have = index.get(key)
+            if e.obsolete or not e.msgid or (have is not None and not _done(e)):
+                continue
+            if have is None:
+                if not _done(e) and (wordless(e.msgid) or ("", e.msgid) in index):
+                    continue
+                e.msgctxt = e.msgctxt or None  # "" is a context of its own in gettext
+                if e.msgid_plural and not _done(e):
+                    e.msgstr_plural = {i: "" for i in range(nplurals)}
+                po.append(e)
+                index[key] = e
+            elif not _done(have):
+                have.msgstr, have.msgstr_plural, have.flags = e.msgstr, e.msgstr_plural, []
+            elif _value(have) != _value(e):
+                collisions.append(f"{key!r}: {_value(have)!r} / {src.name} {_value(e)!r}")
+    if not collisions:
+        po.save(str(catalog))
+    return collisions
+
+
+def catalogs() -> list[Path]:
+    return sorted(PKG.glob(f"locale/*/LC_MESSAGES/{DOMAIN}.po"))
+
+
+def written(packages: tuple[str, ...] = ("fieldjudge", "click", "textual")) -> set[str]:
+    """Every string literal of the code of ``packages`` (ours, and the libraries whose own
+    words the catalog translates), docstrings also as click cleans them up (help texts) and
+    each capitalized (``_(p.position.capitalize())`` shows "Chaser")."""
+    out: set[str] = set()
+    for name in packages:
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.origin is not None, name
+        for f in Path(spec.origin).parent.rglob("*.py"):
+            for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+                if isinstance(n, ast.Constant) and isinstance(n.value, str):
+                    out |= {n.value, inspect.cleandoc(n.value), n.value.capitalize()}
+    return out
+
+
+def dead(catalog: Path) -> list[polib.POEntry]:
+    """The entries of ``catalog`` no code shows: an id written nowhere, or one filed under a
+    context (a rulebook section) the code no longer asks it under."""
+    texts, ids = written(), rule_ids()
+    return [
+        e
+        for e in polib.pofile(str(catalog))
+        if not e.obsolete
+        and e.msgid
+        and (
+            e.msgid not in texts
+            or (e.msgctxt and (e.msgctxt, e.msgid) not in ids and not wordless(e.msgid))
+        )
+    ]
+
+
+def extract() -> int:
+    """Fold the ids the code marks into every catalog, list those left to translate, and
+    make the entries no code shows obsolete (``#~``: kept for reference, not compiled)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        pot = Path(tmp) / f"{DOMAIN}.pot"
+        xgettext(pot)
+        for catalog in catalogs():
+            where = catalog.relative_to(PKG.parent)
+            fold(catalog, [pot])
+            po = polib.pofile(str(catalog), wrapwidth=99)
+            gone = {(e.msgctxt, e.msgid) for e in dead(catalog)}
+            for e in po:
+                if (e.msgctxt, e.msgid) in gone and not e.obsolete:
+                    e.obsolete = True
+                    print(f"{where}: obsolete: {e.msgid!r}")
+            po.save(str(catalog))
+            for e in po.untranslated_entries():
+                print(f"{where}: to translate: {e.msgid!r}")
+    return 0
+
+
+def fold_domains() -> int:
+    """Fold every other .po of a language (a catalog of the former per-area domains, from
+    an older branch) into its ``fieldjudge.po``, then delete it and its .mo."""
+    status = 0
+    for catalog in catalogs():
+        others = sorted(p for p in catalog.parent.glob("*.po") if p != catalog)
+        collisions = fold(catalog, others) if others else []
+        for c in collisions:
+            print(f"{catalog.relative_to(PKG.parent)}: collision {c}", file=sys.stderr)
+        status |= bool(collisions)
+        for p in others if not collisions else []:
+            p.unlink()
+            p.with_suffix(".mo").unlink(missing_ok=True)
+            print(f"folded {p.relative_to(PKG.parent)} into {catalog.name}")
+    return status
 
 
 def main(args: list[str]) -> int:
-    cats: list[str] = []
-    dead, refs = "--dead" in args, "--refs" in args
-    for flag in ("--missing", "--dead", "--refs"):
-        if flag in args:
-            k = args.index(flag)
-            args, cats = args[:k], args[k + 1 :]
-    known = _catalog(cats)
+    if "--extract" in args:
+        return extract()
+    if "--fold" in args:
+        return fold_domains()
+    known = parse_po(CATALOG)
     if "--rules" in args:
         ids = rule_ids()
-        if refs:
-            for path in cats:
-                update_references(Path(path), ids)
-            return 0
-        if dead:
-            for ctx, msgid in known:
-                if (ctx, msgid) not in ids and ("", msgid) not in ids:
-                    print(f"{ctx!r} {msgid!r}")
+        if "--refs" in args:
+            update_references(CATALOG, ids)
             return 0
         for (ctx, msgid), where in ids.items():
             if (ctx, msgid) not in known and ("", msgid) not in known:
