@@ -165,17 +165,22 @@ def test_folding_a_catalog_keeps_every_translation_and_names_a_collision(tmp_pat
 
     head = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
     catalog, game = tmp_path / "fieldjudge.po", tmp_path / "game.po"
-    catalog.write_text(head + 'msgid "Help"\nmsgstr "Справка"\n\nmsgid "Out"\nmsgstr ""\n')
+    catalog.write_text(
+        head + 'msgid "Help"\nmsgstr "Справка"\n\nmsgid "Out"\nmsgstr ""\n\n'
+        '#~ msgid "Back"\n#~ msgstr "Назад"\n'
+    )
     game.write_text(
         head + 'msgid "Out"\nmsgstr "Выбыл"\n\nmsgctxt "26"\nmsgid "hit"\nmsgstr "поражение"\n'
-        'msgid "Help"\nmsgstr "Справка"\n\nmsgid "Later"\nmsgstr ""\n'
+        'msgid "Help"\nmsgstr "Справка"\n\nmsgid "Later"\nmsgstr ""\n\nmsgid "Back"\nmsgstr ""\n'
     )
     assert fold(catalog, [game]) == []
     assert parse_po(catalog) == {
         ("", "Help"): "Справка",
-        ("", "Out"): "Выбыл",
+        ("", "Out"): "Выбыл",  # an untranslated entry filled
         ("26", "hit"): "поражение",
+        ("", "Back"): "Назад",  # an id back in the code gets its old translation back
     }
+    assert "Later" in catalog.read_text()  # to translate
     game.write_text(head + 'msgid "Help"\nmsgstr "Помощь"\n')
     before = catalog.read_text()
     assert fold(catalog, [game]) == ["('', 'Help'): 'Справка' / game.po 'Помощь'"]

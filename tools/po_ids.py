@@ -196,19 +196,23 @@ def fold(catalog: Path, sources: list[Path]) -> list[str]:
     """Fold the entries of ``sources`` (.po or .pot files) into ``catalog``: an entry new to
     it is added (untranslated ones too, for a translator to fill, unless it has no words or
     the catalog has the id without context, which the lookup falls back to); a translation
-    fills an untranslated entry. Two translations of one (context, id): a collision, and
-    nothing is written. Returns the collisions."""
+    fills an untranslated entry; an obsolete one comes back. Two translations of one
+    (context, id): a collision, and nothing is written. Returns the collisions."""
     po = polib.pofile(str(catalog), wrapwidth=99)
     nplurals = int(
         re.search(r"nplurals=(\d+)", po.metadata.get("Plural-Forms", "nplurals=2")).group(1)
     )
-    index = {(e.msgctxt or "", e.msgid): e for e in po if not e.obsolete}
+    index = {(e.msgctxt or "", e.msgid): e for e in po}
     collisions = []
     for src in sources:
         for e in polib.pofile(str(src)):
             key = (e.msgctxt or "", e.msgid)
             have = index.get(key)
-            if e.obsolete or not e.msgid or (have is not None and not _done(e)):
+            if e.obsolete or not e.msgid:
+                continue
+            if have is not None and have.obsolete:  # back in the code, its translation too
+                have.obsolete = False
+            if have is not None and not _done(e):
                 continue
             if have is None:
                 if not _done(e) and (wordless(e.msgid) or ("", e.msgid) in index):
