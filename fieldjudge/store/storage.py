@@ -92,6 +92,40 @@ def copy_durably(src: Path, dst: Path) -> None:
     atomic_write_bytes(Path(dst), Path(src).read_bytes(), tag=b"b")
 
 
+def append_line_durably(path: Path, line: bytes) -> None:
+    """Append one JSON line to a log of lines, fsync'd before returning. A torn last line
+    (a cut in the middle of an earlier append) is cut off first, so the new line starts a
+    line of its own; a new file's folder entry is synced too."""
+    make_dirs(path.parent)
+    created = not path.exists()
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        _trim_torn_tail(fd)
+        write_all(fd, line + b"\n")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if created:
+        fsync_dir(path.parent)
+
+
+def _trim_torn_tail(fd: int) -> None:
+    size = os.lseek(fd, 0, os.SEEK_END)
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return
+    # a torn last line: find the end of the last complete one
+    pos = size
+    while pos > 0:
+        start = max(0, pos - 4096)
+        chunk = os.pread(fd, pos - start, start)
+        nl = chunk.rfind(b"\n")
+        if nl >= 0:
+            os.ftruncate(fd, start + nl + 1)
+            return
+        pos = start
+    os.ftruncate(fd, 0)
+
+
 def _signal_write(tag: bytes) -> None:
     if _HOOK_FD:
         os.write(int(_HOOK_FD), tag)
