@@ -12,16 +12,17 @@ from pathlib import Path
 import orjson
 
 from fieldjudge import i18n
-from fieldjudge.export import html, pdf, scope, tables
+from fieldjudge.export import html, pdf, tables
 from fieldjudge.export.game_pass import read_played
 from fieldjudge.export.names import game_stem, tournament_stem, write_new
-from fieldjudge.export.protocol_doc import local_time, protocol_doc
 from fieldjudge.export.stamp import stamp_files
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import VOID
 from fieldjudge.rules.timefmt import format_game_clock
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.event_text import Namer, describe
+from fieldjudge.services.paintball.protocol_doc import local_time, protocol_doc
+from fieldjudge.services.paintball.standings import provisional_lines
 from fieldjudge.store import Refused, bundle
 
 FORMATS = ("html", "pdf", "csv", "json")
@@ -174,7 +175,7 @@ def _whole(
     closed = results.closed_results(t, passed.summaries)
     by_div = results.standings_by_division(t, closed)
     provisional = [tr("Games counted: signed protocols") + f" ({len(closed)})"]
-    later = scope.provisional_lines(t, tr, passed.summaries)
+    later = provisional_lines(t, tr, passed.summaries)
     if later:
         provisional.append(tr("Provisional, not counted until signed") + ":")
         provisional += [f"  {line}" for line in later]
