@@ -26,7 +26,7 @@ from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused, StoreError
 from fieldjudge.services.paintball import results
-from fieldjudge.services.paintball.standings import provisional_lines, standing_rows
+from fieldjudge.services.paintball.standings import scope_lines, standing_rows
 
 #: ``export(folder, out_dir, fmt, game_id, lang, progress=...)`` -> the files written
 Exporter = Callable[..., list[Path]]
@@ -122,11 +122,7 @@ class StandingsScreen(JudgeScreen):
             for row in standing_rows(t, rows):
                 cells = [str(c) for c in row]
                 table.add_row(*([div or "—", *cells] if several else cells), height=None)
-        counted = _("Games counted: signed protocols") + f" ({len(results.closed_results(t))})"
-        later = provisional_lines(t, _)
-        if later:
-            counted += "\n" + _("Provisional, not counted until signed") + ":\n  "
-            counted += "\n  ".join(later)
+        counted = "\n".join(scope_lines(t, _, len(results.closed_results(t))))
         # not counted, and said so: what does not verify (the check verify runs)
         faults = [
             Phrase("{file}: {fault}", file="tournament.json", fault=f)

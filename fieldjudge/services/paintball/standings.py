@@ -75,6 +75,17 @@ def provisional_lines(t, tr, made: Mapping[str, dict] | None = None) -> list[str
     return lines
 
 
+def scope_lines(t, tr, counted: int, made: Mapping[str, dict] | None = None) -> list[str]:
+    """What the standings count, said under them: the ``counted`` signed games (31), then
+    each provisional game (``made``: see :func:`provisional_games`)."""
+    lines = [tr("Games counted: signed protocols") + f" ({counted})"]
+    later = provisional_lines(t, tr, made)
+    if later:
+        lines.append(tr("Provisional, not counted until signed") + ":")
+        lines += [f"  {line}" for line in later]
+    return lines
+
+
 STANDING_HEADERS = (
     "Place",
     "Team",
