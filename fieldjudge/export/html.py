@@ -10,7 +10,7 @@ from html import escape
 
 from fieldjudge import i18n
 from fieldjudge.rules.timefmt import format_game_clock
-from fieldjudge.services.paintball.protocol_doc import OUTCOMES, local_time, protocol_doc  # noqa: F401
+from fieldjudge.services.paintball.protocol_doc import protocol_doc
 from fieldjudge.services.paintball.standings import STANDING_HEADERS, standing_rows
 
 CSS = """
