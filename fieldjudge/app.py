@@ -114,6 +114,7 @@ class FieldJudgeApp(App[None]):
         sync_provider: Callable[[Path], SyncStatusProvider] | None = None,
         wall: Callable[[], float] = time.time,
         rescan: Callable[[Path], Rescan] | None = None,
+        exporter: Callable[..., list[Path]] | None = None,
     ) -> None:
         super().__init__()
         self.data_dir = Path(data_dir)
@@ -143,6 +144,9 @@ class FieldJudgeApp(App[None]):
         self._pit_shown = ""  # its address for the TV or phone
         self._bells: dict[str, GameBell] = {}
         self.bells_rung: list[str] = []  # why the bell rang, in order (minute, time)
+        # what the export dialog runs: the exports sit above the app, so the command that
+        # starts the app gives it (None: this app makes no export)
+        self.exporter = exporter
 
     @property
     def chrono(self) -> ChronoSession:

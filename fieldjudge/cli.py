@@ -20,6 +20,7 @@ from fieldjudge.commands.quidditch import quidditch
 from fieldjudge.commands.results import export, merge, sign_tournament, verify
 from fieldjudge.commands.serve import serve
 from fieldjudge.commands.sync import sync
+from fieldjudge.export.job import export_folder
 from fieldjudge.paths import default_data_dir
 from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo, fresh_demo_folder
 
@@ -108,7 +109,11 @@ def main(ctx: click.Context, data_dir: Path | None, lang: str | None, judge: str
 
 
 def _run_app(ctx: click.Context, data_dir: Path, folder: Path | None) -> None:
-    make_app(data_dir, folder, lang=ctx.obj["lang"], judge=ctx.obj["judge"]).run()
+    # the export dialog runs the exports, which sit above the app: given here
+    app = make_app(
+        data_dir, folder, lang=ctx.obj["lang"], judge=ctx.obj["judge"], exporter=export_folder
+    )
+    app.run()
 
 
 @main.command()

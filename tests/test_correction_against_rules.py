@@ -9,7 +9,6 @@ import pytest
 from results_fixtures import demo, finished_game
 
 from fieldjudge.app import make_app
-from fieldjudge.export.protocol_doc import protocol_doc
 from fieldjudge.i18n import ru, rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
@@ -17,6 +16,7 @@ from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen
 from fieldjudge.screens.results.protocol import ProtocolScreen
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results
+from fieldjudge.services.paintball.protocol_doc import protocol_doc
 from tests.test_game_helpers import wait_for
 
 

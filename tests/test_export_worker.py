@@ -110,7 +110,8 @@ async def test_export_into_a_file_shows_why_not_a_traceback(tmp_path):
     folder = setup_folder(tmp_path)
     shutil.rmtree(folder / "exports")
     (folder / "exports").write_text("not a folder")
-    app = make_app(tmp_path / "data", folder, lang="en")
+    # the export the command that starts the app gives it (the app imports no export)
+    app = make_app(tmp_path / "data", folder, lang="en", exporter=export_folder)
     async with app.run_test(size=(110, 40)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
         await pilot.press("S")
@@ -196,3 +197,20 @@ def test_the_exports_own_view_keeps_the_writers_index(tmp_path):
         assert index.read_bytes() == as_the_app_left_it[0]  # the export wrote nothing
     finally:
         app_side.close()
+
+
+async def test_an_app_started_without_the_exports_says_so_on_x(tmp_path):
+    """The exports sit above the app: the command that starts it gives the export dialog
+    its exporter. An app made without one says where exports are made, no form, no
+    traceback."""
+    folder = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en")
+    async with app.run_test(size=(110, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        await pilot.press("S")
+        await wait_for(pilot, lambda: isinstance(app.screen, StandingsScreen), "the standings")
+        await pilot.press("x")
+        said = "Exports are not available here: use `fieldjudge export`"
+        await wait_for(pilot, lambda: said in notices(app), "the notice")
+        assert isinstance(app.screen, StandingsScreen)
+        assert not (folder / "exports").exists() or not any((folder / "exports").iterdir())

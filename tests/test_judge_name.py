@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fieldjudge.export.protocol_doc import protocol_doc
 from fieldjudge.i18n import ru
 from fieldjudge.services.laptop import LaptopSettings
 from fieldjudge.services.paintball import results
+from fieldjudge.services.paintball.protocol_doc import protocol_doc
 from tests.results_fixtures import demo, finished_game
 from tests.test_game_helpers import game_id, game_screen, keys, type_text, wait_for
 

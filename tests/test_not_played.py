@@ -10,13 +10,13 @@ from click.testing import CliRunner
 
 from fieldjudge.cli import main
 from fieldjudge.export import game_stem
-from fieldjudge.export.protocol_doc import protocol_doc
-from fieldjudge.export.scope import provisional_games
 from fieldjudge.i18n import ru
 from fieldjudge.services import open_tournament
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.paintball.marker_check import MarkerCheckService
+from fieldjudge.services.paintball.protocol_doc import protocol_doc
+from fieldjudge.services.paintball.standings import provisional_games
 from tests.results_fixtures import demo
 
 

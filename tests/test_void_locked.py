@@ -13,7 +13,6 @@ import orjson
 import pytest
 from results_fixtures import demo, finished_game
 
-from fieldjudge.export.protocol_doc import struck_lines
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import VOID, compute_hash
@@ -21,6 +20,7 @@ from fieldjudge.services import HeadJudge
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results as res
 from fieldjudge.services.paintball.protocol import GameProtocol
+from fieldjudge.services.paintball.protocol_doc import struck_lines
 from fieldjudge.services.sync.merge import merge_into
 from fieldjudge.services.trust import authority
 from fieldjudge.services.trust.signing import signed_message

@@ -11,7 +11,7 @@ import orjson
 from fieldjudge.commands import data_dir
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.os_errors import os_error_phrase
-from fieldjudge.services import open_tournament
+from fieldjudge.services import DamagedFile, StoreError, open_tournament
 from fieldjudge.services.quidditch import (
     QuidditchSession,
     SessionError,
@@ -19,8 +19,6 @@ from fieldjudge.services.quidditch import (
     quidditch_folder,
     verify_export,
 )
-from fieldjudge.store import DamagedFile, StoreError
-from fieldjudge.store.storage import atomic_write_bytes
 
 
 @click.group()
@@ -100,7 +98,7 @@ def export(ctx: click.Context, match_id: str, folder: Path | None, out: Path | N
         if out is not None:
             if out.exists():
                 raise click.ClickException(f"{out} exists: not overwriting it")
-            atomic_write_bytes(out, orjson.dumps(session.export_dict(), option=orjson.OPT_INDENT_2))
+            session.write_export(out)
             click.echo(str(out))
         else:
             for p in session.write_exports():

@@ -13,12 +13,15 @@ from fieldjudge.commands import data_dir
 from fieldjudge.export import run_export
 from fieldjudge.export.job import export_faults, refusal, stamp_text
 from fieldjudge.i18n import _, ngettext, rule_text
-from fieldjudge.services import open_tournament
+from fieldjudge.services import (
+    TOURNAMENT_FILE,
+    DamagedFile,
+    FolderLocked,
+    StoreError,
+    open_tournament,
+)
 from fieldjudge.services.sync.merge import load_source, merge_into
-from fieldjudge.services.trust.verify import verify_report
-from fieldjudge.store import DamagedFile, FolderLocked, StoreError
-from fieldjudge.store.pins import HeadJudgePins
-from fieldjudge.store.tournament import TOURNAMENT_FILE
+from fieldjudge.services.trust.verify import verify_on_this_laptop
 
 
 def _tournaments(root: Path) -> list[Path]:
@@ -176,7 +179,7 @@ def verify(ctx, folder: Path | None) -> None:
             raise click.ClickException(_("{folder}: no such folder").format(folder=f))
         click.echo(f"{f}:")
         try:
-            reports = verify_report(f, HeadJudgePins())
+            reports = verify_on_this_laptop(f)
         except (StoreError, OSError) as exc:
             raise click.ClickException(f"{f}: {rule_text(exc)}") from None
         for rel, rep in reports.items():

@@ -14,9 +14,8 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.serve.addresses import lan_urls
 from fieldjudge.serve.qr import qr_text
 from fieldjudge.serve.server import DEFAULT_MAX_PER_ADDRESS, DEFAULT_PORT, PitServer, PitServerError
+from fieldjudge.services import TOURNAMENT_FILE, DamagedFile
 from fieldjudge.services.pitview import PitView
-from fieldjudge.store import DamagedFile
-from fieldjudge.store.tournament import TOURNAMENT_FILE
 
 
 def _pick_folder(data_dir: Path) -> Path:

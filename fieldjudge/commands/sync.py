@@ -13,12 +13,9 @@ from pathlib import Path
 import click
 
 from fieldjudge.i18n import _, ngettext, rule_text
-from fieldjudge.services import open_tournament
+from fieldjudge.services import TOURNAMENT_FILE, DamagedFile, Refused, StoreError, open_tournament
 from fieldjudge.services.sync import syncthing as svc
-from fieldjudge.store import DamagedFile, Refused, StoreError
-from fieldjudge.store.keys import LaptopKeys
-from fieldjudge.store.sync_files import ensure_stignore, register_laptop
-from fieldjudge.store.tournament import TOURNAMENT_FILE
+from fieldjudge.services.sync.setup import ensure_stignore, laptop_key, register_laptop
 
 #: Syncthing's folder states (its REST API) in the judge's words
 FOLDER_STATES = {
@@ -251,9 +248,7 @@ def setup(
     public_key = ""
     if not laptop_id:
         try:
-            keys = LaptopKeys.load_or_create(name=laptop_name or None, shared_folders=[folder])
-            if laptop_name and keys.name != laptop_name:  # one name in the key and folder
-                keys = keys.rename(laptop_name)
+            keys = laptop_key(folder, laptop_name)
         except (StoreError, OSError) as exc:
             raise click.ClickException(_("this laptop's key") + f": {rule_text(exc)}") from None
         laptop_id, public_key = keys.laptop_id, keys.public_key_b64

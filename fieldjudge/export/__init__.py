@@ -12,16 +12,17 @@ from pathlib import Path
 import orjson
 
 from fieldjudge import i18n
-from fieldjudge.export import html, pdf, scope, tables
+from fieldjudge.export import html, pdf, tables
 from fieldjudge.export.game_pass import read_played
 from fieldjudge.export.names import game_stem, tournament_stem, write_new
-from fieldjudge.export.protocol_doc import local_time, protocol_doc
 from fieldjudge.export.stamp import stamp_files
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import VOID
 from fieldjudge.rules.timefmt import format_game_clock
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.event_text import Namer, describe
+from fieldjudge.services.paintball.protocol_doc import local_time, protocol_doc
+from fieldjudge.services.paintball.standings import scope_lines
 from fieldjudge.store import Refused, bundle
 
 FORMATS = ("html", "pdf", "csv", "json")
@@ -118,19 +119,8 @@ def run_export(
         progress(len(logged), len(logged))
         return written
     if game_id is None:
-        return _whole(
-            t,
-            logged,
-            out_dir,
-            fmt,
-            lang,
-            overwrite,
-            now,
-            delimiter,
-            progress,
-            stamp,
-            include_unplayed,
-        )
+        _whole(t, logged, put, fmt, lang, now, delimiter, progress, stamp, include_unplayed)
+        return written
     progress(0, 1)
     tr = html.translator(lang)
     v = results.game_view(t, game_id)
@@ -149,23 +139,18 @@ def run_export(
 def _whole(
     t,
     logged,
-    out_dir,
+    put: Callable[[str, bytes | Iterable[bytes]], None],
     fmt,
     lang,
-    overwrite,
     now,
     delimiter,
     progress,
     stamp="",
     include_unplayed=False,
-) -> list[Path]:
-    """The export of every ``logged`` game, without the games not played unless
-    ``include_unplayed`` (see :func:`run_export`; ``stamp``: a PDF's)."""
-    written: list[Path] = []
-
-    def put(name: str, payload: bytes) -> None:
-        written.append(write_new(out_dir / name, payload, overwrite))
-
+) -> None:
+    """The export of every ``logged`` game, each file written with ``put``, without the
+    games not played unless ``include_unplayed`` (see :func:`run_export`; ``stamp``: a
+    PDF's)."""
     tr = html.translator(lang)
     stem = tournament_stem(t)
     # every game read before the first file is written: a failed export writes nothing
@@ -173,11 +158,7 @@ def _whole(
     sections, views = passed.sections, passed.views
     closed = results.closed_results(t, passed.summaries)
     by_div = results.standings_by_division(t, closed)
-    provisional = [tr("Games counted: signed protocols") + f" ({len(closed)})"]
-    later = scope.provisional_lines(t, tr, passed.summaries)
-    if later:
-        provisional.append(tr("Provisional, not counted until signed") + ":")
-        provisional += [f"  {line}" for line in later]
+    provisional = scope_lines(t, tr, len(closed), passed.summaries)
     if fmt == "html":
         for (name, title), section in zip(passed.pages, sections, strict=True):
             put(name, html.protocol_page_parts(title, section, lang))
@@ -201,7 +182,6 @@ def _whole(
             f"standings-{stem}.csv",
             tables.standings_csv(t, by_div, tr, lang, delimiter, provisional),
         )
-    return written
 
 
 #: the per-game events CSV: readable columns, then the chain as recorded (for auditors)

@@ -9,9 +9,9 @@ from datetime import datetime
 from html import escape
 
 from fieldjudge import i18n
-from fieldjudge.export.protocol_doc import OUTCOMES, local_time, protocol_doc  # noqa: F401
-from fieldjudge.i18n import rule_text
 from fieldjudge.rules.timefmt import format_game_clock
+from fieldjudge.services.paintball.protocol_doc import protocol_doc
+from fieldjudge.services.paintball.standings import STANDING_HEADERS, standing_rows
 
 CSS = """
 @page { size: A4; margin: 14mm 12mm; }
@@ -172,42 +172,6 @@ def protocols_parts(t, lang: str, sections: Sequence[bytes]) -> Iterator[bytes]:
     for i, section in enumerate(sections):
         yield b"\n" + section if i else section
     yield PAGE_TAIL.encode()
-
-
-STANDING_HEADERS = (
-    "Place",
-    "Team",
-    "Games",
-    "Game points",
-    "Difference",
-    "Flag hangs",
-    "Wins",
-    "Draws",
-    "Losses",
-    "No-shows",
-    "Tie-break",
-)
-
-
-def standing_rows(t, rows, lang: str | None = None) -> list[tuple]:
-    """Table rows of the standings; the tie-break note in ``lang`` (default: the UI's)."""
-    names = t.team_names()
-    return [
-        (
-            r.rank,
-            names.get(r.team, r.team),
-            r.games,
-            r.points,
-            f"{r.diff:+d}",
-            r.flag_hangs,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.no_shows,
-            rule_text(r.tie_break, names, lang),
-        )
-        for r in rows
-    ]
 
 
 def standings_html(

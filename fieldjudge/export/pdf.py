@@ -13,8 +13,9 @@ from fontTools.ttLib import TTFont
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
-from fieldjudge.export.html import STANDING_HEADERS, Tr, standing_rows
-from fieldjudge.export.protocol_doc import ProtocolDoc, protocol_doc
+from fieldjudge.export.html import Tr
+from fieldjudge.services.paintball.protocol_doc import ProtocolDoc, protocol_doc
+from fieldjudge.services.paintball.standings import STANDING_HEADERS, standing_rows
 
 FONTS = Path(__file__).with_name("fonts")
 FAMILY = "DejaVuSans"

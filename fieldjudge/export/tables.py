@@ -6,7 +6,8 @@ from __future__ import annotations
 import csv
 import io
 
-from fieldjudge.export.html import STANDING_HEADERS, Tr, standing_rows
+from fieldjudge.export.html import Tr
+from fieldjudge.services.paintball.standings import STANDING_HEADERS, standing_rows
 
 
 def standings_csv(

@@ -13,13 +13,6 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Static
 
-from fieldjudge.export.protocol_doc import (
-    local_time,
-    outcome_text,
-    senior_judge,
-    sign_lines,
-    struck_lines,
-)
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
@@ -29,27 +22,26 @@ from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, V
 from fieldjudge.screens.game.text import Namer, describe, event_no, reason_label
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused, StoreError
-from fieldjudge.services.paintball import results
+from fieldjudge.services.paintball import results, standings
 from fieldjudge.services.paintball.protocol import GameProtocol
+from fieldjudge.services.paintball.protocol_doc import (
+    CAUSE_TEXT,
+    local_time,
+    outcome_text,
+    senior_judge,
+    sign_lines,
+    struck_lines,
+)
 
+#: the protocol's phase in words: the standings' for a game not counted yet (the same
+#: words on the screen and the paper), and the phases only the protocol screen shows
 PHASE_TEXT = {
+    **standings.PHASE_TEXT,
     "scheduled": "not played yet",
-    "not_started": "not played yet",
-    "running": "game in progress",
-    "stopped": "game in progress",
-    "hang_check": "game in progress",
-    "ended": "post-game inspection",
-    "inspection": "post-game inspection",
     "final": "game over: not submitted",
-    "open": "not submitted",
-    "submitted": "submitted: waiting for the captains",
     "signed": "answered by both captains (with a refusal)",
     "locked": "signed by both captains: locked",
-    "no_show": "no-show: not submitted",
 }
-
-
-CAUSE_TEXT = {"team": "the team", "organisers": "the organisers"}
 STRIKE, STRIKE_END = "\x01", "\x02"  # marks the struck-through originals in the text
 
 

@@ -3,9 +3,9 @@ updated as games close; and the export dialog of the head judge.
 
 An export runs in a thread worker of the app (a PDF of a whole tournament takes seconds):
 the judge goes on using the app meanwhile. The worker never touches a widget or the app's
-open tournament: it exports through its own read-only view of the folder
-(:func:`fieldjudge.export.job.export_folder`) and hands its progress and result to
-the app thread with ``call_from_thread``."""
+open tournament: it exports through its own read-only view of the folder (the app's
+``exporter``, given by the command that starts the app) and hands its progress and result
+to the app thread with ``call_from_thread``."""
 
 from __future__ import annotations
 
@@ -17,9 +17,6 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Header, Static
 from textual.worker import get_current_worker
 
-from fieldjudge.export.html import standing_rows
-from fieldjudge.export.job import export_folder
-from fieldjudge.export.scope import provisional_lines
 from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.os_errors import os_error_phrase
@@ -29,6 +26,7 @@ from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused, StoreError
 from fieldjudge.services.paintball import results
+from fieldjudge.services.paintball.standings import scope_lines, standing_rows
 
 #: ``export(folder, out_dir, fmt, game_id, lang, progress=...)`` -> the files written
 Exporter = Callable[..., list[Path]]
@@ -63,7 +61,7 @@ class StandingsScreen(JudgeScreen):
     ]
 
     def __init__(self, export: Exporter | None = None) -> None:
-        """``export``: what runs an export (default: the service's read-only export)."""
+        """``export``: what runs an export (default: the app's exporter)."""
         super().__init__()
         self.export = export
 
@@ -124,11 +122,7 @@ class StandingsScreen(JudgeScreen):
             for row in standing_rows(t, rows):
                 cells = [str(c) for c in row]
                 table.add_row(*([div or "—", *cells] if several else cells), height=None)
-        counted = _("Games counted: signed protocols") + f" ({len(results.closed_results(t))})"
-        later = provisional_lines(t, _)
-        if later:
-            counted += "\n" + _("Provisional, not counted until signed") + ":\n  "
-            counted += "\n  ".join(later)
+        counted = "\n".join(scope_lines(t, _, len(results.closed_results(t))))
         # not counted, and said so: what does not verify (the check verify runs)
         faults = [
             Phrase("{file}: {fault}", file="tournament.json", fault=f)
@@ -174,6 +168,10 @@ def export_flow(app, game_id: str | None = None, export: Exporter | None = None)
         app.notify(_("Open or create a tournament first"), severity="warning")
         return
     if refuse_second_export(app):
+        return
+    export = export or app.exporter
+    if export is None:  # an app started without the exports (the command gives them)
+        app.notify(_("Exports are not available here: use `fieldjudge export`"), severity="warning")
         return
     scope = _("game") + f" {game_id}" if game_id else _("the whole tournament")
     origin = app.screen
@@ -247,9 +245,7 @@ def start_export(
     """Run the export in a thread worker of the app; progress goes to the standings
     screen's progress line, the result to a message (on ``origin``, the screen the export
     was asked from) or a notice (on any other screen, not to take the judge's keys)."""
-    if export is None:
-        export = export_folder
-    run = export
+    run = export or app.exporter
 
     def show_progress(done: int, total: int) -> None:  # app thread
         for line in app.screen.query("#export-progress"):

@@ -458,7 +458,7 @@ def closed_results(
     t: TournamentReader, made: Mapping[str, dict[str, Any]] | None = None
 ) -> list[tuple[dict, GameResult]]:
     """Results of the games whose protocol both captains answered (signed; unsigned games
-    are provisional: ``export.scope``), from the summary index (rebuilt when stale).
+    are provisional: ``standings``), from the summary index (rebuilt when stale).
     ``made``: summaries the caller has just made from the games' files (an export's pass),
     by game id; the other games' come from the index."""
     out = []

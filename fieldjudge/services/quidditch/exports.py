@@ -106,6 +106,12 @@ def export_text(session: QuidditchSession) -> str:
     return "\n".join(head + body).rstrip() + "\n"
 
 
+def write_export(session: QuidditchSession, path: Path) -> Path:
+    """The JSON export (:func:`export_dict`) written to ``path`` atomically."""
+    atomic_write_bytes(path, orjson.dumps(export_dict(session), option=orjson.OPT_INDENT_2))
+    return path
+
+
 def write_exports(session: QuidditchSession) -> tuple[Path, Path]:
     """``export[-k].json`` and ``posts[-k].txt`` in the match folder, never overwriting."""
     k = 1
@@ -115,8 +121,7 @@ def write_exports(session: QuidditchSession) -> tuple[Path, Path]:
         if not j.exists() and not t.exists():
             break
         k += 1
-    data = orjson.dumps(export_dict(session), option=orjson.OPT_INDENT_2)
     session.folder.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(j, data)
+    write_export(session, j)
     write_text(t, export_text(session))
     return j, t

@@ -342,6 +342,9 @@ class QuidditchSession:
     def export_text(self) -> str:
         return exports.export_text(self)
 
+    def write_export(self, path: Path) -> Path:
+        return exports.write_export(self, path)
+
     def write_exports(self) -> tuple[Path, Path]:
         return exports.write_exports(self)
 

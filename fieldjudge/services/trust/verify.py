@@ -42,6 +42,7 @@ __all__ = [
     "verify_folder",
     "verify_log",
     "verify_report",
+    "verify_on_this_laptop",
     "verify_tournament",
 ]
 
@@ -129,6 +130,11 @@ def verify_report(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, 
     for rel, faults in rules_faults(folder, damaged).items():
         out[rel].faults += faults
     return out
+
+
+def verify_on_this_laptop(folder: Path) -> dict[str, FileReport]:
+    """:func:`verify_report` against the head judge keys this laptop pinned."""
+    return verify_report(folder, HeadJudgePins())
 
 
 def verify_folder(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, list[str]]:

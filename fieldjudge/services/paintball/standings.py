@@ -1,12 +1,14 @@
-"""Which games the standings include: the signed ones (both captains answered, 31).
-Games played or ruled but not signed yet (a no-show included) are listed as provisional,
-with the result they would count, never silently counted or silently left out."""
+"""The standings as a document reads them (the screen, HTML, PDF, CSV): the rows of the
+table, and which games they include: the signed ones (both captains answered, 31). Games
+played or ruled but not signed yet (a no-show included) are listed as provisional, with
+the result they would count, never silently counted or silently left out."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from fieldjudge.i18n import rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.services.paintball.results import game_summaries
 
@@ -71,3 +73,50 @@ def provisional_lines(t, tr, made: Mapping[str, dict] | None = None) -> list[str
             f"{tr(PHASE_TEXT.get(p.phase, 'game in progress'))}{pts}"
         )
     return lines
+
+
+def scope_lines(t, tr, counted: int, made: Mapping[str, dict] | None = None) -> list[str]:
+    """What the standings count, said under them: the ``counted`` signed games (31), then
+    each provisional game (``made``: see :func:`provisional_games`)."""
+    lines = [tr("Games counted: signed protocols") + f" ({counted})"]
+    later = provisional_lines(t, tr, made)
+    if later:
+        lines.append(tr("Provisional, not counted until signed") + ":")
+        lines += [f"  {line}" for line in later]
+    return lines
+
+
+STANDING_HEADERS = (
+    "Place",
+    "Team",
+    "Games",
+    "Game points",
+    "Difference",
+    "Flag hangs",
+    "Wins",
+    "Draws",
+    "Losses",
+    "No-shows",
+    "Tie-break",
+)
+
+
+def standing_rows(t, rows, lang: str | None = None) -> list[tuple]:
+    """Table rows of the standings; the tie-break note in ``lang`` (default: the UI's)."""
+    names = t.team_names()
+    return [
+        (
+            r.rank,
+            names.get(r.team, r.team),
+            r.games,
+            r.points,
+            f"{r.diff:+d}",
+            r.flag_hangs,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.no_shows,
+            rule_text(r.tie_break, names, lang),
+        )
+        for r in rows
+    ]
