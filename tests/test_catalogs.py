@@ -138,24 +138,37 @@ def test_every_catalog_entry_is_a_text_the_code_shows() -> None:
 
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="GNU gettext not installed")
 def test_extraction_finds_every_id_the_code_marks_already_in_the_catalog(tmp_path) -> None:
-    """``tools/po_ids.py --extract``: xgettext's template of the code folded into the
-    catalog adds nothing to translate; an id new to the code would be added, untranslated."""
-    from po_ids import fold, xgettext
+    """``tools/po_ids.py --extract``: xgettext's template of the code and the message
+    tables' (rules/texts.py) folded into the catalog add nothing to translate; an id new to
+    the code or to a table would be added, untranslated."""
+    from po_ids import fold, tables_pot, xgettext
 
     pot, catalog = tmp_path / "fieldjudge.pot", tmp_path / "fieldjudge.po"
+    tables = tmp_path / "tables.pot"
     xgettext(pot)
+    tables_pot(tables)
+    assert len(polib.pofile(str(tables))) > 150
     catalog.write_bytes(i18n.catalog_file("ru").read_bytes())
-    assert fold(catalog, [pot]) == []
+    assert fold(catalog, [pot, tables]) == []
     assert parse_po(catalog) == parse_po(i18n.catalog_file("ru"))
     assert [e.msgid for e in polib.pofile(str(catalog)).untranslated_entries()] == []
     assert len(polib.pofile(str(pot))) > 1000
     code = tmp_path / "pkg"
     code.mkdir()
-    (code / "m.py").write_text('_("Brand new")\nRuleMessage("25.03", "New rule {player}")\n')
+    (code / "m.py").write_text(
+        '_("Brand new")\nRuleMessage("25.03", "New rule {player}")\n'
+        'RULES = {"new": ("20.02", "New table rule"), "any": (None, "Run-time section")}\n'
+    )
     xgettext(pot, code)
-    assert fold(catalog, [pot]) == []
+    tables_pot(tables, code)
+    assert fold(catalog, [pot, tables]) == []
     todo = {(e.msgctxt, e.msgid) for e in polib.pofile(str(catalog)).untranslated_entries()}
-    assert todo == {(None, "Brand new"), ("25.03", "New rule {player}")}
+    assert todo == {
+        (None, "Brand new"),
+        ("25.03", "New rule {player}"),
+        ("20.02", "New table rule"),
+        (None, "Run-time section"),
+    }
 
 
 def test_folding_a_catalog_keeps_every_translation_and_names_a_collision(tmp_path) -> None:

@@ -11,7 +11,6 @@ from results_fixtures import demo, finished_game
 from fieldjudge.app import make_app
 from fieldjudge.i18n import ru, rule_text
 from fieldjudge.rules import protocol as pr
-from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen
 from fieldjudge.screens.results.protocol import ProtocolScreen
 from fieldjudge.services.demo import DEMO_PASSPHRASE
@@ -45,8 +44,8 @@ def test_30_01_points_against_the_rule_are_named_in_russian(signed_hang):
     # points of 30.01 for the outcome ruled: nothing to confirm
     held = pr.correction_data(v.result, v.setup.settings.points, "x", None, None, "flag_held", a)
     assert pr.points_against_rules(v.result, v.setup.settings.points, held) is None
-    assert rule_text(pt.points_count(1), lang="ru") == "1 очко"
-    assert rule_text(pt.points_count(5), lang="ru") == "5 очков"
+    assert rule_text(pr.points_count(1), lang="ru") == "1 очко"
+    assert rule_text(pr.points_count(5), lang="ru") == "5 очков"
 
 
 def test_30_01_31_service_refuses_points_against_the_rule_until_confirmed(signed_hang):

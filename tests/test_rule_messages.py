@@ -1,28 +1,38 @@
-"""Rule messages (fieldjudge.rules.messages): every constructor renders in English and, from
-the catalog rules.po, in Russian, cites its section first, leaves no placeholder; the game
-screen shows a refusal in the UI language with the team's name."""
+"""Rule messages (fieldjudge.rules.messages): every message of the tables (rules/texts.py)
+renders in English and, from the catalog rules.po, in Russian, cites its section first, leaves
+no placeholder; the game screen shows a refusal in the UI language with the team's name."""
 
 from __future__ import annotations
 
+import ast
 import copy
-import inspect
 import itertools
 import pickle
 import re
 import string
+from pathlib import Path
 
 import pytest
 
+import fieldjudge
 from fieldjudge import i18n
 from fieldjudge.app import make_app
 from fieldjudge.i18n import rule_text
-from fieldjudge.rules import marker_texts as mt
-from fieldjudge.rules import protocol_texts as pt  # registers its constructors
-from fieldjudge.rules.messages import CATALOG, Phrase, Player, RuleMessage, Team, phrases
+from fieldjudge.rules.marker_check import acceptance_item
+from fieldjudge.rules.messages import (
+    Measured,
+    Phrase,
+    Player,
+    RuleMessage,
+    Team,
+    joined,
+    phrase,
+    phrases,
+    rule,
+    without_section,
+)
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.rules.paintball import notes as nt
-from fieldjudge.rules.paintball import refusals, refusals_actions  # noqa: F401
-from fieldjudge.rules.quidditch import texts as quidditch_texts  # noqa: F401
+from fieldjudge.rules.texts import PHRASES, RULES
 from fieldjudge.store import Refused
 from tests.test_game_helpers import fake_clock, game_id, keys, open_game
 
@@ -30,48 +40,54 @@ NAMES = {"t1": "Волки", "t2": "Медведи"}
 
 # sample values by parameter name; a list gives every variant
 SAMPLES = {
-    "section": "29.08",
-    "team": "t1",
-    "number": 7,
+    "section": "29.08",  # the section of a message that names it at run time
+    "team": Team("t1"),
     "player": Player("t1", 7),
-    "why": "26",
+    "why": ["26", phrase("forbidden_mode")],
     "etype": "bogus",
     "left": ["0:20", 2],
     "reason": "bogus",
-    "kind": ["paint", "neutral"],
-    "owner": "t2",
+    "owner": Team("t2"),
     "holder": Player("t1", 3),
-    "result": ["clean", "hit_found", "did_not_report"],
-    "status": ["eliminated", "not_admitted"],
+    "result": [phrase("status_clean"), phrase("status_hit_found")],
+    "status": [phrase("status_eliminated"), phrase("status_not_admitted")],
     "interval": 80.0,
     "minimum": 95.0,
     "fps": 305.5,
     "limit": 300.0,
-    "flagged": [True, False],
-    "group": [True, False],
+    "tail": [phrase("flagged"), Phrase("")],
     "error": "boom",
-    "verdict": nt.chrono_ok(290.0),
+    "verdict": [
+        rule("chrono_ok", fps=290.0),
+        without_section(rule("chrono_group", fps=315.0, limit=310.0)),
+    ],
     "note": "rain",
     "points": 3,
     "n": [1, 3, 5, 21],
-    "expected": 3,
-    "what": pt.for_flag_hang(),
+    "m": 95.0,
+    "t": 5.0,
+    "d": Measured(120.04),
+    "expected": phrase("points_few", n=3),
+    "what": [phrase("for_flag_hang"), phrase("group_1_1"), phrase("check_neutral")],
     "given": 2,
-    "a": "t1",
+    "a": Team("t1"),
     "sa": 4,
     "sb": 2,
-    "b": "t2",
+    "b": Team("t2"),
     "clamp": 5,
-    "out": "t1",
-    "present": "t2",
+    "out": Team("t1"),
+    "present": Team("t2"),
     "diff": 5,
-    "gap": 94.0,
-    "ok": [True, False],
-    "tolerance": [None, 5.0],
-    "unknown": [0, 3],  # intervals not measured (RULES.md "Timing a string of shots")
-    "shots": 2,
-    "delay": 120.0,
-    "problems": (mt.shots_after_release(2, 1), mt.late_after_release(120.0, 100.0)),
+    "gap": Measured(94.0),
+    "under": [Phrase(""), phrase("rof_under", m=95.0)],
+    "near": [Phrase(""), phrase("rof_tolerance", t=5.0)],
+    "also": [Phrase(""), phrase("rof_not_measured", n=3)],
+    "problems": joined(
+        [
+            phrase("shots_after_release", n=2, limit=1),
+            phrase("late_after_release", d="120", limit=100.0),
+        ]
+    ),
     "used": 141,
     "count": 6,
     "size": 5,
@@ -81,42 +97,49 @@ SAMPLES = {
     "ended": "10:00",
     "allowed": "10:12",
     "seconds": 42,
-    "dq": nt.chrono_disqualified(nt.forbidden_mode(), 95.0),
+    "dq": without_section(rule("chrono_disqualified", why=phrase("forbidden_mode"), minimum=95.0)),
     "spots": "левый рукав / left sleeve",
-    "key": ["foreign_object", "loose_parts", "toolless_adjuster"],
-    "items": (mt.acceptance_item("foreign_object"), mt.acceptance_item("loose_parts")),
+    "items": joined([acceptance_item("foreign_object"), acceptance_item("loose_parts")]),
 }
 
-
-def _variants(fn):
-    params = list(inspect.signature(fn).parameters)
-    missing = [p for p in params if p not in SAMPLES]
-    assert not missing, f"{fn.__name__}: add samples for {missing}"
-    pools = [v if isinstance(v, list) else [v] for v in (SAMPLES[p] for p in params)]
-    for combo in itertools.product(*pools):
-        yield dict(zip(params, combo, strict=True))
+#: every message of the tables: (id, builds it from its parameters)
+MESSAGES = [(f"rule:{k}", k) for k in RULES] + [(f"phrase:{k}", k) for k in PHRASES]
 
 
 def _fields(template: str) -> set[str]:
     return {f for _t, f, _s, _c in string.Formatter().parse(template) if f}
 
 
+def _variants(key: str):
+    kind, ident = key.split(":")
+    section, template = (RULES if kind == "rule" else PHRASES)[ident]
+    params = sorted(_fields(template))
+    missing = [p for p in params if p not in SAMPLES]
+    assert not missing, f"{key}: add samples for {missing}"
+    pools = [v if isinstance(v, list) else [v] for v in (SAMPLES[p] for p in params)]
+    for combo in itertools.product(*pools):
+        kwargs = dict(zip(params, combo, strict=True))
+        if kind == "phrase":
+            yield phrase(ident, **kwargs)
+        elif section is None:  # a section chosen at run time
+            yield rule(ident, SAMPLES["section"], **kwargs)
+        else:
+            yield rule(ident, **kwargs)
+
+
 def _words(template: str) -> str:
     return re.sub(r"\{[^}]*\}", "", template)
 
 
-def test_the_catalog_covers_every_engine():
-    modules = {key.split(".")[0] for key in CATALOG}
-    assert {"refusals", "refusals_actions", "notes", "marker_texts", "protocol_texts"} <= modules
-    assert "texts" in modules  # quidditch
-    assert len(CATALOG) >= 90
+def test_the_tables_cover_every_engine():
+    assert {"not_started", "chrono_ok", "slap_passed", "locked", "match_ended"} <= set(RULES)
+    assert {"wrong_secret", "status_clean", "points_few", "for_draw"} <= set(PHRASES)
+    assert len(RULES) + len(PHRASES) >= 180
 
 
-@pytest.mark.parametrize("key", sorted(CATALOG))
+@pytest.mark.parametrize("key", [k for k, _ in MESSAGES])
 def test_every_message_renders_in_both_languages(key):
-    fn = CATALOG[key]
-    for kwargs in _variants(fn):
-        msg = fn(**kwargs)
+    for msg in _variants(key):
         assert isinstance(msg, Phrase) and isinstance(msg, str)
         en, ru = rule_text(msg, lang="en"), rule_text(msg, NAMES, lang="ru")
         assert str(msg) == en == msg.render()  # the str value is the English text
@@ -140,8 +163,35 @@ def test_every_message_renders_in_both_languages(key):
             assert "t1" not in ru and "t2" not in ru, ru  # names replace the ids
 
 
+def _ids_in_code() -> tuple[set[str], set[str]]:
+    """The ids the package builds: literal ``rule("id")`` / ``phrase("id")``, and the
+    prefixes of ids made at run time (``phrase(f"status_{code}")``)."""
+    ids, prefixes = set(), set()
+    for f in Path(fieldjudge.__file__).parent.rglob("*.py"):
+        for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if not (isinstance(n, ast.Call) and getattr(n.func, "id", "") in ("rule", "phrase")):
+                continue
+            first = n.args[0] if n.args else None
+            for arg in [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]:
+                if isinstance(arg, ast.Constant):
+                    ids.add(arg.value)
+                elif isinstance(arg, ast.JoinedStr) and isinstance(arg.values[0], ast.Constant):
+                    prefixes.add(arg.values[0].value)
+    return ids, prefixes
+
+
+def test_every_id_the_code_names_is_in_the_tables_and_every_entry_is_used():
+    ids, prefixes = _ids_in_code()
+    assert ids - set(RULES) - set(PHRASES) == set()  # a typo fails here, not in a game
+    unused = {k for k in [*RULES, *PHRASES] if k not in ids and not k.startswith(tuple(prefixes))}
+    # no code says these any more; rules.po still files their Russian
+    assert unused == {"carrier_over_limit", "pin_locked", "pin_wrong", "pin_wrong_locked"}
+    with pytest.raises(ValueError, match="section"):
+        rule("not_on_roster", player=Player("t1", 7))  # a run-time section must be given
+
+
 def test_a_message_is_its_english_text_and_renders_team_names():
-    msg = refusals.neutral_player(Player("t1", 7))
+    msg = rule("neutral_player", player=Player("t1", 7))
     assert msg.startswith("25.03: t1 #7 is neutral")
     assert msg == "25.03: t1 #7 is neutral and cannot be eliminated or act until the check ends"
     assert msg.section == "25.03" and msg.params["player"] == "t1 #7"
@@ -154,7 +204,7 @@ def test_a_message_is_its_english_text_and_renders_team_names():
 
 
 def test_rule_text_uses_the_ui_language_and_takes_refusals():
-    msg = refusals.name_second("t2")
+    msg = rule("name_second", team=Team("t2"))
     i18n.set_language("ru")
     try:
         assert rule_text(msg, NAMES) == (

@@ -14,10 +14,7 @@ from pathlib import Path
 import fieldjudge
 from fieldjudge import i18n
 from fieldjudge.i18n import rule_text
-from fieldjudge.rules.messages import Phrase, Player, RuleMessage
-from fieldjudge.rules.paintball import notes as nt
-from fieldjudge.rules.paintball import refusals
-from fieldjudge.rules.paintball import refusals_actions as rx
+from fieldjudge.rules.messages import Phrase, Player, RuleMessage, phrase, rule, without_section
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
@@ -93,7 +90,7 @@ def test_every_elimination_reason_is_translated_under_its_section():
 
 
 def test_a_section_chosen_at_run_time_is_found_without_context():
-    msg = rx.no_open_check("23.02", Player("t1", 4), "neutral")  # section passed in
+    msg = rule("no_open_check", "23.02", player=Player("t1", 4), what=phrase("check_neutral"))
     assert msg == "23.02: t1 #4 has no open neutral check"
     assert rule_text(msg, {"t1": "Волки"}, lang="ru") == (
         "23.02: у игрока Волки #4 нет незавершённой нейтральной проверки"
@@ -107,14 +104,14 @@ def test_a_translation_edited_in_the_po_text_changes_the_message_without_code(tm
         'msgstr "{player} — нейтрал"\n'
     )
     tr = catalogs_from_po(po, tmp_path)
-    msg = refusals.neutral_player(Player("t1", 7))
+    msg = rule("neutral_player", player=Player("t1", 7))
     assert msg.render(tr.pgettext, {"t1": "Волки"}) == "25.03: Волки #7 — нейтрал"
     assert msg.render() == str(msg)  # English: no catalog needed
 
 
 def test_nested_phrases_keep_their_context_through_pickle_and_copy():
-    verdict = nt.chrono_over_limit(305.0, 300.0)
-    msg = nt.hang_rejected_chrono("20.03", verdict)  # embeds the verdict without its section
+    verdict = rule("chrono_over_limit", fps=305.0, limit=300.0)
+    msg = rule("hang_rejected_chrono", "20.03", verdict=without_section(verdict))  # no section
     inner = msg.params["verdict"]
     assert isinstance(inner, Phrase) and not isinstance(inner, RuleMessage)
     assert inner.context == "20.03" and inner.section == ""

@@ -13,6 +13,7 @@ from hypothesis import strategies as hs
 from fieldjudge.devices.parsers import Decoder
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules.marker_check import FAIL, NOT_DONE, check_marker
+from fieldjudge.rules.messages import Team, rule
 from fieldjudge.rules.paintball import (
     Settings,
     advisories,
@@ -95,9 +96,8 @@ def test_23_03_setting_end_when_team_out_ends_the_game_at_once():
 
 
 def test_23_03_only_team_in_play_message_in_both_languages():
-    from fieldjudge.rules.paintball import notes as nt
 
-    msg = nt.only_team_in_play(R)
+    msg = rule("only_team_in_play", team=Team(R))
     assert (
         msg
         == "23.03: only red is in play: the game goes on, red may still capture and hang the flag"

@@ -36,9 +36,8 @@ from fieldjudge.devices.simulator import PtyChrono
 from fieldjudge.export import html, pdf, run_export
 from fieldjudge.export.job import export_faults, stamp_text
 from fieldjudge.rules import protocol as pr
-from fieldjudge.rules.messages import Count
+from fieldjudge.rules.messages import Count, rule
 from fieldjudge.rules.paintball import events as ev
-from fieldjudge.rules.paintball import notes as rule_notes
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.chrono.setup import UNIT_TEXT, format_label
 from fieldjudge.screens.chrono.text import ingame_analysis, tolerance_note
@@ -642,8 +641,8 @@ def test_25_fractions_take_the_russian_decimal_comma() -> None:
     i18n.set_language("ru")
     try:
         assert fps_text(287.5) == "287,5 фпс"
-        assert i18n.rule_text(rule_notes.chrono_ok(287.5)) == "20.02: 287,5 фпс, без штрафа"
-        over = i18n.rule_text(rule_notes.chrono_over_limit(305.5, 300.0))
+        assert i18n.rule_text(rule("chrono_ok", fps=287.5)) == "20.02: 287,5 фпс, без штрафа"
+        over = i18n.rule_text(rule("chrono_over_limit", fps=305.5, limit=300.0))
         assert "305,5 фпс" in over and "300 фпс" in over, over
         assert i18n.number(81.54, spec=".1f") == "81,5"
         # the port dialog's link tolerance, the in-game analysis, a typed fps (20.06)
@@ -656,7 +655,7 @@ def test_25_fractions_take_the_russian_decimal_comma() -> None:
             assert not re.search(r"\d\.\d", text), text
     finally:
         i18n.set_language("en")
-    assert i18n.rule_text(rule_notes.chrono_ok(287.5), lang="en") == "20.02: 287.5 fps, no penalty"
+    assert i18n.rule_text(rule("chrono_ok", fps=287.5), lang="en") == "20.02: 287.5 fps, no penalty"
     assert fps_text(287.5) == "287.5 fps"
     assert "+74.3 ms" in tolerance_note(link_tolerance(1200, "plain"))
     assert typed_text(Prompt("fps", print, decimal=True, buffer="274.9")) == "274.9"

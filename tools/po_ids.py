@@ -7,10 +7,15 @@ a translator to fill; nothing is ever dropped from a catalog (the words of click
 Textual, and the ids the code translates from a table, are in no call xgettext sees). The
 marks: UI strings ``_("...")``, ``ru("...")``, ``tr("...")``, ``Binding(key, action,
 "description")``, counts ``ngettext("...", "...", n)``, and the rules engines' messages
-``Phrase("...")``, ``RuleMessage("<section>", "...")`` (also spelled ``R(...)``), an
-elimination reason ``_r(key, "<section>", "...")``, a damaged file's fault
-``DamagedFile(path, "...")``; their context is the section when it is written as a literal,
-else none (``fieldjudge.i18n`` then looks it up without context).
+``Phrase("...")``, ``RuleMessage("<section>", "...")``, an elimination reason
+``_r(key, "<section>", "...")``, a damaged file's fault ``DamagedFile(path, "...")``; their
+context is the section when it is written as a literal, else none (``fieldjudge.i18n`` then
+looks it up without context).
+
+Most rule messages are data, which xgettext cannot read: the tables
+``RULES = {id: (section, "...")}`` and ``PHRASES = {id: (context, "...")}`` of
+``fieldjudge/rules/texts.py`` (a section of ``None`` is chosen at run time: no context).
+``--extract`` folds their ids too, read with ``ast``.
 
 The same marks, read with ``ast`` (and ``SCREEN_TITLE`` / ``HELP_TEXT``, which xgettext
 cannot see), serve the checks of ``tests/test_catalogs.py`` and ``tests/test_rules_catalog.py``.
@@ -52,7 +57,6 @@ RULE_KEYWORDS: dict[str, tuple[int | None, int]] = {
     "Phrase": (None, 0),
     "in_context": (0, 1),
     "RuleMessage": (0, 1),
-    "R": (0, 1),
     "_r": (1, 2),
     "DamagedFile": (None, 1),  # the store's faults: DamagedFile(path, "<fault>", ...)
     "pgettext": (0, 1),  # a UI word that needs its own translation in one place
@@ -62,6 +66,8 @@ XGETTEXT_KEYWORDS = ["_", "ru", "tr", "ngettext:1,2", "Binding:3"] + [
     f"{name}:{msg + 1}" if ctx is None else f"{name}:{ctx + 1}c,{msg + 1}"
     for name, (ctx, msg) in RULE_KEYWORDS.items()
 ]
+#: the message tables: {id: (section or context, English template)}
+TABLES = ("RULES", "PHRASES")
 #: a template with no words (``"{player}: {verdict}"``) needs no translation
 _PLACEHOLDER = re.compile(r"\{[^}]*\}")
 
@@ -102,6 +108,9 @@ def rule_ids_in(path: str | Path) -> list[tuple[str, str, str]]:
                 continue
             if not where and isinstance(child, ast.Assign | ast.AnnAssign):
                 target = child.targets[0] if isinstance(child, ast.Assign) else child.target
+                if isinstance(target, ast.Name) and target.id in TABLES:
+                    out.extend(table_ids(child.value))
+                    continue
                 if isinstance(target, ast.Name):  # a module-level table: STATUS = {...}
                     visit(child, target.id)
                     continue
@@ -109,8 +118,6 @@ def rule_ids_in(path: str | Path) -> list[tuple[str, str, str]]:
                 func = child.func
                 name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
                 spec = RULE_KEYWORDS.get(name)
-                if name == "R" and "R = RuleMessage" not in text:
-                    spec = None
                 if spec is not None and len(child.args) > spec[1]:
                     ctx_i, id_i = spec
                     msgid = child.args[id_i]
@@ -122,6 +129,19 @@ def rule_ids_in(path: str | Path) -> list[tuple[str, str, str]]:
             visit(child, where)
 
     visit(tree, "")
+    return out
+
+
+def table_ids(table: ast.expr | None) -> list[tuple[str, str, str]]:
+    """``(context, msgid, id)`` of every entry of a message table ``{id: (section, "...")}``
+    (a section of ``None`` is chosen at run time: no context)."""
+    out = []
+    for key, value in zip(getattr(table, "keys", []), getattr(table, "values", []), strict=True):
+        if not (isinstance(key, ast.Constant) and isinstance(value, ast.Tuple)):
+            continue
+        ctx, msgid = (e.value if isinstance(e, ast.Constant) else None for e in value.elts)
+        if isinstance(msgid, str) and not wordless(msgid):
+            out.append((ctx if isinstance(ctx, str) else "", msgid, str(key.value)))
     return out
 
 
@@ -182,6 +202,22 @@ def xgettext(pot: Path, package: Path = PKG) -> None:
     keys = [f"--keyword={k}" for k in XGETTEXT_KEYWORDS]
     cmd = ["xgettext", "--language=Python", "--from-code=UTF-8", "--no-location"]
     subprocess.run([*cmd, *keys, "--output", str(pot), *files], check=True)
+
+
+def tables_pot(pot: Path, package: Path = PKG) -> None:
+    """Write the template ``pot`` of the message tables' ids (which xgettext cannot read)."""
+    out, seen = polib.POFile(), set()
+    for f in sorted(package.rglob("*.py")):
+        for node in ast.parse(f.read_text(encoding="utf-8")).body:
+            target = node.targets[0] if isinstance(node, ast.Assign) else None
+            target = node.target if isinstance(node, ast.AnnAssign) else target
+            if not (isinstance(target, ast.Name) and target.id in TABLES):
+                continue
+            for ctx, msgid, _id in table_ids(node.value):
+                if (ctx, msgid) not in seen:
+                    seen.add((ctx, msgid))
+                    out.append(polib.POEntry(msgctxt=ctx or None, msgid=msgid, msgstr=""))
+    out.save(str(pot))
 
 
 def _value(e: polib.POEntry) -> object:
@@ -270,11 +306,12 @@ def extract() -> int:
     """Fold the ids the code marks into every catalog, list those left to translate, and
     make the entries no code shows obsolete (``#~``: kept for reference, not compiled)."""
     with tempfile.TemporaryDirectory() as tmp:
-        pot = Path(tmp) / f"{DOMAIN}.pot"
+        pot, tables = Path(tmp) / f"{DOMAIN}.pot", Path(tmp) / "tables.pot"
         xgettext(pot)
+        tables_pot(tables)
         for catalog in catalogs():
             where = catalog.relative_to(PKG.parent)
-            fold(catalog, [pot])
+            fold(catalog, [pot, tables])
             po = polib.pofile(str(catalog), wrapwidth=99)
             gone = {(e.msgctxt, e.msgid) for e in dead(catalog)}
             for e in po:

@@ -52,7 +52,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fieldjudge.rules import marker_texts as mt
+from fieldjudge.rules.messages import Measured, Phrase, RuleMessage, joined, phrase, rule
 from fieldjudge.rules.paintball.chrono import judged_fps
 
 __all__ = [
@@ -66,6 +66,7 @@ __all__ = [
     "MarkerCheck",
     "ReadingAnalysis",
     "TimingTolerance",
+    "acceptance_item",
     "check_marker",
     "analyze_readings",
     "min_interval",
@@ -325,47 +326,47 @@ def check_marker(
         pending = [k for k in ACCEPTANCE_ITEMS if acceptance.get(k) is None]
         if found:
             refused = True
-            msg = mt.acceptance_refused(tuple(mt.acceptance_item(k) for k in found))
+            msg = rule("acceptance_refused", items=joined([acceptance_item(k) for k in found]))
             tests.append(TestResult("acceptance", "19.03", FAIL, msg))
         elif pending:
-            msg = mt.acceptance_pending(tuple(mt.acceptance_item(k) for k in pending))
+            msg = rule("acceptance_pending", items=joined([acceptance_item(k) for k in pending]))
             tests.append(TestResult("acceptance", "19.03", NOT_DONE, msg))
         else:
-            tests.append(TestResult("acceptance", "19.03", PASS, mt.acceptance_ok()))
+            tests.append(TestResult("acceptance", "19.03", PASS, rule("acceptance_ok")))
 
     # 19.04: forbidden modes
     if modes is not False:
         if modes == MODES_FORBIDDEN:
-            tests.append(TestResult("modes", "19.04", FAIL, mt.modes_forbidden()))
+            tests.append(TestResult("modes", "19.04", FAIL, rule("modes_forbidden")))
         elif modes == MODES_OK:
-            tests.append(TestResult("modes", "19.04", PASS, mt.modes_ok()))
+            tests.append(TestResult("modes", "19.04", PASS, rule("modes_ok")))
         else:
-            tests.append(TestResult("modes", "19.04", NOT_DONE, mt.modes_not_done()))
+            tests.append(TestResult("modes", "19.04", NOT_DONE, rule("modes_not_done")))
 
     # 19.05 slap test: the marker must not fire from a slap
     if slap_fired is None:
-        tests.append(TestResult("slap", "19.05", NOT_DONE, mt.slap_not_done()))
+        tests.append(TestResult("slap", "19.05", NOT_DONE, rule("slap_not_done")))
     elif slap_fired:
-        tests.append(TestResult("slap", "19.05", FAIL, mt.slap_fired()))
+        tests.append(TestResult("slap", "19.05", FAIL, rule("slap_fired")))
     else:
-        tests.append(TestResult("slap", "19.05", PASS, mt.slap_passed()))
+        tests.append(TestResult("slap", "19.05", PASS, rule("slap_passed")))
 
     # 19.05 velocity over the radar chrono: must not exceed the limit
     max_fps = max((s.fps for s in shots), default=None)
     judged = judged_fps(max_fps, precision)  # shown as read, judged on whole fps by default
     if max_fps is None or judged is None:
-        tests.append(TestResult("velocity", "19.05", NOT_DONE, mt.no_velocity()))
+        tests.append(TestResult("velocity", "19.05", NOT_DONE, rule("no_velocity")))
     elif judged > limit:
         tests.append(
             TestResult(
                 "velocity",
                 "19.05",
                 FAIL,
-                mt.velocity_over(max_fps, limit),
+                rule("velocity_over", fps=max_fps, limit=limit),
             )
         )
     else:
-        tests.append(TestResult("velocity", "19.05", PASS, mt.velocity_ok(max_fps)))
+        tests.append(TestResult("velocity", "19.05", PASS, rule("velocity_ok", fps=max_fps)))
 
     # 20.02 rate of fire: no two consecutive shots closer than the minimum interval; only
     # measured intervals count (RULES.md "Timing a string of shots")
@@ -373,12 +374,12 @@ def check_marker(
     unknown = sum(1 for iv in ivs if not iv.measured)
     gap = min((iv.ms for iv in ivs if iv.ms is not None), default=None)
     if gap is None:
-        msg = mt.rof_unknown(unknown) if unknown else mt.rof_not_timed()
+        msg = rule("rof_unknown", n=unknown) if unknown else rule("rof_not_timed")
         tests.append(TestResult("rate_of_fire", "20.02", NOT_DONE, msg))
     else:
         near = abs(gap - rof) <= tolerance_ms
         ok = gap >= rof
-        msg = mt.rof_interval(gap, rof, ok, tolerance_ms if near else None, unknown)
+        msg = _rof_interval(gap, rof, ok, tolerance_ms if near else None, unknown)
         tests.append(TestResult("rate_of_fire", "20.02", PASS if ok else FAIL, msg, near))
 
     # 19.05 after release: at most one shot, no later than 100 ms after the release, among
@@ -387,9 +388,9 @@ def check_marker(
     n_after: int | None = None
     window = float(_setting(settings, "after_release_window_ms")) / 1000.0
     if release_t is None:
-        tests.append(TestResult("after_release", "19.05", NOT_DONE, mt.after_release_not_done()))
+        tests.append(TestResult("after_release", "19.05", NOT_DONE, rule("after_release_not_done")))
     elif any(_straddles(s, release_t, release_t + window) for s in shots):
-        tests.append(TestResult("after_release", "19.05", NOT_DONE, mt.after_release_unknown()))
+        tests.append(TestResult("after_release", "19.05", NOT_DONE, rule("after_release_unknown")))
     else:
         # judged at the earliest each shot may have come (its stamp less its lag)
         delays = tuple(
@@ -399,20 +400,20 @@ def check_marker(
         late = [d for d in delays if d > ar_ms]
         problems = []
         if n_after > ar_shots:
-            problems.append(mt.shots_after_release(n_after, ar_shots))
+            problems.append(phrase("shots_after_release", n=n_after, limit=ar_shots))
         if late:
-            problems.append(mt.late_after_release(max(late), ar_ms))
+            problems.append(phrase("late_after_release", d=Measured(max(late)), limit=ar_ms))
         near = any(abs(d - ar_ms) <= tolerance_ms for d in delays)
         if problems:
-            msg = mt.after_release_failed(tuple(problems))
+            msg = rule("after_release_failed", problems=joined(problems))
         elif n_after:
-            msg = mt.one_after_release(delays[0])
+            msg = rule("one_after_release", d=Measured(delays[0]))
         else:
-            msg = mt.none_after_release()
+            msg = rule("none_after_release")
         tests.append(TestResult("after_release", "19.05", FAIL if problems else PASS, msg, near))
 
     # 19.05 balls: the limit binds the judges, it is not a test (RULES.md)
-    notice = mt.balls_limit_reached(used, max_balls) if used >= max_balls else None
+    notice = rule("balls_limit_reached", used=used, limit=max_balls) if used >= max_balls else None
 
     reasons = tuple(t.message for t in tests if not t.passed)
     return MarkerCheck(
@@ -428,6 +429,26 @@ def check_marker(
         balls_notice=notice,
         refused=refused,
         unknown_intervals=unknown,
+    )
+
+
+def acceptance_item(key: str) -> Phrase:
+    """An item of the acceptance for the check (19.03) in words; an unknown key as is."""
+    return phrase(f"acceptance_{key}") if key in ACCEPTANCE_ITEMS else Phrase(str(key))
+
+
+def _rof_interval(
+    gap: float, minimum: float, ok: bool, tolerance: float | None, unknown: int
+) -> RuleMessage:
+    """20.02: the shortest measured interval; ``tolerance`` given when it is within the
+    timing tolerance; ``unknown`` intervals not measured (never judged)."""
+    none = Phrase("")
+    return rule(
+        "rof_interval",
+        gap=Measured(gap),
+        under=none if ok else phrase("rof_under", m=minimum),
+        near=none if tolerance is None else phrase("rof_tolerance", t=tolerance),
+        also=phrase("rof_not_measured", n=unknown) if unknown else none,
     )
 
 

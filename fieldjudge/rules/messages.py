@@ -18,9 +18,10 @@ phrase citing none) and its parameters, so a layer above renders it in another l
 Parameters are rendered by their own ``render(translate, names)`` when they have one
 (``Team``, ``Player``, a nested ``Phrase``), else formatted as they are (format specs such as
 ``{fps:g}`` apply). Team ids appear as :class:`Team` or :class:`Player` so the display names
-replace them properly. The message constructors live in catalogs (``paintball/refusals.py``,
-``paintball/notes.py``, ``marker_texts.py``, ``protocol_texts.py`` ...) and register here with
-:func:`catalog` so a test can render every one of them in every language.
+replace them properly. The messages are data: ``texts.py`` holds each one's id, section and
+English template, and :func:`rule` and :func:`phrase` build one from its id and parameters::
+
+    rule("neutral_player", player=Player("t1", 7)) == msg
 """
 
 from __future__ import annotations
@@ -29,18 +30,11 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from fieldjudge.rules.texts import PHRASES, RULES
+
 Names = Mapping[str, str] | None
 #: ``translate(context, msgid) -> template``: an English template in another language
 Translate = Callable[[str, str], str]
-
-#: every message constructor, by "module.name" (filled by the @catalog decorator)
-CATALOG: dict[str, Callable[..., Phrase]] = {}
-
-
-def catalog(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Register a message constructor (for the tests that render every message)."""
-    CATALOG[f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}"] = fn
-    return fn
 
 
 class Team(str):
@@ -203,6 +197,29 @@ class RuleMessage(Phrase):
         return head + fill(self.template(translate), self.params, translate, names)
 
 
+def rule(id: str, section: str | None = None, /, **params: Any) -> RuleMessage:
+    """The message ``id`` of ``texts.RULES`` citing its section, or ``section`` when the
+    table leaves it to the caller (``None``: a section chosen at run time)."""
+    cited, en = RULES[id]
+    cited = cited if section is None else section
+    if cited is None:
+        raise ValueError(f"rule message {id!r} needs the section it cites")
+    return RuleMessage(cited, en, **params)
+
+
+def phrase(id: str, /, **params: Any) -> Phrase:
+    """The phrase ``id`` of ``texts.PHRASES``, looked up under its context."""
+    context, en = PHRASES[id]
+    return Phrase.in_context(context, en, **params)
+
+
+def without_section(message: Any) -> Phrase:
+    """A RuleMessage's text without its section head (to embed it in another message)."""
+    if isinstance(message, Phrase):
+        return Phrase.in_context(message.context, message.en, **message.params)
+    return Phrase(str(message))
+
+
 def joined(parts: Sequence[str], sep: str = "; ") -> Phrase:
     """Phrases (or plain texts) joined by ``sep`` (a template with no words: nothing to
     translate)."""
@@ -232,7 +249,6 @@ def phrases(message: Any) -> list[Phrase]:
 
 
 __all__ = [
-    "CATALOG",
     "Count",
     "Decimal",
     "Phrase",
@@ -240,10 +256,12 @@ __all__ = [
     "RuleMessage",
     "Team",
     "Translate",
-    "catalog",
     "decimal",
     "fill",
     "joined",
+    "phrase",
     "phrases",
     "render",
+    "rule",
+    "without_section",
 ]

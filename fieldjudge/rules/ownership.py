@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from fieldjudge.rules.messages import Phrase, catalog
+from fieldjudge.rules.messages import Phrase, phrase
 
 
 class HandoverLike(Protocol):
@@ -53,7 +53,7 @@ def may_append(
     owner = current_owner(owner_id, handovers)
     if owner is None or owner == this_laptop_id:
         return None
-    return not_owner(owner)
+    return phrase("not_owner", owner=owner)
 
 
 def foreign_writes(
@@ -76,13 +76,4 @@ def foreign_writes(
     return out
 
 
-@catalog
-def not_owner(owner: str) -> Phrase:
-    return Phrase(
-        "this game belongs to laptop {owner}: it is read-only here until the head judge "
-        "hands it over",
-        owner=owner,
-    )
-
-
-__all__ = ["Handover", "current_owner", "foreign_writes", "may_append", "not_owner"]
+__all__ = ["Handover", "current_owner", "foreign_writes", "may_append"]

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import VOID, Event, effective, has_void, voided_ids
+from fieldjudge.rules.messages import Phrase, Team, joined, phrase, rule
 from fieldjudge.rules.paintball import scoring as sc
 
 PROTOCOL_SUBMITTED = "protocol_submitted"
@@ -50,7 +50,7 @@ SUBMITTED = "submitted"
 SIGNED = "signed"  # both captains answered, at least one refused
 LOCKED = "locked"  # both captains signed
 
-LOCKED_MESSAGE = pt.locked()
+LOCKED_MESSAGE = rule("locked")
 #: what the head judge may not void once the protocol is locked (31): a protocol step, a
 #: no-show (32: ruled and replayed by its own rules) or another void
 LOCKED_VOID_BARRED = PROTOCOL_TYPES | {NO_SHOW, VOID}
@@ -360,9 +360,9 @@ def _outcomes(
 def outcome_refusal(outcome: str, team: str | None, teams: Sequence[str]) -> str | None:
     """Why the head judge cannot rule this outcome (30.01), or None."""
     if outcome not in sc.RULABLE_OUTCOMES:
-        return pt.correction_outcome()
+        return rule("correction_outcome")
     if outcome != sc.DRAW and team not in teams:
-        return pt.correction_outcome()
+        return rule("correction_outcome")
     return None
 
 
@@ -401,12 +401,22 @@ def correction_data(
     return data
 
 
+def points_count(n: int) -> Phrase:
+    """``3 points`` with the plural form the Russian text needs (1 очко, 3 очка, 5 очков)."""
+    n = int(n)
+    if n % 10 == 1 and n % 100 != 11:
+        return phrase("points_one", n=n)
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return phrase("points_few", n=n)
+    return phrase("points_many", n=n)
+
+
 def _outcome_phrase(outcome: str, won: bool) -> Any:
     if outcome == sc.DRAW:
-        return pt.for_draw()
+        return phrase("for_draw")
     if not won:
-        return pt.for_loss()
-    return pt.for_flag_hang() if outcome == sc.FLAG_HANG else pt.for_flag_held()
+        return phrase("for_loss")
+    return phrase("for_flag_hang") if outcome == sc.FLAG_HANG else phrase("for_flag_held")
 
 
 def points_against_rules(result: Any, points_settings: Any, data: Mapping[str, Any]) -> Any | None:
@@ -428,11 +438,17 @@ def points_against_rules(result: Any, points_settings: Any, data: Mapping[str, A
     penalty = {} if ruled else dict(getattr(result, "penalty_points", {}) or {})
     expected = {t: max(0, by_rule[t] - int(penalty.get(t, 0))) for t in teams}
     parts = [
-        pt.points_against_rule(x, expected[x], _outcome_phrase(outcome, x == team), new[x])
+        phrase(
+            "points_against_rule",  # «Медведи: 30.01 даёт 3 очка за водружение — записать 2?»
+            team=Team(x),
+            expected=points_count(expected[x]),
+            what=_outcome_phrase(outcome, x == team),
+            given=int(new[x]),
+        )
         for x in teams
         if new[x] != expected[x]
     ]
-    return pt.points_against_rules(parts) if parts else None
+    return joined(parts) if parts else None
 
 
 def lock_refusal(
@@ -454,25 +470,25 @@ def lock_refusal(
         return LOCKED_MESSAGE
     if etype in (CAPTAIN_SIGNED, CAPTAIN_REFUSED):
         if not p.submitted:
-            return pt.submit_first()
+            return rule("submit_first")
         team = str(data.get("team", ""))
         if team not in teams:
-            return pt.team_not_playing(team)
+            return rule("protocol_team_not_playing", team=Team(team))
         if p.answered(team):
-            return pt.already_answered()
+            return rule("already_answered")
         if etype == CAPTAIN_SIGNED and not str(data.get("name", "")).strip():
-            return pt.name_to_sign()
+            return rule("name_to_sign")
         if etype == CAPTAIN_REFUSED and not str(data.get("reason", "")).strip():
-            return pt.refusal_reason()
+            return rule("refusal_reason")
     if etype == TOTAL_CORRECTED:
         if not p.all_answered:
-            return pt.correct_before_answers()
+            return rule("correct_before_answers")
         if not str(data.get("reason", "")).strip():
-            return pt.correction_reason()
+            return rule("correction_reason")
         if _int_map(data.get("new_points"), teams) is None:
-            return pt.correction_points()
+            return rule("correction_points")
         if _int_map(data.get("old_points"), teams) is None:
-            return pt.correction_old_total()
+            return rule("correction_old_total")
         if data.get("new_outcome"):
             why = outcome_refusal(
                 str(data["new_outcome"]), _team_or_none(data.get("new_outcome_team"), teams), teams
@@ -489,9 +505,9 @@ def locked_void_refusal(events: Sequence[Event], data: Mapping[str, Any]) -> str
     target_id = str(data.get("target", ""))
     target = next((e for e in events if e.id == target_id), None)
     if target is None or target.type in LOCKED_VOID_BARRED or target_id in voided_ids(events):
-        return pt.locked_void_target()
+        return rule("locked_void_target")
     if not str(data.get("reason", "")).strip():
-        return pt.locked_void_reason()
+        return rule("locked_void_reason")
     return None
 
 
@@ -499,7 +515,9 @@ def apply_corrections(result: Any, protocol: Protocol) -> Any:
     """The engine's GameResult with the head judge's latest correction of the total (31).
     ``result`` is folded without the events he voided after the lock; a void later than
     his last total correction supersedes it (the total follows the game's events again)."""
-    void_notes = tuple(pt.voided_by_head_judge(v.head_judge, v.reason) for v in protocol.voids)
+    void_notes = tuple(
+        rule("voided_by_head_judge", judge=v.head_judge, reason=v.reason) for v in protocol.voids
+    )
     if void_notes:
         result = replace(result, notes=(*tuple(result.notes), *void_notes))
     if not protocol.corrections:
@@ -508,7 +526,7 @@ def apply_corrections(result: Any, protocol: Protocol) -> Any:
     if protocol.voids and protocol.voids[-1].seq > c.seq:
         return result
     diff = {**dict(result.diff), **dict(c.new_diff)}
-    note = pt.corrected(c.head_judge, c.reason)
+    note = rule("corrected", judge=c.head_judge, reason=c.reason)
     fixed = replace(result, diff=diff, notes=(*tuple(result.notes), note))
     # the latest outcome the head judge ruled, in any correction up to the last one
     ruled = next((x for x in reversed(protocol.corrections) if x.new_outcome), None)
@@ -549,7 +567,12 @@ def no_show_gap_refusal(
         return None
     allowed = previous_end + timedelta(minutes=gap_minutes)
     if now < allowed:
-        return pt.no_show_gap(team_label, f"{previous_end:%H:%M}", f"{allowed:%H:%M}")
+        return rule(
+            "no_show_gap",
+            team=Team(team_label),
+            ended=f"{previous_end:%H:%M}",
+            allowed=f"{allowed:%H:%M}",
+        )
     return None
 
 

@@ -21,8 +21,8 @@ import orjson
 
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules.events import VOID, Event
-from fieldjudge.rules.messages import Phrase, catalog, joined
-from fieldjudge.rules.ownership import may_append, not_owner
+from fieldjudge.rules.messages import Phrase, joined, phrase
+from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.protocol import Protocol, advance_protocol, fold_protocol
 from fieldjudge.rules.schedule import ScheduleCheck
 from fieldjudge.services.paintball import summaries
@@ -371,7 +371,7 @@ class TournamentService:
         if head is None or head == self.keys.laptop_id:
             return None
         reg = identity.registry(self.folder, self.pinned_hj)
-        return not_head_laptop(identity.laptop_label(reg, head))
+        return phrase("not_head_laptop", laptop=identity.laptop_label(reg, head))
 
     def _check_tournament_writer(self) -> None:
         why = self.tournament_write_refusal()
@@ -450,7 +450,7 @@ class TournamentService:
         rule = authority.head_judge_refusal(action)
         record = self.meta.get("head_judge_key")
         if not record:
-            raise Refused(joined((rule, _no_key())))
+            raise Refused(joined((rule, phrase("no_head_judge_key"))))
         guard = SecretGuard(AuthLog(self.folder, self.keys.laptop_id), what=action or "decision")
         try:
             unlocked = guard.unlock_head_judge(record, secret, self.wall(), self.pinned_hj)
@@ -472,7 +472,7 @@ class TournamentService:
         """``{"hj_sig", "hj_key"}``: the head judge's signature of ``digest``."""
         unlocked = self.head_judge_key_of(grant)
         if unlocked is None:
-            raise Refused(_no_key())
+            raise Refused(phrase("no_head_judge_key"))
         return {"hj_sig": unlocked.sign(signed_message(purpose, digest)), "hj_key": unlocked.key_id}
 
     # -- this laptop's registration and the signed tournament.json ---------------------
@@ -682,7 +682,7 @@ class TournamentService:
             # e.g. Syncthing replaced the file with another laptop's version while this
             # laptop judges the game live: the conflict scan puts this laptop's version
             # back if the game is its own (issue 22); the judge is told, never crashed
-            raise Refused(file_changed_elsewhere()) from None
+            raise Refused(phrase("file_changed_elsewhere")) from None
         self._keep_protocol(game_id, log, protocol, event)
         if etype in identity.manifest_steps():
             self._record_head(game_id, log, etype)
@@ -891,7 +891,7 @@ class TournamentService:
             return None
         newest = max(pending, key=lambda r: str(r.get("at", "")))
         to = str(newest.get("to_laptop", ""))
-        return not_owner(to) if to and to != me else None
+        return phrase("not_owner", owner=to) if to and to != me else None
 
     def _carried_records(self, game_id: str, log: EventLog) -> frozenset[str]:
         """The head judge's signatures of the hand-over records the game's take-overs
@@ -924,29 +924,6 @@ class TournamentService:
     @staticmethod
     def _teams(log: EventLog) -> tuple[str, str]:
         return (str(log.meta.get("team_a", "")), str(log.meta.get("team_b", "")))
-
-
-@catalog
-def file_changed_elsewhere() -> Phrase:
-    return Phrase(
-        "the game file was changed on disk by someone else (e.g. another laptop's version, "
-        "through Syncthing): nothing was written; try again in a few seconds"
-    )
-
-
-@catalog
-def not_head_laptop(laptop: str) -> Phrase:
-    return Phrase(
-        "tournament.json is changed only on the head judge's laptop ({laptop}): ask him to "
-        "make this change there",
-        laptop=laptop,
-    )
-
-
-def _no_key() -> Phrase:
-    return Phrase(
-        "this tournament has no head judge key (made when the tournament was created)",
-    )
 
 
 __all__ = ["DamagedFile", "TournamentService", "translated"]

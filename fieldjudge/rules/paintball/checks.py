@@ -8,12 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fieldjudge.rules.messages import Player
+from fieldjudge.rules.messages import Phrase, Player, Team, phrase, rule
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.rules.paintball import notes as nt
-from fieldjudge.rules.paintball import refusals as rx
-from fieldjudge.rules.paintball import refusals_actions as ra
 from fieldjudge.rules.paintball.chrono import chrono_verdict
 from fieldjudge.rules.paintball.reasons import (
     ALL_REASONS,
@@ -23,6 +20,7 @@ from fieldjudge.rules.paintball.reasons import (
     PLAYING_ON_SECTIONS,
 )
 from fieldjudge.rules.paintball.setup import GameSetup, needs_second_player
+from fieldjudge.rules.texts import PHRASES
 from fieldjudge.rules.timefmt import format_time_left
 
 PRE_GAME = (ev.CHECKIN, ev.MARKER_VERDICT, ev.NO_SHOW, ev.CLOCK_START, ev.OLD_PAINT, ev.LINEUP)
@@ -60,22 +58,24 @@ def _player(
     n = num(number)
     p = st.player(str(team), n) if n is not None else None
     if p is None:
-        return None, rx.not_on_roster(section, team, number)
+        return None, rule("not_on_roster", section, player=Player(team, number))
     return p, None
 
 
 def _on_field(p: m.PlayerState, section: str, *, neutral_ok: bool = False) -> str | None:
     if p.benched:
-        return rx.not_in_lineup(section, label(p))  # 30.01: a substitute sits this game out
+        return rule(
+            "not_in_lineup", section, player=label(p)
+        )  # 30.01: a substitute sits this game out
     if p.status == m.ELIMINATED:
         why = p.elimination.section if p.elimination else "26"
-        return rx.already_eliminated(section, label(p), why)
+        return rule("already_eliminated", section, player=label(p), why=why)
     if p.status == m.DISQUALIFIED:
-        return rx.disqualified(section, label(p))
+        return rule("disqualified", player=label(p))
     if p.status == m.NOT_ADMITTED:
-        return rx.not_admitted(label(p))
+        return rule("not_admitted", player=label(p))
     if p.status == m.NEUTRAL and not neutral_ok:
-        return rx.neutral_player(label(p))
+        return rule("neutral_player", player=label(p))
     return None
 
 
@@ -85,7 +85,7 @@ def second_refusal(
     """The second player of a group removal 1+1 (29.08): same team, unhit, not neutral."""
     if not needed:
         if second is not None:
-            return rx.one_player_penalty(section)
+            return rule("one_player_penalty", section)
         return None
     available = [
         p
@@ -94,13 +94,13 @@ def second_refusal(
     ]
     if second is None:
         if available:
-            return rx.name_second(offender.team)
+            return rule("name_second", team=Team(offender.team))
         return None
     p, why = _player(st, offender.team, second, "29.08")
     if why or p is None:
         return why
     if p.number == offender.number:
-        return rx.second_is_offender()
+        return rule("second_is_offender")
     return _on_field(p, "29.08")
 
 
@@ -110,30 +110,30 @@ def game_phase_refusal(st: m.GameState, etype: str, reason: str | None = None) -
     when known (20.07: "markers_down" is taken before the start only)."""
     phase = st.phase
     if st.no_show:
-        return rx.no_show_recorded()
+        return rule("no_show_recorded")
     if etype == ev.ELIMINATION and reason in BEFORE_START_REASONS:
         # 20.07 (second item): «Положить маркеры» before the start
-        return None if phase == m.NOT_STARTED else rx.markers_down_before_start()
+        return None if phase == m.NOT_STARTED else rule("markers_down_before_start")
     if etype in PRE_GAME:
         if phase != m.NOT_STARTED:
-            return rx.before_game_only()
+            return rule("before_game_only")
         return None
     if etype == ev.INSPECTION:
         if phase != m.INSPECTION:
             if phase == m.FINAL:
-                return rx.all_inspected()
-            return rx.inspection_after_end()
+                return rule("all_inspected")
+            return rule("inspection_after_end")
         return None
     if etype == ev.HANG_VERDICT:
-        return None if phase == m.HANG_CHECK else rx.no_hang_pending()
+        return None if phase == m.HANG_CHECK else rule("no_hang_pending")
     if phase == m.HANG_CHECK:
-        return rx.awaiting_hang()
+        return rule("awaiting_hang")
     if phase == m.NOT_STARTED:
-        return rx.not_started()
+        return rule("not_started")
     if phase in (m.ENDED, m.INSPECTION, m.FINAL):
-        return rx.game_over()
+        return rule("game_over")
     if etype in RUNNING_ONLY and phase != m.RUNNING:
-        return rx.time_called()
+        return rule("time_called")
     return None
 
 
@@ -143,7 +143,7 @@ def refusal(
     """Why ``etype`` with ``data`` cannot be logged now, citing the section; None if legal.
     ``game_clock_ms`` (optional) is the elapsed game time the screen would stamp."""
     if etype not in ev.EVENT_TYPES:
-        return rx.unknown_event(etype)
+        return rule("unknown_event", etype=str(etype))
     data = data or {}
     reason = data.get("reason") if etype == ev.ELIMINATION else None
     why = game_phase_refusal(st, etype, reason if isinstance(reason, str) else None)
@@ -158,7 +158,7 @@ def refusal(
 
 def _team(st: m.GameState, team: Any, section: str) -> str | None:
     if str(team) not in st.setup.teams:
-        return rx.team_not_playing(section, team)
+        return rule("team_not_playing", section, team=Team(team))
     return None
 
 
@@ -171,9 +171,9 @@ def _marker_verdict(st, d, _ms):
     if why:
         return why
     if d.get("result") not in ev.MARKER_RESULTS:
-        return rx.marker_result_values()
+        return rule("marker_result_values")
     if p.status == m.DISQUALIFIED and d.get("result") != "not_admitted":
-        return rx.disqualified("20.05", label(p))  # 20.05: for the rest of the tournament
+        return rule("disqualified", player=label(p))  # 20.05: for the rest of the tournament
     return None
 
 
@@ -185,17 +185,17 @@ def _lineup(st, d, _ms):
         return why
     numbers = d.get("numbers")
     if not isinstance(numbers, list | tuple) or not numbers:
-        return rx.lineup_numbers(team)
+        return rule("lineup_numbers", team=Team(team))
     seen: set[int] = set()
     for n in numbers:
         p, why = _player(st, team, n, "30.01")
         if why or p is None:
             return why
         if p.number in seen:
-            return rx.lineup_twice(label(p))
+            return rule("lineup_twice", player=label(p))
         seen.add(p.number)
         if p.disqualified:
-            return rx.disqualified("20.05", label(p))
+            return rule("disqualified", player=label(p))
     return lineup_size_refusal(st.setup, str(team), len(seen))
 
 
@@ -203,7 +203,7 @@ def lineup_size_refusal(setup: GameSetup, team: str, count: int) -> str | None:
     """30.01: at most ``team_size`` of a team play (the size check of
     ``GameSetup.problems``, applied to the line-up)."""
     if count > setup.settings.team_size:
-        return rx.lineup_too_large(team, count, setup.settings.team_size)
+        return rule("lineup_too_large", team=Team(team), count=count, size=setup.settings.team_size)
     return None
 
 
@@ -214,7 +214,9 @@ def _clock_start(st, d, _ms):
             continue
         count = len(st.lineup(team))
         if lineup_size_refusal(st.setup, team, count):
-            return rx.lineup_needed(team, count, st.setup.settings.team_size)
+            return rule(
+                "lineup_needed", team=Team(team), count=count, size=st.setup.settings.team_size
+            )
     return None
 
 
@@ -225,16 +227,16 @@ def _old_paint(st, d, _ms):
         return why
     spot = d.get("spot")
     if not isinstance(spot, str) or not spot.strip():
-        return rx.old_paint_text()
+        return rule("old_paint_text")
     return None
 
 
 def _no_show(st, d, _ms):
     absent = d.get("absent") or []
     if isinstance(absent, str) or not absent:
-        return rx.name_absent()
+        return rule("name_absent")
     if d.get("cause", "team") not in ev.NO_SHOW_CAUSES:
-        return rx.no_show_cause_values()
+        return rule("no_show_cause_values")
     for t in absent:
         why = _team(st, t, "32.01")
         if why:
@@ -248,41 +250,41 @@ def _time_stop(st, d, _ms):
 
 def _clock_resume(st, d, _ms):
     if st.phase != m.STOPPED:
-        return rx.clock_running()
+        return rule("clock_running")
     return None
 
 
 def _game_end(st, d, ms):
     reason = d.get("reason")
     if reason not in ev.GAME_END_REASONS:
-        return rx.game_end_reason()
+        return rule("game_end_reason")
     if reason == "clock":
         if st.phase != m.RUNNING:
-            return rx.clock_stopped()
+            return rule("clock_stopped")
         length = st.clock.length_ms
         if ms is not None and ms < length:
-            return rx.time_left(format_time_left(length - ms))
+            return rule("time_left", left=format_time_left(length - ms))
     return None
 
 
 def _elimination(st, d, _ms):
     reason = d.get("reason")
     if reason not in DIRECT_REASONS and reason not in BEFORE_START_REASONS:
-        return rx.unknown_reason(reason)
+        return rule("unknown_reason", reason=reason)
     sec = ALL_REASONS[reason].section
     refs = d.get("players") or []
     if not isinstance(refs, list | tuple) or not refs:
-        return rx.name_eliminated(sec)
+        return rule("name_eliminated", sec)
     if len(refs) > 2 or (len(refs) == 2 and reason != "hit"):
-        return rx.two_at_once()
+        return rule("two_at_once")
     if reason in ON_ELIMINATED_REASONS:
         section = d.get("section", sec)
         if section not in PLAYING_ON_SECTIONS:
-            return rx.playing_on_section(section)
+            return rule("playing_on_section", section=section)
     players = []
     for ref in refs:
         if not isinstance(ref, Mapping):
-            return rx.player_by_team_number(sec)
+            return rule("player_by_team_number", sec)
         p, why = _player(st, ref.get("team"), ref.get("number"), sec)
         if why:
             return why
@@ -294,12 +296,12 @@ def _elimination(st, d, _ms):
         players.append(p)
     if len(players) == 2:
         if players[0].team == players[1].team:
-            return rx.teammates_separately()
+            return rule("teammates_separately")
     if reason == "flag_hidden" and players[0].carrying is None:
-        return ra.no_flag("22.02", label(players[0]))
+        return rule("no_flag", "22.02", player=label(players[0]))
     needed = needs_second_player(st.setup.settings, reason)
     if needed and len(players) != 1:
-        return rx.one_offender()
+        return rule("one_offender")
     return second_refusal(st, players[0], d.get("second"), needed, sec)
 
 
@@ -308,9 +310,10 @@ def _open_check(st, d, kind: str, section: str):
     if why or p is None:
         return None, why
     if p.check is None or p.check.kind != kind:
-        return None, ra.no_open_check(section, label(p), kind)
+        what = phrase("check_neutral" if kind == "neutral" else "check_paint")
+        return None, rule("no_open_check", section, player=label(p), what=what)
     if d.get("outcome") not in ev.CHECK_OUTCOMES:
-        return None, ra.check_outcome_values(section)
+        return None, rule("check_outcome_values", section)
     return p, None
 
 
@@ -322,7 +325,7 @@ def _paint_check_start(st, d, _ms):
     if why:
         return why
     if p.check is not None:
-        return ra.already_paint_checked(label(p))
+        return rule("already_paint_checked", player=label(p))
     return None
 
 
@@ -335,12 +338,12 @@ def _neutral_start(st, d, _ms):
     if why:
         return why
     if p.status == m.NEUTRAL:
-        return ra.already_neutral(label(p))
+        return rule("already_neutral", player=label(p))
     why = _on_field(p, "25.02")
     if why:
         return why
     if p.carrying is not None:
-        return ra.carrier_not_neutral(label(p))
+        return rule("carrier_not_neutral", player=label(p))
     return None
 
 
@@ -356,17 +359,17 @@ def _chrono_reading(st, d, _ms):
     if why:
         return why
     if not p.has_marker:
-        return ra.without_marker(label(p))
+        return rule("without_marker", player=label(p))
     shots = d.get("shots")
     if shots is not None:
         # 20.02: 1-3 readings the judge chose
         if not isinstance(shots, list | tuple) or not 1 <= len(shots) <= 3:
-            return rx.shots_one_to_three()
+            return rule("shots_one_to_three")
         if any(fps_of(v) is None for v in shots):
-            return ra.reading_needs_fps()
+            return rule("reading_needs_fps")
     fps = reading_fps(d)
     if fps is None:
-        return ra.reading_needs_fps()
+        return rule("reading_needs_fps")
     cv = chrono_verdict(
         st.setup.settings, fps, bool(d.get("forbidden_mode")), fps_of(d.get("interval_ms"))
     )
@@ -386,13 +389,13 @@ def _flag_capture(st, d, _ms):
     if why:
         return why
     if p.carrying is not None:
-        return ra.already_carries(label(p))
+        return rule("already_carries", player=label(p))
     flag = st.flags[st.setup.opponent(p.team)]
     if flag.location == m.CARRIED:
         holder = st.players[flag.carrier]
-        return ra.flag_carried_by(flag.owner, label(holder))
+        return rule("flag_carried_by", owner=Team(flag.owner), holder=label(holder))
     if flag.location != m.AT_BASE:
-        return ra.flag_out_of_play(flag.owner)
+        return rule("flag_out_of_play", owner=Team(flag.owner))
     return None
 
 
@@ -402,14 +405,14 @@ def _flag_handover(st, d, _ms):
     if why:
         return why
     if giver.carrying is None:
-        return ra.no_flag("22.03", label(giver))
+        return rule("no_flag", "22.03", player=label(giver))
     taker, why = _player(st, team, d.get("to_number"), "22.03")
     if why:
         return why
     if taker.number == giver.number:
-        return ra.hand_to_another()
+        return rule("hand_to_another")
     if taker.status == m.ELIMINATED:
-        return ra.taker_eliminated(label(taker))
+        return rule("taker_eliminated", player=label(taker))
     return _on_field(taker, "22.03")
 
 
@@ -418,22 +421,22 @@ def _flag_hang(st, d, _ms):
     if why:
         return why
     if p.carrying is None:
-        return ra.no_opponents_flag(label(p))
+        return rule("no_opponents_flag", player=label(p))
     return None
 
 
 def _hang_verdict(st, d, _ms):
     hang = st.pending_hang
     if hang is None:
-        return rx.no_hang_pending()
+        return rule("no_hang_pending")
     if d.get("paint") not in ("clean", "hit"):
-        return ra.paint_values()
+        return rule("paint_values")
     p = st.players[(hang.team, hang.number)]
     fps = fps_of(d.get("fps"))
     if fps is None and d.get("fps") is not None:
-        return ra.hang_fps_number()
+        return rule("hang_fps_number")
     if fps is None and p.has_marker:
-        return ra.hang_needs_chrono(label(p))
+        return rule("hang_needs_chrono", player=label(p))
     fps = reading_fps(d)
     cv = chrono_verdict(
         st.setup.settings, fps, bool(d.get("forbidden_mode")), fps_of(d.get("interval_ms"))
@@ -441,21 +444,26 @@ def _hang_verdict(st, d, _ms):
     return second_refusal(st, p, d.get("second"), cv.needs_second_player, cv.section)
 
 
+def _status(code: Any) -> Phrase:
+    """A player's status or an inspection result (18.02) as words; an unknown code as is."""
+    return phrase(f"status_{code}") if f"status_{code}" in PHRASES else Phrase(str(code))
+
+
 def _inspection(st, d, _ms):
     p, why = _player(st, d.get("team"), d.get("number"), "18.02")
     if why:
         return why
     if p.benched:
-        return rx.not_in_lineup("18.02", label(p))
+        return rule("not_in_lineup", "18.02", player=label(p))
     if p.inspection is not None:
-        return ra.already_inspected(label(p), p.inspection)
+        return rule("already_inspected", player=label(p), result=_status(p.inspection))
     if not p.unhit:
-        return ra.only_unhit_inspected(label(p), p.status)
+        return rule("only_unhit_inspected", player=label(p), status=_status(p.status))
     if d.get("result") not in ev.INSPECTION_RESULTS:
-        return ra.inspection_values()
+        return rule("inspection_values")
     pts = d.get("penalty_points")
     if pts is not None and (isinstance(pts, bool) or not isinstance(pts, int) or pts < 0):
-        return rx.inspection_points_value()
+        return rule("inspection_points_value")
     return None
 
 
@@ -505,9 +513,9 @@ def advisories(st: m.GameState, etype: str, data: Mapping[str, Any]) -> list[str
         if p is None:
             return out
         if p.carrying is not None and etype == ev.PAINT_CHECK_START:
-            out.append(nt.carrier_paint_check(label(p)))
+            out.append(rule("carrier_paint_check", player=label(p)))
         for spot in p.old_paint:
-            out.append(nt.old_paint(label(p), spot))
+            out.append(rule("old_paint", player=label(p), spots=spot))
     return out
 
 
@@ -515,11 +523,11 @@ def replay_refusal(st: m.GameState, *, head_judge: bool, round_open: bool) -> st
     """32.03: a no-show game may be replayed only when the organisers caused it, by the
     head judge, while its round is not over. None when the replay is allowed."""
     if not st.no_show:
-        return rx.replay_not_no_show()
+        return rule("replay_not_no_show")
     if st.no_show_cause != "organisers":
-        return rx.replay_team_cause()
+        return rule("replay_team_cause")
     if not head_judge:
-        return rx.replay_head_judge()
+        return rule("replay_head_judge")
     if not round_open:
-        return rx.replay_round_over()
+        return rule("replay_round_over")
     return None

@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from fieldjudge.rules.paintball import notes as nt
+from fieldjudge.rules.messages import Phrase, phrase, rule, without_section
 from fieldjudge.rules.paintball.reasons import PENALTY_GROUP_1_1
 from fieldjudge.rules.paintball.setup import FPS_EXACT, Settings
 
@@ -80,12 +80,21 @@ def chrono_verdict(
     if forbidden_mode or rate_bad:
         # 20.05: removal, disqualification for the tournament, team penalty of section 11
         # (the catalogue's, default group removal 1+1); over 310 fps 20.04 applies as well
-        why = nt.forbidden_mode() if forbidden_mode else nt.shots_apart(interval_ms)
+        why = (
+            phrase("forbidden_mode")
+            if forbidden_mode
+            else phrase("shots_apart", interval=interval_ms)
+        )
         team_group = settings.penalty_kind("forbidden_mode") == PENALTY_GROUP_1_1
         over_group = fps is not None and fps > c.group_above_fps
-        text = nt.chrono_disqualified(why, c.rof_min_interval_ms)
+        text = rule("chrono_disqualified", why=why, minimum=c.rof_min_interval_ms)
         if over_group:
-            text = nt.chrono_disqualified_and_group(text, read, c.group_above_fps)
+            text = rule(
+                "chrono_disqualified_and_group",
+                dq=without_section(text),
+                fps=read,
+                limit=c.group_above_fps,
+            )
         return ChronoVerdict(
             DISQUALIFICATION,
             "20.05",
@@ -98,7 +107,7 @@ def chrono_verdict(
             judged_fps=fps,
         )
     if fps is None or fps <= c.limit_fps:
-        text = nt.chrono_no_reading() if read is None else nt.chrono_ok(read)
+        text = rule("chrono_no_reading") if read is None else rule("chrono_ok", fps=read)
         return ChronoVerdict(NONE, "20.02", None, text=text, judged_fps=fps)
     if fps <= c.group_above_fps:
         # 20.03
@@ -106,7 +115,7 @@ def chrono_verdict(
             REMOVAL,
             "20.03",
             "chrono_over_limit",
-            text=nt.chrono_over_limit(read, c.limit_fps),
+            text=rule("chrono_over_limit", fps=read, limit=c.limit_fps),
             judged_fps=fps,
         )
     if fps <= c.group_upto_fps:
@@ -115,13 +124,14 @@ def chrono_verdict(
             GROUP_1_1,
             "20.04",
             "chrono_group",
-            text=nt.chrono_group(read, c.group_above_fps),
+            text=rule("chrono_group", fps=read, limit=c.group_above_fps),
             judged_fps=fps,
         )
     # Above 320 fps the source is silent: the policy is a setting (RULES.md default).
     policy = c.above_320
     flagged = policy.endswith("_flagged")
     base = policy.removesuffix("_flagged")
+    tail = phrase("flagged") if flagged else Phrase("")
     if base == DISQUALIFICATION:
         return ChronoVerdict(
             DISQUALIFICATION,
@@ -129,7 +139,7 @@ def chrono_verdict(
             "chrono_above_320",
             flagged=True,
             disqualify=True,
-            text=nt.chrono_above_dq(read, c.group_upto_fps, flagged),
+            text=rule("chrono_above_dq", fps=read, limit=c.group_upto_fps, tail=tail),
             judged_fps=fps,
         )
     kind = GROUP_1_1 if base == GROUP_1_1 else REMOVAL
@@ -138,6 +148,12 @@ def chrono_verdict(
         "20.04",
         "chrono_above_320",
         flagged=flagged,
-        text=nt.chrono_above(read, c.group_upto_fps, kind == GROUP_1_1, flagged),
+        text=rule(
+            "chrono_above",
+            fps=read,
+            limit=c.group_upto_fps,
+            what=phrase("group_1_1" if kind == GROUP_1_1 else "removed"),
+            tail=tail,
+        ),
         judged_fps=fps,
     )

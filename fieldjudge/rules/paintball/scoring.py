@@ -6,8 +6,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from fieldjudge.rules.messages import Team, phrase, rule
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball.setup import GameSetup, Points, Settings
 
 # 32.02: numbers stated by the source itself (not defaults)
@@ -87,31 +87,33 @@ def game_result(setup: GameSetup, state: m.GameState) -> GameResult:
         # 23.03 / 30.01: flag hang
         outcome = FLAG_HANG
         points[state.hang_team] = pts.flag_hang
-        notes.append(nt.flag_hang_points(state.hang_team, pts.flag_hang))
+        notes.append(rule("flag_hang_points", team=Team(state.hang_team), points=pts.flag_hang))
     else:
         holders = [t for t in (a, b) if state.flag_held_by(t) is not None]
         if len(holders) == 2:
             # 30.01 «захватили и удерживают»: only the team whose capture of the flag it now
             # holds came first; a flag captured and lost earlier does not count
             held_team = min(holders, key=lambda t: holding_capture_seq(state, t))
-            notes.append(nt.both_hold(held_team))
+            notes.append(rule("both_hold", team=Team(held_team)))
         elif holders:
             held_team = holders[0]
         if held_team is not None:
             outcome = FLAG_HELD
             points[held_team] = pts.flag_held
-            notes.append(nt.flag_held_points(held_team, pts.flag_held))
+            notes.append(rule("flag_held_points", team=Team(held_team), points=pts.flag_held))
         else:
             outcome = DRAW
             points = {a: pts.draw, b: pts.draw}
-            notes.append(nt.draw_points(pts.draw))
-    notes.append(nt.survivors(a, surv[a], surv[b], b, s.diff_clamp))
+            notes.append(rule("draw_points", points=pts.draw))
+    notes.append(
+        rule("survivors", a=Team(a), sa=surv[a], sb=surv[b], b=Team(b), clamp=s.diff_clamp)
+    )
     # 18.02: penalty points for hits found at the inspection, not below 0
     penalty = {t: state.inspection_points.get(t, 0) for t in (a, b)}
     for t in (a, b):
         if penalty[t]:
             points[t] = max(0, points[t] - penalty[t])
-            notes.append(nt.inspection_points_total(t, penalty[t]))
+            notes.append(rule("inspection_points_total", team=Team(t), points=penalty[t]))
     return GameResult(
         game_id=setup.game_id,
         teams=(a, b),
@@ -176,18 +178,28 @@ def no_show_result(
     a, b = teams
     gone = frozenset(absent) & {a, b}
     if not gone:
-        raise ValueError(nt.no_absent_team(a, b))
+        raise ValueError(rule("no_absent_team", a=Team(a), b=Team(b)))
     if len(gone) == 2:
         points, diff = {a: 0, b: 0}, {a: 0, b: 0}
-        note = nt.both_absent()
+        note = rule("both_absent")
     else:
         (out,) = gone
         present = b if out == a else a
         points = {out: 0, present: NO_SHOW_WIN_POINTS}
         diff = {out: -NO_SHOW_DIFF, present: NO_SHOW_DIFF}
-        note = nt.no_show_by(out, present, NO_SHOW_WIN_POINTS, NO_SHOW_DIFF)
+        note = rule(
+            "no_show_by",
+            out=Team(out),
+            present=Team(present),
+            points=NO_SHOW_WIN_POINTS,
+            diff=NO_SHOW_DIFF,
+        )
     # 32.03: only a no-show the organisers caused may be replayed (by the head judge)
-    extra = tuple(nt.no_show_replayable(t) for t in sorted(gone)) if cause == "organisers" else ()
+    extra = (
+        tuple(rule("no_show_replayable", team=Team(t)) for t in sorted(gone))
+        if cause == "organisers"
+        else ()
+    )
     return GameResult(
         game_id=game_id,
         teams=(a, b),
@@ -263,7 +275,7 @@ def standings(results: Iterable[GameResult], teams: Iterable[str] = ()) -> list[
         for t in group:
             full_key[t] = (-k[0], -k[1], -h2h[t][0], -h2h[t][1])
             if len(group) > 1:
-                notes[t] = nt.head_to_head(h2h[t][0], h2h[t][1])
+                notes[t] = phrase("head_to_head", points=h2h[t][0], diff=h2h[t][1])
     order = sorted(tally, key=lambda t: (full_key[t], t))
     rows: list[StandingRow] = []
     for i, t in enumerate(order):

@@ -7,8 +7,7 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
-from fieldjudge.rules.messages import RuleMessage
-from fieldjudge.rules.paintball import refusals as rx
+from fieldjudge.rules.messages import RuleMessage, Team, rule
 from fieldjudge.rules.paintball.reasons import PENALTY_GROUP_1_1, PENALTY_KINDS
 
 # 28.02 → 34.01 is not in the source: default group removal 1+1 (RULES.md). The team penalty
@@ -224,16 +223,23 @@ class GameSetup:
         against the team size (30.01, ``checks.lineup_size_refusal``)."""
         out = []
         if self.team_a == self.team_b:
-            out.append(rx.plays_itself(self.team_a))
+            out.append(rule("plays_itself", team=Team(self.team_a)))
         for team in self.teams:
             roster = self.rosters.get(team, ())
             nums = [p.number for p in roster]
             if len(set(nums)) != len(nums):
-                out.append(rx.duplicate_numbers(team))
+                out.append(rule("duplicate_numbers", team=Team(team)))
             if not roster:
-                out.append(rx.empty_roster(team))
+                out.append(rule("empty_roster", team=Team(team)))
             elif len(roster) < self.settings.team_size:  # 30.01: plays with fewer
-                out.append(rx.fewer_players(team, len(roster), self.settings.team_size))
+                out.append(
+                    rule(
+                        "fewer_players",
+                        team=Team(team),
+                        count=len(roster),
+                        size=self.settings.team_size,
+                    )
+                )
         return out
 
 

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from fieldjudge.rules.events import VOID, Event, effective, has_void
+from fieldjudge.rules.messages import Team, phrase, rule, without_section
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball.checks import fps_of, label, num, reading_fps, refusal
 from fieldjudge.rules.paintball.chrono import chrono_verdict
 from fieldjudge.rules.paintball.clock import elapsed_at
@@ -114,14 +114,14 @@ def _step(st: m.GameState, e: Event, check: bool = True) -> None:
         try:
             why = refusal(st, e.type, data)
         except Exception as exc:  # a malformed record must not stop the fold
-            why = nt.malformed_event(str(exc))  # the text: a kept exception holds frames
+            why = rule("malformed_event", error=str(exc))  # the text: a kept exception holds frames
         if why:
             st.rejected.append(m.Note(e.id, e.seq, e.type, why))
             return
     try:
         apply(st, e, data)
     except Exception as exc:  # a malformed or illegal record must not stop the fold
-        st.rejected.append(m.Note(e.id, e.seq, e.type, nt.could_not_apply(str(exc))))
+        st.rejected.append(m.Note(e.id, e.seq, e.type, rule("could_not_apply", error=str(exc))))
 
 
 #: one effective event applied to a state in place, as :func:`fold` steps: the resumable
@@ -233,7 +233,7 @@ def _second(st, e, offender, second, section, at) -> None:
         return
     p = _pl(st, offender.team, second)
     # 29.08: group removal 1+1
-    text = nt.with_group_removal(label(offender), section)
+    text = phrase("with_group_removal", player=label(offender), section=section)
     _eliminate(st, p, "group_removal", "29.08", at, e, text)
 
 
@@ -255,9 +255,13 @@ def _apply_chrono(st, e, p, d, fps, at) -> bool:
         )
     )
     if cv.flagged:
-        st.flagged.append(m.Note(e.id, e.seq, e.type, nt.player_note(label(p), cv.text)))
+        st.flagged.append(
+            m.Note(e.id, e.seq, e.type, phrase("player_note", player=label(p), verdict=cv.text))
+        )
     if cv.team_penalty:
-        st.team_penalties.append(m.Note(e.id, e.seq, e.type, nt.team_note(p.team, cv.text)))
+        st.team_penalties.append(
+            m.Note(e.id, e.seq, e.type, phrase("team_note", team=Team(p.team), verdict=cv.text))
+        )
     if cv.disqualify:
         p.disqualified = True
     if not cv.eliminates:
@@ -327,7 +331,9 @@ def _a_game_end(st, e, d):
     if d["reason"] == "clock":
         _end(st, m.END_CLOCK, st.clock.length_ms)
     else:
-        st.flagged.append(m.Note(e.id, e.seq, e.type, nt.ended_by_judge(str(d.get("note", "")))))
+        st.flagged.append(
+            m.Note(e.id, e.seq, e.type, phrase("ended_by_judge", note=str(d.get("note", ""))))
+        )
         _end(st, m.END_JUDGE, _ms(st, e))
 
 
@@ -343,7 +349,17 @@ def _a_elimination(st, e, d):
             p = offenders[0]
             group = needs_second_player(st.setup.settings, reason)
             st.team_penalties.append(
-                m.Note(e.id, e.seq, e.type, nt.playing_on_penalty(label(p), section, group))
+                m.Note(
+                    e.id,
+                    e.seq,
+                    e.type,
+                    rule(
+                        "playing_on_penalty",
+                        section,
+                        player=label(p),
+                        what=phrase("group_1_1" if group else "no_further_removal"),
+                    ),
+                )
             )
             _second(st, e, p, d.get("second"), section, at)
             _team_out(st, at)
@@ -362,7 +378,7 @@ def _a_paint_check_end(st, e, d):
     p, at = _pl(st, d["team"], d["number"]), _ms(st, e)
     if d["outcome"] == "eliminated":
         _close_check(p, at, "eliminated")
-        _eliminate(st, p, "hit", "24.01", at, e, nt.hit_at_paint_check())
+        _eliminate(st, p, "hit", "24.01", at, e, phrase("hit_at_paint_check"))
         _team_out(st, at)
     else:
         _close_check(p, at, "in_play")
@@ -379,7 +395,7 @@ def _a_neutral_end(st, e, d):
     p, at = _pl(st, d["team"], d["number"]), _ms(st, e)
     if d["outcome"] == "eliminated":
         _close_check(p, at, "eliminated")
-        _eliminate(st, p, "hit", "25.02", at, e, nt.hit_at_neutral_check())
+        _eliminate(st, p, "hit", "25.02", at, e, phrase("hit_at_neutral_check"))
         _team_out(st, at)
     else:
         _close_check(p, at, "in_play")
@@ -432,7 +448,7 @@ def _a_hang_verdict(st, e, d):
         # 23.03: the hang counts; the game ended at the touch, not at the verdict
         if fps is not None:
             _apply_chrono(st, e, p, d, fps, at)
-        hang.counted, hang.text = True, nt.hang_counted()
+        hang.counted, hang.text = True, rule("hang_counted")
         flag = st.flags[p.carrying]
         flag.location = m.HUNG  # flag.carrier stays: who hung it
         p.carrying = None
@@ -441,11 +457,11 @@ def _a_hang_verdict(st, e, d):
         return
     hang.counted = False
     if hit:
-        hang.text = nt.carrier_hit()
-        _eliminate(st, p, "hit", "23.02", at, e, nt.hit_at_hang_check())
+        hang.text = rule("carrier_hit")
+        _eliminate(st, p, "hit", "23.02", at, e, phrase("hit_at_hang_check"))
     else:
         # 23.02 with the chrono's own section: e.g. 305 fps → "20.03: not counted"
-        hang.text = nt.hang_rejected_chrono(cv.section, cv.text)
+        hang.text = rule("hang_rejected_chrono", cv.section, verdict=without_section(cv.text))
     if fps is not None or cv.eliminates:
         _apply_chrono(st, e, p, d, fps, at)  # the chrono penalty applies on top (20.03-20.05)
     # 23.02: the spare flag is up (done by _eliminate); play resumes with clock_resume
@@ -468,7 +484,7 @@ def _a_inspection(st, e, d):
         pts = d.get("penalty_points")
         pts = st.setup.settings.inspection_penalty_points if pts is None else int(pts)
         st.inspection_points[p.team] = st.inspection_points.get(p.team, 0) + pts
-        note = nt.inspection_points(label(p), pts)
+        note = rule("inspection_points", player=label(p), points=pts)
         st.penalty_reports.append(m.Note(e.id, e.seq, e.type, note))
     else:
         _eliminate(st, p, "did_not_report", "18.02", st.end_ms, e)

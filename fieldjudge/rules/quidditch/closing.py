@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from . import texts
+from fieldjudge.rules.messages import rule
+
 from .state import MatchState
 
 SEED_REVEALED = "seed_revealed"  # the event type a match log records the reveal with
@@ -32,7 +33,7 @@ def reveal(state: MatchState) -> MatchState:
 def roll_refusal(state: MatchState) -> str | None:
     """Why no roll may be drawn for this match now (a RuleMessage), or None."""
     if state.revealed:
-        return texts.seed_revealed()
+        return rule("seed_revealed")
     if state.ended:
-        return texts.match_ended()
+        return rule("match_ended")
     return None

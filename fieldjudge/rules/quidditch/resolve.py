@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from fieldjudge.rules.messages import rule
+
 from ..dice import Dice, ScriptedDice
-from . import texts
 from .bludgers import draw_targets, resolve_bludgers
 from .closing import roll_refusal
 from .context import RoundContext
@@ -28,7 +29,7 @@ def make_dice(state: MatchState, server_seed: str | bytes) -> Dice:
     """The dice for the round about to be played: numbering continues across the match.
     Refused (ValueError) once the seed is revealed: a revealed match is closed."""
     if state.revealed:
-        raise ValueError(texts.seed_revealed())
+        raise ValueError(rule("seed_revealed"))
     setup = state.setup
     return Dice(server_seed, setup.client_seed, setup.match_id, state.round_no, state.next_roll_n)
 
@@ -74,7 +75,7 @@ def resolve_passes(
     ctx = start_context(state, declarations, dice)
     q = ctx.s.quaffle
     if q.status == THROW_UP or ctx.s.penalties:
-        raise ValueError(texts.passes_not_yet())
+        raise ValueError(rule("passes_not_yet"))
     resolve_passes_so_far(ctx)
     ctx.s.next_roll_n = dice.next_n
     return RoundResult(

@@ -10,8 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS
-from fieldjudge.rules.marker_texts import acceptance_item
+from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS, acceptance_item
 from fieldjudge.screens.base import JudgeModal
 
 

@@ -23,11 +23,10 @@ from textual.widgets import Static
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import Event
-from fieldjudge.rules.messages import joined
+from fieldjudge.rules.messages import Team, joined, rule
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
-from fieldjudge.rules.paintball.notes import only_team_in_play as only_team_note
 from fieldjudge.rules.paintball.reasons import PLAYING_ON_SECTIONS
 from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens.base import JudgeScreen
@@ -246,7 +245,7 @@ class GameScreen(JudgeScreen):
         only = self.session.only_team_in_play
         if only is not None and not self.notice_text.startswith("⚠"):
             # 23.03: a team with nobody left does not end the game; say who may still win
-            note = self.session.humanize(only_team_note(only))
+            note = self.session.humanize(rule("only_team_in_play", team=Team(only)))
             text = f"{note} · {self.notice_text}" if self.notice_text else note
         # one line or two: a layout pass only when that changes (it costs a frame)
         lines = 1 if len(text) <= max(1, bar.size.width - 2) else 2

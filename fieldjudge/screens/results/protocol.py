@@ -15,7 +15,7 @@ from textual.widgets import Header, Static
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules import protocol as pr
-from fieldjudge.rules import protocol_texts as pt
+from fieldjudge.rules.messages import rule
 from fieldjudge.rules.timefmt import format_game_clock as game_time
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
@@ -393,7 +393,7 @@ class ProtocolScreen(JudgeScreen):
         if v is None:
             return
         if not v.protocol.locked:
-            self.say(_(rule_text(pt.locked_void_not_locked())))
+            self.say(_(rule_text(rule("locked_void_not_locked"))))
             return
         by_seq = {str(e.seq): e.id for e in results.locked_void_targets(self.t, v)}
 

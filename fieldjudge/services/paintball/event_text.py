@@ -12,9 +12,9 @@ from fieldjudge.i18n import _, number, rule_text
 from fieldjudge.i18n import reason_label as translated_reason
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import VOID, Event
+from fieldjudge.rules.messages import rule, without_section
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.rules.paintball import notes as nt
 from fieldjudge.rules.paintball.checks import fps_of, reading_fps
 from fieldjudge.rules.paintball.chrono import chrono_verdict
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
@@ -136,7 +136,7 @@ def hang_verdict_text(st: m.GameState, d: dict[str, Any]) -> Any:
     """23.02/23.03: a hang verdict as the engine reads it: counted, carrier hit, or
     rejected under the chrono's own section (305 fps → 20.03), never "clean" then."""
     if d.get("paint") == "hit":
-        return nt.carrier_hit()
+        return rule("carrier_hit")
     cv = chrono_verdict(
         st.setup.settings,
         reading_fps(d),
@@ -144,9 +144,9 @@ def hang_verdict_text(st: m.GameState, d: dict[str, Any]) -> Any:
         fps_of(d.get("interval_ms")),
     )
     if cv.eliminates:
-        return nt.hang_rejected_chrono(cv.section, cv.text)
+        return rule("hang_rejected_chrono", cv.section, verdict=without_section(cv.text))
     fps = reading_fps(d)
-    return f"{rule_text(nt.hang_counted())}, {fps_text(fps)}"
+    return f"{rule_text(rule('hang_counted'))}, {fps_text(fps)}"
 
 
 def describe(e: Event, namer: Namer, by_id: dict[str, Event] | None = None) -> str:

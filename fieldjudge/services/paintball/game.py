@@ -39,10 +39,9 @@ from typing import Any, Protocol
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.events import VOID, Event, voided_by
-from fieldjudge.rules.messages import Phrase
+from fieldjudge.rules.messages import Phrase, Team, rule
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.rules.paintball import refusals as rx
 from fieldjudge.rules.paintball.checkpoints import LiveFold
 from fieldjudge.rules.paintball.checks import advisories as engine_advisories
 from fieldjudge.rules.paintball.checks import refusal as engine_refusal
@@ -67,7 +66,7 @@ from fieldjudge.store import EventLog, Refused
 UNDO_REASON = "undo"
 
 #: the engine's "name the second player" refusal (29.08), by its template, not its text
-_NAME_SECOND = rx.name_second("").en
+_NAME_SECOND = rule("name_second", team=Team("")).en
 
 
 def asks_second_player(why: Any) -> bool:

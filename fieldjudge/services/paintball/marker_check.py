@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from fieldjudge.rules import marker_texts as mt
 from fieldjudge.rules.chrono_checks import APPROVAL, checkin_data
 from fieldjudge.rules.events import Event, effective
-from fieldjudge.rules.messages import RuleMessage
+from fieldjudge.rules.messages import RuleMessage, Team, rule
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import fold, refusal
 from fieldjudge.rules.paintball.model import GameState
@@ -110,12 +109,12 @@ class MarkerCheckService:
         captains: nothing changes), or None."""
         events = game_events(self.t, self.game_id) if view is None else view.events
         setup = setup_for(self.t, self.game_id)
-        return mt.game_signed() if fold_protocol(events, setup.teams).locked else None
+        return rule("game_signed") if fold_protocol(events, setup.teams).locked else None
 
     def player_refusal(self, state: GameState, team: str) -> RuleMessage | None:
         """19.01: why no marker of ``team`` may be checked yet (the team has not checked
         in at the chrono station), or None."""
-        return None if str(team) in state.checkins else mt.team_not_checked_in(team)
+        return None if str(team) in state.checkins else rule("team_not_checked_in", team=Team(team))
 
     def _append(self, etype: str, data: dict[str, Any], head_judge: Any = None) -> Event:
         _setup, state, view = self.state()

@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fieldjudge.rules import protocol as pr
-from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.events import VOID, Event
+from fieldjudge.rules.messages import rule
 from fieldjudge.rules.paintball import GameResult, GameSetup, fold, refusal, replay_refusal
 from fieldjudge.rules.paintball import game_result as engine_result
 from fieldjudge.rules.paintball import standings as engine_standings
@@ -37,7 +37,7 @@ class AgainstRules(Refused):
 
     def __init__(self, question: Any) -> None:
         self.question = question
-        super().__init__(pt.confirm_against_rules(question))
+        super().__init__(rule("confirm_against_rules", why=question))
 
 
 class SetupReader(Protocol):
@@ -244,9 +244,9 @@ def submit_protocol(t: Svc, game_id: str, judge: str = "", when: datetime | None
     """30.02 / 31: the senior judge submits the result once the game is final."""
     v = game_view(t, game_id)
     if not v.final:
-        raise Refused(pt.finish_first())
+        raise Refused(rule("finish_first"))
     if v.protocol.submitted and v.protocol.phase != pr.SUBMITTED:
-        raise Refused(pt.new_protocol_not_needed())
+        raise Refused(rule("new_protocol_not_needed"))
     return _append(t, game_id, pr.PROTOCOL_SUBMITTED, pr.snapshot(v.computed), judge, when)
 
 
@@ -330,14 +330,14 @@ def void_locked_event(
 
 def _locked_void_refusal(t: TournamentReader, v: GameView, data: dict[str, Any]) -> str | None:
     if not v.protocol.locked:
-        return pt.locked_void_not_locked()
+        return rule("locked_void_not_locked")
     why = pr.lock_refusal(v.events, VOID, data, v.teams)
     if why is None:  # the game must stay over (30.02): e.g. its end is not voided this way
         left = [e for e in v.events if e.id != data.get("target")]
         # the events after it are checked again without it, as the fold does after a void
         state = fold(v.setup, left, recheck=True)
         if not state.no_show and state.phase not in ENDED_PHASES:
-            why = pt.locked_void_unfinished()
+            why = rule("locked_void_unfinished")
     return why
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from fieldjudge.rules import auth_texts
 from fieldjudge.rules.auth_backoff import (
     ATTEMPT,
     FAILURE,
@@ -29,6 +28,7 @@ from fieldjudge.rules.auth_backoff import (
     backoff_after,
     failures_since_success,
 )
+from fieldjudge.rules.messages import phrase
 from fieldjudge.services.trust.head_judge import (
     HeadJudgeError,
     HeadJudgeKey,
@@ -42,7 +42,7 @@ class MustWait(HeadJudgeError):
     """Too many wrong secrets on this laptop: ``seconds`` to wait (rounded up)."""
 
     def __init__(self, seconds: int) -> None:
-        super().__init__(auth_texts.wait_before_retry(seconds))
+        super().__init__(phrase("wait_before_retry", seconds=seconds))
         self.seconds = seconds
 
 

@@ -12,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fieldjudge.rules import auth_texts
 from fieldjudge.rules import protocol as pr
-from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.chrono_checks import APPROVAL
 from fieldjudge.rules.events import VOID, Event
-from fieldjudge.rules.messages import Phrase
+from fieldjudge.rules.messages import Phrase, phrase, rule
 from fieldjudge.store.schema import HANDOVER
 
 #: event types only the head judge may append (with his secret, signed with his key): 31, 32.01, 19.05
@@ -49,22 +47,22 @@ class HeadJudge:
 def head_judge_refusal(etype: str) -> Phrase:
     """The refusal of a head-judge action without his secret, citing the section."""
     if etype == pr.NO_SHOW:
-        return pt.no_show_needs_pin()
+        return rule("no_show_needs_pin")
     if etype == pr.TOTAL_CORRECTED:
-        return pt.correction_needs_pin()
+        return rule("correction_needs_pin")
     if etype == APPROVAL:
-        return pt.approval_needs_pin()
+        return rule("approval_needs_pin")
     if etype == HANDOVER:
-        return pt.handover_needs_pin()
+        return phrase("handover_needs_pin")
     if etype == LOCKED_VOID:
-        return pt.void_locked_needs_pin()
+        return rule("void_locked_needs_pin")
     if etype == SIGN_TOURNAMENT:
-        return auth_texts.tournament_needs_secret()
+        return phrase("tournament_needs_secret")
     if etype == REGISTER_LAPTOP:
-        return auth_texts.registration_needs_secret()
+        return phrase("registration_needs_secret")
     if etype == TOURNAMENT_DECISION:
-        return auth_texts.tournament_decision_needs_secret()
-    return pt.decision_needs_pin()
+        return phrase("tournament_decision_needs_secret")
+    return rule("decision_needs_pin")
 
 
 def append_refusal(

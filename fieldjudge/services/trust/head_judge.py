@@ -53,9 +53,8 @@ from cryptography.hazmat.primitives.serialization import (
     PublicFormat,
 )
 
-from fieldjudge.rules import auth_texts
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
-from fieldjudge.rules.messages import Phrase
+from fieldjudge.rules.messages import Phrase, phrase
 from fieldjudge.services.trust.secret_strength import secret_weakness
 from fieldjudge.store.pins import HeadJudgePins
 
@@ -125,7 +124,7 @@ def normalize_secret(passphrase: str) -> str:
     bytes (a composed and a decomposed "й" are one passphrase). Refuses short ones."""
     text = unicodedata.normalize("NFC", str(passphrase))
     if len(text) < MIN_SECRET_CHARS or not text.strip():
-        raise SecretTooShort(auth_texts.secret_too_short(MIN_SECRET_CHARS))
+        raise SecretTooShort(phrase("secret_too_short", minimum=MIN_SECRET_CHARS))
     return text
 
 
@@ -229,7 +228,7 @@ class HeadJudgeKey:
     def check_pinned(record: Any, pinned_public_key: str | None) -> None:
         """:class:`KeyNotPinned` if the record's key is not ``pinned_public_key`` (given)."""
         if pinned_public_key is not None and _parse(record)[0] != pinned_public_key:
-            raise KeyNotPinned(auth_texts.key_not_pinned())
+            raise KeyNotPinned(phrase("key_not_pinned"))
 
     @staticmethod
     def unlock(
@@ -249,12 +248,12 @@ class HeadJudgeKey:
         try:
             seed = AESGCM(key).decrypt(nonce, sealed, _aad(public_raw, params, salt))
         except InvalidTag:
-            raise WrongSecret(auth_texts.wrong_secret()) from None
+            raise WrongSecret(phrase("wrong_secret")) from None
         if len(seed) != 32:
-            raise DamagedRecord(auth_texts.damaged_head_judge_record("bad key length"))
+            raise DamagedRecord(phrase("damaged_head_judge_record", error="bad key length"))
         private = Ed25519PrivateKey.from_private_bytes(seed)
         if private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw) != public_raw:
-            raise DamagedRecord(auth_texts.damaged_head_judge_record("key pair mismatch"))
+            raise DamagedRecord(phrase("damaged_head_judge_record", error="key pair mismatch"))
         return UnlockedHeadJudge(public_b64, private)
 
 
@@ -269,13 +268,13 @@ def pinned_head_judge_key(
     """
     pinned = pins.pin(tournament_id, public_key_b64, name)
     if pinned != public_key_b64:
-        raise KeyNotPinned(auth_texts.key_not_pinned())
+        raise KeyNotPinned(phrase("key_not_pinned"))
     return pinned
 
 
 def _parse(record: Any) -> tuple[str, ScryptParams, bytes, bytes, bytes]:
     def bad(why: str) -> DamagedRecord:
-        return DamagedRecord(auth_texts.damaged_head_judge_record(why))
+        return DamagedRecord(phrase("damaged_head_judge_record", error=why))
 
     if not isinstance(record, dict):
         raise bad("not a record")

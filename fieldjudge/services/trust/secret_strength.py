@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from zxcvbn import zxcvbn
 
-from fieldjudge.rules import auth_texts
-from fieldjudge.rules.messages import Phrase
+from fieldjudge.rules.messages import Phrase, phrase
 
 #: the fewest estimated guesses a new secret needs (zxcvbn's score 3)
 MIN_GUESSES = 10**8
@@ -60,16 +59,16 @@ def secret_weakness(secret: str, context: tuple[str, ...] = ()) -> Phrase | None
     patterns = {m["pattern"] for m in result["sequence"]}
     whole = result["sequence"][0] if len(result["sequence"]) == 1 else None
     if whole is not None and whole["pattern"] == "repeat":
-        return auth_texts.secret_repeated()
+        return phrase("secret_repeated")
     if whole is not None and whole["pattern"] in ("sequence", "spatial"):
-        return auth_texts.secret_sequence()
+        return phrase("secret_sequence")
     if "dictionary" in patterns:
-        return auth_texts.secret_common()
+        return phrase("secret_common")
     if "repeat" in patterns:
-        return auth_texts.secret_repeated()
+        return phrase("secret_repeated")
     if patterns & {"sequence", "spatial"}:
-        return auth_texts.secret_sequence()
-    return auth_texts.secret_guessable(f"{int(result['guesses']):,}".replace(",", " "))
+        return phrase("secret_sequence")
+    return phrase("secret_guessable", guesses=f"{int(result['guesses']):,}".replace(",", " "))
 
 
 __all__ = ["MIN_GUESSES", "RUSSIAN_COMMON", "secret_weakness"]
