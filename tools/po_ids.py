@@ -7,14 +7,14 @@ a translator to fill; nothing is ever dropped from a catalog (the words of click
 Textual, and the ids the code translates from a table, are in no call xgettext sees). The
 marks: UI strings ``_("...")``, ``ru("...")``, ``tr("...")``, ``Binding(key, action,
 "description")``, counts ``ngettext("...", "...", n)``, and the rules engines' messages
-``Phrase("...")``, ``RuleMessage("<section>", "...")``, an elimination reason
-``_r(key, "<section>", "...")``, a damaged file's fault ``DamagedFile(path, "...")``; their
-context is the section when it is written as a literal, else none (``fieldjudge.i18n`` then
-looks it up without context).
+``Phrase("...")``, ``RuleMessage("<section>", "...")``, a damaged file's fault
+``DamagedFile(path, "...")``; their context is the section when it is written as a literal,
+else none (``fieldjudge.i18n`` then looks it up without context).
 
 Most rule messages are data, which xgettext cannot read: the tables
-``RULES = {id: (section, "...")}`` and ``PHRASES = {id: (context, "...")}`` of
-``fieldjudge/rules/texts.py`` (a section of ``None`` is chosen at run time: no context).
+``RULES = {id: (section, "...")}``, ``PHRASES = {id: (context, "...")}`` and the elimination
+reasons' ``*_TEXTS`` of ``fieldjudge/rules/texts.py`` (a section of ``None`` is chosen at
+run time: no context).
 ``--extract`` folds their ids too, read with ``ast``.
 
 The same marks, read with ``ast`` (and ``SCREEN_TITLE`` / ``HELP_TEXT``, which xgettext
@@ -57,7 +57,6 @@ RULE_KEYWORDS: dict[str, tuple[int | None, int]] = {
     "Phrase": (None, 0),
     "in_context": (0, 1),
     "RuleMessage": (0, 1),
-    "_r": (1, 2),
     "DamagedFile": (None, 1),  # the store's faults: DamagedFile(path, "<fault>", ...)
     "pgettext": (0, 1),  # a UI word that needs its own translation in one place
 }
@@ -66,7 +65,7 @@ XGETTEXT_KEYWORDS = ["_", "ru", "tr", "ngettext:1,2", "Binding:3"] + [
     f"{name}:{msg + 1}" if ctx is None else f"{name}:{ctx + 1}c,{msg + 1}"
     for name, (ctx, msg) in RULE_KEYWORDS.items()
 ]
-#: the message tables: {id: (section or context, English template)}
+#: the message tables, {id: (section or context, English template)}: these and *_TEXTS
 TABLES = ("RULES", "PHRASES")
 #: a template with no words (``"{player}: {verdict}"``) needs no translation
 _PLACEHOLDER = re.compile(r"\{[^}]*\}")
@@ -108,7 +107,7 @@ def rule_ids_in(path: str | Path) -> list[tuple[str, str, str]]:
                 continue
             if not where and isinstance(child, ast.Assign | ast.AnnAssign):
                 target = child.targets[0] if isinstance(child, ast.Assign) else child.target
-                if isinstance(target, ast.Name) and target.id in TABLES:
+                if isinstance(target, ast.Name) and is_table(target.id):
                     out.extend(table_ids(child.value))
                     continue
                 if isinstance(target, ast.Name):  # a module-level table: STATUS = {...}
@@ -130,6 +129,10 @@ def rule_ids_in(path: str | Path) -> list[tuple[str, str, str]]:
 
     visit(tree, "")
     return out
+
+
+def is_table(name: str) -> bool:
+    return name in TABLES or name.endswith("_TEXTS")
 
 
 def table_ids(table: ast.expr | None) -> list[tuple[str, str, str]]:
@@ -211,7 +214,7 @@ def tables_pot(pot: Path, package: Path = PKG) -> None:
         for node in ast.parse(f.read_text(encoding="utf-8")).body:
             target = node.targets[0] if isinstance(node, ast.Assign) else None
             target = node.target if isinstance(node, ast.AnnAssign) else target
-            if not (isinstance(target, ast.Name) and target.id in TABLES):
+            if not (isinstance(target, ast.Name) and is_table(target.id)):
                 continue
             for ctx, msgid, _id in table_ids(node.value):
                 if (ctx, msgid) not in seen:

@@ -1,7 +1,8 @@
-"""Every rule message's id, the section it cites and its English template: the data of
-``rules/messages.py`` (``rule(id, **params)`` and ``phrase(id, **params)`` build them). The
-template is the gettext message id and the section its context: their Russian is in
-``locale/<lang>/LC_MESSAGES/rules.po``, which a translator edits, never this file.
+"""Every rule message's id, the section it cites and its English template (the data that
+``rule(id, **params)`` and ``phrase(id, **params)`` of ``rules/messages.py`` build from), and
+the elimination reasons of ``paintball/reasons.py``. The template is the gettext message id
+and the section its context: their Russian is in ``locale/<lang>/LC_MESSAGES/rules.po``,
+which a translator edits, never this file.
 
 A section of ``None`` is chosen at run time (``rule(id, section, ...)``): the catalog files
 the template without context. The decisions are in the engines (``paintball/checks.py``,
@@ -418,4 +419,39 @@ PHRASES: dict[str, tuple[str, str]] = {
         "",
         "this tournament has no head judge key (made when the tournament was created)",
     ),
+}
+
+# --- elimination reasons (``paintball/reasons.py``): key -> (section, English text)
+
+# Reasons a judge logs with an ``elimination`` event.
+DIRECT_REASON_TEXTS: dict[str, tuple[str, str]] = {
+    "hit": ("26", "hit"),
+    "playing_on": ("28.02", "playing on after a hit"),
+    "picked_up_balls": ("29.01", "shooting balls picked up"),
+    "out_of_bounds": ("29.02", "out of bounds"),
+    "no_mask": ("29.03", "no mask"),
+    "deadman": ("29.04", "calling out / deadman"),
+    "tools": ("29.05", "tools or forbidden equipment"),
+    "equipment_over_2m": ("29.06", "more than 2 m from own equipment"),
+    "unsportsmanlike": ("29.07", "unsportsmanlike conduct"),
+    "judge_removal": ("29.08", "removed by a judge"),
+    "imitating_signals": ("29.09", "imitating judge signals"),
+    "own_flag_touch": ("22.01", "touching own flag"),
+    "flag_hidden": ("22.02", "flag not carried visibly"),
+    "marker_tampering": ("20.07", "acting on the marker in play"),
+}
+# Reasons a judge logs before the clock starts (20.07, second item of that number: on
+# «Положить маркеры» a player who does not lay his marker down is counted eliminated).
+PRE_START_REASON_TEXTS: dict[str, tuple[str, str]] = {
+    "markers_down": ("20.07", 'marker not laid down on "Markers down"')
+}
+# Reasons the fold assigns by itself (from checks, chrono, group removals, inspection).
+DERIVED_REASON_TEXTS: dict[str, tuple[str, str]] = {
+    "group_removal": ("29.08", "group removal 1+1"),
+    "chrono_over_limit": ("20.03", "marker over 300 fps"),
+    "chrono_group": ("20.04", "marker over 310 fps"),
+    "chrono_above_320": ("20.04", "marker over 320 fps"),
+    "forbidden_mode": ("20.05", "forbidden mode or rate of fire"),
+    "failed_inspection": ("18.02", "hit found at post-game inspection"),
+    "did_not_report": ("18.02", "did not report for inspection"),
 }

@@ -318,10 +318,7 @@ def _open_check(st, d, kind: str, section: str):
 
 
 def _paint_check_start(st, d, _ms):
-    p, why = _player(st, d.get("team"), d.get("number"), "24.02")
-    if why:
-        return why
-    why = _on_field(p, "24.01")
+    p, why = _capturer(st, d, "24.02", "24.01")
     if why:
         return why
     if p.check is not None:
@@ -352,10 +349,7 @@ def _neutral_end(st, d, _ms):
 
 
 def _chrono_reading(st, d, _ms):
-    p, why = _player(st, d.get("team"), d.get("number"), "20.01")
-    if why:
-        return why
-    why = _on_field(p, "20.01")
+    p, why = _capturer(st, d, "20.01")
     if why:
         return why
     if not p.has_marker:
@@ -376,11 +370,13 @@ def _chrono_reading(st, d, _ms):
     return second_refusal(st, p, d.get("second"), cv.needs_second_player, cv.section)
 
 
-def _capturer(st, d, section):
+def _capturer(st, d, section, field_section=None):
+    """The player ``d`` names and on the field (under ``field_section``, else ``section``),
+    or the refusal."""
     p, why = _player(st, d.get("team"), d.get("number"), section)
     if why:
         return None, why
-    why = _on_field(p, section)
+    why = _on_field(p, field_section or section)
     return (None, why) if why else (p, None)
 
 

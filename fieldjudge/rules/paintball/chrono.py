@@ -109,24 +109,12 @@ def chrono_verdict(
     if fps is None or fps <= c.limit_fps:
         text = rule("chrono_no_reading") if read is None else rule("chrono_ok", fps=read)
         return ChronoVerdict(NONE, "20.02", None, text=text, judged_fps=fps)
-    if fps <= c.group_above_fps:
-        # 20.03
-        return ChronoVerdict(
-            REMOVAL,
-            "20.03",
-            "chrono_over_limit",
-            text=rule("chrono_over_limit", fps=read, limit=c.limit_fps),
-            judged_fps=fps,
-        )
-    if fps <= c.group_upto_fps:
-        # 20.04
-        return ChronoVerdict(
-            GROUP_1_1,
-            "20.04",
-            "chrono_group",
-            text=rule("chrono_group", fps=read, limit=c.group_above_fps),
-            judged_fps=fps,
-        )
+    if fps <= c.group_above_fps:  # 20.03
+        text = rule("chrono_over_limit", fps=read, limit=c.limit_fps)
+        return ChronoVerdict(REMOVAL, "20.03", "chrono_over_limit", text=text, judged_fps=fps)
+    if fps <= c.group_upto_fps:  # 20.04
+        text = rule("chrono_group", fps=read, limit=c.group_above_fps)
+        return ChronoVerdict(GROUP_1_1, "20.04", "chrono_group", text=text, judged_fps=fps)
     # Above 320 fps the source is silent: the policy is a setting (RULES.md default).
     policy = c.above_320
     flagged = policy.endswith("_flagged")
