@@ -44,25 +44,23 @@ class HeadJudge:
         return f"<HeadJudge {self.name!r}>"
 
 
+#: the refusal of each head-judge action without his secret, citing its section if any
+NEEDS_SECRET: dict[str, Phrase] = {
+    pr.NO_SHOW: rule("no_show_needs_pin"),
+    pr.TOTAL_CORRECTED: rule("correction_needs_pin"),
+    APPROVAL: rule("approval_needs_pin"),
+    HANDOVER: phrase("handover_needs_pin"),
+    LOCKED_VOID: rule("void_locked_needs_pin"),
+    SIGN_TOURNAMENT: phrase("tournament_needs_secret"),
+    REGISTER_LAPTOP: phrase("registration_needs_secret"),
+    TOURNAMENT_DECISION: phrase("tournament_decision_needs_secret"),
+}
+
+
 def head_judge_refusal(etype: str) -> Phrase:
-    """The refusal of a head-judge action without his secret, citing the section."""
-    if etype == pr.NO_SHOW:
-        return rule("no_show_needs_pin")
-    if etype == pr.TOTAL_CORRECTED:
-        return rule("correction_needs_pin")
-    if etype == APPROVAL:
-        return rule("approval_needs_pin")
-    if etype == HANDOVER:
-        return phrase("handover_needs_pin")
-    if etype == LOCKED_VOID:
-        return rule("void_locked_needs_pin")
-    if etype == SIGN_TOURNAMENT:
-        return phrase("tournament_needs_secret")
-    if etype == REGISTER_LAPTOP:
-        return phrase("registration_needs_secret")
-    if etype == TOURNAMENT_DECISION:
-        return phrase("tournament_decision_needs_secret")
-    return rule("decision_needs_pin")
+    """The refusal of a head-judge action without his secret (a game log's decision, 31,
+    unless another action)."""
+    return NEEDS_SECRET.get(etype) or rule("decision_needs_pin")
 
 
 def append_refusal(
