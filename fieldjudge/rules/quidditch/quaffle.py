@@ -16,6 +16,9 @@ one steal attempt per team and round.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from . import feints as F
 from .collisions import resolve_push
 from .context import RoundContext
@@ -176,12 +179,12 @@ def _pass(ctx: RoundContext, d: Declaration) -> None:
         best = max(v for _, v in values)
         top = [pid for pid, v in values if v == best]
         if len(top) > 1:
-            top, more = _contest_ids(ctx, top)
+            top, more = _contest(ctx, top, str)
             contest += more
         extra = {"contest": [{"player": pid, "value": v} for pid, v in values]}
         won = [t for t in won if t[0] == top[0]]  # empty when the receiver won
     elif len(won) > 1:
-        won, contest = _contest(ctx, won)
+        won, contest = _contest(ctx, won, lambda t: t[0])
     tries_data = [
         {"player": pid, "feint": f, "bonus": b, "success": bool(r.success)}
         for pid, f, b, r in tries
@@ -210,33 +213,19 @@ def _pass(ctx: RoundContext, d: Declaration) -> None:
         ctx.emit(PH, "pass_caught", "5", pair, rolls, tries=tries_data, **extra)
 
 
-def _contest(ctx: RoundContext, won: list) -> tuple[list, list]:
-    """Several successful interceptors: the highest contest roll takes it; ties re-roll."""
+def _contest(ctx: RoundContext, entrants: list, pid: Callable[[Any], str]) -> tuple[list, list]:
+    """A contest of 5 (several successful interceptors, or equal values): each entrant
+    (player ``pid(entrant)``) rolls, the highest takes it; ties roll again among them."""
     rolls = []
-    field = list(won)
+    field = list(entrants)
     while len(field) > 1:
         scored = []
         for t in field:
-            r = ctx.roll(f"спор за мяч: {ctx.p(t[0]).name}")
+            r = ctx.roll(f"спор за мяч: {ctx.p(pid(t)).name}")
             rolls.append(r)
             scored.append((r.value, t))
         best = max(v for v, _ in scored)
         field = [t for v, t in scored if v == best]
-    return field, rolls
-
-
-def _contest_ids(ctx: RoundContext, pids: list[str]) -> tuple[list[str], list]:
-    """Equal values in a contest of 5: draw again among them until one is highest."""
-    rolls = []
-    field = list(pids)
-    while len(field) > 1:
-        scored = []
-        for pid in field:
-            r = ctx.roll(f"спор за мяч: {ctx.p(pid).name}")
-            rolls.append(r)
-            scored.append((r.value, pid))
-        best = max(v for v, _ in scored)
-        field = [pid for v, pid in scored if v == best]
     return field, rolls
 
 
