@@ -319,11 +319,9 @@ def _open_check(st, d, kind: str, section: str):
 
 def _paint_check_start(st, d, _ms):
     p, why = _capturer(st, d, "24.02", "24.01")
-    if why:
+    if why or p.check is None:
         return why
-    if p.check is not None:
-        return rule("already_paint_checked", player=label(p))
-    return None
+    return rule("already_paint_checked", player=label(p))
 
 
 def _paint_check_end(st, d, _ms):
