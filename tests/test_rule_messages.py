@@ -1,5 +1,5 @@
 """Rule messages (fieldjudge.rules.messages): every message of the tables (rules/texts.py)
-renders in English and, from the catalog rules.po, in Russian, cites its section first, leaves
+renders in English and, from the catalog fieldjudge.po, in Russian, cites its section first, leaves
 no placeholder; the game screen shows a refusal in the UI language with the team's name."""
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def test_every_id_the_code_names_is_in_the_tables_and_every_entry_is_used():
     ids, prefixes = _ids_in_code()
     assert ids - set(RULES) - set(PHRASES) == set()  # a typo fails here, not in a game
     unused = {k for k in [*RULES, *PHRASES] if k not in ids and not k.startswith(tuple(prefixes))}
-    # no code says these any more; rules.po still files their Russian
+    # no code says these any more; fieldjudge.po still files their Russian
     assert unused == {"carrier_over_limit", "pin_locked", "pin_wrong", "pin_wrong_locked"}
     with pytest.raises(ValueError, match="section"):
         rule("not_on_roster", player=Player("t1", 7))  # a run-time section must be given

@@ -1,6 +1,6 @@
 """An event's type as a fault names it: the English is the type's code, as ``verify``
 has always printed it ("event #7 (elimination, …)"); the other languages read a word
-from the catalog (``rules.po``, context "event type"), never the code (issue 25)."""
+from the catalog (``fieldjudge.po``, context "event type"), never the code (issue 25)."""
 
 from __future__ import annotations
 

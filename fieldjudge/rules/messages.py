@@ -12,7 +12,7 @@ phrase citing none) and its parameters, so a layer above renders it in another l
 
 ``translate(context, msgid)`` returns the template in the wanted language; it is
 ``fieldjudge.i18n``'s context-aware lookup (``pgettext``) in the catalog
-``locale/<lang>/LC_MESSAGES/rules.po``: translators edit that file, never this code. Without
+``locale/<lang>/LC_MESSAGES/fieldjudge.po``: translators edit that file, never this code. Without
 ``translate`` a message renders in English.
 
 Parameters are rendered by their own ``render(translate, names)`` when they have one

@@ -31,7 +31,7 @@ No maintained PyPI library computes TR39 skeletons (confusable-homoglyphs only d
 scripts), and the app's names are Russian and English, so the table covers those scripts.
 
 `name_problem` returns None for a good name, else a `Phrase` saying what is wrong (shown
-with ``rule_text``, translated through ``rules.po``); callers add the line number or the field.
+with ``rule_text``, translated through ``fieldjudge.po``); callers add the line number or the field.
 """
 
 from __future__ import annotations

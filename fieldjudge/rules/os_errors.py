@@ -1,5 +1,5 @@
 """What the operating system said, in the judge's words: an ``errno`` by its name
-("ENOENT"), the meaning from the catalog (``rules.po``), never the system's English
+("ENOENT"), the meaning from the catalog (``fieldjudge.po``), never the system's English
 sentence alone (issue 25). Pure: the error's name and number come from the caller."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Every rule message's id, the section it cites and its English template (the data that
 ``rule(id, **params)`` and ``phrase(id, **params)`` of ``rules/messages.py`` build from), and
 the elimination reasons of ``paintball/reasons.py``. The template is the gettext message id
-and the section its context: their Russian is in ``locale/<lang>/LC_MESSAGES/rules.po``,
+and the section its context: their Russian is in ``locale/<lang>/LC_MESSAGES/fieldjudge.po``,
 which a translator edits, never this file.
 
 A section of ``None`` is chosen at run time (``rule(id, section, ...)``): the catalog files
@@ -340,7 +340,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     ),
     "acceptance_toolless_adjuster": ("", "a part that changes the velocity or mode without tools"),
     # --- the protocol (31, 32.03) and a correction against the rules (30.01)
-    # the PIN's words: no code says them now, rules.po still files them
+    # the PIN's words: no code says them now, fieldjudge.po still files them
     "pin_locked": ("", "three wrong PINs: correction is locked for {seconds} s"),
     "pin_wrong_locked": ("", "wrong PIN; three wrong PINs: correction is locked for a minute"),
     "pin_wrong": ("", "wrong PIN ({left} attempts left)"),

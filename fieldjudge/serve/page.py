@@ -1,4 +1,4 @@
-"""The words of the pit page, from the gettext catalogs (``pit.po``), handed to its script
+"""The words of the pit page, from the gettext catalogs (``fieldjudge.po``), handed to its script
 as one JSON object. The page itself is language-free HTML; ``?lang=ru|en`` picks these."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ An event's line names its players, its reason and section, its outcome and what 
 a chrono reading states its verdict (20.02-20.05: no penalty, removed, group removal 1+1,
 disqualified), and every player the event put out besides the one it names (the partner of
 a group removal 1+1, 29.08) is listed after it. Message ids are English, translated in the
-pit's catalog (``pit.po``)."""
+pit's catalog (``fieldjudge.po``)."""
 
 from __future__ import annotations
 

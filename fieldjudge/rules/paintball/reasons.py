@@ -22,7 +22,7 @@ class Reason:
 
     @property
     def text(self) -> Phrase:
-        """The reason's words; the catalog (``rules.po``) files them under the section."""
+        """The reason's words; the catalog (``fieldjudge.po``) files them under the section."""
         return Phrase.in_context(self.section, self.en)
 
 

@@ -1,7 +1,7 @@
 """Words the game screen shows: player states, flags, phases and one line per log event.
 
 Pure formatting over the engine's state (no widgets), translated with ``_()``; reason labels
-come from the engine's catalogue (``reasons.py``, translated in ``rules.po``)."""
+come from the engine's catalogue (``reasons.py``, translated in ``fieldjudge.po``)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 document's: ``i18n.speaking``): what the game screen's event list shows and what the
 per-game events CSV reads (issue 25). Pure formatting over the engine's state (no widgets),
 translated with ``_()``; reason labels come from the engine's catalogue (``reasons.py``,
-translated in ``rules.po``)."""
+translated in ``fieldjudge.po``)."""
 
 from __future__ import annotations
 
