@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -60,6 +60,8 @@ from fieldjudge.store.sync_files import (
 )
 from fieldjudge.store.tables import RosterRow, ScheduleRow
 from fieldjudge.store.verified import load_verified, save_verified
+
+T = TypeVar("T")
 
 
 def translated(exc: Refused) -> Refused:
@@ -215,6 +217,9 @@ class TournamentService:
 
     def game(self, game_id: str) -> dict[str, Any] | None:
         return self.store.game(game_id)
+
+    def games_of(self, team_id: str, before: str | None = None) -> list[dict[str, Any]]:
+        return self.store.games_of(team_id, before)
 
     def teams(self) -> list[dict[str, Any]]:
         return self.store.teams()
@@ -385,61 +390,50 @@ class TournamentService:
         self.store.update_meta(self._key, head_laptop=self.keys.laptop_id)
         self._sign_tournament()
 
-    def update_meta(self, **fields: Any) -> None:
+    def _change(self, write: Callable[..., T], *args: Any, **fields: Any) -> T:
+        """One change of ``tournament.json`` by the store's ``write``: on this laptop only
+        (the head laptop), with the write key, signed after by the head judge's key."""
         self._check_tournament_writer()
-        self.store.update_meta(self._key, **fields)
+        try:
+            out = write(*args, key=self._key, **fields)
+        except Refused as exc:
+            raise translated(exc) from None
         self._sign_tournament()
+        return out
+
+    def update_meta(self, **fields: Any) -> None:
+        self._change(self.store.update_meta, **fields)
 
     def add_team(self, name: str) -> dict[str, Any]:
-        self._check_tournament_writer()
-        try:
-            out = self.store.add_team(name, key=self._key)
-        except Refused as exc:
-            raise translated(exc) from None
-        self._sign_tournament()
-        return out
+        return self._change(self.store.add_team, name)
+
+    def rename_team(self, team_id: str, name: str) -> None:
+        self._change(self.store.rename_team, team_id, name)
+
+    def remove_team(self, team_id: str) -> None:
+        self._change(self.store.remove_team, team_id)
 
     def add_player(self, team_id: str, number: int, name: str, captain: bool = False) -> dict:
-        self._check_tournament_writer()
-        try:
-            out = self.store.add_player(team_id, number, name, captain, key=self._key)
-        except Refused as exc:
-            raise translated(exc) from None
-        self._sign_tournament()
-        return out
+        return self._change(self.store.add_player, team_id, number, name, captain)
+
+    def update_player(self, team_id: str, number: int, changes: dict[str, Any]) -> None:
+        self._change(self.store.update_player, team_id, number, changes)
+
+    def remove_player(self, team_id: str, number: int) -> None:
+        self._change(self.store.remove_player, team_id, number)
 
     def import_roster(self, rows: Iterable[RosterRow]) -> tuple[int, int]:
-        self._check_tournament_writer()
-        try:
-            out = self.store.import_roster(rows, key=self._key)
-        except Refused as exc:
-            raise translated(exc) from None
-        self._sign_tournament()
-        return out
+        return self._change(self.store.import_roster, rows)
 
     def add_games(self, games: list[dict[str, Any]]) -> list[str]:
-        self._check_tournament_writer()
-        try:
-            out = self.store.add_games(games, key=self._key)
-        except Refused as exc:
-            raise translated(exc) from None
-        self._sign_tournament()
-        return out
+        return self._change(self.store.add_games, games)
 
     def import_schedule(self, rows: Iterable[ScheduleRow]) -> list[str]:
-        self._check_tournament_writer()
-        try:
-            out = self.store.import_schedule(rows, key=self._key)
-        except Refused as exc:
-            raise translated(exc) from None
-        self._sign_tournament()
-        return out
+        return self._change(self.store.import_schedule, rows)
 
     def transaction(self, change: Callable[[dict], None]) -> None:
         """One atomic change of ``tournament.json`` (a merge of another laptop's tables)."""
-        self._check_tournament_writer()
-        self.store.transaction(change, self._key)
-        self._sign_tournament()
+        self._change(self.store.transaction, change)
 
     # -- the head judge ---------------------------------------------------------------
     def head_judge(self, secret: str, action: str = "") -> HeadJudge:

@@ -8,9 +8,10 @@ old or the new file, never a broken one; stray temp files are removed by
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,8 @@ class AtomicJSONStorage(Storage):
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = Path(path)
         self._cache: dict[str, dict[str, Any]] | None = None
+        # inside :meth:`batch`: None, else whether a write is waiting for its end
+        self._pending: bool | None = None
         #: called with the new content before it is written (tournament.json: the head
         #: judge's signature of the new content goes to disk first)
         self.before_write: Callable[[dict[str, Any]], None] | None = None
@@ -205,7 +208,29 @@ class AtomicJSONStorage(Storage):
             self._cache = data
         return self._cache
 
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Every write made in the block (TinyDB's inserts, updates, removals of several
+        tables) goes to disk as one atomic write at its end: all or nothing. An exception
+        drops them all: the next read shows what is on disk."""
+        if self._pending is not None:  # nested: part of the outer batch
+            yield
+            return
+        self._pending = False
+        try:
+            yield
+        except BaseException:
+            self._cache = None
+            raise
+        finally:
+            pending, self._pending = self._pending, None
+        if pending and self._cache is not None:
+            self.write(self._cache)
+
     def write(self, data: dict[str, dict[str, Any]]) -> None:
+        if self._pending is not None:
+            self._cache, self._pending = data, True
+            return
         try:
             if self.before_write is not None:
                 self.before_write(data)
