@@ -378,11 +378,6 @@ class TournamentService:
         reg = identity.registry(self.folder, self.pinned_hj)
         return not_head_laptop(identity.laptop_label(reg, head))
 
-    def _check_tournament_writer(self) -> None:
-        why = self.tournament_write_refusal()
-        if why is not None:
-            raise Refused(why)
-
     def claim_head_laptop(self, secret: str) -> None:
         """The head judge makes this laptop the one that writes ``tournament.json`` (his
         laptop broke), with his secret; the change is signed by his key."""
@@ -393,7 +388,9 @@ class TournamentService:
     def _change(self, write: Callable[..., T], *args: Any, **fields: Any) -> T:
         """One change of ``tournament.json`` by the store's ``write``: on this laptop only
         (the head laptop), with the write key, signed after by the head judge's key."""
-        self._check_tournament_writer()
+        why = self.tournament_write_refusal()
+        if why is not None:
+            raise Refused(why)
         try:
             out = write(*args, key=self._key, **fields)
         except Refused as exc:
@@ -638,13 +635,10 @@ class TournamentService:
             log.events, etype, data, self._teams(log), self.is_head_judge(head_judge), protocol
         )
         if why is None and etype != HANDOVER:
-            why = may_append(log.owner, self.owner_id)  # one writer per game
-            why = why or self._handed_away(game_id, log)
-            record = self.handover_for(game_id, log.owner) if why else None
+            why, record = self._write_right(game_id, log)  # one writer per game
             if record is not None:  # handed over to this laptop: taken over by its append
                 self._take_over(game_id, log, record, judge)
                 protocol = self._protocol_of(game_id, log)
-                why = None
         if why:
             raise Refused(why)
         signing = self._signing(etype, head_judge)
@@ -858,11 +852,16 @@ class TournamentService:
     def game_write_refusal(self, game_id: str) -> Phrase | None:
         """Why this laptop may not append to the game (None: it owns it, or the head judge
         handed it over to it and the next append takes it over)."""
-        log = self.game_log(game_id, create=False)
+        return self._write_right(game_id, self.game_log(game_id, create=False))[0]
+
+    def _write_right(
+        self, game_id: str, log: EventLog
+    ) -> tuple[Phrase | None, dict[str, Any] | None]:
+        """(why this laptop may not append to the game, the head judge's record handing
+        it to this laptop, which its next append takes over): one of them is None."""
         why = may_append(log.owner, self.owner_id) or self._handed_away(game_id, log)
-        if why is not None and self.handover_for(game_id, log.owner) is not None:
-            return None
-        return why
+        record = self.handover_for(game_id, log.owner) if why else None
+        return (None, record) if record is not None else (why, None)
 
     def _handed_away(self, game_id: str, log: EventLog) -> Phrase | None:
         """Why this laptop, the game's owner in its file, may no longer append: the head

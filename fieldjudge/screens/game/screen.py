@@ -372,7 +372,7 @@ class GameScreen(JudgeScreen):
         def check(n: int) -> str | None:
             if self.session.needs_second_player("hit"):
                 return None
-            return self.session.elimination_refusal(team, n)
+            return self.session.eliminate.check(team, n)
 
         return check
 
@@ -460,7 +460,7 @@ class GameScreen(JudgeScreen):
             _('Before the start (20.07): marker not laid down on "Markers down"'),
             team,
             record,
-            lambda n: self.session.markers_down_refusal(team, n),
+            lambda n: self.session.markers_down.check(team, n),
         )
 
     def _eliminate_team(self, team: str) -> None:
@@ -506,7 +506,7 @@ class GameScreen(JudgeScreen):
             team,
             number,
             lambda second: self.session.eliminate(team, number, reason, second, section),
-            lambda second: self.session.elimination_refusal(team, number, reason, second, section),
+            lambda second: self.session.eliminate.check(team, number, reason, second, section),
         )
 
     def action_simultaneous(self) -> None:
@@ -551,7 +551,7 @@ class GameScreen(JudgeScreen):
                 _("Old paint (29.10)"),
                 team,
                 lambda n: spot(team, n),
-                lambda n: self.session.old_paint_refusal(team, n),
+                lambda n: self.session.note_old_paint.check(team, n, "-"),
             ),
         )
 
