@@ -44,17 +44,37 @@ def _row(doc: dict[str, Any] | None) -> dict[str, Any] | None:
     return dict(doc) if doc is not None else None
 
 
-class TablesMixin:
+class Tables:
+    """A read-only view of ``tournament.json``: its meta and settings, the teams, rosters
+    and schedule, read with TinyDB's ``Query``. The store's :class:`Tournament` is one,
+    with its writes; the services' ``TournamentService`` is one over the same tables,
+    which the screens, the exports and the pit read through."""
+
     _db: TinyDB
-    writing: Callable[[WriteKey | None], AbstractContextManager[TinyDB]]
+
+    def __init__(self, tables: Tables) -> None:
+        self._db = tables._db  # the same TinyDB, seen through the reads only
+
+    # -- meta and settings ---------------------------------------------------------------
+    @property
+    def meta(self) -> dict[str, Any]:
+        return dict(self._db.table("meta").get(doc_id=1) or {})
 
     @property
-    def settings(self) -> dict[str, Any]:  # the tournament's (Tournament.settings)
-        raise NotImplementedError
+    def name(self) -> str:
+        return str(self.meta.get("name", ""))
 
     @property
-    def day(self) -> date:  # the tournament's day (Tournament.day)
-        raise NotImplementedError
+    def day(self) -> date:
+        return date.fromisoformat(self.meta["date"])
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return dict(self.meta.get("settings") or {})
+
+    @property
+    def game_length(self) -> timedelta:
+        return timedelta(milliseconds=int(self.settings.get("game_length_ms", 420_000)))
 
     # -- teams and rosters ---------------------------------------------------------------
     def teams(self) -> list[dict[str, Any]]:
@@ -75,6 +95,47 @@ class TablesMixin:
         table = self._db.table("players")
         ps = table.all() if team_id is None else table.search(where("team_id") == team_id)
         return sorted((dict(p) for p in ps), key=lambda p: (p["team_id"], p["number"]))
+
+    # -- schedule ------------------------------------------------------------------------
+    def games(self) -> list[dict[str, Any]]:
+        found = self._db.table("games").all()
+        return sorted((dict(g) for g in found), key=lambda g: (g["start"], str(g["field"])))
+
+    def games_of(self, team_id: str, before: str | None = None) -> list[dict[str, Any]]:
+        """The team's games in schedule order; ``before``: those starting before then."""
+        query = (where("team_a") == team_id) | (where("team_b") == team_id)
+        if before is not None:
+            query &= where("start") < before
+        found = self._db.table("games").search(query)
+        return sorted((dict(g) for g in found), key=lambda g: (g["start"], str(g["field"])))
+
+    def game(self, game_id: str) -> dict[str, Any] | None:
+        return _row(self._db.table("games").get(where("id") == game_id))
+
+    def check_games(self, extra: list[dict[str, Any]]) -> ScheduleCheck:
+        slots = [
+            Slot(
+                g["id"],
+                str(g["field"]),
+                datetime.fromisoformat(g["start"]),
+                g["team_a"],
+                g["team_b"],
+            )
+            for g in self.games() + extra
+        ]
+        gap = timedelta(minutes=int(self.settings.get("min_gap_minutes", 12)))
+        return check_schedule(slots, self.game_length, gap, self.team_names())
+
+
+class TableWrites(Tables):
+    """The changes of ``tournament.json``'s tables, each one atomic write through TinyDB's
+    API (``writing``, given the write key)."""
+
+    writing: Callable[[WriteKey | None], AbstractContextManager[TinyDB]]
+
+    def update_meta(self, key: WriteKey | None = None, **fields: Any) -> None:
+        with self.writing(key) as db:
+            db.table("meta").update(fields, doc_ids=[1])
 
     def _player(self, team_id: str, number: int) -> Any:
         return (where("team_id") == team_id) & (where("number") == number)
@@ -205,40 +266,6 @@ class TablesMixin:
             db.table("teams").insert_multiple(new_teams.values())
             db.table("players").insert_multiple(new_players)
         return len(new_teams), len(new_players)
-
-    # -- schedule ------------------------------------------------------------------------
-    def games(self) -> list[dict[str, Any]]:
-        found = self._db.table("games").all()
-        return sorted((dict(g) for g in found), key=lambda g: (g["start"], str(g["field"])))
-
-    def games_of(self, team_id: str, before: str | None = None) -> list[dict[str, Any]]:
-        """The team's games in schedule order; ``before``: those starting before then."""
-        query = (where("team_a") == team_id) | (where("team_b") == team_id)
-        if before is not None:
-            query &= where("start") < before
-        found = self._db.table("games").search(query)
-        return sorted((dict(g) for g in found), key=lambda g: (g["start"], str(g["field"])))
-
-    def game(self, game_id: str) -> dict[str, Any] | None:
-        return _row(self._db.table("games").get(where("id") == game_id))
-
-    @property
-    def game_length(self) -> timedelta:
-        return timedelta(milliseconds=int(self.settings.get("game_length_ms", 420_000)))
-
-    def check_games(self, extra: list[dict[str, Any]]) -> ScheduleCheck:
-        slots = [
-            Slot(
-                g["id"],
-                str(g["field"]),
-                datetime.fromisoformat(g["start"]),
-                g["team_a"],
-                g["team_b"],
-            )
-            for g in self.games() + extra
-        ]
-        gap = timedelta(minutes=int(self.settings.get("min_gap_minutes", 12)))
-        return check_schedule(slots, self.game_length, gap, self.team_names())
 
     def add_games(self, games: list[dict[str, Any]], key: WriteKey | None = None) -> list[str]:
         """Add games atomically; refuses (nothing added) on an error of 32.03's schedule

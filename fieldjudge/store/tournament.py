@@ -29,7 +29,7 @@ from fieldjudge.store.eventlog import EventLog
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.lock import FolderLock
 from fieldjudge.store.storage import AtomicJSONStorage, clean_temp_files, make_dirs
-from fieldjudge.store.tables import TablesMixin
+from fieldjudge.store.tables import TableWrites
 from fieldjudge.store.validate import validate_data, validate_file
 
 TOURNAMENT_FILE = "tournament.json"
@@ -83,7 +83,7 @@ def _open_anchored(
     return log
 
 
-class Tournament(TablesMixin):
+class Tournament(TableWrites):
     """The folder's files. Opened with a :class:`WriteKey` (by the services) it can be
     written by whoever presents that key; without one it is read-only."""
 
@@ -217,27 +217,6 @@ class Tournament(TablesMixin):
         """Opened by the app (holding the folder lock): it may migrate old-format files;
         a reader (export, verify, the pit) never rewrites one."""
         return self._lock is not None
-
-    # -- meta and settings ---------------------------------------------------------------
-    @property
-    def meta(self) -> dict[str, Any]:
-        return dict(self._db.table("meta").get(doc_id=1) or {})
-
-    @property
-    def name(self) -> str:
-        return self.meta.get("name", "")
-
-    @property
-    def day(self) -> date:
-        return date.fromisoformat(self.meta["date"])
-
-    @property
-    def settings(self) -> dict[str, Any]:
-        return dict(self.meta.get("settings") or {})
-
-    def update_meta(self, key: WriteKey | None = None, **fields: Any) -> None:
-        with self.writing(key) as db:
-            db.table("meta").update(fields, doc_ids=[1])
 
     # -- game and match logs -------------------------------------------------------------
     def game_path(self, game_id: str) -> Path:
