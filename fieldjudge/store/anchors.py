@@ -21,20 +21,18 @@ The store only reads and writes these files; checking signatures is the services
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from fieldjudge.store.auth_log import LAPTOPS_DIR, _trim_torn_tail
+from fieldjudge.store.auth_log import LAPTOPS_DIR
 from fieldjudge.store.errors import DamagedFile
 from fieldjudge.store.storage import (
+    append_line,
     atomic_write_bytes,
     files_stamp,
-    fsync_dir,
     load_json_file,
-    make_dirs,
 )
 
 HEADS_FILE = "heads.jsonl"
@@ -49,20 +47,7 @@ def heads_path(folder: Path, laptop_id: str) -> Path:
 
 def append_head(folder: Path, laptop_id: str, entry: dict[str, Any]) -> None:
     """Append one manifest line durably (fsync'd before returning)."""
-    path = heads_path(folder, laptop_id)
-    make_dirs(path.parent)
-    created = not path.exists()
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-    try:
-        _trim_torn_tail(fd)
-        view = memoryview(orjson.dumps(entry) + b"\n")
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    if created:
-        fsync_dir(path.parent)
+    append_line(heads_path(folder, laptop_id), orjson.dumps(entry))
 
 
 def read_own_heads(folder: Path, laptop_id: str) -> bytes:

@@ -18,7 +18,6 @@ a complete line that is not a valid record is kept and reported in
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,7 +27,7 @@ import orjson
 from fieldjudge.rules.auth_backoff import RESULTS
 from fieldjudge.rules.key_ids import is_key_id
 from fieldjudge.store.errors import StoreError
-from fieldjudge.store.storage import fsync_dir, make_dirs
+from fieldjudge.store.storage import append_line
 
 LAPTOPS_DIR = "laptops"
 AUTH_FILE = "auth.jsonl"
@@ -79,21 +78,7 @@ class AuthLog:
                 "result": attempt.result,
             }
         )
-        folder = self.path.parent
-        if not folder.is_dir():
-            make_dirs(folder)
-        created = not self.path.exists()
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-        try:
-            _trim_torn_tail(fd)
-            view = memoryview(line + b"\n")
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if created:
-            fsync_dir(folder)
+        append_line(self.path, line)
         return attempt
 
 
@@ -107,23 +92,6 @@ def read_all(tournament_dir: Path | str) -> dict[str, list[Attempt]]:
         if is_key_id(sub.name) and (sub / AUTH_FILE).is_file():
             out[sub.name] = AuthLog(tournament_dir, sub.name).attempts()
     return out
-
-
-def _trim_torn_tail(fd: int) -> None:
-    size = os.lseek(fd, 0, os.SEEK_END)
-    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
-        return
-    # a torn last line: find the end of the last complete one
-    pos = size
-    while pos > 0:
-        start = max(0, pos - 4096)
-        chunk = os.pread(fd, pos - start, start)
-        nl = chunk.rfind(b"\n")
-        if nl >= 0:
-            os.ftruncate(fd, start + nl + 1)
-            return
-        pos = start
-    os.ftruncate(fd, 0)
 
 
 def _parse(path: Path) -> tuple[list[Attempt], list[int]]:

@@ -108,6 +108,40 @@ def write_all(fd: int, payload: bytes | Iterable[bytes | memoryview]) -> None:
             view = view[written:]
 
 
+def append_line(path: Path, line: bytes) -> None:
+    """Append ``line`` (and a newline) to a line file durably (fsync'd before returning,
+    a new file's folder entry too). A torn last line a power cut left is cut off first:
+    it was never acknowledged."""
+    make_dirs(path.parent)
+    created = not path.exists()
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        _trim_torn_tail(fd)
+        write_all(fd, line + b"\n")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if created:
+        fsync_dir(path.parent)
+
+
+def _trim_torn_tail(fd: int) -> None:
+    size = os.lseek(fd, 0, os.SEEK_END)
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return
+    # a torn last line: find the end of the last complete one
+    pos = size
+    while pos > 0:
+        start = max(0, pos - 4096)
+        chunk = os.pread(fd, pos - start, start)
+        nl = chunk.rfind(b"\n")
+        if nl >= 0:
+            os.ftruncate(fd, start + nl + 1)
+            return
+        pos = start
+    os.ftruncate(fd, 0)
+
+
 def atomic_write_bytes(
     path: Path,
     payload: bytes | Iterable[bytes | memoryview],
