@@ -473,7 +473,8 @@ class Tournament(TableWrites):
     @contextlib.contextmanager
     def writing(self, key: WriteKey | None = None) -> Iterator[TinyDB]:
         """The tables, to change through TinyDB's API: every change made in the block is
-        one atomic write of the file at its end (all or nothing)."""
+        one atomic write of the file at its end (all or nothing). The TinyDB is never
+        replaced: the services' read-only :class:`Tables` view the same one."""
         self.check_key(key)
         # a reader's migrated copy is in memory (MemoryStorage): it writes nowhere
         batch = getattr(self._db.storage, "batch", contextlib.nullcontext)
@@ -494,7 +495,7 @@ class Tournament(TableWrites):
                 db.drop_table(name)
             for name, rows in data.items():
                 table = db.table(name)
-                table.truncate()
+                table.truncate()  # rows keep their ids: TinyDB's id counter is not used
                 table.insert_multiple(Document(row, doc_id=int(k)) for k, row in rows.items())
 
 
