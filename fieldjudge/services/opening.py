@@ -121,7 +121,6 @@ def create_tournament(
         head_judge_key=unlocked,
     )
     # this laptop alone writes tournament.json from now on (issue 22), signed from the start
-    t.store.update_meta(key, head_laptop=keys.laptop_id)
-    t._sign_tournament()  # noqa: SLF001 - the genesis version, signed by the head judge
+    t.update_meta(head_laptop=keys.laptop_id)
     ensure_stignore(Path(folder))  # local files stay out of a synced folder (issue 15)
     return t

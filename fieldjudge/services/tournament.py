@@ -1,5 +1,5 @@
-"""An open tournament as the screens, the CLI and the tools see it: reading delegated to the
-store, every change through one method here (DESIGN.md "Layers").
+"""An open tournament as the screens, the CLI and the tools see it: the store's read-only
+tables, every change through one method here (DESIGN.md "Layers").
 
 Built only by :func:`fieldjudge.services.open_tournament` / :func:`create_tournament`,
 which give it the store's :class:`WriteKey`: nothing else can write the folder. Every
@@ -13,9 +13,9 @@ import contextlib
 import time
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -24,7 +24,6 @@ from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import Phrase, joined, phrase
 from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.protocol import Protocol, advance_protocol, fold_protocol
-from fieldjudge.rules.schedule import ScheduleCheck
 from fieldjudge.services.paintball import summaries
 from fieldjudge.services.trust import authority, identity
 from fieldjudge.services.trust.auth_guard import SecretGuard
@@ -58,8 +57,10 @@ from fieldjudge.store.sync_files import (
     write_handovers,
     write_laptop_file,
 )
-from fieldjudge.store.tables import RosterRow, ScheduleRow
+from fieldjudge.store.tables import RosterRow, ScheduleRow, Tables
 from fieldjudge.store.verified import load_verified, save_verified
+
+T = TypeVar("T")
 
 
 def translated(exc: Refused) -> Refused:
@@ -90,8 +91,10 @@ def sign_ahead(folder: Path, hj: UnlockedHeadJudge, laptop_id: str, data: dict[s
     anchors.write_tournament_sig(folder, doc)
 
 
-class TournamentService:
+class TournamentService(Tables):
     """One open tournament folder, written by this laptop (``keys``: its signing key).
+    Its reads of ``tournament.json`` are the store's read-only :class:`Tables`; its own
+    methods are the writes and the reads of the folder's signed files.
 
     ``wall`` is the clock (POSIX seconds) of the head judge's secret attempts, which are
     logged in ``laptops/<id>/auth.jsonl`` and rate-limited across restarts."""
@@ -111,7 +114,10 @@ class TournamentService:
         on_written: Callable[[Path], None] | None = None,
     ) -> None:
         store.check_key(key)  # refuse a key that is not the store's
+        super().__init__(store)
         self.store = store
+        self.folder = store.folder
+        self.index: SummaryIndex = store.index
         self._key = key
         self.keys = keys
         self.pins = pins
@@ -181,59 +187,7 @@ class TournamentService:
         is known to match its public key (``DamagedFile`` otherwise)."""
         return self.laptop_id or self.keys.checked().laptop_id
 
-    # -- reading (the store's) --------------------------------------------------------
-    @property
-    def folder(self) -> Path:
-        return self.store.folder
-
-    @property
-    def meta(self) -> dict[str, Any]:
-        return self.store.meta
-
-    @property
-    def name(self) -> str:
-        return self.store.name
-
-    @property
-    def day(self) -> date:
-        return self.store.day
-
-    @property
-    def settings(self) -> dict[str, Any]:
-        return self.store.settings
-
-    @property
-    def game_length(self) -> timedelta:
-        return self.store.game_length
-
-    @property
-    def index(self) -> SummaryIndex:
-        return self.store.index
-
-    def games(self) -> list[dict[str, Any]]:
-        return self.store.games()
-
-    def game(self, game_id: str) -> dict[str, Any] | None:
-        return self.store.game(game_id)
-
-    def teams(self) -> list[dict[str, Any]]:
-        return self.store.teams()
-
-    def team(self, team_id: str) -> dict[str, Any] | None:
-        return self.store.team(team_id)
-
-    def team_by_name(self, name: str) -> dict[str, Any] | None:
-        return self.store.team_by_name(name)
-
-    def team_names(self) -> dict[str, str]:
-        return self.store.team_names()
-
-    def players(self, team_id: str | None = None) -> list[dict[str, Any]]:
-        return self.store.players(team_id)
-
-    def check_games(self, extra: list[dict[str, Any]]) -> ScheduleCheck:
-        return self.store.check_games(extra)
-
+    # -- reading: the tables are Tables' (read-only); the folder's files the store's ----
     def game_path(self, game_id: str) -> Path:
         return self.store.game_path(game_id)
 
@@ -373,11 +327,6 @@ class TournamentService:
         reg = identity.registry(self.folder, self.pinned_hj)
         return phrase("not_head_laptop", laptop=identity.laptop_label(reg, head))
 
-    def _check_tournament_writer(self) -> None:
-        why = self.tournament_write_refusal()
-        if why is not None:
-            raise Refused(why)
-
     def claim_head_laptop(self, secret: str) -> None:
         """The head judge makes this laptop the one that writes ``tournament.json`` (his
         laptop broke), with his secret; the change is signed by his key."""
@@ -385,61 +334,52 @@ class TournamentService:
         self.store.update_meta(self._key, head_laptop=self.keys.laptop_id)
         self._sign_tournament()
 
-    def update_meta(self, **fields: Any) -> None:
-        self._check_tournament_writer()
-        self.store.update_meta(self._key, **fields)
+    def _change(self, write: Callable[..., T], *args: Any, **fields: Any) -> T:
+        """One change of ``tournament.json`` by the store's ``write``: on this laptop only
+        (the head laptop), with the write key, signed after by the head judge's key."""
+        why = self.tournament_write_refusal()
+        if why is not None:
+            raise Refused(why)
+        try:
+            out = write(*args, key=self._key, **fields)
+        except Refused as exc:
+            raise translated(exc) from None
         self._sign_tournament()
+        return out
+
+    def update_meta(self, **fields: Any) -> None:
+        self._change(self.store.update_meta, **fields)
 
     def add_team(self, name: str) -> dict[str, Any]:
-        self._check_tournament_writer()
-        try:
-            out = self.store.add_team(name, key=self._key)
-        except Refused as exc:
-            raise translated(exc) from None
-        self._sign_tournament()
-        return out
+        return self._change(self.store.add_team, name)
+
+    def rename_team(self, team_id: str, name: str) -> None:
+        self._change(self.store.rename_team, team_id, name)
+
+    def remove_team(self, team_id: str) -> None:
+        self._change(self.store.remove_team, team_id)
 
     def add_player(self, team_id: str, number: int, name: str, captain: bool = False) -> dict:
-        self._check_tournament_writer()
-        try:
-            out = self.store.add_player(team_id, number, name, captain, key=self._key)
-        except Refused as exc:
-            raise translated(exc) from None
-        self._sign_tournament()
-        return out
+        return self._change(self.store.add_player, team_id, number, name, captain)
+
+    def update_player(self, team_id: str, number: int, changes: dict[str, Any]) -> None:
+        self._change(self.store.update_player, team_id, number, changes)
+
+    def remove_player(self, team_id: str, number: int) -> None:
+        self._change(self.store.remove_player, team_id, number)
 
     def import_roster(self, rows: Iterable[RosterRow]) -> tuple[int, int]:
-        self._check_tournament_writer()
-        try:
-            out = self.store.import_roster(rows, key=self._key)
-        except Refused as exc:
-            raise translated(exc) from None
-        self._sign_tournament()
-        return out
+        return self._change(self.store.import_roster, rows)
 
     def add_games(self, games: list[dict[str, Any]]) -> list[str]:
-        self._check_tournament_writer()
-        try:
-            out = self.store.add_games(games, key=self._key)
-        except Refused as exc:
-            raise translated(exc) from None
-        self._sign_tournament()
-        return out
+        return self._change(self.store.add_games, games)
 
     def import_schedule(self, rows: Iterable[ScheduleRow]) -> list[str]:
-        self._check_tournament_writer()
-        try:
-            out = self.store.import_schedule(rows, key=self._key)
-        except Refused as exc:
-            raise translated(exc) from None
-        self._sign_tournament()
-        return out
+        return self._change(self.store.import_schedule, rows)
 
     def transaction(self, change: Callable[[dict], None]) -> None:
         """One atomic change of ``tournament.json`` (a merge of another laptop's tables)."""
-        self._check_tournament_writer()
-        self.store.transaction(change, self._key)
-        self._sign_tournament()
+        self._change(self.store.transaction, change)
 
     # -- the head judge ---------------------------------------------------------------
     def head_judge(self, secret: str, action: str = "") -> HeadJudge:
@@ -644,40 +584,22 @@ class TournamentService:
             log.events, etype, data, self._teams(log), self.is_head_judge(head_judge), protocol
         )
         if why is None and etype != HANDOVER:
-            why = may_append(log.owner, self.owner_id)  # one writer per game
-            why = why or self._handed_away(game_id, log)
-            record = self.handover_for(game_id, log.owner) if why else None
+            why, record = self._write_right(game_id, log)  # one writer per game
             if record is not None:  # handed over to this laptop: taken over by its append
                 self._take_over(game_id, log, record, judge)
                 protocol = self._protocol_of(game_id, log)
-                why = None
         if why:
             raise Refused(why)
-        signing = self._signing(etype, head_judge)
         try:
-            if etype == VOID:
-                event = log.void(
-                    str(data.get("target", "")),
-                    str(data.get("reason", "")),
-                    judge=judge,
-                    game_clock_ms=game_clock_ms,
-                    wall_time=wall_time,
-                    key=self._key,
-                    extra={k: v for k, v in data.items() if k not in ("target", "reason")},
-                    **signing,
-                )
-            else:
-                event = log.append(
-                    etype,
-                    data,
-                    judge=judge,
-                    game_clock_ms=game_clock_ms,
-                    wall_time=wall_time,
-                    key=self._key,
-                    **signing,
-                )
-        except Refused as exc:
-            raise translated(exc) from None
+            event = self._log_event(
+                log,
+                etype,
+                data,
+                head_judge,
+                judge=judge,
+                game_clock_ms=game_clock_ms,
+                wall_time=wall_time,
+            )
         except WriterConflict:
             # e.g. Syncthing replaced the file with another laptop's version while this
             # laptop judges the game live: the conflict scan puts this laptop's version
@@ -688,6 +610,27 @@ class TournamentService:
             self._record_head(game_id, log, etype)
         self._written(self.game_path(game_id))
         return event
+
+    def _log_event(
+        self,
+        log: EventLog,
+        etype: str,
+        data: Mapping[str, Any],
+        head_judge: HeadJudge | None = None,
+        **stamps: Any,
+    ) -> Event:
+        """Append one event (a void: of its ``target``, for its ``reason``) to ``log``,
+        signed by this laptop (and by the head judge for his actions); a refusal of the
+        log is said in the UI language. ``stamps``: judge, game clock, wall time."""
+        signing = self._signing(etype, head_judge)
+        try:
+            if etype == VOID:
+                target, reason = str(data.get("target", "")), str(data.get("reason", ""))
+                extra = {k: v for k, v in data.items() if k not in ("target", "reason")}
+                return log.void(target, reason, key=self._key, extra=extra, **stamps, **signing)
+            return log.append(etype, dict(data), key=self._key, **stamps, **signing)
+        except Refused as exc:
+            raise translated(exc) from None
 
     def _written(self, path: Path) -> None:
         if self.on_written is not None:
@@ -742,21 +685,7 @@ class TournamentService:
     ) -> Event:
         """Append one event to a quidditch match's log (the match rules were asked by the
         quidditch session)."""
-        log = self.match_log(match_id, meta)
-        try:
-            signing = self._signing(etype, None)
-            if etype == VOID:
-                d = dict(data or {})
-                return log.void(
-                    str(d.get("target", "")),
-                    str(d.get("reason", "")),
-                    judge=judge,
-                    key=self._key,
-                    **signing,
-                )
-            return log.append(etype, dict(data or {}), judge=judge, key=self._key, **signing)
-        except Refused as exc:
-            raise translated(exc) from None
+        return self._log_event(self.match_log(match_id, meta), etype, data or {}, judge=judge)
 
     # -- marker checks of a game this laptop does not own (19) -------------------------
     def append_marker_event(
@@ -777,19 +706,7 @@ class TournamentService:
         if etype in authority.HEAD_JUDGE_TYPES and not self.is_head_judge(head_judge):
             raise Refused(authority.head_judge_refusal(etype))
         log = self.store.marker_log(self.keys.laptop_id, game_id)
-        signing = self._signing(etype, head_judge)
-        try:
-            if etype == VOID:
-                return log.void(
-                    str(data.get("target", "")),
-                    str(data.get("reason", "")),
-                    judge=judge,
-                    key=self._key,
-                    **signing,
-                )
-            return log.append(etype, data, judge=judge, key=self._key, **signing)
-        except Refused as exc:
-            raise translated(exc) from None
+        return self._log_event(log, etype, data, head_judge, judge=judge)
 
     def marker_events(self, game_id: str) -> list[tuple[str, list[Event]]]:
         """(laptop id, events) of every laptop's marker-check log of the game. A damaged
@@ -864,11 +781,16 @@ class TournamentService:
     def game_write_refusal(self, game_id: str) -> Phrase | None:
         """Why this laptop may not append to the game (None: it owns it, or the head judge
         handed it over to it and the next append takes it over)."""
-        log = self.game_log(game_id, create=False)
+        return self._write_right(game_id, self.game_log(game_id, create=False))[0]
+
+    def _write_right(
+        self, game_id: str, log: EventLog
+    ) -> tuple[Phrase | None, dict[str, Any] | None]:
+        """(why this laptop may not append to the game, the head judge's record handing
+        it to this laptop, which its next append takes over): one of them is None."""
         why = may_append(log.owner, self.owner_id) or self._handed_away(game_id, log)
-        if why is not None and self.handover_for(game_id, log.owner) is not None:
-            return None
-        return why
+        record = self.handover_for(game_id, log.owner) if why else None
+        return (None, record) if record is not None else (why, None)
 
     def _handed_away(self, game_id: str, log: EventLog) -> Phrase | None:
         """Why this laptop, the game's owner in its file, may no longer append: the head

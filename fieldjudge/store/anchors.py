@@ -29,7 +29,7 @@ import orjson
 from fieldjudge.store.auth_log import LAPTOPS_DIR
 from fieldjudge.store.errors import DamagedFile
 from fieldjudge.store.storage import (
-    append_line_durably,
+    append_line,
     atomic_write_bytes,
     files_stamp,
     load_json_file,
@@ -47,7 +47,7 @@ def heads_path(folder: Path, laptop_id: str) -> Path:
 
 def append_head(folder: Path, laptop_id: str, entry: dict[str, Any]) -> None:
     """Append one manifest line durably (fsync'd before returning)."""
-    append_line_durably(heads_path(folder, laptop_id), orjson.dumps(entry))
+    append_line(heads_path(folder, laptop_id), orjson.dumps(entry))
 
 
 def read_own_heads(folder: Path, laptop_id: str) -> bytes:

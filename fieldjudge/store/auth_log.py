@@ -27,7 +27,7 @@ import orjson
 from fieldjudge.rules.auth_backoff import RESULTS
 from fieldjudge.rules.key_ids import is_key_id
 from fieldjudge.store.errors import StoreError
-from fieldjudge.store.storage import append_line_durably
+from fieldjudge.store.storage import append_line
 
 LAPTOPS_DIR = "laptops"
 AUTH_FILE = "auth.jsonl"
@@ -78,7 +78,7 @@ class AuthLog:
                 "result": attempt.result,
             }
         )
-        append_line_durably(self.path, line)
+        append_line(self.path, line)
         return attempt
 
 

@@ -8,9 +8,10 @@ old or the new file, never a broken one; stray temp files are removed by
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -92,10 +93,25 @@ def copy_durably(src: Path, dst: Path) -> None:
     atomic_write_bytes(Path(dst), Path(src).read_bytes(), tag=b"b")
 
 
-def append_line_durably(path: Path, line: bytes) -> None:
-    """Append one JSON line to a log of lines, fsync'd before returning. A torn last line
-    (a cut in the middle of an earlier append) is cut off first, so the new line starts a
-    line of its own; a new file's folder entry is synced too."""
+def _signal_write(tag: bytes) -> None:
+    if _HOOK_FD:
+        os.write(int(_HOOK_FD), tag)
+
+
+def write_all(fd: int, payload: bytes | Iterable[bytes | memoryview]) -> None:
+    """Write all of ``payload`` (bytes, or parts one after the other, e.g. made as they
+    are written) to ``fd``."""
+    for part in [payload] if isinstance(payload, bytes) else payload:
+        view = memoryview(part)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+
+
+def append_line(path: Path, line: bytes) -> None:
+    """Append ``line`` (and a newline) to a line file durably (fsync'd before returning,
+    a new file's folder entry too). A torn last line a power cut left is cut off first:
+    it was never acknowledged."""
     make_dirs(path.parent)
     created = not path.exists()
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
@@ -124,21 +140,6 @@ def _trim_torn_tail(fd: int) -> None:
             return
         pos = start
     os.ftruncate(fd, 0)
-
-
-def _signal_write(tag: bytes) -> None:
-    if _HOOK_FD:
-        os.write(int(_HOOK_FD), tag)
-
-
-def write_all(fd: int, payload: bytes | Iterable[bytes | memoryview]) -> None:
-    """Write all of ``payload`` (bytes, or parts one after the other, e.g. made as they
-    are written) to ``fd``."""
-    for part in [payload] if isinstance(payload, bytes) else payload:
-        view = memoryview(part)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
 
 
 def atomic_write_bytes(
@@ -221,6 +222,8 @@ class AtomicJSONStorage(Storage):
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = Path(path)
         self._cache: dict[str, dict[str, Any]] | None = None
+        # inside :meth:`batch`: None, else whether a write is waiting for its end
+        self._pending: bool | None = None
         #: called with the new content before it is written (tournament.json: the head
         #: judge's signature of the new content goes to disk first)
         self.before_write: Callable[[dict[str, Any]], None] | None = None
@@ -239,7 +242,29 @@ class AtomicJSONStorage(Storage):
             self._cache = data
         return self._cache
 
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Every write made in the block (TinyDB's inserts, updates, removals of several
+        tables) goes to disk as one atomic write at its end: all or nothing. An exception
+        drops them all: the next read shows what is on disk."""
+        if self._pending is not None:  # nested: part of the outer batch
+            yield
+            return
+        self._pending = False
+        try:
+            yield
+        except BaseException:
+            self._cache = None
+            raise
+        finally:
+            pending, self._pending = self._pending, None
+        if pending and self._cache is not None:
+            self.write(self._cache)
+
     def write(self, data: dict[str, dict[str, Any]]) -> None:
+        if self._pending is not None:
+            self._cache, self._pending = data, True
+            return
         try:
             if self.before_write is not None:
                 self.before_write(data)

@@ -1,16 +1,18 @@
 """The tables of ``tournament.json``: teams, rosters and the schedule (32.03 checks).
 
-Mixed into :class:`fieldjudge.store.tournament.Tournament`; every multi-row change is one
-atomic write (``transaction``), so an import is all or nothing."""
+Mixed into :class:`fieldjudge.store.tournament.Tournament`. They are TinyDB tables, read
+with ``Query`` and written through TinyDB's API; every change is one atomic write
+(``Tournament.writing``), so an import is all or nothing."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from datetime import date, datetime, timedelta
 from typing import Any, Protocol
 
-from tinydb import TinyDB
+from tinydb import TinyDB, where
 
 from fieldjudge.rules.names import clean_name, confusable_with, name_problem
 from fieldjudge.rules.schedule import ScheduleCheck, Slot, check_schedule
@@ -37,45 +39,108 @@ class ScheduleRow(Protocol):
     team_b: str
 
 
-def _next_id(table: dict[str, Any]) -> int:
-    return max((int(k) for k in table), default=0) + 1
+def _row(doc: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of a row (TinyDB caches what its queries found)."""
+    return dict(doc) if doc is not None else None
 
 
-class TablesMixin:
+class Tables:
+    """A read-only view of ``tournament.json``: its meta and settings, the teams, rosters
+    and schedule, read with TinyDB's ``Query``. The store's :class:`Tournament` is one,
+    with its writes; the services' ``TournamentService`` is one over the same tables,
+    which the screens, the exports and the pit read through."""
+
     _db: TinyDB
-    transaction: Callable[..., None]
-    check_key: Callable[..., None]
+
+    def __init__(self, tables: Tables) -> None:
+        self._db = tables._db  # the same TinyDB, seen through the reads only
+
+    # -- meta and settings ---------------------------------------------------------------
+    @property
+    def meta(self) -> dict[str, Any]:
+        return dict(self._db.table("meta").get(doc_id=1) or {})
 
     @property
-    def settings(self) -> dict[str, Any]:  # the tournament's (Tournament.settings)
-        raise NotImplementedError
+    def name(self) -> str:
+        return str(self.meta.get("name", ""))
 
     @property
-    def day(self) -> date:  # the tournament's day (Tournament.day)
-        raise NotImplementedError
+    def day(self) -> date:
+        return date.fromisoformat(self.meta["date"])
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return dict(self.meta.get("settings") or {})
+
+    @property
+    def game_length(self) -> timedelta:
+        return timedelta(milliseconds=int(self.settings.get("game_length_ms", 420_000)))
 
     # -- teams and rosters ---------------------------------------------------------------
     def teams(self) -> list[dict[str, Any]]:
         return sorted((dict(d) for d in self._db.table("teams").all()), key=lambda t: t["name"])
 
     def team(self, team_id: str) -> dict[str, Any] | None:
-        return next((t for t in self.teams() if t["id"] == team_id), None)
+        return _row(self._db.table("teams").get(where("id") == team_id))
 
     def team_by_name(self, name: str) -> dict[str, Any] | None:
         key = clean_name(name).casefold()
-        return next((t for t in self.teams() if clean_name(t["name"]).casefold() == key), None)
+        same = where("name").test(lambda n: clean_name(str(n)).casefold() == key)
+        return _row(self._db.table("teams").get(same))
 
     def team_names(self) -> dict[str, str]:
         return {t["id"]: t["name"] for t in self.teams()}
 
     def players(self, team_id: str | None = None) -> list[dict[str, Any]]:
-        ps = self._db.table("players").all()
-        if team_id is not None:  # filter before copying: a game asks for its two teams
-            ps = [p for p in ps if p["team_id"] == team_id]
+        table = self._db.table("players")
+        ps = table.all() if team_id is None else table.search(where("team_id") == team_id)
         return sorted((dict(p) for p in ps), key=lambda p: (p["team_id"], p["number"]))
 
+    # -- schedule ------------------------------------------------------------------------
+    def games(self) -> list[dict[str, Any]]:
+        found = self._db.table("games").all()
+        return sorted((dict(g) for g in found), key=lambda g: (g["start"], str(g["field"])))
+
+    def games_of(self, team_id: str, before: str | None = None) -> list[dict[str, Any]]:
+        """The team's games in schedule order; ``before``: those starting before then."""
+        query = (where("team_a") == team_id) | (where("team_b") == team_id)
+        if before is not None:
+            query &= where("start") < before
+        found = self._db.table("games").search(query)
+        return sorted((dict(g) for g in found), key=lambda g: (g["start"], str(g["field"])))
+
+    def game(self, game_id: str) -> dict[str, Any] | None:
+        return _row(self._db.table("games").get(where("id") == game_id))
+
+    def check_games(self, extra: list[dict[str, Any]]) -> ScheduleCheck:
+        slots = [
+            Slot(
+                g["id"],
+                str(g["field"]),
+                datetime.fromisoformat(g["start"]),
+                g["team_a"],
+                g["team_b"],
+            )
+            for g in self.games() + extra
+        ]
+        gap = timedelta(minutes=int(self.settings.get("min_gap_minutes", 12)))
+        return check_schedule(slots, self.game_length, gap, self.team_names())
+
+
+class TableWrites(Tables):
+    """The changes of ``tournament.json``'s tables, each one atomic write through TinyDB's
+    API (``writing``, given the write key)."""
+
+    writing: Callable[[WriteKey | None], AbstractContextManager[TinyDB]]
+
+    def update_meta(self, key: WriteKey | None = None, **fields: Any) -> None:
+        with self.writing(key) as db:
+            db.table("meta").update(fields, doc_ids=[1])
+
+    def _player(self, team_id: str, number: int) -> Any:
+        return (where("team_id") == team_id) & (where("number") == number)
+
     def add_team(self, name: str, key: WriteKey | None = None) -> dict[str, Any]:
-        self.check_key(key)
         name = clean_name(name)
         if not name:
             raise Refused("a team needs a name")
@@ -90,8 +155,19 @@ class TablesMixin:
                 other=repr(other),
             )
         team = {"id": uuid.uuid4().hex[:8], "name": name}
-        self._db.table("teams").insert(team)
+        with self.writing(key) as db:
+            db.table("teams").insert(team)
         return team
+
+    def rename_team(self, team_id: str, name: str, key: WriteKey | None = None) -> None:
+        with self.writing(key) as db:
+            db.table("teams").update({"name": name}, where("id") == team_id)
+
+    def remove_team(self, team_id: str, key: WriteKey | None = None) -> None:
+        """The team and its roster, in one write."""
+        with self.writing(key) as db:
+            db.table("teams").remove(where("id") == team_id)
+            db.table("players").remove(where("team_id") == team_id)
 
     def add_player(
         self,
@@ -101,7 +177,6 @@ class TablesMixin:
         captain: bool = False,
         key: WriteKey | None = None,
     ) -> dict:
-        self.check_key(key)
         name = clean_name(name)
         if not name:
             raise Refused("a player needs a name")
@@ -115,8 +190,19 @@ class TablesMixin:
         if captain and any(p["captain"] for p in roster):
             raise Refused("this team already has a captain")
         player = {"team_id": team_id, "number": number, "name": name, "captain": captain}
-        self._db.table("players").insert(player)
+        with self.writing(key) as db:
+            db.table("players").insert(player)
         return player
+
+    def update_player(
+        self, team_id: str, number: int, changes: dict[str, Any], key: WriteKey | None = None
+    ) -> None:
+        with self.writing(key) as db:
+            db.table("players").update(changes, self._player(team_id, number))
+
+    def remove_player(self, team_id: str, number: int, key: WriteKey | None = None) -> None:
+        with self.writing(key) as db:
+            db.table("players").remove(self._player(team_id, number))
 
     def import_roster(
         self, rows: Iterable[RosterRow], key: WriteKey | None = None
@@ -176,47 +262,10 @@ class TablesMixin:
             )
         if errors:
             raise RefusedMany(errors)
-
-        def change(data: dict) -> None:
-            teams = data.setdefault("teams", {})
-            players = data.setdefault("players", {})
-            # the next free id once per table, then counted up (a scan per row was quadratic)
-            for table, items in ((teams, list(new_teams.values())), (players, new_players)):
-                first = _next_id(table)
-                for i, item in enumerate(items):
-                    table[str(first + i)] = item
-
-        self.transaction(change, key)
+        with self.writing(key) as db:
+            db.table("teams").insert_multiple(new_teams.values())
+            db.table("players").insert_multiple(new_players)
         return len(new_teams), len(new_players)
-
-    # -- schedule ------------------------------------------------------------------------
-    def games(self) -> list[dict[str, Any]]:
-        return sorted(
-            (dict(d) for d in self._db.table("games").all()),
-            key=lambda g: (g["start"], str(g["field"])),
-        )
-
-    def game(self, game_id: str) -> dict[str, Any] | None:
-        # one scan, no sort: an export asks for every game several times
-        return next((dict(g) for g in self._db.table("games") if g["id"] == game_id), None)
-
-    @property
-    def game_length(self) -> timedelta:
-        return timedelta(milliseconds=int(self.settings.get("game_length_ms", 420_000)))
-
-    def check_games(self, extra: list[dict[str, Any]]) -> ScheduleCheck:
-        slots = [
-            Slot(
-                g["id"],
-                str(g["field"]),
-                datetime.fromisoformat(g["start"]),
-                g["team_a"],
-                g["team_b"],
-            )
-            for g in self.games() + extra
-        ]
-        gap = timedelta(minutes=int(self.settings.get("min_gap_minutes", 12)))
-        return check_schedule(slots, self.game_length, gap, self.team_names())
 
     def add_games(self, games: list[dict[str, Any]], key: WriteKey | None = None) -> list[str]:
         """Add games atomically; refuses (nothing added) on an error of 32.03's schedule
@@ -240,14 +289,8 @@ class TablesMixin:
         check = self.check_games(new)
         if check.errors:
             raise RefusedMany(list(check.errors))
-
-        def change(data: dict) -> None:
-            table = data.setdefault("games", {})
-            first = _next_id(table)
-            for i, g in enumerate(new):
-                table[str(first + i)] = g
-
-        self.transaction(change, key)
+        with self.writing(key) as db:
+            db.table("games").insert_multiple(new)
         return list[str](check.warnings)
 
     def import_schedule(

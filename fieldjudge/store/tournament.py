@@ -18,6 +18,7 @@ from typing import Any
 
 from tinydb import TinyDB
 from tinydb.storages import MemoryStorage
+from tinydb.table import Document
 
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.messages import Phrase
@@ -28,7 +29,7 @@ from fieldjudge.store.eventlog import EventLog
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.lock import FolderLock
 from fieldjudge.store.storage import AtomicJSONStorage, clean_temp_files, make_dirs
-from fieldjudge.store.tables import TablesMixin
+from fieldjudge.store.tables import TableWrites
 from fieldjudge.store.validate import validate_data, validate_file
 
 TOURNAMENT_FILE = "tournament.json"
@@ -82,7 +83,7 @@ def _open_anchored(
     return log
 
 
-class Tournament(TablesMixin):
+class Tournament(TableWrites):
     """The folder's files. Opened with a :class:`WriteKey` (by the services) it can be
     written by whoever presents that key; without one it is read-only."""
 
@@ -150,8 +151,10 @@ class Tournament(TablesMixin):
             "settings": settings or {},
         }
         db.storage.before_write = before_write  # type: ignore[attr-defined]
-        db.storage.write({"meta": {"1": meta}, "teams": {}, "players": {}, "games": {}})
-        db.clear_cache()
+        with db.storage.batch():  # type: ignore[attr-defined]
+            db.table("meta").insert(meta)
+            for name in ("teams", "players", "games"):
+                db.table(name).truncate()
         return cls(folder, db, fl if lock else None, key)
 
     @classmethod
@@ -214,27 +217,6 @@ class Tournament(TablesMixin):
         """Opened by the app (holding the folder lock): it may migrate old-format files;
         a reader (export, verify, the pit) never rewrites one."""
         return self._lock is not None
-
-    # -- meta and settings ---------------------------------------------------------------
-    @property
-    def meta(self) -> dict[str, Any]:
-        return dict(self._db.table("meta").get(doc_id=1) or {})
-
-    @property
-    def name(self) -> str:
-        return self.meta.get("name", "")
-
-    @property
-    def day(self) -> date:
-        return date.fromisoformat(self.meta["date"])
-
-    @property
-    def settings(self) -> dict[str, Any]:
-        return dict(self.meta.get("settings") or {})
-
-    def update_meta(self, key: WriteKey | None = None, **fields: Any) -> None:
-        self.check_key(key)
-        self._db.table("meta").update(fields, doc_ids=[1])
 
     # -- game and match logs -------------------------------------------------------------
     def game_path(self, game_id: str) -> Path:
@@ -487,17 +469,34 @@ class Tournament(TablesMixin):
             self.index.mark_backed_up(rel, key)
         self.index.save()
 
-    # -- internals -----------------------------------------------------------------------
-    def transaction(self, change: Callable[[dict], None], key: WriteKey | None = None) -> None:
-        """Apply ``change`` to a copy of the whole file and write it once (all or nothing)."""
+    # -- writing -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def writing(self, key: WriteKey | None = None) -> Iterator[TinyDB]:
+        """The tables, to change through TinyDB's API: every change made in the block is
+        one atomic write of the file at its end (all or nothing). The TinyDB is never
+        replaced: the services' read-only :class:`Tables` view the same one."""
         self.check_key(key)
-        data = copy.deepcopy(self._db.storage.read() or {})
-        change(data)
-        storage = self._db.storage
-        storage.write(data)
-        # TinyDB keeps per-table id counters and query caches: a new TinyDB over the same
-        # storage (its public storage factory) reads them from the file written just now.
-        self._db = TinyDB(storage=lambda: storage)
+        # a reader's migrated copy is in memory (MemoryStorage): it writes nowhere
+        batch = getattr(self._db.storage, "batch", contextlib.nullcontext)
+        try:
+            with batch():
+                yield self._db
+        except BaseException:
+            self._db.clear_cache()  # what its queries found in the dropped changes
+            raise
+
+    def transaction(self, change: Callable[[dict], None], key: WriteKey | None = None) -> None:
+        """Apply ``change`` to a copy of the whole file (a merge of another laptop's tables)
+        and write it once: each table is replaced by the changed one."""
+        with self.writing(key) as db:
+            data = copy.deepcopy(db.storage.read() or {})
+            change(data)
+            for name in db.tables() - data.keys():
+                db.drop_table(name)
+            for name, rows in data.items():
+                table = db.table(name)
+                table.truncate()  # rows keep their ids: TinyDB's id counter is not used
+                table.insert_multiple(Document(row, doc_id=int(k)) for k, row in rows.items())
 
 
 def snapshot_tournament(folder: Path) -> Tournament:

@@ -87,7 +87,7 @@ class CheckActions:
             p = self.host.session.state.player(team, n)
             if p is not None and p.check is not None:
                 return None
-            return self.host.session.check_refusal("paint", team, n)
+            return self.host.session.start_paint_check.check(team, n)
 
         self.host.ask_number(_("Paint check"), team, lambda n: self._paint_player(team, n), check)
 
@@ -122,7 +122,7 @@ class CheckActions:
             p = self.host.session.state.player(team, n)
             if p is not None and p.status == m.NEUTRAL:
                 return None
-            return self.host.session.check_refusal("neutral", team, n)
+            return self.host.session.start_neutral.check(team, n)
 
         self.host.ask_number(_("Neutral"), team, lambda n: self._neutral_player(team, n), check)
 

@@ -52,7 +52,7 @@ class FlagActions:
                 _("Flag capture"),
                 team,
                 lambda n: self.host.record(lambda: self.host.session.capture_flag(team, n)),
-                lambda n: self.host.session.capture_refusal(team, n),
+                lambda n: self.host.session.capture_flag.check(team, n),
             )
 
         self.host.ask_team(_("Flag capture: which team captures?"), number)
@@ -70,7 +70,7 @@ class FlagActions:
                 lambda n: self.host.record(
                     lambda: self.host.session.hand_over_flag(team, number, n)
                 ),
-                lambda n: self.host.session.handover_refusal(team, number, n),
+                lambda n: self.host.session.hand_over_flag.check(team, number, n),
             )
 
         self.pick_carrier(_("Hand-over"), to)
@@ -126,7 +126,7 @@ class FlagActions:
             return title()
 
         def check(fps: float) -> str | None:
-            return self.host.session.hang_verdict_refusal(
+            return self.host.session.hang_verdict.check(
                 paint, fps, bool(mode["forbidden"]), self._hang_source
             )
 
@@ -139,7 +139,7 @@ class FlagActions:
                 lambda second: self.host.session.hang_verdict(
                     paint, fps, forbidden, source, second
                 ),
-                lambda second: self.host.session.hang_verdict_refusal(
+                lambda second: self.host.session.hang_verdict.check(
                     paint, fps, forbidden, source, second
                 ),
                 self._hang_done,

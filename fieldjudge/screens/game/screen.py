@@ -371,7 +371,7 @@ class GameScreen(JudgeScreen):
         def check(n: int) -> str | None:
             if self.session.needs_second_player("hit"):
                 return None
-            return self.session.elimination_refusal(team, n)
+            return self.session.eliminate.check(team, n)
 
         return check
 
@@ -459,7 +459,7 @@ class GameScreen(JudgeScreen):
             _('Before the start (20.07): marker not laid down on "Markers down"'),
             team,
             record,
-            lambda n: self.session.markers_down_refusal(team, n),
+            lambda n: self.session.markers_down.check(team, n),
         )
 
     def _eliminate_team(self, team: str) -> None:
@@ -505,7 +505,7 @@ class GameScreen(JudgeScreen):
             team,
             number,
             lambda second: self.session.eliminate(team, number, reason, second, section),
-            lambda second: self.session.elimination_refusal(team, number, reason, second, section),
+            lambda second: self.session.eliminate.check(team, number, reason, second, section),
         )
 
     def action_simultaneous(self) -> None:
@@ -550,7 +550,7 @@ class GameScreen(JudgeScreen):
                 _("Old paint (29.10)"),
                 team,
                 lambda n: spot(team, n),
-                lambda n: self.session.old_paint_refusal(team, n),
+                lambda n: self.session.note_old_paint.check(team, n, "-"),
             ),
         )
 

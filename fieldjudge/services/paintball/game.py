@@ -35,7 +35,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Concatenate, Generic, ParamSpec, Protocol
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.events import VOID, Event, voided_by
@@ -86,6 +86,44 @@ class SecondPlayerNeeded(Refused):
 
 def _ref(team: str, number: int) -> dict[str, Any]:
     return {"team": team, "number": int(number)}
+
+
+P = ParamSpec("P")
+#: what an intent logs: (event type, payload)
+Entry = tuple[str, dict[str, Any]]
+
+
+class Intent(Generic[P]):
+    """A judge's intent: ``build`` makes its event (type, payload) from his input, once.
+    ``session.x(...)`` logs it (:meth:`GameSession.append`); ``session.x.check(...)``
+    says why it would be refused now (the screen's probe while he types), asked of the
+    same rules with the same payload, so each rule is written once (the engine's)."""
+
+    def __init__(self, build: Callable[Concatenate[GameSession, P], Entry]) -> None:
+        self.build = build
+        self.__doc__ = build.__doc__
+
+    def __get__(self, session: GameSession, owner: type | None = None) -> BoundIntent[P]:
+        return BoundIntent(session, self.build)
+
+
+class BoundIntent(Generic[P]):
+    """An :class:`Intent` of one session."""
+
+    def __init__(
+        self, session: GameSession, build: Callable[Concatenate[GameSession, P], Entry]
+    ) -> None:
+        self.session, self.build = session, build
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> Event:
+        return self.session.append(*self.build(self.session, *args, **kwargs))
+
+    def check(self, *args: P.args, **kwargs: P.kwargs) -> str | None:
+        """Why it would be refused now (None: it would be logged), a second player of a
+        group removal (29.08) not named yet aside."""
+        etype, data = self.build(self.session, *args, **kwargs)
+        why = self.session.refusal(etype, data)
+        return None if "second" not in data and asks_second_player(why) else why
 
 
 class Clock(Protocol):
@@ -250,35 +288,27 @@ class GameSession:
             self._refold()
         return lineup_needed(self.state)
 
-    def set_lineup(self, team: str, numbers: list[int]) -> Event:
+    # Intents: each builds its event; ``session.x(...)`` logs it, ``session.x.check(...)``
+    # is the screen's probe (:class:`Intent`).
+    @Intent
+    def set_lineup(self, team: str, numbers: list[int]) -> Entry:
         """30.01: who of ``team`` plays this game (before the start)."""
-        return self.append(ev.LINEUP, lineup_data(team, numbers))
+        return ev.LINEUP, lineup_data(team, numbers)
 
-    def resume_clock(self) -> Event:
-        return self.append(ev.CLOCK_RESUME)
+    @Intent
+    def resume_clock(self) -> Entry:
+        return ev.CLOCK_RESUME, {}
 
-    def stop_time(self) -> Event:
-        return self.append(ev.TIME_STOP)
+    @Intent
+    def stop_time(self) -> Entry:
+        return ev.TIME_STOP, {}
 
-    def end_by_judge(self, note: str) -> Event:
+    @Intent
+    def end_by_judge(self, note: str) -> Entry:
         """The judge ends the game (weather, injury...): flagged for the head judge."""
-        return self.append(ev.GAME_END, {"reason": END_JUDGE, "note": note})
+        return ev.GAME_END, {"reason": END_JUDGE, "note": note}
 
-    @staticmethod
-    def _elimination(
-        team: str,
-        number: int,
-        reason: str,
-        second: int | None = None,
-        section: str | None = None,
-    ) -> dict[str, Any]:
-        data: dict[str, Any] = {"reason": reason, "players": [_ref(team, number)]}
-        if second is not None:
-            data["second"] = int(second)
-        if section:
-            data["section"] = section
-        return data
-
+    @Intent
     def eliminate(
         self,
         team: str,
@@ -286,31 +316,32 @@ class GameSession:
         reason: str = "hit",
         second: int | None = None,
         section: str | None = None,
-    ) -> Event:
+    ) -> Entry:
         """One player out (26-29, 34); raises :class:`SecondPlayerNeeded` when the reason
         is a group removal 1+1 (29.08) and ``second`` is missing. ``section``: what a
         playing-on penalty cites (27.02-27.05, 28.02, 29.11), for an already eliminated
         player too: his team gets the group removal."""
-        return self.append(ev.ELIMINATION, self._elimination(team, number, reason, second, section))
+        data: dict[str, Any] = {"reason": reason, "players": [_ref(team, number)]}
+        if second is not None:
+            data["second"] = int(second)
+        if section:
+            data["section"] = section
+        return ev.ELIMINATION, data
 
     def is_eliminated(self, team: str, number: int) -> bool:
         p = self.state.player(team, number)
         return p is not None and p.status == m.ELIMINATED
 
-    def markers_down(self, team: str, number: int) -> Event:
+    @Intent
+    def markers_down(self, team: str, number: int) -> Entry:
         """20.07 (second item): a player who did not lay his marker down on «Положить
         маркеры» is counted eliminated; recorded before the clock starts only."""
-        return self.append(ev.ELIMINATION, self._elimination(team, number, "markers_down"))
+        return ev.ELIMINATION, {"reason": "markers_down", "players": [_ref(team, number)]}
 
-    def markers_down_refusal(self, team: str, number: int) -> str | None:
-        return self.refusal(ev.ELIMINATION, self._elimination(team, number, "markers_down"))
-
-    def note_old_paint(self, team: str, number: int, spot: str) -> Event:
+    @Intent
+    def note_old_paint(self, team: str, number: int, spot: str) -> Entry:
         """29.10: an old paint spot the player reported before the game."""
-        return self.append(ev.OLD_PAINT, {**_ref(team, number), "spot": spot})
-
-    def old_paint_refusal(self, team: str, number: int) -> str | None:
-        return self.refusal(ev.OLD_PAINT, {**_ref(team, number), "spot": "-"})
+        return ev.OLD_PAINT, {**_ref(team, number), "spot": spot}
 
     def check_advisories(self, kind: str, team: str, number: int) -> list[str]:
         """Warnings a legal check still deserves, in the UI language: a paint check on a
@@ -323,82 +354,51 @@ class GameSession:
         """23.03: the team still in play while the other has nobody left (or None)."""
         return self.state.only_team_in_play
 
-    def eliminate_both(self, a_number: int, b_number: int) -> Event:
+    @Intent
+    def eliminate_both(self, a_number: int, b_number: int) -> Entry:
         """26: two opponents hit at once, both out in one entry."""
         a, b = self.teams
-        data = {"reason": "hit", "players": [_ref(a, a_number), _ref(b, b_number)]}
-        return self.append(ev.ELIMINATION, data)
-
-    def elimination_refusal(
-        self,
-        team: str,
-        number: int,
-        reason: str = "hit",
-        second: int | None = None,
-        section: str | None = None,
-    ) -> str | None:
-        """Why this elimination would be refused, ignoring a second player still to name."""
-        why = self.refusal(ev.ELIMINATION, self._elimination(team, number, reason, second, section))
-        return None if asks_second_player(why) else why
+        return ev.ELIMINATION, {"reason": "hit", "players": [_ref(a, a_number), _ref(b, b_number)]}
 
     def needs_second_player(self, reason: str) -> bool:
         """29.08, 34.01: whether ``reason`` is a group removal 1+1 in this tournament."""
         return penalty_needs_second(self.setup.settings, reason)
 
-    def start_paint_check(self, team: str, number: int) -> Event:
-        return self.append(ev.PAINT_CHECK_START, _ref(team, number))
+    @Intent
+    def start_paint_check(self, team: str, number: int) -> Entry:
+        return ev.PAINT_CHECK_START, _ref(team, number)
 
-    def start_neutral(self, team: str, number: int) -> Event:
-        return self.append(ev.NEUTRAL_START, _ref(team, number))
+    @Intent
+    def start_neutral(self, team: str, number: int) -> Entry:
+        return ev.NEUTRAL_START, _ref(team, number)
 
-    def end_check(self, team: str, number: int, outcome: str) -> Event:
+    @Intent
+    def end_check(self, team: str, number: int, outcome: str) -> Entry:
         """The outcome of the player's open paint or neutral check (24, 25)."""
         p = self.state.player(team, number)
         kind = p.check.kind if p is not None and p.check is not None else "paint"
         etype = ev.PAINT_CHECK_END if kind == "paint" else ev.NEUTRAL_END
-        return self.append(etype, {**_ref(team, number), "outcome": outcome})
+        return etype, {**_ref(team, number), "outcome": outcome}
 
-    def end_neutral(self, team: str, number: int, outcome: str) -> Event:
+    @Intent
+    def end_neutral(self, team: str, number: int, outcome: str) -> Entry:
         """25: the outcome of a neutral player's check."""
-        return self.append(ev.NEUTRAL_END, {**_ref(team, number), "outcome": outcome})
+        return ev.NEUTRAL_END, {**_ref(team, number), "outcome": outcome}
 
-    def check_refusal(self, kind: str, team: str, number: int) -> str | None:
-        etype = ev.PAINT_CHECK_START if kind == "paint" else ev.NEUTRAL_START
-        return self.refusal(etype, _ref(team, number))
+    @Intent
+    def capture_flag(self, team: str, number: int) -> Entry:
+        return ev.FLAG_CAPTURE, _ref(team, number)
 
-    def capture_flag(self, team: str, number: int) -> Event:
-        return self.append(ev.FLAG_CAPTURE, _ref(team, number))
+    @Intent
+    def hand_over_flag(self, team: str, from_number: int, to_number: int) -> Entry:
+        data = {"team": team, "from_number": int(from_number), "to_number": int(to_number)}
+        return ev.FLAG_HANDOVER, data
 
-    def capture_refusal(self, team: str, number: int) -> str | None:
-        return self.refusal(ev.FLAG_CAPTURE, _ref(team, number))
+    @Intent
+    def hang_flag(self, team: str, number: int) -> Entry:
+        return ev.FLAG_HANG, _ref(team, number)
 
-    @staticmethod
-    def _handover(team: str, from_number: int, to_number: int) -> dict[str, Any]:
-        return {"team": team, "from_number": int(from_number), "to_number": int(to_number)}
-
-    def hand_over_flag(self, team: str, from_number: int, to_number: int) -> Event:
-        return self.append(ev.FLAG_HANDOVER, self._handover(team, from_number, to_number))
-
-    def handover_refusal(self, team: str, from_number: int, to_number: int) -> str | None:
-        return self.refusal(ev.FLAG_HANDOVER, self._handover(team, from_number, to_number))
-
-    def hang_flag(self, team: str, number: int) -> Event:
-        return self.append(ev.FLAG_HANG, _ref(team, number))
-
-    @staticmethod
-    def _verdict(
-        paint: str, fps: float | None, forbidden_mode: bool, source: str, second: int | None
-    ) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "paint": paint,
-            "fps": fps,
-            "forbidden_mode": forbidden_mode,
-            "source": source,
-        }
-        if second is not None:
-            data["second"] = int(second)
-        return data
-
+    @Intent
     def hang_verdict(
         self,
         paint: str,
@@ -406,25 +406,15 @@ class GameSession:
         forbidden_mode: bool = False,
         source: str = "typed",
         second: int | None = None,
-    ) -> Event:
+    ) -> Entry:
         """23.01: the paint check and chrono of the hanging carrier."""
-        return self.append(
-            ev.HANG_VERDICT, self._verdict(paint, fps, forbidden_mode, source, second)
-        )
+        data: dict[str, Any] = {"paint": paint, "fps": fps, "forbidden_mode": forbidden_mode}
+        data["source"] = source
+        if second is not None:
+            data["second"] = int(second)
+        return ev.HANG_VERDICT, data
 
-    def hang_verdict_refusal(
-        self,
-        paint: str,
-        fps: float | None,
-        forbidden_mode: bool = False,
-        source: str = "typed",
-        second: int | None = None,
-    ) -> str | None:
-        """Why this verdict would be refused, ignoring a second player still to name."""
-        data = self._verdict(paint, fps, forbidden_mode, source, second)
-        why = self.refusal(ev.HANG_VERDICT, data)
-        return None if second is None and asks_second_player(why) else why
-
+    @Intent
     def chrono_reading(
         self,
         team: str,
@@ -434,39 +424,24 @@ class GameSession:
         source: str = "typed",
         second: int | None = None,
         **details: Any,
-    ) -> Event:
+    ) -> Entry:
         """20: an in-game chrono reading (``details``: the device's extra fields)."""
-        data: dict[str, Any] = {
-            **details,
-            **_ref(team, number),
-            "fps": fps,
-            "forbidden_mode": forbidden_mode,
-            "source": source,
-        }
+        data: dict[str, Any] = {**details, **_ref(team, number), "fps": fps}
+        data.update(forbidden_mode=forbidden_mode, source=source)
         if second is not None:
             data["second"] = int(second)
-        return self.append(ev.CHRONO_READING, data)
+        return ev.CHRONO_READING, data
 
-    def chrono_refusal(
-        self, team: str, number: int, fps: float = 0, second: int | None = None
-    ) -> str | None:
-        """Why a reading of this player would be refused (ignoring a second player still
-        to name when ``second`` is None)."""
-        data: dict[str, Any] = {**_ref(team, number), "fps": fps}
-        if second is not None:
-            data["second"] = int(second)
-        why = self.refusal(ev.CHRONO_READING, data)
-        return None if second is None and asks_second_player(why) else why
-
+    @Intent
     def inspect(
         self, team: str, number: int, result: str, penalty_points: int | None = None
-    ) -> Event:
+    ) -> Entry:
         """18.02: the inspection of a player after the game; for a hit found, the penalty
         points the senior judge enters (default: the tournament's setting)."""
         data: dict[str, Any] = {**_ref(team, number), "result": result}
         if result == "hit_found" and penalty_points is not None:
             data["penalty_points"] = int(penalty_points)
-        return self.append(ev.INSPECTION, data)
+        return ev.INSPECTION, data
 
     def voidable(self, number: int) -> Event:
         """The event №``number`` of the game screen's list, when this judge may void it

@@ -47,15 +47,7 @@ def previous_lineup(t: Any, game_id: str, team: str) -> tuple[int, ...] | None:
     """The line-up ``team`` played in its latest game scheduled before ``game_id`` that
     recorded one, or None. A damaged or unreadable log is skipped (its screen says so)."""
     this = t.game(game_id) or {}
-    start = str(this.get("start", ""))
-    earlier = [
-        g
-        for g in t.games()
-        if g.get("id") != game_id
-        and str(g.get("start", "")) < start
-        and team in (g.get("team_a"), g.get("team_b"))
-    ]
-    for g in sorted(earlier, key=lambda g: str(g.get("start", "")), reverse=True):
+    for g in reversed(t.games_of(team, before=str(this.get("start", "")))):
         try:
             if not t.game_path(g["id"]).exists():
                 continue

@@ -124,13 +124,13 @@ class MarkerCheckService:
         why = why or refusal(state, etype, data)  # the rules engine, asked once
         if why:
             raise Refused(why)
-        if owns_game(self.t, self.game_id):
-            return self.t.append_game_event(
-                self.game_id, etype, data, judge=self.judge, head_judge=head_judge
-            )
-        return self.t.append_marker_event(
-            self.game_id, etype, data, judge=self.judge, head_judge=head_judge
-        )
+        return self._write(etype, data, head_judge)
+
+    def _write(self, etype: str, data: dict[str, Any], head_judge: Any = None) -> Event:
+        """Into the game's log if this laptop owns it, else into its own marker-check log."""
+        owns = owns_game(self.t, self.game_id)
+        append = self.t.append_game_event if owns else self.t.append_marker_event
+        return append(self.game_id, etype, data, judge=self.judge, head_judge=head_judge)
 
     def checkin(self, team: str, at: datetime, start: datetime | None, minutes: int) -> Event:
         """19.01: a team checks in at the chrono station (late after ``minutes``)."""
@@ -179,10 +179,4 @@ class MarkerCheckService:
             "results": results,
             "approved_by": str(self.t.meta.get("head_judge", "")),
         }
-        if owns_game(self.t, self.game_id):
-            return self.t.append_game_event(
-                self.game_id, APPROVAL, data, judge=self.judge, head_judge=grant
-            )
-        return self.t.append_marker_event(
-            self.game_id, APPROVAL, data, judge=self.judge, head_judge=grant
-        )
+        return self._write(APPROVAL, data, grant)

@@ -355,11 +355,7 @@ def previous_game_end(t: Svc, game_id: str, team: str) -> datetime | None:
     me = t.game(game_id)
     if me is None:
         return None
-    before = [
-        g
-        for g in t.games()
-        if g["start"] < me["start"] and team in (g["team_a"], g["team_b"]) and g["id"] != game_id
-    ]
+    before = t.games_of(team, before=me["start"])
     if not before:
         return None
     prev = before[-1]

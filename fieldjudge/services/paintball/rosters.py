@@ -6,7 +6,7 @@ its players by number and the team by its stored name, so a change would rewrite
 captains signed. "Played" means a game of the team has any event (a marker check, the
 game itself, a no-show ruling). A team still in the schedule cannot be removed either
 (its games would lose a side). Every change is one atomic write of ``tournament.json``
-through :meth:`TournamentService.transaction`.
+through the :class:`TournamentService`.
 """
 
 from __future__ import annotations
@@ -27,14 +27,11 @@ class RosterEditor:
         self.t = t
 
     # -- why not ---------------------------------------------------------------------------
-    def _games_of(self, team_id: str) -> list[dict[str, Any]]:
-        return [g for g in self.t.games() if team_id in (g["team_a"], g["team_b"])]
-
     def played(self, team_id: str) -> list[dict[str, Any]]:
         """The games of the team that have events (in schedule order)."""
         return [
             g
-            for g in self._games_of(team_id)
+            for g in self.t.games_of(team_id)
             if self.t.game_summary(g["id"]).get("phase", "scheduled") not in NOT_PLAYED
         ]
 
@@ -87,18 +84,12 @@ class RosterEditor:
                 )
             )
         self._refuse_if_played(team_id)
-
-        def change(data: dict) -> None:
-            for row in data.get("teams", {}).values():
-                if row["id"] == team["id"]:
-                    row["name"] = name
-
-        self.t.transaction(change)
+        self.t.rename_team(team["id"], name)
 
     def remove_team(self, team_id: str) -> None:
         team = self._team(team_id)
         self._refuse_if_played(team_id)
-        games = self._games_of(team_id)
+        games = self.t.games_of(team_id)
         if games:
             raise Refused(
                 _(
@@ -106,14 +97,7 @@ class RosterEditor:
                     "side; change the schedule first"
                 ).format(team=team["name"], n=len(games), game=self._describe(games[0]))
             )
-
-        def change(data: dict) -> None:
-            for table, match in (("teams", "id"), ("players", "team_id")):
-                rows = data.get(table, {})
-                for key in [k for k, row in rows.items() if row[match] == team_id]:
-                    del rows[key]
-
-        self.t.transaction(change)
+        self.t.remove_team(team_id)
 
     # -- players ---------------------------------------------------------------------------
     def edit_player(
@@ -131,25 +115,12 @@ class RosterEditor:
         if captain and any(p["captain"] and p["number"] != number for p in roster):
             raise Refused(_("This team already has a captain"))
         self._refuse_if_played(team_id)
-
-        def change(data: dict) -> None:
-            for row in data.get("players", {}).values():
-                if row["team_id"] == team_id and row["number"] == number:
-                    row.update(number=new_number, name=name, captain=captain)
-
-        self.t.transaction(change)
+        changes = {"number": new_number, "name": name, "captain": captain}
+        self.t.update_player(team_id, number, changes)
 
     def remove_player(self, team_id: str, number: int) -> None:
         self._team(team_id)
         if not any(p["number"] == number for p in self.t.players(team_id)):
             raise Refused(_("No player number {number} in this team").format(number=number))
         self._refuse_if_played(team_id)
-
-        def change(data: dict) -> None:
-            rows = data.get("players", {})
-            for key in [
-                k for k, r in rows.items() if r["team_id"] == team_id and r["number"] == number
-            ]:
-                del rows[key]
-
-        self.t.transaction(change)
+        self.t.remove_player(team_id, number)

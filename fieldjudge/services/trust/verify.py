@@ -6,7 +6,6 @@ is ever written or repaired."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from fieldjudge.rules.event_names import event_type_name
 from fieldjudge.rules.events import Event
@@ -28,7 +27,7 @@ from fieldjudge.services.trust.checks import (
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
-from fieldjudge.store.tournament import TOURNAMENT_FILE
+from fieldjudge.store.tournament import snapshot_tournament
 from fieldjudge.store.validate import validate_data
 
 __all__ = [
@@ -47,33 +46,6 @@ __all__ = [
 ]
 
 
-class TournamentFile:
-    """Schedule, rosters and settings of ``tournament.json`` as parsed, for the rules'
-    setup of each game (read-only: verify opens no tournament, so it writes nothing)."""
-
-    def __init__(self, data: Any) -> None:
-        self._data = data if isinstance(data, dict) else {}
-
-    def _table(self, name: str) -> list[dict[str, Any]]:
-        docs = self._data.get(name)
-        return [dict(d) for d in docs.values()] if isinstance(docs, dict) else []
-
-    @property
-    def settings(self) -> dict[str, Any]:
-        meta = (self._data.get("meta") or {}).get("1") or {}
-        return dict(meta.get("settings") or {})
-
-    def games(self) -> list[dict[str, Any]]:
-        return sorted(self._table("games"), key=lambda g: (g["start"], str(g["field"])))
-
-    def game(self, game_id: str) -> dict[str, Any] | None:
-        return next((g for g in self._table("games") if g.get("id") == game_id), None)
-
-    def players(self, team_id: str | None = None) -> list[dict[str, Any]]:
-        ps = [p for p in self._table("players") if team_id is None or p["team_id"] == team_id]
-        return sorted(ps, key=lambda p: (p["team_id"], p["number"]))
-
-
 def rules_faults(
     folder: Path, skip: set[str] | frozenset[str] = frozenset()
 ) -> dict[str, list[str]]:
@@ -85,9 +57,9 @@ def rules_faults(
     is found. ``skip``: files already reported damaged."""
     folder = Path(folder)
     try:
-        t = TournamentFile(load_json_file(folder / TOURNAMENT_FILE))
+        t = snapshot_tournament(folder)  # read-only, in memory: verify writes nothing
         games = t.games()
-    except (DamagedFile, KeyError, TypeError):
+    except (DamagedFile, KeyError, TypeError, ValueError, AttributeError):
         return {}  # the tournament file's own report names its fault
     out: dict[str, list[str]] = {}
     carried = CarriedOver()
