@@ -8,7 +8,7 @@ recorded: left out of the post order check).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from . import feints as F
@@ -98,21 +98,7 @@ class Declaration:
             raise ValueError(f"{self.player}: unknown flags {bad}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "action": self.action,
-            "target": self.target,
-            "ring": self.ring,
-            "zone": self.zone,
-            "feint": self.feint,
-            "feint_bonus": self.feint_bonus,
-            "feint_for": self.feint_for,
-            "post_order": self.post_order,
-            "bludger": self.bludger,
-            "push": self.push,
-            "response": self.response,
-            "flags": list(self.flags),
-        }
+        return {**asdict(self), "flags": list(self.flags)}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Declaration:

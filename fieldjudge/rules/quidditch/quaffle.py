@@ -180,8 +180,9 @@ def _pass(ctx: RoundContext, d: Declaration) -> None:
             contest += more
         extra = {"contest": [{"player": pid, "value": v} for pid, v in values]}
         won = [t for t in won if t[0] == top[0]]  # empty when the receiver won
-    elif len(won) > 1:
-        won, contest = _contest(ctx, won)
+    elif len(won) > 1:  # several successful interceptors: the highest contest roll
+        top, contest = _contest_ids(ctx, [t[0] for t in won])
+        won = [t for t in won if t[0] == top[0]]
     tries_data = [
         {"player": pid, "feint": f, "bonus": b, "success": bool(r.success)}
         for pid, f, b, r in tries
@@ -210,23 +211,9 @@ def _pass(ctx: RoundContext, d: Declaration) -> None:
         ctx.emit(PH, "pass_caught", "5", pair, rolls, tries=tries_data, **extra)
 
 
-def _contest(ctx: RoundContext, won: list) -> tuple[list, list]:
-    """Several successful interceptors: the highest contest roll takes it; ties re-roll."""
-    rolls = []
-    field = list(won)
-    while len(field) > 1:
-        scored = []
-        for t in field:
-            r = ctx.roll(f"спор за мяч: {ctx.p(t[0]).name}")
-            rolls.append(r)
-            scored.append((r.value, t))
-        best = max(v for v, _ in scored)
-        field = [t for v, t in scored if v == best]
-    return field, rolls
-
-
 def _contest_ids(ctx: RoundContext, pids: list[str]) -> tuple[list[str], list]:
-    """Equal values in a contest of 5: draw again among them until one is highest."""
+    """Equal values in a contest of 5: draw again among them until one is highest (ties
+    re-roll)."""
     rolls = []
     field = list(pids)
     while len(field) > 1:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .feints import FeintCatalogue
@@ -43,25 +43,12 @@ class Player:
             raise ValueError(f"{self.id}: unknown position {self.position!r}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "team": self.team,
-            "position": self.position,
-            "matches": self.matches,
-            "practices": self.practices,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Player:
-        return cls(
-            id=d["id"],
-            name=d["name"],
-            team=d["team"],
-            position=d["position"],
-            matches=int(d.get("matches", 0)),
-            practices=int(d.get("practices", 0)),
-        )
+        matches, practices = int(d.get("matches", 0)), int(d.get("practices", 0))
+        return cls(d["id"], d["name"], d["team"], d["position"], matches, practices)
 
 
 @dataclass(frozen=True)
@@ -80,12 +67,7 @@ class Team:
         return self.genitive or self.name
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "name": self.name,
-            "initial": self.initial,
-            "genitive": self.genitive,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Team:

@@ -8,7 +8,7 @@ or None (form closes and returns the values).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -28,6 +28,11 @@ class Field:
     password: bool = False
     placeholder: str = ""
     restrict: str | None = None
+
+    def kept(self, values: dict[str, str]) -> Field:
+        """This field holding what was typed in it (a secret is cleared): for a form
+        opened again after a refusal."""
+        return replace(self, value="" if self.password else values.get(self.key, self.value))
 
 
 Values = dict[str, str]
