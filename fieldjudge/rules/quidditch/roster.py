@@ -21,13 +21,6 @@ SEEKER = "seeker"
 POSITIONS = (CHASER, BEATER, KEEPER, SEEKER)
 LINEUP = {CHASER: 3, BEATER: 2, KEEPER: 1, SEEKER: 1}
 
-POSITION_NAMES_RU = {
-    CHASER: "охотник",
-    BEATER: "защитник",
-    KEEPER: "вратарь",
-    SEEKER: "ловец",
-}
-
 
 @dataclass(frozen=True)
 class Player:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -36,6 +37,31 @@ class Field:
 
 
 Values = dict[str, str]
+Meaning = TypeVar("Meaning")
+
+
+def typed(words: dict[Meaning, tuple[str, ...]]) -> dict[str, Meaning]:
+    """What the judge may type in a field (English or Russian, a word or its letter) ->
+    what it means: ``typed({"late": ("late", "l", "опоздание")})["l"] == "late"``."""
+    return {word: meaning for meaning, said in words.items() for word in said}
+
+
+#: a yes/no field's answers, Latin and Russian keys
+YES_NO = typed({True: ("y", "yes", "д", "да"), False: ("n", "no", "н", "нет")})
+
+
+def parse_check(parse: Callable[[Values], object]) -> Callable[[Values], str | None]:
+    """A form's check from a parser of its values: the message of the ``ValueError`` it
+    raises, or None when they parse."""
+
+    def check(v: Values) -> str | None:
+        try:
+            parse(v)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    return check
 
 
 class FormInput(Input):
@@ -131,9 +157,6 @@ class FormScreen(JudgeModal[Values | None]):
             return
         self.dismiss(values)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
 
 class ConfirmScreen(JudgeModal[bool]):
     BINDINGS = [
@@ -174,5 +197,27 @@ class MessageScreen(JudgeModal[None]):
                 yield Static(self.body, markup=False)
             yield Static(_("Enter / Esc: close"), classes="dialog-keys")
 
-    def action_close(self) -> None:
-        self.dismiss(None)
+
+def head_judge_form(
+    app,
+    title: str,
+    fields: list[Field],
+    check: Callable[[Values], str | None],
+    run: Callable[[Values], str],
+) -> None:
+    """A form ending with the head judge's secret. ``run`` acts on the values and returns
+    why it refused them ("" when done): the form then opens again with what was typed
+    kept (the secret cleared) and the reason shown."""
+
+    def checked(vals: Values) -> str | None:
+        return check(vals) or (None if vals["pin"] else _("Type the head judge's secret"))
+
+    def ask(fields: list[Field], error: str) -> None:
+        def done(values: Values | None) -> None:
+            if values and (why := run(values)):
+                ask([f.kept(values) for f in fields], why)
+
+        note = f"⚠ {error}" if error else ""
+        app.push_screen(FormScreen(title, fields, checked, note=note), done)
+
+    ask([*fields, Field("pin", _("Head judge's secret"), password=True)], "")

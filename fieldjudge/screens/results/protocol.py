@@ -25,7 +25,14 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules import protocol_texts as pt
 from fieldjudge.rules.timefmt import format_game_clock as game_time
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
+from fieldjudge.screens.dialogs.forms import (
+    ConfirmScreen,
+    Field,
+    FormScreen,
+    Values,
+    head_judge_form,
+    typed,
+)
 from fieldjudge.screens.game.text import Namer, describe, event_no, reason_label
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused, StoreError
@@ -432,56 +439,27 @@ class ProtocolScreen(JudgeScreen):
         text = f"{_('Record these points against 30.01?')}\n{question}"
         self.app.push_screen(ConfirmScreen(text), answered)
 
-    def pin_form(
-        self,
-        title: str,
-        fields: list[Field],
-        check: Callable[[Values], str | None],
-        run: Callable[[Values], object],
-    ) -> None:
-        """A head judge's form ending with his secret: when the action is refused (a wrong
-        secret, a rule), the form opens again with everything typed kept (the secret
-        cleared) and the reason shown."""
-
-        def checked(vals: Values) -> str | None:
-            return check(vals) or (None if vals["pin"] else _("Type the head judge's secret"))
-
-        def ask(fields: list[Field], error: str) -> None:
-            def done(values: Values | None) -> None:
-                if values and (why := self._do(lambda: run(values))):
-                    ask([f.kept(values) for f in fields], why)
-
-            note = f"⚠ {error}" if error else ""
-            self.app.push_screen(FormScreen(title, fields, checked, note=note), done)
-
-        ask([*fields, Field("pin", _("Head judge's secret"), password=True)], "")
+    def pin_form(self, title: str, fields: list[Field], check, run) -> None:
+        """A head judge's form with his secret, opened again after a refusal; ``run``
+        is one intent of the protocol."""
+        head_judge_form(self.app, title, fields, check, lambda v: self._do(lambda: run(v)))
 
 
-_CAUSES = {
-    "team": "team",
-    "t": "team",
-    "команда": "team",
-    "к": "team",
-    "organisers": "organisers",
-    "organizers": "organisers",
-    "o": "organisers",
-    "организаторы": "organisers",
-    "о": "organisers",
-}
+_CAUSES = typed(
+    {
+        "team": ("team", "t", "команда", "к"),
+        "organisers": ("organisers", "organizers", "o", "организаторы", "о"),
+    }
+)
 
 
 #: 32.01: why a team did not play, as typed (English or Russian) → the stored code
-_REASONS = {
-    "late": "late",
-    "l": "late",
-    "опоздание": "late",
-    "опоздали": "late",
-    "о": "late",
-    "refused": "refused",
-    "r": "refused",
-    "отказ": "refused",
-    "отказались": "refused",
-}
+_REASONS = typed(
+    {
+        "late": ("late", "l", "опоздание", "опоздали", "о"),
+        "refused": ("refused", "r", "отказ", "отказались"),
+    }
+)
 
 
 def no_show_reason(text: str) -> str | None:
