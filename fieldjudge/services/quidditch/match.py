@@ -80,6 +80,7 @@ class QuidditchSession:
                 _("{file}: not a quidditch match (no match_created)").format(file=log.path.name)
             )
         self.setup = MatchSetup.from_dict(first.data["setup"])
+        self.match_id, self.seed_hash = self.setup.match_id, self.setup.seed_hash
         self.server_seed: str = first.data["server_seed"]
         self.folder = log.path.parent / self.setup.match_id
 
@@ -113,14 +114,6 @@ class QuidditchSession:
         return cls(tournament, tournament.match_log(match_id))
 
     # -- reading --------------------------------------------------------------------------
-    @property
-    def match_id(self) -> str:
-        return self.setup.match_id
-
-    @property
-    def seed_hash(self) -> str:
-        return self.setup.seed_hash
-
     def round_events(self) -> list[Event]:
         """Every resolving step in log order: rounds and passes resolved within a round
         (0, 5), voided ones included."""
