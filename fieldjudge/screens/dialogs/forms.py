@@ -17,7 +17,8 @@ from textual.binding import Binding, BindingsMap
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.names import name_problem
 from fieldjudge.screens.base import JudgeModal
 
 
@@ -44,6 +45,13 @@ def typed(words: dict[Meaning, tuple[str, ...]]) -> dict[str, Meaning]:
     """What the judge may type in a field (English or Russian, a word or its letter) ->
     what it means: ``typed({"late": ("late", "l", "опоздание")})["l"] == "late"``."""
     return {word: meaning for meaning, said in words.items() for word in said}
+
+
+def name_check(label: str, value: str) -> str | None:
+    """Why a typed name cannot be a name (``rules/names.py``), after the field's label;
+    None when it can."""
+    problem = name_problem(value.strip())
+    return None if problem is None else f"{label} {rule_text(problem)}"
 
 
 #: a yes/no field's answers, Latin and Russian keys

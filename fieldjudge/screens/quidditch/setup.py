@@ -14,8 +14,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import CsvImportError, read_csv_file
-from fieldjudge.i18n import _, ngettext, rule_text
-from fieldjudge.rules.names import name_problem
+from fieldjudge.i18n import _, ngettext
 from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
 from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
 from fieldjudge.screens.base import JudgeScreen
@@ -24,6 +23,7 @@ from fieldjudge.screens.dialogs.forms import (
     FormScreen,
     MessageScreen,
     Values,
+    name_check,
     parse_check,
     typed,
 )
@@ -169,8 +169,8 @@ class MatchSetupScreen(JudgeScreen):
         def check(v: Values) -> str | None:
             if not v["name"]:
                 return _("The name is required")
-            if problem := name_problem(v["name"].strip()):
-                return _("Name") + " " + rule_text(problem)
+            if problem := name_check(_("Name"), v["name"]):
+                return problem
             if not (v["matches"] or "0").isdigit() or not (v["practices"] or "0").isdigit():
                 return _("Matches and practices are whole numbers")
             return None
@@ -254,10 +254,8 @@ class MatchSetupScreen(JudgeScreen):
                 return _("The match and both teams need names")
             if v["a"] == v["b"]:
                 return _("The teams need different names")
-            for team in (v["a"], v["b"]):
-                if problem := name_problem(team.strip()):
-                    return _("Team name") + " " + rule_text(problem)
-            return parse_check(parse)(v)
+            problems = (name_check(_("Team name"), v[k]) for k in ("a", "b"))
+            return next((p for p in problems if p), None) or parse_check(parse)(v)
 
         def done(v: Values | None) -> None:
             if v is None:

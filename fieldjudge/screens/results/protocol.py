@@ -35,7 +35,7 @@ from fieldjudge.screens.dialogs.forms import (
 )
 from fieldjudge.screens.game.text import Namer, describe, event_no, reason_label
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import Refused, StoreError
+from fieldjudge.services import StoreError
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.protocol import GameProtocol
 
@@ -493,10 +493,3 @@ def parse_outcome(code: str, teams) -> tuple[str, str | None] | None:
     if outcome in ("flag_hang", "flag_held") and code[1:] in ("1", "2"):
         return (outcome, teams[int(code[1:]) - 1])
     return None
-
-
-def open_protocol(app, game_id: str) -> None:
-    try:
-        app.push_screen(ProtocolScreen(game_id))
-    except Refused as exc:
-        app.notify(_(rule_text(exc)), severity="error")

@@ -12,7 +12,6 @@ from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import ParseResult, Progress, parse_roster
 from fieldjudge.i18n import _, ngettext, rule_text
-from fieldjudge.rules.names import name_problem
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import (
     YES_NO,
@@ -21,6 +20,7 @@ from fieldjudge.screens.dialogs.forms import (
     FormScreen,
     MessageScreen,
     Values,
+    name_check,
 )
 from fieldjudge.screens.setup.csv_flow import CsvImportMixin
 from fieldjudge.screens.widgets.footer import Footer
@@ -259,7 +259,7 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
 def _player_check(v: Values) -> str | None:
     if not v["number"].isdigit():
         return _("Number must be a whole number")
-    if problem := _name_check(_("Name"), v["name"]):
+    if problem := name_check(_("Name"), v["name"]):
         return problem
     if v["captain"] and v["captain"].lower() not in YES_NO:
         return _("Captain: y or n")
@@ -275,9 +275,4 @@ def _player_fields(number: str, name: str, captain: str) -> list[Field]:
 
 
 def _team_check(v: Values) -> str | None:
-    return _name_check(_("Team name"), v["name"])
-
-
-def _name_check(label: str, value: str) -> str | None:
-    problem = name_problem(value.strip())
-    return None if problem is None else f"{label} {rule_text(problem)}"
+    return name_check(_("Team name"), v["name"])
