@@ -129,14 +129,14 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
         players = self.t.players(tid) if tid is not None else []
         return next((p for p in players if str(p["number"]) == number), None)
 
-    def player_or_say(self, missing: str) -> tuple[str, dict] | None:
-        """The highlighted team and player of the roster; None, and ``missing`` said, when
-        there is none."""
+    def on_player(self, missing: str, act: Callable[[str, dict], None]) -> None:
+        """``act(team, player)`` on the highlighted player of the roster; ``missing`` said
+        when there is none."""
         tid, p = self.selected_team(), self.selected_player()
         if tid is None or p is None:
             self.notify(missing, severity="warning")
-            return None
-        return tid, p
+        else:
+            act(tid, p)
 
     def _try(self, change, select=None, player: int | None = None, *, toast=False) -> None:
         """Run a roster change and show the list again, the team ``select`` (or
@@ -182,12 +182,9 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
         )
 
     def action_edit_player(self) -> None:
-        if (
-            found := self.player_or_say(_("No player to edit: pick one in the roster (Tab)"))
-        ) is None:
-            return
-        tid, p = found
+        self.on_player(_("No player to edit: pick one in the roster (Tab)"), self.edit_player)
 
+    def edit_player(self, tid: str, p: dict) -> None:
         def run(v: Values) -> None:
             number, captain = int(v["number"]), YES_NO.get(v["captain"].lower(), False)
             self._try(
@@ -204,11 +201,9 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
         )
 
     def action_remove_player(self) -> None:
-        if (
-            found := self.player_or_say(_("No player to remove: pick one in the roster (Tab)"))
-        ) is None:
-            return
-        tid, p = found
+        self.on_player(_("No player to remove: pick one in the roster (Tab)"), self.remove_player)
+
+    def remove_player(self, tid: str, p: dict) -> None:
         self.confirm(
             _("Remove #{number} {name} from the roster?").format(
                 number=p["number"], name=p["name"]
