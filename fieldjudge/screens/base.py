@@ -12,7 +12,7 @@ import importlib
 import pkgutil
 import re
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
@@ -42,20 +42,27 @@ def with_ids(cls: type, bindings: list[Any]) -> list[Any]:
     ]
 
 
-class JudgeScreen(Screen):
+class _Judge:
+    """What every fieldjudge screen shares: its bindings with ids; Esc (or Enter) on a
+    screen asked for an answer closes it with none."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if "BINDINGS" in cls.__dict__:
+            cls.BINDINGS = with_ids(cls, cls.__dict__["BINDINGS"])  # type: ignore[attr-defined]
+        super().__init_subclass__(**kwargs)
+
+    def action_cancel(self) -> None:
+        cast(Screen, self).dismiss(None)
+
+    action_close = action_cancel
+
+
+class JudgeScreen(_Judge, Screen):
     HELP_TEXT = ""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        if "BINDINGS" in cls.__dict__:
-            cls.BINDINGS = with_ids(cls, cls.__dict__["BINDINGS"])
-        super().__init_subclass__(**kwargs)
 
-
-class JudgeModal(ModalScreen[ResultType]):
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        if "BINDINGS" in cls.__dict__:
-            cls.BINDINGS = with_ids(cls, cls.__dict__["BINDINGS"])
-        super().__init_subclass__(**kwargs)
+class JudgeModal(_Judge, ModalScreen[ResultType]):
+    pass
 
 
 def all_binding_ids() -> dict[str, Binding]:

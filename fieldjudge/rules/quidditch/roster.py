@@ -21,13 +21,6 @@ SEEKER = "seeker"
 POSITIONS = (CHASER, BEATER, KEEPER, SEEKER)
 LINEUP = {CHASER: 3, BEATER: 2, KEEPER: 1, SEEKER: 1}
 
-POSITION_NAMES_RU = {
-    CHASER: "охотник",
-    BEATER: "защитник",
-    KEEPER: "вратарь",
-    SEEKER: "ловец",
-}
-
 
 @dataclass(frozen=True)
 class Player:
@@ -47,14 +40,8 @@ class Player:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Player:
-        return cls(
-            id=d["id"],
-            name=d["name"],
-            team=d["team"],
-            position=d["position"],
-            matches=int(d.get("matches", 0)),
-            practices=int(d.get("practices", 0)),
-        )
+        matches, practices = int(d.get("matches", 0)), int(d.get("practices", 0))
+        return cls(d["id"], d["name"], d["team"], d["position"], matches, practices)
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,3 @@ class DamagedFileScreen(JudgeModal[None]):
         self.dismiss(None)
         if self.error.path.name == "tournament.json":
             self.app.open_tournament(self.folder)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

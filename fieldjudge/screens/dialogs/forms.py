@@ -8,7 +8,8 @@ or None (form closes and returns the values).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -16,7 +17,8 @@ from textual.binding import Binding, BindingsMap
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.names import name_problem
 from fieldjudge.screens.base import JudgeModal
 
 
@@ -29,8 +31,45 @@ class Field:
     placeholder: str = ""
     restrict: str | None = None
 
+    def kept(self, values: dict[str, str]) -> Field:
+        """This field holding what was typed in it (a secret is cleared): for a form
+        opened again after a refusal."""
+        return replace(self, value="" if self.password else values.get(self.key, self.value))
+
 
 Values = dict[str, str]
+Meaning = TypeVar("Meaning")
+
+
+def typed(words: dict[Meaning, tuple[str, ...]]) -> dict[str, Meaning]:
+    """What the judge may type in a field (English or Russian, a word or its letter) ->
+    what it means: ``typed({"late": ("late", "l", "опоздание")})["l"] == "late"``."""
+    return {word: meaning for meaning, said in words.items() for word in said}
+
+
+def name_check(label: str, value: str) -> str | None:
+    """Why a typed name cannot be a name (``rules/names.py``), after the field's label;
+    None when it can."""
+    problem = name_problem(value.strip())
+    return None if problem is None else f"{label} {rule_text(problem)}"
+
+
+#: a yes/no field's answers, Latin and Russian keys
+YES_NO = typed({True: ("y", "yes", "д", "да"), False: ("n", "no", "н", "нет")})
+
+
+def parse_check(parse: Callable[[Values], object]) -> Callable[[Values], str | None]:
+    """A form's check from a parser of its values: the message of the ``ValueError`` it
+    raises, or None when they parse."""
+
+    def check(v: Values) -> str | None:
+        try:
+            parse(v)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    return check
 
 
 class FormInput(Input):
@@ -126,9 +165,6 @@ class FormScreen(JudgeModal[Values | None]):
             return
         self.dismiss(values)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
 
 class ConfirmScreen(JudgeModal[bool]):
     BINDINGS = [
@@ -169,5 +205,27 @@ class MessageScreen(JudgeModal[None]):
                 yield Static(self.body, markup=False)
             yield Static(_("Enter / Esc: close"), classes="dialog-keys")
 
-    def action_close(self) -> None:
-        self.dismiss(None)
+
+def head_judge_form(
+    app,
+    title: str,
+    fields: list[Field],
+    check: Callable[[Values], str | None],
+    run: Callable[[Values], str],
+) -> None:
+    """A form ending with the head judge's secret. ``run`` acts on the values and returns
+    why it refused them ("" when done): the form then opens again with what was typed
+    kept (the secret cleared) and the reason shown."""
+
+    def checked(vals: Values) -> str | None:
+        return check(vals) or (None if vals["pin"] else _("Type the head judge's secret"))
+
+    def ask(fields: list[Field], error: str) -> None:
+        def done(values: Values | None) -> None:
+            if values and (why := run(values)):
+                ask([f.kept(values) for f in fields], why)
+
+        note = f"⚠ {error}" if error else ""
+        app.push_screen(FormScreen(title, fields, checked, note=note), done)
+
+    ask([*fields, Field("pin", _("Head judge's secret"), password=True)], "")

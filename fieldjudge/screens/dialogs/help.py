@@ -44,6 +44,3 @@ class HelpScreen(JudgeModal[None]):
                     )
                     yield Static("\n".join(ids), markup=False, id="help-ids")
             yield Static(_("Esc / F1: close"), classes="dialog-keys")
-
-    def action_close(self) -> None:
-        self.dismiss(None)

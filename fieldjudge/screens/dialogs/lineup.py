@@ -112,6 +112,3 @@ class LineupScreen(JudgeModal[list[int] | None]):
             self.query_one("#lineup-error", Static).update(why)
             return
         self.dismiss(numbers)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -97,9 +97,6 @@ class PitPanel(JudgeModal[None]):
                     )
                 yield Static(_("Esc: hide (it keeps running) · w: stop"), classes="dialog-keys")
 
-    def action_close(self) -> None:
-        self.dismiss(None)
-
     def action_lan(self) -> None:
         """Restart it bound to every interface (the judge's explicit choice, issue 14)."""
         url = self.app.start_pit(lan=True)

@@ -81,8 +81,17 @@ def box_label(text: str, ticked: bool) -> str:
     return f"{_(text)} · " + (_("ticked") if ticked else _("not ticked"))
 
 
-def _row(label: str, widget, row_id: str) -> Horizontal:
-    return Horizontal(Label(label, classes="qd-label"), widget, id=row_id, classes="qd-row")
+def _row(label: str, key: str, widget) -> Horizontal:
+    """A labelled line of the form: ``#row-<key>`` (shown or hidden by the action)."""
+    return Horizontal(Label(label, classes="qd-label"), widget, id=f"row-{key}", classes="qd-row")
+
+
+def _select_row(label: str, key: str, options: list, **kw) -> Horizontal:
+    return _row(label, key, Select(options, id=f"qd-{key}", compact=True, **kw))
+
+
+def _input_row(label: str, key: str, **kw) -> Horizontal:
+    return _row(label, key, Input(id=f"qd-{key}", compact=True, **kw))
 
 
 class DeclareModal(JudgeModal[Declaration | None]):
@@ -118,108 +127,56 @@ class DeclareModal(JudgeModal[Declaration | None]):
                 classes="dialog-title",
             )
             with VerticalScroll():
-                yield _row(
+                yield _select_row(
                     _("Action"),
-                    Select(
-                        [(action_label(x), x) for x in acts],
-                        value=action,
-                        allow_blank=False,
-                        id="qd-action",
-                        compact=True,
-                    ),
-                    "row-action",
+                    "action",
+                    [(action_label(x), x) for x in acts],
+                    value=action,
+                    allow_blank=False,
                 )
-                yield _row(
-                    _("Target"),
-                    Select([], prompt=_("nobody"), id="qd-target", compact=True),
-                    "row-target",
-                )
-                yield _row(
-                    _("Bludger"),
-                    Select([], prompt="—", id="qd-bludger", compact=True),
-                    "row-bludger",
-                )
-                yield _row(
+                yield _select_row(_("Target"), "target", [], prompt=_("nobody"))
+                yield _select_row(_("Bludger"), "bludger", [], prompt="—")
+                yield _input_row(
                     _("Ring (private)"),
-                    Input(
-                        value=(c.ring or "") if c.action in SHOTS else "",
-                        password=True,
-                        placeholder="l / m / r",
-                        id="qd-secret-ring",
-                        compact=True,
-                    ),
-                    "row-secret-ring",
+                    "secret-ring",
+                    value=(c.ring or "") if c.action in SHOTS else "",
+                    password=True,
+                    placeholder="l / m / r",
                 )
-                yield _row(
+                yield _select_row(
                     _("Ring"),
-                    Select(
-                        [(_(v), k) for k, v in RING_LABELS.items()],
-                        value=c.ring if c.action == DC.GUARD and c.ring else Select.NULL,
-                        prompt=_("not named"),
-                        id="qd-ring",
-                        compact=True,
-                    ),
-                    "row-ring",
+                    "ring",
+                    [(_(v), k) for k, v in RING_LABELS.items()],
+                    value=c.ring if c.action == DC.GUARD and c.ring else Select.NULL,
+                    prompt=_("not named"),
                 )
                 if p.position != KEEPER:
-                    yield _row(
-                        _("Where"),
-                        Select(
-                            zones,
-                            value=c.zone or self.state.zone_of(self.pid) or Select.NULL,
-                            prompt=_("not said"),
-                            id="qd-zone",
-                            compact=True,
-                        ),
-                        "row-zone",
-                    )
-                yield _row(
+                    zone = c.zone or self.state.zone_of(self.pid) or Select.NULL
+                    yield _select_row(_("Where"), "zone", zones, value=zone, prompt=_("not said"))
+                known = c.feint in {v for _l, v in feints}
+                yield _select_row(
                     _("Feint"),
-                    Select(
-                        feints,
-                        value=c.feint if c.feint in {v for _l, v in feints} else Select.NULL,
-                        prompt=_("no feint"),
-                        id="qd-feint",
-                        compact=True,
-                    ),
-                    "row-feint",
+                    "feint",
+                    feints,
+                    value=c.feint if known else Select.NULL,
+                    prompt=_("no feint"),
                 )
-                yield _row(
-                    _("Feint bonus"),
-                    Input(
-                        value=str(c.feint_bonus) if c.feint_bonus else "",
-                        restrict=r"\d*",
-                        id="qd-bonus",
-                        compact=True,
-                    ),
-                    "row-bonus",
-                )
+                bonus = str(c.feint_bonus) if c.feint_bonus else ""
+                yield _input_row(_("Feint bonus"), "bonus", value=bonus, restrict=r"\d*")
                 yield _row(
                     _("Push"),
+                    "push",
                     Checkbox(box_label(PUSH_LABEL, c.push), c.push, id="qd-push", compact=True),
-                    "row-push",
                 )
-                yield _row(
+                yield _select_row(
                     _("If pushed"),
-                    Select(
-                        [(_("push back"), DC.PUSH_BACK), (_("dodge"), DC.DODGE_PUSH)],
-                        value=c.response or Select.NULL,
-                        prompt="—",
-                        id="qd-response",
-                        compact=True,
-                    ),
-                    "row-response",
+                    "response",
+                    [(_("push back"), DC.PUSH_BACK), (_("dodge"), DC.DODGE_PUSH)],
+                    value=c.response or Select.NULL,
+                    prompt="—",
                 )
-                yield _row(
-                    _("Post number"),
-                    Input(
-                        value=str(c.post_order) if c.post_order else "",
-                        restrict=r"\d*",
-                        id="qd-order",
-                        compact=True,
-                    ),
-                    "row-order",
-                )
+                order = str(c.post_order) if c.post_order else ""
+                yield _input_row(_("Post number"), "order", value=order, restrict=r"\d*")
                 for flag, text in FLAG_LABELS.items():
                     yield Checkbox(
                         box_label(text, flag in c.flags),
@@ -400,6 +357,3 @@ class DeclareModal(JudgeModal[Declaration | None]):
     @on(Input.Submitted)
     def _submitted(self) -> None:
         self.action_save()
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -15,8 +15,9 @@ from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import Feint, FeintCatalogue
 from fieldjudge.rules.quidditch.feints import SITUATION_NAMES_RU, SITUATION_RANGES, SITUATIONS
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values, parse_check
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.table import RowTable
 
 SITUATION_ALIASES = {**{s: s for s in SITUATIONS}, **{v: k for k, v in SITUATION_NAMES_RU.items()}}
 
@@ -74,38 +75,35 @@ class FeintsScreen(JudgeScreen):
         yield Header()
         with Vertical():
             yield Static(_("Feints (rule 12)"), classes="pane-title")
-            yield DataTable(id="qf-feints", cursor_type="row", zebra_stripes=True)
+            yield RowTable(id="qf-feints")
         yield Footer()
 
+    @property
+    def table(self) -> RowTable:
+        return self.query_one("#qf-feints", RowTable)
+
     def on_mount(self) -> None:
-        t = self.query_one("#qf-feints", DataTable)
-        t.add_columns(_("Feint"), _("Situations"), _("Bonus"), _("Group (4)"))
+        self.table.add_columns(_("Feint"), _("Situations"), _("Bonus"), _("Group (4)"))
         self.refresh_all()
-        t.focus()
+        self.table.focus()
 
     def refresh_all(self) -> None:
-        t = self.query_one("#qf-feints", DataTable)
-        row = t.cursor_row
-        t.clear()
-        for f in self.feints:
-            t.add_row(
+        self.table.refill(
+            (
                 f.name,
                 ", ".join(SITUATION_NAMES_RU[s] for s in f.situations),
                 f"+{f.bonus_min}…{f.bonus_max}" if f.bonus_max else "—",
                 "☑" if f.group else "☐",
             )
-        if t.row_count:
-            t.move_cursor(row=min(row, t.row_count - 1))
+            for f in self.feints
+        )
 
     def _form(self, title: str, f: Feint | None, index: int | None) -> None:
         others = {x.name for i, x in enumerate(self.feints) if i != index}
 
-        def check(v: Values) -> str | None:
-            try:
-                feint = parse_feint(v)
-            except ValueError as exc:
-                return str(exc)
-            return _("A feint with this name exists") if feint.name in others else None
+        def check(v: Values) -> None:
+            if parse_feint(v).name in others:
+                raise ValueError(_("A feint with this name exists"))
 
         def done(v: Values | None) -> None:
             if v is None:
@@ -133,7 +131,7 @@ class FeintsScreen(JudgeScreen):
                     Field("min", _("Bonus from"), str(f.bonus_min) if f else "0", restrict=r"\d*"),
                     Field("max", _("Bonus to"), str(f.bonus_max) if f else "0", restrict=r"\d*"),
                 ],
-                check,
+                parse_check(check),
                 note=", ".join(SITUATIONS),
             ),
             done,
@@ -146,7 +144,7 @@ class FeintsScreen(JudgeScreen):
     def action_edit(self) -> None:
         if not self.feints:
             return
-        i = self.query_one("#qf-feints", DataTable).cursor_row
+        i = self.table.cursor_row
         self._form(_("Edit feint"), self.feints[i], i)
 
     def action_add(self) -> None:
@@ -154,7 +152,7 @@ class FeintsScreen(JudgeScreen):
 
     def action_remove(self) -> None:
         if self.feints:
-            del self.feints[self.query_one("#qf-feints", DataTable).cursor_row]
+            del self.feints[self.table.cursor_row]
             self.refresh_all()
 
     def action_toggle_group(self) -> None:
@@ -162,12 +160,9 @@ class FeintsScreen(JudgeScreen):
         one steal attempt per team and round. g toggles the highlighted feint."""
         if not self.feints:
             return
-        i = self.query_one("#qf-feints", DataTable).cursor_row
+        i = self.table.cursor_row
         self.feints[i] = replace(self.feints[i], group=not self.feints[i].group)
         self.refresh_all()
 
     def action_keep(self) -> None:
         self.dismiss(FeintCatalogue(self.feints))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

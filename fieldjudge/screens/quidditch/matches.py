@@ -26,6 +26,7 @@ from fieldjudge.screens.quidditch.result import seed_message
 from fieldjudge.screens.quidditch.round import RoundScreen
 from fieldjudge.screens.quidditch.setup import MatchSetupScreen
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import (
     TOURNAMENT_FILE,
     DamagedFile,
@@ -83,11 +84,15 @@ class MatchesScreen(JudgeScreen):
         yield Header()
         with Vertical():
             yield Static("", id="qm-title", classes="pane-title")
-            yield DataTable(id="qm-matches", cursor_type="row", zebra_stripes=True)
+            yield RowTable(id="qm-matches")
         yield Footer()
 
+    @property
+    def table(self) -> RowTable:
+        return self.query_one("#qm-matches", RowTable)
+
     def on_mount(self) -> None:
-        table = self.query_one("#qm-matches", DataTable)
+        table = self.table
         table.add_columns(_("Match"), _("Teams"), _("Round"), _("Score"), _("State"))
         self.reload()
         table.focus()
@@ -97,8 +102,7 @@ class MatchesScreen(JudgeScreen):
 
     def reload(self) -> None:
         t = self.app.tournament
-        table = self.query_one("#qm-matches", DataTable)
-        table.clear()
+        self.table.clear()  # the cursor back on the first match
         if t is None:
             return
         rows = match_list(t)
@@ -106,26 +110,30 @@ class MatchesScreen(JudgeScreen):
             f"{t.name} · {t.folder}"
             + ("" if rows else "  —  " + _("no matches yet: press n (or d for a demo)"))
         )
-        for r in rows:
-            table.add_row(
-                r["id"],
-                r["teams"],
-                str(r["round"]),
-                r["score"],
-                _("over") if r["ended"] else _("playing"),
-                key=r["id"],
-            )
+        self.table.refill(
+            (
+                (
+                    r["id"],
+                    r["teams"],
+                    str(r["round"]),
+                    r["score"],
+                    _("over") if r["ended"] else _("playing"),
+                )
+                for r in rows
+            ),
+            [r["id"] for r in rows],
+        )
 
     @on(DataTable.RowSelected, "#qm-matches")
     def _chosen(self, event: DataTable.RowSelected) -> None:
         self.open_match(str(event.row_key.value))
 
     def action_open(self) -> None:
-        table = self.query_one("#qm-matches", DataTable)
-        if table.row_count == 0:
+        match_id = self.table.cursor_key()
+        if match_id is None:
             self.notify(_("No match to open"), severity="warning")
             return
-        self.open_match(str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value))
+        self.open_match(match_id)
 
     def open_match(self, match_id: str, show_hash: bool = False) -> None:
         try:

@@ -3,6 +3,8 @@ entered, resolve / void / export (issue 6). All match logic is in ``quidditch_se
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,10 +16,18 @@ from fieldjudge.rules.quidditch import Declaration, check_post_order
 from fieldjudge.rules.quidditch import declarations as DC
 from fieldjudge.rules.quidditch.state import HELD, LOOSE
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.dialogs.forms import (
+    ConfirmScreen,
+    Field,
+    FormScreen,
+    MessageScreen,
+    Values,
+    parse_check,
+)
 from fieldjudge.screens.quidditch.declare import DeclareModal, action_label
 from fieldjudge.screens.quidditch.result import ResultScreen, seed_message
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services.quidditch import QuidditchSession, SessionError
 
 ORDER_RULES = {
@@ -64,14 +74,14 @@ class RoundScreen(JudgeScreen):
         yield Header()
         with Vertical(id="qr-body"):
             yield Static("", id="qr-status", classes="qr-status")
-            yield DataTable(id="qr-players", cursor_type="row", zebra_stripes=True)
+            yield RowTable(id="qr-players")
             # the highlighted player's declaration whole: the column is cut at 80×24
             yield Static("", id="qr-declared", classes="qr-declared")
             yield Static("", id="qr-hint", classes="qr-hint")
         yield Footer()
 
     def on_mount(self) -> None:
-        t = self.query_one("#qr-players", DataTable)
+        t = self.table
         # issue 12: at 80x24 the Post and Warnings columns stay visible: they come before
         # the wide ones (the declaration is last, cut at the screen's edge)
         t.add_columns(
@@ -109,23 +119,21 @@ class RoundScreen(JudgeScreen):
         if s.passes_resolved:  # 0, 5: posted within this round already
             status += "  ·  " + _("passes posted: {n}").format(n=len(s.passes_resolved))
         self.query_one("#qr-status", Static).update(status)
-        table = self.query_one("#qr-players", DataTable)
-        row = table.cursor_row
-        table.clear()
+        rows = []
         for i, p in enumerate(setup.players, 1):
             d = self.decls.get(p.id)
-            table.add_row(
-                str(i),
-                setup.label(p.id),
-                str(d.post_order) if d and d.post_order else "",
-                str(s.player_warnings.get(p.id, 0) or ""),
-                _(p.position.capitalize()),
-                self.state_text(p.id),
-                self.decl_text(d),
-                key=p.id,
+            rows.append(
+                (
+                    str(i),
+                    setup.label(p.id),
+                    str(d.post_order) if d and d.post_order else "",
+                    str(s.player_warnings.get(p.id, 0) or ""),
+                    _(p.position.capitalize()),
+                    self.state_text(p.id),
+                    self.decl_text(d),
+                )
             )
-        if table.row_count:
-            table.move_cursor(row=min(row, table.row_count - 1))
+        self.table.refill(rows, [p.id for p in setup.players])
         self.show_declared()
         posted = sum(1 for pid in self.decls if s.is_active(pid))
         warn = ", ".join(f"{t.name} {s.team_warnings.get(t.key, 0)}" for t in setup.teams)
@@ -176,25 +184,23 @@ class RoundScreen(JudgeScreen):
     def show_declared(self) -> None:
         """The highlighted player's declaration in full under the table (issue 25, item 7:
         the «Declared» column is the last, cut at the 80th column)."""
-        table = self.query_one("#qr-players", DataTable)
-        line = self.query_one("#qr-declared", Static)
-        if not table.row_count:
-            line.update("")
-            return
-        pid = str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value)
-        d = self.decls.get(pid)
-        label = self.state.setup.label(pid)
-        line.update(f"{_('Declared')} · {label}: {self.decl_text(d)}" if d else "")
+        pid = self.highlighted()
+        d = self.decls.get(pid) if pid is not None else None
+        label = self.state.setup.label(pid) if d else ""
+        self.query_one("#qr-declared", Static).update(
+            f"{_('Declared')} · {label}: {self.decl_text(d)}" if d else ""
+        )
 
     @on(DataTable.RowSelected, "#qr-players")
     def _row_selected(self) -> None:
         self.action_declare()
 
+    @property
+    def table(self) -> RowTable:
+        return self.query_one("#qr-players", RowTable)
+
     def highlighted(self) -> str | None:
-        table = self.query_one("#qr-players", DataTable)
-        if table.row_count == 0:
-            return None
-        return str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value)
+        return self.table.cursor_key()
 
     def _playable(self, pid: str | None) -> bool:
         if pid is None:
@@ -232,7 +238,7 @@ class RoundScreen(JudgeScreen):
             old = self.decls.get(pid)
             self.set_decl(pid, Declaration(pid, post_order=old.post_order if old else 0))
             # issue 12: Space moves on to the next player
-            table = self.query_one("#qr-players", DataTable)
+            table = self.table
             if table.cursor_row < table.row_count - 1:
                 table.move_cursor(row=table.cursor_row + 1)
 
@@ -249,22 +255,14 @@ class RoundScreen(JudgeScreen):
             if (d := self.decls.get(p.id)) and d.post_order
         )
 
-        def check(v: Values) -> str | None:
-            try:
-                self._parse_order(v["order"])
-            except ValueError as exc:
-                return str(exc)
-            return None
-
         def done(v: Values | None) -> None:
             if v is None:
                 return
             order = self._parse_order(v["order"])
             for pid, d in list(self.decls.items()):
-                self.decls[pid] = Declaration.from_dict({**d.to_dict(), "post_order": 0})
+                self.decls[pid] = replace(d, post_order=0)
             for n, pid in enumerate(order, 1):
-                d = self.decls.get(pid) or Declaration(pid)
-                self.decls[pid] = Declaration.from_dict({**d.to_dict(), "post_order": n})
+                self.decls[pid] = replace(self.decls.get(pid) or Declaration(pid), post_order=n)
             self.session.save_draft(self.state.round_no, self.decls)
             self.refresh_all()
 
@@ -278,7 +276,7 @@ class RoundScreen(JudgeScreen):
                         " ".join(str(i) for _n, i in current),
                     )
                 ],
-                check,
+                parse_check(lambda v: self._parse_order(v["order"])),
                 note=_("Players listed here count as posted; the check follows rule 0 / 11.2."),
             ),
             done,
@@ -299,38 +297,41 @@ class RoundScreen(JudgeScreen):
         return out
 
     # -- resolving ----------------------------------------------------------------------
-    def refused_closed(self) -> bool:
-        """After the seed was revealed the match is closed: no roll is possible with that
-        seed; the screen says a new match with a new committed seed is needed."""
-        why = self.session.closed_refusal()
-        if why:
+    def resolvable(self) -> bool:
+        """Whether a step may be resolved now. After the seed was revealed the match is
+        closed: no roll is possible with that seed; the screen says a new match with a new
+        committed seed is needed. Nor once the match is over."""
+        if why := self.session.closed_refusal():
             self.app.push_screen(MessageScreen(_("The match is closed"), why))
-        return bool(why)
-
-    def action_resolve_passes(self) -> None:
-        """0, 5: resolve and post the pass catches entered so far, within the round."""
-        if self.refused_closed():
-            return
+            return False
         if self.state.ended:
             self.notify(_("The match is over"), severity="warning")
-            return
-        s = self.state
-        decls = [d for p, d in self.decls.items() if s.is_active(p)]
+        return not self.state.ended
+
+    def post(self, resolve, decls: list[Declaration], failed: str, *, round_done: bool) -> None:
+        """Resolve through the session (a round, or the passes so far); its post is copied
+        and shown; a refusal is shown with its reason."""
         try:
-            res = self.session.resolve_passes(decls, judge=getattr(self.app, "judge", ""))
+            res = resolve(decls, judge=getattr(self.app, "judge", ""))
         except SessionError as exc:
-            self.app.push_screen(MessageScreen(_("Cannot resolve the passes"), str(exc)))
+            self.app.push_screen(MessageScreen(failed, str(exc)))
             return
         self.app.copy_to_clipboard(res.post)
+        if round_done:
+            self.decls = {}
         self.state = self.session.state
         self.refresh_all()
         self.app.push_screen(ResultScreen(res))
 
+    def action_resolve_passes(self) -> None:
+        """0, 5: resolve and post the pass catches entered so far, within the round."""
+        if self.resolvable():
+            decls = [d for p, d in self.decls.items() if self.state.is_active(p)]
+            failed = _("Cannot resolve the passes")
+            self.post(self.session.resolve_passes, decls, failed, round_done=False)
+
     def action_resolve(self) -> None:
-        if self.refused_closed():
-            return
-        if self.state.ended:
-            self.notify(_("The match is over"), severity="warning")
+        if not self.resolvable():
             return
         s = self.state
         decls = {p: d for p, d in self.decls.items() if s.is_active(p)}
@@ -350,16 +351,7 @@ class RoundScreen(JudgeScreen):
         self.app.push_screen(ConfirmScreen("\n".join(lines)), done)
 
     def _resolve(self, decls: list[Declaration]) -> None:
-        try:
-            res = self.session.resolve(decls, judge=getattr(self.app, "judge", ""))
-        except SessionError as exc:
-            self.app.push_screen(MessageScreen(_("Cannot resolve the round"), str(exc)))
-            return
-        self.app.copy_to_clipboard(res.post)
-        self.decls = {}
-        self.state = self.session.state
-        self.refresh_all()
-        self.app.push_screen(ResultScreen(res))
+        self.post(self.session.resolve, decls, _("Cannot resolve the round"), round_done=True)
 
     def action_void(self) -> None:
         why = self.session.can_void()

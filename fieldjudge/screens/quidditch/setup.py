@@ -14,14 +14,22 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import CsvImportError, read_csv_file
-from fieldjudge.i18n import _, ngettext, rule_text
-from fieldjudge.rules.names import name_problem
+from fieldjudge.i18n import _, ngettext
 from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
 from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.dialogs.forms import (
+    Field,
+    FormScreen,
+    MessageScreen,
+    Values,
+    name_check,
+    parse_check,
+    typed,
+)
 from fieldjudge.screens.quidditch.feints import FeintsScreen
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services.quidditch import (
     RosterRow,
     SessionError,
@@ -39,17 +47,9 @@ SKILL_FIELDS = (
     ("beater_accuracy_per_match", "Beater accuracy per match, %"),
 )
 END_LABELS = {"snitch": "snitch only", "points": "points limit", "rounds": "round limit"}
-END_ALIASES = {
-    "s": "snitch",
-    "p": "points",
-    "r": "rounds",
-    "с": "snitch",
-    "о": "points",
-    "р": "rounds",
-    "снитч": "snitch",
-    "очки": "points",
-    "раунды": "rounds",
-}
+END_ALIASES = typed(
+    {"snitch": ("s", "с", "снитч"), "points": ("p", "о", "очки"), "rounds": ("r", "р", "раунды")}
+)
 #: 9: the end conditions as the judge types them (the form shows the UI language's word)
 END_WORDS = {"snitch": "snitch", "points": "points", "rounds": "rounds"}
 
@@ -60,30 +60,15 @@ INTERCEPTION_LABELS = {
     "contest": "contest: the receiver also draws, the higher value takes the ball",
 }
 VANISH_LABELS = {"per_round": "every round of a chase", "per_chase": "once per chase"}
-INTERCEPTION_ALIASES = {
-    "flat": "flat",
-    "contest": "contest",
-    "f": "flat",
-    "c": "contest",
-    "простой": "flat",
-    "п": "flat",
-    "спор": "contest",
-    "с": "contest",
-}
-VANISH_ALIASES = {
-    "per_round": "per_round",
-    "per_chase": "per_chase",
-    "round": "per_round",
-    "chase": "per_chase",
-    "every round": "per_round",
-    "once a chase": "per_chase",
-    "каждый круг": "per_round",
-    "круг": "per_round",
-    "к": "per_round",
-    "раз за погоню": "per_chase",
-    "погоня": "per_chase",
-    "п": "per_chase",
-}
+INTERCEPTION_ALIASES = typed(
+    {"flat": ("flat", "f", "простой", "п"), "contest": ("contest", "c", "спор", "с")}
+)
+VANISH_ALIASES = typed(
+    {
+        "per_round": ("per_round", "round", "every round", "каждый круг", "круг", "к"),
+        "per_chase": ("per_chase", "chase", "once a chase", "раз за погоню", "погоня", "п"),
+    }
+)
 #: 5 and 9 as the judge types them (the form shows the UI language's word)
 SETTING_WORDS = {
     "flat": "flat",
@@ -135,14 +120,19 @@ class MatchSetupScreen(JudgeScreen):
         yield Header()
         with Vertical():
             yield Static("", id="qs-summary", classes="qr-status")
-            yield DataTable(id="qs-roster", cursor_type="row", zebra_stripes=True)
+            yield RowTable(id="qs-roster")
         yield Footer()
 
+    @property
+    def table(self) -> RowTable:
+        return self.query_one("#qs-roster", RowTable)
+
     def on_mount(self) -> None:
-        t = self.query_one("#qs-roster", DataTable)
-        t.add_columns("№", _("Team"), _("Position"), _("Name"), _("Matches"), _("Practices"))
+        self.table.add_columns(
+            "№", _("Team"), _("Position"), _("Name"), _("Matches"), _("Practices")
+        )
         self.refresh_all()
-        t.focus()
+        self.table.focus()
 
     def teams(self) -> list[str]:
         return list(dict.fromkeys(r.team for r in self.rows))
@@ -162,20 +152,10 @@ class MatchSetupScreen(JudgeScreen):
             + _("Snitch vanishing (9)")
             + f": {_(VANISH_LABELS[s.vanish_mode])}"
         )
-        table = self.query_one("#qs-roster", DataTable)
-        row = table.cursor_row
-        table.clear()
-        for i, r in enumerate(self.rows, 1):
-            table.add_row(
-                str(i),
-                r.team,
-                _(r.position.capitalize()),
-                r.name,
-                str(r.matches),
-                str(r.practices),
-            )
-        if table.row_count:
-            table.move_cursor(row=min(row, table.row_count - 1))
+        self.table.refill(
+            (str(i), r.team, _(r.position.capitalize()), r.name, str(r.matches), str(r.practices))
+            for i, r in enumerate(self.rows, 1)
+        )
 
     # -- players ------------------------------------------------------------------------
     @on(DataTable.RowSelected, "#qs-roster")
@@ -183,14 +163,14 @@ class MatchSetupScreen(JudgeScreen):
         self.action_edit_player()
 
     def action_edit_player(self) -> None:
-        i = self.query_one("#qs-roster", DataTable).cursor_row
+        i = self.table.cursor_row
         r = self.rows[i]
 
         def check(v: Values) -> str | None:
             if not v["name"]:
                 return _("The name is required")
-            if problem := name_problem(v["name"].strip()):
-                return _("Name") + " " + rule_text(problem)
+            if problem := name_check(_("Name"), v["name"]):
+                return problem
             if not (v["matches"] or "0").isdigit() or not (v["practices"] or "0").isdigit():
                 return _("Matches and practices are whole numbers")
             return None
@@ -274,14 +254,8 @@ class MatchSetupScreen(JudgeScreen):
                 return _("The match and both teams need names")
             if v["a"] == v["b"]:
                 return _("The teams need different names")
-            for team in (v["a"], v["b"]):
-                if problem := name_problem(team.strip()):
-                    return _("Team name") + " " + rule_text(problem)
-            try:
-                parse(v)
-            except ValueError as exc:
-                return str(exc)
-            return None
+            problems = (name_check(_("Team name"), v[k]) for k in ("a", "b"))
+            return next((p for p in problems if p), None) or parse_check(parse)(v)
 
         def done(v: Values | None) -> None:
             if v is None:
@@ -391,6 +365,3 @@ class MatchSetupScreen(JudgeScreen):
             self.app.push_screen(MessageScreen(_("The match is not ready"), str(exc)))
             return
         self.dismiss(setup)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

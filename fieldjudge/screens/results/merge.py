@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,10 @@ from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values, head_judge_form
 from fieldjudge.screens.game.text import Namer, clock, describe
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import DamagedFile, StoreError
 from fieldjudge.services.sync import merge
 from fieldjudge.services.sync.merge_view import ConflictView, all_conflicts
@@ -49,9 +51,9 @@ class MergeScreen(JudgeScreen):
         yield Static(_("Merge laptops"), classes="pane-title")
         yield Static("", id="merge-report", markup=False)
         yield Static(_("Conflicts for the head judge to choose"), classes="pane-title")
-        yield DataTable(id="conflicts", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="conflicts")
         yield Static(_("Tournament files differ"), classes="pane-title")
-        yield DataTable(id="tournament-conflicts", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="tournament-conflicts")
         with VerticalScroll(id="conflict-detail-pane"):
             yield Static("", id="conflict-detail", markup=False)
         yield Footer()
@@ -88,22 +90,14 @@ class MergeScreen(JudgeScreen):
 
     @on(DataTable.RowHighlighted, "#conflicts")
     def show_detail(self) -> None:
-        table = self.query_one("#conflicts", DataTable)
-        detail = self.query_one("#conflict-detail", Static)
-        if table.row_count == 0:
-            detail.update("")
-            return
-        key = str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value)
-        view = self.views.get(key)
-        detail.update(conflict_detail(view) if view else "")
+        view = self.views.get(self.query_one("#conflicts", RowTable).cursor_key() or "")
+        self.query_one("#conflict-detail", Static).update(conflict_detail(view) if view else "")
 
     @on(DataTable.RowHighlighted, "#tournament-conflicts")
     def show_difference(self) -> None:
-        diffs = self.query_one("#tournament-conflicts", DataTable)
-        if diffs.row_count == 0:
-            return
-        key = str(diffs.coordinate_to_cell_key(diffs.cursor_coordinate)[0].value)
-        c = self.differences.get(key)
+        c = self.differences.get(
+            self.query_one("#tournament-conflicts", RowTable).cursor_key() or ""
+        )
         if c is None:
             return
         what, ours, theirs = difference_cells(c, self.app.tournament.team_names())
@@ -147,16 +141,15 @@ class MergeScreen(JudgeScreen):
         self.query_one("#merge-report", Static).update(text)
 
     def action_keep(self, which: str) -> None:
-        diffs = self.query_one("#tournament-conflicts", DataTable)
-        table = self.query_one("#conflicts", DataTable)
+        diffs = self.query_one("#tournament-conflicts", RowTable)
+        table = self.query_one("#conflicts", RowTable)
         if diffs.row_count and (diffs.has_focus or table.row_count == 0):
             self.decide_difference(which)
             return
-        if table.row_count == 0:
+        if (key := table.cursor_key()) is None:
             self.notify(_("No conflicts"), severity="warning")
             return
-        row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
-        path = Path(str(row_key.value))
+        path = Path(key)
         view = self.views.get(str(path))
         label = " ".join(conflict_game(view)) if view else path.name.split("--")[0]
         question = (
@@ -165,26 +158,18 @@ class MergeScreen(JudgeScreen):
             else _("Replace this laptop's log of {game} with the other copy?")
         ).format(game=label)
 
-        def done(values: Values | None) -> None:
-            if not values:
-                return
-            try:
-                kept = merge.resolve(self.app.tournament, path, which, values["pin"])
-            except (StoreError, OSError) as exc:
-                self.show(str(exc))
-                return
-            self.show(_("Done; the copy not chosen is kept as") + f" {kept}")
-            self.reload()
-            self.app.refresh_home()
+        def act(pin: str) -> str:
+            kept = merge.resolve(self.app.tournament, path, which, pin)
+            return _("Done; the copy not chosen is kept as") + f" {kept}"
 
-        self.app.push_screen(secret_form(question), done)
+        self.with_secret(question, act, retry=False)
 
     def decide_difference(self, which: str) -> None:
         """Keep this laptop's or take the other laptop's team, player, game or setting (the
         head judge's secret asked; a refusal reopens the form with the reason)."""
-        diffs = self.query_one("#tournament-conflicts", DataTable)
-        row_key, _col = diffs.coordinate_to_cell_key(diffs.cursor_coordinate)
-        c = self.differences.get(str(row_key.value))
+        c = self.differences.get(
+            self.query_one("#tournament-conflicts", RowTable).cursor_key() or ""
+        )
         if c is None:
             return
         what, ours, theirs = difference_cells(c, self.app.tournament.team_names())
@@ -193,24 +178,29 @@ class MergeScreen(JudgeScreen):
             if which == "ours"
             else _("Take the other laptop's {what}: {value}?")
         ).format(what=what, value=ours if which == "ours" else theirs)
-        self.ask_secret(question, c, which)
 
-    def ask_secret(self, question: str, c: TournamentConflict, which: str, error: str = "") -> None:
-        def done(values: Values | None) -> None:
-            if not values:
-                return
+        def act(pin: str) -> str:
+            decide(self.app.tournament, c, which, pin)
+            return _("Decided; the decision is recorded, signed by the head judge")
+
+        self.with_secret(question, act, retry=True)
+
+    def with_secret(self, question: str, act: Callable[[str], str], *, retry: bool) -> None:
+        """The head judge's secret asked, then ``act(secret)``, which returns what to report;
+        a refusal is shown (``retry``: in words, and the form opens again with it)."""
+
+        def run(values: Values) -> str:
             try:
-                decide(self.app.tournament, c, which, values["pin"])
+                said = act(values["pin"])
             except (StoreError, OSError) as exc:
-                why = rule_text(exc)
-                self.show(why)
-                self.ask_secret(question, c, which, why)
-                return
-            self.show(_("Decided; the decision is recorded, signed by the head judge"))
+                self.show(why := rule_text(exc) if retry else str(exc))
+                return why if retry else ""
+            self.show(said)
             self.reload()
             self.app.refresh_home()
+            return ""
 
-        self.app.push_screen(secret_form(question, error), done)
+        head_judge_form(self.app, question, [], lambda _v: None, run)
 
 
 WHAT_TEXT = {
@@ -348,13 +338,3 @@ def report_lines(report: merge.MergeReport) -> list[str]:
         )
     out.extend(_("Error") + f": {e}" for e in report.errors)
     return out
-
-
-def secret_form(question: str, error: str = "") -> FormScreen:
-    """The head judge's secret asked for a decision (``error``: why the last try was refused)."""
-    return FormScreen(
-        question,
-        [Field("pin", _("Head judge's secret"), password=True)],
-        lambda v: None if v["pin"] else _("Type the head judge's secret"),
-        note=f"⚠ {error}" if error else "",
-    )

@@ -18,10 +18,17 @@ from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.messages import rule
 from fieldjudge.rules.timefmt import format_game_clock as game_time
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.dialogs.forms import ConfirmScreen, Field, FormScreen, Values
+from fieldjudge.screens.dialogs.forms import (
+    ConfirmScreen,
+    Field,
+    FormScreen,
+    Values,
+    head_judge_form,
+    typed,
+)
 from fieldjudge.screens.game.text import Namer, describe, event_no, reason_label
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import Refused, StoreError
+from fieldjudge.services import StoreError
 from fieldjudge.services.paintball import results, standings
 from fieldjudge.services.paintball.protocol import GameProtocol
 from fieldjudge.services.paintball.protocol_doc import (
@@ -197,18 +204,23 @@ class ProtocolScreen(JudgeScreen):
     def protocol(self) -> GameProtocol:
         return GameProtocol(self.t, self.game_id, self.judge)
 
-    def _do(self, act: Callable[[], object]) -> bool:
-        """Run one intent of the game's protocol; show its refusal (citing the section)."""
+    def _do(self, act: Callable[[], object]) -> str:
+        """Run one intent of the game's protocol; show its refusal (citing the section)
+        and return it ("" when done)."""
         try:
             act()
         except StoreError as exc:
-            self.say(_(rule_text(exc, self.view.names if self.view else None)))
+            self.say(why := self.why(exc))
             self.reload()
-            return False
+            return why
         self.say("")
         self.reload()
         self.app.refresh_home()
-        return True
+        return ""
+
+    def why(self, exc: StoreError) -> str:
+        """A refusal in the UI language, the teams named as in this protocol."""
+        return _(rule_text(exc, self.view.names if self.view else None))
 
     def action_submit(self) -> None:
         def done(ok: bool | None) -> None:
@@ -287,8 +299,6 @@ class ProtocolScreen(JudgeScreen):
                     return _("Game points are whole numbers")
             if not vals["reason"]:
                 return _("A correction needs a reason")
-            if not vals["pin"]:
-                return _("Type the head judge's secret")
             return None
 
         def run(values: Values) -> None:
@@ -321,18 +331,15 @@ class ProtocolScreen(JudgeScreen):
                     now_code,
                     restrict=r"[hfdHFD]?[12]?",
                 ),
-                Field(
-                    "a",
-                    f"{v.name(a)}: {_('game points')} ({_('empty: by 30.01')})",
-                    restrict=r"-?\d*",
-                ),
-                Field(
-                    "b",
-                    f"{v.name(b)}: {_('game points')} ({_('empty: by 30.01')})",
-                    restrict=r"-?\d*",
+                *(
+                    Field(
+                        k,
+                        f"{v.name(x)}: {_('game points')} ({_('empty: by 30.01')})",
+                        restrict=r"-?\d*",
+                    )
+                    for k, x in (("a", a), ("b", b))
                 ),
                 Field("reason", _("Reason")),
-                Field("pin", _("Head judge's secret"), password=True),
             ],
             check,
             run,
@@ -351,8 +358,6 @@ class ProtocolScreen(JudgeScreen):
                 return _("Reason: late or refused")
             if no_show_cause(vals["cause"]) is None:
                 return _("Caused by: team or organisers (32.03)")
-            if not vals["pin"]:
-                return _("Type the head judge's secret")
             return None
 
         def run(values: Values) -> None:
@@ -369,7 +374,6 @@ class ProtocolScreen(JudgeScreen):
             ),
             Field("reason", _("Reason: late or refused"), _("late")),
             Field("cause", _("Caused by: team or organisers (32.03)"), _("team")),
-            Field("pin", _("Head judge's secret"), password=True),
         ]
         self.pin_form(_("Head judge: no-show (32.01)"), fields, check, run)
 
@@ -380,12 +384,8 @@ class ProtocolScreen(JudgeScreen):
         def run(values: Values) -> None:
             self.protocol.replay_no_show(values["pin"])
 
-        self.pin_form(
-            _("Head judge: replay an organisers' no-show (32.03)"),
-            [Field("pin", _("Head judge's secret"), password=True)],
-            lambda v: None if v["pin"] else _("Type the head judge's secret"),
-            run,
-        )
+        title = _("Head judge: replay an organisers' no-show (32.03)")
+        self.pin_form(title, [], lambda _v: None, run)
 
     def action_void_locked(self) -> None:
         """31: the head judge voids a game event of the signed protocol (by its number)."""
@@ -402,8 +402,6 @@ class ProtocolScreen(JudgeScreen):
                 return _("Type the number of an event listed under the protocol")
             if not vals["reason"]:
                 return _("A correction needs a reason")
-            if not vals["pin"]:
-                return _("Type the head judge's secret")
             return None
 
         def run(values: Values) -> None:
@@ -415,7 +413,6 @@ class ProtocolScreen(JudgeScreen):
             [
                 Field("event", _("Event number (#, listed under the protocol)"), restrict=r"#?\d*"),
                 Field("reason", _("Reason")),
-                Field("pin", _("Head judge's secret"), password=True),
             ],
             check,
             run,
@@ -426,89 +423,35 @@ class ProtocolScreen(JudgeScreen):
         the head judge confirms them (y); n writes nothing."""
 
         def answered(yes: bool | None) -> None:
-            if not yes:
+            if yes:
+                self._do(lambda: correct(True))
+            else:
                 self.say(_("Not recorded: the correction contradicts 30.01"))
-                return
-            try:
-                correct(True)
-            except StoreError as exc:
-                self.say(_(rule_text(exc, self.view.names if self.view else None)))
-                return
-            self.say("")
-            self.reload()
-            self.app.refresh_home()
 
         text = f"{_('Record these points against 30.01?')}\n{question}"
         self.app.push_screen(ConfirmScreen(text), answered)
 
-    def pin_form(
-        self,
-        title: str,
-        fields: list[Field],
-        check: Callable[[Values], str | None],
-        run: Callable[[Values], object],
-        error: str = "",
-    ) -> None:
-        """A head judge's form with his secret: when the action is refused (a wrong secret, a
-        rule), the form opens again with everything typed kept (the secret cleared) and the
-        reason shown."""
-
-        def done(values: Values | None) -> None:
-            if not values:
-                return
-            try:
-                run(values)
-            except StoreError as exc:
-                why = _(rule_text(exc, self.view.names if self.view else None))
-                kept = [
-                    Field(
-                        f.key,
-                        f.label,
-                        "" if f.password else values.get(f.key, f.value),
-                        f.password,
-                        f.placeholder,
-                        f.restrict,
-                    )
-                    for f in fields
-                ]
-                self.reload()
-                self.say(why)
-                self.pin_form(title, kept, check, run, why)
-                return
-            self.say("")
-            self.reload()
-            self.app.refresh_home()
-
-        self.app.push_screen(
-            FormScreen(title, fields, check, note=f"⚠ {error}" if error else ""), done
-        )
+    def pin_form(self, title: str, fields: list[Field], check, run) -> None:
+        """A head judge's form with his secret, opened again after a refusal; ``run``
+        is one intent of the protocol."""
+        head_judge_form(self.app, title, fields, check, lambda v: self._do(lambda: run(v)))
 
 
-_CAUSES = {
-    "team": "team",
-    "t": "team",
-    "команда": "team",
-    "к": "team",
-    "organisers": "organisers",
-    "organizers": "organisers",
-    "o": "organisers",
-    "организаторы": "organisers",
-    "о": "organisers",
-}
+_CAUSES = typed(
+    {
+        "team": ("team", "t", "команда", "к"),
+        "organisers": ("organisers", "organizers", "o", "организаторы", "о"),
+    }
+)
 
 
 #: 32.01: why a team did not play, as typed (English or Russian) → the stored code
-_REASONS = {
-    "late": "late",
-    "l": "late",
-    "опоздание": "late",
-    "опоздали": "late",
-    "о": "late",
-    "refused": "refused",
-    "r": "refused",
-    "отказ": "refused",
-    "отказались": "refused",
-}
+_REASONS = typed(
+    {
+        "late": ("late", "l", "опоздание", "опоздали", "о"),
+        "refused": ("refused", "r", "отказ", "отказались"),
+    }
+)
 
 
 def no_show_reason(text: str) -> str | None:
@@ -542,10 +485,3 @@ def parse_outcome(code: str, teams) -> tuple[str, str | None] | None:
     if outcome in ("flag_hang", "flag_held") and code[1:] in ("1", "2"):
         return (outcome, teams[int(code[1:]) - 1])
     return None
-
-
-def open_protocol(app, game_id: str) -> None:
-    try:
-        app.push_screen(ProtocolScreen(game_id))
-    except Refused as exc:
-        app.notify(_(rule_text(exc)), severity="error")

@@ -21,7 +21,7 @@ from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.os_errors import os_error_phrase
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.dialogs.forms import YES_NO, Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused, StoreError
@@ -31,17 +31,6 @@ from fieldjudge.services.paintball.standings import scope_lines, standing_rows
 #: ``export(folder, out_dir, fmt, game_id, lang, progress=...)`` -> the files written
 Exporter = Callable[..., list[Path]]
 EXPORT_GROUP = "export"
-#: the export dialog's yes/no answers (Latin and Russian keys)
-YES_NO = {
-    "y": True,
-    "yes": True,
-    "д": True,
-    "да": True,
-    "n": False,
-    "no": False,
-    "н": False,
-    "нет": False,
-}
 
 
 TIE_BREAK_WIDTH = 20  # "личные встречи: очки 1, разница +0" in two lines

@@ -12,17 +12,19 @@ from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import ParseResult, Progress, parse_roster
 from fieldjudge.i18n import _, ngettext, rule_text
-from fieldjudge.rules.names import name_problem
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import (
+    YES_NO,
     ConfirmScreen,
     Field,
     FormScreen,
     MessageScreen,
     Values,
+    name_check,
 )
 from fieldjudge.screens.setup.csv_flow import CsvImportMixin
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import Refused
 from fieldjudge.services.paintball.rosters import RosterEditor
 
@@ -62,10 +64,10 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
         with Horizontal():
             with Vertical(id="teams-pane"):
                 yield Static(_("Teams"), classes="pane-title")
-                yield DataTable(id="teams", cursor_type="row")
+                yield RowTable(id="teams", zebra_stripes=False)
             with Vertical(id="roster-pane"):
                 yield Static(_("Roster"), id="roster-title", classes="pane-title")
-                yield DataTable(id="roster", cursor_type="row", zebra_stripes=True)
+                yield RowTable(id="roster")
         yield Footer()
 
     @property
@@ -77,13 +79,13 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
         return RosterEditor(self.app.tournament)
 
     def on_mount(self) -> None:
-        self.query_one("#teams", DataTable).add_columns(_("Team"), _("Players"))
-        self.query_one("#roster", DataTable).add_columns("№", _("Name"), _("Captain"))
+        self.query_one("#teams", RowTable).add_columns(_("Team"), _("Players"))
+        self.query_one("#roster", RowTable).add_columns("№", _("Name"), _("Captain"))
         self.reload()
-        self.query_one("#teams", DataTable).focus()
+        self.query_one("#teams", RowTable).focus()
 
     def reload(self, select: str | None = None, player: int | None = None) -> None:
-        teams = self.query_one("#teams", DataTable)
+        teams = self.query_one("#teams", RowTable)
         teams.clear()
         counts: dict[str, int] = {}
         for p in self.t.players():
@@ -96,15 +98,11 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
         self.show_roster()
 
     def selected_team(self) -> str | None:
-        teams = self.query_one("#teams", DataTable)
-        if teams.row_count == 0:
-            return None
-        key, _c = teams.coordinate_to_cell_key(teams.cursor_coordinate)
-        return str(key.value)
+        return self.query_one("#teams", RowTable).cursor_key()
 
     @on(DataTable.RowHighlighted, "#teams")
     def show_roster(self) -> None:
-        roster = self.query_one("#roster", DataTable)
+        roster = self.query_one("#roster", RowTable)
         roster.clear()
         tid = self.selected_team()
         if tid is None:
@@ -119,161 +117,119 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
             if p["number"] == self._want_player:
                 roster.move_cursor(row=i)  # the player just edited stays highlighted
 
-    def selected_player(self) -> dict | None:
-        roster = self.query_one("#roster", DataTable)
-        tid = self.selected_team()
-        if tid is None or roster.row_count == 0:
-            return None
-        key, _c = roster.coordinate_to_cell_key(roster.cursor_coordinate)
-        return next((p for p in self.t.players(tid) if str(p["number"]) == key.value), None)
-
-    def _try(self, change, select: str | None = None, player: int | None = None) -> bool:
-        """Run a roster change; a refusal is shown with its reason and changes nothing."""
-        try:
-            change()
-        except Refused as exc:
-            self.app.push_screen(MessageScreen(_("Not changed"), rule_text(exc)))
-            return False
-        self.reload(select=select, player=player)
-        return True
-
-    def action_rename_team(self) -> None:
+    def team_or_say(self) -> str | None:
+        """The highlighted team; None, and the judge told to add one, when there is none."""
         tid = self.selected_team()
         if tid is None:
             self.notify(_("Add a team first (a)"), severity="warning")
+        return tid
+
+    def selected_player(self) -> dict | None:
+        tid, number = self.selected_team(), self.query_one("#roster", RowTable).cursor_key()
+        players = self.t.players(tid) if tid is not None else []
+        return next((p for p in players if str(p["number"]) == number), None)
+
+    def on_player(self, missing: str, act: Callable[[str, dict], None]) -> None:
+        """``act(team, player)`` on the highlighted player of the roster; ``missing`` said
+        when there is none."""
+        tid, p = self.selected_team(), self.selected_player()
+        if tid is None or p is None:
+            self.notify(missing, severity="warning")
+        else:
+            act(tid, p)
+
+    def _try(self, change, select=None, player: int | None = None, *, toast=False) -> None:
+        """Run a roster change and show the list again, the team ``select`` (or
+        ``select(what the change returned)``) highlighted; a refusal is shown with its
+        reason (``toast``: in a notification) and changes nothing."""
+        try:
+            done = change()
+        except Refused as exc:
+            if toast:
+                self.notify(str(exc), severity="error")
+            else:
+                self.app.push_screen(MessageScreen(_("Not changed"), rule_text(exc)))
             return
-        team = self.t.team(tid)
+        self.reload(select=select(done) if callable(select) else select, player=player)
 
-        def done(v: Values | None) -> None:
-            if v is not None:
-                self._try(lambda: self.editor.rename_team(tid, v["name"]), select=tid)
-
+    def ask(self, title: str, fields: list[Field], check, run) -> None:
+        """A form; ``run`` gets its values unless the judge cancels."""
         self.app.push_screen(
-            FormScreen(
-                _("Rename team") + f": {team['name']}",
-                [Field("name", _("Team name"), team["name"])],
-                lambda v: _name_check(_("Team name"), v["name"]),
-            ),
-            done,
+            FormScreen(title, fields, check), lambda v: None if v is None else run(v)
+        )
+
+    def confirm(self, question: str, run) -> None:
+        self.app.push_screen(ConfirmScreen(question), lambda yes: run() if yes else None)
+
+    def action_rename_team(self) -> None:
+        if (tid := self.team_or_say()) is None:
+            return
+        name = self.t.team(tid)["name"]
+        self.ask(
+            _("Rename team") + f": {name}",
+            [Field("name", _("Team name"), name)],
+            _team_check,
+            lambda v: self._try(lambda: self.editor.rename_team(tid, v["name"]), select=tid),
         )
 
     def action_remove_team(self) -> None:
-        tid = self.selected_team()
-        if tid is None:
+        if (tid := self.selected_team()) is None:
             return
-        team = self.t.team(tid)
-
-        def done(yes: bool | None) -> None:
-            if yes:
-                self._try(lambda: self.editor.remove_team(tid))
-
-        self.app.push_screen(
-            ConfirmScreen(_("Remove team {name} and its roster?").format(name=team["name"])),
-            done,
+        name = self.t.team(tid)["name"]
+        self.confirm(
+            _("Remove team {name} and its roster?").format(name=name),
+            lambda: self._try(lambda: self.editor.remove_team(tid)),
         )
 
     def action_edit_player(self) -> None:
-        tid, p = self.selected_team(), self.selected_player()
-        if tid is None or p is None:
-            self.notify(_("No player to edit: pick one in the roster (Tab)"), severity="warning")
-            return
+        self.on_player(_("No player to edit: pick one in the roster (Tab)"), self.edit_player)
 
-        def done(v: Values | None) -> None:
-            if v is None:
-                return
-            number = int(v["number"])
-            captain = v["captain"].lower() in YES
+    def edit_player(self, tid: str, p: dict) -> None:
+        def run(v: Values) -> None:
+            number, captain = int(v["number"]), YES_NO.get(v["captain"].lower(), False)
             self._try(
                 lambda: self.editor.edit_player(tid, p["number"], number, v["name"], captain),
                 select=tid,
                 player=number,
             )
 
-        self.app.push_screen(
-            FormScreen(
-                _("Edit player") + f": {self.t.team(tid)['name']} #{p['number']}",
-                [
-                    Field("number", _("Number"), str(p["number"]), restrict=r"\d*"),
-                    Field("name", _("Name"), p["name"]),
-                    Field("captain", _("Captain? (y/n)"), "y" if p["captain"] else "n"),
-                ],
-                _player_check,
-            ),
-            done,
+        self.ask(
+            _("Edit player") + f": {self.t.team(tid)['name']} #{p['number']}",
+            _player_fields(str(p["number"]), p["name"], "y" if p["captain"] else "n"),
+            _player_check,
+            run,
         )
 
     def action_remove_player(self) -> None:
-        tid, p = self.selected_team(), self.selected_player()
-        if tid is None or p is None:
-            self.notify(_("No player to remove: pick one in the roster (Tab)"), severity="warning")
-            return
+        self.on_player(_("No player to remove: pick one in the roster (Tab)"), self.remove_player)
 
-        def done(yes: bool | None) -> None:
-            if yes:
-                self._try(lambda: self.editor.remove_player(tid, p["number"]), select=tid)
-
-        self.app.push_screen(
-            ConfirmScreen(
-                _("Remove #{number} {name} from the roster?").format(
-                    number=p["number"], name=p["name"]
-                )
+    def remove_player(self, tid: str, p: dict) -> None:
+        self.confirm(
+            _("Remove #{number} {name} from the roster?").format(
+                number=p["number"], name=p["name"]
             ),
-            done,
+            lambda: self._try(lambda: self.editor.remove_player(tid, p["number"]), select=tid),
         )
 
     def action_add_team(self) -> None:
-        def done(v: Values | None) -> None:
-            if v is None:
-                return
-            try:
-                team = self.t.add_team(v["name"])
-            except Refused as exc:
-                self.notify(str(exc), severity="error")
-                return
-            self.reload(select=team["id"])
+        def run(v: Values) -> None:
+            self._try(lambda: self.t.add_team(v["name"]), lambda team: team["id"], toast=True)
 
-        self.app.push_screen(
-            FormScreen(
-                _("Add team"),
-                [Field("name", _("Team name"))],
-                lambda v: _name_check(_("Team name"), v["name"]),
-            ),
-            done,
-        )
+        self.ask(_("Add team"), [Field("name", _("Team name"))], _team_check, run)
 
     def action_add_player(self) -> None:
-        tid = self.selected_team()
-        if tid is None:
-            self.notify(_("Add a team first (a)"), severity="warning")
+        if (tid := self.team_or_say()) is None:
             return
 
-        def done(v: Values | None) -> None:
-            if v is None:
-                return
-            try:
-                self.t.add_player(
-                    tid,
-                    int(v["number"]),
-                    v["name"],
-                    v["captain"].lower() in YES,
-                )
-            except Refused as exc:
-                self.notify(str(exc), severity="error")
-                return
-            self.reload(select=tid)
+        def run(v: Values) -> None:
+            number, captain = int(v["number"]), YES_NO.get(v["captain"].lower(), False)
+            self._try(lambda: self.t.add_player(tid, number, v["name"], captain), tid, toast=True)
 
-        team = self.t.team(tid)
-        self.app.push_screen(
-            FormScreen(
-                _("Add player") + f": {team['name']}",
-                [
-                    Field("number", _("Number"), restrict=r"\d*"),
-                    Field("name", _("Name")),
-                    Field("captain", _("Captain? (y/n)"), "n"),
-                ],
-                _player_check,
-            ),
-            done,
+        self.ask(
+            _("Add player") + f": {self.t.team(tid)['name']}",
+            _player_fields("", "", "n"),
+            _player_check,
+            run,
         )
 
     def action_import_csv(self) -> None:
@@ -295,19 +251,23 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
         )
 
 
-YES = ("y", "yes", "д", "да")
-
-
 def _player_check(v: Values) -> str | None:
     if not v["number"].isdigit():
         return _("Number must be a whole number")
-    if problem := _name_check(_("Name"), v["name"]):
+    if problem := name_check(_("Name"), v["name"]):
         return problem
-    if v["captain"].lower() not in ("", "y", "n", "д", "н", "yes", "no", "да", "нет"):
+    if v["captain"] and v["captain"].lower() not in YES_NO:
         return _("Captain: y or n")
     return None
 
 
-def _name_check(label: str, value: str) -> str | None:
-    problem = name_problem(value.strip())
-    return None if problem is None else f"{label} {rule_text(problem)}"
+def _player_fields(number: str, name: str, captain: str) -> list[Field]:
+    return [
+        Field("number", _("Number"), number, restrict=r"\d*"),
+        Field("name", _("Name"), name),
+        Field("captain", _("Captain? (y/n)"), captain),
+    ]
+
+
+def _team_check(v: Values) -> str | None:
+    return name_check(_("Team name"), v["name"])

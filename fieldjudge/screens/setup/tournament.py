@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values, parse_check
 from fieldjudge.services import Refused, TournamentService, create_tournament, slugify
 from fieldjudge.services.trust.head_judge import MIN_SECRET_CHARS
 from fieldjudge.services.trust.secret_strength import secret_weakness
@@ -66,11 +66,7 @@ def validate_tournament(v: Values) -> str | None:
         return _("The two secrets differ")
     if (why := secret_weakness(v["pin"], (v["name"], v["head_judge"]))) is not None:
         return rule_text(why)
-    try:
-        settings_from_form(v)
-    except ValueError as exc:
-        return str(exc)
-    return None
+    return parse_check(settings_from_form)(v)
 
 
 def create_from_values(data_dir, v: Values, monotonic=None) -> TournamentService:

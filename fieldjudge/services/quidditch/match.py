@@ -5,7 +5,7 @@ one (see the package docstring for the log and the no-re-roll rule)."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -80,6 +80,7 @@ class QuidditchSession:
                 _("{file}: not a quidditch match (no match_created)").format(file=log.path.name)
             )
         self.setup = MatchSetup.from_dict(first.data["setup"])
+        self.match_id, self.seed_hash = self.setup.match_id, self.setup.seed_hash
         self.server_seed: str = first.data["server_seed"]
         self.folder = log.path.parent / self.setup.match_id
 
@@ -113,14 +114,6 @@ class QuidditchSession:
         return cls(tournament, tournament.match_log(match_id))
 
     # -- reading --------------------------------------------------------------------------
-    @property
-    def match_id(self) -> str:
-        return self.setup.match_id
-
-    @property
-    def seed_hash(self) -> str:
-        return self.setup.seed_hash
-
     def round_events(self) -> list[Event]:
         """Every resolving step in log order: rounds and passes resolved within a round
         (0, 5), voided ones included."""
@@ -233,13 +226,10 @@ class QuidditchSession:
         """0, 5: resolve and post the pass catches entered so far, within the round. Logged
         as ``passes_resolved`` (rolls numbered on; ``verify`` replays it); the round's own
         resolution later skips these passes."""
-        state = self._open_state()
         decls = list(declarations)
-        first_roll = state.next_roll_n
-        try:
-            result = resolve_passes(state, decls, make_dice(state, self.server_seed))
-        except (ValueError, KeyError) as exc:
-            raise SessionError(rule_text(exc.args[0]) if exc.args else str(exc)) from None
+        result, first_roll = self._step(
+            resolve_passes, decls, lambda exc: rule_text(exc.args[0]) if exc.args else str(exc)
+        )
         if not result.outcomes:
             raise SessionError(_("5: no pass to resolve yet (passes stop at a steal or a shot)"))
         post = render_passes_post(result)
@@ -247,6 +237,18 @@ class QuidditchSession:
         path = self.step_path(event)
         write_text(path, post + "\n")
         return Resolved(event, result, post, path)
+
+    def _step(
+        self, resolver: Callable, decls: list[Declaration], fault: Callable
+    ) -> tuple[Any, int]:
+        """The next step resolved on the open state with the match's dice, and its first
+        roll's number; the engine's refusal is a :class:`SessionError` saying ``fault``."""
+        state = self._open_state()
+        first_roll = state.next_roll_n
+        try:
+            return resolver(state, decls, make_dice(state, self.server_seed)), first_roll
+        except (ValueError, KeyError) as exc:
+            raise SessionError(fault(exc)) from None
 
     def _open_state(self) -> MatchState:
         """The match state a new step is resolved on; :class:`SessionError` when the match
@@ -287,13 +289,12 @@ class QuidditchSession:
             raise SessionError(_("cannot save the round: {error}").format(error=exc)) from None
 
     def resolve(self, declarations: Iterable[Declaration], *, judge: str = "") -> Resolved:
-        state = self._open_state()
         decls = list(declarations)
-        first_roll = state.next_roll_n
-        try:
-            result = resolve_round(state, decls, make_dice(state, self.server_seed))
-        except (ValueError, KeyError) as exc:
-            raise SessionError(_("cannot resolve the round: {error}").format(error=exc)) from None
+        result, first_roll = self._step(
+            resolve_round,
+            decls,
+            lambda exc: _("cannot resolve the round: {error}").format(error=exc),
+        )
         post = render_post(result)
         runs = self.voided_runs(result.round_no)
         if runs:
