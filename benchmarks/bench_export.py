@@ -1,5 +1,7 @@
-"""``fieldjudge export`` of a tournament of 120 and of 1,000 games (~300 events a game) as
-HTML, CSV and JSON -- three CLI processes, as a head judge runs them -- against a
+"""``fieldjudge-results export`` (the README's export without loading the app; ``--via
+fieldjudge``: ``fieldjudge export``, which loads it) of a tournament of 120 and of 1,000
+games (~300 events a game) as HTML, CSV and JSON -- three CLI processes, as a head judge
+runs them -- against a
 competent exporter in the same run (issue 24): one Python process a format that reads
 ``tournament.json`` and every game file, verifies each hash chain and every event's
 Ed25519 signatures (the check issue 21 requires before an export), folds each game with
@@ -16,7 +18,7 @@ fieldjudge and the anchor; ratios are pairwise.
 Targets: CPU ≤ 1.2× the anchor, linear from 120 to 1,000 games (CPU per game printed),
 peak ≤ 100 MB at 1,000 games. The last line is JSON.
 
-    python benchmarks/bench_export.py [--repeat 3] [--quick]
+    python benchmarks/bench_export.py [--repeat 3] [--quick] [--via fieldjudge]
 """
 
 from __future__ import annotations
@@ -51,6 +53,11 @@ from harness import figures, load, parser, ratios, verdict  # noqa: E402
 GAMES, TEAMS = (120, 1_000), 16
 FORMATS = ("html", "csv", "json")
 TARGET_CPU, TARGET_MB = 1.2, 100.0
+#: the command timed: ``python -m`` of the installed script's module (the same code)
+COMMANDS = {
+    "results": ["fieldjudge.commands.results", "export"],
+    "fieldjudge": ["fieldjudge", "export"],
+}
 
 ANCHOR = """
 import csv, html, io, sys
@@ -233,15 +240,14 @@ def timed(argv: list[str]) -> tuple[float, float, float]:
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
 
 
-def run_fieldjudge(folder: Path, out: Path) -> tuple[float, float, float]:
+def run_fieldjudge(folder: Path, out: Path, via: str = "results") -> tuple[float, float, float]:
     (folder / ".cache" / "index.json").unlink(missing_ok=True)  # every chain verified
     res = [
         timed(
             [
                 sys.executable,
                 "-m",
-                "fieldjudge",
-                "export",
+                *COMMANDS[via],
                 "--tournament",
                 str(folder),
                 "--format",
@@ -263,13 +269,13 @@ def run_anchor(folder: Path, out: Path) -> tuple[float, float, float]:
     return sum(r[0] for r in res), sum(r[1] for r in res), max(r[2] for r in res)
 
 
-def measure(root: Path, games: int, repeat: int) -> dict:
+def measure(root: Path, games: int, repeat: int, via: str = "results") -> dict:
     folder = root / f"t{games}"
     events = build(folder, games)
     times: dict[str, dict[str, list[float]]] = {
         k: {"wall": [], "cpu": [], "mb": []} for k in ("fieldjudge", "anchor")
     }
-    runs = {"fieldjudge": run_fieldjudge, "anchor": run_anchor}
+    runs = {"fieldjudge": lambda f, o: run_fieldjudge(f, o, via), "anchor": run_anchor}
     for i in range(repeat):
         order = ("fieldjudge", "anchor") if i % 2 == 0 else ("anchor", "fieldjudge")
         for name in order:
@@ -295,6 +301,7 @@ def measure(root: Path, games: int, repeat: int) -> dict:
 def main() -> None:
     ap = parser(__doc__)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--via", choices=sorted(COMMANDS), default="results")
     args = ap.parse_args()
     if args.repeat < 1:
         sys.exit("--repeat must be >= 1")
@@ -304,7 +311,7 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for games in plan:
-            r = measure(Path(tmp), games, repeat)
+            r = measure(Path(tmp), games, repeat, args.via)
             rows.append(r)
             print(
                 f"{games} games × {r['events_per_game']} events, HTML+CSV+JSON, {repeat} runs, "
@@ -331,6 +338,7 @@ def main() -> None:
         cpu_s_per_game={str(r["games"]): round(x, 4) for r, x in zip(rows, per_game, strict=True)},
         peak_mb={str(r["games"]): r["peak_mb"]["fieldjudge"]["max"] for r in rows},
         repeat=repeat,
+        command=" ".join(COMMANDS[args.via]),
     )
 
 
