@@ -123,13 +123,18 @@ def export(
     if delimiter == "\\t":
         delimiter = "\t"
     folder = _pick_folder(ctx, folder)
+    faults: list[str] = []
     with _opened(folder, lock=False) as t:
-        try:
-            faults = export_faults(t)
-        except (StoreError, OSError) as exc:
-            raise click.ClickException(str(exc)) from None
-        if faults and not force:
-            raise click.ClickException(rule_text(refusal(faults)))
+
+        def verified() -> str:  # the folder's check, before any file is written (issue 21)
+            try:
+                faults[:] = export_faults(t)
+            except (StoreError, OSError) as exc:
+                raise click.ClickException(str(exc)) from None
+            if faults and not force:
+                raise click.ClickException(rule_text(refusal(faults)))
+            return stamp_text(faults, lang) if faults else ""
+
         try:
             written = run_export(
                 t,
@@ -140,7 +145,7 @@ def export(
                 overwrite,
                 delimiter=delimiter,
                 include_unplayed=include_unplayed,
-                stamp=stamp_text(faults, lang) if faults else "",
+                verify=verified,
             )
         except (StoreError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
