@@ -57,3 +57,33 @@ def test_24_25_the_results_command_speaks_russian_and_takes_the_global_options(
     res = runner.invoke(results_main, ["verify", "--lang", "ru", str(tmp_path / "none")])
     assert res.exit_code != 0 and "нет такой папки" in res.output
     assert set(results_main.commands) == {"export", "verify", "merge", "sign-tournament"}
+
+
+def test_24_21_30_01_an_export_checks_and_folds_each_game_file_from_one_read(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The check before an export (issue 21: every chain and signature) and the export's
+    pass share one read of each game file (issue 24); the documents are the same."""
+    from fieldjudge.services.trust import checks
+    from fieldjudge.store import eventlog
+
+    folder = tmp_path / "cup"
+    demo(folder).close()
+    reads: list[str] = []
+
+    def counted(read):
+        def reading(path, *args, **kwargs):
+            if Path(path).parent.name == "games":
+                reads.append(Path(path).stem)
+            return read(path, *args, **kwargs)
+
+        return reading
+
+    monkeypatch.setattr(checks, "load_json_file", counted(checks.load_json_file))
+    monkeypatch.setattr(eventlog, "read_file_bytes", counted(eventlog.read_file_bytes))
+    out = tmp_path / "out"
+    args = ["export", "--tournament", str(folder), "--format", "html", "--out", str(out)]
+    res = CliRunner().invoke(results_main, args)
+    assert res.exit_code == 0, res.output
+    logged = sorted(p.stem for p in (folder / "games").glob("*.json"))
+    assert len(logged) > 3 and sorted(reads) == logged
