@@ -194,20 +194,6 @@ def owner_faults(meta: Mapping, docs: list[Mapping], ctx: Context, log_id: str) 
     ]
 
 
-def verify_log(
-    path: Path,
-    ctx: Context,
-    kind: str,
-    anchored: bool = True,
-    prefix: tuple[int, str] | None = None,
-) -> FileReport:
-    """One log file's report. ``prefix`` (count, head hash): the file's first events,
-    verified before under the same registrations and head judge key; their signatures are
-    not checked again if the file still holds them (the chain, checked on load, ties every
-    earlier event to that head)."""
-    return read_log(path, ctx, kind, anchored, prefix)[0]
-
-
 def read_log(
     path: Path,
     ctx: Context,
@@ -215,8 +201,12 @@ def read_log(
     anchored: bool = True,
     prefix: tuple[int, str] | None = None,
 ) -> tuple[FileReport, list[Event] | None]:
-    """:func:`verify_log`, and the file's events as checked when it has no fault (None
-    otherwise): what a reader of the file would have read, so it need not read it again."""
+    """One log file's report, and its events as checked when it has no fault (None
+    otherwise: what a reader of the file would have read, so it need not read it again).
+    ``prefix`` (count, head hash): the file's first events, verified before under the
+    same registrations and head judge key; their signatures are not checked again if the
+    file still holds them (the chain, checked on load, ties every earlier event to that
+    head)."""
     rep = FileReport()
     log_id = path.stem.split("--")[0]
     anchor = ctx.heads.get((kind, log_id)) if anchored else None
