@@ -1,5 +1,7 @@
-"""``fieldjudge export`` of a tournament of 120 and of 1,000 games (~300 events a game) as
-HTML, CSV and JSON -- three CLI processes, as a head judge runs them -- against a
+"""``fieldjudge-results export`` (the README's export without loading the app; ``--via
+fieldjudge``: ``fieldjudge export``, which loads it) of a tournament of 120 and of 1,000
+games (~300 events a game) as HTML, CSV and JSON -- three CLI processes, as a head judge
+runs them -- against a
 competent exporter in the same run (issue 24): one Python process a format that reads
 ``tournament.json`` and every game file, verifies each hash chain and every event's
 Ed25519 signatures (the check issue 21 requires before an export), folds each game with
@@ -9,26 +11,26 @@ formatting.
 
 The verdict is **CPU time** (user + system of each process, ``wait4``), the work the
 machine does whatever else runs; wall time is printed beside it. Peak memory is the
-largest ``ru_maxrss`` of fieldjudge's processes. The summary index is deleted before
+largest ``ru_maxrss`` of fieldjudge's processes. Every process is started by a small
+runner process, not by this one: a child's ``ru_maxrss`` counts the memory of the process
+it was forked from (at its ``exec``), and this one holds the tournament it built. The summary index is deleted before
 every fieldjudge run (every chain verified: a head judge's first export). The bytecode
 is compiled once before the timing, as pip does at install. Repetitions alternate
 fieldjudge and the anchor; ratios are pairwise.
 Targets: CPU ≤ 1.2× the anchor, linear from 120 to 1,000 games (CPU per game printed),
 peak ≤ 100 MB at 1,000 games. The last line is JSON.
 
-    python benchmarks/bench_export.py [--repeat 3] [--quick]
+    python benchmarks/bench_export.py [--repeat 3] [--quick] [--via fieldjudge] [--games 120]
 """
 
 from __future__ import annotations
 
 import compileall
-import os
 import random
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -51,6 +53,11 @@ from harness import figures, load, parser, ratios, verdict  # noqa: E402
 GAMES, TEAMS = (120, 1_000), 16
 FORMATS = ("html", "csv", "json")
 TARGET_CPU, TARGET_MB = 1.2, 100.0
+#: the command timed: ``python -m`` of the installed script's module (the same code)
+COMMANDS = {
+    "results": ["fieldjudge.commands.results", "export"],
+    "fieldjudge": ["fieldjudge", "export"],
+}
 
 ANCHOR = """
 import csv, html, io, sys
@@ -220,28 +227,54 @@ def build(folder: Path, n_games: int) -> int:
     return len(template["events"])
 
 
-def timed(argv: list[str]) -> tuple[float, float, float]:
-    """(wall s, CPU s, peak MB) of one process (its own rusage: ``wait4``)."""
+#: runs each command it is sent (a JSON argv a line) and answers with its wall time, its
+#: rusage (``wait4``) and its exit status: a process of ~10 MB, so a child's ``ru_maxrss``
+#: (which counts the memory of the process it was forked from) is the child's own peak
+RUNNER = """
+import json, os, subprocess, sys, time
+for line in sys.stdin:
+    argv = json.loads(line)
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read().decode(errors="replace")
     _pid, status, ru = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
-    if status != 0:
-        raise RuntimeError(
-            f"{argv[:4]} failed: {proc.stderr.read().decode() if proc.stderr else ''}"
+    out = [wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, status, err]
+    print(json.dumps(out), flush=True)
+"""
+_runner: list[subprocess.Popen] = []
+
+
+def timed(argv: list[str]) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak MB) of one process (its own rusage: ``wait4``), started by
+    the runner."""
+    if not _runner:
+        _runner.append(
+            subprocess.Popen(
+                [sys.executable, "-c", RUNNER],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
         )
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+    runner = _runner[0]
+    assert runner.stdin is not None and runner.stdout is not None
+    runner.stdin.write(orjson.dumps(argv).decode() + "\n")
+    runner.stdin.flush()
+    wall, cpu, mb, status, err = orjson.loads(runner.stdout.readline())
+    if status != 0:
+        raise RuntimeError(f"{argv[:4]} failed: {err}")
+    return wall, cpu, mb
 
 
-def run_fieldjudge(folder: Path, out: Path) -> tuple[float, float, float]:
+def run_fieldjudge(folder: Path, out: Path, via: str = "results") -> tuple[float, float, float]:
     (folder / ".cache" / "index.json").unlink(missing_ok=True)  # every chain verified
     res = [
         timed(
             [
                 sys.executable,
                 "-m",
-                "fieldjudge",
-                "export",
+                *COMMANDS[via],
                 "--tournament",
                 str(folder),
                 "--format",
@@ -263,13 +296,13 @@ def run_anchor(folder: Path, out: Path) -> tuple[float, float, float]:
     return sum(r[0] for r in res), sum(r[1] for r in res), max(r[2] for r in res)
 
 
-def measure(root: Path, games: int, repeat: int) -> dict:
+def measure(root: Path, games: int, repeat: int, via: str = "results") -> dict:
     folder = root / f"t{games}"
     events = build(folder, games)
     times: dict[str, dict[str, list[float]]] = {
         k: {"wall": [], "cpu": [], "mb": []} for k in ("fieldjudge", "anchor")
     }
-    runs = {"fieldjudge": run_fieldjudge, "anchor": run_anchor}
+    runs = {"fieldjudge": lambda f, o: run_fieldjudge(f, o, via), "anchor": run_anchor}
     for i in range(repeat):
         order = ("fieldjudge", "anchor") if i % 2 == 0 else ("anchor", "fieldjudge")
         for name in order:
@@ -295,16 +328,19 @@ def measure(root: Path, games: int, repeat: int) -> dict:
 def main() -> None:
     ap = parser(__doc__)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--via", choices=sorted(COMMANDS), default="results")
+    ap.add_argument("--games", type=int, nargs="+", default=list(GAMES), help="sizes to time")
     args = ap.parse_args()
     if args.repeat < 1:
         sys.exit("--repeat must be >= 1")
     compileall.compile_dir(Path(fieldjudge.__file__).parent, quiet=1)  # as pip install does
-    plan = (4,) if args.quick else GAMES
+    timed([sys.executable, "-c", "pass"])  # the runner started while this process is small
+    plan = (4,) if args.quick else tuple(args.games)
     repeat = 1 if args.quick else args.repeat
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for games in plan:
-            r = measure(Path(tmp), games, repeat)
+            r = measure(Path(tmp), games, repeat, args.via)
             rows.append(r)
             print(
                 f"{games} games × {r['events_per_game']} events, HTML+CSV+JSON, {repeat} runs, "
@@ -331,6 +367,7 @@ def main() -> None:
         cpu_s_per_game={str(r["games"]): round(x, 4) for r, x in zip(rows, per_game, strict=True)},
         peak_mb={str(r["games"]): r["peak_mb"]["fieldjudge"]["max"] for r in rows},
         repeat=repeat,
+        command=" ".join(COMMANDS[args.via]),
     )
 
 

@@ -4,6 +4,7 @@ HTML and CSV, the complete JSON export. Files are never overwritten silently."""
 from __future__ import annotations
 
 import csv
+import functools
 import io
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -76,12 +77,22 @@ def run_export(
     progress: Progress = _no_progress,
     include_unplayed: bool = False,
     stamp: str = "",
+    verify: Callable[[], str] | None = None,
 ) -> list[Path]:
     """Export one game (``game_id``) or the whole tournament; returns the files written.
     CSV: ``delimiter`` (default: ";" for a Russian document, as a Russian spreadsheet
     expects, else ","). ``progress``: see :data:`Progress`. ``stamp``: the text every page
     carries on top (an export forced out of a folder that does not verify; a PDF's pages
-    are drawn with it, the other files stamped once written)."""
+    are drawn with it, the other files stamped once written). ``verify``: the folder's
+    check before an export (issue 21), called before the first file is written; it raises
+    to refuse the export, or returns the stamp ("" when the folder verifies). A whole
+    export's pass checks each game's file from the read it folds (issue 24), so ``verify``
+    is called after it (the files it checked are not read again), and at the first game
+    with a fault."""
+    if verify is not None:
+        verify = functools.cache(verify)  # asked again: the same answer, checked once
+        if game_id is not None or fmt == "json":  # first: the JSON is written as it is read
+            stamp, verify = verify(), None
     if stamp and fmt != "pdf":
         written = run_export(
             t, out_dir, fmt, game_id, lang, overwrite, now, delimiter, progress, include_unplayed
@@ -119,7 +130,11 @@ def run_export(
         progress(len(logged), len(logged))
         return written
     if game_id is None:
-        _whole(t, logged, put, fmt, lang, now, delimiter, progress, stamp, include_unplayed)
+        stamp = _whole(
+            t, logged, put, fmt, lang, now, delimiter, progress, stamp, include_unplayed, verify
+        )
+        if stamp and fmt != "pdf":  # drawn on a PDF's pages, the other files stamped once written
+            stamp_files(written, stamp)
         return written
     progress(0, 1)
     tr = html.translator(lang)
@@ -147,14 +162,17 @@ def _whole(
     progress,
     stamp="",
     include_unplayed=False,
-) -> None:
+    verify=None,
+) -> str:
     """The export of every ``logged`` game, each file written with ``put``, without the
     games not played unless ``include_unplayed`` (see :func:`run_export`; ``stamp``: a
-    PDF's)."""
+    PDF's, else ``verify``'s). Returns the stamp the written files take."""
     tr = html.translator(lang)
     stem = tournament_stem(t)
     # every game read before the first file is written: a failed export writes nothing
-    passed = read_played(t, logged, fmt, tr, lang, progress, include_unplayed)
+    passed = read_played(t, logged, fmt, tr, lang, progress, include_unplayed, verify)
+    if verify is not None:
+        stamp = verify()
     sections, views = passed.sections, passed.views
     closed = results.closed_results(t, passed.summaries)
     by_div = results.standings_by_division(t, closed)
@@ -182,6 +200,7 @@ def _whole(
             f"standings-{stem}.csv",
             tables.standings_csv(t, by_div, tr, lang, delimiter, provisional),
         )
+    return stamp
 
 
 #: the per-game events CSV: readable columns, then the chain as recorded (for auditors)

@@ -55,13 +55,23 @@ def export_folder(
     export between two games. ``include_unplayed``: the games not played too. Raises ``StoreError`` (a refusal, a damaged file) or
     ``OSError`` (the output folder cannot be written)."""
     t = open_tournament(Path(folder), lock=False, startup_backup=False)
-    try:
+
+    def verified() -> str:  # the folder's check, before any file is written (issue 21)
         faults = export_faults(t)
         if faults:
             raise refusal(faults)
+        return ""
+
+    try:
         if progress is None:
             return run_export(
-                t, Path(out_dir), fmt, game_id, lang, include_unplayed=include_unplayed
+                t,
+                Path(out_dir),
+                fmt,
+                game_id,
+                lang,
+                include_unplayed=include_unplayed,
+                verify=verified,
             )
         return run_export(
             t,
@@ -71,6 +81,7 @@ def export_folder(
             lang,
             progress=progress,
             include_unplayed=include_unplayed,
+            verify=verified,
         )
     finally:
         t.close()

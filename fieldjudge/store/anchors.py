@@ -114,7 +114,7 @@ def read_laptops(folder: Path) -> dict[str, dict[str, Any]]:
 
 def heads_stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
     """(name, size, mtime_ns) of every manifest: changes when any laptop appends."""
-    return files_stamp(Path(folder) / LAPTOPS_DIR, f"*/{HEADS_FILE}")
+    return files_stamp(Path(folder) / LAPTOPS_DIR, HEADS_FILE)
 
 
 def read_laptop_file(folder: Path, laptop_id: str) -> dict[str, Any] | None:

@@ -497,14 +497,20 @@ class LineStorage(Storage):
         self._written = None
 
 
-def files_stamp(folder: Path, pattern: str) -> tuple[tuple[str, int, int], ...]:
-    """(parent folder's name, size, mtime_ns) of every file below ``folder`` matching
-    ``pattern`` (e.g. every laptop's manifest): changes when any of them is written."""
+def files_stamp(folder: Path, name: str) -> tuple[tuple[str, int, int], ...]:
+    """(subfolder's name, size, mtime_ns) of the file ``name`` in every subfolder of
+    ``folder`` (e.g. every laptop's manifest), by subfolder: changes when any of them is
+    written. Asked before every append (a hand-over this laptop now sees), so it is read
+    with one directory scan and one ``stat`` a subfolder."""
     out = []
-    for path in sorted(folder.glob(pattern)) if folder.is_dir() else []:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return ()
+    for entry in entries:
         try:
-            st = path.stat()
-        except OSError:
+            st = os.stat(os.path.join(entry.path, name))
+        except OSError:  # no such file there (or not a folder)
             continue
-        out.append((path.parent.name, st.st_size, st.st_mtime_ns))
+        out.append((entry.name, st.st_size, st.st_mtime_ns))
     return tuple(out)

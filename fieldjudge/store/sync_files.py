@@ -122,7 +122,7 @@ def read_handovers(folder: Path) -> list[dict[str, Any]]:
 
 def handovers_stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
     """(laptop, size, mtime_ns) of every ``handovers.json``: changes when one is written."""
-    return files_stamp(Path(folder) / LAPTOPS, f"*/{HANDOVERS_FILE}")
+    return files_stamp(Path(folder) / LAPTOPS, HANDOVERS_FILE)
 
 
 def register_laptop(

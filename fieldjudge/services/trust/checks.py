@@ -194,17 +194,19 @@ def owner_faults(meta: Mapping, docs: list[Mapping], ctx: Context, log_id: str) 
     ]
 
 
-def verify_log(
+def read_log(
     path: Path,
     ctx: Context,
     kind: str,
     anchored: bool = True,
     prefix: tuple[int, str] | None = None,
-) -> FileReport:
-    """One log file's report. ``prefix`` (count, head hash): the file's first events,
-    verified before under the same registrations and head judge key; their signatures are
-    not checked again if the file still holds them (the chain, checked on load, ties every
-    earlier event to that head)."""
+) -> tuple[FileReport, list[Event] | None]:
+    """One log file's report, and its events as checked when it has no fault (None
+    otherwise: what a reader of the file would have read, so it need not read it again).
+    ``prefix`` (count, head hash): the file's first events, verified before under the
+    same registrations and head judge key; their signatures are not checked again if the
+    file still holds them (the chain, checked on load, ties every earlier event to that
+    head)."""
     rep = FileReport()
     log_id = path.stem.split("--")[0]
     anchor = ctx.heads.get((kind, log_id)) if anchored else None
@@ -214,16 +216,16 @@ def verify_log(
         rep.faults.append(
             Phrase("{fault} ({laptop})", fault=exc.fault, laptop=_owner_of(ctx, kind, log_id))
         )
-        return rep
+        return rep, None
     meta = (data.get("meta") or {}).get("1") or {}
     if data.get("events") is None:
         rep.faults.append(Phrase("no events table ({laptop})", laptop=_owner_of(ctx, kind, log_id)))
-        return rep
+        return rep, None
     docs = sorted(data["events"].values(), key=lambda d: d.get("seq", 0))
     faults = event_faults(docs)
     if faults:
         rep.faults += faults
-        return rep
+        return rep, None
     events = [Event.from_doc(d) for d in docs]
     rep.head = (len(events), events[-1].hash if events else "")
     if anchor is not None:
@@ -268,7 +270,7 @@ def verify_log(
                 laptop=ctx.who(lid or None),
             )
         )
-    return rep
+    return rep, (None if rep.faults else events)
 
 
 def verify_decision(path: Path, ctx: Context) -> FileReport:
@@ -493,6 +495,16 @@ class Verifier:
     def log_report(self, rel: str) -> FileReport:
         """The report of one log file (``games/<id>.json``, a marker check, a conflict
         copy), or of the file the manifest names and the folder no longer holds."""
+        return self._log_report(rel)[0]
+
+    def read_game(self, game_id: str) -> tuple[FileReport, list[Event] | None]:
+        """The report of a game's file (as :meth:`log_report`, and kept as its), and the
+        events this call read and checked when the file has no fault: a whole export
+        verifies and folds each game from one read (issue 24). None: the file has faults,
+        or its report was known already (unchanged since checked): read it as usual."""
+        return self._log_report(f"games/{game_id}.json")
+
+    def _log_report(self, rel: str) -> tuple[FileReport, list[Event] | None]:
         ctx = self.context()
         path = self.folder / rel
         kind = path.parent.name
@@ -503,11 +515,12 @@ class Verifier:
         key = self._key(ctx, rel, fkey, a)
         cached = self._logs.get(rel)
         if cached is not None and cached[0] == key:
-            return cached[1]
+            return cached[1], None
         if self._still_clean(rel, ctx, fkey, a):  # the app's memory: unchanged since checked
             rep = FileReport()
             self._logs[rel] = (key, rep)
-            return rep
+            return rep, None
+        events = None
         if fkey is None:
             rep = FileReport()
             if a is not None:
@@ -522,7 +535,7 @@ class Verifier:
         else:
             rec = self._remembered(rel, ctx)
             prefix = (int(rec["count"]), str(rec["head"])) if rec and rec.get("head") else None
-            rep = verify_log(path, ctx, kind, anchored=anchored, prefix=prefix)
+            rep, events = read_log(path, ctx, kind, anchored=anchored, prefix=prefix)
             if not rep.faults and rep.head is not None:
                 self.memory[rel] = {  # a clean file: its key, anchor and verified prefix
                     "key": list(fkey),
@@ -534,7 +547,7 @@ class Verifier:
                 }
                 self.memory_changed = True
         self._logs[rel] = (key, rep)
-        return rep
+        return rep, events
 
     def game_faults(self, game_id: str) -> list[str]:
         """The faults of a game's file (none: it is as its laptops signed it)."""

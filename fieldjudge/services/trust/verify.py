@@ -20,8 +20,8 @@ from fieldjudge.services.trust.checks import (
     event_faults,
     files_of,
     lock_faults,
+    read_log,
     verify_decision,
-    verify_log,
     verify_tournament,
 )
 from fieldjudge.store import DamagedFile
@@ -37,9 +37,9 @@ __all__ = [
     "files_of",
     "rules_faults",
     "verify_decision",
+    "read_log",
     "verify_file",
     "verify_folder",
-    "verify_log",
     "verify_report",
     "verify_on_this_laptop",
     "verify_tournament",
