@@ -90,12 +90,11 @@ class GameWriter(TournamentReader, Protocol):
         self,
         game_id: str,
         etype: str,
-        data: Mapping[str, Any] | None = None,
+        data: Mapping[str, Any],
         *,
-        judge: str = "",
-        game_clock_ms: int | None = None,
-        wall_time: datetime | None = None,
-        head_judge: HeadJudge | None = None,
+        judge: str,
+        wall_time: datetime | None,
+        head_judge: HeadJudge | None,
     ) -> Event: ...
 
     def backup_game(self, game_id: str) -> Path | None: ...

@@ -22,20 +22,11 @@ EXPORT_FORMAT = "fieldjudge-quidditch-export"
 class MatchRecord(Protocol):
     """What an export reads of a match: the session (``match.QuidditchSession``) fits."""
 
-    @property
-    def setup(self) -> MatchSetup: ...
-
-    @property
-    def match_id(self) -> str: ...
-
-    @property
-    def seed_hash(self) -> str: ...
-
-    @property
-    def log(self) -> EventLog: ...
-
-    @property
-    def folder(self) -> Path: ...
+    setup: MatchSetup
+    match_id: str
+    seed_hash: str
+    log: EventLog
+    folder: Path
 
     @property
     def state(self) -> MatchState: ...
