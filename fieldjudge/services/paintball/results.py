@@ -8,10 +8,12 @@ take his secret (which unlocks his signing key) and ask the service for his gran
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Protocol
 
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import VOID, Event
@@ -24,10 +26,7 @@ from fieldjudge.rules.paintball.scoring import not_played
 from fieldjudge.services.paintball.disqualified import Setups, disqualified_before, setup_of
 from fieldjudge.services.trust import authority
 from fieldjudge.services.trust.authority import HeadJudge
-from fieldjudge.store import Refused
-
-if TYPE_CHECKING:  # a type only: the service folds its games' summaries with this module
-    from fieldjudge.services.tournament import TournamentService as Svc
+from fieldjudge.store import EventLog, Refused
 
 
 class AgainstRules(Refused):
@@ -68,6 +67,39 @@ class TournamentReader(SetupReader, Protocol):
     def team_names(self) -> dict[str, str]: ...
 
     def game_summary(self, game_id: str) -> dict[str, Any]: ...
+
+
+class GameWriter(TournamentReader, Protocol):
+    """What the protocol actions need of a tournament: its games' files and the one writer
+    (the services' TournamentService, which folds its games' summaries with this module)."""
+
+    @property
+    def game_length(self) -> timedelta: ...
+
+    def games_of(self, team_id: str, before: str | None = None) -> list[dict[str, Any]]: ...
+
+    def game_path(self, game_id: str) -> Path: ...
+
+    def anchor(self, game_id: str, kind: str = "games") -> tuple[int, str] | None: ...
+
+    def game_log(self, game_id: str, create: bool = True) -> EventLog: ...
+
+    def reading_game_log(self, game_id: str) -> contextlib.AbstractContextManager[EventLog]: ...
+
+    def append_game_event(
+        self,
+        game_id: str,
+        etype: str,
+        data: Mapping[str, Any],
+        *,
+        judge: str,
+        wall_time: datetime | None,
+        head_judge: HeadJudge | None,
+    ) -> Event: ...
+
+    def backup_game(self, game_id: str) -> Path | None: ...
+
+    def head_judge(self, secret: str, action: str = "") -> HeadJudge: ...
 
 
 CLOSED_PHASES = (pr.SUBMITTED, pr.SIGNED, pr.LOCKED, "no_show")
@@ -166,7 +198,7 @@ def view_from_events(
     )
 
 
-def game_view(t: Svc, game_id: str) -> GameView:
+def game_view(t: GameWriter, game_id: str) -> GameView:
     """A game as the protocol shows it. Reading never creates a game file: a game not
     started (no file, nothing in the manifest) has no events; a file the manifest shows
     events of must exist (``DamagedFile`` otherwise)."""
@@ -177,7 +209,7 @@ def game_view(t: Svc, game_id: str) -> GameView:
 
 
 def read_game_view(
-    t: Svc,
+    t: GameWriter,
     game_id: str,
     disqualified: frozenset[tuple[str, int]] | None = None,
     setups: Setups | None = None,
@@ -222,7 +254,7 @@ def result_from_doc(game_id: str, d: dict[str, Any]) -> GameResult:
 
 
 def _append(
-    t: Svc,
+    t: GameWriter,
     game_id: str,
     etype: str,
     data: dict[str, Any],
@@ -240,7 +272,9 @@ def _append(
     return event
 
 
-def submit_protocol(t: Svc, game_id: str, judge: str = "", when: datetime | None = None) -> Event:
+def submit_protocol(
+    t: GameWriter, game_id: str, judge: str = "", when: datetime | None = None
+) -> Event:
     """30.02 / 31: the senior judge submits the result once the game is final."""
     v = game_view(t, game_id)
     if not v.final:
@@ -251,13 +285,13 @@ def submit_protocol(t: Svc, game_id: str, judge: str = "", when: datetime | None
 
 
 def sign(
-    t: Svc, game_id: str, team: str, name: str, judge: str = "", when: datetime | None = None
+    t: GameWriter, game_id: str, team: str, name: str, judge: str = "", when: datetime | None = None
 ) -> Event:
     return _append(t, game_id, pr.CAPTAIN_SIGNED, {"team": team, "name": name.strip()}, judge, when)
 
 
 def refuse(
-    t: Svc,
+    t: GameWriter,
     game_id: str,
     team: str,
     reason: str,
@@ -270,7 +304,7 @@ def refuse(
 
 
 def correct_total(
-    t: Svc,
+    t: GameWriter,
     game_id: str,
     secret: str,
     new_points: dict[str, int] | None,
@@ -306,7 +340,7 @@ def correct_total(
 
 
 def void_locked_event(
-    t: Svc,
+    t: GameWriter,
     game_id: str,
     target_id: str,
     reason: str,
@@ -349,7 +383,7 @@ def locked_void_targets(t: TournamentReader, v: GameView) -> list[Event]:
     return [e for e in v.events if _locked_void_refusal(t, v, {**data, "target": e.id}) is None]
 
 
-def previous_game_end(t: Svc, game_id: str, team: str) -> datetime | None:
+def previous_game_end(t: GameWriter, game_id: str, team: str) -> datetime | None:
     """When ``team``'s game before ``game_id`` ended: the last game event of its log, else
     its scheduled start plus the game length. Naive local time, as the schedule is."""
     me = t.game(game_id)
@@ -365,7 +399,7 @@ def previous_game_end(t: Svc, game_id: str, team: str) -> datetime | None:
     return datetime.fromisoformat(prev["start"]) + t.game_length
 
 
-def no_show_refusal(t: Svc, game_id: str, absent: list[str], now: datetime) -> str | None:
+def no_show_refusal(t: GameWriter, game_id: str, absent: list[str], now: datetime) -> str | None:
     """32.03 for each absent team; ``now`` naive local time of the ruling."""
     gap = int(t.settings.get("min_gap_minutes", 12))
     names = t.team_names()
@@ -379,7 +413,7 @@ def no_show_refusal(t: Svc, game_id: str, absent: list[str], now: datetime) -> s
 
 
 def record_no_show(
-    t: Svc,
+    t: GameWriter,
     game_id: str,
     absent: list[str],
     reason: str = "late",
@@ -403,7 +437,7 @@ def record_no_show(
     return _append(t, game_id, pr.NO_SHOW, data, judge, when, grant)
 
 
-def no_show_round_open(t: Svc, game_id: str) -> bool:
+def no_show_round_open(t: GameWriter, game_id: str) -> bool:
     """32.03 "within the round": the round of a no-show is open while neither team has
     played a game scheduled after it (the schedule carries no round numbers; a team that
     has moved on to its next game has left the round)."""
@@ -422,7 +456,7 @@ def no_show_round_open(t: Svc, game_id: str) -> bool:
 
 
 def replay_no_show(
-    t: Svc, game_id: str, secret: str, judge: str = "", when: datetime | None = None
+    t: GameWriter, game_id: str, secret: str, judge: str = "", when: datetime | None = None
 ) -> Event:
     """32.03: the head judge replays a no-show the organisers caused, within the round, with
     his secret (the void is signed with his key): the no-show is voided (kept in the log, struck through) and the game can be

@@ -4,24 +4,22 @@ cached in the summary index (never the source of truth) by
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fieldjudge.rules.paintball import disqualified_in
 from fieldjudge.rules.protocol import PROTOCOL_TYPES, is_locked_void
 from fieldjudge.services.paintball.results import (
     CLOSED_PHASES,
     GameView,
+    TournamentReader,
     result_doc,
     setup_for,
     view_from_events,
 )
 from fieldjudge.store import EventLog
 
-if TYPE_CHECKING:  # a type only: the service makes its games' summaries with this module
-    from fieldjudge.services.tournament import TournamentService
 
-
-def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
+def summarize(t: TournamentReader, game_id: str, log: EventLog) -> dict[str, Any]:
     types = [e.type for e in log.events]
     phase = "open" if types else "scheduled"
     out: dict[str, Any] = {"phase": phase, "events": len(types)}
@@ -35,7 +33,7 @@ def summarize(t: TournamentService, game_id: str, log: EventLog) -> dict[str, An
     return out
 
 
-def _results_summary(t: TournamentService, game_id: str, log: EventLog) -> dict[str, Any]:
+def _results_summary(t: TournamentReader, game_id: str, log: EventLog) -> dict[str, Any]:
     v = view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
     return _view_summary(v)
 

@@ -5,21 +5,40 @@ and the plain text of all posts. Written next to the match, never overwriting.""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import orjson
 
+from fieldjudge.rules.events import Event
+from fieldjudge.rules.quidditch import MatchSetup, MatchState
+from fieldjudge.store import EventLog
 from fieldjudge.store.storage import atomic_write_bytes
 
 from .common import PASSES_RESOLVED, rolls_span, write_text
 
-if TYPE_CHECKING:
-    from .match import QuidditchSession
-
 EXPORT_FORMAT = "fieldjudge-quidditch-export"
 
 
-def export_dict(session: QuidditchSession) -> dict[str, Any]:
+class MatchRecord(Protocol):
+    """What an export reads of a match: the session (``match.QuidditchSession``) fits."""
+
+    setup: MatchSetup
+    match_id: str
+    seed_hash: str
+    log: EventLog
+    folder: Path
+
+    @property
+    def state(self) -> MatchState: ...
+
+    def round_events(self) -> list[Event]: ...
+
+    def voided(self) -> set[str]: ...
+
+    def void_reason(self, event_id: str) -> str: ...
+
+
+def export_dict(session: MatchRecord) -> dict[str, Any]:
     """Everything ``verify`` needs except the server seed: every round (voided ones
     marked), its declarations, every roll, the outcomes and the post."""
     gone = session.voided()
@@ -82,7 +101,7 @@ def settings_line(settings: Any) -> str:
     )
 
 
-def export_text(session: QuidditchSession) -> str:
+def export_text(session: MatchRecord) -> str:
     a, b = session.setup.teams
     head = [
         f"Матч {session.match_id}: {a.name} — {b.name}",
@@ -106,13 +125,13 @@ def export_text(session: QuidditchSession) -> str:
     return "\n".join(head + body).rstrip() + "\n"
 
 
-def write_export(session: QuidditchSession, path: Path) -> Path:
+def write_export(session: MatchRecord, path: Path) -> Path:
     """The JSON export (:func:`export_dict`) written to ``path`` atomically."""
     atomic_write_bytes(path, orjson.dumps(export_dict(session), option=orjson.OPT_INDENT_2))
     return path
 
 
-def write_exports(session: QuidditchSession) -> tuple[Path, Path]:
+def write_exports(session: MatchRecord) -> tuple[Path, Path]:
     """``export[-k].json`` and ``posts[-k].txt`` in the match folder, never overwriting."""
     k = 1
     while True:
