@@ -3,7 +3,7 @@ a counter of its own (the clock is read from the session at every refresh)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -12,8 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Digits, Static
 
-from fieldjudge.i18n import _
-from fieldjudge.rules.events import VOID
+from fieldjudge.i18n import _, current_language
+from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens.game.text import (
@@ -179,9 +179,16 @@ class EventLogView(Static):
     """The game's log, newest first, each event by its number (``v`` and the number voids
     it); voided events struck through with «Отменено (№14)» after them (kept in view: the
     struck text is cut first), void events in italics, events the engine rejected marked.
-    Only the lines that fit are built (a new size builds them again)."""
+    Only the lines that fit are built (a new size builds them again), and each line once:
+    a line is kept while what it shows stays the same (issue 24: a new event builds one
+    line, a void two), so the work per event does not grow with the log."""
 
     _source: tuple[GameSession, Namer] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # event id -> (what its line shows, the line): only the lines in view are kept
+        self._lines: dict[str, tuple[tuple[Any, ...], Text]] = {}
 
     def on_resize(self) -> None:
         if self._source is not None:
@@ -190,38 +197,82 @@ class EventLogView(Static):
     def show(self, session: GameSession, namer: Namer) -> None:
         self._source = (session, namer)
         events = session.events
-        gone = session.voided_by()
-        rejected = {n.event_id: session.humanize(n.text) for n in session.state.rejected}
-        by_id = {e.id: e for e in events}
-        out = Text(no_wrap=True, overflow="ellipsis")
         shown = events[-(self.size.height or LOG_LINES) :]  # no size yet: before the layout
+        gone = session.voided_by()
+        notes = {n.event_id: n for n in session.state.rejected}
+        width, lang = self.size.width, current_language()
+        lines: dict[str, tuple[tuple[Any, ...], Text]] = {}
+        out = Text(no_wrap=True, overflow="ellipsis")
         if not shown:
             out.append(_("No events yet"), style="italic")
-        width = self.size.width
+        by_id: dict[str, Event] | None = None
         for e in reversed(shown):
-            head = f"{e.seq:>3} {clock(e.game_clock_ms):>5}  "
-            void = gone.get(e.id)
-            if void is not None:  # struck through, and which void struck it
-                mark = "  " + _("Voided ({event})").format(event=event_no(void.seq))
-                row = Text(head, style="dim")
-                row.append_text(
-                    _fit(Text(describe(e, namer, by_id), "strike dim"), width, row, mark)
-                )
-                row.append(mark, style="italic")
-            elif e.type == VOID:  # the reason kept in view: the voided event's line is cut
-                first, what, reason = void_parts(e, namer, by_id)
-                row = Text(head + first, style="italic")
-                row.append_text(_fit(Text(what, "italic"), width, row, reason))
-                row.append(reason, style="italic")
+            void, note = gone.get(e.id), notes.get(e.id)
+            key = (lang, width, void.id if void is not None else None, note and note.text)
+            kept = self._lines.get(e.id)
+            if kept is not None and kept[0] == key:
+                row = kept[1]
             else:
-                row = Text(head + describe(e, namer, by_id))
-            if e.id in rejected and void is None:
-                row.append(f"  ⚠ {rejected[e.id]}")
-                if e.type != VOID:
-                    row.stylize("bold")
+                if by_id is None and (e.type == VOID or void is not None):
+                    by_id = _with_targets(session, shown)  # a void's line names its target
+                row = _log_line(session, namer, e, void, note, width, by_id or {})
+            lines[e.id] = (key, row)
             out.append_text(row)
             out.append("\n")
+        self._lines = lines
         self.update(out, layout=False)  # its height is the pane's, whatever the content
+
+
+def _with_targets(session: GameSession, shown: list[Event]) -> dict[str, Event]:
+    """The events in view by id, and the targets their voids name (a void's line names
+    its target, a void of a void its target's target), looked up in the log only when
+    they are out of view."""
+    by_id = {e.id: e for e in shown}
+    wanted = [e for e in shown if e.type == VOID]
+    done: set[str] = set()
+    while wanted:
+        e = wanted.pop()
+        target = e.data.get("target") if isinstance(e.data, dict) else None
+        if not isinstance(target, str) or e.id in done:
+            continue
+        done.add(e.id)
+        found = by_id.get(target) or session.log.by_id(target)
+        if found is not None:
+            by_id[target] = found
+            if found.type == VOID:
+                wanted.append(found)
+    return by_id
+
+
+def _log_line(
+    session: GameSession,
+    namer: Namer,
+    e: Event,
+    void: Event | None,
+    note: Any,
+    width: int,
+    by_id: dict[str, Event],
+) -> Text:
+    """One line of the log: ``e`` struck through when ``void`` took it back, marked with
+    the engine's ``note`` when it refused it."""
+    head = f"{e.seq:>3} {clock(e.game_clock_ms):>5}  "
+    if void is not None:  # struck through, and which void struck it
+        mark = "  " + _("Voided ({event})").format(event=event_no(void.seq))
+        row = Text(head, style="dim")
+        row.append_text(_fit(Text(describe(e, namer, by_id), "strike dim"), width, row, mark))
+        row.append(mark, style="italic")
+    elif e.type == VOID:  # the reason kept in view: the voided event's line is cut
+        first, what, reason = void_parts(e, namer, by_id)
+        row = Text(head + first, style="italic")
+        row.append_text(_fit(Text(what, "italic"), width, row, reason))
+        row.append(reason, style="italic")
+    else:
+        row = Text(head + describe(e, namer, by_id))
+    if note is not None and void is None:
+        row.append(f"  ⚠ {session.humanize(note.text)}")
+        if e.type != VOID:
+            row.stylize("bold")
+    return row
 
 
 def _fit(middle: Text, width: int, before: Text, after: str) -> Text:
