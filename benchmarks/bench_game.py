@@ -8,12 +8,13 @@ writes into a VT100 screen (``pyte``). A frame counts as painted when the bytes 
 the screen show the change have arrived (taken before the emulator parses them).
 
 - fieldjudge: the live game screen of a game that already holds the events (paint checks
-  of team B, written whole). Each round: ``a 4 2`` (team A, shirt 42) waits for the
-  reason menu, then ``Enter`` (hit) is timed until #42's row shows ✗ and the notice ✓,
-  and the game file is checked to hold it (fsync'd before the frame); ``u`` asks, then
-  ``Enter`` is timed until #42 is back (●); ``a 4 2 Enter`` again, then ``v`` (the void
-  list, newest first), ``Enter`` (the elimination), the reason ``x``, and that last
-  ``Enter`` is timed until #42 is back. The game grows by four events a round.
+  of team B, recorded through the services, signed). Each round: ``a 4 2`` (team A, shirt
+  42) waits for the reason menu, then ``Enter`` (hit) is timed until #42's row shows ✗
+  and the notice ✓, and the game file is checked to hold it (fsync'd before the frame);
+  ``u`` asks, then ``Enter`` is timed until #42 is back (●); ``a 4 2 Enter`` again, then
+  ``v`` and ↓ (the whole log, newest first), ``Enter`` (the elimination), the reason ``x``,
+  and that last ``Enter`` is timed until #42 is back. The game grows by four events a
+  round.
 - anchor: a Textual app with a DataTable of the players and a notice line; the same keys,
   the same screens to wait for; each Enter that records appends one JSON line and fsyncs
   it, then updates #42's cell and the notice.
