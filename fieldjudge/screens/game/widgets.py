@@ -9,6 +9,8 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Digits, Static
 
@@ -175,20 +177,23 @@ class FlagsBar(Horizontal):
             w.set_class(f.location == m.HUNG, "hung")
 
 
-class EventLogView(Static):
+class EventLogView(Widget):
     """The game's log, newest first, each event by its number (``v`` and the number voids
     it); voided events struck through with «Отменено (№14)» after them (kept in view: the
     struck text is cut first), void events in italics, events the engine rejected marked.
     Only the lines that fit are built (a new size builds them again), and each line once:
-    a line is kept while what it shows stays the same (issue 24: a new event builds one
-    line, a void two), so the work per event does not grow with the log."""
+    a line is kept, and drawn, while what it shows stays the same (issue 24: a new event
+    builds and draws one line, a void two; the others only move down), so the work per
+    event does not grow with the log."""
 
     _source: tuple[GameSession, Namer] | None = None
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         # event id -> (what its line shows, the line): only the lines in view are kept
         self._lines: dict[str, tuple[tuple[Any, ...], Text]] = {}
+        self._rows: list[Text] = []  # the lines in view, newest first
+        self._strips: dict[int, tuple[Text, Any, Strip]] = {}  # id(line) -> drawn line
 
     def on_resize(self) -> None:
         if self._source is not None:
@@ -202,9 +207,9 @@ class EventLogView(Static):
         notes = {n.event_id: n for n in session.state.rejected}
         width, lang = self.size.width, current_language()
         lines: dict[str, tuple[tuple[Any, ...], Text]] = {}
-        out = Text(no_wrap=True, overflow="ellipsis")
+        rows: list[Text] = []
         if not shown:
-            out.append(_("No events yet"), style="italic")
+            rows.append(Text(_("No events yet"), style="italic"))
         by_id: dict[str, Event] | None = None
         for e in reversed(shown):
             void, note = gone.get(e.id), notes.get(e.id)
@@ -217,10 +222,40 @@ class EventLogView(Static):
                     by_id = _with_targets(session, shown)  # a void's line names its target
                 row = _log_line(session, namer, e, void, note, width, by_id or {})
             lines[e.id] = (key, row)
+            rows.append(row)
+        self._lines, self._rows = lines, rows
+        ids = {id(row) for row in rows}
+        self._strips = {k: v for k, v in self._strips.items() if k in ids}
+        self.refresh()  # its height is the pane's, whatever the content: no layout
+
+    def render(self) -> Text:
+        """The log as one text, a line per event (what the screen shows, for reading)."""
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for row in self._rows:
             out.append_text(row)
             out.append("\n")
-        self._lines = lines
-        self.update(out, layout=False)  # its height is the pane's, whatever the content
+        return out
+
+    def render_line(self, y: int) -> Strip:
+        """Line ``y``, drawn once while its text, the width and the style stay the same."""
+        width, style = self.size.width, self.visual_style
+        rows = self._rows
+        if y < len(rows):
+            row = rows[y]
+        elif y == len(rows) and self._lines:  # below the events' lines an empty one, as a
+            row = _EMPTY  # text ending with a new line draws it
+        else:
+            return Strip.blank(width, style.rich_style)
+        kept = self._strips.get(id(row))
+        if kept is not None and kept[0] is row and kept[1] == (width, style):
+            return kept[2]
+        drawn = Visual.to_strips(self, visualize(self, row), width, 1, style)
+        strip = drawn[0] if drawn else Strip.blank(width, style.rich_style)
+        self._strips[id(row)] = (row, (width, style), strip)
+        return strip
+
+
+_EMPTY = Text()
 
 
 def _with_targets(session: GameSession, shown: list[Event]) -> dict[str, Event]:
