@@ -8,12 +8,13 @@ writes into a VT100 screen (``pyte``). A frame counts as painted when the bytes 
 the screen show the change have arrived (taken before the emulator parses them).
 
 - fieldjudge: the live game screen of a game that already holds the events (paint checks
-  of team B, written whole). Each round: ``a 4 2`` (team A, shirt 42) waits for the
-  reason menu, then ``Enter`` (hit) is timed until #42's row shows ✗ and the notice ✓,
-  and the game file is checked to hold it (fsync'd before the frame); ``u`` asks, then
-  ``Enter`` is timed until #42 is back (●); ``a 4 2 Enter`` again, then ``v`` (the void
-  list, newest first), ``Enter`` (the elimination), the reason ``x``, and that last
-  ``Enter`` is timed until #42 is back. The game grows by four events a round.
+  of team B, recorded through the services, signed). Each round: ``a 4 2`` (team A, shirt
+  42) waits for the reason menu, then ``Enter`` (hit) is timed until #42's row shows ✗
+  and the notice ✓, and the game file is checked to hold it (fsync'd before the frame);
+  ``u`` asks, then ``Enter`` is timed until #42 is back (●); ``a 4 2 Enter`` again, then
+  ``v`` and ↓ (the whole log, newest first), ``Enter`` (the elimination), the reason ``x``,
+  and that last ``Enter`` is timed until #42 is back. The game grows by four events a
+  round.
 - anchor: a Textual app with a DataTable of the players and a notice line; the same keys,
   the same screens to wait for; each Enter that records appends one JSON line and fsyncs
   it, then updates #42's cell and the notice.
@@ -27,17 +28,18 @@ events. The last line is JSON.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fixtures import paint_checks, write_game  # noqa: E402
 from harness import Terminal, figures, load, parser, ratios, verdict  # noqa: E402
 
 from fieldjudge.services import open_tournament  # noqa: E402
 from fieldjudge.services.demo import create_demo  # noqa: E402
+from fieldjudge.services.paintball.game import GameSession  # noqa: E402
 from fieldjudge.store import EventLog  # noqa: E402
 
 SIZES = ((80, 24), (120, 40))
@@ -139,21 +141,40 @@ Anchor().run()
 """
 
 
-def prepare(root: Path, events: int) -> tuple[Path, str, Path, list[int]]:
-    """A demo tournament whose game holds ``events`` events (team B's paint checks)."""
+def prepare(root: Path, events: int) -> None:
+    """A demo tournament under ``root`` whose game holds ``events - 1`` events, recorded
+    through the services as the game screen records them (signed, the file's meta too):
+    the clock started, paint checks of team B's players each ended "in play" (24), and
+    Time! (the game's 7 minutes wait for :func:`resumed`, which starts them again)."""
     folder = root / "demo"
     create_demo(folder, day=date(2026, 6, 1)).close()
     t = open_tournament(folder, startup_backup=False)
     g = t.games()[4]
-    a, b = g["team_a"], g["team_b"]
-    numbers = [int(p["number"]) for p in t.players(a)]
+    b = g["team_b"]
+    others = [int(p["number"]) for p in t.players(b)]
+    session = GameSession(t, g["id"], judge="Bench judge")
+    session.start_clock()
+    checks = events - 3
+    for i in range(checks // 2):
+        n = others[i % len(others)]
+        session.start_paint_check(b, n)
+        session.end_check(b, n, "in_play")
+    if checks % 2:
+        session.start_paint_check(b, others[0])
+    session.stop_time()
+    t.close()
+
+
+def resumed(root: Path) -> tuple[Path, str, Path, list[int]]:
+    """The game :func:`prepare` made under ``root`` (or a copy of it), its clock resumed
+    now: ``(folder, game id, game file, team A's shirt numbers)``."""
+    folder = root / "demo"
+    t = open_tournament(folder, startup_backup=False)
+    g = t.games()[4]
+    numbers = [int(p["number"]) for p in t.players(g["team_a"])]
     assert 42 in numbers
-    write_game(
-        t.game_path(g["id"]),
-        g,
-        events,
-        body=paint_checks(b, [int(p["number"]) for p in t.players(b)]),
-    )
+    GameSession(t, g["id"], judge="Bench judge").resume_clock()
+    assert not t.game_faults(g["id"]), t.game_faults(g["id"])  # signed, shown as such
     path = t.game_path(g["id"])
     t.close()
     return folder, g["id"], path, numbers
@@ -177,8 +198,10 @@ def run_config(
     root: Path, cols: int, rows: int, events: int, rounds: int, prepared: tuple | None = None
 ) -> dict:
     """One size and game: ``rounds`` of the three keys in each app. ``prepared``: a game
-    :func:`prepare` made (e.g. one a pit server reads meanwhile)."""
-    folder, gid, game_file, numbers = prepared or prepare(root / f"{cols}x{rows}-{events}", events)
+    :func:`resumed` gave (e.g. one a pit server reads meanwhile); else one is made."""
+    if prepared is None:
+        prepare(root, events)
+    folder, gid, game_file, numbers = prepared or resumed(root)
     lines_path = root / f"anchor{cols}x{rows}-{events}.jsonl"
     fj = Terminal(
         "fieldjudge", [sys.executable, "-c", CHILD_FIELDJUDGE, str(folder), gid], cols, rows
@@ -260,8 +283,14 @@ def main() -> None:
     rounds = 1 if args.quick else args.rounds
     rows_out = []
     with tempfile.TemporaryDirectory() as tmp:
+        games: dict[int, Path] = {}  # each game recorded once (event by event, fsync'd)
         for cols, rws, n in configs:
-            row = run_config(Path(tmp), cols, rws, n, rounds)
+            root = Path(tmp) / f"{cols}x{rws}-{n}"
+            if n not in games:
+                games[n] = Path(tmp) / f"game-{n}"
+                prepare(games[n], n)
+            shutil.copytree(games[n], root)
+            row = run_config(root, cols, rws, n, rounds, resumed(root))
             rows_out.append(row)
             print(
                 f"{row['size']}, game of {n} events, {rounds} rounds, load {row['loadavg']}, "

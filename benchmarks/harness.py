@@ -11,6 +11,7 @@ import argparse
 import fcntl
 import json
 import os
+import queue
 import signal
 import statistics
 import struct
@@ -98,10 +99,11 @@ class _Screen(pyte.Screen):
 
 
 class Terminal:
-    """One app in its own pty of ``cols``×``rows``, its output fed into a VT100 screen by a
-    reader thread. :meth:`send` times keys until the screen shows what is wanted; the
-    moment is taken when the bytes that make it show arrive, before the emulator parses
-    them (its own cost is not counted)."""
+    """One app in its own pty of ``cols``×``rows``, its output read by one thread and fed
+    into a VT100 screen by another. :meth:`send` times keys until the screen shows what is
+    wanted; the moment is taken when the bytes that make it show arrive, stamped by the
+    reader before the emulator parses them (its own cost is not counted, nor does parsing
+    a big frame delay the read of the next one)."""
 
     def __init__(
         self, name: str, argv: list[str], cols: int = 80, rows: int = 24, env: Any = None
@@ -137,18 +139,31 @@ class Terminal:
         self._want: Callable[[list[str]], bool] | None = None
         self._seen_at: float | None = None
         self._done = threading.Event()
+        # one thread reads the pty and stamps each chunk as it arrives, another feeds the
+        # emulator: a big frame's parsing (pure Python, slow under load) never delays the
+        # read of the chunk that follows it, so the emulator's cost is not counted
+        self._arrived = self._parsed = 0  # chunks read, chunks on the screen
+        self._chunks: queue.SimpleQueue[tuple[float, bytes] | None] = queue.SimpleQueue()
         self.reader = threading.Thread(target=self._read, name=f"pty-{name}", daemon=True)
+        self.parser = threading.Thread(target=self._parse, name=f"vt-{name}", daemon=True)
         self.reader.start()
+        self.parser.start()
 
     def _read(self) -> None:
         while True:
             try:
                 chunk = os.read(self.master, 65536)
             except OSError:
-                return
+                chunk = b""
             if not chunk:
+                self._chunks.put(None)
                 return
-            at = time.perf_counter()
+            self._arrived += 1
+            self._chunks.put((time.perf_counter(), chunk))
+
+    def _parse(self) -> None:
+        while (item := self._chunks.get()) is not None:
+            at, chunk = item
             with self.lock:
                 self.bytes_read += len(chunk)
                 try:
@@ -160,6 +175,13 @@ class Terminal:
                 if want is not None and want(self.screen.display):
                     self._seen_at, self._want = at, None
                     self._done.set()
+                self._parsed += 1
+
+    def _drain(self) -> None:
+        """Wait until every chunk read so far is on the emulator's screen."""
+        deadline = time.monotonic() + TIMEOUT_S
+        while self._parsed < self._arrived and time.monotonic() < deadline:
+            time.sleep(0.001)
 
     def lines(self) -> list[str]:
         with self.lock:
@@ -167,6 +189,7 @@ class Terminal:
 
     def send(self, keys: bytes, until: Callable[[list[str]], bool]) -> float:
         """Write ``keys``; the seconds until the screen satisfies ``until``."""
+        self._drain()  # the screen as it is before the keys
         with self.lock:
             self._done.clear()
             if until(self.screen.display):

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as hs
 from test_paintball_properties import LENGTH, PROPS, SETUP, R, candidate
 
-from fieldjudge.rules.events import VOID, voided_ids
+from fieldjudge.rules.events import VOID, voided_by, voided_ids
 from fieldjudge.rules.paintball import fold, new_state, refusal
 from fieldjudge.rules.paintball.checkpoints import LiveFold, snapshot
 from fieldjudge.rules.paintball.state import step, unsettled
@@ -58,6 +58,8 @@ def test_checkpointed_fold_equals_the_whole_fold(data, every, per_octave, disqua
         assert live.update(log.events) == fold(setup, log.events)
     assert live.update(log.events) == fold(setup, log.events)
     assert live.voided == voided_ids(log.events)
+    # the log's «Voided (#n)» marks, from the voids alone (issue 24: no walk of the log)
+    assert live.voided_by(log.events) == voided_by(log.events)
     midway = whole_fold_midway(setup, log.events)
     for k, state in live.checkpoints():
         assert state == midway[k], k
@@ -141,6 +143,8 @@ def test_another_log_is_folded_from_the_start():
     b.add("clock_start")
     b.tick(5_000).add("elimination", reason="hit", players=[{"team": R, "number": 1}])
     live = LiveFold(SETUP, a.events, every=1)
+    b.void(b.events[-1])
+    assert live.voided_by(b.events) == voided_by(b.events)  # not the log it followed
     assert live.update(b.events) == fold(SETUP, b.events)
 
 
@@ -158,6 +162,7 @@ def test_an_id_twice_in_a_log_from_elsewhere_folds_as_the_whole_fold():
     live.update(log.events)
     log.void(first)
     assert live.update(log.events) == fold(SETUP, log.events)
+    assert live.voided_by(log.events) == voided_by(log.events)
 
 
 def test_a_snapshot_shares_nothing_the_fold_changes():

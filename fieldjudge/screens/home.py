@@ -146,6 +146,8 @@ class HomeScreen(JudgeScreen):
         super().__init__()
         self._shown = False  # mounted: the lists can be filled
         self._resumed = False
+        self._sync_text: str | None = None  # the last status line, shown while on top
+        self._sync_shown: str | None = None
         self._sync_folder: Path | None | bool = False  # False: not watched yet
         self._pending: list[str] = []
         self._changed_logs = None
@@ -507,6 +509,7 @@ class HomeScreen(JudgeScreen):
             self.reload()
             self._back_on_game_left()
         self._resumed = True
+        self._show_sync()
 
     def _back_on_game_left(self) -> None:
         """Back from a game's screen: the games list has the focus, on the game that was
@@ -554,26 +557,34 @@ class HomeScreen(JudgeScreen):
 
     @work(thread=True, exclusive=True, group="sync", exit_on_error=False)
     def poll_sync(self, make: Callable[[Path], SyncStatusProvider], folder: Path) -> None:
-        """Every ~2 s: Syncthing's status (short timeouts); posts it, touches nothing (its
-        client is made here, off the first frame's path)."""
+        """Every ~2 s: Syncthing's status (short timeouts); posts it when it changed or
+        while Syncthing runs, touches nothing (its client is made here, off the first
+        frame's path)."""
         worker = get_current_worker()
         try:
             provider = make(folder)
         except Exception as exc:  # noqa: BLE001 - a sync problem never stops judging
             self.post_message(SyncTick(SyncStatus(on=False, reason=str(exc))))
             return
+        last: SyncStatus | None = None
         while not worker.is_cancelled:
             try:
                 status = provider.status()
             except Exception as exc:  # noqa: BLE001 - a sync problem never stops judging
                 status = SyncStatus(on=False, reason=str(exc))
-            self.post_message(SyncTick(status))
+            # posted when it changed, or while Syncthing runs (each tick looks for game
+            # files it changed): a message to this screen under a live game's repaints
+            # that game's screen whole (Textual draws it as a background; issue 24)
+            if status != last or status.on:
+                self.post_message(SyncTick(status))
+            last = status
             deadline = time.monotonic() + SYNC_EVERY_S
             while time.monotonic() < deadline and not worker.is_cancelled:
                 time.sleep(0.1)
 
     def on_sync_tick(self, message: SyncTick) -> None:
-        self.query_one("#sync-line", Static).update(status_line(message.status))
+        self._sync_text = status_line(message.status)
+        self._show_sync()
         # Game files another laptop changed (Syncthing): released here, on the UI thread
         # (the store is not thread-safe), then the list shows them. Only while Syncthing
         # runs: without it no other laptop writes here, and a file this laptop just wrote
@@ -596,6 +607,16 @@ class HomeScreen(JudgeScreen):
                 self.notify(rule_text(exc), severity="error")
         if changed:
             self.reload_games()
+
+    def _show_sync(self) -> None:
+        """The sync line, when it changed, only while this screen is on top: Textual
+        repaints the whole screen above a screen that changes under it, so every tick here
+        would repaint a live game's screen whole (issue 24); shown again on the return."""
+        text = self._sync_text
+        if text is None or text == self._sync_shown or not self.is_active:
+            return
+        self._sync_shown = text
+        self.query_one("#sync-line", Static).update(text, layout=False)  # one line
 
     def on_unmount(self) -> None:
         self.app.stop_pit()

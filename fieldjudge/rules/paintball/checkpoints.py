@@ -18,7 +18,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fieldjudge.rules.events import VOID, Event, voided_ids
+from fieldjudge.rules.events import VOID, Event, voided_by
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.setup import GameSetup
 from fieldjudge.rules.paintball.state import new_state, step, unsettled
@@ -89,6 +89,15 @@ class LiveFold:
         self._count, self._last_hash = total, events[-1].hash
         return self.state
 
+    def voided_by(self, events: Sequence[Event]) -> dict[str, Event]:
+        """``rules.events.voided_by(events)`` of the log :meth:`update` saw last, from its
+        voids alone (a walk over the voids, not the whole log); of any other log, from
+        the whole of it."""
+        n = self._count
+        if len(events) != n or (n and events[n - 1].hash != self._last_hash):
+            return voided_by(events)
+        return voided_by([events[i] for i in self._voids])
+
     def checkpoints(self) -> list[tuple[int, m.GameState]]:
         """``(k, the whole log's fold after its first k events)`` of every checkpoint kept, oldest first
         (read them, never change them)."""
@@ -130,7 +139,7 @@ class LiveFold:
             self.state = snapshot(mark)
         else:
             k, self.state = 0, new_state(self.setup)
-        self.voided = voided_ids([events[i] for i in self._voids])  # the voids decide
+        self.voided = set(self.voided_by(events))  # the voids decide
         checked = unsettled(events) if self._irregular else self._unsettled
         self._forward(events, k, len(events), checked)
 

@@ -123,6 +123,12 @@ class GameScreen(JudgeScreen):
         a, b = s.teams
         g = s.game
         title = f"{_('Field')} {g.get('field', '?')} · {str(g.get('start', ''))[-5:]}"
+        # The prompt lies over the bottom of the screen, above the footer (game.tcss). It is
+        # the first child: Textual orders the screen's children back to front when it lays
+        # them out, so a prompt that opens or closes changes the painting order of none of
+        # the others and nothing else is repainted (issue 24: a later prompt moved every
+        # widget after it, and each prompt repainted the whole screen).
+        yield PromptPanel()
         yield Static(f"{title} · {s.team_name(a)} — {s.team_name(b)}", id="game-title")
         yield Horizontal(
             TeamHeader("a", a, s.team_name(a)),
@@ -138,7 +144,6 @@ class GameScreen(JudgeScreen):
         )
         yield Static("", id="notice")
         yield Vertical(EventLogView(id="event-log"), id="log-pane")
-        yield PromptPanel()  # over the bottom of the screen, above the footer (game.tcss)
         yield Footer()
 
     @property

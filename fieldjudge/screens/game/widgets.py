@@ -3,17 +3,19 @@ a counter of its own (the clock is read from the session at every refresh)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Digits, Static
 
-from fieldjudge.i18n import _
-from fieldjudge.rules.events import VOID
+from fieldjudge.i18n import _, current_language
+from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens.game.text import (
@@ -175,13 +177,23 @@ class FlagsBar(Horizontal):
             w.set_class(f.location == m.HUNG, "hung")
 
 
-class EventLogView(Static):
+class EventLogView(Widget):
     """The game's log, newest first, each event by its number (``v`` and the number voids
     it); voided events struck through with «Отменено (№14)» after them (kept in view: the
     struck text is cut first), void events in italics, events the engine rejected marked.
-    Only the lines that fit are built (a new size builds them again)."""
+    Only the lines that fit are built (a new size builds them again), and each line once:
+    a line is kept, and drawn, while what it shows stays the same (issue 24: a new event
+    builds and draws one line, a void two; the others only move down), so the work per
+    event does not grow with the log."""
 
     _source: tuple[GameSession, Namer] | None = None
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        # event id -> (what its line shows, the line): only the lines in view are kept
+        self._lines: dict[str, tuple[tuple[Any, ...], Text]] = {}
+        self._rows: list[Text] = []  # the lines in view, newest first
+        self._strips: dict[int, tuple[Text, Any, Strip]] = {}  # id(line) -> drawn line
 
     def on_resize(self) -> None:
         if self._source is not None:
@@ -190,38 +202,112 @@ class EventLogView(Static):
     def show(self, session: GameSession, namer: Namer) -> None:
         self._source = (session, namer)
         events = session.events
-        gone = session.voided_by()
-        rejected = {n.event_id: session.humanize(n.text) for n in session.state.rejected}
-        by_id = {e.id: e for e in events}
-        out = Text(no_wrap=True, overflow="ellipsis")
         shown = events[-(self.size.height or LOG_LINES) :]  # no size yet: before the layout
+        gone = session.voided_by()
+        notes = {n.event_id: n for n in session.state.rejected}
+        width, lang = self.size.width, current_language()
+        lines: dict[str, tuple[tuple[Any, ...], Text]] = {}
+        rows: list[Text] = []
         if not shown:
-            out.append(_("No events yet"), style="italic")
-        width = self.size.width
+            rows.append(Text(_("No events yet"), style="italic"))
+        by_id: dict[str, Event] | None = None
         for e in reversed(shown):
-            head = f"{e.seq:>3} {clock(e.game_clock_ms):>5}  "
-            void = gone.get(e.id)
-            if void is not None:  # struck through, and which void struck it
-                mark = "  " + _("Voided ({event})").format(event=event_no(void.seq))
-                row = Text(head, style="dim")
-                row.append_text(
-                    _fit(Text(describe(e, namer, by_id), "strike dim"), width, row, mark)
-                )
-                row.append(mark, style="italic")
-            elif e.type == VOID:  # the reason kept in view: the voided event's line is cut
-                first, what, reason = void_parts(e, namer, by_id)
-                row = Text(head + first, style="italic")
-                row.append_text(_fit(Text(what, "italic"), width, row, reason))
-                row.append(reason, style="italic")
+            void, note = gone.get(e.id), notes.get(e.id)
+            key = (lang, width, void.id if void is not None else None, note and note.text)
+            kept = self._lines.get(e.id)
+            if kept is not None and kept[0] == key:
+                row = kept[1]
             else:
-                row = Text(head + describe(e, namer, by_id))
-            if e.id in rejected and void is None:
-                row.append(f"  ⚠ {rejected[e.id]}")
-                if e.type != VOID:
-                    row.stylize("bold")
+                if by_id is None and (e.type == VOID or void is not None):
+                    by_id = _with_targets(session, shown)  # a void's line names its target
+                row = _log_line(session, namer, e, void, note, width, by_id or {})
+            lines[e.id] = (key, row)
+            rows.append(row)
+        self._lines, self._rows = lines, rows
+        ids = {id(row) for row in rows}
+        self._strips = {k: v for k, v in self._strips.items() if k in ids}
+        self.refresh()  # its height is the pane's, whatever the content: no layout
+
+    def render(self) -> Text:
+        """The log as one text, a line per event (what the screen shows, for reading)."""
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for row in self._rows:
             out.append_text(row)
             out.append("\n")
-        self.update(out, layout=False)  # its height is the pane's, whatever the content
+        return out
+
+    def render_line(self, y: int) -> Strip:
+        """Line ``y``, drawn once while its text, the width and the style stay the same."""
+        width, style = self.size.width, self.visual_style
+        rows = self._rows
+        if y < len(rows):
+            row = rows[y]
+        elif y == len(rows) and self._lines:  # below the events' lines an empty one, as a
+            row = _EMPTY  # text ending with a new line draws it
+        else:
+            return Strip.blank(width, style.rich_style)
+        kept = self._strips.get(id(row))
+        if kept is not None and kept[0] is row and kept[1] == (width, style):
+            return kept[2]
+        drawn = Visual.to_strips(self, visualize(self, row), width, 1, style)
+        strip = drawn[0] if drawn else Strip.blank(width, style.rich_style)
+        self._strips[id(row)] = (row, (width, style), strip)
+        return strip
+
+
+_EMPTY = Text()
+
+
+def _with_targets(session: GameSession, shown: list[Event]) -> dict[str, Event]:
+    """The events in view by id, and the targets their voids name (a void's line names
+    its target, a void of a void its target's target), looked up in the log only when
+    they are out of view."""
+    by_id = {e.id: e for e in shown}
+    wanted = [e for e in shown if e.type == VOID]
+    done: set[str] = set()
+    while wanted:
+        e = wanted.pop()
+        target = e.data.get("target") if isinstance(e.data, dict) else None
+        if not isinstance(target, str) or e.id in done:
+            continue
+        done.add(e.id)
+        found = by_id.get(target) or session.log.by_id(target)
+        if found is not None:
+            by_id[target] = found
+            if found.type == VOID:
+                wanted.append(found)
+    return by_id
+
+
+def _log_line(
+    session: GameSession,
+    namer: Namer,
+    e: Event,
+    void: Event | None,
+    note: Any,
+    width: int,
+    by_id: dict[str, Event],
+) -> Text:
+    """One line of the log: ``e`` struck through when ``void`` took it back, marked with
+    the engine's ``note`` when it refused it."""
+    head = f"{e.seq:>3} {clock(e.game_clock_ms):>5}  "
+    if void is not None:  # struck through, and which void struck it
+        mark = "  " + _("Voided ({event})").format(event=event_no(void.seq))
+        row = Text(head, style="dim")
+        row.append_text(_fit(Text(describe(e, namer, by_id), "strike dim"), width, row, mark))
+        row.append(mark, style="italic")
+    elif e.type == VOID:  # the reason kept in view: the voided event's line is cut
+        first, what, reason = void_parts(e, namer, by_id)
+        row = Text(head + first, style="italic")
+        row.append_text(_fit(Text(what, "italic"), width, row, reason))
+        row.append(reason, style="italic")
+    else:
+        row = Text(head + describe(e, namer, by_id))
+    if note is not None and void is None:
+        row.append(f"  ⚠ {session.humanize(note.text)}")
+        if e.type != VOID:
+            row.stylize("bold")
+    return row
 
 
 def _fit(middle: Text, width: int, before: Text, after: str) -> Text:

@@ -38,7 +38,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Concatenate, Generic, ParamSpec, Protocol
 
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.rules.events import VOID, Event, voided_by
+from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import Phrase, Team, rule
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
@@ -203,7 +203,7 @@ class GameSession:
 
     def voided_by(self) -> dict[str, Event]:
         """Each voided event's id → the void that struck it (the log names it: «№14»)."""
-        return voided_by(self.log.events)
+        return self._fold.voided_by(self.log.events)
 
     def event_numbered(self, number: int) -> Event | None:
         """The event the game screen lists as №``number`` (its ``seq``), or None."""
