@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -109,13 +110,13 @@ def _events_of(t: Tournament, game_id: str, anchor: Head) -> list[Event]:
         return list(log.events)
 
 
+@dataclass
 class _Game:
     """The cached view of one game file (``key``: the file's and its anchor's)."""
 
-    def __init__(self, key: Any, view: Any, damaged: Any = "") -> None:
-        self.key = key
-        self.view = view
-        self.damaged = damaged  # the fault: an English Phrase (a str), or a refusal
+    key: Any
+    view: Any
+    damaged: Any = ""  # the fault: an English Phrase (a str), or a refusal
 
     def fault_doc(self) -> tuple[str, dict[str, str] | None]:
         """The fault in English (``damaged``) and in each language of the page."""
