@@ -72,15 +72,6 @@ class Catalogs:
         count inside a message (``Count``) asks :meth:`ngettext` for its plural form."""
         return self.pgettext(context, message)
 
-    def has(self, message: str, context: str = "") -> bool:
-        t = self.translations
-        return (t.pgettext(context, message) if context else t.gettext(message)) is not message
-
-
-def catalog_file(lang: str, suffix: str = ".po") -> Path:
-    """The catalog of ``lang``: its ``.po`` (what translators edit) or its ``.mo``."""
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
-
 
 @functools.lru_cache(maxsize=4)
 def load(lang: str) -> Catalogs:

@@ -4,11 +4,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from fieldjudge.i18n import _
-from fieldjudge.i18n import _ as _ui
 from fieldjudge.rules.paintball.setup import FPS_EXACT, FPS_WHOLE, Settings
 
 # The rules engine owns the defaults of RULES.md (30.01 points, 20.0x chrono limits, the
@@ -96,25 +94,3 @@ def parse_precision(text: str) -> str:
     if value is None:
         raise ValueError(_("Fps precision: whole or exact"))
     return value
-
-
-def settings_lines(settings: dict[str, Any], tr: Callable[[str], str] | None = None) -> list[str]:
-    """The settings that change a result, one line each, for the exports and screens (in
-    the UI language; the documents pass their own translation ``tr``)."""
-    _ = tr or _ui
-    s = Settings.from_dict(settings)
-    pts = s.points
-    yes, no = _("yes"), _("no")
-    precision = _("whole fps, rounded down") if s.fps_precision == FPS_WHOLE else _("exact reading")
-    minutes, seconds = divmod(s.game_length_ms // 1000, 60)
-    return [
-        _("Game length")
-        + f": {minutes}:{seconds:02d} · "
-        + _("players per team")
-        + f": {s.team_size}",
-        _("Points (30.01)") + f": {pts.flag_hang} / {pts.flag_held} / {pts.draw} / {pts.loss}",
-        _("A team with nobody left ends the game (23.03)")
-        + f": {yes if s.end_when_team_out else no}",
-        _("Fps judged on (20.02/20.03)") + f": {precision}",
-        _("Inspection: penalty points per hit found (18.02)") + f": {s.inspection_penalty_points}",
-    ]

@@ -16,6 +16,17 @@ from po_ids import parse_po  # noqa: E402
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
 
 
+def catalog_file(lang: str, suffix: str = ".po") -> Path:
+    """The catalog of ``lang``: its ``.po`` (what translators edit) or its ``.mo``."""
+    return i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}{suffix}"
+
+
+def has(catalog: i18n.Catalogs, message: str, context: str = "") -> bool:
+    """Whether ``catalog`` translates ``message`` (under ``context``, if given)."""
+    t = catalog.translations
+    return (t.pgettext(context, message) if context else t.gettext(message)) is not message
+
+
 def catalogs_from_po(text: str, folder: Path) -> i18n.Catalogs:
     po = folder / "t.po"
     po.write_text(HEADER + text, encoding="utf-8")
@@ -30,9 +41,9 @@ def compiled_entries(lang: str) -> dict[tuple[str, str], str]:
     English), read back from its .mo with polib."""
     import polib
 
-    mo = i18n.catalog_file(lang, ".mo")
+    mo = catalog_file(lang, ".mo")
     entries = polib.mofile(str(mo)) if mo.exists() else []
     return {(e.msgctxt or "", e.msgid): e.msgstr for e in entries if e.msgstr}
 
 
-__all__ = ["catalogs_from_po", "compiled_entries", "parse_po"]
+__all__ = ["catalog_file", "catalogs_from_po", "compiled_entries", "has", "parse_po"]

@@ -14,7 +14,7 @@ import fieldjudge
 from fieldjudge import i18n
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
-from i18n_helpers import compiled_entries  # noqa: E402
+from i18n_helpers import catalog_file, compiled_entries, has  # noqa: E402
 from po_ids import ids_in, parse_po, plural_ids_in  # noqa: E402
 
 PKG = Path(fieldjudge.__file__).parent
@@ -25,7 +25,7 @@ def test_every_message_id_has_a_russian_translation() -> None:
     missing = {}
     for f in sorted(PKG.rglob("*.py")):
         for msgid in ids_in(str(f)):
-            if not ru.has(msgid):
+            if not has(ru, msgid):
                 missing.setdefault(str(f.relative_to(PKG)), []).append(msgid)
     assert missing == {}
 
@@ -42,7 +42,7 @@ def test_every_count_has_the_three_russian_plural_forms() -> None:
         if len(forms) < 2 or forms & {singular, plural}:  # «из 3 игр», «из 5 игр»: alike
             missing.append(singular)
     assert missing == []
-    assert "Plural-Forms: nplurals=3;" in i18n.catalog_file("ru").read_text(encoding="utf-8")
+    assert "Plural-Forms: nplurals=3;" in catalog_file("ru").read_text(encoding="utf-8")
 
 
 def test_translations_keep_their_placeholders() -> None:
@@ -63,7 +63,7 @@ def test_each_language_has_one_catalog_and_no_message_twice() -> None:
     folder = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES"
     assert sorted(p.name for p in folder.iterdir()) == ["fieldjudge.mo", "fieldjudge.po"]
     assert not (i18n.LOCALE_DIR / "en").exists()  # English ids: nothing to translate
-    keys = [(e.msgctxt, e.msgid) for e in polib.pofile(str(i18n.catalog_file("ru")))]
+    keys = [(e.msgctxt, e.msgid) for e in polib.pofile(str(catalog_file("ru")))]
     assert len(keys) >= 1750
     assert [k for k in set(keys) if keys.count(k) > 1] == []
 
@@ -74,7 +74,7 @@ def test_every_compiled_catalog_is_up_to_date_with_its_po() -> None:
     from compile_catalogs import compiled, orphans, stale
 
     pos = sorted(i18n.LOCALE_DIR.glob("*/LC_MESSAGES/*.po"))
-    assert pos == [i18n.catalog_file("ru")]
+    assert pos == [catalog_file("ru")]
     assert stale() == []
     assert orphans() == []
     for po in pos:  # the comparison itself: byte for byte what polib compiles
@@ -112,7 +112,7 @@ def test_the_app_reads_the_compiled_catalogs_as_the_po_files_say() -> None:
     """Loading the ``.mo`` files gives exactly the translated entries of the ``.po`` files
     (contexts included: a rule message filed under its section)."""
     for lang in i18n.LANGS:
-        po = i18n.catalog_file(lang)
+        po = catalog_file(lang)
         expected = parse_po(po) if po.exists() else {}
         assert compiled_entries(lang) == expected
         i18n.load.cache_clear()
@@ -121,7 +121,7 @@ def test_the_app_reads_the_compiled_catalogs_as_the_po_files_say() -> None:
             assert (app.pgettext(ctx, msgid) if ctx else app.gettext(msgid)) == text
     ru = i18n.load("ru")
     assert ru.pgettext("19.05", "slap test not done") == "реактив не проверен"
-    assert ru.has("slap test not done", "19.05") and not ru.has("slap test not done")
+    assert has(ru, "slap test not done", "19.05") and not has(ru, "slap test not done")
     assert ru.pgettext("29.08", "disqualified (20.05)") == "дисквалифицирован (20.05)"
 
 
@@ -132,8 +132,8 @@ def test_every_catalog_entry_is_a_text_the_code_shows() -> None:
     --extract`` makes the others obsolete."""
     from po_ids import dead
 
-    assert len(parse_po(i18n.catalog_file("ru"))) >= 1750
-    assert [(e.msgctxt, e.msgid) for e in dead(i18n.catalog_file("ru"))] == []
+    assert len(parse_po(catalog_file("ru"))) >= 1750
+    assert [(e.msgctxt, e.msgid) for e in dead(catalog_file("ru"))] == []
 
 
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="GNU gettext not installed")
@@ -148,9 +148,9 @@ def test_extraction_finds_every_id_the_code_marks_already_in_the_catalog(tmp_pat
     xgettext(pot)
     tables_pot(tables)
     assert len(polib.pofile(str(tables))) > 150
-    catalog.write_bytes(i18n.catalog_file("ru").read_bytes())
+    catalog.write_bytes(catalog_file("ru").read_bytes())
     assert fold(catalog, [pot, tables]) == []
-    assert parse_po(catalog) == parse_po(i18n.catalog_file("ru"))
+    assert parse_po(catalog) == parse_po(catalog_file("ru"))
     assert [e.msgid for e in polib.pofile(str(catalog)).untranslated_entries()] == []
     assert len(polib.pofile(str(pot))) > 1000
     code = tmp_path / "pkg"

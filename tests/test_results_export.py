@@ -293,5 +293,6 @@ def test_html_pages_written_in_parts_are_the_pages_byte_for_byte(tour):
         parts = html.protocol_page_parts(html.protocol_title(v, tr), section, "ru")
         assert b"".join(parts) == html.protocol_html(tour, v, "ru").encode()
     for n in (0, 1, 3):
-        whole = html.protocols_html(tour, [], "ru", sections[:n]).encode()
+        title = f"{tr('Game protocols')} — {tour.meta.get('name', '')}"
+        whole = html.page(title, "\n".join(sections[:n]) or "<p>—</p>", "ru").encode()
         assert b"".join(html.protocols_parts(tour, "ru", encoded[:n])) == whole

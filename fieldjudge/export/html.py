@@ -152,19 +152,9 @@ def protocol_page_parts(title: str, section: bytes, lang: str) -> list[bytes]:
     return [page_head(title, lang).encode(), section, PAGE_TAIL.encode()]
 
 
-def protocols_html(t, views, lang: str = "ru", sections: list[str] | None = None) -> str:
-    """Every protocol on one page; ``sections``: their :func:`protocol_section`, if made
-    (an export writes each protocol alone too, and renders it once)."""
-    tr = translator(lang)
-    if sections is None:
-        sections = [protocol_section(t, v, tr, lang) for v in views]
-    body = "\n".join(sections)
-    return page(f"{tr('Game protocols')} — {t.meta.get('name', '')}", body or "<p>—</p>", lang)
-
-
 def protocols_parts(t, lang: str, sections: Sequence[bytes]) -> Iterator[bytes]:
-    """The bytes of :func:`protocols_html` from the sections (UTF-8), made as they are
-    written: the page of every protocol is never one string in memory (issue 24)."""
+    """The page of every protocol, in bytes (UTF-8) from their :func:`protocol_section`,
+    made as they are written: the page is never one string in memory (issue 24)."""
     tr = translator(lang)
     yield page_head(f"{tr('Game protocols')} — {t.meta.get('name', '')}", lang).encode()
     if not sections:

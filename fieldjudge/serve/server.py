@@ -41,6 +41,7 @@ from typing import Any, Protocol
 import orjson
 from aiohttp import web
 
+from fieldjudge.i18n import LANGS
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.os_errors import os_error_phrase
 from fieldjudge.serve.feed import Feed
@@ -49,7 +50,6 @@ from fieldjudge.serve.page import page_strings
 DEFAULT_PORT = 8765
 DEFAULT_MAX_CONNECTIONS = 200
 DEFAULT_MAX_PER_ADDRESS = 20
-LANGS = ("ru", "en")
 
 _log = logging.getLogger("fieldjudge.serve")
 _log.addHandler(logging.NullHandler())

@@ -30,27 +30,27 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.i18n import reason_label, rule_text
+from fieldjudge.i18n import LANGS, reason_label, rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event, effective
 from fieldjudge.rules.messages import Phrase, joined
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.clock import elapsed_at
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
+from fieldjudge.rules.paintball.scoring import TALLY
 from fieldjudge.services.paintball import results
 from fieldjudge.services.pitwords import conflict_texts, event_texts, hangs_judged
-from fieldjudge.services.trust import identity
 from fieldjudge.services.trust.checks import Verifier
 from fieldjudge.store import DamagedFile, Tournament, anchors
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.tournament import TOURNAMENT_FILE, snapshot_tournament
 
 LAST_EVENTS = 5
-LANGS = ("ru", "en")
 
 # Game states the page and the JSON show.
 SCHEDULED = "scheduled"
@@ -96,6 +96,11 @@ def _key(path: Path) -> FileKey:
     return (st.st_size, st.st_mtime_ns)
 
 
+def _texts(fault: Any) -> dict[str, str] | None:
+    """A fault (an English Phrase, or a refusal) in each language of the page."""
+    return {lang: rule_text(fault, None, lang) for lang in LANGS} if fault else None
+
+
 def _events_of(t: Tournament, game_id: str, anchor: Head) -> list[Event]:
     """The game's events through the store's anchored read (chain, and the manifest's
     head ``anchor``); :class:`DamagedFile` when the file does not reach that head."""
@@ -105,19 +110,17 @@ def _events_of(t: Tournament, game_id: str, anchor: Head) -> list[Event]:
         return list(log.events)
 
 
+@dataclass
 class _Game:
     """The cached view of one game file (``key``: the file's and its anchor's)."""
 
-    def __init__(self, key: Any, view: Any, damaged: Any = "") -> None:
-        self.key = key
-        self.view = view
-        self.damaged = damaged  # the fault: an English Phrase (a str), or a refusal
+    key: Any
+    view: Any
+    damaged: Any = ""  # the fault: an English Phrase (a str), or a refusal
 
     def fault_doc(self) -> tuple[str, dict[str, str] | None]:
         """The fault in English (``damaged``) and in each language of the page."""
-        if not self.damaged:
-            return "", None
-        return str(self.damaged), {lang: rule_text(self.damaged, None, lang) for lang in LANGS}
+        return str(self.damaged or ""), _texts(self.damaged)
 
 
 class PitView:
@@ -170,7 +173,7 @@ class PitView:
                 "date": meta.get("date", ""),
             },
             "damaged": str(self._t_fault),
-            "damaged_text": self._t_fault_text(),
+            "damaged_text": _texts(self._t_fault),
             "games": games,
             "live": [g["id"] for g in games if g["state"] in LIVE_STATES],
         }
@@ -183,14 +186,9 @@ class PitView:
         return {
             "as_of": _iso(now),
             "damaged": str(self._t_fault),
-            "damaged_text": self._t_fault_text(),
+            "damaged_text": _texts(self._t_fault),
             "divisions": divisions,
         }
-
-    def _t_fault_text(self) -> dict[str, str] | None:
-        """Why ``tournament.json`` is not as signed, in each language of the page."""
-        fault = self._t_fault
-        return {lang: rule_text(fault, None, lang) for lang in LANGS} if fault else None
 
     # -- reading the folder -------------------------------------------------------------
     def _refresh(self) -> Tournament | None:
@@ -213,7 +211,7 @@ class PitView:
         )  # not as the head judge signed it (edited by hand, an unsigned change)
         if t is None:
             return None
-        heads = self._manifest(t)
+        heads = self._trust.context().heads  # the newest validly signed head of each game
         changed = []
         for g in t.games():
             gid = g["id"]
@@ -242,11 +240,6 @@ class PitView:
                 continue
             self._games[gid] = _Game(gkey, view)
         return t
-
-    def _manifest(self, t: Tournament) -> dict[tuple[str, str], identity.Anchor]:
-        """The newest validly signed head of each game (the verifier's context, read again
-        when a manifest, a registration or the head judge key changed)."""
-        return self._trust.context().heads
 
     # -- documents ----------------------------------------------------------------------
     def _game_doc(self, t: Tournament, g: dict[str, Any], now: datetime) -> dict[str, Any]:
@@ -363,9 +356,7 @@ class PitView:
                     "players": players,
                     "reason": reason,
                     "reason_text": (
-                        {"ru": reason_label(rs.key, "ru"), "en": reason_label(rs.key, "en")}
-                        if rs
-                        else None
+                        {lang: reason_label(rs.key, lang) for lang in LANGS} if rs else None
                     ),
                     "section": rs.section if rs else None,
                     "outcome": d.get("outcome") or d.get("result") or d.get("paint"),
@@ -414,18 +405,11 @@ class PitView:
                             "rank": r.rank,
                             "team": r.team,
                             "name": names.get(r.team, r.team),
-                            "games": r.games,
-                            "points": r.points,
-                            "diff": r.diff,
-                            "flag_hangs": r.flag_hangs,
-                            "wins": r.wins,
-                            "draws": r.draws,
-                            "losses": r.losses,
-                            "no_shows": r.no_shows,
+                            **{k: getattr(r, k) for k in TALLY},
                             "provisional_games": provisional.get(r.team, 0),
                             "tie_break": {
                                 lang: rule_text(r.tie_break, names, lang) if r.tie_break else ""
-                                for lang in ("ru", "en")
+                                for lang in LANGS
                             },
                         }
                         for r in rows

@@ -12,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fieldjudge.i18n import Catalogs, load, reason_label, rule_text
+from fieldjudge.i18n import LANGS, Catalogs, load, reason_label, rule_text
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
-
-LANGS = ("ru", "en")
 
 EVENT_WORDS = {
     "clock_start": "Clock started",

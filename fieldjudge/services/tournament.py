@@ -519,8 +519,7 @@ class TournamentService(Tables):
         stamp = (anchors.heads_stamp(self.folder), handovers_stamp(self.folder))
         if self._anchors is None or self._anchors[0] != stamp:
             reg = identity.registry(self.folder, self.pinned_hj)
-            heads, _faults = identity.manifest(self.folder, reg, self.pinned_hj)
-            self._anchors = (stamp, heads)
+            self._anchors = (stamp, identity.read_manifests(self.folder, reg, self.pinned_hj).heads)
         a = self._anchors[1].get((kind, game_id))
         if a is not None:
             return (a.count, a.hash)

@@ -7,43 +7,32 @@ Modules: ``events`` (event types and their data), ``setup`` (GameSetup, Settings
 """
 
 from fieldjudge.rules.paintball.checks import advisories, refusal, replay_refusal
-from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict, judged_fps
+from fieldjudge.rules.paintball.chrono import chrono_verdict, judged_fps
 from fieldjudge.rules.paintball.clock import (
     clock_elapsed_ms,
     clock_remaining_ms,
     clock_run_out,
     format_clock,
 )
-from fieldjudge.rules.paintball.model import GameState, PlayerState
 from fieldjudge.rules.paintball.scoring import (
     GameResult,
-    StandingRow,
     game_result,
     no_show_result,
     standings,
 )
 from fieldjudge.rules.paintball.setup import (
-    ChronoSettings,
     GameSetup,
-    Points,
     RosterPlayer,
     Settings,
     needs_second_player,
 )
-from fieldjudge.rules.paintball.state import advance, disqualified_in, fold, new_state, validate
+from fieldjudge.rules.paintball.state import disqualified_in, fold, new_state, validate
 
 __all__ = [
-    "ChronoSettings",
-    "ChronoVerdict",
     "GameResult",
     "GameSetup",
-    "GameState",
-    "PlayerState",
-    "Points",
     "RosterPlayer",
     "Settings",
-    "StandingRow",
-    "advance",
     "advisories",
     "chrono_verdict",
     "clock_elapsed_ms",

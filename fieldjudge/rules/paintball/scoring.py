@@ -231,6 +231,10 @@ class StandingRow:
     tie_break: str = ""  # how the position against equal teams was decided
 
 
+#: the counted columns of a standings row, in its order
+TALLY = ("games", "points", "diff", "flag_hangs", "wins", "draws", "losses", "no_shows")
+
+
 def _h2h(results: list[GameResult], group: set[str]) -> dict[str, tuple[int, int]]:
     """Points and difference in the games among ``group`` only."""
     acc = {t: [0, 0] for t in group}
@@ -247,9 +251,8 @@ def standings(results: Iterable[GameResult], teams: Iterable[str] = ()) -> list[
     tied (points, then difference in their mutual games). Teams still equal share a rank."""
     res = list(results)
     tally: dict[str, dict[str, int]] = {}
-    keys = ("games", "points", "diff", "flag_hangs", "wins", "draws", "losses", "no_shows")
     for t in list(teams) + [t for r in res for t in r.teams]:
-        tally.setdefault(t, dict.fromkeys(keys, 0))
+        tally.setdefault(t, dict.fromkeys(TALLY, 0))
     for r in res:
         for t in r.teams:
             row, o = tally[t], r.opponent(t)

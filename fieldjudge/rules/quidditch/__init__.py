@@ -8,7 +8,7 @@ objects, calls :func:`resolve_round` with :func:`make_dice`, and shows :func:`re
 from .closing import SEED_REVEALED, reveal, revealed_in, roll_refusal
 from .declarations import Declaration, valid_actions, valid_bludgers, valid_targets
 from .feints import DEFAULT_FEINTS, Feint, FeintCatalogue
-from .order import check_post_order, next_round_order
+from .order import check_post_order
 from .outcome import Outcome, RoundResult
 from .post import render_passes_post, render_post
 from .resolve import make_dice, resolve_passes, resolve_round
@@ -33,7 +33,6 @@ __all__ = [
     "check_post_order",
     "make_dice",
     "new_match",
-    "next_round_order",
     "render_passes_post",
     "render_post",
     "resolve_passes",

@@ -28,26 +28,18 @@ screens, the CLI and the tests use is importable from here.
 
 from __future__ import annotations
 
-from .common import MATCH_CREATED, QUIDDITCH_FOLDER, ROUND_RESOLVED, SessionError, quidditch_folder
-from .exports import EXPORT_FORMAT
-from .match import QuidditchSession, Resolved, match_list, new_server_seed, redo_note
+from .common import MATCH_CREATED, ROUND_RESOLVED, SessionError, quidditch_folder
+from .match import QuidditchSession, Resolved, match_list
 from .roster import (
-    POSITION_ALIASES,
-    POSITION_ORDER,
     RosterRow,
     build_setup,
     default_rows,
-    lineup_errors,
     parse_roster_csv,
 )
 from .verify import count_rolls, verify_export
 
 __all__ = [
-    "EXPORT_FORMAT",
     "MATCH_CREATED",
-    "POSITION_ALIASES",
-    "POSITION_ORDER",
-    "QUIDDITCH_FOLDER",
     "ROUND_RESOLVED",
     "QuidditchSession",
     "Resolved",
@@ -56,11 +48,8 @@ __all__ = [
     "build_setup",
     "count_rolls",
     "default_rows",
-    "lineup_errors",
     "match_list",
-    "new_server_seed",
     "parse_roster_csv",
     "quidditch_folder",
-    "redo_note",
     "verify_export",
 ]

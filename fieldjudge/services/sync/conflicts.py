@@ -73,7 +73,6 @@ RECLAIMED = "reclaimed"
 DAMAGED = "damaged"
 TOURNAMENT_COPY = "tournament_copy"
 TOURNAMENT = "tournament"
-RESOLVED = "resolved"
 
 
 @dataclass(frozen=True)
@@ -165,14 +164,7 @@ def _handovers(
     t: TournamentService, events: list[dict], reg: dict[str, identity.LaptopInfo], kind: str
 ) -> list[Handover]:
     """The hand-overs in a log whose signatures hold (the head judge's among them)."""
-    hj_types = authority.HEAD_JUDGE_TYPES if kind == "games" else frozenset()
-    return [
-        Handover(str(e["data"].get("from_laptop", "")), str(e["data"].get("to_laptop", "")))
-        for e in events
-        if e.get("type") == HANDOVER
-        and isinstance(e.get("data"), dict)
-        and identity.event_fault(e, reg, t.pinned_hj, hj_types) is None
-    ]
+    return [move for *_, move in _moves(t, events, reg, kind) if move is not None]
 
 
 def _moves(
@@ -180,16 +172,17 @@ def _moves(
 ) -> list[tuple[int, str, str, Handover | None]]:
     """``(seq, signer, type, hand-over)`` of each event (the hand-over only when its
     signatures hold), as :func:`~fieldjudge.rules.ownership.foreign_writes` reads them."""
-    valid = {id(e) for e in events if _handovers(t, [e], reg, kind)}
+    hj_types = authority.HEAD_JUDGE_TYPES if kind == "games" else frozenset()
     out = []
     for e in events:
-        raw = e.get("data")
-        data: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        move = (
-            Handover(str(data.get("from_laptop", "")), str(data.get("to_laptop", "")))
-            if id(e) in valid
-            else None
-        )
+        data = e.get("data")
+        move = None
+        if (
+            e.get("type") == HANDOVER
+            and isinstance(data, dict)
+            and identity.event_fault(e, reg, t.pinned_hj, hj_types) is None
+        ):
+            move = Handover(str(data.get("from_laptop", "")), str(data.get("to_laptop", "")))
         out.append((int(e.get("seq") or 0), str(e.get("signer") or ""), str(e.get("type")), move))
     return out
 

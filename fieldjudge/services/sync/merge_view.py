@@ -30,15 +30,6 @@ class ConflictView:
     fault: str = ""  # the other copy is damaged: why
 
 
-def _common(ours: list[Event], theirs: list[Event]) -> int:
-    k = 0
-    for a, b in zip(ours, theirs, strict=False):
-        if a.hash != b.hash:
-            break
-        k += 1
-    return k
-
-
 def _view(t: TournamentService, game_id: str, events: list[Event]) -> Any:
     try:
         return results.view_from_events(t, game_id, events, results.setup_for(t, game_id))
@@ -61,7 +52,8 @@ def describe_conflict(t: TournamentService, path: Path) -> ConflictView:
     if ours_path.exists():
         log = t.game_log(log_id) if kind == "games" else t.match_log(log_id)
         ours = list(log.events)
-    k = _common(ours, theirs)
+    pairs = zip(ours, theirs, strict=False)  # how far the two copies agree, by hash
+    k = next((i for i, (a, b) in enumerate(pairs) if a.hash != b.hash), min(len(ours), len(theirs)))
     our_view = their_view = None
     if kind == "games" and game is not None:
         our_view = _view(t, log_id, ours)

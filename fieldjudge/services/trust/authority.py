@@ -84,35 +84,3 @@ def append_refusal(
         if pr.is_locked_void(etype, data):  # voiding an event of a locked protocol (31)
             return head_judge_refusal(LOCKED_VOID)
     return pr.lock_refusal(events, etype, data, teams, protocol)
-
-
-def log_refusals(
-    events: Sequence[Mapping[str, Any]], start: int, teams: tuple[str, str]
-) -> list[tuple[int, str, bool]]:
-    """Events ``start..`` of a log (documents, e.g. from another laptop) that this laptop
-    would have refused: ``(index, message, needs_head_judge)``. A head-judge action cannot
-    be checked here (its secret was typed elsewhere): it waits for the head judge's decision."""
-    evs = [Event.from_doc(dict(d)) for d in events]
-    out: list[tuple[int, str, bool]] = []
-    for i, p in enumerate(pr.protocols_before(evs, teams, start), start):
-        e = evs[i]
-        if needs_head_judge(evs[:i], e.type, e.data):
-            out.append((i, head_judge_refusal(e.type), True))
-            continue
-        why = pr.lock_refusal(evs[:i], e.type, e.data, teams, p)
-        if why:
-            out.append((i, why, False))
-    return out
-
-
-def needs_head_judge(events: Sequence[Event], etype: str, data: Mapping[str, Any]) -> bool:
-    """Whether an event is a head-judge action: one of his types, a void of one, or his
-    void of an event of a locked protocol (31)."""
-    if etype in HEAD_JUDGE_TYPES:
-        return True
-    if pr.is_locked_void(etype, data):  # 31: a void of an event of a locked protocol
-        return True
-    if etype == VOID:
-        target = next((e for e in events if e.id == data.get("target")), None)
-        return target is not None and target.type in HEAD_JUDGE_TYPES
-    return False

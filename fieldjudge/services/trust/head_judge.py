@@ -182,16 +182,6 @@ class HeadJudgeKey:
         return HeadJudgeKey.wrap(Ed25519PrivateKey.generate(), passphrase, params)
 
     @staticmethod
-    def rewrap(
-        unlocked: UnlockedHeadJudge, new_passphrase: str, params: ScryptParams = DEFAULT_PARAMS
-    ) -> dict[str, Any]:
-        """A new record for the same key under a new passphrase (the pinned key stays);
-        :class:`WeakSecret` for a weak one."""
-        check_new_secret(new_passphrase)
-        record, _ = HeadJudgeKey.wrap(unlocked._private, new_passphrase, params)
-        return record
-
-    @staticmethod
     def wrap(
         private: Ed25519PrivateKey, passphrase: str, params: ScryptParams = DEFAULT_PARAMS
     ) -> tuple[dict[str, Any], UnlockedHeadJudge]:
@@ -218,11 +208,6 @@ class HeadJudgeKey:
             "encrypted_private_key": b64encode(sealed),
         }
         return record, UnlockedHeadJudge(b64encode(public_raw), private)
-
-    @staticmethod
-    def public_key_of(record: Any) -> str:
-        """The record's public key (base64), or :class:`DamagedRecord`."""
-        return _parse(record)[0]
 
     @staticmethod
     def check_pinned(record: Any, pinned_public_key: str | None) -> None:

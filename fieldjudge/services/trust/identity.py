@@ -281,21 +281,14 @@ class Manifests:
     signed: dict[tuple[str, str], Anchor]
 
 
-def manifest(
-    folder: Path, reg: Mapping[str, LaptopInfo], hj_public: str | None = None
-) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
-    """The newest validly signed head of each game in every laptop's manifest, and the
-    faults of each manifest file (relative path -> faults). ``hj_public``: the tournament's
-    head judge key; with one, a laptop he has not registered anchors nothing, and a laptop
-    he handed a game away from anchors nothing of it from the new owner's take-over on."""
-    m = read_manifests(folder, reg, hj_public)
-    return m.heads, m.faults
-
-
 def read_manifests(
     folder: Path, reg: Mapping[str, LaptopInfo], hj_public: str | None = None
 ) -> Manifests:
-    """:func:`manifest` with the tips and signed heads of the clean manifests."""
+    """The newest validly signed head of each game in every laptop's manifest, and the
+    faults of each manifest file (relative path -> faults), with the tips and signed heads
+    of the clean manifests. ``hj_public``: the tournament's head judge key; with one, a
+    laptop he has not registered anchors nothing, and a laptop he handed a game away from
+    anchors nothing of it from the new owner's take-over on."""
     rows = read_heads(folder)
     records = [r for r in read_handovers(folder) if handover_record_fault(r, hj_public) is None]
     passed_over: set[tuple[str, str, int, str]] = set()
@@ -404,9 +397,10 @@ def manifest_of_rows(
     handovers: Iterable[Mapping[str, Any]] = (),
     passed_over: set[tuple[str, str, int, str]] | None = None,
 ) -> tuple[dict[tuple[str, str], Anchor], dict[str, list[str]]]:
-    """:func:`manifest` over parsed manifest lines, by laptop id. ``handovers``: the head
-    judge's hand-over records whose signature holds (see :func:`_handed_away`); each head
-    they leave out is added to ``passed_over`` as ``(kind, id, count, hash)``."""
+    """The heads and faults of :func:`read_manifests` over parsed manifest lines, by
+    laptop id. ``handovers``: the head judge's hand-over records whose signature holds (see
+    :func:`_handed_away`); each head they leave out is added to ``passed_over`` as
+    ``(kind, id, count, hash)``."""
     heads: dict[tuple[str, str], Anchor] = {}
     found: dict[tuple[str, str], list[Anchor]] = {}
     faults: dict[str, list[str]] = {}
@@ -573,12 +567,12 @@ def meta_problems(
     if game is None:
         faults.append(Phrase("game {game} is not in the schedule of tournament.json", game=log_id))
         return faults, notes
-    for name in ("team_a", "team_b", "field", "start"):
+    for name, what in META_FIELDS.items():
         if meta.get(name) != game.get(name):
             faults.append(
                 Phrase(
                     "{what} {value} differs from the schedule's {scheduled}",
-                    what=META_FIELDS[name],
+                    what=what,
                     value=repr(meta.get(name)),
                     scheduled=repr(game.get(name)),
                 )
