@@ -186,7 +186,7 @@ class FieldJudgeApp(App[None]):
     # -- this laptop: keys, theme, bell, field (services/laptop.py) ------------------------
     def load_keymap(self) -> None:
         """The judge's keymap file: valid entries applied, the others named once."""
-        km = load_keymap(all_binding_ids)
+        km = load_keymap(all_binding_ids())
         self.set_keymap(km.keys)
         reasons = {
             "reserved": _("{id}: {key} is reserved (Ctrl+Q, F1, Ctrl+P and Esc stay)"),
