@@ -20,7 +20,6 @@ from textual.theme import Theme
 
 from fieldjudge import i18n
 from fieldjudge.i18n import _
-from fieldjudge.screens.base import all_binding_ids
 from fieldjudge.screens.bell import GameBell
 from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, MessageScreen
@@ -28,6 +27,7 @@ from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
 from fieldjudge.screens.dialogs.pit import PitNotStarted, start_pit_server
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
+from fieldjudge.screens.keymap import all_binding_ids
 from fieldjudge.screens.keys import binding_for
 from fieldjudge.screens.palette import JudgeCommands, JudgePalette, iter_commands
 from fieldjudge.serve.addresses import LAN_HOST, lan_urls
@@ -186,7 +186,7 @@ class FieldJudgeApp(App[None]):
     # -- this laptop: keys, theme, bell, field (services/laptop.py) ------------------------
     def load_keymap(self) -> None:
         """The judge's keymap file: valid entries applied, the others named once."""
-        km = load_keymap(all_binding_ids)  # every screen imported only for a keymap
+        km = load_keymap(all_binding_ids())
         self.set_keymap(km.keys)
         reasons = {
             "reserved": _("{id}: {key} is reserved (Ctrl+Q, F1, Ctrl+P and Esc stay)"),

@@ -6,10 +6,11 @@ marks, with its context, and folds the ids new to each catalog into it, untransl
 a translator to fill; nothing is ever dropped from a catalog (the words of click and
 Textual, and the ids the code translates from a table, are in no call xgettext sees). The
 marks: UI strings ``_("...")``, ``ru("...")``, ``tr("...")``, ``Binding(key, action,
-"description")``, counts ``ngettext("...", "...", n)``, and the rules engines' messages
-``Phrase("...")``, ``RuleMessage("<section>", "...")``, a damaged file's fault
-``DamagedFile(path, "...")``; their context is the section when it is written as a literal,
-else none (``fieldjudge.i18n`` then looks it up without context).
+"description")`` and the keymap's rows ``key(keys, action, "description")``
+(``fieldjudge/screens/keymap.py``), counts ``ngettext("...", "...", n)``, and the rules
+engines' messages ``Phrase("...")``, ``RuleMessage("<section>", "...")``, a damaged
+file's fault ``DamagedFile(path, "...")``; their context is the section when it is written
+as a literal, else none (``fieldjudge.i18n`` then looks it up without context).
 
 Most rule messages are data, which xgettext cannot read: the tables
 ``RULES = {id: (section, "...")}``, ``PHRASES = {id: (context, "...")}`` and the elimination
@@ -61,7 +62,7 @@ RULE_KEYWORDS: dict[str, tuple[int | None, int]] = {
     "pgettext": (0, 1),  # a UI word that needs its own translation in one place
 }
 #: xgettext's keywords: the UI's calls, then the rule messages' constructors
-XGETTEXT_KEYWORDS = ["_", "ru", "tr", "ngettext:1,2", "Binding:3"] + [
+XGETTEXT_KEYWORDS = ["_", "ru", "tr", "ngettext:1,2", "Binding:3", "key:3"] + [
     f"{name}:{msg + 1}" if ctx is None else f"{name}:{ctx + 1}c,{msg + 1}"
     for name, (ctx, msg) in RULE_KEYWORDS.items()
 ]
@@ -83,7 +84,7 @@ def ids_in(path: str) -> list[str]:
         if isinstance(n, ast.Call) and getattr(n.func, "id", None) in ("_", "ru"):
             if n.args and isinstance(n.args[0], ast.Constant):
                 out.append(n.args[0].value)
-        if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Binding":
+        if isinstance(n, ast.Call) and getattr(n.func, "id", None) in ("Binding", "key"):
             if len(n.args) >= 3 and isinstance(n.args[2], ast.Constant):
                 out.append(n.args[2].value)
         if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant):

@@ -14,7 +14,6 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Header, OptionList, Static
@@ -22,6 +21,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from fieldjudge.i18n import _, rule_text
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono.marker_check import open_marker_check
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
@@ -123,24 +123,7 @@ class HomeScreen(JudgeScreen):
         "tournament on the right. Tab moves between the lists; Enter opens the highlighted "
         "tournament or game."
     )
-    BINDINGS = [
-        # The footer shows the keys of a game day; F1 and Ctrl+P list all of them.
-        Binding("g", "open_game", "Game", tooltip="Open the highlighted game"),
-        Binding("N", "next_game", "Next", tooltip="Next game of this laptop's field"),
-        Binding("k", "marker_check", "Markers", tooltip="Marker check"),
-        Binding("p", "protocol", "Protocol"),
-        Binding("S", "standings", "Table", tooltip="Standings"),
-        Binding("t", "teams", "Teams", show=False),
-        Binding("s", "schedule", "Schedule", show=False),
-        Binding("n", "new_tournament", "New tournament", show=False),
-        Binding("x", "export", "Export", show=False),
-        Binding("m", "merge", "Merge", show=False),
-        Binding("q", "quidditch", "Quidditch", show=False),
-        Binding("j", "judge", "Judge name", show=False),
-        Binding("r", "reload", "Refresh", show=False),
-        Binding("F", "choose_field", "Field", show=False, tooltip="This laptop's field"),
-        Binding("w", "pit_display", "Pit display", show=False, tooltip="Pit display on/off"),
-    ]
+    BINDINGS = keymap.bindings("home")
 
     def __init__(self) -> None:
         super().__init__()

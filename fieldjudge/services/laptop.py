@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,13 +104,9 @@ def _normal(key: str) -> str:
     return key.strip().lower() if len(key.strip()) > 1 else key.strip()
 
 
-def load_keymap(
-    known_ids: Iterable[str] | Callable[[], Iterable[str]], path: Path | None = None
-) -> Keymap:
+def load_keymap(known_ids: Iterable[str], path: Path | None = None) -> Keymap:
     """The judge's key map: entries for known binding ids with keys that are not reserved.
-    A missing file is an empty map; an unreadable one is one problem (``file``).
-    ``known_ids`` may be a function: it is only called when the file has entries (listing
-    every screen's ids imports every screen, which a start without a keymap skips)."""
+    A missing file is an empty map; an unreadable one is one problem (``file``)."""
     path = path or config_dir() / KEYMAP_FILE
     out = Keymap(path=path)
     try:
@@ -139,7 +135,7 @@ def load_keymap(
     walk("", data)
     if not flat:
         return out
-    known = set(known_ids() if callable(known_ids) else known_ids)
+    known = set(known_ids)
     for binding_id, value in flat.items():
         if not isinstance(value, str) or not value.strip():
             out.problems.append(KeymapProblem(binding_id, str(value), "bad"))

@@ -5,24 +5,17 @@ without tools. Any one refuses the marker for the check. Keys 1-3 toggle, Enter 
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS, acceptance_item
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 
 
 class AcceptanceProblemScreen(JudgeModal[list[str] | None]):
-    BINDINGS = [
-        *[
-            Binding(str(i), f"toggle({i - 1})", "Toggle", show=False)
-            for i in range(1, len(ACCEPTANCE_ITEMS) + 1)
-        ],
-        Binding("enter", "done", "Record"),
-        Binding("escape", "cancel", "Cancel"),
-    ]
+    BINDINGS = keymap.bindings("acceptance_problem")
 
     def __init__(self) -> None:
         super().__init__()

@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
@@ -18,6 +17,7 @@ from textual.widgets.option_list import Option
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.chrono_readings import parse_fps
 from fieldjudge.rules.marker_check import MarkerCheck
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.feed import ChronoFeed, session_config, typed_reading
 from fieldjudge.screens.chrono.setup import ChronoSetupScreen
@@ -112,11 +112,7 @@ def explain_failed_append(app, exc: Exception) -> None:
 class FailedMarkerScreen(JudgeModal[str | None]):
     """19.06 / 19.07: the marker failed — fix and retest, or play without a marker."""
 
-    BINDINGS = [
-        Binding("f", "choose('fix')", "Fix and retest (19.06)"),
-        Binding("w", "choose('no_marker')", "Play without a marker (19.07)"),
-        Binding("escape", "choose('')", "Cancel"),
-    ]
+    BINDINGS = keymap.bindings("failed_marker")
 
     def __init__(self, who: str, check: MarkerCheck) -> None:
         super().__init__()
@@ -143,7 +139,7 @@ class FailedMarkerScreen(JudgeModal[str | None]):
 class SecondPlayerScreen(JudgeModal[int | None]):
     """20.04 / 29.08: the second player of a group removal 1+1 (same team)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = keymap.bindings("second_player")
 
     def __init__(self, why: str, players: list[tuple[int, str]]) -> None:
         super().__init__()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
@@ -30,6 +29,7 @@ from fieldjudge.rules.chrono_readings import (
 )
 from fieldjudge.rules.marker_check import Shot
 from fieldjudge.rules.timefmt import format_time_left
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono.dialogs import (
     SecondPlayerScreen,
@@ -71,16 +71,7 @@ class InGameChronoScreen(JudgeScreen):
         "to the player (20.06), then Enter or Esc closes it. Digits 1-9 pick the 1-3 shots "
         "the verdict is taken on (20.02; by default the last three)."
     )
-    BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("enter", "record", "Record reading"),
-        Binding("m", "toggle_mode", "Forbidden mode"),
-        Binding("t", "type_reading", "Type a reading"),
-        Binding("c", "clear", "Clear readings"),
-        Binding("l", "pick", "Pick player"),
-        Binding("p", "chrono_setup", "Chrono port"),
-        *[Binding(str(i), f"pick_shot({i})", "Pick a shot", show=False) for i in range(1, 10)],
-    ]
+    BINDINGS = keymap.bindings("in_game_chrono")
 
     def __init__(self, session, team: str | None = None, number: int | None = None) -> None:
         super().__init__()

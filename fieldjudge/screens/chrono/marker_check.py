@@ -18,7 +18,6 @@ from datetime import datetime
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
@@ -32,6 +31,7 @@ from fieldjudge.rules.chrono_checks import (
 )
 from fieldjudge.rules.chrono_readings import parse_fps
 from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS, MarkerCheck
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono.acceptance import AcceptanceProblemScreen
 from fieldjudge.screens.chrono.dialogs import (
@@ -89,25 +89,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         "the check, A marks what was found (refused). 19.04: m modes ok, M forbidden mode. c "
         "restarts the check; the balls used so far still count (140, 19.05)."
     )
-    BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("i", "checkin", "Check in team"),
-        Binding("l", "lineup", "Line-up", show=False),
-        Binding("s", "slap(False)", "Slap: no shot"),
-        Binding("x", "slap(True)", "Slap: fired"),
-        Binding("r", "released", "Trigger released"),
-        Binding("b", "missed_ball", "Ball not read +1"),
-        Binding("t", "type_reading", "Type a reading"),
-        Binding("c", "restart", "Restart check", show=False),
-        Binding("a", "accept", "19.03 accepted"),
-        Binding("A", "accept_problem", "19.03 problem", show=False, key_display="A"),
-        Binding("m", "modes('ok')", "19.04 modes ok"),
-        Binding("M", "modes('forbidden')", "19.04 forbidden", show=False, key_display="M"),
-        Binding("v", "verdict", "Verdict"),
-        Binding("w", "no_marker", "No marker (19.07)"),
-        Binding("h", "approve", "Head judge approval"),
-        Binding("p", "chrono_setup", "Chrono port"),
-    ]
+    BINDINGS = keymap.bindings("marker_check")
 
     def __init__(self, tournament, game_id: str) -> None:
         super().__init__()

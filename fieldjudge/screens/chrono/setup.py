@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -13,6 +12,7 @@ from textual.widgets.option_list import Option
 from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
 from fieldjudge.devices.ports import BAUD_HINTS, BAUDS, DEFAULT_BAUD, list_chrono_ports
 from fieldjudge.i18n import _, number
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.feed import set_session_config
 from fieldjudge.services.paintball.chrono import ChronoConfig, link_tolerance, with_identity
@@ -23,11 +23,7 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
 
     CSS_PATH = "chrono.tcss"
 
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "save", "Save"),
-        Binding("ctrl+r", "rescan", "Rescan ports"),
-    ]
+    BINDINGS = keymap.bindings("chrono_setup")
 
     def __init__(self, current: ChronoConfig | None) -> None:
         super().__init__()

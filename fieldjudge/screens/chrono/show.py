@@ -5,11 +5,11 @@ screen draws its own box; the flag-hang check (23.01/23.02) pushes this one."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
 from fieldjudge.i18n import _, number
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.widgets import BigDigits
 
@@ -25,10 +25,7 @@ class ReadingShownScreen(JudgeModal[None]):
     }
     ReadingShownScreen #shown-digits { width: 1fr; height: 15; text-style: bold; }
     """
-    BINDINGS = [
-        Binding("enter", "close", "Close"),
-        Binding("escape", "close", "Close"),
-    ]
+    BINDINGS = keymap.bindings("reading_shown")
 
     def __init__(self, fps: float, text: str) -> None:
         super().__init__()

@@ -7,21 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
 from fieldjudge.i18n import _, rule_text
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.services import DamagedFile
 from fieldjudge.services.recovery import good_backup, restore_backup
 
 
 class DamagedFileScreen(JudgeModal[None]):
-    BINDINGS = [
-        Binding("r", "restore", "Restore backup"),
-        Binding("escape", "close", "Close"),
-    ]
+    BINDINGS = keymap.bindings("damaged_file")
 
     def __init__(
         self, folder: Path, error: DamagedFile, anchor: tuple[int, str] | None = None

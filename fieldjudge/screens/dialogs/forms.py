@@ -13,12 +13,13 @@ from typing import TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingsMap
+from textual.binding import BindingsMap
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.names import name_problem
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 
 
@@ -93,10 +94,7 @@ class FormInput(Input):
 class FormScreen(JudgeModal[Values | None]):
     """Returns the values (stripped strings) or None when cancelled."""
 
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "submit", "Save"),
-    ]
+    BINDINGS = keymap.bindings("form")
 
     def __init__(
         self,
@@ -167,10 +165,7 @@ class FormScreen(JudgeModal[Values | None]):
 
 
 class ConfirmScreen(JudgeModal[bool]):
-    BINDINGS = [
-        Binding("y,enter", "yes", "Yes"),
-        Binding("n,escape", "no", "No"),
-    ]
+    BINDINGS = keymap.bindings("confirm")
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -191,7 +186,7 @@ class ConfirmScreen(JudgeModal[bool]):
 class MessageScreen(JudgeModal[None]):
     """A message that must be read: errors of an import, a damaged file..."""
 
-    BINDINGS = [Binding("escape,enter", "close", "Close")]
+    BINDINGS = keymap.bindings("message")
 
     def __init__(self, title: str, body: str) -> None:
         super().__init__()

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
 from fieldjudge.i18n import _
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.palette import screen_actions
 
@@ -20,7 +20,7 @@ def describe_keys(screen: Screen) -> list[tuple[str, str, str]]:
 
 
 class HelpScreen(JudgeModal[None]):
-    BINDINGS = [Binding("escape,f1,q", "close", "Close")]
+    BINDINGS = keymap.bindings("help")
 
     def __init__(self, title: str, keys: list[tuple[str, str, str]], text: str = "") -> None:
         super().__init__()

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from fieldjudge.i18n import _
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.services.paintball.lineup import LineupChoice
 
@@ -31,10 +31,7 @@ def counter_text(picked: int, size: int) -> str:
 class LineupScreen(JudgeModal[list[int] | None]):
     """Returns the confirmed shirt numbers, or None when cancelled."""
 
-    BINDINGS = [
-        Binding("enter", "confirm", "Confirm", priority=True),
-        Binding("escape", "cancel", "Cancel"),
-    ]
+    BINDINGS = keymap.bindings("lineup")
 
     def __init__(
         self,

@@ -6,11 +6,11 @@ import errno
 from pathlib import Path
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from fieldjudge.i18n import _
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.serve.qr import qr_text
 from fieldjudge.serve.server import PitServer, PitServerError
@@ -63,11 +63,7 @@ def start_pit_server(folder: Path, host: str, port: int) -> tuple[PitServer, str
 class PitPanel(JudgeModal[None]):
     """URL + QR code; Esc hides the panel (the display keeps running), w stops it."""
 
-    BINDINGS = [
-        Binding("escape,enter", "close", "Close"),
-        Binding("w", "stop", "Stop the pit display"),
-        Binding("l", "lan", "Serve it on the venue network"),
-    ]
+    BINDINGS = keymap.bindings("pit_panel")
 
     def __init__(self, url: str) -> None:
         super().__init__()

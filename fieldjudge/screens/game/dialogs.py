@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from fieldjudge.i18n import _
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.text import Namer, clock, describe
@@ -25,12 +25,7 @@ from fieldjudge.services.paintball.game import GameSession
 class InspectionDialog(JudgeModal[None]):
     """18.02: every unhit player: c checked clean, h hit found, d did not report."""
 
-    BINDINGS = [
-        Binding("c", "mark('clean')", "Clean"),
-        Binding("h", "mark('hit_found')", "Hit found"),
-        Binding("d", "mark('did_not_report')", "Did not report"),
-        Binding("escape", "close", "Close"),
-    ]
+    BINDINGS = keymap.bindings("inspection_dialog")
 
     def __init__(self, session: GameSession) -> None:
         super().__init__(classes="game-dialog")
@@ -109,7 +104,7 @@ class InspectionDialog(JudgeModal[None]):
 class VoidDialog(JudgeModal[str | None]):
     """Pick an event of the log (newest first) to void; returns its id."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = keymap.bindings("void_dialog")
 
     def __init__(self, session: GameSession) -> None:
         super().__init__(classes="game-dialog")

@@ -15,7 +15,6 @@ from contextlib import suppress
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.events import Key
@@ -29,6 +28,7 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.rules.paintball.reasons import PLAYING_ON_SECTIONS
 from fieldjudge.rules.timefmt import format_time_left
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.dialogs.lineup import LineupScreen
@@ -79,27 +79,7 @@ class GameScreen(JudgeScreen):
         "with a check open: a digit gives the outcome of that check. Esc cancels a prompt, "
         "or goes back."
     )
-    BINDINGS = [
-        Binding("space", "start_resume", "Start/resume"),
-        Binding("t", "time_stop", "Time!"),
-        Binding("a", "eliminate('a')", "Out A"),
-        Binding("b", "eliminate('b')", "Out B"),
-        Binding("e", "eliminate", "Eliminate", show=False),
-        Binding("2", "simultaneous", "Both hit", show=False),
-        Binding("u", "undo", "Undo"),
-        Binding("H", "flag_hang", "Flag hang", key_display="H"),
-        Binding("f", "capture", "Capture", show=False),
-        Binding("h", "handover", "Hand-over", show=False),
-        Binding("p", "paint_check", "Paint check", show=False),
-        Binding("n", "neutral", "Neutral", show=False),
-        Binding("c", "chrono", "Chrono", show=False),
-        Binding("i", "inspection", "Inspection", show=False),
-        Binding("v", "void", "Void by number", show=False),
-        Binding("E", "end_by_judge", "End game (judge)", show=False, key_display="E"),
-        Binding("o", "old_paint", "Old paint", show=False),
-        Binding("L", "lineup", "Line-up", show=False, key_display="L"),
-        Binding("escape", "back", "Back"),
-    ]
+    BINDINGS = keymap.bindings("game")
 
     def __init__(self, tournament: Any, game_id: str, session: GameSession | None = None):
         super().__init__()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
@@ -28,6 +27,7 @@ from fieldjudge.rules.quidditch.declarations import ACTION_SITUATION, feint_situ
 from fieldjudge.rules.quidditch.feints import SITUATION_RANGES
 from fieldjudge.rules.quidditch.roster import KEEPER
 from fieldjudge.rules.quidditch.state import CENTRE, rings_zone
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 
 ACTION_LABELS = {
@@ -97,10 +97,7 @@ def _input_row(label: str, key: str, **kw) -> Horizontal:
 class DeclareModal(JudgeModal[Declaration | None]):
     """Returns the declaration, or None when cancelled."""
 
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "save", "Save"),
-    ]
+    BINDINGS = keymap.bindings("declare_modal")
 
     def __init__(self, state: MatchState, pid: str, current: Declaration | None) -> None:
         super().__init__()

@@ -7,13 +7,13 @@ from dataclasses import replace
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import Feint, FeintCatalogue
 from fieldjudge.rules.quidditch.feints import SITUATION_NAMES_RU, SITUATION_RANGES, SITUATIONS
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values, parse_check
 from fieldjudge.screens.widgets.footer import Footer
@@ -58,14 +58,7 @@ class FeintsScreen(JudgeScreen):
         "(or their Russian names). The bonus is clipped to the rulebook's range. g marks a "
         "group feint (4)."
     )
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("enter", "edit", "Edit"),
-        Binding("a", "add", "Add"),
-        Binding("delete", "remove", "Remove"),
-        Binding("g", "toggle_group", "Group feint"),
-        Binding("ctrl+s", "keep", "Keep"),
-    ]
+    BINDINGS = keymap.bindings("feints")
 
     def __init__(self, catalogue: FeintCatalogue) -> None:
         super().__init__()

@@ -13,13 +13,13 @@ from datetime import date
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.quidditch import MatchSetup
 from fieldjudge.rules.quidditch.sample import sample_setup
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.quidditch.result import seed_message
@@ -73,12 +73,7 @@ class MatchesScreen(JudgeScreen):
         "skills, feints, end condition; the server seed is made and its hash shown to "
         "publish). d: a demo match (Гриффиндор — Слизерин)."
     )
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("enter", "open", "Open"),
-        Binding("n", "new_match", "New match"),
-        Binding("d", "demo_match", "Demo match"),
-    ]
+    BINDINGS = keymap.bindings("matches")
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static, TextArea
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import MatchSetup, Outcome
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.quidditch.labels import outcome_label
@@ -58,10 +58,7 @@ class ResultScreen(JudgeScreen):
 
     CSS_PATH = "quidditch.tcss"
     SCREEN_TITLE = "Round result"
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("c", "copy", "Copy post"),
-    ]
+    BINDINGS = keymap.bindings("result")
 
     def __init__(self, resolved: Resolved) -> None:
         super().__init__()

@@ -7,7 +7,6 @@ from dataclasses import replace
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
@@ -15,6 +14,7 @@ from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import Declaration, check_post_order
 from fieldjudge.rules.quidditch import declarations as DC
 from fieldjudge.rules.quidditch.state import HELD, LOOSE
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import (
     ConfirmScreen,
@@ -50,19 +50,7 @@ class RoundScreen(JudgeScreen):
         "passes so far, within the round (0, 5). Ctrl+R reveals the seed: the match is "
         "closed, no roll after it."
     )
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("enter", "declare", "Declare"),
-        Binding("space", "posted", "Posted", show=False),
-        Binding("delete", "skipped", "Skipped", show=False),
-        Binding("o", "order", "Post order"),
-        Binding("r", "resolve", "Resolve"),
-        Binding("p", "resolve_passes", "Resolve passes now"),
-        Binding("v", "void", "Void round"),
-        Binding("x", "export", "Export"),
-        Binding("h", "seed_hash", "Seed hash"),
-        Binding("ctrl+r", "reveal", "Reveal seed", show=False),
-    ]
+    BINDINGS = keymap.bindings("round")
 
     def __init__(self, session: QuidditchSession) -> None:
         super().__init__()

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
@@ -17,6 +16,7 @@ from fieldjudge.csv_import import CsvImportError, read_csv_file
 from fieldjudge.i18n import _, ngettext
 from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
 from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import (
     Field,
@@ -95,15 +95,7 @@ class MatchSetupScreen(JudgeScreen):
         "team,name,position,matches,practices. f: the feint catalogue. o: skill and cap "
         "settings. Ctrl+S starts the match."
     )
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("enter", "edit_player", "Edit player"),
-        Binding("m", "match_details", "Match"),
-        Binding("i", "import_csv", "Import CSV"),
-        Binding("f", "feints", "Feints"),
-        Binding("o", "settings", "Settings"),
-        Binding("ctrl+s", "start", "Start match"),
-    ]
+    BINDINGS = keymap.bindings("match_setup")
 
     def __init__(self) -> None:
         super().__init__()

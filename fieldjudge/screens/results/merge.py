@@ -9,11 +9,11 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _, rule_text
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values, head_judge_form
 from fieldjudge.screens.game.text import Namer, clock, describe
@@ -39,12 +39,7 @@ class MergeScreen(JudgeScreen):
         "them (Tab moves there): o keeps this laptop's, t takes the other laptop's; the head "
         "judge's secret is asked and his decision is recorded, signed."
     )
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("i", "import_source", "Import"),
-        Binding("o", "keep('ours')", "Keep ours"),
-        Binding("t", "keep('theirs')", "Take theirs"),
-    ]
+    BINDINGS = keymap.bindings("merge")
 
     def compose(self) -> ComposeResult:
         yield Header()

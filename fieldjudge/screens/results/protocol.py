@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Static
 
@@ -17,6 +16,7 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.messages import rule
 from fieldjudge.rules.timefmt import format_game_clock as game_time
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import (
     ConfirmScreen,
@@ -73,17 +73,7 @@ class ProtocolScreen(JudgeScreen):
         "protocol (31: its number from the list under the protocol, a reason, his secret); the "
         "result is counted again without it and the void is printed with the reason."
     )
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("u", "submit", "Submit"),
-        Binding("1", "sign(0)", "Captain A signs"),
-        Binding("2", "sign(1)", "Captain B signs"),
-        Binding("r", "refuse", "Captain refuses"),
-        Binding("c", "correct", "Correct total"),
-        Binding("n", "no_show", "No-show"),
-        Binding("R", "replay", "Replay no-show", show=False, key_display="R"),
-        Binding("v", "void_locked", "Void event", show=False),
-    ]
+    BINDINGS = keymap.bindings("protocol")
 
     def __init__(self, game_id: str) -> None:
         super().__init__()

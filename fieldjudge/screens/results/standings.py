@@ -13,13 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import DataTable, Header, Static
 from textual.worker import get_current_worker
 
 from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.os_errors import os_error_phrase
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import YES_NO, Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.faults import fault_text
@@ -43,11 +43,7 @@ class StandingsScreen(JudgeScreen):
         "(30.01). Only games whose protocol was signed count; the others are listed below "
         "as provisional."
     )
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("x", "export", "Export"),
-        Binding("r", "reload", "Refresh", show=False),
-    ]
+    BINDINGS = keymap.bindings("standings")
 
     def __init__(self, export: Exporter | None = None) -> None:
         """``export``: what runs an export (default: the app's exporter)."""

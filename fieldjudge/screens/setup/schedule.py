@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import parse_schedule, parse_time
 from fieldjudge.i18n import _, ngettext, rule_text
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.setup.csv_flow import CsvImportMixin
@@ -34,11 +34,7 @@ def resolve_team(t, text: str) -> dict | None:
 class ScheduleScreen(CsvImportMixin, JudgeScreen):
     SCREEN_TITLE = "Schedule"
     HELP_TEXT = "CSV header: field,start,team_a,team_b (start as HH:MM)."
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("a", "add_game", "Add game"),
-        Binding("i", "import_csv", "Import CSV"),
-    ]
+    BINDINGS = keymap.bindings("schedule")
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.csv_import import ParseResult, Progress, parse_roster
 from fieldjudge.i18n import _, ngettext, rule_text
+from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import (
     YES_NO,
@@ -43,16 +43,7 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
         "X removes him (Tab moves to the roster). Once a team has played, its name and "
         "roster stay as the protocols have them."
     )
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("a", "add_team", "Add team"),
-        Binding("p", "add_player", "Add player"),
-        Binding("i", "import_csv", "Import CSV"),
-        Binding("r", "rename_team", "Rename", tooltip="Rename the team"),
-        Binding("D", "remove_team", "Remove team", show=False),
-        Binding("e", "edit_player", "Edit player"),
-        Binding("X", "remove_player", "Remove player", show=False),
-    ]
+    BINDINGS = keymap.bindings("teams")
 
     def __init__(self, parse_roster: RosterParser = _default_parser) -> None:
         super().__init__()
