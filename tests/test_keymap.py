@@ -12,6 +12,7 @@ import fieldjudge.screens as screens_pkg
 from fieldjudge import i18n
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal, JudgeScreen
+from tests.i18n_helpers import has
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
 from po_ids import ids_in  # noqa: E402
@@ -57,4 +58,4 @@ def test_every_description_is_extracted_and_every_label_translated() -> None:
     assert described - set(ids_in(keymap.__file__)) == set()
     ru = i18n.load("ru")
     labels = described | {b.tooltip for b in rows if b.tooltip}
-    assert {label for label in labels if not ru.has(label)} == set()
+    assert {label for label in labels if not has(ru, label)} == set()
