@@ -24,7 +24,6 @@ from fieldjudge.store.errors import DamagedFile
 
 LOG_SCHEMA = 2
 TOURNAMENT_SCHEMA = 1
-CURRENT = LOG_SCHEMA
 # The event that hands a game to another laptop: ``data = {"from_laptop", "to_laptop"}``
 # (rules/ownership.py applies them). The services decide who may append it (head judge,
 # signed); the store keeps the head's ``owner`` equal to the owner the events give.

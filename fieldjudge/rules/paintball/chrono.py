@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from fieldjudge.rules.messages import Phrase, phrase, rule, without_section
@@ -50,13 +49,6 @@ def judged_fps(fps: float | None, precision: str = "whole") -> float | None:
     if precision == FPS_EXACT:
         return fps
     return float(math.floor(round(fps, 6)))
-
-
-def verdict_fps(shots: Iterable[float | None]) -> float | None:
-    """20.02 "из одного, двух или трёх выстрелов по решению судьи": the highest of the 1-3
-    readings the judge chose (None when none has a speed)."""
-    vals = [float(v) for v in shots if v is not None]
-    return max(vals) if vals else None
 
 
 def chrono_verdict(

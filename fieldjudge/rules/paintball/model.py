@@ -16,7 +16,6 @@ ENDED = "ended"  # transient: the fold moves on to inspection or final at once
 INSPECTION = "inspection"  # 18.02: unhit players still to be marked
 FINAL = "final"
 PHASES = (NOT_STARTED, RUNNING, STOPPED, HANG_CHECK, ENDED, INSPECTION, FINAL)
-IN_GAME = (RUNNING, STOPPED)
 
 # player statuses
 IN_PLAY = "in_play"

@@ -26,11 +26,8 @@ from fieldjudge.rules.chrono_checks import Disqualification, disqualifications
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.marker_check import TimingTolerance, timing_tolerance
 from fieldjudge.rules.os_errors import os_error_phrase
-from fieldjudge.rules.paintball import fold
-from fieldjudge.rules.paintball.model import GameState
-from fieldjudge.rules.paintball.setup import GameSetup, Settings
-from fieldjudge.services.paintball.results import setup_for
-from fieldjudge.store import DamagedFile, EventLog
+from fieldjudge.rules.paintball.setup import Settings
+from fieldjudge.store import DamagedFile
 from fieldjudge.store.keys import default_config_dir
 from fieldjudge.store.storage import atomic_write_bytes, make_dirs
 
@@ -193,13 +190,6 @@ class ChronoSession:
 
 def tournament_settings(t: TournamentService) -> Settings:
     return Settings.from_dict(t.settings)
-
-
-def game_state(t: TournamentService, game_id: str) -> tuple[GameSetup, GameState, EventLog]:
-    """(setup, folded state, log) of a game; creates the log file when it is missing."""
-    log = t.game_log(game_id)
-    setup = setup_for(t, game_id, log)
-    return setup, fold(setup, log.events), log
 
 
 def tournament_disqualifications(

@@ -73,7 +73,6 @@ RECLAIMED = "reclaimed"
 DAMAGED = "damaged"
 TOURNAMENT_COPY = "tournament_copy"
 TOURNAMENT = "tournament"
-RESOLVED = "resolved"
 
 
 @dataclass(frozen=True)

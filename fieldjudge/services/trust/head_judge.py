@@ -220,11 +220,6 @@ class HeadJudgeKey:
         return record, UnlockedHeadJudge(b64encode(public_raw), private)
 
     @staticmethod
-    def public_key_of(record: Any) -> str:
-        """The record's public key (base64), or :class:`DamagedRecord`."""
-        return _parse(record)[0]
-
-    @staticmethod
     def check_pinned(record: Any, pinned_public_key: str | None) -> None:
         """:class:`KeyNotPinned` if the record's key is not ``pinned_public_key`` (given)."""
         if pinned_public_key is not None and _parse(record)[0] != pinned_public_key:
