@@ -94,16 +94,14 @@ class Reading:
     end was read.  `lag` (seconds) bounds how much earlier the line end may really have
     arrived: the frame arrived in ``[t - lag, t]``.  `UNTIMED` (infinite) when the time is not
     known at all: frames that arrived together in one read, a reading the judge typed.
-    `device_ms` is the device's own interval to its previous shot when the format carries it
-    (none of the supported serial formats does: chrono-protocols.md); the rules prefer it.
-    RULES.md "Timing a string of shots"."""
+    No supported serial format carries the device's own shot interval (chrono-protocols.md),
+    so a reading has none. RULES.md "Timing a string of shots"."""
 
     fps: float
     format: str
     t: float
     raw: bytes = field(repr=False)
     lag: float = 0.0
-    device_ms: float | None = None
 
     @property
     def timed(self) -> bool:
