@@ -179,18 +179,15 @@ def _moves(
 ) -> list[tuple[int, str, str, Handover | None]]:
     """``(seq, signer, type, hand-over)`` of each event (the hand-over only when its
     signatures hold), as :func:`~fieldjudge.rules.ownership.foreign_writes` reads them."""
-    valid = {id(e) for e in events if _handovers(t, [e], reg, kind)}
-    out = []
-    for e in events:
-        raw = e.get("data")
-        data: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        move = (
-            Handover(str(data.get("from_laptop", "")), str(data.get("to_laptop", "")))
-            if id(e) in valid
-            else None
+    return [
+        (
+            int(e.get("seq") or 0),
+            str(e.get("signer") or ""),
+            str(e.get("type")),
+            next(iter(_handovers(t, [e], reg, kind)), None),
         )
-        out.append((int(e.get("seq") or 0), str(e.get("signer") or ""), str(e.get("type")), move))
-    return out
+        for e in events
+    ]
 
 
 def _rightful_copy(
