@@ -208,6 +208,15 @@ def _name_error(line: int, what: str, value: str) -> str | None:
     )
 
 
+def _number(text: str) -> int:
+    """A player's number 0-999, or -1."""
+    try:
+        number = int(text)
+    except ValueError:
+        return -1
+    return number if 0 <= number <= 999 else -1
+
+
 def parse_roster(
     raw: bytes | str,
     max_team_size: int | None = None,
@@ -223,44 +232,27 @@ def parse_roster(
     for line, row in rows:
         team, num_s, name = row["team"], row["number"], row["name"]
         cap_s = row["captain"].lower()
-        bad = False
-        if not team:
-            res.errors.append(_("line {line}: team is empty").format(line=line))
-            bad = True
-        elif err := _name_error(line, _("team name"), team):
-            res.errors.append(err)
-            bad = True
-        if not name:
-            res.errors.append(_("line {line}: name is empty").format(line=line))
-            bad = True
-        elif err := _name_error(line, _("player name"), name):
-            res.errors.append(err)
-            bad = True
-        try:
-            number = int(num_s)
-            if not 0 <= number <= 999:
-                raise ValueError
-        except ValueError:
-            res.errors.append(
-                _("line {line}: number {value} is not a whole number 0-999").format(
-                    line=line, value=repr(num_s[:20])
-                )
-            )
-            bad = True
-            number = -1
-        if cap_s in TRUE_WORDS:
-            captain = True
-        elif cap_s in FALSE_WORDS:
-            captain = False
-        else:
-            res.errors.append(
-                _("line {line}: captain {value} is not yes/no (1/0, да/нет)").format(
-                    line=line, value=repr(cap_s[:20])
-                )
-            )
-            bad = True
-            captain = False
-        if bad:
+        number = _number(num_s)
+        errors = [
+            _("line {line}: team is empty").format(line=line)
+            if not team
+            else _name_error(line, _("team name"), team),
+            _("line {line}: name is empty").format(line=line)
+            if not name
+            else _name_error(line, _("player name"), name),
+            None
+            if number >= 0
+            else _("line {line}: number {value} is not a whole number 0-999").format(
+                line=line, value=repr(num_s[:20])
+            ),
+            None
+            if cap_s in TRUE_WORDS | FALSE_WORDS
+            else _("line {line}: captain {value} is not yes/no (1/0, да/нет)").format(
+                line=line, value=repr(cap_s[:20])
+            ),
+        ]
+        if any(errors):
+            res.errors += [e for e in errors if e]
             continue
         key = (team.casefold(), number)
         if key in seen:
@@ -271,7 +263,7 @@ def parse_roster(
             )
             continue
         seen[key] = line
-        if captain:
+        if cap_s in TRUE_WORDS:
             if team.casefold() in captains:
                 res.errors.append(
                     _("line {line}: {team} already has a captain (line {other})").format(
@@ -280,7 +272,7 @@ def parse_roster(
                 )
                 continue
             captains[team.casefold()] = line
-        res.rows.append(RosterRow(line, team, number, name, captain))
+        res.rows.append(RosterRow(line, team, number, name, cap_s in TRUE_WORDS))
     teams = {r.team.casefold(): r.team for r in res.rows}
     sizes = Counter(r.team.casefold() for r in res.rows)  # one pass (was a pass per team)
     for key, team in teams.items():

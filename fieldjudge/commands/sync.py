@@ -7,6 +7,7 @@ by hand."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
@@ -73,13 +74,10 @@ def _tournament_id(folder: Path) -> str | None:
     if not (folder / TOURNAMENT_FILE).exists():
         return None
     try:
-        t = open_tournament(folder, lock=False, startup_backup=False)
+        with contextlib.closing(open_tournament(folder, lock=False, startup_backup=False)) as t:
+            return str(t.meta.get("id") or "") or None
     except DamagedFile as exc:
         raise click.ClickException(_("damaged file") + " " + rule_text(exc)) from None
-    try:
-        return str(t.meta.get("id") or "") or None
-    finally:
-        t.close()
 
 
 def parse_peer(text: str) -> tuple[str, str, str]:
@@ -113,15 +111,10 @@ def _head_judge_registers(folder: Path, secret: str, register: bool) -> None:
     if not secret:
         secret = click.prompt(_("Head judge's secret"), hide_input=True)
     try:
-        t = open_tournament(folder, lock=True, startup_backup=False)
+        with contextlib.closing(open_tournament(folder, lock=True, startup_backup=False)) as t:
+            t.register_laptop(secret)
     except StoreError as exc:
         raise click.ClickException(rule_text(exc)) from None
-    try:
-        t.register_laptop(secret)
-    except StoreError as exc:
-        raise click.ClickException(rule_text(exc)) from None
-    finally:
-        t.close()
     click.echo(_("registered by the head judge (signed with his key)"))
 
 

@@ -94,16 +94,14 @@ class Reading:
     end was read.  `lag` (seconds) bounds how much earlier the line end may really have
     arrived: the frame arrived in ``[t - lag, t]``.  `UNTIMED` (infinite) when the time is not
     known at all: frames that arrived together in one read, a reading the judge typed.
-    `device_ms` is the device's own interval to its previous shot when the format carries it
-    (none of the supported serial formats does: chrono-protocols.md); the rules prefer it.
-    RULES.md "Timing a string of shots"."""
+    No supported serial format carries the device's own shot interval (chrono-protocols.md),
+    so a reading has none. RULES.md "Timing a string of shots"."""
 
     fps: float
     format: str
     t: float
     raw: bytes = field(repr=False)
     lag: float = 0.0
-    device_ms: float | None = None
 
     @property
     def timed(self) -> bool:
@@ -395,8 +393,13 @@ class Decoder:
             if not out:
                 self.idle += 1
             return out
-        if name == "decatur":
-            return self._decatur(frame, t)
+        if name == "decatur" and self._carry:
+            frame, self._carry = self._carry + frame, b""
+        if name == "decatur" and frame.endswith(_OK) and frame.replace(_OK, b"").strip():
+            # "12OK" + LF CR: the reply cut a frame in two; join with the next frame
+            self._carry = frame
+            self.idle += 1
+            return []
         res = _SIMPLE[name](frame)
         if res is None:
             return None
@@ -405,23 +408,6 @@ class Decoder:
             return []
         v, unit = res
         return [self._reading(v, name, t, frame, unit)]
-
-    def _decatur(self, frame: bytes, t: float) -> list[Reading | Garbled] | None:
-        if self._carry:
-            frame, self._carry = self._carry + frame, b""
-        if frame.endswith(_OK) and frame.replace(_OK, b"").strip():
-            # "12OK" + LF CR: the reply cut a frame in two; join with the next frame
-            self._carry = frame
-            self.idle += 1
-            return []
-        res = parse_decatur(frame)
-        if res is None:
-            return None
-        if res is IDLE:
-            self.idle += 1
-            return []
-        v, unit = res
-        return [self._reading(v, "decatur", t, frame, unit)]
 
     def _be_reading(self, v: float, t0: float, raw: bytes) -> Reading | Garbled:
         """A bE shot is stamped with the first frame of its burst: that frame's lag."""

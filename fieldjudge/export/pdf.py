@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from fontTools.ttLib import TTFont
 from fpdf import FPDF
@@ -84,7 +85,9 @@ def _table(
     size: float,
     widths=None,
     padding: float | tuple[float, float, float, float] = 0.6,
+    **table_kw: Any,
 ) -> None:
+    """A table with a bold header row; ``table_kw`` goes to ``FPDF.table``."""
     rows = list(rows) or [["—"] + [""] * (len(headers) - 1)]
     pdf.set_font(FAMILY, size=size)
     with pdf.table(
@@ -94,6 +97,7 @@ def _table(
         text_align="LEFT",
         headings_style=FontFace(emphasis="BOLD", fill_color=(235, 235, 235)),
         first_row_as_headings=True,
+        **table_kw,
     ) as table:
         head = table.row()
         for h in headers:
@@ -282,25 +286,16 @@ def standings_pdf(
     _p(pdf, f"{meta.get('date', '')} · {meta.get('venue', '')} · {tr('as of')} {as_of}", size)
     for div, rows in tables.items():
         _h(pdf, f"{tr('Division')} {div or '—'}", size)
-        pdf.set_font(FAMILY, size=size)
-        with pdf.table(
-            width=sum(widths),
-            col_widths=widths,
-            line_height=size * 0.5,
+        _table(
+            pdf,
+            [headers[i] for i in keep],
+            [[r[i] for i in keep] for r in rows],
+            size,
+            widths,
             padding=(0.6, CELL_PAD, 0.6, CELL_PAD),
-            text_align="LEFT",
+            width=sum(widths),
             align="LEFT",
-            headings_style=FontFace(emphasis="BOLD", fill_color=(235, 235, 235)),
-            first_row_as_headings=True,
-        ) as table:
-            head = table.row()
-            for i in keep:
-                head.cell(clean(headers[i]))
-            for r in rows or [["—"] + [""] * (len(headers) - 1)]:
-                row = table.row()
-                for i in keep:
-                    row.cell(clean(r[i]))
-        pdf.ln(size * 0.3)
+        )
     for line in provisional:
         _p(pdf, line, size)
     return bytes(pdf.output())

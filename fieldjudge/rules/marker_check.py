@@ -77,9 +77,8 @@ __all__ = [
 ]
 
 ACCEPTANCE_ITEMS = ("foreign_object", "loose_parts", "toolless_adjuster")  # 19.03
-MODES_OK = "ok"
+MODES_OK = "ok"  # 19.04; None = not checked yet
 MODES_FORBIDDEN = "forbidden"
-MODES = (MODES_OK, MODES_FORBIDDEN)  # 19.04; None = not checked yet
 
 DEFAULTS: dict[str, Any] = {
     "limit_fps": 300.0,  # 19.05, 20.03

@@ -98,12 +98,6 @@ class Correction:
     seq: int = 0
     against_rules: bool = False  # 30.01: the head judge confirmed points against the rule
 
-    @property
-    def changes_outcome(self) -> bool:
-        return bool(self.new_outcome) and (
-            (self.new_outcome, self.new_outcome_team) != (self.old_outcome, self.old_outcome_team)
-        )
-
 
 @dataclass(frozen=True)
 class LockedVoid:
@@ -134,7 +128,6 @@ class Protocol:
     refusals: dict[str, Refusal] = field(default_factory=dict)
     corrections: list[Correction] = field(default_factory=list)
     no_show: frozenset[str] = frozenset()
-    no_show_event: Event | None = None
     voids: list[LockedVoid] = field(default_factory=list)  # the head judge's, after the lock
 
     @property
@@ -279,7 +272,6 @@ def _apply(p: Protocol, e: Event) -> None:
         absent = d.get("absent") or []
         if isinstance(absent, list | tuple):
             p.no_show = frozenset(str(t) for t in absent) & set(teams)
-            p.no_show_event = e
     if e.type not in PROTOCOL_TYPES and e.type != NO_SHOW and p.submission is not None:
         p.stale = True
 

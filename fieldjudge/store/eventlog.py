@@ -262,40 +262,19 @@ class EventLog:
         target_id: str,
         reason: str,
         *,
-        judge: str = "",
-        game_clock_ms: int | None = None,
-        signer: str | None = None,
-        sign: Callable[[str], str] | None = None,
-        hj_key: str | None = None,
-        hj_sign: Callable[[str], str] | None = None,
-        wall_time: datetime | None = None,
-        key: WriteKey | None = None,
         extra: Mapping[str, Any] | None = None,
+        **append_kw: Any,
     ) -> Event:
         """A correction: a new event that voids ``target_id`` (the target stays in the log);
-        ``extra``: more data (e.g. the head judge's void after the lock)."""
+        ``extra``: more data (e.g. the head judge's void after the lock); the other keywords
+        are :meth:`append`'s (judge, clock, signatures, key)."""
         target = self.by_id(target_id)
         if target is None:
             raise Refused("no event {event} in this game", event=target_id)
         if not reason.strip():
             raise Refused("a correction needs a reason")
-        return self.append(
-            VOID,
-            {
-                **dict(extra or {}),
-                "target": target_id,
-                "reason": reason.strip(),
-                "target_type": target.type,
-            },
-            judge=judge,
-            game_clock_ms=game_clock_ms,
-            signer=signer,
-            sign=sign,
-            hj_key=hj_key,
-            hj_sign=hj_sign,
-            wall_time=wall_time,
-            key=key,
-        )
+        data = {**(extra or {}), "target": target_id, "reason": reason.strip()}
+        return self.append(VOID, data | {"target_type": target.type}, **append_kw)
 
     def _check_key(self, key: WriteKey | None) -> None:
         if self._key is not None and key is not self._key:

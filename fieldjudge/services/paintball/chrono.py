@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,13 +95,9 @@ class ChronoConfig:
         return cls(d["port"], baud, fmt, unit, device, (float(lo_hi[0]), float(lo_hi[1])))
 
 
-def config_dir() -> Path:
-    """This laptop's config folder, the one its signing key uses (``FIELDJUDGE_CONFIG``)."""
-    return default_config_dir()
-
-
 def remembered_path() -> Path:
-    return config_dir() / REMEMBERED_FILE
+    """In this laptop's config folder, the one its signing key uses (``FIELDJUDGE_CONFIG``)."""
+    return default_config_dir() / REMEMBERED_FILE
 
 
 def load_remembered(path: Path | None = None) -> ChronoConfig | None:
@@ -129,7 +125,7 @@ def with_identity(cfg: ChronoConfig) -> ChronoConfig:
         found = None
     if found is None or not found.known:
         return cfg
-    return ChronoConfig(cfg.port, cfg.baud, cfg.fmt, cfg.unit, found, cfg.plausible)
+    return replace(cfg, device=found)
 
 
 def link_tolerance(baud: int, fmt: str) -> TimingTolerance:
