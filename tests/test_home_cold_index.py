@@ -12,7 +12,9 @@ from textual import events
 from fieldjudge.app import make_app
 from fieldjudge.screens import home
 from fieldjudge.services import open_tournament
+from fieldjudge.services.paintball import results, summaries
 from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.store.verified import VERIFIED_FILE, load_verified
 from tests.screen_text import screen_text
 from tests.test_game_helpers import wait_for
 
@@ -96,11 +98,11 @@ async def test_keys_go_through_while_the_states_are_read(demo_folder, monkeypatc
     cursor_at_slice: list[int] = []
     summarise_slice = home.HomeScreen._summarise_slice
 
-    def recording(screen, t, pending):
+    def recording(screen, t, pending, *walk):
         if not cursor_at_slice:  # a key pressed as the first slice starts
             screen.app.post_message(events.Key("down", None))
         cursor_at_slice.append(screen.query_one("#games").cursor_row)
-        return summarise_slice(screen, t, pending)
+        return summarise_slice(screen, t, pending, *walk)
 
     monkeypatch.setattr(home.HomeScreen, "_summarise_slice", recording)
     app = make_app(demo_folder.parent, demo_folder, lang="en")
@@ -110,6 +112,55 @@ async def test_keys_go_through_while_the_states_are_read(demo_folder, monkeypatc
     assert len(cursor_at_slice) >= 30
     assert cursor_at_slice[0] == 0
     assert cursor_at_slice[-1] == 1  # the key was handled between two slices
+
+
+async def test_20_05_a_cold_start_folds_each_game_once_carrying_disqualifications(
+    demo_folder, monkeypatch
+) -> None:
+    """20.05 along one pass in schedule order: each stale game is summarised once, its
+    setup given the players disqualified in the games before it, never by asking every
+    earlier game again (that made a cold start quadratic in the games)."""
+    ids = _played_games(demo_folder, 8)
+    (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
+    summarised: list[str] = []
+    looked_up: list[str] = []
+    summarize = summaries.summarize
+
+    def counting(t, game_id, log, disqualified=None):
+        summarised.append(game_id)
+        return summarize(t, game_id, log, disqualified)
+
+    def lookup(t, game_id):
+        looked_up.append(game_id)
+        return frozenset()
+
+    monkeypatch.setattr(summaries, "summarize", counting)
+    monkeypatch.setattr(results, "disqualified_before", lookup)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _every_state_shown(app, pilot)
+        for _ in range(200):  # the states off screen too
+            if not app.screen._pending:
+                break
+            await pilot.pause(0.01)
+    assert sorted(summarised) == sorted(set(summarised))
+    assert set(ids) <= set(summarised)
+    assert looked_up == []
+
+
+async def test_21_the_signatures_found_clean_are_kept_before_the_app_exits(demo_folder) -> None:
+    """Issue 21's checks run once: what a cold start found clean is in ``.cache/`` as
+    soon as every state is shown, so a start after a crash or a kill (no clean exit)
+    does not check every signature again."""
+    ids = _played_games(demo_folder, 4)
+    (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
+    (demo_folder / VERIFIED_FILE).unlink(missing_ok=True)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _every_state_shown(app, pilot)
+        await wait_for(pilot, lambda: not app.screen._pending, "every state read")
+        kept = load_verified(demo_folder, app.tournament.keys.local_mac)
+        assert {f"games/{gid}.json" for gid in ids} <= kept.keys()
 
 
 async def test_cold_states_widen_their_column_as_a_warm_start_does(demo_folder) -> None:
