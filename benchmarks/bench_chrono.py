@@ -94,12 +94,8 @@ async def run(seconds: float, rate: float, fmt: str = "plain", hogs: int = 0) ->
         deadline = time.monotonic()
         for i in range(n):
             deadline += period
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0 or stop.is_set():
-                    break
-                time.sleep(min(left, 0.002))
-            if stop.is_set():
+            # one wake-up a frame: the writer shares the app's process (and its GIL)
+            if stop.wait(max(0.0, deadline - time.monotonic())):
                 return
             fps = fps_for(i)
             if fmt == "stalker-be":
