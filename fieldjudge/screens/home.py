@@ -283,8 +283,7 @@ class HomeScreen(JudgeScreen):
         if self._pending:
             self._summarise(t, self._pending)
         else:
-            t.index.save()
-            t.save_checks()
+            self._keep(t)
             self.app.home_states_known()  # e.g. the running game offered after a restart
         self.call_after_refresh(self._check_tournament)  # after the first frame
         if self._tournament_fault:
@@ -329,20 +328,31 @@ class HomeScreen(JudgeScreen):
         run as after-refresh callbacks of the screen itself, which invokes them as soon as
         it is idle with nothing to repaint: they ran back to back without returning to
         the event loop, and no key or frame got through until every state was shown.)"""
-        on_screen = self._rows_on_screen() & set(pending)
+        stale = set(pending)
+        on_screen: set[str] | None = None  # the stale rows on screen, once laid out
         walk = _Walk(t.games())
         states: dict[str, str] = {}
         while pending:
             await self.wait_for_refresh()  # keys, and a frame if they changed something
             if self.app.tournament is not t or pending is not self._pending or not self.is_mounted:
                 return  # the list was reloaded (or the tournament closed) meanwhile
+            if on_screen is None and self.query_one("#games", DataTable).size.height:
+                on_screen = self._rows_on_screen() & stale
             states.update(self._summarise_slice(t, pending, walk))
             if not pending or (on_screen and on_screen <= states.keys()):
                 self._show_states(states)
+                if on_screen:  # what the judge sees is kept, should the app be killed now
+                    self._keep(t)
                 states, on_screen = {}, set()
-        t.index.save()
-        t.save_checks()  # a restart after a kill checks no signature twice
+        self._keep(t)
         self.app.home_states_known()
+
+    @staticmethod
+    def _keep(t: Any) -> None:
+        """The summaries made and the files found clean, kept in ``.cache/`` (not only at a
+        clean exit): a start after a crash or a kill reads and checks no file twice."""
+        t.index.save()
+        t.save_checks()
 
     def _rows_on_screen(self) -> set[str]:
         table = self.query_one("#games", DataTable)
