@@ -5,13 +5,14 @@ Build it with :func:`make_app` (shared by the CLI and the tests).
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from textual import events
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
@@ -318,12 +319,19 @@ class FieldJudgeApp(App[None]):
         # the home screen is drawn, so a judge sees the schedule first.
         self.set_timer(STARTUP_BACKUP_DELAY_S, lambda: self._startup_backup(t))
 
-    def _startup_backup(self, t: TournamentService) -> None:
-        if self.tournament is t:
-            try:
-                t.backup_all(only_if_changed=True)
-            except OSError as exc:
-                self.notify(_("Backup failed") + f": {exc}", severity="error", timeout=10)
+    @work(exclusive=True, group="startup-backup")
+    async def _startup_backup(self, t: TournamentService) -> None:
+        """A file at a time on the app's thread (the store is never touched by another),
+        giving the event loop back between two files: the first start of a copied folder
+        copies every game file, and keys and frames (the home screen's states) go on
+        meanwhile instead of waiting for the whole folder."""
+        try:
+            for _file in t.backup_steps(only_if_changed=True):
+                await asyncio.sleep(0)
+                if self.tournament is not t:
+                    return  # closed meanwhile: the next start copies the rest
+        except OSError as exc:
+            self.notify(_("Backup failed") + f": {exc}", severity="error", timeout=10)
 
     def close_tournament(self, retitle: bool = True) -> None:
         self.stop_pit()

@@ -4,16 +4,19 @@ summaries say."""
 
 from __future__ import annotations
 
+import shutil
 from datetime import UTC, datetime, timedelta
 
 from fakes import FakeClock
 from textual import events
 
+from fieldjudge import app as app_module
 from fieldjudge.app import make_app
 from fieldjudge.screens import home
 from fieldjudge.services import open_tournament
 from fieldjudge.services.paintball import results, summaries
 from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.store import backup
 from fieldjudge.store.verified import VERIFIED_FILE, load_verified
 from tests.screen_text import screen_text
 from tests.test_game_helpers import wait_for
@@ -161,6 +164,35 @@ async def test_21_the_signatures_found_clean_are_kept_before_the_app_exits(demo_
         await wait_for(pilot, lambda: not app.screen._pending, "every state read")
         kept = load_verified(demo_folder, app.tournament.keys.local_mac)
         assert {f"games/{gid}.json" for gid in ids} <= kept.keys()
+
+
+async def test_keys_go_through_while_the_startup_backup_copies_the_folder(
+    demo_folder, monkeypatch
+) -> None:
+    """The startup backup of a folder never copied (a copied folder's first start: every
+    game file) runs a file at a time on the app's thread: a key pressed while it copies is
+    handled before the last file is copied, not after the whole folder."""
+    _played_games(demo_folder, 12)
+    shutil.rmtree(demo_folder / "backups", ignore_errors=True)
+    monkeypatch.setattr(app_module, "STARTUP_BACKUP_DELAY_S", 0.01)
+    cursor_at_copy: list[int] = []
+    make_backup = backup.make_backup
+
+    def recording(folder, file, *args, **kwargs):
+        tables = app.screen.query("#games")
+        if tables:
+            if not cursor_at_copy:  # a key pressed as the first file is copied
+                app.post_message(events.Key("down", None))
+            cursor_at_copy.append(tables.first().cursor_row)
+        return make_backup(folder, file, *args, **kwargs)
+
+    monkeypatch.setattr(backup, "make_backup", recording)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(
+            pilot, lambda: len(set(cursor_at_copy)) == 2, "the key handled between two copies"
+        )
+    assert cursor_at_copy[0] == 0
 
 
 async def test_cold_states_widen_their_column_as_a_warm_start_does(demo_folder) -> None:

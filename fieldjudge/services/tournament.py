@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import time
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -348,6 +348,10 @@ class TournamentService:
 
     def backup_all(self, only_if_changed: bool = True) -> None:
         self.store.backup_all(only_if_changed)
+
+    def backup_steps(self, only_if_changed: bool = True) -> Iterator[Path]:
+        """:meth:`backup_all` a file at a time (see ``Tournament.backup_steps``)."""
+        return self.store.backup_steps(only_if_changed)
 
     def save_checks(self) -> None:
         """Keep what the checks found clean in ``.cache/`` now (the app does once every
