@@ -15,11 +15,13 @@ from fieldjudge.app import make_app
 from fieldjudge.screens import home
 from fieldjudge.services import open_tournament
 from fieldjudge.services.paintball import results, summaries
+from fieldjudge.services.paintball.disqualified import disqualified_before
 from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.store import backup
 from fieldjudge.store.verified import VERIFIED_FILE, load_verified
 from tests.screen_text import screen_text
 from tests.test_game_helpers import wait_for
+from tests.test_results_export import _disqualify_before_a_later_game
 
 
 def _played_games(folder, n: int) -> list[str]:
@@ -193,6 +195,31 @@ async def test_keys_go_through_while_the_startup_backup_copies_the_folder(
             pilot, lambda: len(set(cursor_at_copy)) == 2, "the key handled between two copies"
         )
     assert cursor_at_copy[0] == 0
+
+
+async def test_20_05_the_cold_pass_carries_a_disqualification_to_a_later_game(
+    tmp_path,
+) -> None:
+    """20.05: the later game's state made by the home screen's one pass (carrying the
+    disqualifications along) is the one its own setup gives (every earlier game asked)."""
+    t, _first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
+    folder = t.folder
+    t.close()
+    (folder / ".cache" / "index.json").unlink(missing_ok=True)
+    app = make_app(folder.parent, folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _every_state_shown(app, pilot)
+        home_screen = app.screen_stack[0]  # the running game may be offered over it
+        await wait_for(pilot, lambda: not home_screen._pending, "every state read")
+        made = app.tournament.cached_game_summary(later["id"])
+    t = open_tournament(folder, lock=False, startup_backup=False)
+    try:
+        assert (team, number) in disqualified_before(t, later["id"])
+        with t.reading_game_log(later["id"]) as log:
+            asked = summaries.summarize(t, later["id"], log)
+    finally:
+        t.close()
+    assert made == asked
 
 
 async def test_cold_states_widen_their_column_as_a_warm_start_does(demo_folder) -> None:
