@@ -283,7 +283,7 @@ class HomeScreen(JudgeScreen):
         if self._pending:
             self._summarise(t, self._pending)
         else:
-            self._keep(t)
+            self.call_after_refresh(self._keep, t)
             self.app.home_states_known()  # e.g. the running game offered after a restart
         self.call_after_refresh(self._check_tournament)  # after the first frame
         if self._tournament_fault:
@@ -341,10 +341,10 @@ class HomeScreen(JudgeScreen):
             states.update(self._summarise_slice(t, pending, walk))
             if not pending or (on_screen and on_screen <= states.keys()):
                 self._show_states(states)
-                if on_screen:  # what the judge sees is kept, should the app be killed now
-                    self._keep(t)
+                if on_screen:  # what the judge sees is kept (after it is painted: an fsync)
+                    self.call_after_refresh(self._keep, t)
                 states, on_screen = {}, set()
-        self._keep(t)
+        self.call_after_refresh(self._keep, t)
         self.app.home_states_known()
 
     @staticmethod
