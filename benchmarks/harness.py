@@ -28,6 +28,8 @@ TIMEOUT_S = 60.0
 POLL_S = 0.05
 #: an app silent this long while the screen does not show what is waited for is repainted
 REPAINT_QUIET_S = 3.0
+#: ... and one writing all the time (a clock) is repainted this often while it does not
+REPAINT_EVERY_S = 10.0
 
 
 def load() -> list[float]:
@@ -195,9 +197,9 @@ class Terminal:
         ``TimeoutError`` after ``seconds`` (or at once if the app exits). The reader
         takes the moment the bytes that make it show arrive; meanwhile the screen's text
         is polled too. When the app has written nothing for ``quiet_s`` (half a second
-        after pyte failed on a sequence) and the screen still does not show it, the app
-        is made to repaint its whole screen (a resize): the emulator may have lost a
-        sequence and kept a stale cell under load. Repaints are counted in ``repaints``;
+        after pyte failed on a sequence), or every :data:`REPAINT_EVERY_S` while the
+        screen still does not show it, the app is made to repaint its whole screen (a
+        resize): the emulator may have lost a sequence and kept a stale cell under load. Repaints are counted in ``repaints``;
         a figure reached through one is taken at the repaint."""
         with self.lock:
             self._done.clear()
@@ -205,7 +207,8 @@ class Terminal:
                 return time.perf_counter() - self.started
             self._want = until
             errors, self._last_chunk = self.parse_errors, time.perf_counter()
-        deadline = time.perf_counter() + seconds
+        deadline = last_repaint = time.perf_counter()
+        deadline += seconds
         while not self._done.wait(POLL_S):
             now = time.perf_counter()
             with self.lock:
@@ -222,11 +225,13 @@ class Terminal:
                 with self.lock:
                     self._want = None
                 raise TimeoutError(f"{self.name} never showed it:\n" + self.text())
-            if quiet >= quiet_s or (garbled and quiet >= POLL_S * 10):
+            stale = now - last_repaint >= REPAINT_EVERY_S  # an app that never goes quiet
+            if quiet >= quiet_s or (garbled and quiet >= POLL_S * 10) or stale:
                 self.repaints += 1
                 self.resize(self.cols, self.rows)
+                last_repaint = time.perf_counter()
                 with self.lock:
-                    self._last_chunk = time.perf_counter()
+                    self._last_chunk = last_repaint
         assert self._seen_at is not None
         return self._seen_at - self.started
 
