@@ -106,8 +106,14 @@ def write_game(
     atomic_write_bytes(path, lines.file_bytes(data, schema.LOG_SCHEMA))
 
 
-def build(folder: Path, total_events: int, per_game: int = 250) -> TournamentService:
-    """A demo tournament plus enough scheduled games holding ``total_events`` events."""
+def build(
+    folder: Path, total_events: int, per_game: int = 250, legal: bool = False
+) -> TournamentService:
+    """A demo tournament plus enough scheduled games holding ``total_events`` events.
+    ``legal``: each game's log is one the app could have written (the clock started,
+    then paint checks of the second team's players, 24), not the filler eliminations of a
+    team that does not exist (every one of which the rules refuse when the game is
+    folded)."""
     t = create_demo(folder, day=DAY)
     teams = [x["id"] for x in t.teams()]
     n_games = max(1, total_events // per_game)
@@ -130,5 +136,7 @@ def build(folder: Path, total_events: int, per_game: int = 250) -> TournamentSer
     demo_fields = {"1", "2"}
     for g in t.games():
         if g["field"] not in demo_fields:
-            write_game(t.game_path(g["id"]), g, per_game, t.keys)
+            numbers = [int(p["number"]) for p in t.players(g["team_b"])]
+            body = paint_checks(g["team_b"], numbers) if legal else _elimination
+            write_game(t.game_path(g["id"]), g, per_game, t.keys, body=body)
     return t

@@ -25,6 +25,12 @@ from typing import Any
 import pyte
 
 TIMEOUT_S = 60.0
+#: how often :meth:`Terminal.wait_for` looks at the screen itself
+POLL_S = 0.05
+#: an app silent this long while the screen does not show what is waited for is repainted
+REPAINT_QUIET_S = 3.0
+#: ... and one writing all the time (a clock) is repainted this often while it does not
+REPAINT_EVERY_S = 10.0
 
 
 def load() -> list[float]:
@@ -138,6 +144,7 @@ class Terminal:
         self.parse_errors = 0  # sequences pyte could not parse (its parser restarted)
         self._want: Callable[[list[str]], bool] | None = None
         self._seen_at: float | None = None
+        self._last_chunk = self.started  # when the app last wrote
         self._done = threading.Event()
         # one thread reads the pty and stamps each chunk as it arrives, another feeds the
         # emulator: a big frame's parsing (pure Python, slow under load) never delays the
@@ -165,6 +172,7 @@ class Terminal:
         while (item := self._chunks.get()) is not None:
             at, chunk = item
             with self.lock:
+                self._last_chunk = at
                 self.bytes_read += len(chunk)
                 try:
                     self.stream.feed(chunk)
@@ -202,21 +210,51 @@ class Terminal:
         assert self._seen_at is not None
         return self._seen_at - t0
 
-    def wait_for(self, until: Callable[[list[str]], bool], seconds: float = TIMEOUT_S) -> float:
-        """Seconds since the process started until the screen satisfies ``until``. When
-        it does not within ``seconds``, the app is made to repaint its whole screen once
-        (a resize): the emulator may have lost a sequence and kept a stale cell (counted
-        in ``repaints``; the figure is then taken at the repaint)."""
+    def wait_for(
+        self,
+        until: Callable[[list[str]], bool],
+        seconds: float = TIMEOUT_S,
+        quiet_s: float = REPAINT_QUIET_S,
+    ) -> float:
+        """Seconds since the process started until the screen satisfies ``until``; a
+        ``TimeoutError`` after ``seconds`` (or at once if the app exits). The reader
+        takes the moment the bytes that make it show arrive; meanwhile the screen's text
+        is polled too. When the app has written nothing for ``quiet_s`` (half a second
+        after pyte failed on a sequence), or every :data:`REPAINT_EVERY_S` while the
+        screen still does not show it, the app is made to repaint its whole screen (a
+        resize): the emulator may have lost a sequence and kept a stale cell under load. Repaints are counted in ``repaints``;
+        a figure reached through one is taken at the repaint."""
         with self.lock:
             self._done.clear()
             if until(self.screen.display):
                 return time.perf_counter() - self.started
             self._want = until
-        if not self._done.wait(seconds):
-            self.repaints += 1
-            self.resize(self.cols, self.rows)
-            if not self._done.wait(TIMEOUT_S):
+            errors, self._last_chunk = self.parse_errors, time.perf_counter()
+        deadline = last_repaint = time.perf_counter()
+        deadline += seconds
+        while not self._done.wait(POLL_S):
+            now = time.perf_counter()
+            with self.lock:
+                if self._want is None:
+                    break  # the reader saw it between the wait and the lock
+                if until(self.screen.display):
+                    self._seen_at, self._want = now, None
+                    break
+                quiet = now - self._last_chunk
+                garbled, errors = self.parse_errors > errors, self.parse_errors
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.name} exited ({self.proc.returncode}):\n" + self.text())
+            if now >= deadline:
+                with self.lock:
+                    self._want = None
                 raise TimeoutError(f"{self.name} never showed it:\n" + self.text())
+            stale = now - last_repaint >= REPAINT_EVERY_S  # an app that never goes quiet
+            if quiet >= quiet_s or (garbled and quiet >= POLL_S * 10) or stale:
+                self.repaints += 1
+                self.resize(self.cols, self.rows)
+                last_repaint = time.perf_counter()
+                with self.lock:
+                    self._last_chunk = last_repaint
         assert self._seen_at is not None
         return self._seen_at - self.started
 

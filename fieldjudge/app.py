@@ -5,13 +5,14 @@ Build it with :func:`make_app` (shared by the CLI and the tests).
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from textual import events
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
@@ -46,6 +47,8 @@ from fieldjudge.services.paintball.live import game_number, running_game_of_lapt
 from fieldjudge.services.sync.syncthing import Rescan, SyncStatusProvider, rescan_for
 
 STARTUP_BACKUP_DELAY_S = 1.0
+#: the startup backup waits at most this long for the home screen's states
+BACKUP_WAITS_FOR_STATES_S = 30.0
 # Textual's key names as a keyboard prints them (the footer, F1 and the palette show them).
 KEY_NAMES = {"esc": "Esc", "space": "Space", "tab": "Tab", "shift+tab": "Shift+Tab"}
 THEMES = ("textual-dark", "textual-light", "fieldjudge-sun")
@@ -121,6 +124,7 @@ class FieldJudgeApp(App[None]):
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.initial_folder = tournament_folder
         self._offer_running = False  # a running game to offer once the states are known
+        self._states_known = asyncio.Event()  # the home screen shows every game's state
         # the game whose screen was opened last: the home screen's games list comes back
         # on it, focused, when that screen closes (issue 25, item 8)
         self.game_left: str | None = None
@@ -319,15 +323,29 @@ class FieldJudgeApp(App[None]):
         self.show_subtitle()
         self.refresh_home()
         # The startup backup (files changed since their newest copy) runs a moment after
-        # the home screen is drawn, so a judge sees the schedule first.
+        # the home screen shows every game's state, so a judge sees the schedule first.
+        self._states_known.clear()
         self.set_timer(STARTUP_BACKUP_DELAY_S, lambda: self._startup_backup(t))
 
-    def _startup_backup(self, t: TournamentService) -> None:
-        if self.tournament is t:
-            try:
-                t.backup_all(only_if_changed=True)
-            except OSError as exc:
-                self.notify(_("Backup failed") + f": {exc}", severity="error", timeout=10)
+    @work(exclusive=True, group="startup-backup")
+    async def _startup_backup(self, t: TournamentService) -> None:
+        """A file at a time on the app's thread (the store is never touched by another),
+        giving the event loop back between two files: the first start of a copied folder
+        copies every game file, and keys and frames go on meanwhile instead of waiting for
+        the whole folder. It waits for the home screen's states first (at most
+        :data:`BACKUP_WAITS_FOR_STATES_S`): both read every game file, and each copy is
+        an fsync that would hold the states back."""
+        try:
+            await asyncio.wait_for(self._states_known.wait(), BACKUP_WAITS_FOR_STATES_S)
+        except TimeoutError:
+            pass  # no home screen filling its states: copy now
+        try:
+            for _file in t.backup_steps(only_if_changed=True):
+                await asyncio.sleep(0)
+                if self.tournament is not t:
+                    return  # closed meanwhile: the next start copies the rest
+        except OSError as exc:
+            self.notify(_("Backup failed") + f": {exc}", severity="error", timeout=10)
 
     def close_tournament(self, retitle: bool = True) -> None:
         self.stop_pit()
@@ -373,6 +391,7 @@ class FieldJudgeApp(App[None]):
     def home_states_known(self) -> None:
         """The home screen shows every game's state: the summaries are current, so the
         running game of this laptop is found without folding any game (at most once)."""
+        self._states_known.set()
         if self._offer_running:
             self._offer_running = False
             self.offer_running_game()

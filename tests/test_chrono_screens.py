@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from fieldjudge.app import make_app
 from fieldjudge.devices.parsers import Reading
@@ -339,6 +340,35 @@ async def test_in_game_305_removes_and_shows_the_reading(demo_folder: Path, no_p
         assert app.screen is screen
         await pilot.press("escape")  # then back to the game
         await wait_for(pilot, lambda: not isinstance(app.screen, InGameChronoScreen))
+
+
+async def test_20_a_reading_in_play_redraws_only_what_it_changed(
+    demo_folder: Path, no_port, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """20: a reading over the radar changes the analysis alone; the player's line, the
+    keys and the title (its clock ticks 4 times a second) are not laid out again."""
+    async with judging(demo_folder) as (app, pilot):
+        session, _gid = await _running_game(app, pilot)
+        app.push_screen(InGameChronoScreen(session, session.setup.team_a, 7))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, InGameChronoScreen) and app.screen.query("#feed")
+        )
+        screen = app.screen
+        inject(app, 250.0, time.monotonic() - 1.0)
+        await wait_for(pilot, lambda: len(screen.shots) == 1, "a reading")
+        laid_out: list[str] = []
+        refresh = Static.refresh
+
+        def spy(self, *regions, layout: bool = False, **kw):
+            if layout and self.id in ("cg-title", "cg-player", "cg-hint"):
+                laid_out.append(self.id)
+            return refresh(self, *regions, layout=layout, **kw)
+
+        monkeypatch.setattr(Static, "refresh", spy)
+        inject(app, 251.0, time.monotonic() - 0.5)
+        await wait_for(pilot, lambda: len(screen.shots) == 2, "a second reading")
+        await pilot.pause(0.3)  # the title's clock ticks meanwhile
+        assert laid_out == []
 
 
 async def test_in_game_315_group_removal_asks_the_second_player(demo_folder: Path, no_port) -> None:

@@ -4,17 +4,24 @@ summaries say."""
 
 from __future__ import annotations
 
+import shutil
 from datetime import UTC, datetime, timedelta
 
 from fakes import FakeClock
 from textual import events
 
+from fieldjudge import app as app_module
 from fieldjudge.app import make_app
 from fieldjudge.screens import home
 from fieldjudge.services import open_tournament
+from fieldjudge.services.paintball import results, summaries
+from fieldjudge.services.paintball.disqualified import disqualified_before
 from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.store import backup
+from fieldjudge.store.verified import VERIFIED_FILE, load_verified
 from tests.screen_text import screen_text
 from tests.test_game_helpers import wait_for
+from tests.test_results_export import _disqualify_before_a_later_game
 
 
 def _played_games(folder, n: int) -> list[str]:
@@ -96,11 +103,11 @@ async def test_keys_go_through_while_the_states_are_read(demo_folder, monkeypatc
     cursor_at_slice: list[int] = []
     summarise_slice = home.HomeScreen._summarise_slice
 
-    def recording(screen, t, pending):
+    def recording(screen, t, pending, *walk):
         if not cursor_at_slice:  # a key pressed as the first slice starts
             screen.app.post_message(events.Key("down", None))
         cursor_at_slice.append(screen.query_one("#games").cursor_row)
-        return summarise_slice(screen, t, pending)
+        return summarise_slice(screen, t, pending, *walk)
 
     monkeypatch.setattr(home.HomeScreen, "_summarise_slice", recording)
     app = make_app(demo_folder.parent, demo_folder, lang="en")
@@ -110,6 +117,110 @@ async def test_keys_go_through_while_the_states_are_read(demo_folder, monkeypatc
     assert len(cursor_at_slice) >= 30
     assert cursor_at_slice[0] == 0
     assert cursor_at_slice[-1] == 1  # the key was handled between two slices
+
+
+async def test_20_05_a_cold_start_folds_each_game_once_carrying_disqualifications(
+    demo_folder, monkeypatch
+) -> None:
+    """20.05 along one pass in schedule order: each stale game is summarised once, its
+    setup given the players disqualified in the games before it, never by asking every
+    earlier game again (that made a cold start quadratic in the games)."""
+    ids = _played_games(demo_folder, 8)
+    (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
+    summarised: list[str] = []
+    looked_up: list[str] = []
+    summarize = summaries.summarize
+
+    def counting(t, game_id, log, disqualified=None):
+        summarised.append(game_id)
+        return summarize(t, game_id, log, disqualified)
+
+    def lookup(t, game_id):
+        looked_up.append(game_id)
+        return frozenset()
+
+    monkeypatch.setattr(summaries, "summarize", counting)
+    monkeypatch.setattr(results, "disqualified_before", lookup)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _every_state_shown(app, pilot)
+        for _ in range(200):  # the states off screen too
+            if not app.screen._pending:
+                break
+            await pilot.pause(0.01)
+    assert sorted(summarised) == sorted(set(summarised))
+    assert set(ids) <= set(summarised)
+    assert looked_up == []
+
+
+async def test_21_the_signatures_found_clean_are_kept_before_the_app_exits(demo_folder) -> None:
+    """Issue 21's checks run once: what a cold start found clean is in ``.cache/`` as
+    soon as every state is shown, so a start after a crash or a kill (no clean exit)
+    does not check every signature again."""
+    ids = _played_games(demo_folder, 4)
+    (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
+    (demo_folder / VERIFIED_FILE).unlink(missing_ok=True)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _every_state_shown(app, pilot)
+        mac, wanted = app.tournament.keys.local_mac, {f"games/{gid}.json" for gid in ids}
+        await wait_for(
+            pilot, lambda: wanted <= load_verified(demo_folder, mac).keys(), "the checks kept"
+        )
+
+
+async def test_keys_go_through_while_the_startup_backup_copies_the_folder(
+    demo_folder, monkeypatch
+) -> None:
+    """The startup backup of a folder never copied (a copied folder's first start: every
+    game file) runs a file at a time on the app's thread: a key pressed while it copies is
+    handled before the last file is copied, not after the whole folder."""
+    _played_games(demo_folder, 12)
+    shutil.rmtree(demo_folder / "backups", ignore_errors=True)
+    monkeypatch.setattr(app_module, "STARTUP_BACKUP_DELAY_S", 0.01)
+    cursor_at_copy: list[int] = []
+    make_backup = backup.make_backup
+
+    def recording(folder, file, *args, **kwargs):
+        tables = app.screen.query("#games")
+        if tables:
+            if not cursor_at_copy:  # a key pressed as the first file is copied
+                app.post_message(events.Key("down", None))
+            cursor_at_copy.append(tables.first().cursor_row)
+        return make_backup(folder, file, *args, **kwargs)
+
+    monkeypatch.setattr(backup, "make_backup", recording)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(
+            pilot, lambda: len(set(cursor_at_copy)) == 2, "the key handled between two copies"
+        )
+    assert cursor_at_copy[0] == 0
+
+
+async def test_20_05_the_cold_pass_carries_a_disqualification_to_a_later_game(
+    tmp_path,
+) -> None:
+    """20.05: the later game's state made by the home screen's one pass (carrying the
+    disqualifications along) is the one its own setup gives (every earlier game asked)."""
+    t, _first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
+    folder = t.folder
+    t.close()
+    (folder / ".cache" / "index.json").unlink(missing_ok=True)
+    app = make_app(folder.parent, folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _every_state_shown(app, pilot)
+        home_screen = app.screen_stack[0]  # the running game may be offered over it
+        await wait_for(pilot, lambda: not home_screen._pending, "every state read")
+        made = app.tournament.cached_game_summary(later["id"])
+    t = open_tournament(folder, lock=False, startup_backup=False)
+    try:
+        assert (team, number) in disqualified_before(t, later["id"])
+        with t.reading_game_log(later["id"]) as log:
+            asked = summaries.summarize(t, later["id"], log)
+    finally:
+        t.close()
+    assert made == asked
 
 
 async def test_cold_states_widen_their_column_as_a_warm_start_does(demo_folder) -> None:

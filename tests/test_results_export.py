@@ -255,7 +255,9 @@ def test_30_01_a_whole_export_reads_and_folds_each_game_once(tmp_path, monkeypat
         asked: list[str] = []  # a summary made apart from the pass (it catches errors)
         summarize, before = summaries.summarize, results.disqualified_before
         monkeypatch.setattr(
-            summaries, "summarize", lambda t, g, log: asked.append(g) or summarize(t, g, log)
+            summaries,
+            "summarize",
+            lambda t, g, log, *dq: asked.append(g) or summarize(t, g, log, *dq),
         )
         monkeypatch.setattr(
             results, "disqualified_before", lambda t, g: asked.append(g) or before(t, g)

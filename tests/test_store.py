@@ -478,7 +478,7 @@ def test_summary_index_avoids_reparsing(tournament, monkeypatch) -> None:
     tournament.append_game_event(gid, "note", {"text": "x"})
     s1 = tournament.game_summary(gid)
     calls = []
-    monkeypatch.setattr(summaries, "summarize", lambda t, g, lg: calls.append(g) or {})
+    monkeypatch.setattr(summaries, "summarize", lambda t, g, lg, *_: calls.append(g) or {})
     assert tournament.game_summary(gid) == s1  # unchanged file: served from the index
     assert calls == []
     tournament.append_game_event(gid, "note", {"text": "y"})

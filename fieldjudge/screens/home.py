@@ -37,6 +37,7 @@ from fieldjudge.screens.widgets.faults import fault_text, file_faults
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import StoreError
+from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.paintball.live import next_game
 from fieldjudge.services.sync.conflicts import ConflictWatch
 from fieldjudge.services.sync.refresh import ChangedLogs
@@ -70,6 +71,23 @@ PHASES = {
 }
 # Phases where the players in play are the news (not a score).
 LIVE_PHASES = ("not_started", "running", "stopped", "hang_check", "ended", "inspection")
+
+
+class _Walk:
+    """The schedule walked in order, carrying the players disqualified so far (20.05)."""
+
+    def __init__(self, games: list[dict[str, Any]]) -> None:
+        self._games = iter(games)
+        self._carried = CarriedOver()
+
+    def next(self) -> tuple[dict[str, Any] | None, frozenset[tuple[str, int]]]:
+        """The next game and the players disqualified before it (None: no game left)."""
+        g = next(self._games, None)
+        return g, (self._carried.before(g) if g is not None else frozenset())
+
+    def add(self, summary: dict[str, Any]) -> None:
+        """The summary of the game :meth:`next` gave (its ``disqualified`` list)."""
+        self._carried.add(summary)
 
 
 class SyncTick(Message):
@@ -133,6 +151,7 @@ class HomeScreen(JudgeScreen):
         self._sync_shown: str | None = None
         self._sync_folder: Path | None | bool = False  # False: not watched yet
         self._pending: list[str] = []
+        self._known: dict[str, dict[str, Any]] = {}  # the summaries shown, by game id
         self._changed_logs = None
         self._conflict_watch: ConflictWatch | None = None
         self._tournament_fault = ""  # tournament.json not as the head judge signed it
@@ -219,6 +238,7 @@ class HomeScreen(JudgeScreen):
         if not in_place:
             table.clear()
         self._pending = []
+        self._known = {}
         now = SUMMARIES_BEFORE_FIRST_FRAME
         for g in games:
             # a stale summary means reading, verifying and folding the game's file: the
@@ -228,6 +248,8 @@ class HomeScreen(JudgeScreen):
                 summary, now = t.game_summary(g["id"]), now - 1
             elif summary is None:
                 self._pending.append(g["id"])
+            if summary is not None:
+                self._known[g["id"]] = summary
             cells = (
                 _plain(datetime.fromisoformat(g["start"]).strftime("%H:%M")),
                 _plain(str(g["field"])),
@@ -246,7 +268,7 @@ class HomeScreen(JudgeScreen):
         if self._pending:
             self._summarise(t, self._pending)
         else:
-            t.index.save()
+            self.call_after_refresh(self._keep, t)
             self.app.home_states_known()  # e.g. the running game offered after a restart
         self.call_after_refresh(self._check_tournament)  # after the first frame
         if self._tournament_fault:
@@ -276,10 +298,14 @@ class HomeScreen(JudgeScreen):
     @work(exclusive=True, group="summaries")
     async def _summarise(self, t: Any, pending: list[str]) -> None:
         """The states of stale games, after the first frame: the games summarised about a frame
-        (:data:`FILL_SLICE_S`) at a time, the rows on screen first. Their states are put
-        in the table when they are all known, the others at the end: each change of a
-        cell makes the table draw its visible rows again and keep that drawing in its
-        caches (a state shown every slice cost 4 MB and a quarter more time).
+        (:data:`FILL_SLICE_S`) at a time, in schedule order (the rows on screen at the
+        start are the first ones). One pass: each game is read and folded once, the
+        players disqualified in earlier games (20.05) carried along from the summaries
+        already known, instead of every game's setup asking for every earlier one. The
+        states are put in the table once the rows on screen are all known, the others at
+        the end: each change of a cell makes the table draw its visible rows again and
+        keep that drawing in its caches (a state shown every slice cost 4 MB and a
+        quarter more time).
 
         On the main thread (the store is never read by a thread), in a task of its own
         that waits for the screen's next refresh between slices: the keys pressed
@@ -287,36 +313,57 @@ class HomeScreen(JudgeScreen):
         run as after-refresh callbacks of the screen itself, which invokes them as soon as
         it is idle with nothing to repaint: they ran back to back without returning to
         the event loop, and no key or frame got through until every state was shown.)"""
-        on_screen = self._rows_on_screen() & set(pending)
-        pending.sort(key=lambda gid: gid not in on_screen)  # in place: still self._pending
+        stale = set(pending)
+        on_screen: set[str] | None = None  # the stale rows on screen, once laid out
+        walk = _Walk(t.games())
         states: dict[str, str] = {}
         while pending:
             await self.wait_for_refresh()  # keys, and a frame if they changed something
             if self.app.tournament is not t or pending is not self._pending or not self.is_mounted:
                 return  # the list was reloaded (or the tournament closed) meanwhile
-            states.update(self._summarise_slice(t, pending))
+            if on_screen is None and self.query_one("#games", DataTable).size.height:
+                on_screen = self._rows_on_screen() & stale
+            states.update(self._summarise_slice(t, pending, walk))
             if not pending or (on_screen and on_screen <= states.keys()):
                 self._show_states(states)
+                if on_screen:  # what the judge sees is kept (after it is painted: an fsync)
+                    self.call_after_refresh(self._keep, t)
                 states, on_screen = {}, set()
-        t.index.save()
+        self.call_after_refresh(self._keep, t)
         self.app.home_states_known()
+
+    @staticmethod
+    def _keep(t: Any) -> None:
+        """The summaries made and the files found clean, kept in ``.cache/`` (not only at a
+        clean exit): a start after a crash or a kill reads and checks no file twice."""
+        t.index.save()
+        t.save_checks()
 
     def _rows_on_screen(self) -> set[str]:
         table = self.query_one("#games", DataTable)
         top = int(table.scroll_y)
         return {str(row.key.value) for row in table.ordered_rows[top : top + table.size.height]}
 
-    def _summarise_slice(self, t: Any, pending: list[str]) -> dict[str, str]:
+    def _summarise_slice(self, t: Any, pending: list[str], walk: _Walk) -> dict[str, str]:
         """The states of stale games for about one frame (each reads, verifies and folds
-        a game file), by game id."""
+        a game file), by game id; ``pending`` in schedule order."""
         names = t.team_names()
         out: dict[str, str] = {}
         deadline = time.monotonic() + FILL_SLICE_S
         while pending:  # one game at least
-            gid = pending.pop(0)
-            g = t.game(gid)
+            g, disqualified = walk.next()
+            if g is None:  # the schedule changed under the pass: the rest as before
+                gid = pending.pop(0)
+                summary, g = t.game_summary(gid), t.game(gid)
+            elif g["id"] == pending[0]:
+                pending.pop(0)
+                summary = t.game_summary(g["id"], disqualified)
+            else:  # a game whose state is shown already: its summary is current
+                walk.add(self._known.get(g["id"]) or {})
+                continue
+            walk.add(summary)
             if g is not None:
-                out[gid] = state_text(t.game_summary(gid), g["team_a"], g["team_b"], names)
+                out[g["id"]] = state_text(summary, g["team_a"], g["team_b"], names)
             if time.monotonic() >= deadline:
                 break
         return out

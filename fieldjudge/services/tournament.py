@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import time
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -239,16 +239,22 @@ class TournamentService(Tables):
         signed it; empty: it is."""
         return list(self.trust.tournament_report().faults)
 
-    def game_summary(self, game_id: str) -> dict[str, Any]:
+    def game_summary(
+        self, game_id: str, disqualified: frozenset[tuple[str, int]] | None = None
+    ) -> dict[str, Any]:
         """What the home screen shows of a game (the rules' summary), cached by the store's
         summary index; a game whose file does not verify is ``damaged`` with its fault,
-        never shown as real data."""
+        never shown as real data. ``disqualified``: the players disqualified in earlier
+        games (20.05) when the caller carries them along a pass in schedule order (else
+        looked up from every earlier game)."""
         if self.game_path(game_id).exists():
             faults = self.game_faults(game_id)
             if faults:
                 return {"phase": "damaged", "fault": joined(faults)}
         return self.store.game_summary(
-            game_id, lambda log: summaries.summarize(self, game_id, log), self.anchor(game_id)
+            game_id,
+            lambda log: summaries.summarize(self, game_id, log, disqualified),
+            self.anchor(game_id),
         )
 
     def cached_game_summary(self, game_id: str) -> dict[str, Any] | None:
@@ -297,9 +303,20 @@ class TournamentService(Tables):
     def backup_all(self, only_if_changed: bool = True) -> None:
         self.store.backup_all(only_if_changed)
 
-    def close(self) -> None:
+    def backup_steps(self, only_if_changed: bool = True) -> Iterator[Path]:
+        """:meth:`backup_all` a file at a time (see ``Tournament.backup_steps``)."""
+        return self.store.backup_steps(only_if_changed)
+
+    def save_checks(self) -> None:
+        """Keep what the checks found clean in ``.cache/`` now (the app does once every
+        game's state is known), not only at a clean exit: a start after a crash or a kill
+        does not check every signature of the folder again."""
         if self.trust.persist and self.trust.memory_changed:
             save_verified(self.folder, self.trust.memory, self.keys.local_mac)
+            self.trust.memory_changed = False
+
+    def close(self) -> None:
+        self.save_checks()
         self.store.close()
 
     # -- tournament changes -----------------------------------------------------------

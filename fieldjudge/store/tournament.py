@@ -451,6 +451,13 @@ class Tournament(TableWrites):
         )
 
     def backup_all(self, only_if_changed: bool = True) -> None:
+        for _file in self.backup_steps(only_if_changed):
+            pass
+
+    def backup_steps(self, only_if_changed: bool = True) -> Iterator[Path]:
+        """:meth:`backup_all` a file at a time: yields each file once it is copied (or
+        found unchanged), so a caller on the UI's thread can let keys and frames through
+        between two files (a copied folder's first start copies every game file)."""
         keep = int(self.settings.get("backups_kept", backup.DEFAULT_KEEP))
         files = [self.folder / TOURNAMENT_FILE]
         files += sorted((self.folder / "games").glob("*.json"))
@@ -467,6 +474,7 @@ class Tournament(TableWrites):
                 continue  # unchanged since its last copy: one stat instead of a listing
             backup.make_backup(self.folder, f, keep, only_if_changed=only_if_changed)
             self.index.mark_backed_up(rel, key)
+            yield f
         self.index.save()
 
     # -- writing -------------------------------------------------------------------------

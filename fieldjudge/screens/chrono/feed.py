@@ -5,8 +5,11 @@ The feed owns the reader: a thread worker (``group="chrono"``) runs
 `fieldjudge.devices.reader.ChronoReader`, which reads with a short timeout (10 ms) and checks
 the worker's ``is_cancelled`` on every pass; the thread only ``post_message``s one message per
 item (`ChronoFeed.ReadingReceived`, `GarbledReceived`, `StatusReceived`), never touches a
-widget.  The messages bubble to the screen, which handles ``on_chrono_feed_reading_received``
-on the app thread (where all TinyDB access happens).  Unmounting the feed cancels the worker.
+widget.  The feed shows a reading, then hands it to its screen, which handles
+``on_chrono_feed_reading_received`` on the app thread (where all TinyDB access happens):
+straight to the screen, not bubbling through every container between them (each hop is a
+message and an idle event more, 100 times a second).  Garbled frames and the link state
+stay with the feed.  Unmounting the feed cancels the worker.
 
 Only one reader may hold the port (``exclusive=True`` open): a feed mounted while another is
 running (a screen pushed over a screen) pauses the older one and resumes it when it goes.
@@ -57,12 +60,16 @@ class ChronoFeed(Vertical):
             self.gen = gen
 
     class GarbledReceived(Message):
+        bubble = False  # the feed alone counts them
+
         def __init__(self, garbled: Garbled, gen: int | None = None) -> None:
             super().__init__()
             self.garbled = garbled
             self.gen = gen
 
     class StatusReceived(Message):
+        bubble = False  # the feed alone shows the link state
+
         def __init__(self, status: Status, gen: int | None = None) -> None:
             super().__init__()
             self.status = status
@@ -210,9 +217,12 @@ class ChronoFeed(Vertical):
         return False
 
     def on_chrono_feed_reading_received(self, message: ReadingReceived) -> None:
+        message.stop()  # the screen gets it straight from here
         if self._stale(message):
             return
         self.show(message.reading)
+        if self.is_attached:
+            self.screen.post_message(ChronoFeed.ReadingReceived(message.reading, message.gen))
 
     def on_chrono_feed_garbled_received(self, message: GarbledReceived) -> None:
         if self._stale(message):

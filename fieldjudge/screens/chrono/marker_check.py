@@ -364,37 +364,31 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
             LineupScreen(self.service.lineup_choice(team), name, save), lambda _n: self.reload()
         )
 
-    def action_slap(self, fired: bool) -> None:
+    def _step(self, change: Callable[[PlayerCheck], object]) -> None:
+        """A step of the check of the player being checked (``change``), then the check
+        drawn again (none: the judge is told to pick a player)."""
         cur = self._need_player()
         if cur is not None:
-            cur.slap_fired = fired
+            change(cur)
             self._render_check()
+
+    def action_slap(self, fired: bool) -> None:
+        self._step(lambda cur: setattr(cur, "slap_fired", fired))
 
     def action_released(self) -> None:
-        cur = self._need_player()
-        if cur is not None:
-            cur.release_t = time.monotonic()
-            self._render_check()
+        self._step(lambda cur: setattr(cur, "release_t", time.monotonic()))
 
     def action_missed_ball(self) -> None:
-        cur = self._need_player()
-        if cur is not None:
-            cur.extra_balls += 1
-            self._render_check()
+        self._step(lambda cur: setattr(cur, "extra_balls", cur.extra_balls + 1))
 
     def action_restart(self) -> None:
-        cur = self._need_player()
-        if cur is not None:
-            self.current = cur.restarted()  # 19.05: the balls spent so far still count
-            self._render_check()
+        # 19.05: the balls spent so far still count
+        self._step(lambda cur: setattr(self, "current", cur.restarted()))
 
     def action_accept(self) -> None:
         """19.03: the marker is accepted for the check: no foreign object, no loose parts,
         no adjuster that works without tools."""
-        cur = self._need_player()
-        if cur is not None:
-            cur.acceptance = dict.fromkeys(ACCEPTANCE_ITEMS, False)
-            self._render_check()
+        self._step(lambda cur: setattr(cur, "acceptance", dict.fromkeys(ACCEPTANCE_ITEMS, False)))
 
     def action_accept_problem(self) -> None:
         """19.03: the judge marks what he found (the marker is refused for the check)."""
@@ -411,10 +405,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
 
     def action_modes(self, result: str) -> None:
         """19.04: the forbidden-mode step (ok, or the marker fires in a forbidden mode)."""
-        cur = self._need_player()
-        if cur is not None:
-            cur.modes = result
-            self._render_check()
+        self._step(lambda cur: setattr(cur, "modes", result))
 
     def action_type_reading(self) -> None:
         if self._need_player() is not None:

@@ -40,30 +40,24 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
                 yield Label(_("Port"))
                 yield Input(cur.port, id="port", compact=True)
             with Horizontal(classes="setup-row"):
-                yield Label(_("Baud"))
-                yield Select(
-                    [(str(b), b) for b in bauds],
-                    value=cur.baud,
-                    allow_blank=False,
-                    id="baud",
-                    compact=True,
+                choices = (
+                    (_("Baud"), "baud", [(str(b), b) for b in bauds], cur.baud),
+                    (
+                        _("Format"),
+                        "fmt",
+                        [(format_label(f), f) for f in ("auto", *FORMATS)],
+                        cur.fmt,
+                    ),
+                    (
+                        _("Unit"),
+                        "unit",
+                        [(_(UNIT_TEXT.get(u, u)), u) for u in UNIT_TO_FPS],
+                        cur.unit,
+                    ),
                 )
-                yield Label(_("Format"))
-                yield Select(
-                    [(format_label(f), f) for f in ("auto", *FORMATS)],
-                    value=cur.fmt,
-                    allow_blank=False,
-                    id="fmt",
-                    compact=True,
-                )
-                yield Label(_("Unit"))
-                yield Select(
-                    [(_(UNIT_TEXT.get(u, u)), u) for u in UNIT_TO_FPS],
-                    value=cur.unit,
-                    allow_blank=False,
-                    id="unit",
-                    compact=True,
-                )
+                for label, key, options, value in choices:
+                    yield Label(label)
+                    yield Select(options, value=value, allow_blank=False, id=key, compact=True)
             with Horizontal(classes="setup-row"):
                 yield Label(_("Plausible fps"))
                 lo, hi = cur.plausible

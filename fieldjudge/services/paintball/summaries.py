@@ -19,7 +19,14 @@ from fieldjudge.services.paintball.results import (
 from fieldjudge.store import EventLog
 
 
-def summarize(t: TournamentReader, game_id: str, log: EventLog) -> dict[str, Any]:
+def summarize(
+    t: TournamentReader,
+    game_id: str,
+    log: EventLog,
+    disqualified: frozenset[tuple[str, int]] | None = None,
+) -> dict[str, Any]:
+    """``disqualified``: the players disqualified in earlier games (20.05), when known
+    (else looked up from every earlier game's summary)."""
     types = [e.type for e in log.events]
     phase = "open" if types else "scheduled"
     out: dict[str, Any] = {"phase": phase, "events": len(types)}
@@ -27,14 +34,20 @@ def summarize(t: TournamentReader, game_id: str, log: EventLog) -> dict[str, Any
         out["not_played"] = True  # an empty log: nothing was played (30.01, 32)
         return out
     try:
-        out.update(_results_summary(t, game_id, log))
+        out.update(_results_summary(t, game_id, log, disqualified))
     except Exception:  # noqa: BLE001 - a summary must never stop the home screen
         pass
     return out
 
 
-def _results_summary(t: TournamentReader, game_id: str, log: EventLog) -> dict[str, Any]:
-    v = view_from_events(t, game_id, list(log.events), setup_for(t, game_id, log))
+def _results_summary(
+    t: TournamentReader,
+    game_id: str,
+    log: EventLog,
+    disqualified: frozenset[tuple[str, int]] | None,
+) -> dict[str, Any]:
+    setup = setup_for(t, game_id, log, disqualified)
+    v = view_from_events(t, game_id, list(log.events), setup)
     return _view_summary(v)
 
 
