@@ -89,6 +89,13 @@ class EventLog:
             docs = schema.sorted_event_docs(data)
         self.events: list[Event] = [Event.from_doc(d) for d in docs]
         self._head: dict[str, Any] = dict((data.get("head") or {}).get("1") or {})
+        # id -> its first event, and the later ones of an id held twice (a log made
+        # elsewhere: every event appended here has a new id), kept as events are appended:
+        # finding a void's target never walks the log
+        self._first: dict[str, Event] = {}
+        self._again: dict[str, list[Event]] = {}
+        for e in self.events:
+            self._index(e)
 
     @classmethod
     def create(
@@ -196,7 +203,19 @@ class EventLog:
         return self._head.get("owner")
 
     def by_id(self, event_id: str) -> Event | None:
-        return next((e for e in self.events if e.id == event_id), None)
+        """The first event of the id, or None (a look-up, not a walk of the log)."""
+        return self._first.get(event_id)
+
+    def with_id(self, event_id: str) -> list[Event]:
+        """Every event of the id, in log order (one, but for a log made elsewhere)."""
+        first = self._first.get(event_id)
+        if first is None:
+            return []
+        return [first, *self._again.get(event_id, ())]
+
+    def _index(self, event: Event) -> None:
+        if self._first.setdefault(event.id, event) is not event:
+            self._again.setdefault(event.id, []).append(event)
 
     # -- writing -----------------------------------------------------------------------
     def append(
@@ -255,6 +274,7 @@ class EventLog:
         self._head = head
         event = Event.from_doc(doc)
         self.events.append(event)
+        self._index(event)
         return event
 
     def void(
