@@ -5,10 +5,12 @@ log's events are a list that counts every item a walk over them visits."""
 
 from __future__ import annotations
 
+import gc
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from fakes import FakeClock
 
 from fieldjudge.rules import protocol as pr
@@ -188,3 +190,48 @@ def test_a_live_game_appends_undoes_and_voids_without_walking_its_log(tournament
     before, back = events.visited, len(events) - far.seq
     s.void(far.id, "mistake")
     assert events.visited - before <= back + 2, (events.visited - before, back)
+
+
+def test_an_open_log_holds_each_event_once(tmp_path: Path) -> None:
+    """A game held open keeps its events, not their documents as well (issue 24: fewer
+    long-lived objects, shorter collections): at most two tracked objects per event (the
+    event and its attributes), not three."""
+    docs = chain(2_000)
+    path = tmp_path / "game.json"
+    write_log_file(
+        path, {"meta": {"1": {"kind": "game"}}, "events": {str(d["seq"]): d for d in docs}}
+    )
+    del docs
+    gc.collect()
+    before = len(gc.get_objects())
+    log = EventLog.open(path)
+    gc.collect()
+    assert len(gc.get_objects()) - before <= 2.1 * len(log.events)
+    log.close()
+
+
+def test_a_compaction_writes_back_every_event_as_read(tmp_path: Path) -> None:
+    """The storage rewrites the file from the log's events: each document as it was
+    (one with a field fieldjudge never writes too: it is hashed), the chain intact."""
+    docs = chain(300)
+    odd = docs[9]
+    odd["extra"] = "kept"  # a field of a newer version, part of the hashed content
+    prev = docs[8]["hash"]
+    for d in docs[9:]:
+        d["prev_hash"] = prev
+        d["hash"] = prev = compute_hash(d)
+    path = tmp_path / "game.json"
+    write_log_file(
+        path, {"meta": {"1": {"kind": "game"}}, "events": {str(d["seq"]): d for d in docs}}
+    )
+    log = EventLog.open(path)
+    added = log.append("note", {"text": "after"})
+    log.compact()
+    log.close()
+    again = EventLog.open(path)
+    assert [e.hash for e in again.events] == [d["hash"] for d in docs] + [added.hash]
+    stored = {}
+    for line in path.read_bytes().splitlines()[1:]:
+        stored.update(orjson.loads(line)["set"].get("events", {}))
+    assert stored["10"] == odd and stored["11"] == docs[10]
+    assert len(path.read_bytes().splitlines()) == 1 + 1 + 4  # header, meta+head, 301 events
