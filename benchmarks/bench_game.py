@@ -12,8 +12,8 @@ the screen show the change have arrived (taken before the emulator parses them).
   42) waits for the reason menu, then ``Enter`` (hit) is timed until #42's row shows ✗
   and the notice ✓, and the game file is checked to hold it (fsync'd before the frame);
   ``u`` asks, then ``Enter`` is timed until #42 is back (●); ``a 4 2 Enter`` again, then
-  ``v`` and ↓ (the whole log, newest first), ``Enter`` (the elimination), the reason ``x``,
-  and that last ``Enter`` is timed until #42 is back. The game grows by four events a
+  ``v`` and ↓ (the whole log, newest first), ``Enter`` (the elimination), the reason ``x``
+  (typed in the screen's prompt), and that last ``Enter`` is timed until #42 is back. The game grows by four events a
   round.
 - anchor: a Textual app with a DataTable of the players and a notice line; the same keys,
   the same screens to wait for; each Enter that records appends one JSON line and fsyncs
@@ -234,7 +234,7 @@ def run_config(
             fj.send(b"v", lambda ls: shown(ls, "Void event #"))
             fj.send(b"\x1b[B", lambda ls: shown(ls, "Void an event"))
             fj.send(b"\r", lambda ls: shown(ls, "Give the reason"))
-            fj.send(b"x", lambda ls: any("█ x " in ln for ln in ls))
+            fj.send(b"x", lambda ls: shown(ls, "› x▏"))  # typed in the screen's prompt
             t["void"]["fieldjudge"].append(fj.send(b"\r", back42) * 1000)
 
         def round_anchor() -> None:

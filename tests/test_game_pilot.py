@@ -234,11 +234,12 @@ async def test_void_from_the_log_with_a_reason(demo_folder: Path, gid, clock):
         await keys(pilot, "v down")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "VoidDialog")
         await keys(pilot, "down enter")  # the second newest: #42's hit
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen")
+        await wait_for(pilot, lambda: app.screen is screen and screen.prompt.active)
+        assert screen.prompt.current.title.startswith("Void event #2? Give the reason\n#2 ")
         for ch in "wrong":
             await pilot.press(ch)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: not screen.prompt.active)
         st = screen.session.state
         assert st.player(a, 42).status == m.IN_PLAY and st.player(b, 23).status == m.ELIMINATED
         assert screen.session.events[-1].data["reason"] == "wrong"

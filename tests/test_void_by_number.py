@@ -1,5 +1,6 @@
 """Void by number (issue 25, item 6): ``v`` then the event's number from the log, the
-reason dialog naming the event (number, time, line), the voided event struck through with
+reason asked in the screen's prompt (no dialog to open and close, issue 24) naming the event
+(number, time, line), the voided event struck through with
 «Отменено (№N)», the void's own line «Отменено: №N …»; a number that does not exist, an
 event that cannot be voided and one already voided each refused with a message, the prompt
 left open. A correction is a new event (the void); the target stays in the log (31)."""
@@ -17,7 +18,6 @@ from textual.widgets import Static
 
 from fieldjudge.rules.events import VOID, Event, voided_by, voided_ids
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.dialogs.help import HelpScreen
 from fieldjudge.screens.game.widgets import EventLogView
 from fieldjudge.services import Refused
@@ -37,8 +37,14 @@ def gid(demo_folder: Path) -> str:
     return game_id(demo_folder)
 
 
-def dialog_texts(app) -> list[str]:
-    return [str(w.render()) for w in app.screen.query(Static)]
+def asks_reason(screen) -> bool:
+    p = screen.prompt.current
+    return p is not None and p.text
+
+
+def reason_texts(screen) -> list[str]:
+    """The reason prompt's title and the event it names (its number, time and line)."""
+    return str(screen.prompt.current.title).split("\n")
 
 
 def log_row(screen, number: int) -> tuple[str, list[Segment]]:
@@ -57,7 +63,7 @@ def styled(row: list[Segment], attribute: str) -> str:
     return "".join(seg.text for seg in row if seg.style and getattr(seg.style, attribute))
 
 
-async def test_31_v_and_two_keys_void_an_event_named_in_the_dialog_and_struck(
+async def test_31_v_and_two_keys_void_an_event_named_in_the_prompt_and_struck(
     demo_folder: Path, gid, clock
 ) -> None:
     """31: a correction is a new event. ``v 2``: three keys; the dialog says which event
@@ -68,15 +74,14 @@ async def test_31_v_and_two_keys_void_an_event_named_in_the_dialog_and_struck(
         clock.advance(42_000)
         await keys(pilot, "a 4 2 enter", "b 2 3 o")
         await keys(pilot, "v 2")  # taken at once: no longer number starts with 2
-        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the reason dialog")
-        await pilot.pause()
-        title, note = dialog_texts(app)[:2]
+        await wait_for(pilot, lambda: asks_reason(screen), "the reason prompt")
+        title, note = reason_texts(screen)[:2]
         assert title == "Отменить событие №2? Укажите причину"
         assert note.startswith("№2 · 0:42 · ✗ Медведи #42 ")
         assert note.endswith(": поражение (26)")
         await type_text(pilot, "попал в бункер")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen is screen, "back to the game")
+        await wait_for(pilot, lambda: not screen.prompt.active, "back to the game")
         await pilot.pause()
         st = screen.session.state
         assert st.player(a, 42).status == m.IN_PLAY and st.player(b, 23).status == m.ELIMINATED
@@ -98,7 +103,7 @@ async def test_31_two_digit_number_taken_at_once_one_digit_waits_for_enter(
     demo_folder: Path, gid, clock
 ) -> None:
     """With twelve events ``v 1 2`` opens the dialog of №12 at once; ``v 1`` waits (10, 11
-    and 12 start with 1) and Enter takes №1. Esc in the dialog voids nothing."""
+    and 12 start with 1) and Enter takes №1. Esc in the reason prompt voids nothing."""
     async with game_screen(demo_folder, gid, lang="en", size=(80, 24)) as (app, pilot, screen):
         await keys(pilot, "space")
         for _ in range(5):
@@ -108,22 +113,20 @@ async def test_31_two_digit_number_taken_at_once_one_digit_waits_for_enter(
         await keys(pilot, "a 4 2 enter")
         assert [e.seq for e in screen.session.events] == list(range(1, 13))
         await keys(pilot, "v 1 2")
-        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the reason dialog")
-        await pilot.pause()
-        title, note = dialog_texts(app)[:2]
+        await wait_for(pilot, lambda: asks_reason(screen), "the reason prompt")
+        title, note = reason_texts(screen)[:2]
         assert title == "Void event #12? Give the reason"
         assert note.startswith("#12 · 0:55 · ✗ Медведи #42 ")
         await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen is screen, "back to the game")
+        await wait_for(pilot, lambda: not screen.prompt.active, "back to the game")
         assert len(screen.session.events) == 12
         assert "Nothing voided" in str(screen.query_one("#notice").render())
         await keys(pilot, "v 1")
         await pilot.pause()
         assert app.screen is screen and screen.prompt.active  # 1, 10, 11 or 12: waits
         await keys(pilot, "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the reason dialog")
-        await pilot.pause()
-        assert dialog_texts(app)[1] == "#1 · 0:00 · Clock started"
+        await wait_for(pilot, lambda: asks_reason(screen), "the reason prompt")
+        assert reason_texts(screen)[1] == "#1 · 0:00 · Clock started"
 
 
 async def test_31_bad_numbers_are_refused_in_the_prompt_with_the_reason(
@@ -168,7 +171,7 @@ async def test_f1_on_the_game_screen_says_how_to_void_by_number(
     async with game_screen(demo_folder, gid, lang="ru", size=(100, 40)) as (app, pilot, screen):
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "F1")
-        texts = "\n".join(dialog_texts(app))
+        texts = "\n".join(str(w.render()) for w in app.screen.query(Static))
         assert "v и номер события из списка — отменить это событие с причиной" in texts
         assert "v  Отменить событие по номеру" in texts
 
@@ -242,3 +245,19 @@ def test_voided_by_agrees_with_the_fold_and_names_an_effective_void(evs: list[Ev
     for target, void in by.items():
         assert void.type == VOID and void.data["target"] == target
         assert void.id not in by
+
+
+async def test_31_a_long_reason_is_taken_whole_in_the_prompt(demo_folder: Path, gid, clock) -> None:
+    """31: a correction's reason, typed in the screen's prompt at 80 columns, wraps there
+    and is recorded whole (as the dialog took it); Backspace corrects it."""
+    reason = "the shot came from the neighbouring field, seen by the second judge at the flag"
+    async with game_screen(demo_folder, gid, lang="en", size=(80, 24)) as (app, pilot, screen):
+        await keys(pilot, "space")
+        clock.advance(1_000)
+        await keys(pilot, "a 4 2 enter", "v 2")
+        await wait_for(pilot, lambda: asks_reason(screen), "the reason prompt")
+        await type_text(pilot, reason + "!")
+        await pilot.press("backspace", "enter")
+        await wait_for(pilot, lambda: not screen.prompt.active, "back to the game")
+        assert screen.session.events[-1].data["reason"] == reason
+        assert not screen.session.state.player(screen.session.teams[0], 42).status == m.ELIMINATED

@@ -93,6 +93,19 @@ class Event:
         return e
 
 
+def stored_doc(e: Event) -> dict[str, Any]:
+    """The document ``e`` holds: its own attributes, key for key, in their order. For an
+    event :func:`made_exactly` from its document, that document (a file rewritten from
+    its events keeps every byte of their hashed content)."""
+    return dict(e.__dict__)
+
+
+def made_exactly(e: Event, doc: Mapping[str, Any]) -> bool:
+    """Whether :func:`stored_doc` gives ``doc`` back: :meth:`Event.from_doc` took its
+    one-step path (every document fieldjudge writes), or the other gave the same fields."""
+    return e.__dict__.keys() == doc.keys() and e.data is doc.get("data")
+
+
 _FIELDS = frozenset(f.name for f in fields(Event))
 # the fields a stored document must hold for the one-step path (the others have defaults
 # on the class: prev_hash, hash and the signatures)

@@ -28,7 +28,7 @@ its reason beside the total corrections.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -276,14 +276,21 @@ def _apply(p: Protocol, e: Event) -> None:
         p.stale = True
 
 
-def advance_protocol(p: Protocol, event: Event, events: Sequence[Event]) -> Protocol:
+def advance_protocol(
+    p: Protocol,
+    event: Event,
+    events: Sequence[Event],
+    with_id: Callable[[str], Sequence[Event]] | None = None,
+) -> Protocol:
     """The protocol after one more event: ``fold_protocol(events, p.teams)``, where
     ``events`` is the log ``p`` was folded from followed by ``event`` (its last item; read
     only when ``event`` is a void). A game or protocol event is applied to a copy of ``p``
     (its cost does not grow with the game); a void may undo any earlier event, even a void
-    (31: voiding a locked event), so the log is folded again. ``p`` is not changed."""
+    (31: voiding a locked event), so the log is folded again. ``p`` is not changed.
+    ``with_id``: the log's events of an id (see :func:`events_with_id`), when the caller
+    keeps an index: a void of a game event then never walks the log."""
     if event.type == VOID:
-        if p.submission is None and not _reaches_a_step(events, event):
+        if p.submission is None and not _reaches_a_step(events, event, with_id):
             return p  # 31: before a submission only the steps (and a no-show) count
         return fold_protocol(events, p.teams)
     q = replace(
@@ -297,9 +304,31 @@ def advance_protocol(p: Protocol, event: Event, events: Sequence[Event]) -> Prot
     return q
 
 
-def _reaches_a_step(events: Sequence[Event], void: Event) -> bool:
+def events_with_id(events: Sequence[Event], event_id: str) -> list[Event]:
+    """Every event of the id in ``events`` (a walk: a log's own index is faster)."""
+    return [e for e in events if e.id == event_id]
+
+
+def first_with_id(
+    events: Sequence[Event],
+    event_id: str,
+    with_id: Callable[[str], Sequence[Event]] | None = None,
+) -> Event | None:
+    """The first event of the id, by ``with_id`` (the log's index) or a walk of ``events``."""
+    if with_id is not None:
+        found = with_id(event_id)
+        return found[0] if found else None
+    return next((e for e in events if e.id == event_id), None)
+
+
+def _reaches_a_step(
+    events: Sequence[Event],
+    void: Event,
+    with_id: Callable[[str], Sequence[Event]] | None = None,
+) -> bool:
     """Whether ``void`` (the last of ``events``) takes back or restores a protocol step or
     a no-show: its target, or through a void it voids, that void's target, and so on."""
+    find = with_id or (lambda event_id: events_with_id(events, event_id))
     seen: set[str] = set()
     todo = [void]
     while todo:
@@ -308,7 +337,7 @@ def _reaches_a_step(events: Sequence[Event], void: Event) -> bool:
         if not isinstance(target, str) or target in seen:
             continue
         seen.add(target)
-        for e in [e for e in events if e.id == target]:  # every event of the id
+        for e in find(target):  # every event of the id
             if e.type in _PROTOCOL_STEPS:
                 return True
             if e.type == VOID:

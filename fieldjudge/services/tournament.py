@@ -597,7 +597,13 @@ class TournamentService(Tables):
         log = self.game_log(game_id)
         protocol = self._protocol_of(game_id, log)
         why = authority.append_refusal(
-            log.events, etype, data, self._teams(log), self.is_head_judge(head_judge), protocol
+            log.events,
+            etype,
+            data,
+            self._teams(log),
+            self.is_head_judge(head_judge),
+            protocol,
+            log.with_id,
         )
         if why is None and etype != HANDOVER:
             why, record = self._write_right(game_id, log)  # one writer per game
@@ -652,6 +658,12 @@ class TournamentService(Tables):
         if self.on_written is not None:
             self.on_written(path)
 
+    def game_protocol(self, game_id: str) -> Protocol:
+        """The protocol of the game's log as it is now (31), kept between its appends here:
+        the writer's check asked ahead of an append (a void before its reason is typed)
+        does not fold the game again."""
+        return self._protocol_of(game_id, self.game_log(game_id))
+
     def _protocol_of(self, game_id: str, log: EventLog) -> Protocol:
         """The protocol of the game's log as it is now: the one kept since its last append
         here, else folded over every event (the first append after opening, or a log that
@@ -674,7 +686,7 @@ class TournamentService(Tables):
         self._protocols[game_id] = (
             len(events),
             event.hash,
-            advance_protocol(before, event, events),
+            advance_protocol(before, event, events, log.with_id),
         )
 
     def _signing(self, etype: str, head_judge: HeadJudge | None) -> dict[str, Any]:

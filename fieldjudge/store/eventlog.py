@@ -21,7 +21,14 @@ from typing import Any
 
 from tinydb import TinyDB
 
-from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
+from fieldjudge.rules.events import (
+    GENESIS_HASH,
+    VOID,
+    Event,
+    compute_hash,
+    made_exactly,
+    stored_doc,
+)
 from fieldjudge.rules.ownership import current_owner
 from fieldjudge.store import lines, schema
 from fieldjudge.store.errors import DamagedFile, NotTheWriter, Refused, WriteKey
@@ -89,6 +96,20 @@ class EventLog:
             docs = schema.sorted_event_docs(data)
         self.events: list[Event] = [Event.from_doc(d) for d in docs]
         self._head: dict[str, Any] = dict((data.get("head") or {}).get("1") or {})
+        # The events are the documents: the storage does not hold them a second time (a
+        # game's memory is its events, once). A document an event does not give back
+        # exactly (fields fieldjudge never writes) is kept as read, for a rewrite.
+        self._odd: dict[int, dict[str, Any]] = {
+            e.seq: d for e, d in zip(self.events, docs, strict=True) if not made_exactly(e, d)
+        }
+        self._storage.lend("events", self._event_docs)
+        # id -> its first event, and the later ones of an id held twice (a log made
+        # elsewhere: every event appended here has a new id), kept as events are appended:
+        # finding a void's target never walks the log
+        self._first: dict[str, Event] = {}
+        self._again: dict[str, list[Event]] = {}
+        for e in self.events:
+            self._index(e)
 
     @classmethod
     def create(
@@ -196,7 +217,24 @@ class EventLog:
         return self._head.get("owner")
 
     def by_id(self, event_id: str) -> Event | None:
-        return next((e for e in self.events if e.id == event_id), None)
+        """The first event of the id, or None (a look-up, not a walk of the log)."""
+        return self._first.get(event_id)
+
+    def with_id(self, event_id: str) -> list[Event]:
+        """Every event of the id, in log order (one, but for a log made elsewhere)."""
+        first = self._first.get(event_id)
+        if first is None:
+            return []
+        return [first, *self._again.get(event_id, ())]
+
+    def _event_docs(self) -> dict[str, dict[str, Any]]:
+        """The events table as the file holds it (for a compaction)."""
+        odd = self._odd
+        return {str(e.seq): odd.get(e.seq) or stored_doc(e) for e in self.events}
+
+    def _index(self, event: Event) -> None:
+        if self._first.setdefault(event.id, event) is not event:
+            self._again.setdefault(event.id, []).append(event)
 
     # -- writing -----------------------------------------------------------------------
     def append(
@@ -255,6 +293,7 @@ class EventLog:
         self._head = head
         event = Event.from_doc(doc)
         self.events.append(event)
+        self._index(event)
         return event
 
     def void(
@@ -294,7 +333,8 @@ class EventLog:
             other.close()
             return False
         old, self._db, self._storage = self._db, other._db, other._storage
-        self.meta = other.meta
+        self.meta, self._odd = other.meta, other._odd
+        self._storage.lend("events", self._event_docs)  # this log's events are the file's
         old.close()
         return True
 

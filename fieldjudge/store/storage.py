@@ -286,6 +286,8 @@ class LineStorage(Storage):
     :meth:`append` is the constant-cost path (the event log uses it: one event plus the
     head record per line); :meth:`write` is TinyDB's interface and appends the documents
     that differ from what is on disk (it serialises every document to compare: O(file)).
+    A table :meth:`lend` gave to its owner (the event log's events, which it holds as
+    events) is not held here a second time.
     The first append takes an exclusive ``flock`` on the file and every append checks
     that nobody else changed or replaced the file since it was read
     (:class:`WriterConflict`), so two writers cannot silently lose each other's events.
@@ -304,6 +306,8 @@ class LineStorage(Storage):
         self._fd: int | None = None
         self._broken: str | None = None
         self._written: dict[str, dict[str, bytes]] | None = None  # for write()'s diff
+        # tables whose documents their owner holds: table -> how to get them back
+        self._lent: dict[str, Callable[[], dict[str, Any]]] = {}
         if not create and not self.path.exists():
             raise DamagedFile(self.path, "missing: the file does not exist")
 
@@ -311,6 +315,7 @@ class LineStorage(Storage):
     def prime(self, rp: lines.Replay) -> None:
         """Take an already parsed file as the cache (saves a second read on open)."""
         self._cache = rp.data
+        self._lent = {}
         self._schema = rp.schema
         self._end, self._size, self._records = rp.end, rp.size, rp.records
         self._live = sum(len(t) for t in rp.data.values())
@@ -328,6 +333,14 @@ class LineStorage(Storage):
         return data
 
     def data(self) -> lines.Data | None:
+        """Every table, a lent one's documents asked from its owner (a new dict then)."""
+        cache = self._held()
+        if cache is None or not self._lent:
+            return cache
+        return {t: self._lent[t]() if t in self._lent else docs for t, docs in cache.items()}
+
+    def _held(self) -> lines.Data | None:
+        """The tables held here (a lent one empty), read from the file the first time."""
         if self._cache is None:
             try:
                 raw = self.path.read_bytes()
@@ -337,6 +350,17 @@ class LineStorage(Storage):
                 raise DamagedFile(self.path, "not in the line format of game files")
             self.prime(lines.replay(raw, self.path))
         return self._cache
+
+    def lend(self, table: str, docs: Callable[[], dict[str, Any]]) -> None:
+        """Stop holding ``table``'s documents: their owner holds them (the event log, as
+        its events) and gives them back through ``docs`` when the whole file is wanted
+        (a compaction, TinyDB's read). Each document appended to it must be a new one
+        (an event's number is) and none is deleted."""
+        cache = self._held()
+        if cache is None:
+            raise DamagedFile(self.path, "missing: the file does not exist")
+        cache[table] = {}
+        self._lent[table] = docs
 
     @property
     def records(self) -> int:
@@ -410,17 +434,22 @@ class LineStorage(Storage):
         self, sets: Mapping[str, Mapping[str, Any]], dels: Mapping[str, list[str]] | None = None
     ) -> None:
         """Append one record (documents set and deleted) durably: the constant-cost path."""
-        data = self.data()
+        data = self._held()
         if data is None:
             raise DamagedFile(self.path, "missing: the file does not exist")
+        if any(table in self._lent for table in dels or {}):
+            raise ValueError("the documents of a lent table are never deleted")
         self._append_line(lines.record_bytes(sets, dels))
         self._written = None
         for table, docs in sets.items():
+            self._records += len(docs)
+            if table in self._lent:  # its owner holds them: each one is new
+                self._live += len(docs)
+                continue
             t = data.setdefault(table, {})
             for key, doc in docs.items():
                 self._live += key not in t
                 t[key] = doc
-            self._records += len(docs)
         for table, ids in (dels or {}).items():
             t = data.get(table, {})
             for key in ids:
@@ -463,6 +492,7 @@ class LineStorage(Storage):
             self._written = None
             raise
         self._cache = data
+        self._lent = {}  # TinyDB gave every table, documents and all
         self._written = new
         self._live = sum(len(t) for t in data.values())
         self.maybe_compact()
@@ -494,6 +524,7 @@ class LineStorage(Storage):
     def close(self) -> None:
         self._release()
         self._cache = None
+        self._lent = {}
         self._written = None
 
 

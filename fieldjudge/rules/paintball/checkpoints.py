@@ -139,7 +139,8 @@ class LiveFold:
             self.state = snapshot(mark)
         else:
             k, self.state = 0, new_state(self.setup)
-        self.voided = set(self.voided_by(events))  # the voids decide
+        # the voids decide: every one is in ``_voids`` already (not a walk of the log)
+        self.voided = set(voided_by([events[i] for i in self._voids]))
         checked = unsettled(events) if self._irregular else self._unsettled
         self._forward(events, k, len(events), checked)
 

@@ -17,6 +17,9 @@ from fieldjudge.screens.game.text import Namer, describe, event_line, event_no
 from fieldjudge.screens.widgets.prompt import Choice
 from fieldjudge.services import Refused
 
+#: the longest reason of a void (it is printed in the protocol's log)
+REASON_MAX = 120
+
 
 class CorrectionActions:
     """18.02 inspection, undo, void with a reason, the end of a game by the judge."""
@@ -130,22 +133,26 @@ class CorrectionActions:
         self.host.app.push_screen(VoidDialog(self.host.session), chosen)
 
     def _ask_reason(self, target: Event) -> None:
-        """The reason dialog, naming the event: its number, time and line."""
+        """The reason, typed in the screen's prompt (no dialog to open and close: issue 24),
+        which names the event: its number, time and line. Esc voids nothing."""
         s = self.host.session
-        by_id = {e.id: e for e in s.events}
+        # the event and what the lines name (a void's target, a void of a void's target's
+        # target...): looked up, not a walk of the log
+        by_id, e = {target.id: target}, target
+        for _depth in range(3):
+            found = s.log.by_id(str(e.data.get("target"))) if e.type == VOID else None
+            if found is None:
+                break
+            by_id[found.id] = e = found
+        back = by_id.get(str(target.data.get("target"))) if target.type == VOID else None
         namer = Namer(s.names, s.state)
         note = event_line(target, namer, by_id)
-        if target.type == VOID:  # voiding a void restores its target
-            back = by_id.get(str(target.data.get("target")))
-            if back is not None:
-                note += "\n" + _("{event} counts again").format(event=event_no(back.seq))
+        if back is not None:  # voiding a void restores its target
+            note += "\n" + _("{event} counts again").format(event=event_no(back.seq))
 
-        def void(values: dict[str, str] | None) -> None:
-            if values is None:
-                self.host.say(_("Nothing voided"))
-                return
+        def void(reason: str) -> None:
             try:
-                e = s.void(target.id, values["reason"])
+                e = s.void(target.id, reason)
             except Refused as exc:
                 self.host.refuse(exc)
                 return
@@ -153,12 +160,12 @@ class CorrectionActions:
             self.host.notice_text = "↶ " + describe(e, Namer(s.names, s.state), by_id)
             self.host.refresh_all()
 
-        self.host.app.push_screen(
-            FormScreen(
-                _("Void event {event}? Give the reason").format(event=event_no(target.seq)),
-                [Field("reason", _("Reason"))],
-                lambda v: None if v["reason"] else _("A correction needs a reason"),
-                note=note,
-            ),
+        self.host.prompt.ask_text(
+            _("Void event {event}? Give the reason").format(event=event_no(target.seq))
+            + "\n"
+            + note,
             void,
+            validate=lambda v: None if v else _("A correction needs a reason"),
+            limit=REASON_MAX,
+            cancelled=lambda: self.host.say(_("Nothing voided")),
         )

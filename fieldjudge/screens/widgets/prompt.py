@@ -13,9 +13,11 @@ reach the screen's own bindings. The screen hands every key to the active prompt
   ``exits``: keys that close it and do something else instead (the title names them).
   ``numbers_only``: ``numbers`` are the only answers, so digits no number starts with go to
   the validator at once (its message says why) instead of waiting for Enter.
-- :meth:`PromptPanel.ask_text`: a line of text (a name), letters of any layout as typed.
+- :meth:`PromptPanel.ask_text`: a line of text (a name, a void's reason), letters of any
+  layout as typed.
 
-Esc cancels. ``then(value)`` runs after the prompt closed, so it may open the next one.
+Esc cancels (``cancelled()`` runs, when given). ``then(value)`` runs after the prompt
+closed, so it may open the next one.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -36,9 +39,6 @@ from fieldjudge.rules.messages import separator
 from fieldjudge.screens.keys import APP_KEYS, key_label, key_matches, run_binding_now
 
 __all__ = ["Choice", "PromptPanel", "key_matches", "take_key"]
-
-
-TEXT_MAX = 60  # a judge's name
 
 
 async def take_key(screen: Any, prompt: PromptPanel, event: Key) -> None:
@@ -76,6 +76,8 @@ class Prompt:
     buffer: str = ""
     error: str = ""
     text: bool = False  # a line of text, not a number
+    limit: int = 40  # the longest text
+    cancelled: Callable[[], None] | None = None  # after Esc
 
     @property
     def is_number(self) -> bool:
@@ -145,9 +147,12 @@ class PromptPanel(Vertical):
         then: Callable[[Any], None],
         validate: Callable[[Any], str | None] | None = None,
         initial: str = "",
+        limit: int = 40,
+        cancelled: Callable[[], None] | None = None,
     ) -> None:
-        """A line of text; Enter accepts it (stripped), unless ``validate`` says why not."""
-        p = Prompt(title, then, validate=validate, text=True)
+        """A line of text of at most ``limit`` characters; Enter accepts it (stripped),
+        unless ``validate`` says why not; Esc runs ``cancelled``."""
+        p = Prompt(title, then, validate=validate, text=True, limit=limit, cancelled=cancelled)
         p.buffer = initial
         self._open(p)
 
@@ -171,7 +176,9 @@ class PromptPanel(Vertical):
         p = self.current
         if p is None:
             return
-        shape = (id(p), p.title, p.error)
+        # a long text wraps: a line more (or less) changes the height too
+        rows = cell_len(self._typed_line(p)) // max(1, self.size.width) if p.text else 0
+        shape = (id(p), p.title, p.error, rows)
         if shape == self._shape and not p.choices:  # a digit typed: one line repainted
             self._body(p, layout=False)
             return
@@ -185,10 +192,14 @@ class PromptPanel(Vertical):
         if p.choices:
             body.update(self._choice_table(p), layout=layout)
         else:
-            keys = _("Enter: accept · Esc: cancel")
-            for key in p.toggles:
-                keys += f" · {key}"
-            body.update(Text(f"› {typed_text(p)}▏    {keys}"), layout=layout)
+            body.update(Text(self._typed_line(p)), layout=layout)
+
+    @staticmethod
+    def _typed_line(p: Prompt) -> str:
+        keys = _("Enter: accept · Esc: cancel")
+        for key in p.toggles:
+            keys += f" · {key}"
+        return f"› {typed_text(p)}▏    {keys}"
 
     @staticmethod
     def _choice_table(p: Prompt) -> Table:
@@ -220,6 +231,8 @@ class PromptPanel(Vertical):
             return
         if event.key == "escape":
             self.close()
+            if p.cancelled is not None:
+                p.cancelled()
             return
         for key, instead in p.exits.items():
             if key_matches(event, key):
@@ -240,14 +253,10 @@ class PromptPanel(Vertical):
             self._text_key(p, event, ch)
             return
         if event.key == "enter":
-            if p.buffer or p.text:
+            if p.buffer:
                 self._accept(p.buffer)
         elif event.key == "backspace":
             p.buffer = p.buffer[:-1]
-        elif p.text:
-            if event.is_printable and ch and len(p.buffer) < TEXT_MAX:
-                p.buffer += ch
-                p.error = ""
         elif ch.isdigit() and len(p.buffer) < (6 if p.decimal else 3):
             p.buffer += ch
             p.error = ""
@@ -261,8 +270,6 @@ class PromptPanel(Vertical):
         if self.current is p:
             self._redraw()
 
-    TEXT_MAX = 40
-
     def _text_key(self, p: Prompt, event: Key, ch: str) -> None:
         if event.key == "enter":
             value = p.buffer.strip()
@@ -274,7 +281,7 @@ class PromptPanel(Vertical):
                 return
         elif event.key == "backspace":
             p.buffer = p.buffer[:-1]
-        elif ch and ch.isprintable() and len(p.buffer) < self.TEXT_MAX:
+        elif ch and ch.isprintable() and len(p.buffer) < p.limit:
             p.buffer += ch
             p.error = ""
         self._redraw()
@@ -288,19 +295,11 @@ class PromptPanel(Vertical):
             self._accept(p.buffer)
 
     def _accept(self, text: str) -> None:
+        """A typed number (a text prompt's Enter is :meth:`_text_key`'s)."""
         p = self.current
         assert p is not None
-        if p.text:
-            value: Any = text.strip()
-            why = p.validate(value) if p.validate else None
-            if why:
-                p.error = f"⚠ {why}"
-                self._redraw()
-                return
-            self._finish(value)
-            return
         try:
-            value = float(text) if p.decimal else int(text)
+            value: Any = float(text) if p.decimal else int(text)
         except ValueError:
             p.error, p.buffer = _("Type a number"), ""
             return

@@ -462,7 +462,15 @@ class GameSession:
         why = self.void_refusal(target)
         if why is None:  # the writer's own check (31, 32), asked before the reason is typed
             data = {"target": target.id, "reason": "?"}
-            found = authority.append_refusal(self.log.events, VOID, data, self.teams, False)
+            found = authority.append_refusal(
+                self.log.events,
+                VOID,
+                data,
+                self.teams,
+                False,
+                self.tournament.game_protocol(self.game_id),
+                self.log.with_id,
+            )
             if found:
                 why = _("Event #{number} cannot be voided here: {why}").format(
                     number=number, why=self.humanize(found)

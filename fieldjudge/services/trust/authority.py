@@ -9,7 +9,7 @@ secret (which unlocks his signing key), presented as a :class:`HeadJudge` grant 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fieldjudge.rules import protocol as pr
@@ -70,15 +70,17 @@ def append_refusal(
     teams: tuple[str, str],
     head_judge: bool,
     protocol: pr.Protocol | None = None,
+    with_id: Callable[[str], Sequence[Event]] | None = None,
 ) -> str | None:
     """Why ``etype`` cannot be appended to a game log holding ``events``, or None.
     ``head_judge``: whether the append carries a valid head-judge grant. ``protocol``: the
     log's protocol as the service keeps it (``fold_protocol(events, teams)``), so that an
-    append does not fold the whole game again."""
+    append does not fold the whole game again. ``with_id``: the log's events of an id
+    (``EventLog.with_id``), so that a void finds its target without walking the log."""
     if etype in HEAD_JUDGE_TYPES and not head_judge:
         return head_judge_refusal(etype)
     if etype == VOID and not head_judge:  # undoing his ruling is his too (32.03 replay)
-        target = next((e for e in events if e.id == data.get("target")), None)
+        target = pr.first_with_id(events, str(data.get("target", "")), with_id)
         if target is not None and target.type in HEAD_JUDGE_TYPES:
             return head_judge_refusal(target.type)
         if pr.is_locked_void(etype, data):  # voiding an event of a locked protocol (31)
