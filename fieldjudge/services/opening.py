@@ -47,9 +47,36 @@ def open_tournament(
     key = WriteKey()
     keys = keys or laptop_keys(Path(folder), config_dir, check=False)
     store = Tournament.open(Path(folder), lock=lock, startup_backup=startup_backup, key=key)
+    return _service(
+        store,
+        key,
+        keys,
+        config_dir,
+        monotonic,
+        wall,
+        stignore=lock,  # opened for writing
+        laptop_id=laptop_id,
+        register=lock,
+        on_written=on_written,
+    )
+
+
+def _service(
+    store: Tournament,
+    key: WriteKey,
+    keys: LaptopKeys,
+    config_dir: Path | None,
+    monotonic: Callable[[], float],
+    wall: Callable[[], float],
+    stignore: bool,
+    **options: Any,
+) -> TournamentService:
+    """The service over a store just opened or created, with the head judge keys this
+    laptop pinned; the store is closed if the service cannot start. ``stignore``: local
+    files stay out of a synced folder (issue 15)."""
     try:
-        if lock:  # opened for writing: local files stay out of a synced folder (issue 15)
-            ensure_stignore(Path(folder))
+        if stignore:
+            ensure_stignore(store.folder)
         return TournamentService(
             store,
             key,
@@ -57,9 +84,7 @@ def open_tournament(
             pins=HeadJudgePins(config_dir),
             monotonic=monotonic,
             wall=wall,
-            laptop_id=laptop_id,
-            register=lock,
-            on_written=on_written,
+            **options,
         )
     except BaseException:
         store.close()
@@ -111,16 +136,9 @@ def create_tournament(
             else lambda data: sign_ahead(Path(folder), unlocked, keys.laptop_id, data)
         ),
     )
-    t = TournamentService(
-        store,
-        key,
-        keys=keys,
-        pins=HeadJudgePins(config_dir),
-        monotonic=monotonic,
-        wall=wall,
-        head_judge_key=unlocked,
+    t = _service(
+        store, key, keys, config_dir, monotonic, wall, stignore=True, head_judge_key=unlocked
     )
     # this laptop alone writes tournament.json from now on (issue 22), signed from the start
     t.update_meta(head_laptop=keys.laptop_id)
-    ensure_stignore(Path(folder))  # local files stay out of a synced folder (issue 15)
     return t

@@ -21,7 +21,7 @@ from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.feed import ChronoFeed, session_config, typed_reading
 from fieldjudge.screens.chrono.setup import ChronoSetupScreen
-from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, TextDialog
 from fieldjudge.screens.widgets.prompt import PromptPanel
 from fieldjudge.services import Refused
 
@@ -109,28 +109,20 @@ def explain_failed_append(app, exc: Exception) -> None:
     app.push_screen(MessageScreen(title, rule_text(exc)))
 
 
-class FailedMarkerScreen(JudgeModal[str | None]):
+class FailedMarkerScreen(TextDialog[str | None]):
     """19.06 / 19.07: the marker failed — fix and retest, or play without a marker."""
 
     BINDINGS = keymap.bindings("failed_marker")
 
     def __init__(self, who: str, check: MarkerCheck) -> None:
-        super().__init__()
-        self.who = who
+        keys = (
+            _("f: not admitted, fix and retest (19.06)"),
+            _("w: plays without a marker (19.07)"),
+            _("Esc: back to the check"),
+        )
+        reasons = "\n".join(map(rule_text, check.reasons))
+        super().__init__(_("NOT ADMITTED") + f": {who}", reasons, "\n".join(keys))
         self.check = check
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(_("NOT ADMITTED") + f": {self.who}", classes="dialog-title")
-            yield Static("\n".join(map(rule_text, self.check.reasons)), markup=False)
-            yield Static(
-                _("f: not admitted, fix and retest (19.06)")
-                + "\n"
-                + _("w: plays without a marker (19.07)")
-                + "\n"
-                + _("Esc: back to the check"),
-                classes="dialog-keys",
-            )
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice or None)

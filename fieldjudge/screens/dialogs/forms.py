@@ -20,7 +20,7 @@ from textual.widgets import Input, Label, Static
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.names import name_problem
 from fieldjudge.screens import keymap
-from fieldjudge.screens.base import JudgeModal
+from fieldjudge.screens.base import JudgeModal, ResultType
 
 
 @dataclass(frozen=True)
@@ -164,17 +164,34 @@ class FormScreen(JudgeModal[Values | None]):
         self.dismiss(values)
 
 
-class ConfirmScreen(JudgeModal[bool]):
-    BINDINGS = keymap.bindings("confirm")
+class TextDialog(JudgeModal[ResultType]):
+    """A dialog read and answered by keys: a title, a text (None: left out; scrolled when
+    long) and the line of the keys that answer it."""
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, title: str, body: str | None, keys: str) -> None:
         super().__init__()
-        self.question = question
+        self.msg_title = title
+        self.body = body
+        self.keys_line = keys
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.question, classes="dialog-title")
-            yield Static(_("y / Enter: yes    n / Esc: no"), classes="dialog-keys")
+            yield Static(self.msg_title, classes="dialog-title")
+            if self.body is not None:
+                with VerticalScroll():
+                    yield Static(self.body, markup=False)
+            yield Static(self.keys_line, classes="dialog-keys")
+
+
+class ConfirmScreen(TextDialog[bool]):
+    BINDINGS = keymap.bindings("confirm")
+
+    def __init__(self, question: str) -> None:
+        super().__init__(question, None, _("y / Enter: yes    n / Esc: no"))
+
+    @property
+    def question(self) -> str:
+        return self.msg_title
 
     def action_yes(self) -> None:
         self.dismiss(True)
@@ -183,22 +200,13 @@ class ConfirmScreen(JudgeModal[bool]):
         self.dismiss(False)
 
 
-class MessageScreen(JudgeModal[None]):
+class MessageScreen(TextDialog[None]):
     """A message that must be read: errors of an import, a damaged file..."""
 
     BINDINGS = keymap.bindings("message")
 
     def __init__(self, title: str, body: str) -> None:
-        super().__init__()
-        self.msg_title = title
-        self.body = body
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(self.msg_title, classes="dialog-title")
-            with VerticalScroll():
-                yield Static(self.body, markup=False)
-            yield Static(_("Enter / Esc: close"), classes="dialog-keys")
+        super().__init__(title, body, _("Enter / Esc: close"))
 
 
 def head_judge_form(

@@ -6,18 +6,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from textual import on
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import Feint, FeintCatalogue
 from fieldjudge.rules.quidditch.feints import SITUATION_NAMES_RU, SITUATION_RANGES, SITUATIONS
 from fieldjudge.screens import keymap
-from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values, parse_check
-from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.screens.widgets.table import RowTable
+from fieldjudge.screens.quidditch.pane import TablePane
 
 SITUATION_ALIASES = {**{s: s for s in SITUATIONS}, **{v: k for k, v in SITUATION_NAMES_RU.items()}}
 
@@ -49,8 +45,7 @@ def parse_feint(v: Values) -> Feint:
     return Feint(name, tuple(dict.fromkeys(sits)), lo, hi)
 
 
-class FeintsScreen(JudgeScreen):
-    CSS_PATH = "quidditch.tcss"
+class FeintsScreen(TablePane):
     SCREEN_TITLE = "Feint catalogue"
     HELP_TEXT = (
         "a: add a feint; Enter: edit; Delete: remove; Ctrl+S: keep the catalogue; Esc: "
@@ -59,21 +54,14 @@ class FeintsScreen(JudgeScreen):
         "group feint (4)."
     )
     BINDINGS = keymap.bindings("feints")
+    TABLE_ID = "qf-feints"
 
     def __init__(self, catalogue: FeintCatalogue) -> None:
         super().__init__()
         self.feints: list[Feint] = list(catalogue)
 
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Vertical():
-            yield Static(_("Feints (rule 12)"), classes="pane-title")
-            yield RowTable(id="qf-feints")
-        yield Footer()
-
-    @property
-    def table(self) -> RowTable:
-        return self.query_one("#qf-feints", RowTable)
+    def heading(self) -> str:
+        return _("Feints (rule 12)")
 
     def on_mount(self) -> None:
         self.table.add_columns(_("Feint"), _("Situations"), _("Bonus"), _("Group (4)"))

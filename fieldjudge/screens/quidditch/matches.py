@@ -12,21 +12,17 @@ from __future__ import annotations
 from datetime import date
 
 from textual import on
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.quidditch import MatchSetup
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens import keymap
-from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.quidditch.pane import TablePane
 from fieldjudge.screens.quidditch.result import seed_message
 from fieldjudge.screens.quidditch.round import RoundScreen
 from fieldjudge.screens.quidditch.setup import MatchSetupScreen
-from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import (
     TOURNAMENT_FILE,
     DamagedFile,
@@ -65,8 +61,7 @@ def open_quidditch(app) -> None:
     app.push_screen(MatchesScreen())
 
 
-class MatchesScreen(JudgeScreen):
-    CSS_PATH = "quidditch.tcss"
+class MatchesScreen(TablePane):
     SCREEN_TITLE = "Quidditch matches"
     HELP_TEXT = (
         "Enter opens the highlighted match where it was left. n: a new match (teams, "
@@ -74,17 +69,8 @@ class MatchesScreen(JudgeScreen):
         "publish). d: a demo match (Гриффиндор — Слизерин)."
     )
     BINDINGS = keymap.bindings("matches")
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Vertical():
-            yield Static("", id="qm-title", classes="pane-title")
-            yield RowTable(id="qm-matches")
-        yield Footer()
-
-    @property
-    def table(self) -> RowTable:
-        return self.query_one("#qm-matches", RowTable)
+    TITLE_ID = "qm-title"
+    TABLE_ID = "qm-matches"
 
     def on_mount(self) -> None:
         table = self.table

@@ -8,16 +8,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from textual import on
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 
 from fieldjudge.csv_import import CsvImportError, read_csv_file
 from fieldjudge.i18n import _, ngettext
 from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
 from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
 from fieldjudge.screens import keymap
-from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import (
     Field,
     FormScreen,
@@ -28,8 +25,7 @@ from fieldjudge.screens.dialogs.forms import (
     typed,
 )
 from fieldjudge.screens.quidditch.feints import FeintsScreen
-from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.screens.widgets.table import RowTable
+from fieldjudge.screens.quidditch.pane import TablePane
 from fieldjudge.services.quidditch import (
     RosterRow,
     SessionError,
@@ -86,8 +82,7 @@ def _num(text: str) -> float:
     return float(text.replace(",", "."))
 
 
-class MatchSetupScreen(JudgeScreen):
-    CSS_PATH = "quidditch.tcss"
+class MatchSetupScreen(TablePane):
     SCREEN_TITLE = "New quidditch match"
     HELP_TEXT = (
         "Enter edits the highlighted player (name, matches played, practices attended). "
@@ -96,6 +91,9 @@ class MatchSetupScreen(JudgeScreen):
         "settings. Ctrl+S starts the match."
     )
     BINDINGS = keymap.bindings("match_setup")
+    TITLE_ID = "qs-summary"
+    TITLE_CLASS = "qr-status"
+    TABLE_ID = "qs-roster"
 
     def __init__(self) -> None:
         super().__init__()
@@ -107,17 +105,6 @@ class MatchSetupScreen(JudgeScreen):
         self.client_seed = ""
         self.settings = QuidditchSettings()
         self.feints = FeintCatalogue()
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Vertical():
-            yield Static("", id="qs-summary", classes="qr-status")
-            yield RowTable(id="qs-roster")
-        yield Footer()
-
-    @property
-    def table(self) -> RowTable:
-        return self.query_one("#qs-roster", RowTable)
 
     def on_mount(self) -> None:
         self.table.add_columns(
