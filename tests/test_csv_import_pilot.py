@@ -163,3 +163,44 @@ async def test_typed_in_team_and_player_names_are_checked(demo_folder: Path) -> 
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(app.tournament.teams()) == teams_before + 1, "added")
         assert app.tournament.team_by_name("Волки-2") is not None
+
+
+async def test_esc_during_an_import_says_nothing_was_imported(
+    demo_folder: Path, tmp_path: Path
+) -> None:
+    """Esc while the worker still reads the file: the screen goes and Textual cancels its
+    worker, whose result would never come. The judge is told nothing was imported (a
+    silent drop left the schedule empty with no word: the whole-day test met it)."""
+    path = tmp_path / "roster.csv"
+    write_roster(path, 20_000)
+    held = threading.Event()
+    release = threading.Event()
+    parsed = threading.Event()
+
+    def held_parser(raw, team_size, progress):
+        def report(done: int, total: int) -> None:
+            if not held.is_set():
+                held.set()
+                release.wait(30)
+            progress(done, total)
+
+        try:
+            return parse_roster(raw, team_size, report)
+        finally:
+            parsed.set()
+
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        before = len(app.tournament.players())
+        screen = TeamsScreen(parse_roster=held_parser)
+        await open_import(app, pilot, screen, path)
+        await wait_for(pilot, lambda: held.is_set() and screen.importing, "the worker")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, TeamsScreen), "back home")
+        want = "Import cancelled: the screen was closed before it finished; nothing imported"
+        await wait_for(pilot, lambda: want in notes(app), "the notice")
+        release.set()
+        await wait_for(pilot, parsed.is_set, "the worker ends")
+        await pilot.pause()
+        assert len(app.tournament.players()) == before

@@ -149,6 +149,17 @@ class CsvImportMixin:
         else:
             screen.notify(msg)  # type: ignore[attr-defined]
 
+    def on_unmount(self) -> None:
+        """Leaving the screen (Esc) before the worker is done: Textual cancels a screen's
+        workers when it goes, so its result would never come. Nothing is imported, and the
+        judge is told so (never a silent drop)."""
+        if self.importing:
+            self.importing = False
+            self.app.notify(  # type: ignore[attr-defined]
+                _("Import cancelled: the screen was closed before it finished; nothing imported"),
+                severity="warning",
+            )
+
     # -- the progress bar ----------------------------------------------------------------------
     def _show_progress(self, done: int, total: int) -> None:
         bars = self.query("#csv-progress")  # type: ignore[attr-defined]
