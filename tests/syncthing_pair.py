@@ -126,14 +126,20 @@ class Syncthing:
         """Generate the home (keys, config) and start Syncthing, without waiting for it
         (several instances start side by side: :meth:`wait_up` each after)."""
         self.home.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, STNODEFAULTFOLDER="1", STNOUPGRADE="1", HOME=str(self.home))
         subprocess.run(
             [SYNCTHING, "generate", f"--home={self.home}", "--no-default-folder"],
             check=True,
             capture_output=True,
-            env=env,
+            env=self._env,
             timeout=60,
         )
+        self._serve()
+
+    @property
+    def _env(self) -> dict[str, str]:
+        return dict(os.environ, STNODEFAULTFOLDER="1", STNOUPGRADE="1", HOME=str(self.home))
+
+    def _serve(self) -> None:
         self._configure()
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
@@ -149,12 +155,24 @@ class Syncthing:
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                env=env,
+                env=self._env,
                 preexec_fn=_die_with_parent,
             )
 
     def wait_up(self) -> None:
-        poll(self._up, 60)
+        """Wait until this instance answers. A port found free can be taken by another
+        process before Syncthing binds it (the suite runs in parallel workers, each starting
+        Syncthings): then it starts again on new ports, at most three times in all."""
+        for attempt in range(3):
+            try:
+                poll(self._up, 60)
+                return
+            except RuntimeError as exc:
+                if attempt == 2 or "address already in use" not in str(exc):
+                    raise
+            self.gui_port, self.sync_port = free_port(), free_port()
+            self.api_key = f"fieldjudge-test-{self.gui_port}"
+            self._serve()
 
     def _up(self) -> bool:
         if self.proc is not None and self.proc.poll() is not None:

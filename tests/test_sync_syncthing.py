@@ -6,6 +6,7 @@ a conflict, and nothing is lost."""
 from __future__ import annotations
 
 import shutil
+import socket
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -377,3 +378,21 @@ def test_a_field_laptop_set_up_with_the_secret_verifies_clean(laptops, tmp_path,
         assert any(
             "which the head judge has not registered" in f for f in faults[f"games/{gid}.json"]
         )
+
+
+def test_a_syncthing_whose_port_was_taken_starts_again_on_new_ports(tmp_path):
+    """The test harness itself: a port found free and taken by another process before
+    Syncthing binds it (parallel workers) must not fail a sync test."""
+    st = Syncthing(tmp_path / "home", "Taken")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        st.gui_port = taken.getsockname()[1]
+        st.api_key = f"fieldjudge-test-{st.gui_port}"
+        try:
+            st.start()
+            assert st.gui_port != taken.getsockname()[1]
+            assert "address already in use" in st.log.read_text()
+            assert st.client.get("/rest/system/status")["myID"] == st.device_id
+        finally:
+            st.stop()
