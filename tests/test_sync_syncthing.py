@@ -114,6 +114,16 @@ def same_files(src: Path, dst: Path) -> bool:
     )
 
 
+def same_laptop_files(src: Path, dst: Path) -> bool:
+    """Every laptop's synced files (its key, judges, manifest) alike on both folders."""
+    files = [f for f in sorted((src / "laptops").rglob("*")) if f.is_file()]
+    return bool(files) and all(
+        (dst / f.relative_to(src)).is_file()
+        and (dst / f.relative_to(src)).read_bytes() == f.read_bytes()
+        for f in files
+    )
+
+
 def scheduled(t) -> list[str]:
     return [g["id"] for g in t.games() if not t.game_path(g["id"]).exists()]
 
@@ -149,6 +159,10 @@ def test_a_game_played_on_the_field_laptop_arrives_verifies_and_counts(laptops, 
     try:
         # The events arrive on the head judge's laptop, in order, chain intact.
         poll(lambda: on_head() == played, SYNC_S)
+        # Syncthing brings files in no set order: the game may come before the field
+        # laptop's manifest and key, and shows as damaged until they are there too. Once
+        # every file has arrived, the head judge's app finds the game final.
+        poll(lambda: same_laptop_files(field_dir, head_dir), SYNC_S)
         assert th.game_summary(gid)["phase"] == "final"
         result = CliRunner().invoke(main, ["verify", str(head_dir)])
         assert result.exit_code == 0, result.output
