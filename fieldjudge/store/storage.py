@@ -528,20 +528,22 @@ class LineStorage(Storage):
         self._written = None
 
 
-def files_stamp(folder: Path, name: str) -> tuple[tuple[str, int, int], ...]:
+def files_stamp(folder: str | Path, name: str) -> tuple[tuple[str, int, int], ...]:
     """(subfolder's name, size, mtime_ns) of the file ``name`` in every subfolder of
     ``folder`` (e.g. every laptop's manifest), by subfolder: changes when any of them is
     written. Asked before every append (a hand-over this laptop now sees), so it is read
-    with one directory scan and one ``stat`` a subfolder."""
-    out = []
+    with one directory listing and one ``stat`` a subfolder, on plain strings: building
+    path objects cost more than the system calls (issue 24)."""
+    folder = os.fspath(folder)
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        subfolders = sorted(os.listdir(folder))
     except (FileNotFoundError, NotADirectoryError):
         return ()
-    for entry in entries:
+    out = []
+    for sub in subfolders:
         try:
-            st = os.stat(os.path.join(entry.path, name))
+            st = os.stat(os.path.join(folder, sub, name))
         except OSError:  # no such file there (or not a folder)
             continue
-        out.append((entry.name, st.st_size, st.st_mtime_ns))
+        out.append((sub, st.st_size, st.st_mtime_ns))
     return tuple(out)
