@@ -97,6 +97,7 @@ class Tournament(TableWrites):
         self._key = key if key is not None else WriteKey()
         self._writable = key is not None
         self._logs: dict[str, EventLog] = {}
+        self._game_paths: dict[str, Path] = {}
         self.index = SummaryIndex(self.folder)
 
     def before_write(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
@@ -220,7 +221,11 @@ class Tournament(TableWrites):
 
     # -- game and match logs -------------------------------------------------------------
     def game_path(self, game_id: str) -> Path:
-        return self.folder / "games" / f"{game_id}.json"
+        """The game's file, its path made once: every append names it (issue 24)."""
+        path = self._game_paths.get(game_id)
+        if path is None:
+            path = self._game_paths[game_id] = self.folder / "games" / f"{game_id}.json"
+        return path
 
     def match_path(self, match_id: str) -> Path:
         return self.folder / "quidditch" / f"{match_id}.json"
