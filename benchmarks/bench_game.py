@@ -15,15 +15,17 @@ the screen show the change have arrived (taken before the emulator parses them).
   ``v`` and ↓ (the whole log, newest first), ``Enter`` (the elimination), the reason ``x``
   (typed in the screen's prompt), and that last ``Enter`` is timed until #42 is back. The game grows by four events a
   round.
-- anchor: a Textual app with a DataTable of the players and a notice line; the same keys,
-  the same screens to wait for; each Enter that records appends one JSON line and fsyncs
-  it, then updates #42's cell and the notice.
+- anchor: a Textual app with a DataTable of the players, a notice line and the game's log
+  newest first (the events its file already holds, as many lines as fit, a voided one
+  struck through); the same keys, the same screens to wait for; each Enter that records
+  appends one JSON line and fsyncs it, then updates #42's cell, the notice and the log (a
+  new line on top moves every line down, as in the game screen's log).
 
 Rounds alternate between the two apps (and which goes first). Targets: p95 ratio ≤ 1.0
 at both sizes for the elimination; undo and void p95 ≤ 16 ms (one frame) up to 5,000
 events. The last line is JSON.
 
-    python benchmarks/bench_game.py [--rounds 30] [--quick]
+    python benchmarks/bench_game.py [--rounds 30] [--quick] [--size 80x24] [--events 500]
 """
 
 from __future__ import annotations
@@ -31,8 +33,11 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
+import uuid
 from datetime import date
 from pathlib import Path
+
+import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
 from harness import Terminal, figures, load, parser, ratios, verdict  # noqa: E402
@@ -69,20 +74,35 @@ import os, sys, uuid
 from datetime import UTC, datetime
 import orjson
 from textual.app import App
+from rich.text import Text
 from textual.widgets import DataTable, Footer, Header, Static
 
 path, numbers = sys.argv[1], [int(n) for n in sys.argv[2].split(",")]
 
+def line(doc):
+    d = doc["data"]
+    if doc["type"] == "void":
+        return f"Voided: {d['target'][:8]} ({d['reason']})"
+    if doc["type"] == "elimination":
+        return f"Team A #{d['players'][0]} eliminated: {d['reason']}"
+    return f"{doc['type']}: team B #{d.get('number', '')}"
+
 class Anchor(App):
+    CSS = "#log { height: 1fr; padding: 0 1; }"
+
     def compose(self):
         yield Header()
         yield DataTable(id="players")
         yield Static("", id="notice")
+        yield Static("", id="log")
         yield Footer()
 
     def on_mount(self):
+        with open(path, "rb") as f:  # the game so far (its log is drawn newest first)
+            self.events = [orjson.loads(raw) for raw in f]
+        self.voided = {e["data"]["target"] for e in self.events if e["type"] == "void"}
         self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        self.seq, self.typed, self.mode, self.last = 0, "", "", None
+        self.seq, self.typed, self.mode, self.last = len(self.events), "", "", None
         t = self.query_one(DataTable)
         t.add_column("No", key="no")
         t.add_column("Name", key="name")
@@ -90,12 +110,29 @@ class Anchor(App):
         for n in numbers:
             t.add_row(str(n), f"Player {n}", "in play", key=str(n))
 
+    def on_resize(self):
+        self.call_after_refresh(self.show_log)
+
+    def show_log(self):
+        log = self.query_one("#log", Static)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for e in reversed(self.events[-max(1, log.size.height):]):
+            gone = e["id"] in self.voided
+            text.append(f"{e['seq']:>4}  ")
+            text.append(line(e), style="strike dim" if gone else "")
+            text.append("  Voided\\n" if gone else "\\n")
+        log.update(text, layout=False)  # its height is the screen's rest: no layout
+
     def append(self, etype, data):
         self.seq += 1
         doc = {"id": uuid.uuid4().hex, "seq": self.seq, "type": etype,
                "wall_time": datetime.now(UTC).isoformat(), "data": data}
         os.write(self.fd, orjson.dumps(doc) + b"\\n")
         os.fsync(self.fd)
+        self.events.append(doc)
+        if etype == "void":
+            self.voided.add(data["target"])
+        self.show_log()
         return doc["id"]
 
     def on_key(self, event):
@@ -180,6 +217,16 @@ def resumed(root: Path) -> tuple[Path, str, Path, list[int]]:
     return folder, g["id"], path, numbers
 
 
+def anchor_game(path: Path, events: int, numbers: list[int]) -> None:
+    """The anchor's game so far: ``events`` JSON lines (paint checks, as :func:`prepare`
+    records), which it reads at its start and draws as its log."""
+    with path.open("wb") as f:
+        for seq in range(1, events + 1):
+            doc = {"id": uuid.uuid4().hex, "seq": seq, "type": "paint_check"}
+            doc["data"] = {"number": numbers[seq % len(numbers)]}
+            f.write(orjson.dumps(doc) + b"\n")
+
+
 def row_of(lines: list[str], number: int, cols: int) -> str:
     """Team A's row of shirt ``number`` (the left half of the screen)."""
     for line in lines:
@@ -203,6 +250,7 @@ def run_config(
         prepare(root, events)
     folder, gid, game_file, numbers = prepared or resumed(root)
     lines_path = root / f"anchor{cols}x{rows}-{events}.jsonl"
+    anchor_game(lines_path, events - 1, numbers)
     fj = Terminal(
         "fieldjudge", [sys.executable, "-c", CHILD_FIELDJUDGE, str(folder), gid], cols, rows
     )
@@ -276,10 +324,20 @@ def run_config(
 def main() -> None:
     ap = parser(__doc__)
     ap.add_argument("--rounds", type=int, default=30)
+    ap.add_argument("--size", action="append", help="only this size, e.g. 80x24 (repeatable)")
+    ap.add_argument("--events", type=int, action="append", help="only games of this many")
     args = ap.parse_args()
     if args.rounds < 1:
         sys.exit("--rounds must be >= 1")
-    configs = [(80, 24, 500)] if args.quick else [(c, r, n) for c, r in SIZES for n in EVENTS]
+    try:
+        sizes = [tuple(map(int, z.split("x"))) for z in args.size] if args.size else SIZES
+    except ValueError:
+        sys.exit("--size: columns x rows, e.g. 80x24")
+    if any(n < 10 for n in args.events or ()):
+        sys.exit("--events must be >= 10")
+    configs = [(c, r, n) for c, r in sizes for n in args.events or EVENTS]
+    if args.quick:
+        configs = configs[:1] if args.size or args.events else [(80, 24, 500)]
     rounds = 1 if args.quick else args.rounds
     rows_out = []
     with tempfile.TemporaryDirectory() as tmp:
