@@ -33,7 +33,9 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
+import time
 import uuid
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -52,6 +54,8 @@ EVENTS = (500, 5_000)
 OPS = ("elimination", "undo", "void")
 TARGET_RATIO = 1.0
 TARGET_CORRECTION_MS = 16.0
+#: how long an app writes nothing before a timed key is sent (its last frame settled)
+SETTLE_S = 0.1
 
 CHILD_FIELDJUDGE = """
 import sys
@@ -227,6 +231,23 @@ def anchor_game(path: Path, events: int, numbers: list[int]) -> None:
             f.write(orjson.dumps(doc) + b"\n")
 
 
+def timed(term: Terminal, keys: bytes, until: Callable[[list[str]], bool]) -> float:
+    """Milliseconds from ``keys`` to the frame ``until`` waits for, sent once the app has
+    written nothing for :data:`SETTLE_S`: a key typed as a judge types it, after the frame
+    before it has settled. Sent at once (within a millisecond of that frame), it also paid
+    for the app finishing that frame, e.g. the second layout Textual runs after a widget
+    changed size (the game screen's prompt as it opens), which no judge waits for."""
+    deadline = time.monotonic() + 2.0
+    seen, quiet_since = term.bytes_read, time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.01)
+        if term.bytes_read != seen:
+            seen, quiet_since = term.bytes_read, time.monotonic()
+        elif time.monotonic() - quiet_since >= SETTLE_S:
+            break
+    return term.send(keys, until) * 1000
+
+
 def row_of(lines: list[str], number: int, cols: int) -> str:
     """Team A's row of shirt ``number`` (the left half of the screen)."""
     for line in lines:
@@ -272,10 +293,10 @@ def run_config(
             t = times
             fj.send(b"a42", lambda ls: shown(ls, "Reason for"))
             size = game_file.stat().st_size
-            t["elimination"]["fieldjudge"].append(fj.send(b"\r", out42) * 1000)
+            t["elimination"]["fieldjudge"].append(timed(fj, b"\r", out42))
             assert game_file.stat().st_size > size, "painted before it was on disk"
             fj.send(b"u", lambda ls: shown(ls, "Enter: undo"))
-            t["undo"]["fieldjudge"].append(fj.send(b"\r", back42) * 1000)
+            t["undo"]["fieldjudge"].append(timed(fj, b"\r", back42))
             fj.send(b"a42", lambda ls: shown(ls, "Reason for"))
             fj.send(b"\r", out42)
             # v asks the event's number; ↓ opens the whole log, the newest event picked
@@ -283,24 +304,22 @@ def run_config(
             fj.send(b"\x1b[B", lambda ls: shown(ls, "Void an event"))
             fj.send(b"\r", lambda ls: shown(ls, "Give the reason"))
             fj.send(b"x", lambda ls: shown(ls, "› x▏"))  # typed in the screen's prompt
-            t["void"]["fieldjudge"].append(fj.send(b"\r", back42) * 1000)
+            t["void"]["fieldjudge"].append(timed(fj, b"\r", back42))
 
         def round_anchor() -> None:
             t = times
             anchor.send(b"a42", lambda ls: shown(ls, "Reason for #42"))
             size = lines_path.stat().st_size
-            t["elimination"]["anchor"].append(
-                anchor.send(b"\r", lambda ls: "✗" in a_row(ls)) * 1000
-            )
+            t["elimination"]["anchor"].append(timed(anchor, b"\r", lambda ls: "✗" in a_row(ls)))
             assert lines_path.stat().st_size > size
             anchor.send(b"u", lambda ls: shown(ls, "Enter: undo"))
-            t["undo"]["anchor"].append(anchor.send(b"\r", lambda ls: "✗" not in a_row(ls)) * 1000)
+            t["undo"]["anchor"].append(timed(anchor, b"\r", lambda ls: "✗" not in a_row(ls)))
             anchor.send(b"a42", lambda ls: shown(ls, "Reason for #42"))
             anchor.send(b"\r", lambda ls: "✗" in a_row(ls))
             anchor.send(b"v", lambda ls: shown(ls, "Void an event"))
             anchor.send(b"\r", lambda ls: shown(ls, "Reason for the correction"))
             anchor.send(b"x", lambda ls: shown(ls, "correction: x"))
-            t["void"]["anchor"].append(anchor.send(b"\r", lambda ls: "✗" not in a_row(ls)) * 1000)
+            t["void"]["anchor"].append(timed(anchor, b"\r", lambda ls: "✗" not in a_row(ls)))
 
         # one round of each, not counted: the first keys after the start overlap the app's
         # own start-up work (its first frames and timers, timed by bench_startup), and with
