@@ -191,7 +191,8 @@ class PromptPanel(Vertical):
         self._body(p, layout=True)
         error = self.query_one("#prompt-error", Static)
         error.update(p.error or p.hint)
-        error.set_class(not p.error, "hint")  # a hint is not worded, nor drawn, as a refusal
+        # a hint is not worded, nor drawn, as a refusal
+        error.set_class(bool(p.hint) and not p.error, "hint")
 
     def _body(self, p: Prompt, layout: bool) -> None:
         body = self.query_one("#prompt-body", Static)
