@@ -25,14 +25,13 @@ from fieldjudge.screens.bell import GameBell
 from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
-from fieldjudge.screens.dialogs.pit import PitNotStarted, start_pit_server
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.keymap import all_binding_ids
 from fieldjudge.screens.keys import binding_for
 from fieldjudge.screens.palette import JudgeCommands, JudgePalette, iter_commands
-from fieldjudge.serve.addresses import LAN_HOST, lan_urls
-from fieldjudge.serve.server import DEFAULT_PORT
+from fieldjudge.serve.addresses import DEFAULT_PORT, LAN_HOST
+from fieldjudge.serve.process import PitNotStarted, PitProcess
 from fieldjudge.services import (
     TOURNAMENT_FILE,
     DamagedFile,
@@ -143,9 +142,8 @@ class FieldJudgeApp(App[None]):
         # asks Syncthing to send each game file this laptop appended to at once (issue 22)
         self._rescan_for = rescan or rescan_for
         self._rescan: Rescan | None = None
-        self._pit: Any = None  # the pit display's server while it runs
+        self._pit: PitProcess | None = None  # the pit display's process while it runs
         self._pit_lan = False  # served on the venue network (the judge's choice)
-        self._pit_shown = ""  # its address for the TV or phone
         self._bells: dict[str, GameBell] = {}
         self.bells_rung: list[str] = []  # why the bell rang, in order (minute, time)
         # what the export dialog runs: the exports sit above the app, so the command that
@@ -240,7 +238,11 @@ class FieldJudgeApp(App[None]):
     def pit_url(self) -> str:
         """The address to type on the TV or phone ("" when stopped, or when the laptop has
         no network address while serving the venue network)."""
-        return self._pit_shown if self.pit_running() else ""
+        return self._pit.shown if self._pit is not None and self._pit.running else ""
+
+    def pit_qr(self) -> str:
+        """The QR code of :meth:`pit_url` (made by the pit's process), "" without one."""
+        return self._pit.qr if self._pit is not None and self._pit.running else ""
 
     def start_pit(self, lan: bool = False) -> str | None:
         """Serve the open tournament's pit display: on this laptop only (127.0.0.1), or on
@@ -254,18 +256,13 @@ class FieldJudgeApp(App[None]):
         port = DEFAULT_PORT if self.pit_port is None else self.pit_port
         host = LAN_HOST if lan else "127.0.0.1"
         try:  # the next free port when this one is taken, and the note that says so
-            server, url, moved = start_pit_server(Path(self.tournament.folder), host, port)
+            pit = PitProcess.start(Path(self.tournament.folder), host, port)
         except PitNotStarted as exc:
             self.notify(_("Pit display not started") + f": {exc}", severity="error", timeout=10)
             return None
-        if moved:
-            self.notify(moved, timeout=10)
-        self._pit, self._pit_lan = server, lan
-        if lan:  # the address a TV or phone types: this laptop's, not 0.0.0.0
-            urls = lan_urls(int(url.rstrip("/").rsplit(":", 1)[1]))
-            self._pit_shown = urls[0] if urls else ""
-        else:
-            self._pit_shown = url
+        if pit.moved:
+            self.notify(pit.moved, timeout=10)
+        self._pit, self._pit_lan = pit, lan
         return self.pit_url()
 
     def pit_on_lan(self) -> bool:
