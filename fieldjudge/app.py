@@ -25,6 +25,7 @@ from fieldjudge.screens.bell import GameBell
 from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
+from fieldjudge.screens.dialogs.pit import PitPanel
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.keymap import all_binding_ids
@@ -235,6 +236,10 @@ class FieldJudgeApp(App[None]):
     def pit_running(self) -> bool:
         return self._pit is not None and self._pit.running
 
+    def pit_starting(self) -> bool:
+        """Started, not listening yet (it reads the whole tournament first)."""
+        return self._pit is not None and not self._pit.ready
+
     def pit_url(self) -> str:
         """The address to type on the TV or phone ("" when stopped, or when the laptop has
         no network address while serving the venue network)."""
@@ -244,26 +249,61 @@ class FieldJudgeApp(App[None]):
         """The QR code of :meth:`pit_url` (made by the pit's process), "" without one."""
         return self._pit.qr if self._pit is not None and self._pit.running else ""
 
-    def start_pit(self, lan: bool = False) -> str | None:
-        """Serve the open tournament's pit display: on this laptop only (127.0.0.1), or on
-        the venue network when the judge chooses it (``lan``). Its URL, or None."""
+    def start_pit(self, lan: bool = False) -> None:
+        """Serve the open tournament's pit display, in a process of its own: on this
+        laptop only (127.0.0.1), or on the venue network when the judge chooses it
+        (``lan``). Its panel shows once it listens (:meth:`_pit_ready`); the judge goes on
+        judging meanwhile."""
         if self.tournament is None:
-            return None
-        if self.pit_running():
-            if lan == self._pit_lan:
-                return self.pit_url()
-            self.stop_pit()
+            return
+        if self.pit_running() and lan == self._pit_lan:
+            self.push_screen(PitPanel(self.pit_url()))
+            return
+        self.stop_pit()
         port = DEFAULT_PORT if self.pit_port is None else self.pit_port
         host = LAN_HOST if lan else "127.0.0.1"
         try:  # the next free port when this one is taken, and the note that says so
-            pit = PitProcess.start(Path(self.tournament.folder), host, port)
+            pit = PitProcess.launch(Path(self.tournament.folder), host, port)
         except PitNotStarted as exc:
-            self.notify(_("Pit display not started") + f": {exc}", severity="error", timeout=10)
-            return None
+            self._pit_failed(None, str(exc))
+            return
+        self._pit, self._pit_lan = pit, lan
+        self.notify(_("Starting the pit display…"))
+        self._wait_for_pit(pit)
+
+    @work(thread=True, exclusive=True, group="pit", exit_on_error=False)
+    def _wait_for_pit(self, pit: PitProcess) -> None:
+        """Waits for the pit's line (a blocking read with a deadline); touches no widget."""
+        try:
+            pit.wait_ready()
+        except PitNotStarted as exc:
+            if self._pit is pit:  # not stopped by the judge meanwhile
+                self.call_from_thread(self._pit_failed, pit, str(exc))
+            return
+        if self._pit is pit:
+            self.call_from_thread(self._pit_ready, pit)
+
+    def _pit_ready(self, pit: PitProcess) -> None:
+        if self._pit is not pit:  # stopped (or started again) meanwhile
+            return
         if pit.moved:
             self.notify(pit.moved, timeout=10)
-        self._pit, self._pit_lan = pit, lan
-        return self.pit_url()
+        self._show_pit_line()
+        if isinstance(self.screen, HomeScreen):
+            self.push_screen(PitPanel(self.pit_url()))
+        else:  # the judge went on to judge: the address, without covering the screen
+            self.notify(_("Pit display: {url}").format(url=self.pit_url() or "—"), timeout=10)
+
+    def _pit_failed(self, pit: PitProcess | None, why: str) -> None:
+        if self._pit is pit:
+            self._pit = None
+        self.notify(_("Pit display not started") + f": {why}", severity="error", timeout=10)
+        self._show_pit_line()
+
+    def _show_pit_line(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.show_pit()
 
     def pit_on_lan(self) -> bool:
         return self.pit_running() and self._pit_lan

@@ -597,7 +597,8 @@ def test_14_the_apps_pit_display_runs_in_its_own_process_and_stops_with_it(demo)
     (a pit client never stalls the judge's screen); it says where it listens and the QR
     code to show; stopped, it no longer answers; an app that dies (its pipe closes) leaves
     no server behind."""
-    pit = PitProcess.start(demo.folder, "127.0.0.1", 0)
+    pit = PitProcess.launch(demo.folder, "127.0.0.1", 0)
+    pit.wait_ready()
     assert pit.running and pit.child.pid != os.getpid()
     assert pit.url.startswith("http://127.0.0.1:") and pit.shown == pit.url
     assert pit.qr == qr_text(pit.url) and pit.moved == ""
@@ -608,7 +609,8 @@ def test_14_the_apps_pit_display_runs_in_its_own_process_and_stops_with_it(demo)
     assert not pit.running and _port_refuses(port)
     pit.stop()  # stopping twice is harmless
 
-    orphan = PitProcess.start(demo.folder, "127.0.0.1", 0)
+    orphan = PitProcess.launch(demo.folder, "127.0.0.1", 0)
+    orphan.wait_ready()
     port = int(orphan.url.rstrip("/").rsplit(":", 1)[1])
     assert orphan.child.stdin is not None
     orphan.child.stdin.close()  # what the app's death does to the pipe
@@ -623,10 +625,19 @@ def test_14_a_pit_display_that_cannot_listen_says_why_in_russian(demo) -> None:
     i18n.set_language("ru")
     try:
         with pytest.raises(PitNotStarted) as raised:  # an address of no interface here
-            PitProcess.start(demo.folder, "192.0.2.1", 8765)
+            PitProcess.launch(demo.folder, "192.0.2.1", 8765).wait_ready()
     finally:
         i18n.set_language("en")
     assert str(raised.value) == "адрес 192.0.2.1:8765 занять нельзя"
+
+
+def test_a_pit_display_that_does_not_listen_in_time_is_stopped_and_said(demo) -> None:
+    """Issue 24: a pit display that is not listening by the deadline is stopped (no
+    process left behind) and the judge is told, never left waiting."""
+    pit = PitProcess.launch(demo.folder, "127.0.0.1", 0)
+    with pytest.raises(PitNotStarted, match="the server did not start in time"):
+        pit.wait_ready(timeout_s=0.0)
+    assert pit.child.poll() is not None and not pit.running
 
 
 def test_the_app_loads_no_web_server() -> None:

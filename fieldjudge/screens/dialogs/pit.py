@@ -43,11 +43,10 @@ class PitPanel(JudgeModal[None]):
                 yield Static(_("Esc: hide (it keeps running) · w: stop"), classes="dialog-keys")
 
     def action_lan(self) -> None:
-        """Restart it bound to every interface (the judge's explicit choice, issue 14)."""
-        url = self.app.start_pit(lan=True)
+        """Restart it bound to every interface (the judge's explicit choice, issue 14):
+        the new panel shows once it listens."""
         self.dismiss(None)
-        if url is not None:
-            self.app.push_screen(PitPanel(url))
+        self.app.start_pit(lan=True)
 
     def action_stop(self) -> None:
         self.app.stop_pit()
