@@ -23,12 +23,15 @@ import aiohttp
 import orjson
 import pytest
 from pit_helpers import Play, open_demo, team_id
+from test_results_export import _disqualify_before_a_later_game
 
 from fieldjudge import i18n
 from fieldjudge.serve.feed import CLOCK_SLACK_MS, Feed, same_clock
 from fieldjudge.serve.process import PitNotStarted, PitProcess
 from fieldjudge.serve.qr import qr_text
 from fieldjudge.serve.server import PitServer, PitServerError
+from fieldjudge.services.paintball import results
+from fieldjudge.services.paintball.disqualified import disqualified_before
 from fieldjudge.services.pitview import PitView
 
 NOW = datetime(2026, 6, 1, 7, 41, tzinfo=UTC)
@@ -638,6 +641,29 @@ def test_a_pit_display_that_does_not_listen_in_time_is_stopped_and_said(demo) ->
     with pytest.raises(PitNotStarted, match="the server did not start in time"):
         pit.wait_ready(timeout_s=0.0)
     assert pit.child.poll() is not None and not pit.running
+
+
+def test_20_05_the_pit_carries_a_disqualification_along_the_schedule(tmp_path, monkeypatch) -> None:
+    """20.05: the pit reads each game once in schedule order, carrying the players
+    disqualified in earlier games, instead of every game asking for every earlier one
+    (quadratic: most of the pit's start at 120 games); each game's setup is the one the
+    game screen builds (``disqualified_before``)."""
+    t, first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
+    try:
+        view = PitView(t.folder)
+        with monkeypatch.context() as m:  # no game asks for every earlier one
+            m.setattr(results, "disqualified_before", lambda *_: pytest.fail("asked"))
+            view.live()
+        games = view._games  # noqa: SLF001 - the views the page is made of
+        assert (team, number) in games[later["id"]].view.setup.disqualified
+        assert (team, number) not in games[first["id"]].view.setup.disqualified
+        for g in t.games():  # a setup keeps the players of its own two teams
+            of_its_teams = {
+                p for p in disqualified_before(t, g["id"]) if p[0] in (g["team_a"], g["team_b"])
+            }
+            assert games[g["id"]].view.setup.disqualified == of_its_teams
+    finally:
+        t.close()
 
 
 def test_the_app_loads_no_web_server() -> None:
