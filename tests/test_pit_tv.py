@@ -20,7 +20,7 @@ import pytest
 from pit_browser import CHROMIUM, Browser
 from pit_helpers import Play, field_laptop_copy, open_demo, start_on_field_laptop
 
-from fieldjudge.serve import PitServer
+from fieldjudge.serve.server import PitServer
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results as res
 from fieldjudge.services.pitview import PitView

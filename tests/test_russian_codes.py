@@ -420,7 +420,8 @@ async def test_25_w_takes_the_next_free_port_and_says_which(demo_folder) -> None
             url = app.pit_url()
             taken = int(url.rstrip("/").rsplit(":", 1)[1])
             assert port < taken <= port + 20
-            assert f"Порт {port} занят: табло работает на порту {taken}" in notes(app)
+            moved = f"Порт {port} занят: табло работает на порту {taken}"
+            await wait_for(pilot, lambda: moved in notes(app), "the note of the port taken")
             assert not [n for n in notes(app) if latin_words(n)]
             app.stop_pit()
 

@@ -25,7 +25,6 @@ from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono.marker_check import open_marker_check
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
-from fieldjudge.screens.dialogs.pit import PitPanel
 from fieldjudge.screens.quidditch.matches import open_quidditch
 from fieldjudge.screens.results.merge import MergeScreen
 from fieldjudge.screens.results.protocol import ProtocolScreen
@@ -554,13 +553,11 @@ class HomeScreen(JudgeScreen):
 
     # -- the pit display (issue 14): a key starts and stops it -----------------------------
     def action_pit_display(self) -> None:
-        if self.app.pit_running():
+        if self.app.pit_running() or self.app.pit_starting():
             self.app.stop_pit()
             self.notify(_("Pit display stopped"))
         elif self._need_tournament():
-            url = self.app.start_pit()
-            if url is not None:
-                self.app.push_screen(PitPanel(url))
+            self.app.start_pit()  # its panel shows once it listens
         self.show_pit()
 
     def show_pit(self) -> None:
