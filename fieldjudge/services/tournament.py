@@ -394,9 +394,22 @@ class TournamentService(Tables):
     def import_schedule(self, rows: Iterable[ScheduleRow]) -> list[str]:
         return self._change(self.store.import_schedule, rows)
 
-    def transaction(self, change: Callable[[dict], None]) -> None:
-        """One atomic change of ``tournament.json`` (a merge of another laptop's tables)."""
-        self._change(self.store.transaction, change)
+    def add_rows(self, rows: Mapping[str, list[dict[str, Any]]]) -> None:
+        """Another laptop's rows, added in one write (a merge: ``services/sync/merge``)."""
+        self._change(self.store.add_rows, rows)
+
+    def put_row(
+        self,
+        table: str,
+        match: Mapping[str, Any],
+        row: dict[str, Any],
+        *,
+        add: bool = False,
+        before: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        """``row`` in place of the row whose fields are ``match`` (a head judge's decision
+        taking the other laptop's version; see ``Tables.put_row``)."""
+        self._change(self.store.put_row, table, match, row, add=add, before=before)
 
     # -- the head judge ---------------------------------------------------------------
     def head_judge(self, secret: str, action: str = "") -> HeadJudge:

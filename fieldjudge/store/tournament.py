@@ -8,7 +8,6 @@ judge's laptop; a game's file only by the laptop running that game (DESIGN.md).
 from __future__ import annotations
 
 import contextlib
-import copy
 import re
 import uuid
 from collections.abc import Callable, Iterator
@@ -18,7 +17,6 @@ from typing import Any
 
 from tinydb import TinyDB
 from tinydb.storages import MemoryStorage
-from tinydb.table import Document
 
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.messages import Phrase
@@ -492,19 +490,6 @@ class Tournament(TableWrites):
         except BaseException:
             self._db.clear_cache()  # what its queries found in the dropped changes
             raise
-
-    def transaction(self, change: Callable[[dict], None], key: WriteKey | None = None) -> None:
-        """Apply ``change`` to a copy of the whole file (a merge of another laptop's tables)
-        and write it once: each table is replaced by the changed one."""
-        with self.writing(key) as db:
-            data = copy.deepcopy(db.storage.read() or {})
-            change(data)
-            for name in db.tables() - data.keys():
-                db.drop_table(name)
-            for name, rows in data.items():
-                table = db.table(name)
-                table.truncate()  # rows keep their ids: TinyDB's id counter is not used
-                table.insert_multiple(Document(row, doc_id=int(k)) for k, row in rows.items())
 
 
 def snapshot_tournament(folder: Path) -> Tournament:

@@ -386,16 +386,13 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
         conflicts.append({"what": what, "ours": ours, "theirs": theirs, "text": text})
         report.tournament_conflicts.append(text)
 
-    def change(data: dict) -> None:
-        teams = data.setdefault("teams", {})
-        players = data.setdefault("players", {})
-        games = data.setdefault("games", {})
+    # what to add: their rows that are new here, compared with ours read through the tables
+    new: dict[str, list[dict[str, Any]]] = {"teams": [], "players": [], "games": []}
 
-        def next_key(table: dict) -> str:
-            return str(max((int(i) for i in table if str(i).isdigit()), default=0) + 1)
-
-        by_id = {d.get("id"): d for d in teams.values()}
-        by_name = {_norm(d.get("name")): d for d in teams.values()}
+    def plan() -> None:
+        teams = t.teams()
+        by_id = {d.get("id"): d for d in teams}
+        by_name = {_norm(d.get("name")): d for d in teams}
         team_map: dict[str, str] = {}  # their team id -> ours (same team)
         for d in sorted((other.get("teams") or {}).values(), key=lambda d: str(d.get("id"))):
             tid, name = d.get("id"), d.get("name")
@@ -420,14 +417,14 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
                     "(the same name: not added twice)",
                 )
             else:
-                teams[next_key(teams)] = d
+                new["teams"].append(d)
                 by_id[tid] = d
                 by_name[_norm(name)] = d
                 team_map[str(tid)] = str(tid)
                 added["teams"] += 1
                 report.changes.append(f"added team {name!r} (id {tid})")
 
-        have_p = {(p.get("team_id"), p.get("number")): p for p in players.values()}
+        have_p = {(p.get("team_id"), p.get("number")): p for p in t.players()}
         for d in sorted(
             (other.get("players") or {}).values(),
             key=lambda d: (str(d.get("team_id")), str(d.get("number"))),
@@ -436,7 +433,7 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
             d = {**d, "team_id": team_id}
             mine = have_p.get((team_id, d.get("number")))
             if mine is None:
-                players[next_key(players)] = d
+                new["players"].append(d)
                 have_p[(team_id, d.get("number"))] = d
                 added["players"] += 1
                 report.changes.append(
@@ -452,8 +449,9 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
                     f"{' (captain)' if d.get('captain') else ''}",
                 )
 
-        g_by_id = {g.get("id"): g for g in games.values()}
-        g_by_slot = {(str(g.get("field")), str(g.get("start"))): g for g in games.values()}
+        games = t.games()
+        g_by_id = {g.get("id"): g for g in games}
+        g_by_slot = {(str(g.get("field")), str(g.get("start"))): g for g in games}
         for d in sorted((other.get("games") or {}).values(), key=lambda d: str(d.get("id"))):
             d = {
                 **d,
@@ -480,13 +478,13 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
                 )
                 conflicts.append({"what": "game_clash", "ours": clash, "theirs": d})
                 continue
-            games[next_key(games)] = d
+            new["games"].append(d)
             g_by_id[d.get("id")] = d
             g_by_slot[slot] = d
             added["games"] += 1
             report.changes.append(f"added game {d.get('id')} (field {slot[0]} at {slot[1]})")
 
-        ours_meta = (data.get("meta") or {}).get("1") or {}
+        ours_meta = t.meta
         their_meta = (other.get("meta") or {}).get("1") or {}
         for k in SETTING_KEYS:
             if k in their_meta and their_meta.get(k) != ours_meta.get(k):
@@ -513,7 +511,8 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
         report.errors.append(f"tournament.json of {src.label}: not merged: {why}")
         return
     if other:
-        t.transaction(change)  # one atomic write of tournament.json
+        plan()
+        t.add_rows(new)  # one atomic write of tournament.json
     report.schedule_added = added
     if conflicts:
         folder = t.folder / CONFLICTS / "tournament"
