@@ -247,6 +247,8 @@ class Tournament(TableWrites):
         if path.exists() or anchor is not None and anchor[0] > 0:
             log = _open_anchored(path, anchor, self._key, self.writes)
         elif create:
+            if not self._writable:  # a reader (no write key) creates no file
+                raise NotTheWriter(path.name)
             g = self.game(game_id)
             if g is None:
                 raise Refused("no game {game} in the schedule", game=game_id)
@@ -276,6 +278,8 @@ class Tournament(TableWrites):
         if key in self._logs:
             return self._logs[key]
         path = self.match_path(match_id)
+        if not path.exists() and not self._writable:  # a reader creates no file
+            raise NotTheWriter(path.name)
         log = (
             EventLog.open(path, key=self._key, rewrite=self.writes)
             if path.exists()
@@ -304,6 +308,8 @@ class Tournament(TableWrites):
         if path.exists():
             log = EventLog.open(path, key=self._key, rewrite=self.writes)
         else:
+            if not self._writable:  # a reader (no write key) creates no file
+                raise NotTheWriter(path.name)
             g = self.game(game_id)
             if g is None:
                 raise Refused("no game {game} in the schedule", game=game_id)
