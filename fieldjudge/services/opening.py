@@ -13,7 +13,7 @@ from typing import Any
 
 from fieldjudge.services.tournament import TournamentService, TournamentView, sign_ahead
 from fieldjudge.services.trust.head_judge import DEFAULT_PARAMS, HeadJudgeKey, ScryptParams
-from fieldjudge.store import Tournament, WriteKey
+from fieldjudge.store import Tournament, TournamentFiles, WriteKey
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.sync_files import ensure_stignore
@@ -68,7 +68,7 @@ def open_view(
     the app): opened without the folder lock and without a write key, so it has no write
     method and its store refuses every write (raises ``DamagedFile``)."""
     keys = keys or laptop_keys(Path(folder), config_dir, check=False)
-    store = Tournament.open(Path(folder), lock=False, startup_backup=False)
+    store = TournamentFiles.read(Path(folder))
     try:
         return TournamentView(store, keys=keys, pins=HeadJudgePins(config_dir))
     except BaseException:

@@ -42,6 +42,7 @@ from fieldjudge.store import (
     EventLog,
     Refused,
     Tournament,
+    TournamentFiles,
     WriteKey,
     WriterConflict,
     anchors,
@@ -102,7 +103,7 @@ class TournamentView(Tables):
     ``keys``: this laptop's (the memory of files it found clean is authenticated with it);
     ``pins``: the head judge keys this laptop pinned."""
 
-    def __init__(self, store: Tournament, *, keys: LaptopKeys, pins: HeadJudgePins) -> None:
+    def __init__(self, store: TournamentFiles, *, keys: LaptopKeys, pins: HeadJudgePins) -> None:
         super().__init__(store)
         self._store = store
         self.folder = store.folder
