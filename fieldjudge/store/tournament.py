@@ -399,27 +399,24 @@ class Tournament(TournamentFiles, TableWrites):
         path = self.game_path(game_id)
         if not create or game_id in self._logs or path.exists() or anchor and anchor[0] > 0:
             return super().game_log(game_id, anchor=anchor)
-        if not self._writable:  # a reader (no write key) creates no file
-            raise NotTheWriter(path.name)
+        meta = self._scheduled(game_id, "field", "start", "team_a", "team_b")
+        log = self._logs[game_id] = self._new_log(path, "game", meta, owner)
+        return log
+
+    def _scheduled(self, game_id: str, *fields: str) -> dict[str, Any]:
+        """A new log's meta for a game of the schedule: its id, the tournament's and the
+        ``fields`` of its row."""
         g = self.game(game_id)
         if g is None:
             raise Refused("no game {game} in the schedule", game=game_id)
-        log = EventLog.create(
-            path,
-            "game",
-            {
-                "game_id": game_id,
-                "tournament_id": self.meta.get("id"),
-                "field": g["field"],
-                "start": g["start"],
-                "team_a": g["team_a"],
-                "team_b": g["team_b"],
-            },
-            owner=owner,
-            key=self._key,
-        )
-        self._logs[game_id] = log
-        return log
+        return {"game_id": game_id, "tournament_id": self.meta.get("id")} | {
+            f: g[f] for f in fields
+        }
+
+    def _new_log(self, path: Path, kind: str, meta: dict[str, Any], owner: str | None) -> EventLog:
+        if not self._writable:  # a reader (no write key) creates no file
+            raise NotTheWriter(path.name)
+        return EventLog.create(path, kind, meta, owner=owner, key=self._key)
 
     def match_log(
         self, match_id: str, meta: dict | None = None, owner: str | None = None
@@ -428,18 +425,10 @@ class Tournament(TournamentFiles, TableWrites):
         if key in self._logs:
             return self._logs[key]
         path = self.match_path(match_id)
-        if not path.exists() and not self._writable:  # a reader creates no file
-            raise NotTheWriter(path.name)
         log = (
             EventLog.open(path, key=self._key, rewrite=self.writes)
             if path.exists()
-            else EventLog.create(
-                path,
-                "quidditch",
-                {"match_id": match_id, **(meta or {})},
-                owner=owner,
-                key=self._key,
-            )
+            else self._new_log(path, "quidditch", {"match_id": match_id, **(meta or {})}, owner)
         )
         self._logs[key] = log
         return log
@@ -454,24 +443,8 @@ class Tournament(TournamentFiles, TableWrites):
         if path.exists():
             log = EventLog.open(path, key=self._key, rewrite=self.writes)
         else:
-            if not self._writable:  # a reader (no write key) creates no file
-                raise NotTheWriter(path.name)
-            g = self.game(game_id)
-            if g is None:
-                raise Refused("no game {game} in the schedule", game=game_id)
-            log = EventLog.create(
-                path,
-                MARKER_KIND,
-                {
-                    "game_id": game_id,
-                    "tournament_id": self.meta.get("id"),
-                    "team_a": g["team_a"],
-                    "team_b": g["team_b"],
-                    "laptop": laptop_id,
-                },
-                owner=laptop_id,
-                key=self._key,
-            )
+            meta = self._scheduled(game_id, "team_a", "team_b") | {"laptop": laptop_id}
+            log = self._new_log(path, MARKER_KIND, meta, laptop_id)
         self._logs[key] = log
         return log
 
