@@ -96,9 +96,10 @@ class TournamentView(Tables):
     """One tournament folder to read: ``tournament.json``'s tables (the store's read-only
     :class:`Tables`), the games' logs checked against the signed manifests, and the one
     check of what the laptops and the head judge signed. No write method and no write key:
-    what the readers are given -- the export, ``verify``, ``fieldjudge-results``, the
-    head judge's read-only screens (:func:`fieldjudge.services.open_view` opens one without
-    the folder lock). :class:`TournamentService` is one, with the writes.
+    what a reader is given -- the export, ``fieldjudge-results export``
+    (:func:`fieldjudge.services.open_view` opens one without the folder lock, over the
+    store's read-only :class:`TournamentFiles`). :class:`TournamentService` is one, with
+    the writes.
 
     ``keys``: this laptop's (the memory of files it found clean is authenticated with it);
     ``pins``: the head judge keys this laptop pinned."""
