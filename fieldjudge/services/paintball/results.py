@@ -54,8 +54,8 @@ class SetupReader(Protocol):
 
 
 class TournamentReader(SetupReader, Protocol):
-    """What the read-only results need of a tournament: the services' TournamentService
-    and the store's Tournament (e.g. the pit display's read-only snapshot) both fit."""
+    """What the read-only results need of a tournament: the services' TournamentView
+    and the store's TournamentFiles (e.g. the pit display's snapshot) both fit."""
 
     @property
     def meta(self) -> dict[str, Any]: ...

@@ -128,28 +128,29 @@ def decide(
         "laptop": t.keys.laptop_id,
     }
 
-    def record(ahead: dict[str, Any]) -> Path:
-        """His signed decision, naming the content tournament.json will hold."""
-        decision["tournament"] = canonical_digest(orjson.loads(orjson.dumps(ahead)))
+    def record(ahead: dict[str, Any] | None) -> Path:
+        """His signed decision, naming the content tournament.json will hold (``ahead``:
+        its new content; None: as it is)."""
+        if ahead is not None:
+            decision["tournament"] = canonical_digest(orjson.loads(orjson.dumps(ahead)))
         name = f"tournament--{canonical_digest(decision)[:12]}"
         return record_decision(t, grant, decision, name)
 
-    recorded: list[Path] = []
+    out: list[Path] = []
     if keep == "theirs":
         table, match, row, add = _taking_theirs(t, entry)
         # his signed decision is on disk before tournament.json changes: a power cut never
         # leaves the change taken without it (deciding again writes the same decision)
-        t.put_row(table, match, row, add=add, before=lambda ahead: recorded.append(record(ahead)))
-        out = recorded[0]
+        t.put_row(table, match, row, add=add, before=lambda ahead: out.append(record(ahead)))
     else:
-        out = record_decision(t, grant, decision, f"tournament--{canonical_digest(decision)[:12]}")
+        out.append(record(None))
     rest = entries[:index] + entries[index + 1 :]
     if rest:
         body = {**data, "conflicts": rest}
         atomic_write_bytes(conflict.path, orjson.dumps(body, option=orjson.OPT_INDENT_2))
     else:
         remove_durably(conflict.path)  # a power cut never brings the decided one back
-    return out
+    return out[0]
 
 
 def _taking_theirs(
