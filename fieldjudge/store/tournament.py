@@ -111,6 +111,7 @@ class TournamentFiles(Tables):
         # the logs get a key nobody holds: they refuse every append
         self._key = WriteKey()
         self._logs: dict[str, EventLog] = {}
+        self._game_paths: dict[str, Path] = {}
         self.index = SummaryIndex(self.folder)
 
     @classmethod
@@ -154,7 +155,11 @@ class TournamentFiles(Tables):
         return log
 
     def game_path(self, game_id: str) -> Path:
-        return self.folder / "games" / f"{game_id}.json"
+        """The game's file, its path made once: every append names it (issue 24)."""
+        path = self._game_paths.get(game_id)
+        if path is None:
+            path = self._game_paths[game_id] = self.folder / "games" / f"{game_id}.json"
+        return path
 
     def match_path(self, match_id: str) -> Path:
         return self.folder / "quidditch" / f"{match_id}.json"
