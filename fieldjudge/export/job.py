@@ -10,12 +10,12 @@ from pathlib import Path
 from fieldjudge.export import run_export
 from fieldjudge.i18n import load, rule_text
 from fieldjudge.rules.messages import joined
-from fieldjudge.services import TournamentService
-from fieldjudge.services.opening import open_tournament
+from fieldjudge.services import TournamentView
+from fieldjudge.services.opening import open_view
 from fieldjudge.store import Refused
 
 
-def export_faults(t: TournamentService) -> list[str]:
+def export_faults(t: TournamentView) -> list[str]:
     """What ``fieldjudge verify`` finds wrong in the opened tournament's folder (chains,
     heads, signatures, ``tournament.sig``, decisions, registrations), as ``"<file>:
     <fault>"``: an export of a folder with any is refused (issue 21). It is the opened
@@ -54,7 +54,7 @@ def export_folder(
     files written. ``progress(done, total)`` after each game; it may raise to stop the
     export between two games. ``include_unplayed``: the games not played too. Raises ``StoreError`` (a refusal, a damaged file) or
     ``OSError`` (the output folder cannot be written)."""
-    t = open_tournament(Path(folder), lock=False, startup_backup=False)
+    t = open_view(Path(folder))
 
     def verified() -> str:  # the folder's check, before any file is written (issue 21)
         faults = export_faults(t)

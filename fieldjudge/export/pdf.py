@@ -15,6 +15,7 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from fieldjudge.export.html import Tr
+from fieldjudge.services import TournamentView
 from fieldjudge.services.paintball.protocol_doc import ProtocolDoc, protocol_doc
 from fieldjudge.services.paintball.standings import STANDING_HEADERS, standing_rows
 
@@ -196,7 +197,9 @@ def combined_pdf(title: str, pages: Sequence[tuple[ProtocolDoc, float]], stamp: 
     return bytes(pdf.output())
 
 
-def protocols_pdf(t, views, tr: Tr, lang: str, title: str, stamp: str = "") -> bytes:
+def protocols_pdf(
+    t: TournamentView, views, tr: Tr, lang: str, title: str, stamp: str = ""
+) -> bytes:
     """One A4 page per game, in ``views``' order."""
     docs = [protocol_doc(t, v, tr, lang) for v in views]
     if len(docs) == 1:
@@ -258,7 +261,7 @@ def standings_layout(
 
 
 def standings_pdf(
-    t,
+    t: TournamentView,
     by_division: dict,
     tr: Tr,
     lang: str,

@@ -48,7 +48,7 @@ from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.pitwords import conflict_texts, event_texts, hangs_judged
 from fieldjudge.services.trust.checks import Verifier
-from fieldjudge.store import DamagedFile, Tournament, anchors
+from fieldjudge.store import DamagedFile, TournamentFiles, anchors
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.tournament import TOURNAMENT_FILE, snapshot_tournament
 
@@ -103,7 +103,7 @@ def _texts(fault: Any) -> dict[str, str] | None:
     return {lang: rule_text(fault, None, lang) for lang in LANGS} if fault else None
 
 
-def _events_of(t: Tournament, game_id: str, anchor: Head) -> list[Event]:
+def _events_of(t: TournamentFiles, game_id: str, anchor: Head) -> list[Event]:
     """The game's events through the store's anchored read (chain, and the manifest's
     head ``anchor``); :class:`DamagedFile` when the file does not reach that head."""
     if not t.game_path(game_id).exists() and not (anchor and anchor[0] > 0):
@@ -142,7 +142,7 @@ class PitView:
         self._now = now
         self._last_events = last_events
         self._lock = threading.Lock()
-        self._t: Tournament | None = None
+        self._t: TournamentFiles | None = None
         self._t_key: FileKey = None
         self._t_fault = ""
         self._t_damaged = ""  # tournament.json fails to load (its last good view kept)
@@ -195,7 +195,7 @@ class PitView:
         }
 
     # -- reading the folder -------------------------------------------------------------
-    def _refresh(self) -> Tournament | None:
+    def _refresh(self) -> TournamentFiles | None:
         self._trust.refresh()  # signatures, registrations, manifests read again if changed
         key = _key(self.folder / TOURNAMENT_FILE)
         if key != self._t_key or self._t is None:
@@ -257,7 +257,7 @@ class PitView:
         return _Game(gkey, view, disqualified=out)
 
     # -- documents ----------------------------------------------------------------------
-    def _game_doc(self, t: Tournament, g: dict[str, Any], now: datetime) -> dict[str, Any]:
+    def _game_doc(self, t: TournamentFiles, g: dict[str, Any], now: datetime) -> dict[str, Any]:
         names = t.team_names()
         teams = (g["team_a"], g["team_b"])
         doc: dict[str, Any] = {
@@ -381,7 +381,7 @@ class PitView:
             )
         return out
 
-    def _standings(self, t: Tournament) -> list[dict[str, Any]]:
+    def _standings(self, t: TournamentFiles) -> list[dict[str, Any]]:
         names = t.team_names()
         closed = []
         counted: list[dict[str, Any]] = []
