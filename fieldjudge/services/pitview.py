@@ -234,7 +234,7 @@ class PitView:
 
     def _read_game(
         self,
-        t: Tournament,
+        t: TournamentFiles,
         g: dict[str, Any],
         gkey: Any,
         head: Head,
