@@ -24,6 +24,7 @@ from fieldjudge.store.errors import WriterConflict
 from fieldjudge.store.eventlog import HANDOVER
 from fieldjudge.store.schema import SIGNED_META
 from fieldjudge.store.storage import TEMP_MARK
+from fieldjudge.store.tournament import _open_anchored
 from fieldjudge.store.validate import validate_file
 
 
@@ -138,7 +139,7 @@ def test_deleted_event_of_an_append_line_is_a_head_mismatch(tmp_path: Path) -> N
     assert path.read_bytes() == tampered
 
 
-def test_whole_lines_cut_off_are_caught_by_the_expected_head(tmp_path: Path) -> None:
+def test_whole_lines_cut_off_are_caught_by_the_manifest_head(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     log = _game(path, 3)
     head = (log.head["count"], log.head["hash"])
@@ -148,7 +149,7 @@ def test_whole_lines_cut_off_are_caught_by_the_expected_head(tmp_path: Path) -> 
     path.write_bytes(cut)
     assert len(EventLog.open(path).events) == 2  # consistent on its own...
     with pytest.raises(DamagedFile) as info:  # ...but not what the manifest says
-        EventLog.open(path, expect_head=head)
+        _open_anchored(path, head)
     assert info.value.fault == "truncated: the manifest records 3 events, the file holds 2"
     assert path.read_bytes() == cut
 

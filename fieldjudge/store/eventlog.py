@@ -80,7 +80,6 @@ class EventLog:
         self,
         path: Path,
         db: TinyDB,
-        clock: Callable[[], datetime] = utc_now,
         key: WriteKey | None = None,
         docs: list[dict[str, Any]] | None = None,
     ):
@@ -89,7 +88,6 @@ class EventLog:
         self._db = db
         self._key = key
         self._storage: LineStorage = db.storage  # type: ignore[assignment]
-        self.clock = clock
         data = self._storage.data() or {}
         self.meta: dict[str, Any] = dict((data.get("meta") or {}).get("1") or {})
         if docs is None:
@@ -117,7 +115,6 @@ class EventLog:
         path: Path,
         kind: str,
         meta: Mapping[str, Any],
-        clock=utc_now,
         *,
         owner: str | None = None,
         key: WriteKey | None = None,
@@ -137,22 +134,20 @@ class EventLog:
         db.storage.create_file(  # type: ignore[attr-defined]
             {"meta": {"1": doc}, "events": {}, "head": {"1": head}}, schema.LOG_SCHEMA
         )
-        return cls(path, db, clock, key)
+        return cls(path, db, key)
 
     @classmethod
     def open(
         cls,
         path: Path,
-        clock=utc_now,
         *,
-        expect_head: tuple[int, str] | None = None,
         key: WriteKey | None = None,
         rewrite: bool = True,
     ) -> EventLog:
-        """Open and verify. ``expect_head`` (count, hash), e.g. from the tournament's
-        manifest, must match the file's head: fewer events means the file was truncated.
-        ``rewrite=False`` (a reader: export, verify, the pit): an old-format file is read
-        as it is, migrated in memory only, never rewritten."""
+        """Open and verify (whether the file reaches its manifest's head is the tournament's
+        check: ``store.tournament.anchor_fault``). ``rewrite=False`` (a reader: export,
+        verify, the pit): an old-format file is read as it is, migrated in memory only,
+        never rewritten."""
         path = Path(path)
         raw = read_file_bytes(path)
         docs = None  # the events as the chain check saw them, when they are the file's
@@ -176,27 +171,7 @@ class EventLog:
             rp = lines.replay(write_log_file(path, data) if rewrite else log_file_bytes(data), path)
         db = TinyDB(path, storage=LineStorage)
         db.storage.prime(rp)  # type: ignore[attr-defined]
-        log = cls(path, db, clock, key, docs)
-        if expect_head is not None and (log.head["count"], log.head["hash"]) != tuple(expect_head):
-            n, h = expect_head
-            log.close()
-            if n > len(log.events):
-                raise DamagedFile(
-                    path,
-                    "truncated: the manifest records {count} events, the file holds {held}",
-                    count=n,
-                    held=len(log.events),
-                )
-            raise DamagedFile(
-                path,
-                "the file's head ({held} events, {head}…) is not the manifest's ({count} events, "
-                "{hash}…)",
-                held=len(log.events),
-                head=log.last_hash[:12],
-                count=n,
-                hash=str(h)[:12],
-            )
-        return log
+        return cls(path, db, key, docs)
 
     # -- reading -----------------------------------------------------------------------
     @property
@@ -267,7 +242,7 @@ class EventLog:
             if move is None:
                 raise ValueError("a hand-over event names from_laptop and to_laptop")
             owner = current_owner(owner, [move])
-        when = (wall_time or self.clock()).astimezone(UTC).isoformat()
+        when = (wall_time or utc_now()).astimezone(UTC).isoformat()
         seq = len(self.events) + 1
         if seq == 1:  # the first event signs the file's meta (schema.SIGNED_META)
             data[schema.SIGNED_META] = schema.meta_claim(self.meta)

@@ -220,11 +220,6 @@ def _write_log(path: Path, doc: dict[str, Any]) -> None:
     write_log_file(path, bundle.doc_to_log(doc))
 
 
-def _forget(t: TournamentService, kind: str, log_id: str) -> None:
-    """Close our open copy of a log before its file is replaced."""
-    t.release_log(kind, log_id)
-
-
 def _keep_conflict(
     t: TournamentService, kind: str, log_id: str, doc: dict, common: int, ours: int
 ) -> Conflict:
@@ -247,37 +242,34 @@ def _keep_conflict(
     return Conflict(kind, log_id, common, ours, len(events) - common, path)
 
 
-def _refused(
-    t: TournamentService, kind: str, log_id: str, doc: dict, start: int
-) -> tuple[str | None, bool]:
-    """The first of the other copy's new events this laptop would refuse: (message, whether
-    it waits for the head judge) or (None, False). The protocol's lock (31) and then the
-    game's rules: the fold trusts a stored event, so an event the rules refuse never gets
-    in by a merge (``fold(..., recheck=True)``)."""
+def _refused(t: TournamentService, kind: str, log_id: str, doc: dict, start: int) -> str | None:
+    """The first of the other copy's new events this laptop would refuse (None: none).
+    The protocol's lock (31) and then the game's rules: the fold trusts a stored event, so
+    an event the rules refuse never gets in by a merge (``fold(..., recheck=True)``)."""
     if kind != "games":
-        return None, False
+        return None
     meta = doc.get("meta") or {}
     teams = (str(meta.get("team_a", "")), str(meta.get("team_b", "")))
     events = doc.get("events") or []
     try:
         evs = [Event.from_doc(dict(d)) for d in events]
     except (KeyError, TypeError, ValueError) as exc:
-        return f"malformed event ({exc!r})", False
+        return f"malformed event ({exc!r})"
     # head-judge actions reach here only with a valid head-judge signature
     for i, p in enumerate(pr.protocols_before(evs, teams, start), start):
         why = pr.lock_refusal(evs[:i], evs[i].type, evs[i].data, teams, p)
         if why:
-            return f"event #{evs[i].seq} ({evs[i].type}): {rule_text(why)}", False
+            return f"event #{evs[i].seq} ({evs[i].type}): {rule_text(why)}"
     if start < len(evs) and t.game(log_id) is not None:
         try:
             st = fold(setup_for(t, log_id), evs, recheck=True)
         except Refused as exc:
-            return rule_text(exc), False
+            return rule_text(exc)
         late = [n for n in st.rejected if n.seq > evs[start - 1].seq] if start else st.rejected
         if late:
             n = late[0]
-            return f"event #{n.seq} ({n.type}): {rule_text(n.text, t.team_names())}", False
-    return None, False
+            return f"event #{n.seq} ({n.type}): {rule_text(n.text, t.team_names())}"
+    return None
 
 
 def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
@@ -294,12 +286,14 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
             log_id = Path(log_id).name
             path = t.folder / kind / f"{log_id}.json"
             theirs = doc.get("events") or []
-            k0 = 0
+            ours: list[dict] | None = None  # None: no copy here
+            damaged: str | None = None  # why our copy is damaged
             if path.exists():
                 try:
-                    k0 = common_prefix(bundle.read_log_file(path)["events"], theirs)
-                except DamagedFile:
-                    k0 = 0
+                    ours = bundle.read_log_file(path)["events"]
+                except DamagedFile as exc:
+                    damaged = exc.fault
+            k = common_prefix(ours or [], theirs)
             a = src_anchors.get((kind, log_id))
             cut: str | None
             try:
@@ -311,57 +305,39 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
             if cut:
                 report.errors.append(f"{kind}/{log_id}: not merged: {cut}")
                 continue
-            forged = _signature_refusal(kind, doc, k0, reg, t.pinned_hj)
+            forged = _signature_refusal(kind, doc, k, reg, t.pinned_hj)
             if forged:
                 report.errors.append(f"{kind}/{log_id}: not merged: {forged}")
                 continue
-            why, for_head_judge = _refused(t, kind, log_id, doc, k0)
-            if why and not for_head_judge:
+            why = _refused(t, kind, log_id, doc, k)
+            if why:
                 report.errors.append(f"{kind}/{log_id}: not merged: {why}")
                 continue
-            if why and for_head_judge:
-                ours_n = 0
-                if path.exists():
-                    try:
-                        ours_n = len(bundle.read_log_file(path)["events"])
-                    except DamagedFile:
-                        ours_n = 0
-                report.conflicts.append(_keep_conflict(t, kind, log_id, doc, k0, ours_n - k0))
-                report.errors.append(f"{kind}/{log_id}: waits for the head judge: {why}")
-                continue
-            if not path.exists():
-                if kind == "games" and t.anchor(log_id):
-                    report.errors.append(
-                        f"{kind}/{log_id}: our copy is missing although the manifest records "
-                        "its events; restore it from a backup first; not merged"
-                    )
-                    continue
-                _write_log(path, doc)
-                report.added_logs.append(f"{kind}/{log_id}")
-                report.events_added += len(theirs)
-                if kind == "games" and theirs:
-                    t.record_head(log_id, len(theirs), theirs[-1]["hash"], "merged")
-                continue
-            try:
-                ours = bundle.read_log_file(path)["events"]
-            except DamagedFile as exc:
+            if damaged is not None:
                 report.errors.append(
-                    f"{kind}/{log_id}: our copy is damaged ({exc.fault}); not merged"
+                    f"{kind}/{log_id}: our copy is damaged ({damaged}); not merged"
                 )
                 continue
-            k = common_prefix(ours, theirs)
+            if ours is None and kind == "games" and t.anchor(log_id):
+                report.errors.append(
+                    f"{kind}/{log_id}: our copy is missing although the manifest records "
+                    "its events; restore it from a backup first; not merged"
+                )
+                continue
             report.duplicates_skipped += k
-            if k == len(theirs):
+            if ours is not None and k == len(theirs):
                 report.unchanged.append(f"{kind}/{log_id}")
-            elif k == len(ours):
-                _forget(t, kind, log_id)
+            elif ours is not None and k < len(ours):
+                report.conflicts.append(_keep_conflict(t, kind, log_id, doc, k, len(ours) - k))
+            else:  # a new log, or ours extended
+                t.release_log(kind, log_id)  # our open copy, before its file is replaced
                 _write_log(path, doc)
-                report.fast_forwarded.append(f"{kind}/{log_id}")
+                (report.added_logs if ours is None else report.fast_forwarded).append(
+                    f"{kind}/{log_id}"
+                )
                 report.events_added += len(theirs) - k
                 if kind == "games" and theirs:
                     t.record_head(log_id, len(theirs), theirs[-1]["hash"], "merged")
-            else:
-                report.conflicts.append(_keep_conflict(t, kind, log_id, doc, k, len(ours) - k))
 
 
 def _norm(name: Any) -> str:
@@ -714,7 +690,7 @@ def _resolve(
     if theirs is None:
         move_durably(conflict_path, target)
         return
-    _forget(t, ours.parent.name, ours.stem)
+    t.release_log(ours.parent.name, ours.stem)
     if ours.exists():
         copy_durably(ours, target)
     _write_log(ours, theirs)
