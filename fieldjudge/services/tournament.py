@@ -72,6 +72,12 @@ def translated(exc: Refused) -> Refused:
     return Refused(rule_text(exc))
 
 
+def _tournament_sig(hj: UnlockedHeadJudge, laptop_id: str, digest: str) -> dict[str, Any]:
+    """tournament.sig's content: the head judge's signature of ``digest``."""
+    sig = hj.sign(signed_message("tournament", digest))
+    return {"hash": digest, "sig": sig, "key": hj.key_id, "laptop": laptop_id}
+
+
 def sign_ahead(folder: Path, hj: UnlockedHeadJudge, laptop_id: str, data: dict[str, Any]) -> None:
     """Write tournament.sig for ``data``, the content tournament.json is about to get,
     keeping the signature of the content on disk as ``previous``: whichever of the two
@@ -81,12 +87,7 @@ def sign_ahead(folder: Path, hj: UnlockedHeadJudge, laptop_id: str, data: dict[s
         current = anchors.read_tournament_sig(folder) or {}
     except DamagedFile:
         current = {}
-    doc: dict[str, Any] = {
-        "hash": digest,
-        "sig": hj.sign(signed_message("tournament", digest)),
-        "key": hj.key_id,
-        "laptop": laptop_id,
-    }
+    doc = _tournament_sig(hj, laptop_id, digest)
     if current.get("hash") not in (None, digest) and current.get("sig"):
         doc["previous"] = {"hash": current["hash"], "sig": current["sig"]}
     anchors.write_tournament_sig(folder, doc)
@@ -555,33 +556,26 @@ class TournamentService(TournamentView):
         grant = self.head_judge(secret, authority.REGISTER_LAPTOP)
         self._register_laptop(grant)
 
+    def _signing_head_judge(self) -> UnlockedHeadJudge | None:
+        """The head judge's pinned key unlocked in this session (None: changes stay
+        unsigned, and ``verify`` says so)."""
+        hj = self._session_hj
+        return hj if hj is not None and hj.public_key_b64 == self.pinned_hj else None
+
     def _sign_ahead(self, data: dict[str, Any]) -> None:
         """Before tournament.json is rewritten with the head judge's key unlocked: write
-        tournament.sig for the new content, keeping the signature of the content on disk
-        as ``previous``; whichever of the two files a power cut leaves, the signature
-        covers it (``identity.tournament_fault`` accepts either)."""
-        hj = self._session_hj
-        if hj is None or hj.public_key_b64 != self.pinned_hj:
-            return
-        sign_ahead(self.folder, hj, self.keys.laptop_id, data)
+        tournament.sig for the new content (:func:`sign_ahead`)."""
+        if (hj := self._signing_head_judge()) is not None:
+            sign_ahead(self.folder, hj, self.keys.laptop_id, data)
 
     def _sign_tournament(self) -> None:
-        """Sign the new tournament.json with the head judge's key unlocked in this session;
-        without it the change stays unsigned and ``verify`` says so."""
-        hj = self._session_hj
-        if hj is None or hj.public_key_b64 != self.pinned_hj:
-            return
-        digest = anchors.tournament_digest(self.folder)
-        anchors.write_tournament_sig(
-            self.folder,
-            {
-                "hash": digest,
-                "sig": hj.sign(signed_message("tournament", digest)),
-                "key": hj.key_id,
-                "laptop": self.keys.laptop_id,
-            },
-        )
-        self.trust.refresh()
+        """Sign the new tournament.json with the head judge's key unlocked in this session."""
+        if (hj := self._signing_head_judge()) is not None:
+            digest = anchors.tournament_digest(self.folder)
+            anchors.write_tournament_sig(
+                self.folder, _tournament_sig(hj, self.keys.laptop_id, digest)
+            )
+            self.trust.refresh()
 
     def sign_tournament(self, secret: str) -> None:
         """The head judge signs tournament.json as it is now (after checking it)."""
@@ -594,8 +588,8 @@ class TournamentService(TournamentView):
         without a ``game_end`` event: the last team out, a flag hung)."""
         self._record_head(game_id, self.game_log(game_id, create=False), step)
 
-    def _record_head(self, game_id: str, log: EventLog, step: str, kind: str = "games") -> None:
-        self.record_head(game_id, len(log.events), log.last_hash, step, kind)
+    def _record_head(self, game_id: str, log: EventLog, step: str) -> None:
+        self.record_head(game_id, len(log.events), log.last_hash, step)
 
     def record_head(
         self, game_id: str, count: int, hh: str, step: str, kind: str = "games"

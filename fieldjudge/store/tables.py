@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from tinydb import Query, TinyDB, where
 
 from fieldjudge.rules.names import clean_name, confusable_with, name_problem
-from fieldjudge.rules.schedule import ScheduleCheck, Slot, check_schedule
+from fieldjudge.rules.schedule import Slot, check_schedule
 from fieldjudge.store.errors import MsgId, Refused, RefusedMany, WriteKey
 
 
@@ -111,20 +111,6 @@ class Tables:
 
     def game(self, game_id: str) -> dict[str, Any] | None:
         return _row(self._db.table("games").get(where("id") == game_id))
-
-    def check_games(self, extra: list[dict[str, Any]]) -> ScheduleCheck:
-        slots = [
-            Slot(
-                g["id"],
-                str(g["field"]),
-                datetime.fromisoformat(g["start"]),
-                g["team_a"],
-                g["team_b"],
-            )
-            for g in self.games() + extra
-        ]
-        gap = timedelta(minutes=int(self.settings.get("min_gap_minutes", 12)))
-        return check_schedule(slots, self.game_length, gap, self.team_names())
 
 
 class TableWrites(Tables):
@@ -326,7 +312,18 @@ class TableWrites(Tables):
                     "team_b": g["team_b"],
                 }
             )
-        check = self.check_games(new)
+        slots = [
+            Slot(
+                g["id"],
+                str(g["field"]),
+                datetime.fromisoformat(g["start"]),
+                g["team_a"],
+                g["team_b"],
+            )
+            for g in self.games() + new
+        ]
+        gap = timedelta(minutes=int(self.settings.get("min_gap_minutes", 12)))
+        check = check_schedule(slots, self.game_length, gap, self.team_names())
         if check.errors:
             raise RefusedMany(list(check.errors))
         with self.writing(key) as db:
@@ -339,14 +336,11 @@ class TableWrites(Tables):
         games, errors = [], []
         for r in rows:
             a, b = self.team_by_name(r.team_a), self.team_by_name(r.team_b)
-            if not a:
-                errors.append(
-                    Refused("line {line}: unknown team {team}", line=r.line, team=repr(r.team_a))
-                )
-            if not b:
-                errors.append(
-                    Refused("line {line}: unknown team {team}", line=r.line, team=repr(r.team_b))
-                )
+            errors += [
+                Refused("line {line}: unknown team {team}", line=r.line, team=repr(name))
+                for name, found in ((r.team_a, a), (r.team_b, b))
+                if not found
+            ]
             if a and b:
                 games.append(
                     {"field": r.field, "start": r.start, "team_a": a["id"], "team_b": b["id"]}

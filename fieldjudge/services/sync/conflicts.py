@@ -32,7 +32,7 @@ decision, moves it to ``conflicts/resolved/`` (local, kept).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -40,15 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldjudge.rules.events import Event
-from fieldjudge.rules.ownership import (
-    Handover,
-    HandoverLike,
-    current_owner,
-    foreign_writes,
-    may_append,
-)
-
-# The merge logic is imported from this one place: re-point it when it moves into services/.
+from fieldjudge.rules.ownership import Handover, current_owner, foreign_writes, may_append
 from fieldjudge.services.sync import merge as merge_logic
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust import authority, identity
@@ -195,7 +187,7 @@ def _rightful_copy(
     k: int,
     signer: str | None,
     owner: str | None,
-    handovers: list[HandoverLike],
+    handovers: list[Handover],
     this_laptop: str,
     reg: dict[str, identity.LaptopInfo],
 ) -> bool:
@@ -250,19 +242,15 @@ def _tell(t: TournamentService, *paths: Path) -> None:
 
 
 def scan_sync_conflicts(
-    t: TournamentService,
-    this_laptop_id: str = "",
-    handovers_of: Callable[[str], Iterable[HandoverLike]] | None = None,
-    skip: Iterable[str] = (),
+    t: TournamentService, this_laptop_id: str = "", skip: Iterable[str] = ()
 ) -> list[SyncConflict]:
     """Find and handle every conflict copy in the open tournament ``t`` (see the module
-    docstring). ``this_laptop_id``: the laptop running this (its games it may write);
-    ``handovers_of(log_id)``: the head judge's verified handovers of a game (default: the
-    validly signed hand-overs in the log itself); ``skip``: ids of logs to leave for a later
-    scan (a game this laptop is judging live: its open session alone appends to it), but
-    for the put-back of the session's own version, which the session goes on with
-    (``reclaimed``: the open log holds exactly the copy's events, and stays open on the
-    file put back)."""
+    docstring), by the validly signed hand-overs in each log. ``this_laptop_id``: the
+    laptop running this (its games it may write; default: ``t``'s); ``skip``: ids of logs
+    to leave for a later scan (a game this laptop is judging live: its open session alone
+    appends to it), but for the put-back of the session's own version, which the session
+    goes on with (``reclaimed``: the open log holds exactly the copy's events, and stays
+    open on the file put back)."""
     devices = laptop_devices(t.folder)
     reg = identity.registry(t.folder, t.pinned_hj)
     this_laptop_id = this_laptop_id or t.owner_id
@@ -296,9 +284,7 @@ def scan_sync_conflicts(
         owner = meta.get("owner") or None
         k = merge_logic.common_prefix(ours, theirs)
         signer, why = _signer(t, theirs[k:], reg, kind)
-        handovers = list(
-            handovers_of(c.log_id) if handovers_of else _handovers(t, ours[:k], reg, kind)
-        )
+        handovers = _handovers(t, ours[:k], reg, kind)
         rightful = (
             kind == "games"
             and k < min(len(ours), len(theirs))
