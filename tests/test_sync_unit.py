@@ -706,7 +706,7 @@ def test_the_status_line_in_russian(stub, tmp_path):
             "не синхронизировано, на связи ноутбуков: 1 из 2: Field 2 на связи; "
             "Pit был на связи 7 мин назад"
         )
-        assert svc.status_line(svc.OFF) == "синхронизация выключена"
+        assert svc.status_line(svc.SyncStatus(on=False)) == "синхронизация выключена"
     finally:
         i18n.set_language("en")
 

@@ -97,7 +97,6 @@ def _service(
             key,
             keys=keys,
             pins=HeadJudgePins(config_dir),
-            monotonic=monotonic,
             wall=wall,
             **options,
         )

@@ -111,11 +111,8 @@ class TournamentView(Tables):
         self.folder = store.folder
         self.index: SummaryIndex = store.index
         self.keys = keys
-        self.pins = pins
         self._anchors: tuple[Any, dict[tuple[str, str], identity.Anchor]] | None = None
         self._claims: tuple[Any, set[tuple[str, str]]] | None = None
-        #: why the head judge key cannot be trusted here (it is not the pinned one)
-        self.key_fault: str | None = None
         self.pinned_hj: str | None = None
         hj_public = identity.head_judge_public_key(self.meta)
         if hj_public:
@@ -126,8 +123,7 @@ class TournamentView(Tables):
                     hj_public,
                     str(self.meta.get("head_judge", "")),
                 )
-            except KeyNotPinned as exc:
-                self.key_fault = str(exc.message)
+            except KeyNotPinned:  # not the pinned key: verify says so (Verifier's key_fault)
                 self.pinned_hj = pins.pinned(str(self.meta.get("id", "")))
         #: the one check of what the laptops and the head judge signed (what ``fieldjudge
         #: verify`` runs), remembered per file; the app (the folder lock's holder) keeps
@@ -330,7 +326,6 @@ class TournamentService(TournamentView):
         *,
         keys: LaptopKeys,
         pins: HeadJudgePins,
-        monotonic: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         laptop_id: str | None = None,
         head_judge_key: UnlockedHeadJudge | None = None,
@@ -352,7 +347,6 @@ class TournamentService(TournamentView):
         # must not reach a laptop before the game file it names (DamagedFile there).
         # None: nobody listens
         self.on_written = on_written
-        self.monotonic = monotonic
         self.wall = wall
         self._grants: weakref.WeakKeyDictionary[HeadJudge, UnlockedHeadJudge] = (
             weakref.WeakKeyDictionary()

@@ -238,38 +238,23 @@ class TournamentFiles(Tables):
         since the summary was made. ``anchor``: the manifest's newest head (see
         :meth:`game_log`): a game whose manifest shows events is never "scheduled"."""
         path = self.game_path(game_id)
-        if not path.exists() and anchor is not None and anchor[0] > 0:
-            return {
-                "phase": "damaged",
-                "fault": f"missing: the manifest records {anchor[0]} events of this game",
-            }
         cached = self.index.get(game_id, path)
         if cached is not None and not (
             anchor is not None and anchor[0] > int(cached.get("events", 0) or 0)
         ):
             return cached
-        if not path.exists():
+        if not path.exists() and not (anchor is not None and anchor[0] > 0):
             summary: dict[str, Any] = {"phase": "scheduled", "events": 0}
         else:
-            # A log opened only to summarise it is closed again: the cold open of a
-            # tournament never holds every game's events in memory.
-            kept = game_id in self._logs
+            # a log opened only to summarise it is closed again: the cold open of a
+            # tournament never holds every game's events in memory
             try:
-                log = self._logs[game_id] if kept else EventLog.open(path, rewrite=self.writes)
+                with self.reading_game_log(game_id, anchor) as log:
+                    summary = {"phase": "open", "events": len(log.events)}
+                    if summarize is not None:
+                        summary.update(summarize(log))
             except DamagedFile as exc:
                 return {"phase": "damaged", "fault": exc.fault}
-            fault = anchor_fault(log.events, anchor)
-            if fault:
-                if not kept:
-                    log.close()
-                return {"phase": "damaged", "fault": fault}
-            try:
-                summary = {"phase": "open", "events": len(log.events)}
-                if summarize is not None:
-                    summary.update(summarize(log))
-            finally:
-                if not kept:
-                    log.close()
         self.index.put(game_id, path, summary)
         return summary
 
@@ -292,10 +277,10 @@ class Tournament(TournamentFiles, TableWrites):
         """Call ``hook`` with the new content of tournament.json before each write of it."""
         self._db.storage.before_write = hook  # type: ignore[attr-defined]
 
-    def check_key(self, key: WriteKey | None, what: str = "tournament.json") -> None:
+    def check_key(self, key: WriteKey | None) -> None:
         """Raise :class:`NotTheWriter` unless ``key`` is this tournament's write key."""
         if not self._writable or key is not self._key:
-            raise NotTheWriter(what)
+            raise NotTheWriter(TOURNAMENT_FILE)
 
     # -- opening ------------------------------------------------------------------------
     @classmethod

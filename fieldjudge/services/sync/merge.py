@@ -180,16 +180,6 @@ def _registry(t: TournamentService, src: Source) -> dict[str, identity.LaptopInf
     return reg
 
 
-def _source_anchors(src: Source, reg: dict[str, identity.LaptopInfo], hj: str | None) -> dict:
-    rows = {
-        lid: parse_heads(str(entry.get("heads") or "").encode())
-        for lid, entry in src.laptops.items()
-        if isinstance(entry, dict)
-    }
-    heads, _faults = identity.manifest_of_rows(rows, reg, hj)
-    return heads
-
-
 def _signature_refusal(
     kind: str, doc: dict, start: int, reg: dict[str, identity.LaptopInfo], hj: str | None
 ) -> str | None:
@@ -274,12 +264,18 @@ def _refused(t: TournamentService, kind: str, log_id: str, doc: dict, start: int
 
 def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
     reg = _registry(t, src)
-    src_anchors = _source_anchors(src, reg, t.pinned_hj)
-    for (kind, log_id), a in sorted(src_anchors.items()):
+    rows = {  # the source's manifests: the newest head of each log its laptops signed
+        lid: parse_heads(str(entry.get("heads") or "").encode())
+        for lid, entry in src.laptops.items()
+        if isinstance(entry, dict)
+    }
+    src_anchors, _faults = identity.manifest_of_rows(rows, reg, t.pinned_hj)
+    for (kind, log_id), head in sorted(src_anchors.items()):
         if log_id not in (src.logs.get(kind) or {}):
             report.errors.append(
                 f"{kind}/{log_id}: missing in {src.label} although its manifest records "
-                f"{a.count} events (of {identity.laptop_label(reg, a.laptop)}); nothing to merge"
+                f"{head.count} events (of {identity.laptop_label(reg, head.laptop)}); "
+                "nothing to merge"
             )
     for kind, logs in src.logs.items():
         for log_id, doc in sorted(logs.items()):
@@ -348,7 +344,8 @@ def _plain(doc: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in doc.items() if not k.startswith("_")}
 
 
-SETTING_KEYS = ("name", "date", "venue", "division", "head_judge", "settings")
+#: settings kept in the tournament's meta itself (the rest live in ``meta.settings``)
+META_KEYS = ("name", "date", "venue", "division", "head_judge")
 
 
 def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> None:
@@ -464,25 +461,16 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
 
     ours_meta = t.meta
     their_meta = (other.get("meta") or {}).get("1") or {}
-    for k in SETTING_KEYS:
-        if k in their_meta and their_meta.get(k) != ours_meta.get(k):
-            if k == "settings":
-                a, b = ours_meta.get(k) or {}, their_meta.get(k) or {}
-                for name in sorted(set(a) | set(b)):
-                    if a.get(name) != b.get(name):
-                        conflict(
-                            "setting",
-                            {name: a.get(name)},
-                            {name: b.get(name)},
-                            f"setting {name}: here {a.get(name)!r}, there {b.get(name)!r}",
-                        )
-            else:
-                conflict(
-                    "setting",
-                    {k: ours_meta.get(k)},
-                    {k: their_meta.get(k)},
-                    f"{k}: here {ours_meta.get(k)!r}, there {their_meta.get(k)!r}",
-                )
+    # (name, label, ours, theirs) of every setting the other file has
+    settings = [(k, k, ours_meta.get(k), their_meta.get(k)) for k in META_KEYS if k in their_meta]
+    if "settings" in their_meta:
+        a, b = ours_meta.get("settings") or {}, their_meta.get("settings") or {}
+        settings += [(n, f"setting {n}", a.get(n), b.get(n)) for n in sorted(set(a) | set(b))]
+    for name, label, mine, theirs in settings:
+        if mine != theirs:
+            conflict(
+                "setting", {name: mine}, {name: theirs}, f"{label}: here {mine!r}, there {theirs!r}"
+            )
 
     if other:
         t.add_rows(new)  # one atomic write of tournament.json
@@ -542,8 +530,7 @@ def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> lis
         if isinstance(doc, dict) and not (folder / LAPTOP_FILE).exists():
             make_dirs(folder)
             atomic_write_bytes(folder / LAPTOP_FILE, orjson.dumps(doc))
-            info = identity.registry_of_docs({lid: doc}, t.pinned_hj).get(lid)
-            report.laptops_added.append(info.label() if info else lid)
+            report.laptops_added.append(theirs.label() if theirs else lid)
         _merge_marker_checks(t, src, lid, entry.get("marker_checks"), report)
         taken.append(lid)
     return taken
@@ -670,32 +657,22 @@ def resolve(
     # the signed decision is on disk before any file moves: a power cut never leaves the
     # chosen copy in place without it
     record_decision(t, grant, decision, target.name)
-    _resolve(t, conflict_path, ours, target, theirs)
-    if kind == "games" and events:
-        t.record_head(log_id, len(events), events[-1]["hash"], "head_judge_decision")
-    return target
-
-
-def _resolve(
-    t: TournamentService,
-    conflict_path: Path,
-    ours: Path,
-    target: Path,
-    theirs: dict[str, Any] | None,
-) -> None:
-    """Archive the copy not chosen in ``target`` and put the chosen one in place; the game
-    file is never missing (our copy is archived by a durable copy, then the other one is
-    renamed over it)."""
+    # the copy not chosen is archived in target and the chosen one put in place; the game
+    # file is never missing (our copy is archived by a durable copy, then the other one is
+    # renamed over it)
     make_dirs(target.parent)
     if theirs is None:
         move_durably(conflict_path, target)
-        return
-    t.release_log(ours.parent.name, ours.stem)
-    if ours.exists():
-        copy_durably(ours, target)
-    _write_log(ours, theirs)
-    conflict_path.unlink()
-    fsync_dir(conflict_path.parent)
+    else:
+        t.release_log(kind, log_id)
+        if ours.exists():
+            copy_durably(ours, target)
+        _write_log(ours, theirs)
+        conflict_path.unlink()
+        fsync_dir(conflict_path.parent)
+    if kind == "games" and events:
+        t.record_head(log_id, len(events), events[-1]["hash"], "head_judge_decision")
+    return target
 
 
 def record_decision(t: TournamentService, grant: HeadJudge, decision: dict, name: str) -> Path:

@@ -263,9 +263,6 @@ class SyncStatus:
         )  # a laptop that is off may lack what this one has: never "in sync" with it
 
 
-OFF = SyncStatus(on=False)
-
-
 def ago(seconds: float | None) -> str:
     if seconds is None:
         return _("never")
@@ -309,14 +306,8 @@ def status_line(s: SyncStatus) -> str:
 def _parse_time(text: str | None) -> datetime | None:
     if not text or text.startswith(("0001-01-01", "1970-01-01")):  # Syncthing's "never"
         return None
-    try:
-        # Syncthing sends RFC 3339 with up to nanoseconds; Python takes microseconds.
-        head, _sep, frac = text.partition(".")
-        if frac:
-            digits = "".join(ch for ch in frac if ch.isdigit())
-            zone = frac[len(digits) :]
-            text = f"{head}.{digits[:6]}{zone}"
-        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    try:  # RFC 3339 with up to nanoseconds: Python (3.11) keeps the microseconds
+        when = datetime.fromisoformat(text)
     except ValueError:
         return None
     return when if when.tzinfo else when.replace(tzinfo=UTC)
@@ -339,14 +330,12 @@ def _norm(p: Path) -> str:
 
 
 def read_status(
-    client: SyncthingClient | None,
+    client: SyncthingClient,
     folder: Path,
     now: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> SyncStatus:
     """Peers, folder state and completion of the tournament ``folder``. Never raises: any
     problem is "sync off" with the reason."""
-    if client is None:
-        return OFF
     try:
         return _read(client, Path(folder), now())
     except SyncthingUnavailable as exc:
@@ -583,7 +572,6 @@ def share_folder(
     folder_id: str,
     path: Path,
     peers: list[str],
-    label: str = "",
     watcher_delay_s: float = 1,
     rescan_interval_s: int = 60,
 ) -> dict[str, Any]:
@@ -599,7 +587,7 @@ def share_folder(
     devices |= {me, *peers}
     doc = {
         "id": folder_id,
-        "label": label or (have or {}).get("label") or folder_id,
+        "label": (have or {}).get("label") or folder_id,
         "path": str(Path(path).resolve()),
         "type": "sendreceive",
         "devices": [{"deviceID": d} for d in sorted(devices)],

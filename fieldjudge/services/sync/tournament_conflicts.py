@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from fieldjudge.services.sync.merge import record_decision
+from fieldjudge.services.sync.merge import META_KEYS, record_decision
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust import authority
 from fieldjudge.services.trust.authority import HeadJudge
@@ -26,8 +26,6 @@ from fieldjudge.store.anchors import canonical_digest, tournament_digest
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file, remove_durably
 
 FOLDER = ("conflicts", "tournament")
-#: settings kept in the tournament's meta itself (the rest live in ``meta.settings``)
-META_KEYS = ("name", "date", "venue", "division", "head_judge")
 
 
 @dataclass(frozen=True)
