@@ -287,18 +287,18 @@ class TournamentView(Tables):
             self._claims = (stamp, claims)
         return self._claims[1]
 
-    def anchor(self, game_id: str, kind: str = "games") -> tuple[int, str] | None:
+    def anchor(self, game_id: str) -> tuple[int, str] | None:
         """The newest head of the game that any laptop's manifest records (signed), a laptop
         the head judge handed the game away from left out from the take-over on."""
         stamp = (anchors.heads_stamp(self.folder), handovers_stamp(self.folder))
         if self._anchors is None or self._anchors[0] != stamp:
             reg = identity.registry(self.folder, self.pinned_hj)
             self._anchors = (stamp, identity.read_manifests(self.folder, reg, self.pinned_hj).heads)
-        a = self._anchors[1].get((kind, game_id))
+        a = self._anchors[1].get(("games", game_id))
         if a is not None:
             return (a.count, a.hash)
         # no manifest entry (or the manifest is gone): the last head this laptop saw
-        return self._store.index.last_head(game_id) if kind == "games" else None
+        return self._store.index.last_head(game_id)
 
     def marker_events(self, game_id: str) -> list[tuple[str, list[Event]]]:
         """(laptop id, events) of every laptop's marker-check log of the game. A damaged
@@ -585,9 +585,7 @@ class TournamentService(TournamentView):
     def _record_head(self, game_id: str, log: EventLog, step: str) -> None:
         self.record_head(game_id, len(log.events), log.last_hash, step)
 
-    def record_head(
-        self, game_id: str, count: int, hh: str, step: str, kind: str = "games"
-    ) -> None:
+    def record_head(self, game_id: str, count: int, hh: str, step: str) -> None:
         """Append the game's head to this laptop's manifest (signed by this laptop), chained
         to the line before (its number and that line's digest, signed too), and remember
         the manifest's new length in the local cache: a manifest cut later is found."""
@@ -597,7 +595,7 @@ class TournamentService(TournamentView):
         )
         line += 1
         entry = {
-            "kind": kind,
+            "kind": "games",
             "id": game_id,
             "count": count,
             "hash": hh,
@@ -606,7 +604,7 @@ class TournamentService(TournamentView):
             "laptop": lid,
             "line": line,
             "prev": prev,
-            "sig": self.keys.sign(identity.head_message(kind, game_id, count, hh, line, prev)),
+            "sig": self.keys.sign(identity.head_message("games", game_id, count, hh, line, prev)),
         }
         anchors.append_head(self.folder, lid, entry)
         self.store.index.remember_manifest(lid, line, anchors.canonical_digest(entry))
