@@ -324,7 +324,7 @@ def test_migration_from_schema_0(tmp_path: Path) -> None:
     path = tmp_path / "old.json"
     path.write_bytes(orjson.dumps({"meta": {"1": {"game_id": "x"}}, "events": {"1": doc}}))
     log = EventLog.open(path)
-    assert log.meta["schema"] == 2 and log.kind == "game"
+    assert log.meta["schema"] == 2 and log.meta["kind"] == "game"
     assert log.events[0].judge == "" and log.events[0].hash == doc["hash"]
     log.append("hit", {})  # the chain continues from the migrated file
     assert len(EventLog.open(path).events) == 2  # reopening verifies the whole chain
@@ -631,7 +631,7 @@ def test_game_and_match_files_share_the_line_format_and_record_their_owner(
         assert log.owner == "1a2b3c4d5e6f7a8b"
     tournament.release_log("quidditch", "m1")
     again = tournament.match_log("m1")
-    assert (again.kind, again.meta["home"], [e.id for e in again.events]) == (
+    assert (again.meta["kind"], again.meta["home"], [e.id for e in again.events]) == (
         "quidditch",
         "Гриффиндор",
         [ev.id],

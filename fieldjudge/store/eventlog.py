@@ -175,10 +175,6 @@ class EventLog:
 
     # -- reading -----------------------------------------------------------------------
     @property
-    def kind(self) -> str:
-        return self.meta.get("kind", "")
-
-    @property
     def last_hash(self) -> str:
         return self.events[-1].hash if self.events else GENESIS_HASH
 

@@ -389,9 +389,10 @@ class Tournament(TournamentFiles, TableWrites):
         path = self.game_path(game_id)
         if not create or game_id in self._logs or path.exists() or anchor and anchor[0] > 0:
             return super().game_log(game_id, anchor=anchor)
-        meta = self._scheduled(game_id, "field", "start", "team_a", "team_b")
-        log = self._logs[game_id] = self._new_log(path, "game", meta, owner)
-        return log
+        fields = ("field", "start", "team_a", "team_b")
+        return self._kept_log(
+            game_id, path, "game", lambda: self._scheduled(game_id, *fields), owner
+        )
 
     def _scheduled(self, game_id: str, *fields: str) -> dict[str, Any]:
         """A new log's meta for a game of the schedule: its id, the tournament's and the
@@ -403,40 +404,38 @@ class Tournament(TournamentFiles, TableWrites):
             f: g[f] for f in fields
         }
 
-    def _new_log(self, path: Path, kind: str, meta: dict[str, Any], owner: str | None) -> EventLog:
-        if not self._writable:  # a reader (no write key) creates no file
-            raise NotTheWriter(path.name)
-        return EventLog.create(path, kind, meta, owner=owner, key=self._key)
+    def _kept_log(
+        self, key: str, path: Path, kind: str, meta: Callable[[], dict], owner: str | None
+    ) -> EventLog:
+        """The log this folder holds open as ``key``, else its file opened and kept, else a
+        new file of ``kind`` with ``meta()`` (a reader, without the write key, makes none)."""
+        if key not in self._logs:
+            if path.exists():
+                self._logs[key] = EventLog.open(path, key=self._key, rewrite=self.writes)
+            else:
+                doc = meta()
+                if not self._writable:
+                    raise NotTheWriter(path.name)
+                self._logs[key] = EventLog.create(path, kind, doc, owner=owner, key=self._key)
+        return self._logs[key]
 
     def match_log(
         self, match_id: str, meta: dict | None = None, owner: str | None = None
     ) -> EventLog:
-        key = f"quidditch/{match_id}"
-        if key in self._logs:
-            return self._logs[key]
+        doc = {"match_id": match_id, **(meta or {})}
         path = self.match_path(match_id)
-        log = (
-            EventLog.open(path, key=self._key, rewrite=self.writes)
-            if path.exists()
-            else self._new_log(path, "quidditch", {"match_id": match_id, **(meta or {})}, owner)
-        )
-        self._logs[key] = log
-        return log
+        return self._kept_log(f"quidditch/{match_id}", path, "quidditch", lambda: doc, owner)
 
     def marker_log(self, laptop_id: str, game_id: str) -> EventLog:
         """This laptop's own log of its marker checks of a game (written only by it; the
         game's owner takes the checks into the game). Created on the first check."""
-        key = f"{MARKER_DIR}/{laptop_id}/{game_id}"
-        if key in self._logs:
-            return self._logs[key]
-        path = self.marker_log_path(laptop_id, game_id)
-        if path.exists():
-            log = EventLog.open(path, key=self._key, rewrite=self.writes)
-        else:
-            meta = self._scheduled(game_id, "team_a", "team_b") | {"laptop": laptop_id}
-            log = self._new_log(path, MARKER_KIND, meta, laptop_id)
-        self._logs[key] = log
-        return log
+        return self._kept_log(
+            f"{MARKER_DIR}/{laptop_id}/{game_id}",
+            self.marker_log_path(laptop_id, game_id),
+            MARKER_KIND,
+            lambda: self._scheduled(game_id, "team_a", "team_b") | {"laptop": laptop_id},
+            laptop_id,
+        )
 
     def reseat_log(self, game_id: str) -> bool:
         """Keep the open log of a game (a live session holds it) on the file now at its
