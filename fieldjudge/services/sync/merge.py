@@ -593,11 +593,10 @@ def merge_into(t: TournamentService, source: Path) -> MergeReport:
     """Merge a folder or a JSON export into the open tournament ``t``."""
     src = load_source(Path(source))
     ours_id = t.meta.get("id")
-    theirs_id = ((src.tournament.get("meta") or {}).get("1") or {}).get("id")
-    if theirs_id and ours_id and theirs_id != ours_id:
+    theirs = (src.tournament.get("meta") or {}).get("1") or {}
+    if theirs.get("id") and ours_id and theirs.get("id") != ours_id:
         raise Refused(
-            f"{src.label} holds another tournament "
-            f"({((src.tournament.get('meta') or {}).get('1') or {}).get('name', '?')}); not merged"
+            f"{src.label} holds another tournament ({theirs.get('name', '?')}); not merged"
         )
     if Path(source).resolve() == t.folder.resolve():
         raise Refused("this is the tournament's own folder")
