@@ -406,18 +406,16 @@ class SyncStatusProvider:
         home: Path | None = None,
         address: str | None = None,
         api_key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT_S,
     ) -> None:
         self.folder = Path(folder)
         self._args = (home, address, api_key)
-        self.timeout = timeout
         self._client: SyncthingClient | None = None
         self.reason = ""
 
     def client(self) -> SyncthingClient | None:
         if self._client is None:
             try:
-                self._client = SyncthingClient(resolve_endpoint(*self._args), self.timeout)
+                self._client = SyncthingClient(resolve_endpoint(*self._args))
             except SyncthingUnavailable as exc:
                 self.reason = str(exc)
                 return None
@@ -448,12 +446,10 @@ class Rescan:
         folder: Path,
         make_client: Callable[[], SyncthingClient | None],
         retry_s: float = 30.0,
-        monotonic: Callable[[], float] | None = None,
     ) -> None:
         self.folder = Path(folder)
         self._make_client = make_client
         self._retry_s = retry_s
-        self._monotonic = monotonic or time.monotonic
         self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._target: tuple[SyncthingClient, str] | None = None
         self._next_try = 0.0
@@ -473,8 +469,8 @@ class Rescan:
         self._thread.join(timeout)
 
     def _connect(self) -> tuple[SyncthingClient, str] | None:
-        if self._target is None and self._monotonic() >= self._next_try:
-            self._next_try = self._monotonic() + self._retry_s
+        if self._target is None and time.monotonic() >= self._next_try:
+            self._next_try = time.monotonic() + self._retry_s
             try:
                 client = self._make_client()
                 f = folder_for(client.get("/rest/config/folders"), self.folder) if client else None
