@@ -377,7 +377,7 @@ class FieldJudgeApp(App[None]):
         except TimeoutError:
             pass  # no home screen filling its states: copy now
         try:
-            for _file in t.backup_steps(only_if_changed=True):
+            for _file in t.backup_steps():
                 await asyncio.sleep(0)
                 if self.tournament is not t:
                     return  # closed meanwhile: the next start copies the rest

@@ -54,7 +54,6 @@ WRITES = {
     "match_log",
     "reseat_log",
     "backup_game",
-    "backup_all",
     "backup_steps",
     "head_judge",
 }

@@ -394,12 +394,9 @@ class TournamentService(TournamentView):
     def backup_game(self, game_id: str) -> Path | None:
         return self.store.backup_game(game_id)
 
-    def backup_all(self, only_if_changed: bool = True) -> None:
-        self.store.backup_all(only_if_changed)
-
-    def backup_steps(self, only_if_changed: bool = True) -> Iterator[Path]:
-        """:meth:`backup_all` a file at a time (see ``Tournament.backup_steps``)."""
-        return self.store.backup_steps(only_if_changed)
+    def backup_steps(self) -> Iterator[Path]:
+        """A copy of every changed file, a file at a time (``Tournament.backup_steps``)."""
+        return self.store.backup_steps()
 
     # -- tournament changes -----------------------------------------------------------
     # -- tournament.json: written only on the head judge's laptop (issue 22) ----------

@@ -359,7 +359,7 @@ class Tournament(TournamentFiles, TableWrites):
                     clean_temp_files(folder / name, recursive=True)
             t = cls(folder, _tables(path, migrate=lock), fl if lock else None, key)
             if startup_backup and lock:
-                t.backup_all(only_if_changed=True)
+                t.backup_all()
             return t
         except BaseException:
             fl.release()
@@ -461,11 +461,12 @@ class Tournament(TournamentFiles, TableWrites):
             int(self.settings.get("backups_kept", backup.DEFAULT_KEEP)),
         )
 
-    def backup_all(self, only_if_changed: bool = True) -> None:
-        for _file in self.backup_steps(only_if_changed):
+    def backup_all(self) -> None:
+        """A copy of every file changed since its last one (``backups/``)."""
+        for _file in self.backup_steps():
             pass
 
-    def backup_steps(self, only_if_changed: bool = True) -> Iterator[Path]:
+    def backup_steps(self) -> Iterator[Path]:
         """:meth:`backup_all` a file at a time: yields each file once it is copied (or
         found unchanged), so a caller on the UI's thread can let keys and frames through
         between two files (a copied folder's first start copies every game file)."""
@@ -477,13 +478,12 @@ class Tournament(TournamentFiles, TableWrites):
             rel = f.relative_to(self.folder).as_posix()
             key = self.index.file_key(f)
             if (
-                only_if_changed
-                and key is not None
+                key is not None
                 and self.index.backed_up.get(rel) == key
                 and backup.backup_dir(self.folder, f).is_dir()
             ):
                 continue  # unchanged since its last copy: one stat instead of a listing
-            backup.make_backup(self.folder, f, keep, only_if_changed=only_if_changed)
+            backup.make_backup(self.folder, f, keep, only_if_changed=True)
             self.index.mark_backed_up(rel, key)
             yield f
         self.index.save()
