@@ -23,29 +23,37 @@ from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.chrono_checks import (
+    ADMITTED,
+    DISQUALIFIED,
+    UNFINISHED,
     PlayerCheck,
     approved,
     checkin_data,
     checkin_deadline,
     checkin_event,
+    missing_verdicts,
+    unfinished_tests,
+    verdict_step,
 )
-from fieldjudge.rules.chrono_readings import parse_fps
 from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS, MarkerCheck
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono.acceptance import AcceptanceProblemScreen
 from fieldjudge.screens.chrono.dialogs import (
     FailedMarkerScreen,
+    ask_head_judge_pin,
     ask_typed_reading,
     choose_chrono_port,
     explain_failed_append,
 )
 from fieldjudge.screens.chrono.feed import ChronoFeed, session_config
-from fieldjudge.screens.chrono.marker_check_verdict import VerdictActions
 from fieldjudge.screens.chrono.text import (
     check_verdict,
     checkin_line,
+    disqualified_message,
+    names_of_tests,
     player_label,
+    result_text,
     roster_result,
     tests_table,
     tolerance_note,
@@ -63,10 +71,6 @@ from fieldjudge.services.paintball.chrono import (
 )
 from fieldjudge.services.paintball.marker_check import MarkerCheckService
 
-# FailedMarkerScreen and parse_fps moved (chrono_dialogs, chrono_readings): still importable here
-__all__ = ["FailedMarkerScreen", "MarkerCheckScreen", "now_local", "open_marker_check", "parse_fps"]
-
-
 NARROW_NAME = 12  # the roster's name column at 80 columns (issue 25, item 7)
 
 
@@ -75,7 +79,7 @@ def now_local() -> datetime:
     return datetime.now()
 
 
-class MarkerCheckScreen(VerdictActions, JudgeScreen):
+class MarkerCheckScreen(JudgeScreen):
     CSS_PATH = "chrono.tcss"
     SCREEN_TITLE = "Marker check"
     # an 80-column terminal: a narrower roster, the tests without their names' column
@@ -413,6 +417,86 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
 
     def action_chrono_setup(self) -> None:
         choose_chrono_port(self, then=self._render_check)
+
+    # -- the verdict (19.05-19.07, 20.05): v verdict, w no marker, h head judge approval --
+    def _record(self, result: str, note: str = "") -> None:
+        cur = self.current
+        if cur is None:
+            return
+        check = self.last_check or cur.result(self.settings)
+        team, number = cur.team, cur.number
+        if self._run(lambda: self.service.verdict(team, number, result, cur.record(check), note)):
+            self.current = None
+            self._render_check()
+            self.notify(self._label(team, number) + ": " + result_text(result))
+
+    def action_verdict(self) -> None:
+        cur = self._need_player()
+        if cur is None:
+            return
+        self._render_check()
+        check = self.last_check
+        assert check is not None
+        dq = self.dq.get((cur.team, cur.number))
+        step = verdict_step(check, dq is not None)
+        if step == DISQUALIFIED:
+            label = self._label(cur.team, cur.number)
+            self.app.push_screen(
+                MessageScreen(_("Disqualified (20.05)"), disqualified_message(label, dq))
+            )
+            self._record("not_admitted", "20.05: disqualified in game " + dq.game_id)
+        elif step == ADMITTED:
+            self._record("admitted")
+        elif step == UNFINISHED:
+            missing = names_of_tests(unfinished_tests(check))
+            self.app.push_screen(
+                MessageScreen(
+                    _("Check not finished"),
+                    _("These tests are not done yet") + ": " + ", ".join(missing),
+                )
+            )
+        else:
+            self.app.push_screen(
+                FailedMarkerScreen(self._label(cur.team, cur.number), check),
+                lambda choice: self._failed_choice(choice, check),
+            )
+
+    def _failed_choice(self, choice: str | None, check: MarkerCheck) -> None:
+        if choice == "fix":
+            self._record("not_admitted", "; ".join(check.reasons))
+        elif choice == "no_marker":
+            self._record("no_marker", "; ".join(check.reasons))
+
+    def action_no_marker(self) -> None:
+        who = (
+            self._row_player() if self.current is None else (self.current.team, self.current.number)
+        )
+        if who is None:
+            return
+        if self.current is None:
+            self.current = PlayerCheck(*who)
+        self._record("no_marker", "19.07")
+
+    def action_approve(self) -> None:
+        team = self._row_team()
+        if team is None:
+            return
+        self.setup, self.state, self.game_log = self.service.state()
+        missing = missing_verdicts(self.state.team_players(team))
+        name = self.names.get(team, team)
+        if missing:
+            self.app.push_screen(
+                MessageScreen(
+                    _("Not every marker is checked"),
+                    f"{name}: " + _("no verdict yet for") + " #" + ", #".join(map(str, missing)),
+                )
+            )
+            return
+        if approved(self.game_log.events, team):
+            self.notify(_("Already approved"), severity="warning")
+            return
+
+        ask_head_judge_pin(self, name, lambda pin: self.service.approve(team, pin), self.reload)
 
 
 def open_marker_check(app, game_id: str) -> None:

@@ -84,10 +84,6 @@ class ProtocolScreen(JudgeScreen):
     def t(self):
         return self.app.tournament
 
-    @property
-    def judge(self) -> str:
-        return getattr(self.app, "judge", "") or ""
-
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll():
@@ -109,7 +105,7 @@ class ProtocolScreen(JudgeScreen):
     def say(self, text: str) -> None:
         self.query_one("#protocol-message", Static).update(text)
         if text:
-            self.notify(text, severity="error" if text else "information")
+            self.notify(text, severity="error")
 
     def render_text(self, v: results.GameView) -> Text:
         a, b = v.teams
@@ -192,25 +188,21 @@ class ProtocolScreen(JudgeScreen):
     # -- actions ------------------------------------------------------------------------
     @property
     def protocol(self) -> GameProtocol:
-        return GameProtocol(self.t, self.game_id, self.judge)
+        return GameProtocol(self.t, self.game_id, getattr(self.app, "judge", "") or "")
 
     def _do(self, act: Callable[[], object]) -> str:
         """Run one intent of the game's protocol; show its refusal (citing the section)
         and return it ("" when done)."""
         try:
             act()
-        except StoreError as exc:
-            self.say(why := self.why(exc))
+        except StoreError as exc:  # in the UI language, the teams named as in this protocol
+            self.say(why := _(rule_text(exc, self.view.names if self.view else None)))
             self.reload()
             return why
         self.say("")
         self.reload()
         self.app.refresh_home()
         return ""
-
-    def why(self, exc: StoreError) -> str:
-        """A refusal in the UI language, the teams named as in this protocol."""
-        return _(rule_text(exc, self.view.names if self.view else None))
 
     def action_submit(self) -> None:
         def done(ok: bool | None) -> None:

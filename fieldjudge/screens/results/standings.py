@@ -9,6 +9,7 @@ to the app thread with ``call_from_thread``."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -90,9 +91,6 @@ class StandingsScreen(JudgeScreen):
     def on_screen_resume(self) -> None:
         self.reload()
 
-    def action_reload(self) -> None:
-        self.reload()
-
     def reload(self) -> None:
         table = self.query_one("#standings", DataTable)
         t = self.app.tournament
@@ -130,17 +128,15 @@ class StandingsScreen(JudgeScreen):
         self.query_one("#standings-scope", Static).update(counted)
         t.index.save()
 
+    action_reload = reload
+
     def action_export(self) -> None:
         export_flow(self.app, export=self.export)
 
 
-def export_running(app) -> bool:
-    """Is an export of this app still running (its worker not finished)?"""
-    return any(w.group == EXPORT_GROUP and not w.is_finished for w in app.workers)
-
-
 def refuse_second_export(app) -> bool:
-    if not export_running(app):
+    """True, and the judge told to wait, while an export of this app is still running."""
+    if not any(w.group == EXPORT_GROUP and not w.is_finished for w in app.workers):
         return False
     app.notify(_("An export is already running: wait until it ends"), severity="warning")
     return True
@@ -224,13 +220,12 @@ def start_export(
     fmt: str,
     game_id: str | None,
     lang: str,
-    export: Exporter | None = None,
-    include_unplayed: bool = False,
+    run: Exporter,
+    include_unplayed: bool,
 ) -> None:
     """Run the export in a thread worker of the app; progress goes to the standings
     screen's progress line, the result to a message (on ``origin``, the screen the export
     was asked from) or a notice (on any other screen, not to take the judge's keys)."""
-    run = export or app.exporter
 
     def show_progress(done: int, total: int) -> None:  # app thread
         for line in app.screen.query("#export-progress"):
@@ -283,16 +278,11 @@ def start_export(
         except _Cancelled:
             return
         except Exception as exc:  # noqa: BLE001 - every failure is shown as a message
-            error = export_error(exc, out)
-            try:
-                to_app(finished, None, error)
-            except _Cancelled:
-                pass
-            return
-        try:
-            to_app(finished, written, None)
-        except _Cancelled:
-            pass
+            outcome: tuple[list[Path] | None, str | None] = (None, export_error(exc, out))
+        else:
+            outcome = (written, None)
+        with contextlib.suppress(_Cancelled):
+            to_app(finished, *outcome)
 
     app.notify(_("Export started: you can go on working; the files are listed at the end"))
     app.run_worker(work, name="export", group=EXPORT_GROUP, thread=True, exit_on_error=False)

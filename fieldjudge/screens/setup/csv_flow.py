@@ -23,8 +23,6 @@ from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, V
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused
 
-__all__ = ["CsvImportMixin", "CsvParsed", "CsvProgress", "read_csv_file", "MAX_SHOWN"]
-
 MAX_SHOWN = 60  # bad rows listed in the dialog; the count of the rest follows
 
 Parse = Callable[[bytes, Progress], ParseResult]

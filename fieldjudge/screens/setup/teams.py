@@ -31,10 +31,6 @@ from fieldjudge.services.paintball.rosters import RosterEditor
 RosterParser = Callable[[bytes, int | None, Progress], ParseResult]
 
 
-def _default_parser(raw: bytes, team_size: int | None, progress: Progress) -> ParseResult:
-    return parse_roster(raw, team_size, progress)
-
-
 class TeamsScreen(CsvImportMixin, JudgeScreen):
     SCREEN_TITLE = "Teams and rosters"
     HELP_TEXT = (
@@ -45,7 +41,7 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
     )
     BINDINGS = keymap.bindings("teams")
 
-    def __init__(self, parse_roster: RosterParser = _default_parser) -> None:
+    def __init__(self, parse_roster: RosterParser = parse_roster) -> None:
         super().__init__()
         self._want_player: int | None = None
         self.parse_roster = parse_roster  # runs in the import worker thread
