@@ -67,10 +67,9 @@ class Catalogs:
                 return found
         return self.gettext(message)
 
-    def __call__(self, context: str, message: str) -> str:
-        """The rule-message lookup (``rules.messages.Translate``): :meth:`pgettext`; a
-        count inside a message (``Count``) asks :meth:`ngettext` for its plural form."""
-        return self.pgettext(context, message)
+    #: the rule-message lookup (``rules.messages.Translate``); a count inside a message
+    #: (``Count``) asks :meth:`ngettext` for its plural form
+    __call__ = pgettext
 
 
 @functools.lru_cache(maxsize=4)

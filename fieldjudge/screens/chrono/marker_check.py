@@ -63,6 +63,7 @@ from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.dialogs.lineup import LineupScreen
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
+from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import DamagedFile, Refused
 from fieldjudge.services.paintball.chrono import (
     link_tolerance,
@@ -99,11 +100,7 @@ class MarkerCheckScreen(JudgeScreen):
         super().__init__()
         self.t = tournament
         self.game_id = game_id
-        try:
-            judge = str(self.app.judge)
-        except Exception:  # noqa: BLE001 - built outside a running app
-            judge = ""
-        self.service = MarkerCheckService(tournament, game_id, judge=judge)
+        self.service = MarkerCheckService(tournament, game_id, judge=self.app.judge)
         self.settings = tournament_settings(tournament)
         self.setup, self.state, self.game_log = self.service.state()
         self.game = tournament.game(game_id) or {}
@@ -124,7 +121,7 @@ class MarkerCheckScreen(JudgeScreen):
             # the verdict and every test (velocity, rate of fire, after release, an
             # interval not measured) are on screen, not below a feed (issue 25, item 7)
             with Vertical(id="mc-roster-pane"):
-                yield DataTable(id="mc-roster", cursor_type="row", zebra_stripes=True)
+                yield RowTable(id="mc-roster")
                 yield ChronoFeed(id="feed")
             # the player being checked stays named above the results, which scroll to
             # their verdict
@@ -185,21 +182,20 @@ class MarkerCheckScreen(JudgeScreen):
 
     def reload(self) -> None:
         self.setup, self.state, self.game_log = self.service.state()
-        table = self.query_one("#mc-roster", DataTable)
-        keep = table.cursor_row
-        table.clear()
-        for team in self.setup.teams:
-            for p in self.state.team_players(team):
-                table.add_row(
+        players = [(team, p) for team in self.setup.teams for p in self.state.team_players(team)]
+        self.query_one("#mc-roster", RowTable).refill(
+            (
+                (
                     self.names.get(team, team),
                     str(p.number),
                     Text(p.name, no_wrap=True, overflow="ellipsis"),
                     roster_result(p.marker_result, (team, p.number) in self.dq)
                     + (" · " + _("not in the line-up") if p.benched else ""),
-                    key=f"{team}|{p.number}",
                 )
-        if table.row_count:
-            table.move_cursor(row=min(max(keep, 0), table.row_count - 1))
+                for team, p in players
+            ),
+            [f"{team}|{p.number}" for team, p in players],
+        )
         self._render_checkins()
 
     def _render_checkins(self) -> None:
@@ -220,11 +216,10 @@ class MarkerCheckScreen(JudgeScreen):
         self.query_one("#mc-checkins", Static).update("\n".join(lines))
 
     def _row_player(self) -> tuple[str, int] | None:
-        table = self.query_one("#mc-roster", DataTable)
-        if not table.row_count:
+        key = self.query_one("#mc-roster", RowTable).cursor_key()
+        if key is None:
             return None
-        row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
-        team, number = str(row_key.value).split("|")
+        team, number = key.split("|")
         return team, int(number)
 
     def _row_team(self) -> str | None:
@@ -500,11 +495,8 @@ class MarkerCheckScreen(JudgeScreen):
 
 
 def open_marker_check(app, game_id: str) -> None:
-    """From the home screen: the marker check of the highlighted game."""
-    t = getattr(app, "tournament", None)
-    if t is None:
-        app.notify(_("Open or create a tournament first"), severity="warning")
-        return
+    """From the home screen (a tournament open): the marker check of the highlighted game."""
+    t = app.tournament
     try:
         # 31: a signed game's marker checks are closed: said, not opened
         why = MarkerCheckService(t, game_id).open_refusal()

@@ -188,7 +188,7 @@ class ProtocolScreen(JudgeScreen):
     # -- actions ------------------------------------------------------------------------
     @property
     def protocol(self) -> GameProtocol:
-        return GameProtocol(self.t, self.game_id, getattr(self.app, "judge", "") or "")
+        return GameProtocol(self.t, self.game_id, self.app.judge)
 
     def _do(self, act: Callable[[], object]) -> str:
         """Run one intent of the game's protocol; show its refusal (citing the section)

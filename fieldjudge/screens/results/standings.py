@@ -142,8 +142,9 @@ def refuse_second_export(app) -> bool:
     return True
 
 
-def export_flow(app, game_id: str | None = None, export: Exporter | None = None) -> None:
-    """Ask for format, folder and language, then export in a worker (see the module)."""
+def export_flow(app, export: Exporter | None = None) -> None:
+    """Ask for format, folder and language, then export the whole tournament in a worker
+    (see the module)."""
     t = app.tournament
     if t is None:
         app.notify(_("Open or create a tournament first"), severity="warning")
@@ -154,7 +155,6 @@ def export_flow(app, game_id: str | None = None, export: Exporter | None = None)
     if export is None:  # an app started without the exports (the command gives them)
         app.notify(_("Exports are not available here: use `fieldjudge export`"), severity="warning")
         return
-    scope = _("game") + f" {game_id}" if game_id else _("the whole tournament")
     origin = app.screen
 
     def check(v: Values) -> str | None:
@@ -164,7 +164,7 @@ def export_flow(app, game_id: str | None = None, export: Exporter | None = None)
             return _("Language: ru or en")
         if not v["out"]:
             return _("Name the output folder")
-        if "unplayed" in v and v["unplayed"].lower() not in YES_NO:
+        if v["unplayed"].lower() not in YES_NO:
             return _("Games not played: y or n")
         return None
 
@@ -172,21 +172,17 @@ def export_flow(app, game_id: str | None = None, export: Exporter | None = None)
         if not v or refuse_second_export(app):
             return
         out = Path(v["out"]).expanduser()
-        unplayed = YES_NO.get(str(v.get("unplayed", "n")).lower(), False)
-        start_export(app, origin, t.folder, out, v["format"], game_id, v["lang"], export, unplayed)
+        unplayed = YES_NO.get(v["unplayed"].lower(), False)
+        start_export(app, origin, t.folder, out, v["format"], v["lang"], export, unplayed)
 
     app.push_screen(
         FormScreen(
-            _("Export") + f": {scope}",
+            _("Export") + f": {_('the whole tournament')}",
             [
                 Field("format", _("Format: html, pdf, csv or json"), "html"),
                 Field("out", _("Output folder"), str(t.folder / "exports")),
                 Field("lang", _("Language of the documents (ru, en)"), "ru"),
-                *(
-                    []
-                    if game_id
-                    else [Field("unplayed", _("Also the games not played (y/n)"), "n")]
-                ),
+                Field("unplayed", _("Also the games not played (y/n)"), "n"),
             ],
             check,
         ),
@@ -218,7 +214,6 @@ def start_export(
     folder: Path,
     out: Path,
     fmt: str,
-    game_id: str | None,
     lang: str,
     run: Exporter,
     include_unplayed: bool,
@@ -274,7 +269,7 @@ def start_export(
             # the games not played only when asked for (an exporter without the option
             # is given none)
             more = {"include_unplayed": True} if include_unplayed else {}
-            written = run(folder, out, fmt, game_id, lang, progress=progress, **more)
+            written = run(folder, out, fmt, None, lang, progress=progress, **more)  # no game: all
         except _Cancelled:
             return
         except Exception as exc:  # noqa: BLE001 - every failure is shown as a message
