@@ -20,6 +20,7 @@ from fieldjudge.screens.dialogs.forms import (
     FormScreen,
     MessageScreen,
     Values,
+    choice,
     name_check,
     parse_check,
     typed,
@@ -72,10 +73,6 @@ SETTING_WORDS = {
     "per_round": "every round",
     "per_chase": "once a chase",
 }
-
-
-def choice(aliases: dict[str, str], text: str) -> str | None:
-    return aliases.get(text.strip().lower())
 
 
 def _num(text: str) -> float:

@@ -23,6 +23,7 @@ from fieldjudge.screens.dialogs.forms import (
     Field,
     FormScreen,
     Values,
+    choice,
     head_judge_form,
     typed,
 )
@@ -336,16 +337,16 @@ class ProtocolScreen(JudgeScreen):
         def check(vals: Values) -> str | None:
             if vals["absent"] not in ("1", "2", "12"):
                 return _("Absent: 1, 2 or 12 (both)")
-            if no_show_reason(vals["reason"]) is None:
+            if choice(_REASONS, vals["reason"]) is None:
                 return _("Reason: late or refused")
-            if no_show_cause(vals["cause"]) is None:
+            if choice(_CAUSES, vals["cause"]) is None:
                 return _("Caused by: team or organisers (32.03)")
             return None
 
         def run(values: Values) -> None:
             absent = [v.teams[int(c) - 1] for c in values["absent"]]
-            cause = no_show_cause(values["cause"]) or "team"
-            reason = no_show_reason(values["reason"]) or "late"
+            cause = choice(_CAUSES, values["cause"]) or "team"
+            reason = choice(_REASONS, values["reason"]) or "late"
             self.protocol.no_show(absent, reason, values["pin"], cause=cause)
 
         fields = [
@@ -419,6 +420,7 @@ class ProtocolScreen(JudgeScreen):
         head_judge_form(self.app, title, fields, check, lambda v: self._do(lambda: run(v)))
 
 
+#: 32.03: who caused a no-show, as typed (English or Russian) → the stored code
 _CAUSES = typed(
     {
         "team": ("team", "t", "команда", "к"),
@@ -434,16 +436,6 @@ _REASONS = typed(
         "refused": ("refused", "r", "отказ", "отказались"),
     }
 )
-
-
-def no_show_reason(text: str) -> str | None:
-    """32.01: why a team did not play, as typed (English or Russian), or None."""
-    return _REASONS.get(text.strip().lower())
-
-
-def no_show_cause(text: str) -> str | None:
-    """32.03: who caused a no-show, as typed (English or Russian), or None."""
-    return _CAUSES.get(text.strip().lower())
 
 
 OUTCOME_CODES = {"h": "flag_hang", "f": "flag_held", "d": "draw"}
