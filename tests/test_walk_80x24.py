@@ -61,6 +61,14 @@ def whole(
     return t.text()
 
 
+def settle(t: Terminal) -> None:
+    """Read the screen until it stops changing for 0.3 s (3 s at the most)."""
+    for _ in range(10):
+        before = t.text()
+        if not t.wait_until(lambda before=before: t.text() != before, 0.3):
+            return
+
+
 class Walk:
     def __init__(self, t: Terminal, folder: Path) -> None:
         self.t = t
@@ -69,10 +77,7 @@ class Walk:
 
     def capture(self, name: str) -> None:
         """The screen once it stops changing (a frame drawn in parts is not kept)."""
-        for _ in range(10):
-            before = self.t.text()
-            if not self.t.wait_until(lambda before=before: self.t.text() != before, 0.3):
-                break
+        settle(self.t)
         (self.folder / f"{name}.txt").write_text(self.t.text() + "\n", encoding="utf-8")
 
 
@@ -119,8 +124,12 @@ def choose(t: Terminal, *words: str, seconds: float = 40) -> None:
 
 
 def back_home(t: Terminal) -> None:
+    """Esc until the home screen shows, each Esc once the screen has settled: keys sent
+    while a screen is still being replaced are lost, and an Esc and the next key in one
+    read would be Alt+key."""
     for _ in range(4):
-        if t.wait_until(lambda: "синхронизация" in t.text() and "Турниры" in t.text(), 1.5):
+        settle(t)
+        if "синхронизация" in t.text() and "Турниры" in t.text():
             return
         t.press(ESC)
     whole(t, "Турниры", "синхронизация")
