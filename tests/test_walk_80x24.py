@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_e2e_pty import DOWN, ESC, Terminal, installed_app  # noqa: E402
-from test_tournament_day import row_below, styled, tab_to  # noqa: E402
+from test_tournament_day import game_rows, row_below, styled, tab_to  # noqa: E402
 
 UP = "\x1b[A"
 
@@ -79,16 +79,6 @@ class Walk:
         """The screen once it stops changing (a frame drawn in parts is not kept)."""
         settle(self.t)
         (self.folder / f"{name}.txt").write_text(self.t.text() + "\n", encoding="utf-8")
-
-
-def game_rows(t: Terminal) -> list[tuple[int, str, str]]:
-    """The games list's rows on the screen: (y, text, background of the time)."""
-    out = []
-    for y, line in enumerate(t.screen.display):
-        m = re.search(r"▎ (\d\d:\d\d)  ", line)
-        if m:
-            out.append((y, line, t.screen.buffer[y][m.start(1)].bg))
-    return out
 
 
 def cursor_y(t: Terminal) -> int | None:
