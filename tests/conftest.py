@@ -18,29 +18,34 @@ from tests.test_game_helpers import fake_clock, game_id
 settings.register_profile("no-deadline", deadline=None)
 settings.load_profile("no-deadline")
 
-# The modules that take tens of seconds of a worker each (the installed app in ptys, the
-# tamper suite's verify subprocesses, Syncthing, Chromium, the key storms): run first, the
-# longest first, so that pytest-xdist's workers (tools/test.sh: --dist worksteal) start
-# them at once and end together, instead of one worker still walking the 80x24 screens
-# alone when the others are done.
+# The modules that take tens of seconds of a worker each (the tamper suite's verify
+# subprocesses, the key storms, the installed app in ptys, Syncthing, Chromium), the
+# longest first, as timed one by one on a loaded machine: collected first, so that
+# pytest-xdist (tools/test.sh: --dist loadfile, in this order) hands them out first and
+# the short modules fill the workers at the end, instead of one worker still walking the
+# 80x24 screens alone when the others are done.
 FIRST = (
     "test_tamper.py",
-    "test_tournament_day.py",
-    "test_walk_80x24.py",
-    "test_results_screens.py",
-    "test_russian_codes.py",
     "test_monkey.py",
+    "test_results_screens.py",
+    "test_tournament_day.py",
+    "test_russian_codes.py",
+    "test_walk_80x24.py",
     "test_readme_commands.py",
-    "test_rules_table.py",
+    "test_game_pilot.py",
     "test_quidditch_screen.py",
-    "test_void_locked.py",
     "test_serve.py",
-    "test_sync_three.py",
-    "test_sync_syncthing.py",
-    "test_serve_browser.py",
-    "test_e2e_pty.py",
-    "test_ui_merge.py",
+    "test_crash.py",
+    "test_void_by_number.py",
+    "test_pilot_setup.py",
+    "test_chrono_screens.py",
     "test_ui_russian.py",
+    "test_void_locked.py",
+    "test_sync_three.py",
+    "test_serve_browser.py",
+    "test_ui_merge.py",
+    "test_sync_syncthing.py",
+    "test_e2e_pty.py",
 )
 
 
