@@ -3,6 +3,7 @@ worker thread with a progress bar while the screen keeps taking keys (issue 10, 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from pathlib import Path
 
@@ -82,6 +83,18 @@ async def open_import(app, pilot, screen: TeamsScreen | None, path: Path) -> Non
     await pilot.press("enter")
 
 
+@contextlib.asynccontextmanager
+async def importing(folder: Path, path: Path, screen: TeamsScreen):
+    """The app on the tournament at ``folder``, the import of ``path`` started from the
+    teams screen ``screen`` by keys: (app, pilot, the players before)."""
+    app = make_app(folder.parent, folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        before = len(app.tournament.players())
+        await open_import(app, pilot, screen, path)
+        yield app, pilot, before
+
+
 async def test_one_megabyte_roster_imports_with_progress_and_keys_still_work(
     demo_folder: Path, tmp_path: Path
 ) -> None:
@@ -91,12 +104,8 @@ async def test_one_megabyte_roster_imports_with_progress_and_keys_still_work(
     lines = path.read_bytes().count(b"\n")
     parser = HeldParser(report_first=True)
 
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        before = len(app.tournament.players())
-        screen = TeamsScreen(parse_roster=parser)
-        await open_import(app, pilot, screen, path)
+    screen = TeamsScreen(parse_roster=parser)
+    async with importing(demo_folder, path, screen) as (app, pilot, before):
 
         def bar() -> ProgressBar | None:
             found = screen.query("#csv-progress")
@@ -128,11 +137,7 @@ async def test_a_ten_megabyte_file_is_refused_with_a_message(
     with big.open("wb") as f:
         f.write(b"team,number,name,captain\n")
         f.truncate(10_000_000)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        before = len(app.tournament.players())
-        await open_import(app, pilot, TeamsScreen(), big)
+    async with importing(demo_folder, big, TeamsScreen()) as (app, pilot, before):
         want = (
             "the file is 9765 KB, more than the 1024 KB a roster or schedule can be; "
             "is it the right file?"
@@ -149,11 +154,7 @@ async def test_a_huge_field_lists_its_line_and_imports_nothing(
         "team,number,name,captain\nЛисы,1,Анна,да\nЛисы,2," + "Б" * 150_000 + ",нет\n",
         encoding="utf-8",
     )
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        before = len(app.tournament.players())
-        await open_import(app, pilot, TeamsScreen(), bad)
+    async with importing(demo_folder, bad, TeamsScreen()) as (app, pilot, before):
         await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the bad rows")
         assert app.screen.body == (
             "line 3: a field is longer than 131072 characters; the rest of the file was not read"
@@ -199,12 +200,8 @@ async def test_esc_during_an_import_says_nothing_was_imported(
     write_roster(path, 20_000)
     parser = HeldParser(report_first=False)
 
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        before = len(app.tournament.players())
-        screen = TeamsScreen(parse_roster=parser)
-        await open_import(app, pilot, screen, path)
+    screen = TeamsScreen(parse_roster=parser)
+    async with importing(demo_folder, path, screen) as (app, pilot, before):
         await wait_for(pilot, lambda: parser.held.is_set() and screen.importing, "the worker")
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, TeamsScreen), "back home")
