@@ -7,16 +7,17 @@ import random
 from datetime import date
 from pathlib import Path
 
-from fieldjudge.services.demo import create_demo
+from demo_template import open_demo_copy
+
 from fieldjudge.services.demo_history import Script, play
 
 DAY = date(2026, 5, 16)
 
 
-def demo(folder: Path, lock: bool = False):
-    t = create_demo(Path(folder), day=DAY, lock=lock)
-
-    return t
+def demo(folder: Path, lock: bool = False, config: Path | None = None):
+    """The demo (dated DAY) at ``folder``, open, for the laptop of the config folder
+    ``config`` (default: this test's)."""
+    return open_demo_copy(Path(folder), DAY, lock, config)
 
 
 def finished_game(t, index: int = 4, kind: str = "hang", seed: int = 7) -> str:

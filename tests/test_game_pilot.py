@@ -5,33 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.game.dialogs import InspectionDialog
 from fieldjudge.screens.game.widgets import EventLogView
 from tests.screen_text import screen_text
 from tests.test_game_helpers import (
-    fake_clock,
-    game_id,
     game_screen,
     keys,
     reopened_state,
     state_key,
     wait_for,
 )
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """The game clock, advanced by hand."""
-    return fake_clock(monkeypatch)
-
-
-@pytest.fixture
-def gid(demo_folder: Path) -> str:
-    """A scheduled demo game that has not been played."""
-    return game_id(demo_folder)
 
 
 def roster(screen, side: str) -> list[int]:

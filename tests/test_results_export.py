@@ -38,8 +38,10 @@ def text_of(html: str) -> str:
 
 @pytest.fixture(scope="module")
 def tour(tmp_path_factory):
+    """The demo, for a laptop of its own (no test's config folder is set yet for a module's
+    fixture: the user's own would be used)."""
     folder = tmp_path_factory.mktemp("exp") / "cup"
-    t = demo(folder)
+    t = demo(folder, config=folder.parent / "config")
     yield t
     t.close()
 

@@ -24,7 +24,17 @@ from test_chrono_screens import _ingame, _running_game, inject, next_game, open_
 from test_csv_import_pilot import notes, open_import
 from test_export_paper import html_text
 from test_game_helpers import wait_for
-from test_tamper import base, cup, events_of, laptop_label, pit_of, rechain, signed_game, tables  # noqa: F401
+from test_tamper import (  # noqa: F401
+    base,
+    cup,
+    events_of,
+    home_of,
+    laptop_label,
+    pit_of,
+    rechain,
+    signed_game,
+    tables,
+)
 from textual.widgets import Input
 
 from fieldjudge import i18n
@@ -694,35 +704,10 @@ async def test_21_25_the_app_home_row_and_title_read_the_fault_in_russian(
 ) -> None:
     """The app in Russian (Pilot): the tampered game's row and the tournament's title say
     «ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: …» in Russian words, naming the laptop."""
-    from textual.widgets import DataTable, Static
-
     gid, seq = _tampered(cup)
     laptop = LaptopKeys.load_or_create().name
-    app = make_app(cup.parent, cup, lang="ru")
-    try:
-        async with app.run_test(size=(200, 40)) as pilot:
-
-            def table() -> DataTable:
-                return app.screen.query_one("#games", DataTable)
-
-            await wait_for(
-                pilot,
-                lambda: (
-                    app.tournament is not None
-                    and table().row_count > 0
-                    and "…" not in [str(c) for c in table().get_column_at(4)]
-                ),
-                "every state shown",
-            )
-            title = ""
-            for _ in range(20):  # the check of tournament.json runs after the first frame
-                await pilot.pause()
-                title = str(app.screen.query_one("#tournament-title", Static).render())
-                if "ПОВРЕЖДЕНО" in title:
-                    break
-            row = str(table().get_row(gid)[4])  # the state column
-    finally:
-        i18n.set_language("en")
+    rows, title = await home_of(cup, lang="ru", title_says="ПОВРЕЖДЕНО")
+    row = rows[gid][4]  # the state column
     assert row.startswith("ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: "), row
     assert f"событие №{seq} (подпись капитана, ноутбук «{laptop}»" in row, row
     assert "ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: tournament.json: изменён после подписи" in title, title
