@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from datetime import date
 from pathlib import Path
 
@@ -17,6 +19,13 @@ from tests.test_game_helpers import fake_clock, game_id
 # correct property when the machine is busy (a 0.1 ms example took 352 ms under load).
 settings.register_profile("no-deadline", deadline=None)
 settings.load_profile("no-deadline")
+
+# Before any fixture runs (module- and session-scoped ones too, which the per-test
+# isolation below does not reach), this laptop's config and data folders are the run's
+# own: a test never writes the tester's real key, pinned head judges or chronograph.
+_RUN = Path(tempfile.mkdtemp(prefix="fieldjudge-tests-"))
+os.environ["FIELDJUDGE_CONFIG"] = str(_RUN / "config")
+os.environ["FIELDJUDGE_DATA"] = str(_RUN / "data")
 
 # The modules that take tens of seconds of a worker each (the tamper suite's verify
 # subprocesses, the key storms, the installed app in ptys, Syncthing, Chromium), the
