@@ -1,6 +1,6 @@
-"""Fakes for tests (and the benchmarks, through ``sys.path``): a paintball log builder that
-fills id, seq, wall_time and the hash chain (the start time is an argument and time
-advances only as the caller says), and a clock for a game session."""
+"""Fakes for tests (and the benchmarks, through ``sys.path``): an event's stored document, a
+paintball log builder that fills id, seq, wall_time and the hash chain (the start time is an
+argument and time advances only as the caller says), and a clock for a game session."""
 
 from __future__ import annotations
 
@@ -11,6 +11,28 @@ from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 
 DEFAULT_START = datetime(2026, 5, 16, 10, 0, 0, tzinfo=UTC)
+
+
+def event_doc(e: Event) -> dict[str, Any]:
+    """The document an event is stored as, the signatures only where it has them."""
+    doc: dict[str, Any] = {
+        "id": e.id,
+        "seq": e.seq,
+        "type": e.type,
+        "game_clock_ms": e.game_clock_ms,
+        "wall_time": e.wall_time,
+        "judge": e.judge,
+        "data": dict(e.data),
+        "prev_hash": e.prev_hash,
+        "hash": e.hash,
+    }
+    if e.sig is not None:
+        doc["sig"] = e.sig
+        doc["signer"] = e.signer
+    if e.hj_sig is not None:
+        doc["hj_sig"] = e.hj_sig
+        doc["hj_key"] = e.hj_key
+    return doc
 
 
 class LogBuilder:
