@@ -39,13 +39,15 @@ __all__ = [
     "Progress",
     "game_stem",
     "logged_games",
+    "no_progress",
     "played_games",
     "run_export",
     "tournament_stem",
 ]
 
 
-def _no_progress(done: int, total: int) -> None:
+def no_progress(done: int, total: int) -> None:
+    """A :data:`Progress` that shows nothing."""
     pass
 
 
@@ -74,7 +76,7 @@ def run_export(
     overwrite: bool = False,
     now: datetime | None = None,
     delimiter: str | None = None,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
     include_unplayed: bool = False,
     stamp: str = "",
     verify: Callable[[], str] | None = None,

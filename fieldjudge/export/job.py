@@ -4,10 +4,9 @@ export`` does (no lock, no backup), exports, and closes that view."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from fieldjudge.export import run_export
+from fieldjudge.export import Progress, no_progress, run_export
 from fieldjudge.i18n import load, rule_text
 from fieldjudge.rules.messages import joined
 from fieldjudge.services import TournamentService
@@ -47,7 +46,7 @@ def export_folder(
     fmt: str,
     game_id: str | None = None,
     lang: str = "ru",
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress = no_progress,
     include_unplayed: bool = False,
 ) -> list[Path]:
     """Export one game or the whole tournament of ``folder`` into ``out_dir``; returns the
@@ -63,16 +62,6 @@ def export_folder(
         return ""
 
     try:
-        if progress is None:
-            return run_export(
-                t,
-                Path(out_dir),
-                fmt,
-                game_id,
-                lang,
-                include_unplayed=include_unplayed,
-                verify=verified,
-            )
         return run_export(
             t,
             Path(out_dir),

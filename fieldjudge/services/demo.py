@@ -13,6 +13,7 @@ from fieldjudge.services.opening import create_tournament
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust.head_judge import DEFAULT_PARAMS, DEMO_PASSPHRASE, ScryptParams
 from fieldjudge.settings import DEFAULTS
+from fieldjudge.store.storage import free_path
 
 TEAMS = {
     "Медведи": [
@@ -121,9 +122,4 @@ def create_demo(
 
 def fresh_demo_folder(data_dir: Path) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    folder = Path(data_dir) / f"demo-{stamp}"
-    n = 2
-    while folder.exists():
-        folder = Path(data_dir) / f"demo-{stamp}-{n}"
-        n += 1
-    return folder
+    return free_path(Path(data_dir) / f"demo-{stamp}")
