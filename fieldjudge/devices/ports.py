@@ -11,16 +11,6 @@ from dataclasses import dataclass
 
 from serial.tools import list_ports
 
-__all__ = [
-    "BAUDS",
-    "DEFAULT_BAUD",
-    "DeviceId",
-    "PortInfo",
-    "list_chrono_ports",
-    "by_id_names",
-    "identify_port",
-]
-
 BAUDS: tuple[int, ...] = (1200, 4800, 9600, 19200, 38400, 57600, 115200)
 DEFAULT_BAUD = 9600
 # Factory defaults seen in chrono-protocols.md, shown as hints next to the baud picker.

@@ -42,8 +42,6 @@ import serial
 from .parsers import MAX_BUFFER, PLAUSIBLE_FPS, Decoder, Garbled, Reading
 from .ports import DeviceId, identify_port
 
-__all__ = ["Status", "ChronoReader", "ChronoOpenError", "Item"]
-
 CONNECTED = "connected"
 DISCONNECTED = "disconnected"
 RECONNECTING = "reconnecting"

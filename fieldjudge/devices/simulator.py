@@ -23,19 +23,6 @@ import tty
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-__all__ = [
-    "Chunk",
-    "PtyChrono",
-    "load_recording",
-    "save_recording",
-    "encode_frame",
-    "encode_be",
-    "generate_stream",
-    "marker_shots",
-    "marker_stream",
-    "play",
-]
-
 Chunk = tuple[float, bytes]  # (delay before writing, bytes)
 
 GEN_FORMATS = ("plain", "stalker-a", "decatur", "stalker-be")

@@ -55,27 +55,6 @@ from typing import Any
 from fieldjudge.rules.messages import Measured, Phrase, RuleMessage, joined, phrase, rule
 from fieldjudge.rules.paintball.chrono import judged_fps
 
-__all__ = [
-    "DEFAULTS",
-    "PASS",
-    "FAIL",
-    "NOT_DONE",
-    "Shot",
-    "Interval",
-    "TestResult",
-    "MarkerCheck",
-    "ReadingAnalysis",
-    "TimingTolerance",
-    "acceptance_item",
-    "check_marker",
-    "analyze_readings",
-    "min_interval",
-    "intervals",
-    "unknown_intervals",
-    "timing_tolerance",
-    "timing_tolerance_ms",
-]
-
 ACCEPTANCE_ITEMS = ("foreign_object", "loose_parts", "toolless_adjuster")  # 19.03
 MODES_OK = "ok"  # 19.04; None = not checked yet
 MODES_FORBIDDEN = "forbidden"

@@ -43,14 +43,6 @@ from collections.abc import Iterable
 from fieldjudge.rules.confusables import name_skeleton
 from fieldjudge.rules.messages import Phrase
 
-__all__ = [
-    "MAX_NAME_CHARS",
-    "BIDI_CONTROLS",
-    "clean_name",
-    "confusable_with",
-    "name_problem",
-]
-
 MAX_NAME_CHARS = 40
 
 BIDI_CONTROLS = frozenset(

@@ -59,9 +59,6 @@ NUMBERS = [7, 11, 23, 42, 77]
 SLOT = timedelta(minutes=20)  # 7:00 game + 12 min (32.03) + a minute to change over
 
 
-__all__ = ["DEMO_PASSPHRASE", "create_demo", "fresh_demo_folder"]
-
-
 def round_robin(names: list[str], rounds: int) -> list[list[tuple[str, str]]]:
     """Circle method: each round pairs every team once."""
     ring = list(names)

@@ -169,13 +169,3 @@ def conflict_texts(kind: str, field: str, other: str, team: str = "") -> dict[st
             msg = cat.gettext("CONFLICT: {team} plays two games at once (the other: {game})")
         out[lang] = msg.format(field=field, game=other, team=team)
     return out
-
-
-__all__ = [
-    "EVENT_WORDS",
-    "conflict_texts",
-    "event_line",
-    "event_texts",
-    "hangs_judged",
-    "player_words",
-]

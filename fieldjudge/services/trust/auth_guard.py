@@ -89,6 +89,3 @@ class SecretGuard:
         unlocked = HeadJudgeKey.unlock(record, passphrase, pinned_public_key)
         self.record_success(now)
         return unlocked
-
-
-__all__ = ["FAILURE", "MustWait", "SecretGuard"]

@@ -14,36 +14,16 @@ from fieldjudge.rules.paintball import disqualified_in, fold
 from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.trust.checks import (
-    Context,
     FileReport,
     Verifier,
     event_faults,
-    files_of,
     lock_faults,
-    read_log,
-    verify_decision,
-    verify_tournament,
 )
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
 from fieldjudge.store.tournament import snapshot_tournament
 from fieldjudge.store.validate import validate_data
-
-__all__ = [
-    "Context",
-    "FileReport",
-    "Verifier",
-    "files_of",
-    "rules_faults",
-    "verify_decision",
-    "read_log",
-    "verify_file",
-    "verify_folder",
-    "verify_report",
-    "verify_on_this_laptop",
-    "verify_tournament",
-]
 
 
 def rules_faults(
