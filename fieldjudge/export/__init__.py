@@ -40,7 +40,6 @@ __all__ = [
     "game_stem",
     "logged_games",
     "no_progress",
-    "played_games",
     "run_export",
     "tournament_stem",
 ]
@@ -54,17 +53,6 @@ def no_progress(done: int, total: int) -> None:
 def logged_games(t) -> list[dict]:
     """Scheduled games that have a log (something was recorded), in schedule order."""
     return [g for g in t.games() if t.game_path(g["id"]).exists()]
-
-
-def played_games(t, include_unplayed: bool = False) -> list[dict]:
-    """Scheduled games that have a log (something was recorded), without the games not
-    played (a log, but no check-in, start or no-show: no result, never a draw; 30.01, 32)
-    unless ``include_unplayed``. (A whole export does not ask this first: its one pass
-    over the logged games tells them apart, see :mod:`fieldjudge.export.game_pass`.)"""
-    logged = logged_games(t)
-    if include_unplayed:
-        return logged
-    return [g for g in logged if not t.game_summary(g["id"]).get("not_played")]
 
 
 def run_export(
