@@ -29,8 +29,6 @@ class PortInfo:
     by_id: str | None  # /dev/serial/by-id/usb-FTDI_... when present (Linux)
     description: str
     usb: bool  # a USB adapter (has a USB vendor id)
-    vid: int | None = None
-    pid: int | None = None
     serial_number: str | None = None
 
     @property
@@ -44,10 +42,6 @@ class PortInfo:
     def open_path(self) -> str:
         """The path to open: the by-id name survives re-enumeration (ttyUSB0 → ttyUSB1)."""
         return self.by_id or self.device
-
-    @property
-    def identity(self) -> DeviceId:
-        return DeviceId(self.by_id, self.serial_number, self.description)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +127,6 @@ def list_chrono_ports(include_links: bool = False) -> list[PortInfo]:
                 description=(p.description if p.description and p.description != "n/a" else "")
                 or (p.product or p.manufacturer or ""),
                 usb=p.vid is not None,
-                vid=p.vid,
-                pid=p.pid,
                 serial_number=p.serial_number,
             )
         )
