@@ -2,16 +2,11 @@
 
 from datetime import timedelta
 
-from fakes import DEFAULT_START, LogBuilder, demo_setup
+from fakes import DEFAULT_START, LogBuilder, clock_elapsed_ms, demo_setup
 
-from fieldjudge.rules.paintball import (
-    clock_elapsed_ms,
-    clock_remaining_ms,
-    clock_run_out,
-    fold,
-    format_clock,
-)
+from fieldjudge.rules.paintball import clock_run_out, fold
 from fieldjudge.rules.paintball.clock import parse_wall
+from fieldjudge.rules.timefmt import format_time_left
 
 
 def test_clock_runs_from_start_wall_time_after_restart():
@@ -21,7 +16,7 @@ def test_clock_runs_from_start_wall_time_after_restart():
     # the app restarts 95 s later: only the log and the wall clock are known
     now = DEFAULT_START + timedelta(seconds=95)
     assert clock_elapsed_ms(st, now) == 95_000
-    assert clock_remaining_ms(st, now) == 420_000 - 95_000
+    assert st.clock.length_ms - clock_elapsed_ms(st, now) == 420_000 - 95_000
     assert clock_elapsed_ms(log.events, now) == 95_000
 
 
@@ -55,7 +50,7 @@ def test_clock_clamped_at_game_length_and_runs_out():
     assert not clock_run_out(st, DEFAULT_START + timedelta(seconds=419))
     late = DEFAULT_START + timedelta(minutes=30)
     assert clock_elapsed_ms(st, late) == 420_000
-    assert clock_remaining_ms(st, late) == 0
+    assert st.clock.length_ms - clock_elapsed_ms(st, late) == 0
     assert clock_run_out(st, late)
 
 
@@ -81,8 +76,8 @@ def test_game_end_by_clock_sets_end_time_to_game_length():
 
 
 def test_format_clock_and_parse_wall():
-    assert format_clock(420_000) == "7:00"
-    assert format_clock(59_001) == "1:00"
-    assert format_clock(0) == "0:00"
+    assert format_time_left(420_000) == "7:00"
+    assert format_time_left(59_001) == "1:00"
+    assert format_time_left(0) == "0:00"
     assert parse_wall("2026-05-16T10:00:00Z") == DEFAULT_START
     assert parse_wall("2026-05-16T10:00:00") == DEFAULT_START

@@ -2,13 +2,12 @@
 
 from datetime import timedelta
 
-from fakes import LogBuilder, demo_setup, ref
+from fakes import LogBuilder, clock_elapsed_ms, demo_setup, ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from fieldjudge.rules.paintball import (
     Settings,
-    clock_elapsed_ms,
     fold,
     game_result,
     no_show_result,

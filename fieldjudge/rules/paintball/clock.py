@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from fieldjudge.rules.events import Event, effective
 from fieldjudge.rules.paintball import events as ev
-from fieldjudge.rules.paintball.model import ClockState
-from fieldjudge.rules.timefmt import format_time_left
+from fieldjudge.rules.paintball.model import ClockState, GameState
 
 
 def parse_wall(text: str) -> datetime:
@@ -50,41 +48,10 @@ def clock_from_events(events: Iterable[Event], length_ms: int) -> ClockState:
     return clock
 
 
-def _clock_of(obj: Any, game_length_ms: int | None) -> ClockState:
-    if isinstance(obj, ClockState):
-        return obj
-    clock = getattr(obj, "clock", None)
-    if isinstance(clock, ClockState):
-        return clock
-    return clock_from_events(obj, game_length_ms if game_length_ms is not None else 420_000)
-
-
-def clock_elapsed_ms(
-    state_or_events: Any, now_wall: datetime | str, game_length_ms: int | None = None
-) -> int:
-    """Elapsed game time now. Accepts a GameState, a ClockState or a list of events."""
-    return elapsed_at(_clock_of(state_or_events, game_length_ms), now_wall)
-
-
-def clock_remaining_ms(
-    state_or_events: Any, now_wall: datetime | str, game_length_ms: int | None = None
-) -> int:
-    clock = _clock_of(state_or_events, game_length_ms)
-    return clock.length_ms - elapsed_at(clock, now_wall)
-
-
-def clock_run_out(state_or_events: Any, now_wall: datetime | str) -> bool:
+def clock_run_out(state: GameState, now_wall: datetime | str) -> bool:
     """True when the clock is running and shows 0:00: the screen appends
     ``game_end`` {reason: "clock"} with game_clock_ms = the game length."""
-    clock = _clock_of(state_or_events, None)
-    if not clock.running:
-        return False
-    phase = getattr(state_or_events, "phase", None)
-    if phase is not None and phase != "running":
+    clock = state.clock
+    if not clock.running or state.phase != "running":
         return False
     return elapsed_at(clock, now_wall) >= clock.length_ms
-
-
-def format_clock(ms: int) -> str:
-    """The countdown m:ss (reaches 0:00 only when time is really out): see ``timefmt``."""
-    return format_time_left(ms)

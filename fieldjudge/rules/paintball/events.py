@@ -3,7 +3,7 @@
 Every judge action in a game becomes one :class:`fieldjudge.rules.events.Event` whose
 ``type`` is one of the constants below. A player is always named by ``team`` (team id, str)
 and ``number`` (shirt number, int). ``game_clock_ms`` of an event is the elapsed game time
-when it happened (the screen computes it with :func:`..clock.clock_elapsed_ms`).
+when it happened (the screen computes it with :func:`..clock.elapsed_at`).
 
 Corrections are ``void`` events (``data: target, reason``), handled by ``effective()``.
 Unknown types are ignored by the fold (other screens may log their own events in the file).
