@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
-from fieldjudge.rules.paintball.clock import clock_from_events, elapsed_at
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 
 DEFAULT_START = datetime(2026, 5, 16, 10, 0, 0, tzinfo=UTC)
@@ -86,13 +85,6 @@ def demo_setup(settings: Any = None, team_a: str = "red", team_b: str = "blue") 
         for t in (team_a, team_b)
     }
     return GameSetup("g1", team_a, team_b, rosters, settings or Settings())
-
-
-def clock_elapsed_ms(state_or_events: Any, now: datetime) -> int:
-    """Elapsed game time at ``now`` of a folded game, or of its events (clock events only,
-    a 7-minute game)."""
-    clock = getattr(state_or_events, "clock", None) or clock_from_events(state_or_events, 420_000)
-    return elapsed_at(clock, now)
 
 
 def ref(team: str, number: int) -> dict[str, Any]:

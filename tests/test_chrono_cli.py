@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from fieldjudge.commands.chrono import chrono
 from fieldjudge.devices.reader import ChronoReader
-from fieldjudge.devices.simulator import PtyChrono, generate_stream, play
+from fieldjudge.devices.simulator import PtyChrono, marker_shots, marker_stream, play
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals are POSIX")
 
@@ -63,7 +63,7 @@ def test_listen_prints_json_lines_and_exits_cleanly_on_sigint():
         )
         feeder = threading.Thread(
             target=play,
-            args=(sim, generate_stream(286, 2, 20, "plain", random.Random(7))),
+            args=(sim, marker_stream(marker_shots(286, 2, rng=random.Random(7)), "plain")),
             kwargs={"cancelled": stop.is_set},
             daemon=True,
         )

@@ -2,7 +2,7 @@
 
 from datetime import timedelta
 
-from fakes import LogBuilder, clock_elapsed_ms, demo_setup, ref
+from fakes import LogBuilder, demo_setup, ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
@@ -14,6 +14,7 @@ from fieldjudge.rules.paintball import (
     refusal,
     standings,
 )
+from fieldjudge.rules.paintball.clock import elapsed_at
 from fieldjudge.rules.paintball.reasons import BEFORE_START_REASONS, DIRECT_REASONS
 from fieldjudge.rules.paintball.scoring import GameResult
 from fieldjudge.rules.paintball.state import step
@@ -208,7 +209,7 @@ def test_23_03_flag_hang_ends_game_at_touch_time(capture_at, carry, check_wait, 
     st = fold(SETUP, log.events)
     assert st.end_reason == "flag_hang" and st.hang_team == B
     assert st.end_ms == touch.game_clock_ms == capture_at + carry
-    assert clock_elapsed_ms(st, log.wall + timedelta(hours=2)) == capture_at + carry
+    assert elapsed_at(st.clock, log.wall + timedelta(hours=2)) == capture_at + carry
 
 
 @PROPS
@@ -294,8 +295,7 @@ def test_clock_across_restart_counts_only_running_time(segments, tail):
         log.add("clock_resume")
     now = log.wall + timedelta(milliseconds=tail)
     expected = min(LENGTH, running + tail)
-    assert clock_elapsed_ms(fold(SETUP, log.events), now) == expected
-    assert clock_elapsed_ms(log.events, now) == expected
+    assert elapsed_at(fold(SETUP, log.events).clock, now) == expected
 
 
 @PROPS
