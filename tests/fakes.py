@@ -1,9 +1,11 @@
 """Fakes for tests (and the benchmarks, through ``sys.path``): an event's stored document, a
 paintball log builder that fills id, seq, wall_time and the hash chain (the start time is an
-argument and time advances only as the caller says), and a clock for a game session."""
+argument and time advances only as the caller says), a clock for a game session and a chrono
+reader's thread."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -103,3 +105,10 @@ class FakeClock:
 
     def advance(self, ms: int) -> None:
         self.t += timedelta(milliseconds=ms)
+
+
+def start_reader(reader: Any) -> threading.Thread:
+    """Run a chrono reader's loop on a daemon thread, as the app's worker does."""
+    th = threading.Thread(target=reader.run, name="chrono-reader", daemon=True)
+    th.start()
+    return th

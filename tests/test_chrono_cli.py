@@ -14,6 +14,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from fakes import start_reader
 
 from fieldjudge.commands.chrono import chrono
 from fieldjudge.devices.reader import ChronoReader
@@ -110,7 +111,7 @@ def test_simulate_prints_its_port_and_plays():
         path = read_lines(proc, 1)[0]
         assert os.path.islink(path)
         reader = ChronoReader(path, on_item=items.append)
-        th = reader.start_thread()
+        th = start_reader(reader)
         end = time.monotonic() + 8
         while sum(hasattr(i, "fps") for i in items) < 3:
             assert time.monotonic() < end, items

@@ -13,7 +13,6 @@ from fieldjudge.rules.marker_check import (
     analyze_readings,
     check_marker,
     timing_tolerance,
-    timing_tolerance_ms,
 )
 
 
@@ -140,7 +139,7 @@ def test_20_02_in_game_analysis():
 
 def test_timing_tolerance():
     # 7-byte "287.4\r\n" at 9600 baud: 7.3 ms on the wire + 16 ms FTDI latency timer
-    assert timing_tolerance_ms(9600, 7) == 23.3
+    assert timing_tolerance(9600, 7).delay_ms == 23.3
     tol = timing_tolerance(1200, 7, latency_timer_ms=1)
     assert tol.frame_ms == 58.3 and tol.interval_ms == 1 and tol.delay_ms == 59.3
     assert "±" in tol.describe()

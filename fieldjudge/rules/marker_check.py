@@ -207,18 +207,6 @@ def intervals(
     return out
 
 
-def min_interval(
-    readings: Iterable[Any], max_uncertainty_ms: float = DEFAULTS["timing_uncertainty_ms"]
-) -> tuple[float, int] | None:
-    """The shortest measured interval between consecutive shots in ms, and the index of the
-    later shot (readings sorted by time).  None when no interval was measured."""
-    best: tuple[float, int] | None = None
-    for iv in intervals(readings, max_uncertainty_ms):
-        if iv.ms is not None and (best is None or iv.ms < best[0]):
-            best = (iv.ms, iv.index)
-    return best
-
-
 def unknown_intervals(
     readings: Iterable[Any], max_uncertainty_ms: float = DEFAULTS["timing_uncertainty_ms"]
 ) -> int:
@@ -491,12 +479,3 @@ def timing_tolerance(
         raise ValueError("baud must be > 0 and frame_len >= 0")
     frame_ms = round(frame_len * bits_per_byte * 1000.0 / baud, 1)
     return TimingTolerance(frame_ms, float(latency_timer_ms), float(message_period_ms))
-
-
-def timing_tolerance_ms(
-    baud: int, frame_len: int, latency_timer_ms: float = 16.0, message_period_ms: float = 0.0
-) -> float:
-    """Worst-case lag of a host timestamp behind the shot, in ms: frame transmission time at
-    `baud` (8N1) + adapter latency timer + message period.  E.g. a 7-byte ``287.4\\r\\n`` at
-    9600 baud through an FTDI at its default 16 ms: 7.3 + 16 = 23.3 ms."""
-    return timing_tolerance(baud, frame_len, latency_timer_ms, message_period_ms).delay_ms

@@ -188,9 +188,6 @@ class QuidditchSession:
             return self.folder / f"round-{n}-passes-{first}.txt"
         return self.post_path(event.data["round_no"])
 
-    def posts(self) -> list[tuple[int, str]]:
-        return [(e.data["round_no"], e.data["post"]) for e in self.effective_rounds()]
-
     def passes_resolved(self) -> list[str]:
         """0, 5: the passers whose pass of the round being entered is already resolved."""
         return list(self.state.passes_resolved)
