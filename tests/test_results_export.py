@@ -7,12 +7,10 @@ import csv
 import io
 from datetime import timedelta
 from html.parser import HTMLParser
-from pathlib import Path
 
-import orjson
 import pytest
 from click.testing import CliRunner
-from results_fixtures import demo
+from results_fixtures import demo, import_bundle
 
 from fieldjudge.cli import main
 from fieldjudge.export import run_export
@@ -20,9 +18,6 @@ from fieldjudge.export.names import safe_name
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results
 from fieldjudge.store import Refused, bundle
-from fieldjudge.store.anchors import HEADS_FILE, LAPTOP_FILE, SIG_FILE
-from fieldjudge.store.storage import atomic_write_bytes
-from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE
 
 
 class Text(HTMLParser):
@@ -85,38 +80,6 @@ def test_all_protocols_standings_csv_bom(tour, tmp_path):
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))  # Russian
     assert len(rows) == 1 + 8 + 2  # and a blank row, then which games are counted
     assert {r[2] for r in rows[1:9]} == set(tour.team_names().values())
-
-
-def import_bundle(path: Path, dest: Path) -> Path:
-    """Rebuild the tournament folder of an export in ``dest`` (which must not hold one)."""
-    data = bundle.load_bundle(path)
-    dest = Path(dest)
-    if (dest / TOURNAMENT_FILE).exists():
-        raise FileExistsError(f"{dest} already holds a tournament")
-    for sub in ("games", "quidditch", "exports", "backups", ".cache"):
-        (dest / sub).mkdir(parents=True, exist_ok=True)
-    for sub in bundle.LOG_FOLDERS:
-        for key, doc in (data.get(sub) or {}).items():
-            name = Path(key).name  # never a path outside the folder
-            atomic_write_bytes(dest / sub / f"{name}.json", orjson.dumps(bundle.doc_to_log(doc)))
-    for lid, entry in (data.get("laptops") or {}).items():
-        if not isinstance(entry, dict):
-            continue
-        lap = dest / "laptops" / Path(str(lid)).name
-        lap.mkdir(parents=True, exist_ok=True)
-        if isinstance(entry.get("laptop"), dict):
-            atomic_write_bytes(lap / LAPTOP_FILE, orjson.dumps(entry["laptop"]))
-        if entry.get("heads"):
-            atomic_write_bytes(lap / HEADS_FILE, str(entry["heads"]).encode())
-        for gid, doc in (entry.get("marker_checks") or {}).items():
-            if isinstance(doc, dict):
-                (lap / MARKER_DIR).mkdir(exist_ok=True)
-                log = orjson.dumps(bundle.doc_to_log(doc))
-                atomic_write_bytes(lap / MARKER_DIR / f"{Path(str(gid)).name}.json", log)
-    if isinstance(data.get("tournament_sig"), dict):
-        atomic_write_bytes(dest / SIG_FILE, orjson.dumps(data["tournament_sig"]))
-    atomic_write_bytes(dest / TOURNAMENT_FILE, orjson.dumps(data["tournament"]))
-    return dest
 
 
 def test_json_round_trips(tour, tmp_path):
