@@ -34,7 +34,7 @@ from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
 from fieldjudge.devices.reader import DISCONNECTED, ChronoReader, Status, errno_code
 from fieldjudge.devices.simulator import PtyChrono
 from fieldjudge.export import html, pdf, run_export
-from fieldjudge.export.job import export_faults, stamp_text
+from fieldjudge.export.job import stamp_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import VOID
 from fieldjudge.rules.messages import Count, rule
@@ -554,7 +554,7 @@ def test_21_25_verify_faults_read_russian_in_verify_row_stamp_and_pit(cup: Path)
         found["title"] = russian_leftovers(title, laptop)
         view = open_tournament(cup, lock=False, startup_backup=False)  # as the export opens it
         try:
-            stamp = stamp_text(export_faults(view), "ru")
+            stamp = stamp_text(view.trust.faults(), "ru")
         finally:
             view.close()
         assert stamp.startswith("НЕ ПРОВЕРЕНО: ") and "не совпадает с событием" in stamp

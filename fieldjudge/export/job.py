@@ -9,19 +9,8 @@ from pathlib import Path
 from fieldjudge.export import Progress, no_progress, run_export
 from fieldjudge.i18n import load, rule_text
 from fieldjudge.rules.messages import joined
-from fieldjudge.services import TournamentService
 from fieldjudge.services.opening import open_tournament
 from fieldjudge.store import Refused
-
-
-def export_faults(t: TournamentService) -> list[str]:
-    """What ``fieldjudge verify`` finds wrong in the opened tournament's folder (chains,
-    heads, signatures, ``tournament.sig``, decisions, registrations), as ``"<file>:
-    <fault>"``: an export of a folder with any is refused (issue 21). It is the opened
-    tournament's own check, so the export that follows does not verify a file twice; the
-    files this laptop's app found clean and that have not changed since (its memory,
-    authenticated with this laptop's key) are not checked again."""
-    return t.trust.faults()
 
 
 def refusal(faults: list[str]) -> Refused:
@@ -55,8 +44,11 @@ def export_folder(
     ``OSError`` (the output folder cannot be written)."""
     t = open_tournament(Path(folder), lock=False, startup_backup=False)
 
-    def verified() -> str:  # the folder's check, before any file is written (issue 21)
-        faults = export_faults(t)
+    def verified() -> str:
+        # what `fieldjudge verify` finds wrong in the folder (issue 21), before any file is
+        # written: the opened tournament's own check, which does not check again the files
+        # this laptop found clean and that have not changed since
+        faults = t.trust.faults()
         if faults:
             raise refusal(faults)
         return ""

@@ -95,10 +95,6 @@ def _public_b64(private: Ed25519PrivateKey) -> str:
     return b64encode(private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
 
 
-def _private_of(seed: bytes) -> Ed25519PrivateKey:
-    return Ed25519PrivateKey.from_private_bytes(seed)
-
-
 def _seed_of(private: Ed25519PrivateKey) -> bytes:
     return private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
 
@@ -125,7 +121,7 @@ class LaptopKeys:
         """The private key, checked against the public key the file names: before its
         first signature and before the public key is registered anywhere (``DamagedFile``
         if they do not belong together)."""
-        private = _private_of(self._seed)
+        private = Ed25519PrivateKey.from_private_bytes(self._seed)
         if _public_b64(private) != self.public_key_b64:
             raise DamagedFile(self.path, "the public key does not belong to the private key")
         return private
