@@ -1,7 +1,7 @@
 """Fakes for tests (and the benchmarks, through ``sys.path``): an event's stored document, a
 paintball log builder that fills id, seq, wall_time and the hash chain (the start time is an
-argument and time advances only as the caller says), a clock for a game session and a chrono
-reader's thread."""
+argument and time advances only as the caller says), a clock for a game session, a chrono
+reader's thread and the faults verify finds in a folder."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 
 from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
+from fieldjudge.services.trust.verify import verify_report
 
 DEFAULT_START = datetime(2026, 5, 16, 10, 0, 0, tzinfo=UTC)
 
@@ -112,3 +113,8 @@ def start_reader(reader: Any) -> threading.Thread:
     th = threading.Thread(target=reader.run, name="chrono-reader", daemon=True)
     th.start()
     return th
+
+
+def verify_folder(folder: Any) -> dict[str, list[str]]:
+    """{relative path: faults} of ``fieldjudge verify`` for every file (empty: fine)."""
+    return {rel: rep.faults for rel, rep in verify_report(folder).items()}

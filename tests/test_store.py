@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from fakes import event_doc
+from fakes import event_doc, verify_folder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -640,8 +640,6 @@ def test_line_storage_replays_exactly_what_tinydb_holds(ops: list[tuple[str, int
 def test_verify_names_a_file_whose_events_were_deleted_behind_its_head(
     demo_folder: Path,
 ) -> None:
-    from fieldjudge.services.trust.verify import verify_folder
-
     path = next(iter(sorted((demo_folder / "games").glob("*.json"))))
     log = EventLog.open(path)
     n = len(log.events)

@@ -85,8 +85,3 @@ def verify_report(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, 
 def verify_on_this_laptop(folder: Path) -> dict[str, FileReport]:
     """:func:`verify_report` against the head judge keys this laptop pinned."""
     return verify_report(folder, HeadJudgePins())
-
-
-def verify_folder(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, list[str]]:
-    """{relative path: faults} for every file (an empty list: fine)."""
-    return {rel: rep.faults for rel, rep in verify_report(folder, pins).items()}
