@@ -133,8 +133,7 @@ def run_export(
     if fmt == "html":
         put(f"protocol-{gs}.html", html.protocol_html(t, v, lang).encode())
     elif fmt == "pdf":
-        title = v.name(v.teams[0])
-        put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, title, stamp))
+        put(f"protocol-{gs}.pdf", pdf.protocol_pdf(protocol_doc(t, v, tr, lang), stamp)[0])
     else:
         put(f"events-{gs}.csv", events_csv(v, delimiter, lang))
     progress(1, 1)
