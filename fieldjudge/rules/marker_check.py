@@ -148,16 +148,13 @@ class MarkerCheck:
 
 @dataclass(frozen=True, slots=True)
 class ReadingAnalysis:
-    """20.02 on a series of in-game readings.  The penalty itself (20.03-20.05) comes from
-    `fieldjudge.rules.paintball.chrono.chrono_verdict(settings, max_fps, interval_ms=...)`."""
+    """20.02 on a series of in-game readings: the fastest and the shortest measured
+    interval.  The verdict (20.02-20.05) is `fieldjudge.rules.paintball.chrono.chrono_verdict(
+    settings, max_fps, interval_ms=...)`'s."""
 
     shots: int
     max_fps: float | None
     min_interval_ms: float | None
-    velocity_ok: bool  # 20.02 / 20.03
-    rate_ok: bool  # 20.02
-    no_penalty: bool  # 20.02: velocity ≤ limit and no interval under the minimum
-    near_limit: bool  # an interval within the timing tolerance of the minimum
     unknown_intervals: int = 0  # not measured: never toward 20.02 / 20.05 (RULES.md)
 
 
@@ -215,29 +212,15 @@ def unknown_intervals(
 
 
 def analyze_readings(
-    readings: Iterable[Any],
-    settings: Mapping[str, Any] | Any | None = None,
-    tolerance_ms: float = 0.0,
+    readings: Iterable[Any], max_uncertainty_ms: float = DEFAULTS["timing_uncertainty_ms"]
 ) -> ReadingAnalysis:
     """20.02: readings of one marker taken in a game → max velocity and minimum interval."""
     shots = _shots(readings)
-    limit = _setting(settings, "limit_fps")
-    rof = _setting(settings, "rof_min_interval_ms")
-    max_fps = max((s.fps for s in shots), default=None)
-    ivs = intervals(shots, float(_setting(settings, "timing_uncertainty_ms")))
-    gap = min((iv.ms for iv in ivs if iv.ms is not None), default=None)
-    judged = judged_fps(max_fps, str(_setting(settings, "fps_precision")))
-    velocity_ok = judged is None or judged <= limit  # 20.03: "свыше 300" is strict
-    rate_ok = gap is None or gap >= rof  # 20.02
-    near = gap is not None and abs(gap - rof) <= tolerance_ms
+    ivs = intervals(shots, max_uncertainty_ms)
     return ReadingAnalysis(
         shots=len(shots),
-        max_fps=max_fps,
-        min_interval_ms=gap,
-        velocity_ok=velocity_ok,
-        rate_ok=rate_ok,
-        no_penalty=velocity_ok and rate_ok,
-        near_limit=near,
+        max_fps=max((s.fps for s in shots), default=None),
+        min_interval_ms=min((iv.ms for iv in ivs if iv.ms is not None), default=None),
         unknown_intervals=sum(1 for iv in ivs if not iv.measured),
     )
 
