@@ -165,11 +165,6 @@ class FrameSplitter:
     def pending(self) -> int:
         return len(self._buf)
 
-    @property
-    def skipping(self) -> bool:
-        """True while the rest of an over-long line is being discarded."""
-        return self._skipping
-
 
 # --------------------------------------------------------------------------- per-format parsers
 # Each returns IDLE, a (speed, unit-or-None) tuple, or None ("not this format").
