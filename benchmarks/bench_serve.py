@@ -329,7 +329,7 @@ def phase(judge, bare, pit_url: str, gid: str, n: int, rounds: int, rng, pace: f
 
 
 def main(quick: bool) -> None:
-    from fieldjudge.serve import PitServer
+    from fieldjudge.serve.server import PitServer
     from fieldjudge.services.demo import create_demo
     from fieldjudge.services.pitview import PitView
 

@@ -25,14 +25,14 @@ from fieldjudge.screens.bell import GameBell
 from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
-from fieldjudge.screens.dialogs.pit import PitNotStarted, start_pit_server
+from fieldjudge.screens.dialogs.pit import PitPanel
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.keymap import all_binding_ids
 from fieldjudge.screens.keys import binding_for
 from fieldjudge.screens.palette import JudgeCommands, JudgePalette, iter_commands
-from fieldjudge.serve.addresses import LAN_HOST, lan_urls
-from fieldjudge.serve.server import DEFAULT_PORT
+from fieldjudge.serve.addresses import DEFAULT_PORT, LAN_HOST
+from fieldjudge.serve.process import PitNotStarted, PitProcess
 from fieldjudge.services import (
     TOURNAMENT_FILE,
     DamagedFile,
@@ -143,9 +143,8 @@ class FieldJudgeApp(App[None]):
         # asks Syncthing to send each game file this laptop appended to at once (issue 22)
         self._rescan_for = rescan or rescan_for
         self._rescan: Rescan | None = None
-        self._pit: Any = None  # the pit display's server while it runs
+        self._pit: PitProcess | None = None  # the pit display's process while it runs
         self._pit_lan = False  # served on the venue network (the judge's choice)
-        self._pit_shown = ""  # its address for the TV or phone
         self._bells: dict[str, GameBell] = {}
         self.bells_rung: list[str] = []  # why the bell rang, in order (minute, time)
         # what the export dialog runs: the exports sit above the app, so the command that
@@ -237,36 +236,74 @@ class FieldJudgeApp(App[None]):
     def pit_running(self) -> bool:
         return self._pit is not None and self._pit.running
 
+    def pit_starting(self) -> bool:
+        """Started, not listening yet (it reads the whole tournament first)."""
+        return self._pit is not None and not self._pit.ready
+
     def pit_url(self) -> str:
         """The address to type on the TV or phone ("" when stopped, or when the laptop has
         no network address while serving the venue network)."""
-        return self._pit_shown if self.pit_running() else ""
+        return self._pit.shown if self._pit is not None and self._pit.running else ""
 
-    def start_pit(self, lan: bool = False) -> str | None:
-        """Serve the open tournament's pit display: on this laptop only (127.0.0.1), or on
-        the venue network when the judge chooses it (``lan``). Its URL, or None."""
+    def pit_qr(self) -> str:
+        """The QR code of :meth:`pit_url` (made by the pit's process), "" without one."""
+        return self._pit.qr if self._pit is not None and self._pit.running else ""
+
+    def start_pit(self, lan: bool = False) -> None:
+        """Serve the open tournament's pit display, in a process of its own: on this
+        laptop only (127.0.0.1), or on the venue network when the judge chooses it
+        (``lan``). Its panel shows once it listens (:meth:`_pit_ready`); the judge goes on
+        judging meanwhile."""
         if self.tournament is None:
-            return None
-        if self.pit_running():
-            if lan == self._pit_lan:
-                return self.pit_url()
-            self.stop_pit()
+            return
+        if self.pit_running() and lan == self._pit_lan:
+            self.push_screen(PitPanel(self.pit_url()))
+            return
+        self.stop_pit()
         port = DEFAULT_PORT if self.pit_port is None else self.pit_port
         host = LAN_HOST if lan else "127.0.0.1"
         try:  # the next free port when this one is taken, and the note that says so
-            server, url, moved = start_pit_server(Path(self.tournament.folder), host, port)
+            pit = PitProcess.launch(Path(self.tournament.folder), host, port)
         except PitNotStarted as exc:
-            self.notify(_("Pit display not started") + f": {exc}", severity="error", timeout=10)
-            return None
-        if moved:
-            self.notify(moved, timeout=10)
-        self._pit, self._pit_lan = server, lan
-        if lan:  # the address a TV or phone types: this laptop's, not 0.0.0.0
-            urls = lan_urls(int(url.rstrip("/").rsplit(":", 1)[1]))
-            self._pit_shown = urls[0] if urls else ""
-        else:
-            self._pit_shown = url
-        return self.pit_url()
+            self._pit_failed(None, str(exc))
+            return
+        self._pit, self._pit_lan = pit, lan
+        self.notify(_("Starting the pit display…"))
+        self._wait_for_pit(pit)
+
+    @work(thread=True, exclusive=True, group="pit", exit_on_error=False)
+    def _wait_for_pit(self, pit: PitProcess) -> None:
+        """Waits for the pit's line (a blocking read with a deadline); touches no widget."""
+        try:
+            pit.wait_ready()
+        except PitNotStarted as exc:
+            if self._pit is pit:  # not stopped by the judge meanwhile
+                self.call_from_thread(self._pit_failed, pit, str(exc))
+            return
+        if self._pit is pit:
+            self.call_from_thread(self._pit_ready, pit)
+
+    def _pit_ready(self, pit: PitProcess) -> None:
+        if self._pit is not pit:  # stopped (or started again) meanwhile
+            return
+        if pit.moved:
+            self.notify(pit.moved, timeout=10)
+        self._show_pit_line()
+        if isinstance(self.screen, HomeScreen):
+            self.push_screen(PitPanel(self.pit_url()))
+        else:  # the judge went on to judge: the address, without covering the screen
+            self.notify(_("Pit display: {url}").format(url=self.pit_url() or "—"), timeout=10)
+
+    def _pit_failed(self, pit: PitProcess | None, why: str) -> None:
+        if self._pit is pit:
+            self._pit = None
+        self.notify(_("Pit display not started") + f": {why}", severity="error", timeout=10)
+        self._show_pit_line()
+
+    def _show_pit_line(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.show_pit()
 
     def pit_on_lan(self) -> bool:
         return self.pit_running() and self._pit_lan

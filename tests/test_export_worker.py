@@ -145,9 +145,9 @@ def test_the_exports_own_view_leaves_the_writers_temp_files(tmp_path):
 
 
 def tournament_stem_of(folder: Path) -> str:
-    from fieldjudge.services import open_tournament
+    from fieldjudge.services import open_view
 
-    t = open_tournament(folder, lock=False, startup_backup=False)
+    t = open_view(folder)
     try:
         return tournament_stem(t)
     finally:

@@ -173,3 +173,29 @@ def test_an_append_hashes_the_laptop_key_once_and_reads_no_manifest(tournament, 
         s.end_check(b, p.number, "in_play")
     assert len(s.events) == 7
     assert hashed == [] and stamped == []
+
+
+class TickingClock(FakeClock):
+    """A clock that moves on by 250 ms at every reading: each reading is another moment."""
+
+    def now(self) -> datetime:
+        self.advance(250)
+        return self.t
+
+
+def test_an_event_is_stamped_at_one_moment_its_wall_time_and_game_clock_agree(tournament):
+    """The game clock an event records is the elapsed game time at the wall time it
+    records (the clock is read once per append, and once per void), so a log replayed
+    from its wall times gives every event its own game clock back."""
+    from fieldjudge.rules.paintball.clock import elapsed_at
+
+    s = GameSession(tournament, scheduled_game(tournament), clock=TickingClock(T0), judge="J")
+    start = s.start_clock()
+    b = s.teams[1]
+    number = s.setup.rosters[b][0].number
+    running = s.state.clock  # a copy of the running clock's anchor: its start
+    check = s.start_paint_check(b, number)
+    void = s.undo()
+    for e in (check, void):
+        assert e.game_clock_ms == elapsed_at(running, e.wall_time) > 0
+    assert start.game_clock_ms == 0

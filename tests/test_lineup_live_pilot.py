@@ -184,14 +184,7 @@ async def test_30_01_game_screen_warns_of_a_team_of_fewer(demo_folder: Path, clo
     try:
         tigers = {v: k for k, v in t.team_names().items()}["Тигры"]
         number = int(t.players(tigers)[-1]["number"])
-
-        def drop(data: dict) -> None:  # a player leaves the team (the roster's table)
-            rows = data["players"]
-            for key in [k for k, r in rows.items() if (r["team_id"], r["number"]) == last]:
-                del rows[key]
-
-        last = (tigers, number)
-        t.transaction(drop)
+        t.remove_player(tigers, number)  # a player leaves the team (the roster's table)
     finally:
         t.close()
     async with game_screen(demo_folder, ids["Медведи-Тигры"], lang="ru") as (app, pilot, screen):

@@ -20,7 +20,7 @@ import pytest
 from pit_browser import CHROMIUM, Browser
 from pit_helpers import Play, field_laptop_copy, open_demo, start_on_field_laptop
 
-from fieldjudge.serve import PitServer
+from fieldjudge.serve.server import PitServer
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results as res
 from fieldjudge.services.pitview import PitView
@@ -107,12 +107,8 @@ async def shot(browser: Browser, path: Path, width: int, height: int) -> None:
 
 def four_fields(t) -> None:
     """Round 2's four games (8 different teams) on four fields, all at 10:40 and 11:00."""
-
-    def change(doc: dict) -> None:
-        for n, g in enumerate(sorted(doc["games"].values(), key=lambda g: g["start"])[4:8]):
-            g["field"] = str(n + 1)
-
-    t.transaction(change)
+    for n, g in enumerate(t.games()[4:8]):
+        t.put_row("games", {"id": g["id"]}, {**g, "field": str(n + 1)})
 
 
 def void_back(t) -> str:

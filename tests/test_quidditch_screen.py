@@ -111,6 +111,8 @@ async def test_round_entered_by_keys_is_resolved_posted_and_stored(tmp_path: Pat
         outcomes = str(app.screen.query_one("#qres-outcomes", Static).render())
         assert "Квоффл · розыгрыш (п. 2)" in outcomes  # not "quaffle · throw_up"
         assert "throw_up" not in outcomes and "quaffle" not in outcomes
+        shown = str(app.screen.query_one("#qres-post", Static).render())
+        assert shown == post  # the whole post on the screen, as copied
         await pilot.press("escape")
         await on_screen(pilot, RoundScreen)
         assert screen.state.round_no == 2 and screen.decls == {}

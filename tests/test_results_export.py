@@ -191,14 +191,14 @@ def test_20_05_export_carries_a_disqualification_to_the_later_games(tmp_path):
     """The export reads every game once in schedule order and carries 20.05 along
     (``CarriedOver``): each later game's setup holds the player disqualified in an earlier
     game, exactly as the game screen's setup (``disqualified_before``) does."""
-    from fieldjudge.services import open_tournament
+    from fieldjudge.services import open_view
 
     t, first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
     try:
         before = [g for g in t.games() if g["start"] < first["start"]]
         t.index.path.unlink()  # every summary made by the export's own pass
         t.close()
-        t = open_tournament(tmp_path / "cup", lock=False, startup_backup=False)
+        t = open_view(tmp_path / "cup")  # as the export opens it
         run_export(t, tmp_path / "out", "csv")
         assert [team, number] in t.cached_game_summary(later["id"])["disqualified"]
         assert [team, number] in t.cached_game_summary(first["id"])["disqualified"]
@@ -243,14 +243,14 @@ def test_30_01_a_whole_export_reads_and_folds_each_game_once(tmp_path, monkeypat
     """A whole export (20.05, 30.01, 32) makes every game's summary in its one pass, in
     schedule order: no game's summary is asked for first (that folded every earlier game
     again for each game: quadratic in the games, issue 24), each file read once."""
-    from fieldjudge.services import open_tournament
+    from fieldjudge.services import open_view
     from fieldjudge.services.paintball import summaries
-    from fieldjudge.services.tournament import TournamentService
+    from fieldjudge.services.tournament import TournamentView
 
     t, _first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
     t.index.path.unlink()  # a head judge's first export: no summary known
     t.close()
-    t = open_tournament(tmp_path / "cup", lock=False, startup_backup=False)
+    t = open_view(tmp_path / "cup")
     try:
         asked: list[str] = []  # a summary made apart from the pass (it catches errors)
         summarize, before = summaries.summarize, results.disqualified_before
@@ -263,13 +263,13 @@ def test_30_01_a_whole_export_reads_and_folds_each_game_once(tmp_path, monkeypat
             results, "disqualified_before", lambda t, g: asked.append(g) or before(t, g)
         )
         reads: list[str] = []
-        reading = TournamentService.reading_game_log
+        reading = TournamentView.reading_game_log
 
         def counted(self, game_id):
             reads.append(game_id)
             return reading(self, game_id)
 
-        monkeypatch.setattr(TournamentService, "reading_game_log", counted)
+        monkeypatch.setattr(TournamentView, "reading_game_log", counted)
         for fmt in ("html", "csv"):
             reads.clear()
             run_export(t, tmp_path / fmt, fmt)

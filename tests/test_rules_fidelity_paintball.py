@@ -494,3 +494,21 @@ def test_voiding_an_event_changes_nothing(picks, at):
         k: p.status for k, p in before.players.items()
     }
     assert game_result(setup, after).points == game_result(setup, before).points
+
+
+def test_24_01_25_02_a_check_that_finds_a_hit_notes_where_one_in_play_notes_nothing():
+    """24.01 / 25.02: a player hit at a paint or a neutral check is out with the note of
+    that check; one back in play from a check carries no elimination."""
+    setup, log = started()
+    log.add("paint_check_start", **ref(R, 1))
+    log.add("paint_check_end", outcome="in_play", **ref(R, 1))
+    log.add("paint_check_start", **ref(R, 2))
+    log.add("paint_check_end", outcome="eliminated", **ref(R, 2))
+    log.add("neutral_start", **ref(B, 3))
+    log.add("neutral_end", outcome="eliminated", **ref(B, 3))
+    st = fold(setup, log.events)
+    assert not st.rejected
+    assert st.players[(R, 1)].elimination is None
+    paint, neutral = st.players[(R, 2)].elimination, st.players[(B, 3)].elimination
+    assert (paint.section, str(paint.text)) == ("24.01", "hit found at the paint check")
+    assert (neutral.section, str(neutral.text)) == ("25.02", "hit found at the neutral check")

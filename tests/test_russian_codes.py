@@ -51,7 +51,7 @@ from fieldjudge.screens.quidditch.matches import MatchesScreen
 from fieldjudge.screens.quidditch.setup import MatchSetupScreen
 from fieldjudge.screens.widgets.faults import fault_text, file_faults
 from fieldjudge.screens.widgets.prompt import Prompt, typed_text
-from fieldjudge.services import create_tournament, open_tournament
+from fieldjudge.services import create_tournament, open_tournament, open_view
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.demo_history import GamePlayer
 from fieldjudge.services.paintball import results
@@ -421,7 +421,8 @@ async def test_25_w_takes_the_next_free_port_and_says_which(demo_folder) -> None
             url = app.pit_url()
             taken = int(url.rstrip("/").rsplit(":", 1)[1])
             assert port < taken <= port + 20
-            assert f"Порт {port} занят: табло работает на порту {taken}" in notes(app)
+            moved = f"Порт {port} занят: табло работает на порту {taken}"
+            await wait_for(pilot, lambda: moved in notes(app), "the note of the port taken")
             assert not [n for n in notes(app) if latin_words(n)]
             app.stop_pit()
 
@@ -552,7 +553,7 @@ def test_21_25_verify_faults_read_russian_in_verify_row_stamp_and_pit(cup: Path)
         assert "подпись" in row and "не совпадает с событием" in row, row
         found["home row"] = russian_leftovers(row, laptop)
         found["title"] = russian_leftovers(title, laptop)
-        view = open_tournament(cup, lock=False, startup_backup=False)  # as the export opens it
+        view = open_view(cup)  # as the export opens it
         try:
             stamp = stamp_text(view.trust.faults(), "ru")
         finally:

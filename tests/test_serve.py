@@ -7,8 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import re
+import signal
 import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,10 +23,15 @@ import aiohttp
 import orjson
 import pytest
 from pit_helpers import Play, open_demo, team_id
+from test_results_export import _disqualify_before_a_later_game
 
-from fieldjudge.serve import PitServer, PitServerError
+from fieldjudge import i18n
 from fieldjudge.serve.feed import CLOCK_SLACK_MS, Feed, same_clock
+from fieldjudge.serve.process import PitNotStarted, PitProcess
 from fieldjudge.serve.qr import qr_text
+from fieldjudge.serve.server import PitServer, PitServerError
+from fieldjudge.services.paintball import results
+from fieldjudge.services.paintball.disqualified import disqualified_before
 from fieldjudge.services.pitview import PitView
 
 NOW = datetime(2026, 6, 1, 7, 41, tzinfo=UTC)
@@ -568,14 +580,104 @@ def test_start_stop_and_a_taken_port(demo) -> None:
     srv.stop()  # stopping twice is harmless
 
 
-def test_the_serve_command_prints_the_url_and_a_qr_code_and_stops_on_ctrl_c(tmp_path) -> None:
-    import os
-    import signal
-    import subprocess
-    import sys
-    import urllib.error
-    import urllib.request
+def _port_refuses(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    except ConnectionRefusedError:
+        return True
+    return False
 
+
+def _poll(check, what: str, deadline_s: float = 20.0) -> None:
+    end = time.monotonic() + deadline_s
+    while not check():
+        assert time.monotonic() < end, f"no {what} in {deadline_s} s"
+        time.sleep(0.05)
+
+
+def test_14_the_apps_pit_display_runs_in_its_own_process_and_stops_with_it(demo) -> None:
+    """Issue 24: the app's pit display (``w``) is ``fieldjudge serve`` in a child process
+    (a pit client never stalls the judge's screen); it says where it listens and the QR
+    code to show; stopped, it no longer answers; an app that dies (its pipe closes) leaves
+    no server behind."""
+    pit = PitProcess.launch(demo.folder, "127.0.0.1", 0)
+    pit.wait_ready()
+    assert pit.running and pit.child.pid != os.getpid()
+    assert pit.url.startswith("http://127.0.0.1:") and pit.shown == pit.url
+    assert pit.qr == qr_text(pit.url) and pit.moved == ""
+    with urllib.request.urlopen(pit.url + "api/live", timeout=5) as r:  # noqa: S310 - loopback
+        assert orjson.loads(r.read())["tournament"]["name"] == demo.name
+    port = int(pit.url.rstrip("/").rsplit(":", 1)[1])
+    pit.stop()
+    assert not pit.running and _port_refuses(port)
+    pit.stop()  # stopping twice is harmless
+
+    orphan = PitProcess.launch(demo.folder, "127.0.0.1", 0)
+    orphan.wait_ready()
+    port = int(orphan.url.rstrip("/").rsplit(":", 1)[1])
+    assert orphan.child.stdin is not None
+    orphan.child.stdin.close()  # what the app's death does to the pipe
+    _poll(lambda: not orphan.running, "end of the orphaned pit display")
+    assert _port_refuses(port)
+    orphan.stop()
+
+
+def test_14_a_pit_display_that_cannot_listen_says_why_in_russian(demo) -> None:
+    """Issue 24: a pit display whose process cannot listen gives the judge the reason in
+    the UI language (never a traceback), and leaves no process behind."""
+    i18n.set_language("ru")
+    try:
+        with pytest.raises(PitNotStarted) as raised:  # an address of no interface here
+            PitProcess.launch(demo.folder, "192.0.2.1", 8765).wait_ready()
+    finally:
+        i18n.set_language("en")
+    assert str(raised.value) == "адрес 192.0.2.1:8765 занять нельзя"
+
+
+def test_a_pit_display_that_does_not_listen_in_time_is_stopped_and_said(demo) -> None:
+    """Issue 24: a pit display that is not listening by the deadline is stopped (no
+    process left behind) and the judge is told, never left waiting."""
+    pit = PitProcess.launch(demo.folder, "127.0.0.1", 0)
+    with pytest.raises(PitNotStarted, match="the server did not start in time"):
+        pit.wait_ready(timeout_s=0.0)
+    assert pit.child.poll() is not None and not pit.running
+
+
+def test_20_05_the_pit_carries_a_disqualification_along_the_schedule(tmp_path, monkeypatch) -> None:
+    """20.05: the pit reads each game once in schedule order, carrying the players
+    disqualified in earlier games, instead of every game asking for every earlier one
+    (quadratic: most of the pit's start at 120 games); each game's setup is the one the
+    game screen builds (``disqualified_before``)."""
+    t, first, later, team, number = _disqualify_before_a_later_game(tmp_path / "cup")
+    try:
+        view = PitView(t.folder)
+        with monkeypatch.context() as m:  # no game asks for every earlier one
+            m.setattr(results, "disqualified_before", lambda *_: pytest.fail("asked"))
+            view.live()
+        games = view._games  # noqa: SLF001 - the views the page is made of
+        assert (team, number) in games[later["id"]].view.setup.disqualified
+        assert (team, number) not in games[first["id"]].view.setup.disqualified
+        for g in t.games():  # a setup keeps the players of its own two teams
+            of_its_teams = {
+                p for p in disqualified_before(t, g["id"]) if p[0] in (g["team_a"], g["team_b"])
+            }
+            assert games[g["id"]].view.setup.disqualified == of_its_teams
+    finally:
+        t.close()
+
+
+def test_the_app_loads_no_web_server() -> None:
+    """Issue 24: the app starts without aiohttp or the QR library (the pit's process has
+    them): a fresh interpreter importing the app loads neither."""
+    probe = "import sys, fieldjudge.app; print(sorted(m for m in sys.modules if m in WEB))"
+    probe = probe.replace("WEB", repr({"aiohttp", "segno", "fieldjudge.serve.server"}))
+    out = subprocess.run(  # noqa: S603 - this Python, a fixed probe
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_serve_command_prints_the_url_and_a_qr_code_and_stops_on_ctrl_c(tmp_path) -> None:
     t = open_demo(tmp_path / "data" / "demo", lock=False)
     t.close()
     env = {**os.environ, "FIELDJUDGE_LANG": "ru"}

@@ -18,7 +18,7 @@ import pytest
 from pit_browser import CHROMIUM, Browser
 from pit_helpers import Play, open_demo
 
-from fieldjudge.serve import PitServer
+from fieldjudge.serve.server import PitServer
 from fieldjudge.services.pitview import PitView
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")

@@ -346,6 +346,42 @@ def test_two_writers_on_one_file_are_refused(tmp_path: Path) -> None:
     assert [e.data["number"] for e in EventLog.open(path).events] == [1, 2]
 
 
+def test_an_append_to_a_file_replaced_or_grown_under_its_writer_is_refused(
+    tmp_path: Path,
+) -> None:
+    """Every append checks, before it writes, that the path still names the file the log
+    holds open (Syncthing replaces a file by renaming a new one over it) and that nobody
+    appended to it since: nothing is written over another laptop's version."""
+    path = tmp_path / "g.json"
+    log = _game(path, 2)  # the log holds the file open and locked
+    content = path.read_bytes()
+    copy = tmp_path / "copy.json"
+    copy.write_bytes(content)
+    copy.replace(path)  # the same bytes, another file
+    with pytest.raises(WriterConflict) as info:
+        log.append("hit", {"number": 3})
+    assert info.value.reason == "the file was replaced since it was read"
+    assert path.read_bytes() == content
+    log.close()
+
+    log = EventLog.open(path)
+    log.append("hit", {"number": 3})
+    path.unlink()  # removed: no file to append to
+    with pytest.raises(WriterConflict) as info:
+        log.append("hit", {"number": 4})
+    assert info.value.reason == "the file was replaced since it was read"
+    log.close()
+
+    log = _game(tmp_path / "h.json", 1)
+    log.append("hit", {"number": 2})
+    with open(log.path, "ab") as other:  # a writer that ignores the lock
+        other.write(b'{"set":{}}\n')
+    with pytest.raises(WriterConflict) as info:
+        log.append("hit", {"number": 3})
+    assert info.value.reason == "the file changed on disk since it was read"
+    log.close()
+
+
 def test_compaction_drops_dead_records_and_keeps_every_document(tmp_path: Path) -> None:
     from tinydb import TinyDB
 

@@ -15,6 +15,7 @@ from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen
 from fieldjudge.screens.dialogs.pit import PitPanel
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen, state_text
+from fieldjudge.serve import process
 from fieldjudge.services import open_tournament
 from fieldjudge.services.laptop import LaptopSettings
 from fieldjudge.services.paintball.game import GameSession
@@ -182,6 +183,7 @@ async def test_pit_display_key_starts_serves_and_stops(demo_folder: Path) -> Non
         await wait_for(pilot, lambda: isinstance(app.screen, PitPanel), "the pit panel")
         url = app.pit_url()
         assert url.startswith("http://127.0.0.1:")
+        await wait_for(pilot, lambda: url in screen_text(app), "the panel drawn")
         shown = screen_text(app)
         assert url in shown and "▀" in shown  # the address and its QR code
         with urllib.request.urlopen(url + "api/live", timeout=5) as r:  # noqa: S310 - loopback
@@ -210,13 +212,14 @@ async def test_pit_display_is_served_on_the_venue_network_only_when_the_judge_ch
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
         await pilot.press("w")
-        await wait_for(pilot, lambda: isinstance(app.screen, PitPanel), "the pit panel")
-        assert not app.pit_on_lan() and app._pit.host == "127.0.0.1"  # noqa: SLF001
         notes = lambda: [str(w.render()) for w in app.screen.query(".dialog-note")]  # noqa: E731
+        drawn = lambda: isinstance(app.screen, PitPanel) and "Esc" in screen_text(app)  # noqa: E731
+        await wait_for(pilot, drawn, "the pit panel")
+        assert not app.pit_on_lan() and app._pit.host == "127.0.0.1"  # noqa: SLF001
         assert "Сейчас его видит только этот ноутбук: l — открыть в сети площадки" in notes()
         await pilot.press("l")
         await wait_for(pilot, lambda: app.pit_on_lan(), "served on the venue network")
-        await wait_for(pilot, lambda: isinstance(app.screen, PitPanel), "the new panel")
+        await wait_for(pilot, drawn, "the new panel")
         assert app._pit.host == "0.0.0.0"  # noqa: S104, SLF001
         shown = screen_text(app)
         url = app.pit_url()
@@ -230,6 +233,49 @@ async def test_pit_display_is_served_on_the_venue_network_only_when_the_judge_ch
             assert json.loads(r.read())["tournament"]["name"] == app.tournament.name
         await pilot.press("w")
         await wait_for(pilot, lambda: not app.pit_running(), "stopped")
+
+
+def toasts(app) -> list[str]:
+    return [str(n.message) for n in app._notifications]  # noqa: SLF001 - the toasts shown
+
+
+async def test_24_the_judge_goes_on_while_the_pit_display_starts(demo_folder: Path) -> None:
+    """Issue 24: the pit display starts in its own process (it reads the whole tournament
+    first): w says it is starting and the judge goes on; once it listens on another
+    screen, its address is said without covering that screen."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru", pit_port=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
+        await pilot.press("w")
+        assert app.pit_starting()  # its process reads the tournament: nothing waits for it
+        await wait_for(pilot, lambda: "Запускаю табло…" in toasts(app), "the starting note")
+        await pilot.press("t")  # the teams, while the pit display reads the tournament
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "TeamsScreen", "teams")
+        await wait_for(pilot, app.pit_running, "the pit display listening")
+        url = app.pit_url()
+        await wait_for(pilot, lambda: f"Табло для команд: {url}" in toasts(app), "its address")
+        assert type(app.screen).__name__ == "TeamsScreen"  # not covered by the panel
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        assert url in app.screen.query_one("#pit-line").render().plain
+        await pilot.press("w")
+        await wait_for(pilot, lambda: not app.pit_running(), "stopped")
+
+
+async def test_24_a_pit_display_that_does_not_start_says_why(
+    demo_folder: Path, monkeypatch
+) -> None:
+    """Issue 24: a pit display not listening by its deadline is stopped and the judge
+    reads why, in Russian (never a traceback, never a silent wait)."""
+    monkeypatch.setattr(process, "START_TIMEOUT_S", 0.0)
+    app = make_app(demo_folder.parent, demo_folder, lang="ru", pit_port=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
+        await pilot.press("w")
+        why = "Табло не запущено: сервер не запустился вовремя"
+        await wait_for(pilot, lambda: why in toasts(app), "the reason")
+        assert not app.pit_starting() and not app.pit_running()
+        assert isinstance(app.screen, HomeScreen)
 
 
 async def test_sync_line_says_off_without_syncthing_in_russian(

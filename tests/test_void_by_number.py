@@ -261,3 +261,25 @@ async def test_31_a_long_reason_is_taken_whole_in_the_prompt(demo_folder: Path, 
         await wait_for(pilot, lambda: not screen.prompt.active, "back to the game")
         assert screen.session.events[-1].data["reason"] == reason
         assert not screen.session.state.player(screen.session.teams[0], 42).status == m.ELIMINATED
+
+
+async def test_31_the_reason_prompt_hints_first_and_refuses_only_an_empty_enter(
+    demo_folder: Path, gid, clock
+) -> None:
+    """31: a correction needs a reason. Before anything is typed the prompt says what to
+    type, worded and drawn as a hint; Enter with no reason is refused (the refusal in its
+    place, voiding nothing); typing brings the hint back."""
+    async with game_screen(demo_folder, gid, lang="ru", size=(80, 24)) as (app, pilot, screen):
+        await keys(pilot, "space", "a 4 2 enter", "v 2")
+        await wait_for(pilot, lambda: asks_reason(screen), "the reason prompt")
+        await pilot.pause()
+        line = screen.query_one("#prompt-error", Static)
+        assert str(line.render()) == "Напишите, почему: причина сохранится вместе с исправлением"
+        assert line.has_class("hint")
+        await keys(pilot, "enter")
+        await wait_for(pilot, lambda: not line.has_class("hint"), "the refusal")
+        assert str(line.render()) == "⚠ Для исправления нужна причина"
+        assert screen.prompt.active and len(screen.session.events) == 2
+        await type_text(pilot, "x")
+        await wait_for(pilot, lambda: line.has_class("hint"), "the hint again")
+        assert str(line.render()).startswith("Напишите, почему")

@@ -20,6 +20,7 @@ from fieldjudge.services import (
     FolderLocked,
     StoreError,
     open_tournament,
+    open_view,
 )
 from fieldjudge.services.sync.merge import load_source, merge_into
 from fieldjudge.services.trust.verify import verify_on_this_laptop
@@ -56,9 +57,10 @@ def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
 
 @contextlib.contextmanager
 def _opened(folder: Path, lock: bool):
-
+    """The tournament of ``folder``: with ``lock`` the service (merge, sign), else a
+    read-only view (export)."""
     try:
-        t = open_tournament(folder, lock=lock, startup_backup=lock)
+        t = open_tournament(folder) if lock else open_view(folder)
     except FolderLocked as exc:
         raise click.ClickException(
             rule_text(exc) + ": " + _("close the app on this tournament first, then run this again")
@@ -230,7 +232,7 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
             if f.resolve() == source.resolve():
                 continue
             with contextlib.suppress(Exception):
-                meta = open_tournament(f, lock=False, startup_backup=False)
+                meta = open_view(f)
                 if meta.meta.get("id") == tid:
                     same.append(f)
                 meta.close()

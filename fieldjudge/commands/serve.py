@@ -1,8 +1,12 @@
-"""``fieldjudge serve``: the read-only pit display of one tournament, until Ctrl+C."""
+"""``fieldjudge serve``: the read-only pit display of one tournament, until Ctrl+C. The app's
+``w`` runs it as a child process (``--for-app``, :mod:`fieldjudge.serve.process`)."""
 
 from __future__ import annotations
 
+import errno
+import json
 import signal
+import sys
 import threading
 from pathlib import Path
 
@@ -10,10 +14,11 @@ import click
 
 from fieldjudge import i18n
 from fieldjudge.commands import data_dir
+from fieldjudge.commands.root import accept_global_options_of
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.serve.addresses import lan_urls
+from fieldjudge.serve.addresses import DEFAULT_PORT, LAN_HOST, lan_urls
 from fieldjudge.serve.qr import qr_text
-from fieldjudge.serve.server import DEFAULT_MAX_PER_ADDRESS, DEFAULT_PORT, PitServer, PitServerError
+from fieldjudge.serve.server import DEFAULT_MAX_PER_ADDRESS, PitServer, PitServerError
 from fieldjudge.services import TOURNAMENT_FILE, DamagedFile
 from fieldjudge.services.pitview import PitView
 
@@ -40,6 +45,79 @@ def _pick_folder(data_dir: Path) -> Path:
     return found[-1]
 
 
+#: how many ports after the chosen one the app's pit display tries when it is taken
+PORTS_TRIED = 20
+
+
+def start_on_free_port(source: PitView, host: str, port: int) -> tuple[PitServer, str, str]:
+    """A pit display server listening on ``port``, else on the next free one (another
+    program, or another fieldjudge, holds 8765): (server, its URL, a note in the UI language
+    naming the port taken when it moved, else ""). Why not, in the UI language, as a
+    ``click.ClickException``."""
+    last = port if port == 0 else port + PORTS_TRIED
+    for candidate in range(port, last + 1):
+        server = PitServer(source, host, candidate)
+        try:
+            url = server.start()
+        except PitServerError as exc:
+            cause = exc.__cause__
+            code = cause.errno if isinstance(cause, OSError) else None
+            if code == errno.EADDRINUSE and candidate < last:
+                continue  # taken: the next one
+            if code == errno.EADDRINUSE:
+                why = _("ports {first}-{last} are all busy").format(first=port, last=last)
+            elif code == errno.EACCES:
+                why = _("no permission to use port {port}").format(port=candidate)
+            elif isinstance(cause, OSError):
+                why = _("the address {host}:{port} cannot be used").format(
+                    host=host, port=candidate
+                )
+            else:
+                why = _("the server did not start in time")
+            raise click.ClickException(why) from exc
+        moved = (
+            _("Port {busy} is busy: the pit display uses port {port}").format(
+                busy=port, port=candidate
+            )
+            if candidate != port
+            else ""
+        )
+        return server, url, moved
+    raise click.ClickException(_("the server did not start in time"))  # never: it returns
+
+
+def _set_when_read_to_end(closed: threading.Event) -> None:
+    sys.stdin.buffer.read()  # the app writes nothing: this returns once it closes the pipe
+    closed.set()
+
+
+def serve_for_app(folder: Path, host: str, port: int) -> None:
+    """The app's pit display: one JSON line once listening (``url``; ``shown``, the address
+    to type, and its ``qr`` code; ``moved``) or why not
+    (``error``, exit code 1), nothing else on the terminal; it stops when the app closes
+    its standard input (or dies) or terminates it."""
+    try:
+        server, url, moved = start_on_free_port(PitView(folder), host, port)
+    except click.ClickException as exc:
+        click.echo(json.dumps({"error": exc.message}, ensure_ascii=False))
+        sys.exit(1)
+    shown = url  # the address to type on the TV or phone, and its QR code
+    if host == LAN_HOST:  # this laptop's own address, not 0.0.0.0 ("" without a network)
+        urls = lan_urls(int(url.rstrip("/").rsplit(":", 1)[1]))
+        shown = urls[0] if urls else ""
+    qr = qr_text(shown) if shown else ""
+    answer = {"url": url, "shown": shown, "qr": qr, "moved": moved}
+    click.echo(json.dumps(answer, ensure_ascii=False))
+    closed = threading.Event()
+    # a thread, since a pipe has no portable wait with a timeout; it ends with the process
+    threading.Thread(target=_set_when_read_to_end, args=(closed,), daemon=True).start()
+    try:
+        while server.running and not closed.wait(0.2):
+            pass
+    finally:
+        server.stop()
+
+
 def print_qr(url: str) -> None:
     """The URL as a QR code in the terminal, for a phone's camera."""
     click.echo(qr_text(url), nl=False)
@@ -59,6 +137,7 @@ def print_qr(url: str) -> None:
     type=click.IntRange(1, 200),
     help="Connections one device (one address) may hold; more are refused.",
 )
+@click.option("--for-app", is_flag=True, hidden=True, help="Started by the app's w key.")
 @click.pass_context
 def serve(
     ctx: click.Context,
@@ -67,11 +146,16 @@ def serve(
     port: int,
     no_qr: bool,
     max_per_address: int,
+    for_app: bool,
 ) -> None:
     """Serve the read-only pit display (scoreboard page, /api/live, /api/standings) of a
     tournament FOLDER (default: the newest tournament in the data folder)."""
-    i18n.set_language(ctx.obj.get("lang"))  # the terminal's words; the page has ?lang=
+    # the terminal's words; the page has ?lang=
+    i18n.set_language((ctx.find_root().obj or {}).get("lang"))
     folder = folder or _pick_folder(data_dir(ctx))
+    if for_app:
+        serve_for_app(folder, host, port)
+        return
     source = PitView(folder)
     try:
         name = source.live()["tournament"]["name"]
@@ -111,3 +195,8 @@ def serve(
     finally:
         signal.signal(signal.SIGINT, previous)
         server.stop()
+
+
+if __name__ == "__main__":  # the app's pit display: python -m fieldjudge.commands.serve
+    accept_global_options_of(serve)  # --lang, as after ``fieldjudge serve``
+    serve()

@@ -14,7 +14,14 @@ from pathlib import Path
 import click
 
 from fieldjudge.i18n import _, ngettext, rule_text
-from fieldjudge.services import TOURNAMENT_FILE, DamagedFile, Refused, StoreError, open_tournament
+from fieldjudge.services import (
+    TOURNAMENT_FILE,
+    DamagedFile,
+    Refused,
+    StoreError,
+    open_tournament,
+    open_view,
+)
 from fieldjudge.services.sync import syncthing as svc
 from fieldjudge.services.sync.setup import ensure_stignore, laptop_key, register_laptop
 
@@ -74,7 +81,7 @@ def _tournament_id(folder: Path) -> str | None:
     if not (folder / TOURNAMENT_FILE).exists():
         return None
     try:
-        with contextlib.closing(open_tournament(folder, lock=False, startup_backup=False)) as t:
+        with contextlib.closing(open_view(folder)) as t:
             return str(t.meta.get("id") or "") or None
     except DamagedFile as exc:
         raise click.ClickException(_("damaged file") + " " + rule_text(exc)) from None

@@ -20,6 +20,7 @@ from fieldjudge.export.stamp import stamp_files
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import VOID
 from fieldjudge.rules.timefmt import format_game_clock
+from fieldjudge.services import TournamentView
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.event_text import Namer, describe
 from fieldjudge.services.paintball.protocol_doc import local_time, protocol_doc
@@ -50,13 +51,13 @@ def no_progress(done: int, total: int) -> None:
     pass
 
 
-def logged_games(t) -> list[dict]:
+def logged_games(t: TournamentView) -> list[dict]:
     """Scheduled games that have a log (something was recorded), in schedule order."""
     return [g for g in t.games() if t.game_path(g["id"]).exists()]
 
 
 def run_export(
-    t,
+    t: TournamentView,
     out_dir: Path,
     fmt: str,
     game_id: str | None = None,
@@ -84,11 +85,11 @@ def run_export(
         if game_id is not None or fmt == "json":  # first: the JSON is written as it is read
             stamp, verify = verify(), None
     if stamp and fmt != "pdf":
-        written = run_export(
+        files = run_export(
             t, out_dir, fmt, game_id, lang, overwrite, now, delimiter, progress, include_unplayed
         )
-        stamp_files(written, stamp)
-        return written
+        stamp_files(files, stamp)
+        return files
     if fmt not in FORMATS:
         raise Refused(_("unknown format {fmt!r} (html, pdf, csv or json)").format(fmt=fmt))
     if delimiter is None:
@@ -98,7 +99,8 @@ def run_export(
             _("the CSV delimiter is one character, not {delimiter!r}").format(delimiter=delimiter)
         )
     out_dir = Path(out_dir)
-    if game_id is not None and t.game(game_id) is None:
+    game = t.game(game_id) if game_id is not None else None
+    if game_id is not None and game is None:
         raise Refused(_("no game {game!r} in the schedule").format(game=game_id))
     if game_id is not None and not t.game_path(game_id).exists():
         raise Refused(_("game {game} has not been played: nothing recorded").format(game=game_id))
@@ -109,12 +111,12 @@ def run_export(
 
     stem = tournament_stem(t)
     # the games with a log; whether each was played is known once it is read (the pass)
-    logged = [t.game(game_id)] if game_id is not None else logged_games(t)
+    logged = [game] if game is not None else logged_games(t)
     if fmt == "json":
         progress(0, len(logged))
-        if game_id is not None:
-            data = bundle.build_bundle(t.folder, now, only_game=game_id)
-            put(f"{stem}-{game_stem(t, t.game(game_id))}.json", bundle.dumps(data))
+        if game is not None:
+            data = bundle.build_bundle(t.folder, now, only_game=game["id"])
+            put(f"{stem}-{game_stem(t, game)}.json", bundle.dumps(data))
         else:  # written as it is read, a game at a time: never the whole bundle in memory
             put(f"{stem}.json", bundle.bundle_parts(t.folder, now))
         progress(len(logged), len(logged))
@@ -141,7 +143,7 @@ def run_export(
 
 
 def _whole(
-    t,
+    t: TournamentView,
     logged,
     put: Callable[[str, bytes | Iterable[bytes]], None],
     fmt,
@@ -170,8 +172,10 @@ def _whole(
         for (name, title), section in zip(passed.pages, sections, strict=True):
             put(name, html.protocol_page_parts(title, section, lang))
         put(f"protocols-{stem}.html", html.protocols_parts(t, lang, sections))
-        standings = html.standings_html(t, by_div, lang, now, provisional)
-        put(f"standings-{stem}.html", standings.encode())
+        put(
+            f"standings-{stem}.html",
+            html.standings_html(t, by_div, lang, now, provisional).encode(),
+        )
     elif fmt == "pdf":
         title = f"{tr('Game protocols')} — {t.meta.get('name', '')}"
         pages = []

@@ -15,6 +15,7 @@ from typing import Any
 
 from fieldjudge.export import html
 from fieldjudge.export.names import game_stem
+from fieldjudge.services import TournamentView
 from fieldjudge.services.paintball import results, summaries
 from fieldjudge.services.paintball.disqualified import CarriedOver, Setups
 
@@ -31,7 +32,7 @@ class Passed:
 
 
 def read_played(
-    t,
+    t: TournamentView,
     logged: Sequence[dict],
     fmt: str,
     tr,
@@ -55,7 +56,7 @@ def read_played(
         keys[g["id"]] = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
         disqualified = carried.before(g)
         checked, events = t.trust.read_game(g["id"]) if verify else (None, None)
-        if checked is not None and checked.faults:
+        if verify is not None and checked is not None and checked.faults:
             verify()
         if events is not None:  # read and checked once (the file is as its laptops signed it)
             setup = setups.of({**g, "id": g["id"]}, disqualified)

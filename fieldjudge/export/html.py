@@ -10,6 +10,7 @@ from html import escape
 
 from fieldjudge import i18n
 from fieldjudge.rules.timefmt import format_game_clock
+from fieldjudge.services import TournamentView
 from fieldjudge.services.paintball.protocol_doc import protocol_doc
 from fieldjudge.services.paintball.standings import STANDING_HEADERS, standing_rows
 
@@ -80,7 +81,7 @@ def _table(headers: Iterable[str], rows: Iterable[Iterable[object]], num_cols=()
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def protocol_section(t, v, tr: Tr, lang: str) -> str:
+def protocol_section(t: TournamentView, v, tr: Tr, lang: str) -> str:
     """One game's protocol as an HTML fragment (``<section class="protocol">``)."""
     d = protocol_doc(t, v, tr, lang)
     lb = d.labels
@@ -139,7 +140,7 @@ def protocol_title(v, tr: Tr) -> str:
     return f"{tr('Game protocol')} {v.name(v.teams[0])} — {v.name(v.teams[1])}"
 
 
-def protocol_html(t, v, lang: str = "ru") -> str:
+def protocol_html(t: TournamentView, v, lang: str = "ru") -> str:
     """One game's protocol page."""
     tr = translator(lang)
     return page(protocol_title(v, tr), protocol_section(t, v, tr, lang), lang)
@@ -151,7 +152,7 @@ def protocol_page_parts(title: str, section: bytes, lang: str) -> list[bytes]:
     return [page_head(title, lang).encode(), section, PAGE_TAIL.encode()]
 
 
-def protocols_parts(t, lang: str, sections: Sequence[bytes]) -> Iterator[bytes]:
+def protocols_parts(t: TournamentView, lang: str, sections: Sequence[bytes]) -> Iterator[bytes]:
     """The page of every protocol, in bytes (UTF-8) from their :func:`protocol_section`,
     made as they are written: the page is never one string in memory (issue 24)."""
     tr = translator(lang)
@@ -164,7 +165,7 @@ def protocols_parts(t, lang: str, sections: Sequence[bytes]) -> Iterator[bytes]:
 
 
 def standings_html(
-    t, by_division: dict, lang: str = "ru", now: datetime | None = None, notes=()
+    t: TournamentView, by_division: dict, lang: str = "ru", now: datetime | None = None, notes=()
 ) -> str:
     tr = translator(lang)
     meta = t.meta

@@ -9,7 +9,7 @@ from pathlib import Path
 from fieldjudge.export import Progress, no_progress, run_export
 from fieldjudge.i18n import load, rule_text
 from fieldjudge.rules.messages import joined
-from fieldjudge.services.opening import open_tournament
+from fieldjudge.services.opening import open_view
 from fieldjudge.store import Refused
 
 
@@ -42,7 +42,7 @@ def export_folder(
     files written. ``progress(done, total)`` after each game; it may raise to stop the
     export between two games. ``include_unplayed``: the games not played too. Raises ``StoreError`` (a refusal, a damaged file) or
     ``OSError`` (the output folder cannot be written)."""
-    t = open_tournament(Path(folder), lock=False, startup_backup=False)
+    t = open_view(Path(folder))
 
     def verified() -> str:
         # what `fieldjudge verify` finds wrong in the folder (issue 21), before any file is

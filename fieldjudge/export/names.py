@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
+from fieldjudge.services import TournamentView
 from fieldjudge.store.storage import atomic_write_bytes, free_path
 
 _RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(10)}
@@ -24,7 +26,7 @@ def safe_name(text: str, limit: int = 60) -> str:
     return s
 
 
-def game_stem(t, game: dict) -> str:
+def game_stem(t: TournamentView, game: Mapping[str, Any]) -> str:
     names = t.team_names()
     start = game.get("start", "").replace("-", "").replace(":", "").replace("T", "-")
     a = safe_name(names.get(game["team_a"], game["team_a"]), 30)
@@ -32,7 +34,7 @@ def game_stem(t, game: dict) -> str:
     return f"{safe_name(start, 20)}-field{safe_name(game.get('field', ''), 8)}-{a}-vs-{b}"
 
 
-def tournament_stem(t) -> str:
+def tournament_stem(t: TournamentView) -> str:
     return safe_name(f"{t.meta.get('date', '')}-{t.name}", 70)
 
 

@@ -15,6 +15,7 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from fieldjudge.export.html import Tr
+from fieldjudge.services import TournamentView
 from fieldjudge.services.paintball.protocol_doc import ProtocolDoc
 from fieldjudge.services.paintball.standings import STANDING_HEADERS, standing_rows
 
@@ -250,7 +251,7 @@ def standings_layout(
 
 
 def standings_pdf(
-    t,
+    t: TournamentView,
     by_division: dict,
     tr: Tr,
     lang: str,

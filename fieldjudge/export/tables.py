@@ -7,11 +7,12 @@ import csv
 import io
 
 from fieldjudge.export.html import Tr
+from fieldjudge.services import TournamentView
 from fieldjudge.services.paintball.standings import STANDING_HEADERS, standing_rows
 
 
 def standings_csv(
-    t,
+    t: TournamentView,
     by_division: dict,
     tr: Tr,
     lang: str = "ru",

@@ -293,6 +293,8 @@ def advance_protocol(
         if p.submission is None and not _reaches_a_step(events, event, with_id):
             return p  # 31: before a submission only the steps (and a no-show) count
         return fold_protocol(events, p.teams)
+    if event.type not in _PROTOCOL_STEPS and (p.submission is None or p.stale):
+        return p  # a game event only makes a submission stale: none, or stale already
     q = replace(
         p,
         signatures=dict(p.signatures),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import socket
 
+#: the pit display's port, unless it is taken (the app's then takes the next free one)
+DEFAULT_PORT = 8765
 #: bound to every interface when the judge chooses the venue network (issue 14: 127.0.0.1
 #: unless a host is given)
 LAN_HOST = "0.0.0.0"  # noqa: S104 - only on the judge's explicit choice

@@ -44,10 +44,10 @@ from aiohttp import web
 from fieldjudge.i18n import LANGS
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.os_errors import os_error_phrase
+from fieldjudge.serve.addresses import DEFAULT_PORT
 from fieldjudge.serve.feed import Feed
 from fieldjudge.serve.page import page_strings
 
-DEFAULT_PORT = 8765
 DEFAULT_MAX_CONNECTIONS = 200
 DEFAULT_MAX_PER_ADDRESS = 20
 

@@ -11,9 +11,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.services.tournament import TournamentService, sign_ahead
+from fieldjudge.services.tournament import TournamentService, TournamentView, sign_ahead
 from fieldjudge.services.trust.head_judge import DEFAULT_PARAMS, HeadJudgeKey, ScryptParams
-from fieldjudge.store import Tournament, WriteKey
+from fieldjudge.store import Tournament, TournamentFiles, WriteKey
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.sync_files import ensure_stignore
@@ -59,6 +59,21 @@ def open_tournament(
         register=lock,
         on_written=on_written,
     )
+
+
+def open_view(
+    folder: Path, *, config_dir: Path | None = None, keys: LaptopKeys | None = None
+) -> TournamentView:
+    """An existing tournament folder to read (an export, the results CLI, a worker beside
+    the app): opened without the folder lock and without a write key, so it has no write
+    method and its store refuses every write (raises ``DamagedFile``)."""
+    keys = keys or laptop_keys(Path(folder), config_dir, check=False)
+    store = TournamentFiles.read(Path(folder))
+    try:
+        return TournamentView(store, keys=keys, pins=HeadJudgePins(config_dir))
+    except BaseException:
+        store.close()
+        raise
 
 
 def _service(

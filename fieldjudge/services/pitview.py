@@ -39,14 +39,16 @@ from fieldjudge.i18n import LANGS, reason_label, rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event, effective
 from fieldjudge.rules.messages import Phrase, joined
+from fieldjudge.rules.paintball import disqualified_in
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.clock import elapsed_at
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.rules.paintball.scoring import TALLY
 from fieldjudge.services.paintball import results
+from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.pitwords import conflict_texts, event_texts, hangs_judged
 from fieldjudge.services.trust.checks import Verifier, file_key
-from fieldjudge.store import DamagedFile, Tournament, anchors
+from fieldjudge.store import DamagedFile, TournamentFiles, anchors
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.tournament import TOURNAMENT_FILE, snapshot_tournament
 
@@ -93,7 +95,7 @@ def _texts(fault: Any) -> dict[str, str] | None:
     return {lang: rule_text(fault, None, lang) for lang in LANGS} if fault else None
 
 
-def _events_of(t: Tournament, game_id: str, anchor: Head) -> list[Event]:
+def _events_of(t: TournamentFiles, game_id: str, anchor: Head) -> list[Event]:
     """The game's events through the store's anchored read (chain, and the manifest's
     head ``anchor``); :class:`DamagedFile` when the file does not reach that head."""
     if not t.game_path(game_id).exists() and not (anchor and anchor[0] > 0):
@@ -109,6 +111,8 @@ class _Game:
     key: Any
     view: Any
     damaged: Any = ""  # the fault: an English Phrase (a str), or a refusal
+    #: the players its file disqualifies (20.05), for the setups of the later games
+    disqualified: frozenset[tuple[str, int]] = frozenset()
 
     def fault_doc(self) -> tuple[str, dict[str, str] | None]:
         """The fault in English (``damaged``) and in each language of the page."""
@@ -130,7 +134,7 @@ class PitView:
         self._now = now
         self._last_events = last_events
         self._lock = threading.Lock()
-        self._t: Tournament | None = None
+        self._t: TournamentFiles | None = None
         self._t_key: FileKey = None
         self._t_fault = ""
         self._t_damaged = ""  # tournament.json fails to load (its last good view kept)
@@ -186,7 +190,7 @@ class PitView:
         }
 
     # -- reading the folder -------------------------------------------------------------
-    def _refresh(self) -> Tournament | None:
+    def _refresh(self) -> TournamentFiles | None:
         self._trust.refresh()  # signatures, registrations, manifests read again if changed
         key = file_key(self.folder / TOURNAMENT_FILE)
         if key != self._t_key or self._t is None:
@@ -207,37 +211,48 @@ class PitView:
         if t is None:
             return None
         heads = self._trust.context().heads  # the newest validly signed head of each game
-        changed = []
+        # 20.05 carried along the schedule: a game read asks no earlier game again
+        carried = CarriedOver()
         for g in t.games():
             gid = g["id"]
             anchor = heads.get(("games", gid))
             head: Head = (anchor.count, anchor.hash) if anchor else None
             gkey = (file_key(t.game_path(gid)), head)
             cached = self._games.get(gid)
+            before = carried.before(g)
             if cached is None or cached.key != gkey or cached.view is None:
-                # the snapshot may hold the log open (read for a later game's 20.05
-                # setup): stale now, never read again
+                # the snapshot may hold the log open: stale now, never read again
                 t.release_log("games", gid)
-                changed.append((gid, gkey, head, cached))
-        for gid, gkey, head, cached in changed:
-            old = cached.view if cached else None
-            try:  # the anchored read first: a cut or replaced file is named in both languages
-                events = _events_of(t, gid, head)
-                view = results.view_from_events(t, gid, events, results.setup_for(t, gid))
-            except (DamagedFile, results.Refused) as exc:
-                self._games[gid] = _Game(
-                    gkey, old, exc.fault if isinstance(exc, DamagedFile) else exc
-                )
-                continue
-            faults = self._trust.game_faults(gid)  # signatures: the check verify runs
-            if faults:  # not as its laptops signed it: the fault, its last good view
-                self._games[gid] = _Game(gkey, old, joined(faults))
-                continue
-            self._games[gid] = _Game(gkey, view)
+                cached = self._games[gid] = self._read_game(t, g, gkey, head, cached, before)
+            carried.add({"disqualified": list(cached.disqualified)})
         return t
 
+    def _read_game(
+        self,
+        t: TournamentFiles,
+        g: dict[str, Any],
+        gkey: Any,
+        head: Head,
+        cached: _Game | None,
+        disqualified: frozenset[tuple[str, int]],
+    ) -> _Game:
+        """A changed game read again (``disqualified``: in the earlier games, 20.05)."""
+        gid = g["id"]
+        old = cached.view if cached else None
+        try:  # the anchored read first: a cut or replaced file is named in both languages
+            events = _events_of(t, gid, head)
+            setup = results.setup_for(t, gid, disqualified=disqualified, game=g)
+            view = results.view_from_events(t, gid, events, setup, g)
+        except (DamagedFile, results.Refused) as exc:
+            return _Game(gkey, old, exc.fault if isinstance(exc, DamagedFile) else exc)
+        out = frozenset(disqualified_in([view.state]))
+        faults = self._trust.game_faults(gid)  # signatures: the check verify runs
+        if faults:  # not as its laptops signed it: the fault, its last good view
+            return _Game(gkey, old, joined(faults), out)
+        return _Game(gkey, view, disqualified=out)
+
     # -- documents ----------------------------------------------------------------------
-    def _game_doc(self, t: Tournament, g: dict[str, Any], now: datetime) -> dict[str, Any]:
+    def _game_doc(self, t: TournamentFiles, g: dict[str, Any], now: datetime) -> dict[str, Any]:
         names = t.team_names()
         teams = (g["team_a"], g["team_b"])
         doc: dict[str, Any] = {
@@ -361,7 +376,7 @@ class PitView:
             )
         return out
 
-    def _standings(self, t: Tournament) -> list[dict[str, Any]]:
+    def _standings(self, t: TournamentFiles) -> list[dict[str, Any]]:
         names = t.team_names()
         closed = []
         counted: list[dict[str, Any]] = []

@@ -42,6 +42,7 @@ from fieldjudge.store import (
     EventLog,
     Refused,
     Tournament,
+    TournamentFiles,
     WriteKey,
     WriterConflict,
     anchors,
@@ -91,66 +92,27 @@ def sign_ahead(folder: Path, hj: UnlockedHeadJudge, laptop_id: str, data: dict[s
     anchors.write_tournament_sig(folder, doc)
 
 
-class TournamentService(Tables):
-    """One open tournament folder, written by this laptop (``keys``: its signing key).
-    Its reads of ``tournament.json`` are the store's read-only :class:`Tables`; its own
-    methods are the writes and the reads of the folder's signed files.
+class TournamentView(Tables):
+    """One tournament folder to read: ``tournament.json``'s tables (the store's read-only
+    :class:`Tables`), the games' logs checked against the signed manifests, and the one
+    check of what the laptops and the head judge signed. No write method and no write key:
+    what a reader is given -- the export, ``fieldjudge-results export``
+    (:func:`fieldjudge.services.open_view` opens one without the folder lock, over the
+    store's read-only :class:`TournamentFiles`). :class:`TournamentService` is one, with
+    the writes.
 
-    ``wall`` is the clock (POSIX seconds) of the head judge's secret attempts, which are
-    logged in ``laptops/<id>/auth.jsonl`` and rate-limited across restarts."""
+    ``keys``: this laptop's (the memory of files it found clean is authenticated with it);
+    ``pins``: the head judge keys this laptop pinned."""
 
-    def __init__(
-        self,
-        store: Tournament,
-        key: WriteKey,
-        *,
-        keys: LaptopKeys,
-        pins: HeadJudgePins,
-        monotonic: Callable[[], float] = time.monotonic,
-        wall: Callable[[], float] = time.time,
-        laptop_id: str | None = None,
-        head_judge_key: UnlockedHeadJudge | None = None,
-        register: bool = True,
-        on_written: Callable[[Path], None] | None = None,
-    ) -> None:
-        store.check_key(key)  # refuse a key that is not the store's
+    def __init__(self, store: TournamentFiles, *, keys: LaptopKeys, pins: HeadJudgePins) -> None:
         super().__init__(store)
-        self.store = store
+        self._store = store
         self.folder = store.folder
         self.index: SummaryIndex = store.index
-        self._key = key
         self.keys = keys
         self.pins = pins
-        # this laptop's id: a game file records the laptop that created it, and only that
-        # laptop appends to it until the head judge hands it over (None: not checked)
-        self.laptop_id = laptop_id
-        # told the path of each file another laptop waits for, once written here: a game
-        # file after each append, this laptop's registration, a hand-over record (the app
-        # asks Syncthing to send it at once: services/sync/syncthing.Rescan; the watcher
-        # alone takes a second or more, and a registration arriving after the events it
-        # signs lists them as "not registered" meanwhile). Never the manifest of heads: it
-        # must not reach a laptop before the game file it names (DamagedFile there).
-        # None: nobody listens
-        self.on_written = on_written
-        self.monotonic = monotonic
-        self.wall = wall
-        self._grants: weakref.WeakKeyDictionary[HeadJudge, UnlockedHeadJudge] = (
-            weakref.WeakKeyDictionary()
-        )
-        # the head judge's key unlocked on this laptop in this session (at creation, or by
-        # his secret): tournament.json changes are signed with it
-        self._session_hj = head_judge_key
-        store.before_write(self._sign_ahead)
         self._anchors: tuple[Any, dict[tuple[str, str], identity.Anchor]] | None = None
         self._claims: tuple[Any, set[tuple[str, str]]] | None = None
-        # (stamp of the handovers.json files, the records whose signature holds)
-        self._handovers: tuple[Any, list[dict[str, Any]]] | None = None
-        # game id -> (event count, head hash, the records its take-overs carry)
-        self._carried: dict[str, tuple[int, str, frozenset[str]]] = {}
-        # game id -> (event count, head hash, the protocol folded over those events): an
-        # append advances it by its own event instead of folding the whole game again (31);
-        # a log that changed otherwise (another head: a merge, a reload) is folded again
-        self._protocols: dict[str, tuple[int, str, Protocol]] = {}
         #: why the head judge key cannot be trusted here (it is not the pinned one)
         self.key_fault: str | None = None
         self.pinned_hj: str | None = None
@@ -177,57 +139,34 @@ class TournamentService(Tables):
             persist=store.writes,
             on_context=self._remember_seen if store.writes else None,
         )
-        if register:
-            self._register_laptop()
-
-    @property
-    def owner_id(self) -> str:
-        """This laptop's id as the owner of the games it creates (its key id, unless the
-        caller named it). A game file is made under it only once this laptop's private key
-        is known to match its public key (``DamagedFile`` otherwise)."""
-        return self.laptop_id or self.keys.checked().laptop_id
 
     # -- reading: the tables are Tables' (read-only); the folder's files the store's ----
     def game_path(self, game_id: str) -> Path:
-        return self.store.game_path(game_id)
+        return self._store.game_path(game_id)
 
     def match_path(self, match_id: str) -> Path:
-        return self.store.match_path(match_id)
+        return self._store.match_path(match_id)
 
     def matches(self) -> list[str]:
-        return self.store.matches()
+        return self._store.matches()
 
-    def game_log(self, game_id: str, create: bool = True) -> EventLog:
-        """The game's log, to read (its appends go through :meth:`append_game_event`),
-        checked against the newest head in the manifest (``DamagedFile`` if truncated,
-        missing or replaced: never re-created empty). A new file records this laptop as
-        the game's owner."""
-        held = self.store.open_game_log(game_id)
+    def game_log(self, game_id: str, create: bool = False) -> EventLog:
+        """The game's log, to read, checked against the newest head in the manifest
+        (``DamagedFile`` if truncated, missing or replaced: never re-created empty). A view
+        creates no file: its store, opened without the write key, refuses ``create``."""
+        held = self._store.open_game_log(game_id)
         if held is not None:  # checked against the manifest when it was opened
             return held
-        return self.store.game_log(
-            game_id,
-            create=create,
-            owner=self.owner_id,
-            anchor=self.anchor(game_id),
-        )
+        return self._store.game_log(game_id, create=create, anchor=self.anchor(game_id))
 
     def reading_game_log(self, game_id: str) -> contextlib.AbstractContextManager[EventLog]:
         """A game's log to read once, closed after unless the folder holds it open; a file
         that does not reach the newest head a laptop's signed manifest records for the game
         (truncated, replaced, missing) is :class:`DamagedFile`, as for :meth:`game_log`."""
-        return self.store.reading_game_log(game_id, self.anchor(game_id))
-
-    def match_log(self, match_id: str, meta: dict[str, Any] | None = None) -> EventLog:
-        return self.store.match_log(match_id, meta)
+        return self._store.reading_game_log(game_id, self.anchor(game_id))
 
     def release_log(self, kind: str, log_id: str) -> None:
-        self.store.release_log(kind, log_id)
-
-    def reseat_log(self, game_id: str) -> bool:
-        """Keep a game's open log (a live session's) on its file, replaced by one with the
-        same events; else release it (False). See ``Tournament.reseat_log``."""
-        return self.store.reseat_log(game_id)
+        self._store.release_log(kind, log_id)
 
     def game_faults(self, game_id: str) -> list[str]:
         """Why the game's file is not as its laptops signed it (what ``verify`` says of
@@ -251,7 +190,7 @@ class TournamentService(Tables):
             faults = self.game_faults(game_id)
             if faults:
                 return {"phase": "damaged", "fault": joined(faults)}
-        return self.store.game_summary(
+        return self._store.game_summary(
             game_id,
             lambda log: summaries.summarize(self, game_id, log, disqualified),
             self.anchor(game_id),
@@ -265,7 +204,7 @@ class TournamentService(Tables):
             # the signed manifest is verified only when some line names this game (the
             # home screen's first frame of a schedule checks no signature)
             claimed = ("games", game_id) in self._claimed()
-            a = self.anchor(game_id) if claimed else self.store.index.last_head(game_id)
+            a = self.anchor(game_id) if claimed else self._store.index.last_head(game_id)
             if a is not None and a[0] > 0:  # the manifest shows events: never "not started"
                 return {
                     "phase": "damaged",
@@ -274,11 +213,11 @@ class TournamentService(Tables):
                     ),
                 }
             return {"phase": "scheduled", "events": 0}
-        if self.store.writes:  # the app: a game is shown only once its file verified
+        if self._store.writes:  # the app: a game is shown only once its file verified
             rel = f"games/{game_id}.json"
             if not self.trust.has_context:  # the first frame: checked again right after
                 return (
-                    self.store.index.get(game_id, path)
+                    self._store.index.get(game_id, path)
                     if self.trust.unchanged_since_clean(rel)
                     else None
                 )
@@ -287,7 +226,7 @@ class TournamentService(Tables):
                 return None
             if faults:
                 return {"phase": "damaged", "fault": joined(faults)}
-        return self.store.index.get(game_id, path)
+        return self._store.index.get(game_id, path)
 
     def remember_game_summary(
         self, game_id: str, summary: dict[str, Any], key: list[int] | None
@@ -295,17 +234,7 @@ class TournamentService(Tables):
         """Put a summary made from a read of the game's file into the index, under that
         file's ``key`` (size, mtime) taken before the read: a file changed since then
         does not match it, and its summary is made again when asked."""
-        self.store.index.put(game_id, self.game_path(game_id), summary, key=key)
-
-    def backup_game(self, game_id: str) -> Path | None:
-        return self.store.backup_game(game_id)
-
-    def backup_all(self, only_if_changed: bool = True) -> None:
-        self.store.backup_all(only_if_changed)
-
-    def backup_steps(self, only_if_changed: bool = True) -> Iterator[Path]:
-        """:meth:`backup_all` a file at a time (see ``Tournament.backup_steps``)."""
-        return self.store.backup_steps(only_if_changed)
+        self._store.index.put(game_id, self.game_path(game_id), summary, key=key)
 
     def save_checks(self) -> None:
         """Keep what the checks found clean in ``.cache/`` now (the app does once every
@@ -317,10 +246,9 @@ class TournamentService(Tables):
 
     def close(self) -> None:
         self.save_checks()
-        self.store.close()
+        self._store.close()
 
-    # -- tournament changes -----------------------------------------------------------
-    # -- tournament.json: written only on the head judge's laptop (issue 22) ----------
+    # -- tournament.json's writer, the manifests of game heads ------------------------
     def head_laptop(self) -> str | None:
         """The laptop that alone writes ``tournament.json``: the one the file names (set
         when it is created), else the laptop that signed it last (folders made before),
@@ -334,6 +262,152 @@ class TournamentService(Tables):
             return None
         return str(sig["laptop"]) if sig and sig.get("laptop") else None
 
+    def _remember_seen(self, ctx: Context) -> None:
+        """Remember in the local cache how long the other laptops' manifests were when
+        this app read them verified, and the heads they recorded: a manifest cut later
+        (with a game's newest events) is a fault here too (issue 21, 4)."""
+        own = self.keys.laptop_id
+        self._store.index.remember_seen(
+            {lid: tip for lid, tip in ctx.tips.items() if lid != own},
+            {
+                f"{kind}/{gid}": (a.count, a.hash, a.laptop, a.step, a.at)
+                for (kind, gid), a in ctx.signed.items()
+                if a.laptop != own and a.laptop in ctx.tips
+            },
+        )
+
+    def _claimed(self) -> set[tuple[str, str]]:
+        """(kind, id) of every manifest line that records events, read but not verified:
+        a log no line names has no verified head either (:meth:`anchor` then falls back
+        to the index's last head)."""
+        stamp = anchors.heads_stamp(self.folder)
+        if self._claims is None or self._claims[0] != stamp:
+            claims: set[tuple[str, str]] = set()
+            for rows in anchors.read_heads(self.folder).values():
+                for _n, doc in rows:
+                    if isinstance(doc, dict) and doc.get("count"):
+                        claims.add((str(doc.get("kind")), str(doc.get("id"))))
+            self._claims = (stamp, claims)
+        return self._claims[1]
+
+    def anchor(self, game_id: str, kind: str = "games") -> tuple[int, str] | None:
+        """The newest head of the game that any laptop's manifest records (signed), a laptop
+        the head judge handed the game away from left out from the take-over on."""
+        stamp = (anchors.heads_stamp(self.folder), handovers_stamp(self.folder))
+        if self._anchors is None or self._anchors[0] != stamp:
+            reg = identity.registry(self.folder, self.pinned_hj)
+            self._anchors = (stamp, identity.read_manifests(self.folder, reg, self.pinned_hj).heads)
+        a = self._anchors[1].get((kind, game_id))
+        if a is not None:
+            return (a.count, a.hash)
+        # no manifest entry (or the manifest is gone): the last head this laptop saw
+        return self._store.index.last_head(game_id) if kind == "games" else None
+
+    def marker_events(self, game_id: str) -> list[tuple[str, list[Event]]]:
+        """(laptop id, events) of every laptop's marker-check log of the game. A damaged
+        one is left out (``verify`` names it): it never stops the game from opening."""
+        out = []
+        for lid, _path in self._store.marker_log_paths(game_id):
+            try:
+                out.append((lid, self._store.read_marker_log(lid, game_id)))
+            except DamagedFile:
+                continue
+        return out
+
+
+class TournamentService(TournamentView):
+    """One open tournament folder, written by this laptop (``keys``: its signing key):
+    the reads of :class:`TournamentView` and every write.
+
+    ``wall`` is the clock (POSIX seconds) of the head judge's secret attempts, which are
+    logged in ``laptops/<id>/auth.jsonl`` and rate-limited across restarts."""
+
+    def __init__(
+        self,
+        store: Tournament,
+        key: WriteKey,
+        *,
+        keys: LaptopKeys,
+        pins: HeadJudgePins,
+        monotonic: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+        laptop_id: str | None = None,
+        head_judge_key: UnlockedHeadJudge | None = None,
+        register: bool = True,
+        on_written: Callable[[Path], None] | None = None,
+    ) -> None:
+        store.check_key(key)  # refuse a key that is not the store's
+        super().__init__(store, keys=keys, pins=pins)
+        self.store = store
+        self._key = key
+        # this laptop's id: a game file records the laptop that created it, and only that
+        # laptop appends to it until the head judge hands it over (None: not checked)
+        self.laptop_id = laptop_id
+        # told the path of each file another laptop waits for, once written here: a game
+        # file after each append, this laptop's registration, a hand-over record (the app
+        # asks Syncthing to send it at once: services/sync/syncthing.Rescan; the watcher
+        # alone takes a second or more, and a registration arriving after the events it
+        # signs lists them as "not registered" meanwhile). Never the manifest of heads: it
+        # must not reach a laptop before the game file it names (DamagedFile there).
+        # None: nobody listens
+        self.on_written = on_written
+        self.monotonic = monotonic
+        self.wall = wall
+        self._grants: weakref.WeakKeyDictionary[HeadJudge, UnlockedHeadJudge] = (
+            weakref.WeakKeyDictionary()
+        )
+        # the head judge's key unlocked on this laptop in this session (at creation, or by
+        # his secret): tournament.json changes are signed with it
+        self._session_hj = head_judge_key
+        store.before_write(self._sign_ahead)
+        # (stamp of the handovers.json files, the records whose signature holds)
+        self._handovers: tuple[Any, list[dict[str, Any]]] | None = None
+        # game id -> (event count, head hash, the records its take-overs carry)
+        self._carried: dict[str, tuple[int, str, frozenset[str]]] = {}
+        # game id -> (event count, head hash, the protocol folded over those events): an
+        # append advances it by its own event instead of folding the whole game again (31);
+        # a log that changed otherwise (another head: a merge, a reload) is folded again
+        self._protocols: dict[str, tuple[int, str, Protocol]] = {}
+        if register:
+            self._register_laptop()
+
+    @property
+    def owner_id(self) -> str:
+        """This laptop's id as the owner of the games it creates (its key id, unless the
+        caller named it). A game file is made under it only once this laptop's private key
+        is known to match its public key (``DamagedFile`` otherwise)."""
+        return self.laptop_id or self.keys.checked().laptop_id
+
+    def game_log(self, game_id: str, create: bool = True) -> EventLog:
+        """The game's log (see :meth:`TournamentView.game_log`; its appends go through
+        :meth:`append_game_event`). A new file records this laptop as the game's owner."""
+        held = self.store.open_game_log(game_id)
+        if held is not None:
+            return held
+        return self.store.game_log(
+            game_id, create=create, owner=self.owner_id, anchor=self.anchor(game_id)
+        )
+
+    def match_log(self, match_id: str, meta: dict[str, Any] | None = None) -> EventLog:
+        return self.store.match_log(match_id, meta)
+
+    def reseat_log(self, game_id: str) -> bool:
+        """Keep a game's open log (a live session's) on its file, replaced by one with the
+        same events; else release it (False). See ``Tournament.reseat_log``."""
+        return self.store.reseat_log(game_id)
+
+    def backup_game(self, game_id: str) -> Path | None:
+        return self.store.backup_game(game_id)
+
+    def backup_all(self, only_if_changed: bool = True) -> None:
+        self.store.backup_all(only_if_changed)
+
+    def backup_steps(self, only_if_changed: bool = True) -> Iterator[Path]:
+        """:meth:`backup_all` a file at a time (see ``Tournament.backup_steps``)."""
+        return self.store.backup_steps(only_if_changed)
+
+    # -- tournament changes -----------------------------------------------------------
+    # -- tournament.json: written only on the head judge's laptop (issue 22) ----------
     def tournament_write_refusal(self) -> Phrase | None:
         """Why this laptop may not change ``tournament.json`` (None: it may). Two laptops
         writing it would leave one version in a Syncthing conflict copy and the other live
@@ -394,9 +468,22 @@ class TournamentService(Tables):
     def import_schedule(self, rows: Iterable[ScheduleRow]) -> list[str]:
         return self._change(self.store.import_schedule, rows)
 
-    def transaction(self, change: Callable[[dict], None]) -> None:
-        """One atomic change of ``tournament.json`` (a merge of another laptop's tables)."""
-        self._change(self.store.transaction, change)
+    def add_rows(self, rows: Mapping[str, list[dict[str, Any]]]) -> None:
+        """Another laptop's rows, added in one write (a merge: ``services/sync/merge``)."""
+        self._change(self.store.add_rows, rows)
+
+    def put_row(
+        self,
+        table: str,
+        match: Mapping[str, Any],
+        row: dict[str, Any],
+        *,
+        add: bool = False,
+        before: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        """``row`` in place of the row whose fields are ``match`` (a head judge's decision
+        taking the other laptop's version; see ``Tables.put_row``)."""
+        self._change(self.store.put_row, table, match, row, add=add, before=before)
 
     # -- the head judge ---------------------------------------------------------------
     def head_judge(self, secret: str, action: str = "") -> HeadJudge:
@@ -502,47 +589,6 @@ class TournamentService(Tables):
         self._sign_tournament()
 
     # -- the manifest of game heads ----------------------------------------------------
-    def _remember_seen(self, ctx: Context) -> None:
-        """Remember in the local cache how long the other laptops' manifests were when
-        this app read them verified, and the heads they recorded: a manifest cut later
-        (with a game's newest events) is a fault here too (issue 21, 4)."""
-        own = self.keys.laptop_id
-        self.store.index.remember_seen(
-            {lid: tip for lid, tip in ctx.tips.items() if lid != own},
-            {
-                f"{kind}/{gid}": (a.count, a.hash, a.laptop, a.step, a.at)
-                for (kind, gid), a in ctx.signed.items()
-                if a.laptop != own and a.laptop in ctx.tips
-            },
-        )
-
-    def _claimed(self) -> set[tuple[str, str]]:
-        """(kind, id) of every manifest line that records events, read but not verified:
-        a log no line names has no verified head either (:meth:`anchor` then falls back
-        to the index's last head)."""
-        stamp = anchors.heads_stamp(self.folder)
-        if self._claims is None or self._claims[0] != stamp:
-            claims: set[tuple[str, str]] = set()
-            for rows in anchors.read_heads(self.folder).values():
-                for _n, doc in rows:
-                    if isinstance(doc, dict) and doc.get("count"):
-                        claims.add((str(doc.get("kind")), str(doc.get("id"))))
-            self._claims = (stamp, claims)
-        return self._claims[1]
-
-    def anchor(self, game_id: str, kind: str = "games") -> tuple[int, str] | None:
-        """The newest head of the game that any laptop's manifest records (signed), a laptop
-        the head judge handed the game away from left out from the take-over on."""
-        stamp = (anchors.heads_stamp(self.folder), handovers_stamp(self.folder))
-        if self._anchors is None or self._anchors[0] != stamp:
-            reg = identity.registry(self.folder, self.pinned_hj)
-            self._anchors = (stamp, identity.read_manifests(self.folder, reg, self.pinned_hj).heads)
-        a = self._anchors[1].get((kind, game_id))
-        if a is not None:
-            return (a.count, a.hash)
-        # no manifest entry (or the manifest is gone): the last head this laptop saw
-        return self.store.index.last_head(game_id) if kind == "games" else None
-
     def record_step(self, game_id: str, step: str) -> None:
         """Record the game's head now in the manifest (e.g. the game reached its end
         without a ``game_end`` event: the last team out, a flag hung)."""
@@ -736,17 +782,6 @@ class TournamentService(Tables):
         log = self.store.marker_log(self.keys.laptop_id, game_id)
         return self._log_event(log, etype, data, head_judge, judge=judge)
 
-    def marker_events(self, game_id: str) -> list[tuple[str, list[Event]]]:
-        """(laptop id, events) of every laptop's marker-check log of the game. A damaged
-        one is left out (``verify`` names it): it never stops the game from opening."""
-        out = []
-        for lid, _path in self.store.marker_log_paths(game_id):
-            try:
-                out.append((lid, self.store.read_marker_log(lid, game_id)))
-            except DamagedFile:
-                continue
-        return out
-
     def hand_over_game(
         self, game_id: str, to_laptop: str, secret: str, judge: str = ""
     ) -> Event | dict[str, Any]:
@@ -876,4 +911,4 @@ class TournamentService(Tables):
         return (str(log.meta.get("team_a", "")), str(log.meta.get("team_b", "")))
 
 
-__all__ = ["DamagedFile", "TournamentService", "translated"]
+__all__ = ["DamagedFile", "TournamentService", "TournamentView", "translated"]

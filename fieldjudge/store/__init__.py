@@ -10,7 +10,7 @@ from fieldjudge.store.errors import (
     WriterConflict,
 )
 from fieldjudge.store.eventlog import HANDOVER, EventLog
-from fieldjudge.store.tournament import Tournament, slugify
+from fieldjudge.store.tournament import Tournament, TournamentFiles, slugify
 
 __all__ = [
     "DamagedFile",
@@ -21,6 +21,7 @@ __all__ = [
     "Refused",
     "StoreError",
     "Tournament",
+    "TournamentFiles",
     "WriteKey",
     "WriterConflict",
     "slugify",

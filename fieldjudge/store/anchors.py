@@ -21,6 +21,7 @@ The store only reads and writes these files; checking signatures is the services
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +115,7 @@ def read_laptops(folder: Path) -> dict[str, dict[str, Any]]:
 
 def heads_stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
     """(name, size, mtime_ns) of every manifest: changes when any laptop appends."""
-    return files_stamp(Path(folder) / LAPTOPS_DIR, HEADS_FILE)
+    return files_stamp(os.path.join(folder, LAPTOPS_DIR), HEADS_FILE)
 
 
 def read_laptop_file(folder: Path, laptop_id: str) -> dict[str, Any] | None:

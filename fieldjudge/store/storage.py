@@ -310,6 +310,7 @@ class LineStorage(Storage):
 
     def __init__(self, path: str | Path, create: bool = False, schema: int = 0) -> None:
         self.path = Path(path)
+        self._path_str = os.fspath(self.path)  # stat'ed before every append
         self._schema = schema
         self._cache: lines.Data | None = None
         self._end = 0  # offset after the last complete record
@@ -317,6 +318,7 @@ class LineStorage(Storage):
         self._records = 0
         self._live = 0
         self._fd: int | None = None
+        self._fd_file = (0, 0)  # the (device, inode) of the file ``_fd`` holds open
         self._broken: str | None = None
         self._written: dict[str, dict[str, bytes]] | None = None  # for write()'s diff
         # tables whose documents their owner holds: table -> how to get them back
@@ -392,7 +394,9 @@ class LineStorage(Storage):
         self.prime(lines.replay(payload, self.path))
 
     def _writer(self) -> int:
-        """The append descriptor, locked, with the file exactly as we read it."""
+        """The append descriptor, locked, with the file exactly as we read it: one
+        ``stat`` of the path says both that it is still the descriptor's file (not
+        replaced) and that nobody appended to it since (its size)."""
         if self._broken:
             raise WriterConflict(self.path, self._broken)
         if self._fd is None:
@@ -408,13 +412,13 @@ class LineStorage(Storage):
                     raise WriterConflict(
                         self.path, "another writer has this file open; nothing was written"
                     ) from None
-            self._fd = fd
-        st = os.fstat(self._fd)
+            opened = os.fstat(fd)
+            self._fd, self._fd_file = fd, (opened.st_dev, opened.st_ino)
         try:
-            same = os.stat(self.path).st_ino == st.st_ino
+            st = os.stat(self._path_str)
         except FileNotFoundError:
-            same = False
-        if not same:
+            st = None
+        if st is None or (st.st_dev, st.st_ino) != self._fd_file:
             raise WriterConflict(self.path, "the file was replaced since it was read")
         if st.st_size != self._end:
             if st.st_size == self._size > self._end:
@@ -541,20 +545,23 @@ class LineStorage(Storage):
         self._written = None
 
 
-def files_stamp(folder: Path, name: str) -> tuple[tuple[str, int, int], ...]:
+def files_stamp(folder: str | Path, name: str) -> tuple[tuple[str, int, int], ...]:
     """(subfolder's name, size, mtime_ns) of the file ``name`` in every subfolder of
     ``folder`` (e.g. every laptop's manifest), by subfolder: changes when any of them is
     written. Asked before every append (a hand-over this laptop now sees), so it is read
-    with one directory scan and one ``stat`` a subfolder."""
-    out = []
+    with one directory listing and one ``stat`` a subfolder, on plain strings: building
+    path objects cost more than the system calls (issue 24)."""
+    folder = os.fspath(folder)
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        subfolders = sorted(os.listdir(folder))
     except (FileNotFoundError, NotADirectoryError):
         return ()
-    for entry in entries:
+    out = []
+    sep = os.sep
+    for sub in subfolders:
         try:
-            st = os.stat(os.path.join(entry.path, name))
+            st = os.stat(f"{folder}{sep}{sub}{sep}{name}")  # os.path.join costs more
         except OSError:  # no such file there (or not a folder)
             continue
-        out.append((entry.name, st.st_size, st.st_mtime_ns))
+        out.append((sub, st.st_size, st.st_mtime_ns))
     return tuple(out)

@@ -15,6 +15,7 @@ Who writes what:
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -123,7 +124,7 @@ def read_handovers(folder: Path) -> list[dict[str, Any]]:
 
 def handovers_stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
     """(laptop, size, mtime_ns) of every ``handovers.json``: changes when one is written."""
-    return files_stamp(Path(folder) / LAPTOPS, HANDOVERS_FILE)
+    return files_stamp(os.path.join(folder, LAPTOPS), HANDOVERS_FILE)
 
 
 def register_laptop(

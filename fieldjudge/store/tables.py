@@ -7,12 +7,12 @@ with ``Query`` and written through TinyDB's API; every change is one atomic writ
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from contextlib import AbstractContextManager
 from datetime import date, datetime, timedelta
 from typing import Any, Protocol
 
-from tinydb import TinyDB, where
+from tinydb import Query, TinyDB, where
 
 from fieldjudge.rules.names import clean_name, confusable_with, name_problem
 from fieldjudge.rules.schedule import ScheduleCheck, Slot, check_schedule
@@ -136,6 +136,46 @@ class TableWrites(Tables):
     def update_meta(self, key: WriteKey | None = None, **fields: Any) -> None:
         with self.writing(key) as db:
             db.table("meta").update(fields, doc_ids=[1])
+
+    def add_rows(
+        self, rows: Mapping[str, list[dict[str, Any]]], key: WriteKey | None = None
+    ) -> None:
+        """Rows of another laptop's tables (a merge), added to each named table in one
+        write; their checks are the merge's."""
+        with self.writing(key) as db:
+            for table, docs in rows.items():
+                db.table(table).insert_multiple(docs)
+
+    def put_row(
+        self,
+        table: str,
+        match: Mapping[str, Any],
+        row: dict[str, Any],
+        key: WriteKey | None = None,
+        *,
+        add: bool = False,
+        before: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        """``row`` in place of the row of ``table`` whose fields are ``match`` (its private
+        ``_`` fields kept), in one write; added when there is none and ``add``, else
+        refused. ``before``: called with the file's new content before it is written (a
+        decision that must be on disk first)."""
+        found = self._db.table(table).get(Query().fragment(dict(match)))
+        if found is None and not add:
+            raise Refused("this difference is no longer in the tournament: nothing to replace")
+        with self.writing(key) as db:
+            if found is None:
+                db.table(table).insert(row)
+            else:
+                new = {**{k: v for k, v in found.items() if str(k).startswith("_")}, **row}
+
+                def replace(doc: MutableMapping[str, Any]) -> None:
+                    doc.clear()
+                    doc.update(new)
+
+                db.table(table).update(replace, doc_ids=[found.doc_id])
+            if before is not None:
+                before(db.storage.read() or {})
 
     def _player(self, team_id: str, number: int) -> Any:
         return (where("team_id") == team_id) & (where("number") == number)

@@ -8,7 +8,6 @@ judge's laptop; a game's file only by the laptop running that game (DESIGN.md).
 from __future__ import annotations
 
 import contextlib
-import copy
 import re
 import uuid
 from collections.abc import Callable, Iterator
@@ -18,7 +17,6 @@ from typing import Any
 
 from tinydb import TinyDB
 from tinydb.storages import MemoryStorage
-from tinydb.table import Document
 
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.messages import Phrase
@@ -29,7 +27,7 @@ from fieldjudge.store.eventlog import EventLog
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.lock import FolderLock
 from fieldjudge.store.storage import AtomicJSONStorage, clean_temp_files, make_dirs
-from fieldjudge.store.tables import TableWrites
+from fieldjudge.store.tables import Tables, TableWrites
 from fieldjudge.store.validate import validate_data, validate_file
 
 TOURNAMENT_FILE = "tournament.json"
@@ -83,21 +81,212 @@ def _open_anchored(
     return log
 
 
-class Tournament(TableWrites):
-    """The folder's files. Opened with a :class:`WriteKey` (by the services) it can be
-    written by whoever presents that key; without one it is read-only."""
+def _tables(path: Path, migrate: bool) -> TinyDB:
+    """``tournament.json``'s tables, checked (raises :class:`DamagedFile`); an old format
+    is migrated on disk when ``migrate`` (the app, holding the lock), else in memory."""
+    db = TinyDB(path, storage=AtomicJSONStorage, create=False)
+    data, changed = validate_data(db.storage.read(), path)
+    if (data.get("meta") or {}).get("1", {}).get("kind") != "tournament":
+        raise DamagedFile(path, "not a tournament file")
+    if changed and migrate:
+        db.storage.write(data)
+    elif changed:
+        db.close()
+        db = TinyDB(storage=MemoryStorage)
+        db.storage.write(data)
+    db.clear_cache()
+    return db
+
+
+class TournamentFiles(Tables):
+    """A tournament folder to read: ``tournament.json``'s tables, the game, match and
+    marker-check logs (each opened once, its chain verified) and the summary index. No
+    write key and no write method: its logs refuse every append, it creates and migrates
+    no file and takes no lock (:meth:`read`; the pit's :func:`snapshot_tournament`,
+    ``verify``, the services' read-only view). :class:`Tournament` is one, with the writes."""
+
+    def __init__(self, folder: Path, db: TinyDB) -> None:
+        self.folder = Path(folder)
+        self._db = db
+        # the logs get a key nobody holds: they refuse every append
+        self._key = WriteKey()
+        self._logs: dict[str, EventLog] = {}
+        self._game_paths: dict[str, Path] = {}
+        self.index = SummaryIndex(self.folder)
+
+    @classmethod
+    def read(cls, folder: Path) -> TournamentFiles:
+        """An existing folder opened to read (raises :class:`DamagedFile`): an old-format
+        ``tournament.json`` is migrated in memory only."""
+        path = Path(folder) / TOURNAMENT_FILE
+        if not path.exists():
+            raise DamagedFile(path, "no tournament.json in this folder")
+        return cls(folder, _tables(path, migrate=False))
+
+    def close(self) -> None:
+        for log in self._logs.values():
+            log.close()
+        self._logs.clear()
+        self._db.close()
+
+    @property
+    def writes(self) -> bool:
+        """Opened by the app (holding the folder lock): it may migrate old-format files;
+        a reader (export, verify, the pit) never rewrites one."""
+        return False
+
+    # -- game and match logs -------------------------------------------------------------
+    def game_log(
+        self, game_id: str, create: bool = False, anchor: tuple[int, str] | None = None
+    ) -> EventLog:
+        """The game's event log, opened (chain verified) once and kept open. ``create``: a
+        reader creates no file (:class:`NotTheWriter` for a missing one).
+
+        ``anchor`` (count, hash): the newest head the tournament's manifest records for the
+        game. The file must hold at least ``count`` events, the ``count``-th with that hash
+        (:class:`DamagedFile` otherwise: truncated, replaced or missing)."""
+        if game_id in self._logs:
+            return self._logs[game_id]
+        path = self.game_path(game_id)
+        if not path.exists() and not (anchor is not None and anchor[0] > 0):
+            raise NotTheWriter(path.name) if create else DamagedFile(path, "no such game file")
+        log = _open_anchored(path, anchor, self._key, self.writes)
+        self._logs[game_id] = log
+        return log
+
+    def game_path(self, game_id: str) -> Path:
+        """The game's file, its path made once: every append names it (issue 24)."""
+        path = self._game_paths.get(game_id)
+        if path is None:
+            path = self._game_paths[game_id] = self.folder / "games" / f"{game_id}.json"
+        return path
+
+    def match_path(self, match_id: str) -> Path:
+        return self.folder / "quidditch" / f"{match_id}.json"
+
+    def open_game_log(self, game_id: str) -> EventLog | None:
+        """The game's log if this folder holds it open (checked when it was opened)."""
+        return self._logs.get(game_id)
+
+    # -- marker checks recorded on a laptop that does not own the game (19) ---------------
+    def marker_log_path(self, laptop_id: str, game_id: str) -> Path:
+        return self.folder / LAPTOPS_DIR / Path(laptop_id).name / MARKER_DIR / f"{game_id}.json"
+
+    def marker_log_paths(self, game_id: str) -> list[tuple[str, Path]]:
+        """(laptop id, file) of every laptop's marker-check log of a game."""
+        root = self.folder / LAPTOPS_DIR
+        return [
+            (p.parent.parent.name, p)
+            for p in sorted(root.glob(f"*/{MARKER_DIR}/{game_id}.json"))
+            if p.is_file()
+        ]
+
+    def read_marker_log(self, laptop_id: str, game_id: str) -> list[Event]:
+        """The events of a laptop's marker-check log (the open one if this folder holds it,
+        else read and verified once). Raises :class:`DamagedFile`."""
+        key = f"{MARKER_DIR}/{laptop_id}/{game_id}"
+        if key in self._logs:
+            return list(self._logs[key].events)
+        log = EventLog.open(self.marker_log_path(laptop_id, game_id), rewrite=self.writes)
+        try:
+            return list(log.events)
+        finally:
+            log.close()
+
+    def matches(self) -> list[str]:
+        return sorted(p.stem for p in (self.folder / "quidditch").glob("*.json"))
+
+    def release_log(self, kind: str, log_id: str) -> None:
+        """Close our open copy of a game (``kind`` "games") or match ("quidditch") log, e.g.
+        before a merge replaces its file; the next access reopens and re-verifies it."""
+        key = log_id if kind == "games" else f"{kind}/{log_id}"
+        log = self._logs.pop(key, None)
+        if log is not None:
+            log.close()
+        self.index.invalidate(log_id)
+
+    @contextlib.contextmanager
+    def reading_game_log(
+        self, game_id: str, anchor: tuple[int, str] | None = None
+    ) -> Iterator[EventLog]:
+        """A game's log to read once (an export, a summary): the open one if this folder
+        holds it, else opened (chain verified) for this read and closed after, so a pass
+        over every game holds one game's events at a time. ``anchor``: as for
+        :meth:`game_log` (a file that does not reach it is damaged). Raises
+        :class:`DamagedFile`."""
+        if game_id in self._logs:
+            log = self._logs[game_id]
+            fault = anchor_fault(log.events, anchor)
+            if fault:
+                raise DamagedFile(log.path, fault)
+            yield log
+            return
+        log = _open_anchored(self.game_path(game_id), anchor, rewrite=self.writes)
+        try:
+            yield log
+        finally:
+            log.close()
+
+    def game_summary(
+        self,
+        game_id: str,
+        summarize: Callable[[EventLog], dict[str, Any]] | None = None,
+        anchor: tuple[int, str] | None = None,
+    ) -> dict[str, Any]:
+        """A cached summary of a game (phase, alive counts... from ``summarize(log)``, the
+        services' rules) for the home screen. The game file is only parsed when it changed
+        since the summary was made. ``anchor``: the manifest's newest head (see
+        :meth:`game_log`): a game whose manifest shows events is never "scheduled"."""
+        path = self.game_path(game_id)
+        if not path.exists() and anchor is not None and anchor[0] > 0:
+            return {
+                "phase": "damaged",
+                "fault": f"missing: the manifest records {anchor[0]} events of this game",
+            }
+        cached = self.index.get(game_id, path)
+        if cached is not None and not (
+            anchor is not None and anchor[0] > int(cached.get("events", 0) or 0)
+        ):
+            return cached
+        if not path.exists():
+            summary: dict[str, Any] = {"phase": "scheduled", "events": 0}
+        else:
+            # A log opened only to summarise it is closed again: the cold open of a
+            # tournament never holds every game's events in memory.
+            kept = game_id in self._logs
+            try:
+                log = self._logs[game_id] if kept else EventLog.open(path, rewrite=self.writes)
+            except DamagedFile as exc:
+                return {"phase": "damaged", "fault": exc.fault}
+            fault = anchor_fault(log.events, anchor)
+            if fault:
+                if not kept:
+                    log.close()
+                return {"phase": "damaged", "fault": fault}
+            try:
+                summary = {"phase": "open", "events": len(log.events)}
+                if summarize is not None:
+                    summary.update(summarize(log))
+            finally:
+                if not kept:
+                    log.close()
+        self.index.put(game_id, path, summary)
+        return summary
+
+
+class Tournament(TournamentFiles, TableWrites):
+    """The folder's files, with their writes. Opened with a :class:`WriteKey` (by the
+    services) it can be written by whoever presents that key; without one it is
+    read-only."""
 
     def __init__(
         self, folder: Path, db: TinyDB, lock: FolderLock | None, key: WriteKey | None = None
     ) -> None:
-        self.folder = Path(folder)
-        self._db = db
+        super().__init__(folder, db)
         self._lock = lock
-        # Logs of a read-only tournament get a key nobody holds: they refuse every append.
-        self._key = key if key is not None else WriteKey()
+        if key is not None:
+            self._key = key
         self._writable = key is not None
-        self._logs: dict[str, EventLog] = {}
-        self.index = SummaryIndex(self.folder)
 
     def before_write(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
         """Call ``hook`` with the new content of tournament.json before each write of it."""
@@ -183,18 +372,7 @@ class Tournament(TableWrites):
             for name in ("backups", "laptops", "conflicts", "damaged"):
                 if lock and (folder / name).is_dir():
                     clean_temp_files(folder / name, recursive=True)
-            db = TinyDB(path, storage=AtomicJSONStorage, create=False)
-            data, changed = validate_data(db.storage.read(), path)
-            if (data.get("meta") or {}).get("1", {}).get("kind") != "tournament":
-                raise DamagedFile(path, "not a tournament file")
-            if changed and lock:  # migrated by the app; a reader keeps it in memory
-                db.storage.write(data)
-            elif changed:
-                db.close()
-                db = TinyDB(storage=MemoryStorage)
-                db.storage.write(data)
-            db.clear_cache()
-            t = cls(folder, db, fl if lock else None, key)
+            t = cls(folder, _tables(path, migrate=lock), fl if lock else None, key)
             if startup_backup and lock:
                 t.backup_all(only_if_changed=True)
             return t
@@ -203,73 +381,47 @@ class Tournament(TableWrites):
             raise
 
     def close(self) -> None:
-        for log in self._logs.values():
-            log.close()
-        self._logs.clear()
+        super().close()
         if self._lock is not None:  # a reader (export, verify, the pit) writes nothing
             self.index.save()
-        self._db.close()
-        if self._lock:
             self._lock.release()
 
     @property
     def writes(self) -> bool:
-        """Opened by the app (holding the folder lock): it may migrate old-format files;
-        a reader (export, verify, the pit) never rewrites one."""
         return self._lock is not None
 
-    # -- game and match logs -------------------------------------------------------------
-    def game_path(self, game_id: str) -> Path:
-        return self.folder / "games" / f"{game_id}.json"
-
-    def match_path(self, match_id: str) -> Path:
-        return self.folder / "quidditch" / f"{match_id}.json"
-
-    def open_game_log(self, game_id: str) -> EventLog | None:
-        """The game's log if this folder holds it open (checked when it was opened)."""
-        return self._logs.get(game_id)
-
+    # -- game, match and marker-check logs: created here -----------------------------
     def game_log(
         self,
         game_id: str,
         create: bool = True,
-        owner: str | None = None,
         anchor: tuple[int, str] | None = None,
+        owner: str | None = None,
     ) -> EventLog:
-        """The game's event log, opened (chain verified) once and kept open. A new file
-        records ``owner`` (the id of the laptop creating it) as the game's owner.
-
-        ``anchor`` (count, hash): the newest head the tournament's manifest records for the
-        game. The file must hold at least ``count`` events, the ``count``-th with that hash
-        (:class:`DamagedFile` otherwise: truncated or replaced); a missing file is never
-        re-created when the manifest shows events."""
-        if game_id in self._logs:
-            return self._logs[game_id]
+        """The game's event log (see :meth:`TournamentFiles.game_log`); a new file records
+        ``owner`` (the id of the laptop creating it) as the game's owner. A missing file is
+        never re-created when the manifest shows events."""
         path = self.game_path(game_id)
-        if path.exists() or anchor is not None and anchor[0] > 0:
-            log = _open_anchored(path, anchor, self._key, self.writes)
-        elif create:
-            g = self.game(game_id)
-            if g is None:
-                raise Refused("no game {game} in the schedule", game=game_id)
-            log = EventLog.create(
-                path,
-                "game",
-                {
-                    "game_id": game_id,
-                    "tournament_id": self.meta.get("id"),
-                    "field": g["field"],
-                    "start": g["start"],
-                    "team_a": g["team_a"],
-                    "team_b": g["team_b"],
-                },
-                owner=owner,
-                key=self._key,
-            )
-        else:
-            raise DamagedFile(path, "no such game file")
-        self._logs[game_id] = log
+        if not create or game_id in self._logs or path.exists() or anchor and anchor[0] > 0:
+            return super().game_log(game_id, anchor=anchor)
+        meta = self._scheduled(game_id, "field", "start", "team_a", "team_b")
+        log = self._logs[game_id] = self._new_log(path, "game", meta, owner)
         return log
+
+    def _scheduled(self, game_id: str, *fields: str) -> dict[str, Any]:
+        """A new log's meta for a game of the schedule: its id, the tournament's and the
+        ``fields`` of its row."""
+        g = self.game(game_id)
+        if g is None:
+            raise Refused("no game {game} in the schedule", game=game_id)
+        return {"game_id": game_id, "tournament_id": self.meta.get("id")} | {
+            f: g[f] for f in fields
+        }
+
+    def _new_log(self, path: Path, kind: str, meta: dict[str, Any], owner: str | None) -> EventLog:
+        if not self._writable:  # a reader (no write key) creates no file
+            raise NotTheWriter(path.name)
+        return EventLog.create(path, kind, meta, owner=owner, key=self._key)
 
     def match_log(
         self, match_id: str, meta: dict | None = None, owner: str | None = None
@@ -281,20 +433,10 @@ class Tournament(TableWrites):
         log = (
             EventLog.open(path, key=self._key, rewrite=self.writes)
             if path.exists()
-            else EventLog.create(
-                path,
-                "quidditch",
-                {"match_id": match_id, **(meta or {})},
-                owner=owner,
-                key=self._key,
-            )
+            else self._new_log(path, "quidditch", {"match_id": match_id, **(meta or {})}, owner)
         )
         self._logs[key] = log
         return log
-
-    # -- marker checks recorded on a laptop that does not own the game (19) ---------------
-    def marker_log_path(self, laptop_id: str, game_id: str) -> Path:
-        return self.folder / LAPTOPS_DIR / Path(laptop_id).name / MARKER_DIR / f"{game_id}.json"
 
     def marker_log(self, laptop_id: str, game_id: str) -> EventLog:
         """This laptop's own log of its marker checks of a game (written only by it; the
@@ -306,57 +448,10 @@ class Tournament(TableWrites):
         if path.exists():
             log = EventLog.open(path, key=self._key, rewrite=self.writes)
         else:
-            g = self.game(game_id)
-            if g is None:
-                raise Refused("no game {game} in the schedule", game=game_id)
-            log = EventLog.create(
-                path,
-                MARKER_KIND,
-                {
-                    "game_id": game_id,
-                    "tournament_id": self.meta.get("id"),
-                    "team_a": g["team_a"],
-                    "team_b": g["team_b"],
-                    "laptop": laptop_id,
-                },
-                owner=laptop_id,
-                key=self._key,
-            )
+            meta = self._scheduled(game_id, "team_a", "team_b") | {"laptop": laptop_id}
+            log = self._new_log(path, MARKER_KIND, meta, laptop_id)
         self._logs[key] = log
         return log
-
-    def marker_log_paths(self, game_id: str) -> list[tuple[str, Path]]:
-        """(laptop id, file) of every laptop's marker-check log of a game."""
-        root = self.folder / LAPTOPS_DIR
-        return [
-            (p.parent.parent.name, p)
-            for p in sorted(root.glob(f"*/{MARKER_DIR}/{game_id}.json"))
-            if p.is_file()
-        ]
-
-    def read_marker_log(self, laptop_id: str, game_id: str) -> list[Event]:
-        """The events of a laptop's marker-check log (the open one if this folder holds it,
-        else read and verified once). Raises :class:`DamagedFile`."""
-        key = f"{MARKER_DIR}/{laptop_id}/{game_id}"
-        if key in self._logs:
-            return list(self._logs[key].events)
-        log = EventLog.open(self.marker_log_path(laptop_id, game_id), rewrite=self.writes)
-        try:
-            return list(log.events)
-        finally:
-            log.close()
-
-    def matches(self) -> list[str]:
-        return sorted(p.stem for p in (self.folder / "quidditch").glob("*.json"))
-
-    def release_log(self, kind: str, log_id: str) -> None:
-        """Close our open copy of a game (``kind`` "games") or match ("quidditch") log, e.g.
-        before a merge replaces its file; the next access reopens and re-verifies it."""
-        key = log_id if kind == "games" else f"{kind}/{log_id}"
-        log = self._logs.pop(key, None)
-        if log is not None:
-            log.close()
-        self.index.invalidate(log_id)
 
     def reseat_log(self, game_id: str) -> bool:
         """Keep the open log of a game (a live session holds it) on the file now at its
@@ -374,74 +469,6 @@ class Tournament(TableWrites):
                 return True
         self.release_log("games", game_id)
         return False
-
-    @contextlib.contextmanager
-    def reading_game_log(
-        self, game_id: str, anchor: tuple[int, str] | None = None
-    ) -> Iterator[EventLog]:
-        """A game's log to read once (an export, a summary): the open one if this folder
-        holds it, else opened (chain verified) for this read and closed after, so a pass
-        over every game holds one game's events at a time. ``anchor``: as for
-        :meth:`game_log` (a file that does not reach it is damaged). Raises
-        :class:`DamagedFile`."""
-        if game_id in self._logs:
-            log = self._logs[game_id]
-            fault = anchor_fault(log.events, anchor)
-            if fault:
-                raise DamagedFile(log.path, fault)
-            yield log
-            return
-        log = _open_anchored(self.game_path(game_id), anchor, rewrite=self.writes)
-        try:
-            yield log
-        finally:
-            log.close()
-
-    def game_summary(
-        self,
-        game_id: str,
-        summarize: Callable[[EventLog], dict[str, Any]] | None = None,
-        anchor: tuple[int, str] | None = None,
-    ) -> dict[str, Any]:
-        """A cached summary of a game (phase, alive counts... from ``summarize(log)``, the
-        services' rules) for the home screen. The game file is only parsed when it changed
-        since the summary was made. ``anchor``: the manifest's newest head (see
-        :meth:`game_log`): a game whose manifest shows events is never "scheduled"."""
-        path = self.game_path(game_id)
-        if not path.exists() and anchor is not None and anchor[0] > 0:
-            return {
-                "phase": "damaged",
-                "fault": f"missing: the manifest records {anchor[0]} events of this game",
-            }
-        cached = self.index.get(game_id, path)
-        if cached is not None and not (
-            anchor is not None and anchor[0] > int(cached.get("events", 0) or 0)
-        ):
-            return cached
-        if not path.exists():
-            summary: dict[str, Any] = {"phase": "scheduled", "events": 0}
-        else:
-            # A log opened only to summarise it is closed again: the cold open of a
-            # tournament never holds every game's events in memory.
-            kept = game_id in self._logs
-            try:
-                log = self._logs[game_id] if kept else EventLog.open(path, rewrite=self.writes)
-            except DamagedFile as exc:
-                return {"phase": "damaged", "fault": exc.fault}
-            fault = anchor_fault(log.events, anchor)
-            if fault:
-                if not kept:
-                    log.close()
-                return {"phase": "damaged", "fault": fault}
-            try:
-                summary = {"phase": "open", "events": len(log.events)}
-                if summarize is not None:
-                    summary.update(summarize(log))
-            finally:
-                if not kept:
-                    log.close()
-        self.index.put(game_id, path, summary)
-        return summary
 
     def backup_game(self, game_id: str) -> Path | None:
         return backup.make_backup(
@@ -493,24 +520,11 @@ class Tournament(TableWrites):
             self._db.clear_cache()  # what its queries found in the dropped changes
             raise
 
-    def transaction(self, change: Callable[[dict], None], key: WriteKey | None = None) -> None:
-        """Apply ``change`` to a copy of the whole file (a merge of another laptop's tables)
-        and write it once: each table is replaced by the changed one."""
-        with self.writing(key) as db:
-            data = copy.deepcopy(db.storage.read() or {})
-            change(data)
-            for name in db.tables() - data.keys():
-                db.drop_table(name)
-            for name, rows in data.items():
-                table = db.table(name)
-                table.truncate()  # rows keep their ids: TinyDB's id counter is not used
-                table.insert_multiple(Document(row, doc_id=int(k)) for k, row in rows.items())
 
-
-def snapshot_tournament(folder: Path) -> Tournament:
-    """A read-only, in-memory copy of ``tournament.json`` behind the Tournament class (its
-    table readers), without the folder lock and never closed (the pit display's)."""
+def snapshot_tournament(folder: Path) -> TournamentFiles:
+    """A read-only, in-memory copy of ``tournament.json`` and the folder's logs, without the
+    folder lock and never closed (the pit display's)."""
     data = validate_file(Path(folder) / TOURNAMENT_FILE)
     db = TinyDB(storage=MemoryStorage)
     db.storage.write(data)
-    return Tournament(folder, db, None)  # its summary index is never used nor saved
+    return TournamentFiles(folder, db)  # its summary index is never used nor saved

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from fieldjudge.rules.events import VOID, Event, effective, has_void
-from fieldjudge.rules.messages import Phrase, Team, phrase, rule, without_section
+from fieldjudge.rules.messages import Team, phrase, rule, without_section
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import fps_of, label, num, reading_fps, refusal
@@ -362,13 +362,15 @@ def _a_paint_check_start(st, e, d):
     _pl(st, d["team"], d["number"]).check = m.Check("paint", _ms(st, e))
 
 
-def _check_end(st, e, d, section: str, note: Phrase) -> m.PlayerState | None:
+def _check_end(st, e, d, kind: str) -> m.PlayerState | None:
     """A paint (24.01) or neutral (25.02) check ends: the player is hit, or back in play
-    (returned)."""
+    (returned). The elimination's note is made only for a hit (most checks end in play)."""
     p, at = _pl(st, d["team"], d["number"]), _ms(st, e)
     if d["outcome"] == "eliminated":
         _close_check(p, at, "eliminated")
-        _eliminate(st, p, "hit", section, at, e, note)
+        paint = kind == "paint"
+        note = phrase("hit_at_paint_check" if paint else "hit_at_neutral_check")
+        _eliminate(st, p, "hit", "24.01" if paint else "25.02", at, e, note)
         _team_out(st, at)
         return None
     _close_check(p, at, "in_play")
@@ -376,7 +378,7 @@ def _check_end(st, e, d, section: str, note: Phrase) -> m.PlayerState | None:
 
 
 def _a_paint_check_end(st, e, d):
-    _check_end(st, e, d, "24.01", phrase("hit_at_paint_check"))
+    _check_end(st, e, d, "paint")
 
 
 def _a_neutral_start(st, e, d):
@@ -387,7 +389,7 @@ def _a_neutral_start(st, e, d):
 
 
 def _a_neutral_end(st, e, d):
-    p = _check_end(st, e, d, "25.02", phrase("hit_at_neutral_check"))
+    p = _check_end(st, e, d, "neutral")
     if p is not None:
         _restore(p)
 

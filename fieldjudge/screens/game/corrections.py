@@ -168,4 +168,6 @@ class CorrectionActions:
             validate=lambda v: None if v else _("A correction needs a reason"),
             limit=REASON_MAX,
             cancelled=lambda: self.host.say(_("Nothing voided")),
+            # before anything is typed a hint; the refusal only after an empty Enter
+            hint=_("Type why: the reason is kept with the correction"),
         )

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
@@ -135,6 +136,10 @@ class GameScreen(JudgeScreen):
             warnings = self.session.setup_warnings()  # e.g. 30.01: a team of four
             if warnings:
                 self.notice_text = "⚠ " + " · ".join(warnings)
+        rosters = self.query_one("#rosters")
+        rosters.styles.height = 1 + max(  # its top border and the longer roster
+            len(self.session.state.team_players(team)) for team in self.session.teams
+        )
         self.refresh_all()
         self._show_faults()
         self.set_interval(0.25, self.tick)
@@ -150,6 +155,9 @@ class GameScreen(JudgeScreen):
         if faults:
             title = self.query_one("#game-title", Static)
             title.update(f"{title.render()}  —  {fault_text(joined(faults))}")
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_notice)  # one line or two at the new width
 
     def on_screen_resume(self) -> None:
         # back from a dialog or another screen (e.g. the chrono screen): show the new state
@@ -232,9 +240,13 @@ class GameScreen(JudgeScreen):
             # 23.03: a team with nobody left does not end the game; say who may still win
             note = self.session.humanize(rule("only_team_in_play", team=Team(only)))
             text = f"{note} · {self.notice_text}" if self.notice_text else note
-        # one line or two: a layout pass only when that changes (it costs a frame)
-        lines = 1 if len(text) <= max(1, bar.size.width - 2) else 2
-        bar.update(text, layout=lines != self._notice_lines)
+        # one line or two, its height set rather than measured at every layout (issue 24:
+        # each prompt that closes lays the screen out); a layout only when that changes
+        width = bar.size.width - 2  # its padding
+        lines = 0 if width <= 0 else 1 if cell_len(text) <= width and "\n" not in text else 2
+        bar.update(text, layout=False)
+        if lines != self._notice_lines:
+            bar.styles.height = lines or "auto"  # not laid out yet: measured this once
         self._notice_lines = lines
         bar.set_class(self.notice_text.startswith("⚠"), "refused")
 

@@ -147,6 +147,11 @@ class RosterPanel(Vertical):
         for p in self.players:
             yield PlayerRow(p.team, p.number, p.name)
 
+    def on_mount(self) -> None:
+        # one line per player, for the whole game: a fixed height, not measured at every
+        # layout (issue 24: each prompt that closes lays the screen out again)
+        self.styles.height = len(self.players)
+
     def show(self, st: m.GameState) -> None:
         for row in self.query_children(PlayerRow):
             p = st.player(row.team, row.number)

@@ -7,7 +7,7 @@ import re
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Header, Static, TextArea
+from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.quidditch import MatchSetup, Outcome
@@ -82,7 +82,7 @@ class ResultScreen(JudgeScreen):
                 classes="pane-title",
                 markup=False,
             )
-            yield TextArea(self.resolved.post, read_only=True, id="qres-post", soft_wrap=True)
+            yield Static(self.resolved.post, id="qres-post", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -78,6 +78,7 @@ class Prompt:
     text: bool = False  # a line of text, not a number
     limit: int = 40  # the longest text
     cancelled: Callable[[], None] | None = None  # after Esc
+    hint: str = ""  # shown where a refusal goes, while there is none
 
     @property
     def is_number(self) -> bool:
@@ -149,10 +150,13 @@ class PromptPanel(Vertical):
         initial: str = "",
         limit: int = 40,
         cancelled: Callable[[], None] | None = None,
+        hint: str = "",
     ) -> None:
         """A line of text of at most ``limit`` characters; Enter accepts it (stripped),
-        unless ``validate`` says why not; Esc runs ``cancelled``."""
+        unless ``validate`` says why not (shown in place of ``hint``); Esc runs
+        ``cancelled``."""
         p = Prompt(title, then, validate=validate, text=True, limit=limit, cancelled=cancelled)
+        p.hint = hint
         p.buffer = initial
         self._open(p)
 
@@ -185,7 +189,10 @@ class PromptPanel(Vertical):
         self._shape = shape
         self.query_one("#prompt-title", Static).update(p.title)
         self._body(p, layout=True)
-        self.query_one("#prompt-error", Static).update(p.error)
+        error = self.query_one("#prompt-error", Static)
+        error.update(p.error or p.hint)
+        # a hint is not worded, nor drawn, as a refusal
+        error.set_class(bool(p.hint) and not p.error, "hint")
 
     def _body(self, p: Prompt, layout: bool) -> None:
         body = self.query_one("#prompt-body", Static)

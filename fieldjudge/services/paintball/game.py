@@ -228,37 +228,47 @@ class GameSession:
         """What a reading would mean under this tournament's settings (20.02-20.05)."""
         return chrono_verdict(self.setup.settings, fps, forbidden_mode, interval_ms)
 
-    def stamp(self, etype: str, data: Mapping[str, Any] | None = None) -> int | None:
-        """The ``game_clock_ms`` an event of ``etype`` gets if appended now."""
+    def stamp(
+        self, etype: str, data: Mapping[str, Any] | None = None, now: datetime | None = None
+    ) -> int | None:
+        """The ``game_clock_ms`` an event of ``etype`` gets if appended at ``now`` (the
+        wall time; None: now)."""
         if etype == ev.CLOCK_START:
             return 0
         if etype == ev.GAME_END and (data or {}).get("reason") == "clock":
             return self.state.clock.length_ms
         if not self.state.clock.started:
             return None
-        return self.now_ms()
+        return elapsed_at(self.state.clock, self.now_wall() if now is None else now)
 
     def refusal(self, etype: str, data: Mapping[str, Any] | None = None) -> str | None:
         """Why ``etype`` with ``data`` cannot be logged now (citing the section), or None."""
         data = dict(data or {})
+        return self._refusal(etype, data, self.stamp(etype, data))
+
+    def _refusal(self, etype: str, data: dict[str, Any], stamp: int | None) -> str | None:
         try:
-            return engine_refusal(self.state, etype, data, self.stamp(etype, data))
+            return engine_refusal(self.state, etype, data, stamp)
         except Exception as exc:  # malformed data must become a message, never a crash
             return f"malformed {etype}: {exc}"
 
     # -- writing ------------------------------------------------------------------------
     def append(self, etype: str, data: Mapping[str, Any] | None = None) -> Event:
         """Validate, stamp and append one event durably; returns it once on disk.
-        Raises :class:`Refused` (message citing the section) when it is illegal."""
+        Raises :class:`Refused` (message citing the section) when it is illegal. The
+        clock is read once: the event's wall time and game clock are the same moment,
+        the one the rules were asked at."""
         data = dict(data or {})
-        why = self.refusal(etype, data)  # the rules engine, asked once per event
+        now = self.now_wall()
+        stamp = self.stamp(etype, data, now)
+        why = self._refusal(etype, data, stamp)  # the rules engine, asked once per event
         if not why and etype == ev.CLOCK_START:
             why = self.start_refusal()  # one live game per field and per team
         if why:
             if asks_second_player(why):
                 raise SecondPlayerNeeded(why, str(data.get("team") or _first_team(data)))
             raise Refused(why)
-        return self._write(etype, data, self.stamp(etype, data))
+        return self._write(etype, data, stamp, now)
 
     # -- intents (what the screens call: no event payloads outside the services) --------
     def start_refusal(self) -> str | None:
@@ -501,14 +511,15 @@ class GameSession:
             raise Refused(why)
         if not reason.strip():
             raise Refused(_("a correction needs a reason"))
-        stamp = self.now_ms() if self.state.clock.started else None
+        now = self.now_wall()  # read once: the void's wall time and game clock agree
+        stamp = elapsed_at(self.state.clock, now) if self.state.clock.started else None
         event = self.tournament.append_game_event(
             self.game_id,
             VOID,
             {"target": target_id, "reason": reason},
             judge=self.judge,
             game_clock_ms=stamp,
-            wall_time=self.now_wall(),
+            wall_time=now,
         )
         self._refold()
         return event
@@ -540,15 +551,10 @@ class GameSession:
         return self.append(ev.GAME_END, {"reason": "clock"})
 
     # -- internals ----------------------------------------------------------------------
-    def _write(self, etype: str, data: dict[str, Any], stamp: int | None) -> Event:
+    def _write(self, etype: str, data: dict[str, Any], stamp: int | None, now: datetime) -> Event:
         was_final = self.state.phase == FINAL
         event = self.tournament.append_game_event(
-            self.game_id,
-            etype,
-            data,
-            judge=self.judge,
-            game_clock_ms=stamp,
-            wall_time=self.now_wall(),
+            self.game_id, etype, data, judge=self.judge, game_clock_ms=stamp, wall_time=now
         )
         self._advance(event)
         if self.state.phase == FINAL and not was_final:

@@ -20,6 +20,7 @@ from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.rules.paintball.setup import FPS_WHOLE, Settings
 from fieldjudge.rules.timefmt import format_game_clock
 from fieldjudge.services.paintball.event_text import OUTCOME_NAMES
+from fieldjudge.services.tournament import TournamentView
 
 Tr = Callable[[str], str]
 
@@ -96,7 +97,7 @@ def senior_judge(v) -> str:
     return pr.senior_judge(v.events, v.protocol)
 
 
-def head_judge(t, v) -> str:
+def head_judge(t: TournamentView, v) -> str:
     for c in reversed(v.protocol.corrections):
         if c.head_judge:
             return c.head_judge
@@ -165,7 +166,7 @@ def recorded_by(judge: str, tr: Tr) -> str:
     return f", {tr('recorded by')} {judge}" if judge else ""
 
 
-def sign_lines(t, v, tr: Tr) -> list[SignLine]:
+def sign_lines(t: TournamentView, v, tr: Tr) -> list[SignLine]:
     proto = v.protocol
     lines = []
     for x in v.teams:
@@ -389,7 +390,7 @@ def lineup_line(v, name: Callable[[str], str], tr: Tr) -> str:
     return f"{tr('Line-up (30.01)')}: " + " · ".join(parts)
 
 
-def protocol_doc(t, v, tr: Tr, lang: str) -> ProtocolDoc:
+def protocol_doc(t: TournamentView, v, tr: Tr, lang: str) -> ProtocolDoc:
     meta = t.meta
     a, b = v.teams
     name = v.name

@@ -54,8 +54,8 @@ class SetupReader(Protocol):
 
 
 class TournamentReader(SetupReader, Protocol):
-    """What the read-only results need of a tournament: the services' TournamentService
-    and the store's Tournament (e.g. the pit display's read-only snapshot) both fit."""
+    """What the read-only results need of a tournament: the services' TournamentView
+    and the store's TournamentFiles (e.g. the pit display's snapshot) both fit."""
 
     @property
     def meta(self) -> dict[str, Any]: ...
@@ -69,9 +69,9 @@ class TournamentReader(SetupReader, Protocol):
     def game_summary(self, game_id: str) -> dict[str, Any]: ...
 
 
-class GameWriter(TournamentReader, Protocol):
-    """What the protocol actions need of a tournament: its games' files and the one writer
-    (the services' TournamentService, which folds its games' summaries with this module)."""
+class GameReader(TournamentReader, Protocol):
+    """What reading a game's protocol needs of a tournament: its games' files (the
+    services' TournamentView, e.g. an export)."""
 
     @property
     def game_length(self) -> timedelta: ...
@@ -85,6 +85,11 @@ class GameWriter(TournamentReader, Protocol):
     def game_log(self, game_id: str, create: bool = True) -> EventLog: ...
 
     def reading_game_log(self, game_id: str) -> contextlib.AbstractContextManager[EventLog]: ...
+
+
+class GameWriter(GameReader, Protocol):
+    """What the protocol actions need of a tournament: its games' files and the one writer
+    (the services' TournamentService, which folds its games' summaries with this module)."""
 
     def append_game_event(
         self,
@@ -198,7 +203,7 @@ def view_from_events(
     )
 
 
-def game_view(t: GameWriter, game_id: str) -> GameView:
+def game_view(t: GameReader, game_id: str) -> GameView:
     """A game as the protocol shows it. Reading never creates a game file: a game not
     started (no file, nothing in the manifest) has no events; a file the manifest shows
     events of must exist (``DamagedFile`` otherwise)."""
@@ -209,7 +214,7 @@ def game_view(t: GameWriter, game_id: str) -> GameView:
 
 
 def read_game_view(
-    t: GameWriter,
+    t: GameReader,
     game_id: str,
     disqualified: frozenset[tuple[str, int]] | None = None,
     setups: Setups | None = None,

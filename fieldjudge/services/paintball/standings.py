@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.services.paintball.results import game_summaries
+from fieldjudge.services.tournament import TournamentView
 
 COUNTED_PHASES = (pr.SIGNED, pr.LOCKED)
 
@@ -39,7 +40,9 @@ class Provisional:
     points: dict | None  # {team: game points} the game would count, when known
 
 
-def provisional_games(t, made: Mapping[str, dict] | None = None) -> list[Provisional]:
+def provisional_games(
+    t: TournamentView, made: Mapping[str, dict] | None = None
+) -> list[Provisional]:
     """Games with a log that the standings do not count yet, in schedule order. ``made``:
     see :func:`fieldjudge.services.paintball.results.game_summaries`."""
     out = []
@@ -60,7 +63,7 @@ def game_label(game: Mapping, tr) -> str:
     return f"{when} · {tr('Field')} {game.get('field', '')}"
 
 
-def provisional_lines(t, tr, made: Mapping[str, dict] | None = None) -> list[str]:
+def provisional_lines(t: TournamentView, tr, made: Mapping[str, dict] | None = None) -> list[str]:
     """One line per provisional game, in the document's language (``made``: see
     :func:`provisional_games`)."""
     names = t.team_names()
@@ -75,7 +78,9 @@ def provisional_lines(t, tr, made: Mapping[str, dict] | None = None) -> list[str
     return lines
 
 
-def scope_lines(t, tr, counted: int, made: Mapping[str, dict] | None = None) -> list[str]:
+def scope_lines(
+    t: TournamentView, tr, counted: int, made: Mapping[str, dict] | None = None
+) -> list[str]:
     """What the standings count, said under them: the ``counted`` signed games (31), then
     each provisional game (``made``: see :func:`provisional_games`)."""
     lines = [tr("Games counted: signed protocols") + f" ({counted})"]
@@ -101,7 +106,7 @@ STANDING_HEADERS = (
 )
 
 
-def standing_rows(t, rows, lang: str | None = None) -> list[tuple]:
+def standing_rows(t: TournamentView, rows, lang: str | None = None) -> list[tuple]:
     """Table rows of the standings; the tie-break note in ``lang`` (default: the UI's)."""
     names = t.team_names()
     return [

@@ -386,134 +386,130 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
         conflicts.append({"what": what, "ours": ours, "theirs": theirs, "text": text})
         report.tournament_conflicts.append(text)
 
-    def change(data: dict) -> None:
-        teams = data.setdefault("teams", {})
-        players = data.setdefault("players", {})
-        games = data.setdefault("games", {})
-
-        def next_key(table: dict) -> str:
-            return str(max((int(i) for i in table if str(i).isdigit()), default=0) + 1)
-
-        by_id = {d.get("id"): d for d in teams.values()}
-        by_name = {_norm(d.get("name")): d for d in teams.values()}
-        team_map: dict[str, str] = {}  # their team id -> ours (same team)
-        for d in sorted((other.get("teams") or {}).values(), key=lambda d: str(d.get("id"))):
-            tid, name = d.get("id"), d.get("name")
-            mine = by_id.get(tid)
-            same_name = by_name.get(_norm(name))
-            if mine is not None:
-                team_map[str(tid)] = str(tid)
-                if _plain(mine) != _plain(d):
-                    conflict(
-                        "team",
-                        mine,
-                        d,
-                        f"team {tid}: here {mine.get('name')!r}, there {name!r}",
-                    )
-            elif same_name is not None:
-                team_map[str(tid)] = str(same_name.get("id"))
-                conflict(
-                    "team",
-                    same_name,
-                    d,
-                    f"team {name!r}: id {same_name.get('id')} here, {tid} there "
-                    "(the same name: not added twice)",
-                )
-            else:
-                teams[next_key(teams)] = d
-                by_id[tid] = d
-                by_name[_norm(name)] = d
-                team_map[str(tid)] = str(tid)
-                added["teams"] += 1
-                report.changes.append(f"added team {name!r} (id {tid})")
-
-        have_p = {(p.get("team_id"), p.get("number")): p for p in players.values()}
-        for d in sorted(
-            (other.get("players") or {}).values(),
-            key=lambda d: (str(d.get("team_id")), str(d.get("number"))),
-        ):
-            team_id = team_map.get(str(d.get("team_id")), d.get("team_id"))
-            d = {**d, "team_id": team_id}
-            mine = have_p.get((team_id, d.get("number")))
-            if mine is None:
-                players[next_key(players)] = d
-                have_p[(team_id, d.get("number"))] = d
-                added["players"] += 1
-                report.changes.append(
-                    f"added player #{d.get('number')} {d.get('name')!r} to team {team_id}"
-                )
-            elif _plain(mine) != _plain(d):
-                conflict(
-                    "player",
-                    mine,
-                    d,
-                    f"player #{d.get('number')} of team {team_id}: here {mine.get('name')!r}"
-                    f"{' (captain)' if mine.get('captain') else ''}, there {d.get('name')!r}"
-                    f"{' (captain)' if d.get('captain') else ''}",
-                )
-
-        g_by_id = {g.get("id"): g for g in games.values()}
-        g_by_slot = {(str(g.get("field")), str(g.get("start"))): g for g in games.values()}
-        for d in sorted((other.get("games") or {}).values(), key=lambda d: str(d.get("id"))):
-            d = {
-                **d,
-                "team_a": team_map.get(str(d.get("team_a")), d.get("team_a")),
-                "team_b": team_map.get(str(d.get("team_b")), d.get("team_b")),
-            }
-            mine = g_by_id.get(d.get("id"))
-            slot = (str(d.get("field")), str(d.get("start")))
-            if mine is not None:
-                if _plain(mine) != _plain(d):
-                    conflict(
-                        "game",
-                        mine,
-                        d,
-                        f"game {d.get('id')}: here field {mine.get('field')} at "
-                        f"{mine.get('start')}, there field {d.get('field')} at {d.get('start')}",
-                    )
-                continue
-            clash = g_by_slot.get(slot)
-            if clash is not None:
-                report.refused_games.append(
-                    f"game {d.get('id')} not added: field {slot[0]} at {slot[1]} is taken by "
-                    f"game {clash.get('id')}"
-                )
-                conflicts.append({"what": "game_clash", "ours": clash, "theirs": d})
-                continue
-            games[next_key(games)] = d
-            g_by_id[d.get("id")] = d
-            g_by_slot[slot] = d
-            added["games"] += 1
-            report.changes.append(f"added game {d.get('id')} (field {slot[0]} at {slot[1]})")
-
-        ours_meta = (data.get("meta") or {}).get("1") or {}
-        their_meta = (other.get("meta") or {}).get("1") or {}
-        for k in SETTING_KEYS:
-            if k in their_meta and their_meta.get(k) != ours_meta.get(k):
-                if k == "settings":
-                    a, b = ours_meta.get(k) or {}, their_meta.get(k) or {}
-                    for name in sorted(set(a) | set(b)):
-                        if a.get(name) != b.get(name):
-                            conflict(
-                                "setting",
-                                {name: a.get(name)},
-                                {name: b.get(name)},
-                                f"setting {name}: here {a.get(name)!r}, there {b.get(name)!r}",
-                            )
-                else:
-                    conflict(
-                        "setting",
-                        {k: ours_meta.get(k)},
-                        {k: their_meta.get(k)},
-                        f"{k}: here {ours_meta.get(k)!r}, there {their_meta.get(k)!r}",
-                    )
-
     why = _unsigned_tournament(t, src)
     if why:
         report.errors.append(f"tournament.json of {src.label}: not merged: {why}")
         return
+    # what to add: their rows that are new here, compared with ours read through the tables
+    new: dict[str, list[dict[str, Any]]] = {"teams": [], "players": [], "games": []}
+    teams = t.teams()
+    by_id = {d.get("id"): d for d in teams}
+    by_name = {_norm(d.get("name")): d for d in teams}
+    team_map: dict[str, str] = {}  # their team id -> ours (same team)
+    for d in sorted((other.get("teams") or {}).values(), key=lambda d: str(d.get("id"))):
+        tid, name = d.get("id"), d.get("name")
+        mine = by_id.get(tid)
+        same_name = by_name.get(_norm(name))
+        if mine is not None:
+            team_map[str(tid)] = str(tid)
+            if _plain(mine) != _plain(d):
+                conflict(
+                    "team",
+                    mine,
+                    d,
+                    f"team {tid}: here {mine.get('name')!r}, there {name!r}",
+                )
+        elif same_name is not None:
+            team_map[str(tid)] = str(same_name.get("id"))
+            conflict(
+                "team",
+                same_name,
+                d,
+                f"team {name!r}: id {same_name.get('id')} here, {tid} there "
+                "(the same name: not added twice)",
+            )
+        else:
+            new["teams"].append(d)
+            by_id[tid] = d
+            by_name[_norm(name)] = d
+            team_map[str(tid)] = str(tid)
+            added["teams"] += 1
+            report.changes.append(f"added team {name!r} (id {tid})")
+
+    have_p = {(p.get("team_id"), p.get("number")): p for p in t.players()}
+    for d in sorted(
+        (other.get("players") or {}).values(),
+        key=lambda d: (str(d.get("team_id")), str(d.get("number"))),
+    ):
+        team_id = team_map.get(str(d.get("team_id")), d.get("team_id"))
+        d = {**d, "team_id": team_id}
+        mine = have_p.get((team_id, d.get("number")))
+        if mine is None:
+            new["players"].append(d)
+            have_p[(team_id, d.get("number"))] = d
+            added["players"] += 1
+            report.changes.append(
+                f"added player #{d.get('number')} {d.get('name')!r} to team {team_id}"
+            )
+        elif _plain(mine) != _plain(d):
+            conflict(
+                "player",
+                mine,
+                d,
+                f"player #{d.get('number')} of team {team_id}: here {mine.get('name')!r}"
+                f"{' (captain)' if mine.get('captain') else ''}, there {d.get('name')!r}"
+                f"{' (captain)' if d.get('captain') else ''}",
+            )
+
+    games = t.games()
+    g_by_id = {g.get("id"): g for g in games}
+    g_by_slot = {(str(g.get("field")), str(g.get("start"))): g for g in games}
+    for d in sorted((other.get("games") or {}).values(), key=lambda d: str(d.get("id"))):
+        d = {
+            **d,
+            "team_a": team_map.get(str(d.get("team_a")), d.get("team_a")),
+            "team_b": team_map.get(str(d.get("team_b")), d.get("team_b")),
+        }
+        mine = g_by_id.get(d.get("id"))
+        slot = (str(d.get("field")), str(d.get("start")))
+        if mine is not None:
+            if _plain(mine) != _plain(d):
+                conflict(
+                    "game",
+                    mine,
+                    d,
+                    f"game {d.get('id')}: here field {mine.get('field')} at "
+                    f"{mine.get('start')}, there field {d.get('field')} at {d.get('start')}",
+                )
+            continue
+        clash = g_by_slot.get(slot)
+        if clash is not None:
+            report.refused_games.append(
+                f"game {d.get('id')} not added: field {slot[0]} at {slot[1]} is taken by "
+                f"game {clash.get('id')}"
+            )
+            conflicts.append({"what": "game_clash", "ours": clash, "theirs": d})
+            continue
+        new["games"].append(d)
+        g_by_id[d.get("id")] = d
+        g_by_slot[slot] = d
+        added["games"] += 1
+        report.changes.append(f"added game {d.get('id')} (field {slot[0]} at {slot[1]})")
+
+    ours_meta = t.meta
+    their_meta = (other.get("meta") or {}).get("1") or {}
+    for k in SETTING_KEYS:
+        if k in their_meta and their_meta.get(k) != ours_meta.get(k):
+            if k == "settings":
+                a, b = ours_meta.get(k) or {}, their_meta.get(k) or {}
+                for name in sorted(set(a) | set(b)):
+                    if a.get(name) != b.get(name):
+                        conflict(
+                            "setting",
+                            {name: a.get(name)},
+                            {name: b.get(name)},
+                            f"setting {name}: here {a.get(name)!r}, there {b.get(name)!r}",
+                        )
+            else:
+                conflict(
+                    "setting",
+                    {k: ours_meta.get(k)},
+                    {k: their_meta.get(k)},
+                    f"{k}: here {ours_meta.get(k)!r}, there {their_meta.get(k)!r}",
+                )
+
     if other:
-        t.transaction(change)  # one atomic write of tournament.json
+        t.add_rows(new)  # one atomic write of tournament.json
     report.schedule_added = added
     if conflicts:
         folder = t.folder / CONFLICTS / "tournament"

@@ -22,7 +22,7 @@ from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust import authority
 from fieldjudge.services.trust.authority import HeadJudge
 from fieldjudge.store import DamagedFile, Refused
-from fieldjudge.store.anchors import TOURNAMENT_FILE, canonical_digest, tournament_digest
+from fieldjudge.store.anchors import canonical_digest, tournament_digest
 from fieldjudge.store.storage import atomic_write_bytes, load_json_file, remove_durably
 
 FOLDER = ("conflicts", "tournament")
@@ -118,81 +118,66 @@ def decide(
     if index is None:
         raise Refused("this difference is already decided")
     entry = entries[index]
-    change = _taking_theirs(t, entry) if keep == "theirs" else None
-    digest = tournament_digest(t.folder)
-    if change is not None:
-        why = t.tournament_write_refusal()
-        if why is not None:
-            raise Refused(why)
-        ahead = load_json_file(t.folder / TOURNAMENT_FILE)
-        change(ahead)  # the content tournament.json will hold, as it will be read back
-        digest = canonical_digest(orjson.loads(orjson.dumps(ahead)))
     decision = {
         "kind": "tournament",
         "conflict": conflict.path.name,
         "source": data.get("source", ""),
         "difference": entry,
         "keep": keep,
-        "tournament": digest,
+        "tournament": tournament_digest(t.folder),
         "laptop": t.keys.laptop_id,
     }
-    # his signed decision is on disk before tournament.json changes: a power cut never
-    # leaves the change taken without it (deciding again writes the same decision)
-    out = record_decision(t, grant, decision, f"tournament--{canonical_digest(decision)[:12]}")
-    if change is not None:
-        t.transaction(change)  # one write of tournament.json, signed by the head judge
+
+    def record(ahead: dict[str, Any] | None) -> Path:
+        """His signed decision, naming the content tournament.json will hold (``ahead``:
+        its new content; None: as it is)."""
+        if ahead is not None:
+            decision["tournament"] = canonical_digest(orjson.loads(orjson.dumps(ahead)))
+        name = f"tournament--{canonical_digest(decision)[:12]}"
+        return record_decision(t, grant, decision, name)
+
+    out: list[Path] = []
+    if keep == "theirs":
+        table, match, row, add = _taking_theirs(t, entry)
+        # his signed decision is on disk before tournament.json changes: a power cut never
+        # leaves the change taken without it (deciding again writes the same decision)
+        t.put_row(table, match, row, add=add, before=lambda ahead: out.append(record(ahead)))
+    else:
+        out.append(record(None))
     rest = entries[:index] + entries[index + 1 :]
     if rest:
         body = {**data, "conflicts": rest}
         atomic_write_bytes(conflict.path, orjson.dumps(body, option=orjson.OPT_INDENT_2))
     else:
         remove_durably(conflict.path)  # a power cut never brings the decided one back
-    return out
+    return out[0]
 
 
-def _taking_theirs(t: TournamentService, entry: dict[str, Any]) -> Any:
-    """The change of tournament.json that takes the other laptop's version, checked first."""
+def _taking_theirs(
+    t: TournamentService, entry: dict[str, Any]
+) -> tuple[str, dict[str, Any], dict[str, Any], bool]:
+    """(table, the fields of the row to replace, the other laptop's row, whether it is
+    added when missing): the change that takes the other laptop's version, checked first."""
     what = entry.get("what")
     ours, theirs = entry.get("ours"), entry.get("theirs")
     if not isinstance(ours, dict) or not isinstance(theirs, dict):
         raise Refused("this difference is damaged: nothing to take")
     if what == "team":
-        return _replace(
-            "teams", lambda d: d.get("id") == ours.get("id"), {**theirs, "id": ours.get("id")}
-        )
+        return "teams", {"id": ours.get("id")}, {**theirs, "id": ours.get("id")}, False
     if what == "player":
-        new = {**theirs, "team_id": ours.get("team_id"), "number": ours.get("number")}
-        return _replace(
-            "players",
-            lambda d: (
-                (d.get("team_id"), d.get("number")) == (ours.get("team_id"), ours.get("number"))
-            ),
-            new,
-        )
+        mine = {"team_id": ours.get("team_id"), "number": ours.get("number")}
+        return "players", mine, {**theirs, **mine}, False
     if what in ("game", "game_clash"):
-        return _game(t, what, ours, theirs)
+        _check_game(t, what, theirs)
+        return "games", {"id": theirs.get("id")}, dict(theirs), True
     if what == "setting":
-        return _setting(theirs)
+        return "meta", {"kind": "tournament"}, _setting(t.meta, theirs), False
     raise Refused("unknown kind of difference: {what}", what=str(what))
 
 
-def _plain_keys(doc: dict[str, Any], table_doc: dict[str, Any]) -> dict[str, Any]:
-    """``doc``, keeping the private (``_``) fields of the row it replaces."""
-    return {**{k: v for k, v in table_doc.items() if str(k).startswith("_")}, **doc}
-
-
-def _replace(table: str, match: Any, new: dict[str, Any]) -> Any:
-    def change(data: dict) -> None:
-        rows = data.setdefault(table, {})
-        key = next((k for k, d in rows.items() if match(d)), None)
-        if key is None:
-            raise Refused("this difference is no longer in the tournament: nothing to replace")
-        rows[key] = _plain_keys(new, rows[key])
-
-    return change
-
-
-def _game(t: TournamentService, what: str, ours: dict, theirs: dict) -> Any:
+def _check_game(t: TournamentService, what: str, theirs: dict) -> None:
+    """Refuse their game when its field and time are taken, or when it changes the teams
+    of a game already recorded."""
     gid = theirs.get("id")
     slot = (str(theirs.get("field")), str(theirs.get("start")))
     for g in t.games():
@@ -214,30 +199,18 @@ def _game(t: TournamentService, what: str, ours: dict, theirs: dict) -> Any:
                 "game {game} is already recorded with its teams: they stay", game=str(gid)
             )
 
-    def change(data: dict) -> None:
-        games = data.setdefault("games", {})
-        key = next((k for k, d in games.items() if d.get("id") == gid), None)
-        if key is None:
-            key = str(max((int(i) for i in games if str(i).isdigit()), default=0) + 1)
-            games[key] = dict(theirs)
+
+def _setting(meta: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
+    """The tournament's meta with the other laptop's settings taken."""
+    meta = dict(meta)
+    for name, value in theirs.items():
+        if name in META_KEYS:
+            meta[name] = value
+            continue
+        settings = dict(meta.get("settings") or {})
+        if value is None:
+            settings.pop(name, None)
         else:
-            games[key] = _plain_keys(dict(theirs), games[key])
-
-    return change
-
-
-def _setting(theirs: dict) -> Any:
-    def change(data: dict) -> None:
-        meta = data.setdefault("meta", {}).setdefault("1", {})
-        for name, value in theirs.items():
-            if name in META_KEYS:
-                meta[name] = value
-                continue
-            settings = dict(meta.get("settings") or {})
-            if value is None:
-                settings.pop(name, None)
-            else:
-                settings[name] = value
-            meta["settings"] = settings
-
-    return change
+            settings[name] = value
+        meta["settings"] = settings
+    return meta
