@@ -44,8 +44,9 @@ from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
 from fieldjudge.devices.reader import DISCONNECTED, ChronoReader, Status, errno_code
 from fieldjudge.devices.simulator import PtyChrono
 from fieldjudge.export import html, pdf, run_export
-from fieldjudge.export.job import export_faults, stamp_text
+from fieldjudge.export.job import stamp_text
 from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.events import VOID
 from fieldjudge.rules.messages import Count, rule
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.quidditch.sample import sample_setup
@@ -115,7 +116,7 @@ def every_event_game(t) -> str:
     for number in na:
         p.add(ev.INSPECTION, 10_000, team=a, number=number, result="did_not_report")
     old_paint = next(e for e in t.game_log(g["id"]).events if e.type == ev.OLD_PAINT)
-    t.append_game_event(g["id"], ev.VOID, {"target": old_paint.id, "reason": "не тот игрок"})
+    t.append_game_event(g["id"], VOID, {"target": old_paint.id, "reason": "не тот игрок"})
     results.submit_protocol(t, g["id"], judge=p.judge)
     results.refuse(t, g["id"], b, "не согласны с итогом", captain="Семён")
     results.sign(t, g["id"], a, "Иван")
@@ -145,7 +146,7 @@ def test_25_every_event_and_protocol_step_reads_russian_everywhere(tmp_path) -> 
             types |= {e.type for e in v.events}
             lists[game_id] = "\n".join(describe(e, namer, by_id) for e in v.events)
             seen[f"event list {game_id}"] = latin_words(lists[game_id])
-        assert ev.EVENT_TYPES | pr.PROTOCOL_TYPES | {ev.VOID} <= types
+        assert ev.EVENT_TYPES | pr.PROTOCOL_TYPES | {VOID} <= types
         text = lists[gid]
         assert "не допущен" in text and "без маркера" in text and "287 фпс" in text
         assert "Капитан отказался подписать протокол" in text
@@ -564,7 +565,7 @@ def test_21_25_verify_faults_read_russian_in_verify_row_stamp_and_pit(cup: Path)
         found["title"] = russian_leftovers(title, laptop)
         view = open_view(cup)  # as the export opens it
         try:
-            stamp = stamp_text(export_faults(view), "ru")
+            stamp = stamp_text(view.trust.faults(), "ru")
         finally:
             view.close()
         assert stamp.startswith("НЕ ПРОВЕРЕНО: ") and "не совпадает с событием" in stamp

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from results_fixtures import import_bundle
 from textual.widgets import DataTable, Static
 
 from fieldjudge import i18n
@@ -529,7 +530,7 @@ def test_a_tampered_json_export_is_refused_by_merge(cup: Path, clean: Path, tmp_
         t.close()
     assert export.read_bytes() == raw
     # the export rebuilt as a folder: verify names the file and the laptop
-    folder = bundle.import_bundle(export, tmp_path / "imported")
+    folder = import_bundle(export, tmp_path / "imported")
     check_tampered(
         folder,
         f"games/{gid}.json",
