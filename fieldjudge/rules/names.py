@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from fieldjudge.rules.confusables import name_skeleton
 from fieldjudge.rules.messages import Phrase
@@ -125,6 +126,8 @@ def name_problem(name: str, limit: int = MAX_NAME_CHARS) -> Phrase | None:
     return None
 
 
+# a roster import asks it of every earlier team for each new one (a 1 MB roster: 1,645)
+@lru_cache(maxsize=8192)
 def _looks(name: str) -> tuple[str, str, str]:
     skeleton = name_skeleton(name)
     return (
