@@ -38,26 +38,26 @@ class CsvTooLarge(CsvImportError):
     pass
 
 
-def too_large_message(size: int, limit: int = MAX_CSV_BYTES) -> str:
+def too_large_message(size: int) -> str:
     return _(
         "the file is {size} KB, more than the {limit} KB a roster or schedule can be; "
         "is it the right file?"
-    ).format(size=size // 1024, limit=limit // 1024)
+    ).format(size=size // 1024, limit=MAX_CSV_BYTES // 1024)
 
 
-def read_csv_file(path_text: str | Path, limit: int = MAX_CSV_BYTES) -> bytes:
-    """The bytes of a CSV file; a file over `limit` is refused (`CsvTooLarge`) from its size
-    alone, before anything is read.  `OSError` when it cannot be read."""
+def read_csv_file(path_text: str | Path) -> bytes:
+    """The bytes of a CSV file; a file over `MAX_CSV_BYTES` is refused (`CsvTooLarge`) from
+    its size alone, before anything is read.  `OSError` when it cannot be read."""
     path = Path(path_text).expanduser()
     if not path.is_file():
         raise OSError(_("No such file") + f": {path}")
     size = path.stat().st_size
-    if size > limit:
-        raise CsvTooLarge(too_large_message(size, limit))
+    if size > MAX_CSV_BYTES:
+        raise CsvTooLarge(too_large_message(size))
     with path.open("rb") as f:
-        raw = f.read(limit + 1)  # the file may have grown since the stat
-    if len(raw) > limit:
-        raise CsvTooLarge(too_large_message(len(raw), limit))
+        raw = f.read(MAX_CSV_BYTES + 1)  # the file may have grown since the stat
+    if len(raw) > MAX_CSV_BYTES:
+        raise CsvTooLarge(too_large_message(len(raw)))
     return raw
 
 
@@ -119,10 +119,6 @@ def _reader(text: str):
     return csv.reader(io.StringIO(text, newline=""), delimiter=delim)
 
 
-def _header(row: list[str]) -> list[str]:
-    return [c.strip().lower() for c in row]
-
-
 def _csv_error(line: int, exc: csv.Error) -> str:
     if "field larger than field limit" in str(exc):
         msg = _("line {line}: a field is longer than {limit} characters").format(
@@ -141,18 +137,12 @@ def _rows(reader) -> Iterator[tuple[int, list[str]]]:
         prev = reader.line_num
 
 
-def _data_rows(
-    raw: bytes | str,
-    need: list[str],
-    res: ParseResult,
-    progress: Progress | None = None,
-    limit: int = MAX_CSV_BYTES,
-):
+def _data_rows(raw: bytes | str, need: list[str], res: ParseResult, progress: Progress | None):
     """Decode, check the header has the ``need`` columns, and yield ``(line, {column:
     value})`` for every non-blank row with enough columns; problems go to ``res.errors``."""
     size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
-    if size > limit:
-        res.errors.append(too_large_message(size, limit))
+    if size > MAX_CSV_BYTES:
+        res.errors.append(too_large_message(size))
         return
     try:
         text = raw if isinstance(raw, str) else decode(raw)
@@ -168,7 +158,7 @@ def _data_rows(
         if first is None:
             res.errors.append(_("the file is empty"))
             return
-        head = _header(first[1])
+        head = [c.strip().lower() for c in first[1]]
         missing = [c for c in need if c not in head]
         if missing:
             res.errors.append(
@@ -218,17 +208,14 @@ def _number(text: str) -> int:
 
 
 def parse_roster(
-    raw: bytes | str,
-    max_team_size: int | None = None,
-    progress: Progress | None = None,
-    limit: int = MAX_CSV_BYTES,
+    raw: bytes | str, max_team_size: int | None = None, progress: Progress | None = None
 ) -> ParseResult:
     """Header ``team,number,name,captain``.  Team and player names must pass
     `fieldjudge.rules.names.name_problem` (no control or bidi characters, a length limit)."""
     res = ParseResult()
     seen: dict[tuple[str, int], int] = {}
     captains: dict[str, int] = {}
-    rows = _data_rows(raw, ["team", "number", "name", "captain"], res, progress, limit)
+    rows = _data_rows(raw, ["team", "number", "name", "captain"], res, progress)
     for line, row in rows:
         team, num_s, name = row["team"], row["number"], row["name"]
         cap_s = row["captain"].lower()
@@ -299,15 +286,10 @@ def parse_time(value: str, day: date) -> datetime:
     return datetime.combine(day, t)
 
 
-def parse_schedule(
-    raw: bytes | str,
-    day: date,
-    progress: Progress | None = None,
-    limit: int = MAX_CSV_BYTES,
-) -> ParseResult:
+def parse_schedule(raw: bytes | str, day: date, progress: Progress | None = None) -> ParseResult:
     """Header ``field,start,team_a,team_b``; start is ``HH:MM`` or ``YYYY-MM-DD HH:MM``."""
     res = ParseResult()
-    for line, row in _data_rows(raw, ["field", "start", "team_a", "team_b"], res, progress, limit):
+    for line, row in _data_rows(raw, ["field", "start", "team_a", "team_b"], res, progress):
         fld, start_s, a, b = row["field"], row["start"], row["team_a"], row["team_b"]
         if not fld or not a or not b:
             res.errors.append(

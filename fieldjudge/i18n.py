@@ -67,10 +67,9 @@ class Catalogs:
                 return found
         return self.gettext(message)
 
-    def __call__(self, context: str, message: str) -> str:
-        """The rule-message lookup (``rules.messages.Translate``): :meth:`pgettext`; a
-        count inside a message (``Count``) asks :meth:`ngettext` for its plural form."""
-        return self.pgettext(context, message)
+    #: the rule-message lookup (``rules.messages.Translate``); a count inside a message
+    #: (``Count``) asks :meth:`ngettext` for its plural form
+    __call__ = pgettext
 
 
 @functools.lru_cache(maxsize=4)
@@ -161,7 +160,7 @@ def _param(value: Any, names: Mapping[str, str] | None, lang: str | None) -> Any
     """A field of a store refusal in the UI language: an engine message rendered, a
     message id (``store.errors.MsgId``) translated, anything else as it is."""
     if getattr(value, "is_msgid", False):
-        return load(lang).gettext(value) if lang else _(value)
+        return translator(lang).gettext(value)
     if hasattr(value, "render"):
         return render(value, translator(lang), names)
     return value
@@ -182,7 +181,7 @@ def rule_text(message: Any, names: Mapping[str, str] | None = None, lang: str | 
             return "; ".join(rule_text(e, names, lang) for e in errors)
         template = getattr(message, "template", None)
         if isinstance(template, str):
-            text = load(lang).gettext(template) if lang else _(template)
+            text = translator(lang).gettext(template)
             params = {k: _param(v, names, lang) for k, v in getattr(message, "params", {}).items()}
             return text.format(**params)
     return render(message, translator(lang), names)

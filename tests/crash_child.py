@@ -166,9 +166,9 @@ def check_folder(folder: Path, game_id: str, acked: Acked) -> Damage:
 
 def prepare(folder: Path) -> str:
     """A game of the demo tournament in ``folder`` with its file created; its id."""
-    from fieldjudge.store import Tournament
+    from fieldjudge.store import Tournament, WriteKey
 
-    t = Tournament.open(folder)
+    t = Tournament.open(folder, key=WriteKey())  # a store without the key creates no file
     game_id = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
     t.game_log(game_id)
     t.close()

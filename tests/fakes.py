@@ -1,16 +1,41 @@
-"""Fakes for tests (and the benchmarks, through ``sys.path``): a paintball log builder that
-fills id, seq, wall_time and the hash chain (the start time is an argument and time
-advances only as the caller says), and a clock for a game session."""
+"""Fakes for tests (and the benchmarks, through ``sys.path``): an event's stored document, a
+paintball log builder that fills id, seq, wall_time and the hash chain (the start time is an
+argument and time advances only as the caller says), a clock for a game session, a chrono
+reader's thread and the faults verify finds in a folder."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
+from fieldjudge.services.trust.verify import verify_report
 
 DEFAULT_START = datetime(2026, 5, 16, 10, 0, 0, tzinfo=UTC)
+
+
+def event_doc(e: Event) -> dict[str, Any]:
+    """The document an event is stored as, the signatures only where it has them."""
+    doc: dict[str, Any] = {
+        "id": e.id,
+        "seq": e.seq,
+        "type": e.type,
+        "game_clock_ms": e.game_clock_ms,
+        "wall_time": e.wall_time,
+        "judge": e.judge,
+        "data": dict(e.data),
+        "prev_hash": e.prev_hash,
+        "hash": e.hash,
+    }
+    if e.sig is not None:
+        doc["sig"] = e.sig
+        doc["signer"] = e.signer
+    if e.hj_sig is not None:
+        doc["hj_sig"] = e.hj_sig
+        doc["hj_key"] = e.hj_key
+    return doc
 
 
 class LogBuilder:
@@ -81,3 +106,15 @@ class FakeClock:
 
     def advance(self, ms: int) -> None:
         self.t += timedelta(milliseconds=ms)
+
+
+def start_reader(reader: Any) -> threading.Thread:
+    """Run a chrono reader's loop on a daemon thread, as the app's worker does."""
+    th = threading.Thread(target=reader.run, name="chrono-reader", daemon=True)
+    th.start()
+    return th
+
+
+def verify_folder(folder: Any) -> dict[str, list[str]]:
+    """{relative path: faults} of ``fieldjudge verify`` for every file (empty: fine)."""
+    return {rel: rep.faults for rel, rep in verify_report(folder).items()}

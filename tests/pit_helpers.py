@@ -7,9 +7,10 @@ import shutil
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from demo_template import open_demo_copy
 from fakes import FakeClock
 
-from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo
+from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.opening import open_tournament
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.game import GameSession
@@ -20,8 +21,7 @@ GAME = 4  # the first game of round 2 (round 1 is the demo's closed history)
 
 def open_demo(folder: Path, lock: bool = True):
     """The demo tournament (dated DAY), held open with its folder lock as the app holds it."""
-    t = create_demo(Path(folder), day=DAY, lock=lock)
-    return t
+    return open_demo_copy(Path(folder), DAY, lock)
 
 
 def ref(team: str, number: int) -> dict:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
-from fieldjudge.rules.dice import Dice, ScriptedDice
+from fieldjudge.rules.dice import SIDES, Dice
 from fieldjudge.rules.quidditch import Declaration, MatchState, new_match, resolve_round
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.rules.quidditch.settings import EndCondition
@@ -13,11 +14,28 @@ from fieldjudge.rules.quidditch.state import HELD
 D = Declaration
 
 
-class FillDice(ScriptedDice):
-    """Scripted values first, then ``fill`` forever (draws of targets at the round's end)."""
+class ScriptedDice(Dice):
+    """Dice that return preset values in order (not verifiable)."""
 
-    def __init__(self, values=(), fill=1, round_no=1, start_n=1):
-        super().__init__(values, round_no, start_n)
+    def __init__(self, values: Iterable[int], round_no: int = 1, start_n: int = 1) -> None:
+        super().__init__(b"", "", "", round_no, start_n)
+        self._values = list(values)
+
+    def _value(self, n: int) -> int:
+        if not self._values:
+            raise IndexError(f"scripted dice exhausted at roll {n}")
+        v = self._values.pop(0)
+        if not 1 <= v <= SIDES:
+            raise ValueError(f"scripted roll {v} outside 1..{SIDES}")
+        return v
+
+
+class FillDice(ScriptedDice):
+    """Scripted values first, then ``fill`` forever (draws of targets at the round's end),
+    numbered on from ``state``'s next roll of its round."""
+
+    def __init__(self, values, state: MatchState, fill=1):
+        super().__init__(values, state.round_no, state.next_roll_n)
         self.fill = fill
 
     def _value(self, n):

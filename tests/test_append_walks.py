@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from fakes import FakeClock
+from fakes import FakeClock, event_doc
 
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
@@ -146,7 +146,7 @@ def test_a_void_of_a_head_judge_action_is_refused_through_the_index(tmp_path: Pa
     """32.03: undoing the head judge's ruling is his too: the refusal is the same when the
     target is found by the log's index."""
     log = long_log(tmp_path, n=50)
-    ruling = Event.from_doc({**log.events[10].to_doc(), "type": pr.NO_SHOW})
+    ruling = Event.from_doc({**event_doc(log.events[10]), "type": pr.NO_SHOW})
     with_id = lambda i: [ruling] if i == ruling.id else log.with_id(i)  # noqa: E731
     data = {"target": ruling.id, "reason": "replay"}
     indexed = authority.append_refusal(log.events, VOID, data, TEAMS, False, None, with_id)

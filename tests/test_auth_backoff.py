@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules.auth_backoff import (
+    FAILURE,
     MAX_DELAY_S,
     backoff_after,
     delay_after,
@@ -209,7 +210,7 @@ def test_the_count_survives_a_new_process(tmp_path: Path, made) -> None:
         "g = SecretGuard(AuthLog(sys.argv[1], sys.argv[2]))\n"
         "for i in range(3):\n"
         "    g.check_allowed(float(sys.argv[3]) + i)\n"
-        "    g.record_failure(float(sys.argv[3]) + i)\n"
+        "    g.log.append(float(sys.argv[3]) + i, 'failure')\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
@@ -226,7 +227,7 @@ def test_the_count_survives_a_new_process(tmp_path: Path, made) -> None:
     with pytest.raises(MustWait) as info:
         guard.check_allowed(T0 + 10)
     assert info.value.seconds == 22
-    guard.record_failure(T0 + 40)  # a 4th after waiting: now 60 s
+    guard.log.append(T0 + 40, FAILURE)  # a 4th after waiting: now 60 s
     assert SecretGuard(AuthLog(tmp_path, LAPTOP)).wait_seconds(T0 + 40) == 60.0
     guard.record_success(T0 + 100)
     assert SecretGuard(AuthLog(tmp_path, LAPTOP)).wait_seconds(T0 + 100) == 0.0

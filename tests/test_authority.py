@@ -10,6 +10,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from fakes import verify_folder
 from results_fixtures import demo
 
 from fieldjudge.rules import protocol as pr
@@ -20,7 +21,6 @@ from fieldjudge.services.paintball import results as res
 from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.sync.merge import conflicts, merge_into, resolve
 from fieldjudge.services.trust.signing import signed_message
-from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store import EventLog, NotTheWriter, Refused, Tournament, bundle
 from fieldjudge.store.keys import LaptopKeys
 

@@ -14,10 +14,11 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from fakes import start_reader
 
 from fieldjudge.commands.chrono import chrono
 from fieldjudge.devices.reader import ChronoReader
-from fieldjudge.devices.simulator import PtyChrono, generate_stream, play
+from fieldjudge.devices.simulator import PtyChrono, marker_shots, marker_stream, play
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals are POSIX")
 
@@ -63,7 +64,7 @@ def test_listen_prints_json_lines_and_exits_cleanly_on_sigint():
         )
         feeder = threading.Thread(
             target=play,
-            args=(sim, generate_stream(286, 2, 20, "plain", random.Random(7))),
+            args=(sim, marker_stream(marker_shots(286, 2, rng=random.Random(7)), "plain")),
             kwargs={"cancelled": stop.is_set},
             daemon=True,
         )
@@ -110,7 +111,7 @@ def test_simulate_prints_its_port_and_plays():
         path = read_lines(proc, 1)[0]
         assert os.path.islink(path)
         reader = ChronoReader(path, on_item=items.append)
-        th = reader.start_thread()
+        th = start_reader(reader)
         end = time.monotonic() + 8
         while sum(hasattr(i, "fps") for i in items) < 3:
             assert time.monotonic() < end, items

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from fakes import start_reader
 
 from fieldjudge.devices.parsers import Garbled, Reading
 from fieldjudge.devices.ports import DeviceId
@@ -49,7 +50,7 @@ class Rig:
         kw.setdefault("backoff_start", 0.05)
         kw.setdefault("backoff_max", 0.2)
         self.reader = ChronoReader(self.sim.path, fmt=fmt, on_item=self.items.append, **kw)
-        self.thread = self.reader.start_thread()
+        self.thread = start_reader(self.reader)
 
     def readings(self) -> list[Reading]:
         return [i for i in list(self.items) if isinstance(i, Reading)]

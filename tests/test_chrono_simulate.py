@@ -11,6 +11,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from fakes import start_reader
 
 from fieldjudge.commands.chrono import chrono
 from fieldjudge.devices.parsers import Decoder, Reading
@@ -114,7 +115,7 @@ def test_the_default_stream_through_a_pty_reaches_the_reader():
     try:
         path = read_lines(proc, 1)[0]
         reader = ChronoReader(path, on_item=items.append)
-        th = reader.start_thread()
+        th = start_reader(reader)
         end = time.monotonic() + 20
         while sum(isinstance(i, Reading) for i in items) < 5:
             assert time.monotonic() < end, items

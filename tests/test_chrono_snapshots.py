@@ -7,12 +7,12 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from demo_template import copy_demo
 
 from fieldjudge.app import make_app
 from fieldjudge.devices.parsers import Reading
 from fieldjudge.screens.chrono.feed import ChronoFeed
 from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
-from fieldjudge.services.demo import create_demo
 from tests.test_game_helpers import wait_for
 
 
@@ -23,7 +23,7 @@ def _no_port(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _demo(tmp_path: Path) -> Path:
     folder = tmp_path / "snap" / "demo"
-    create_demo(folder, day=date(2026, 6, 1)).close()
+    copy_demo(folder, date(2026, 6, 1))
     return folder
 
 

@@ -17,6 +17,7 @@ import threading
 import time
 
 import pytest
+from fakes import start_reader
 
 from fieldjudge.devices.parsers import Reading
 from fieldjudge.devices.reader import ChronoReader
@@ -37,7 +38,7 @@ LEGAL = [285.2, 286.0, 284.7, 285.9, 286.3, 285.1, 284.9, 285.5]  # 285 fps, 110
 def readings_of(sim: PtyChrono):
     items: list = []
     reader = ChronoReader(sim.path, fmt="plain", on_item=items.append)
-    return items, reader, reader.start_thread()
+    return items, reader, start_reader(reader)
 
 
 def got(items) -> list[Reading]:

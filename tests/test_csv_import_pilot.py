@@ -3,6 +3,7 @@ worker thread with a progress bar while the screen keeps taking keys (issue 10, 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from pathlib import Path
 
@@ -14,17 +15,23 @@ from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.setup.teams import TeamsScreen
 from tests.test_game_helpers import type_text, wait_for
 
+# Players per team in the written rosters. A megabyte of teams of 10 is 1,645 teams, and
+# the import compares every new team's name with every team before it for look-alikes
+# (rules/names.py confusable_with, quadratic in the teams: about 15 s); teams of 100 make
+# the same megabyte of rows with 165 teams. Which teams the rows fill is not what the
+# megabyte test is about: reading a big file in a worker while the screen takes keys.
+TEAM = 100
+
 
 def write_roster(path: Path, size: int = 1_000_000) -> int:
-    """A valid roster of about `size` bytes (teams of 10, one captain each); returns the
+    """A valid roster of about `size` bytes (teams of TEAM, one captain each); returns the
     number of players."""
     lines = ["team,number,name,captain"]
     total = len(lines[0]) + 1
     n = 0
     while True:
-        row = (
-            f"Команда {n // 10:05d},{n % 10},Игрок {n:06d} Петров,{'да' if n % 10 == 0 else 'нет'}"
-        )
+        captain = "да" if n % TEAM == 0 else "нет"
+        row = f"Команда {n // TEAM:05d},{n % TEAM},Игрок {n:06d} Петров,{captain}"
         if total + len(row.encode()) + 1 > size:
             break
         lines.append(row)
@@ -32,6 +39,34 @@ def write_roster(path: Path, size: int = 1_000_000) -> int:
         n += 1
     path.write_bytes(("\n".join(lines) + "\n").encode())
     return n
+
+
+class HeldParser:
+    """``parse_roster`` held at its first progress report until ``release`` is set: the
+    screen is looked at in the middle of an import. ``report_first``: the report reaches
+    the screen before the hold (its progress bar shows it), else after. ``parsed`` is set
+    once the parse ends, whichever way."""
+
+    def __init__(self, report_first: bool) -> None:
+        self.report_first = report_first
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self.parsed = threading.Event()
+
+    def __call__(self, raw, team_size, progress):
+        def report(done: int, total: int) -> None:
+            if self.report_first:
+                progress(done, total)
+            if not self.held.is_set():
+                self.held.set()
+                self.release.wait(30)
+            if not self.report_first:
+                progress(done, total)
+
+        try:
+            return parse_roster(raw, team_size, report)
+        finally:
+            self.parsed.set()
 
 
 def notes(app) -> list[str]:
@@ -48,6 +83,18 @@ async def open_import(app, pilot, screen: TeamsScreen | None, path: Path) -> Non
     await pilot.press("enter")
 
 
+@contextlib.asynccontextmanager
+async def importing(folder: Path, path: Path, screen: TeamsScreen):
+    """The app on the tournament at ``folder``, the import of ``path`` started from the
+    teams screen ``screen`` by keys: (app, pilot, the players before)."""
+    app = make_app(folder.parent, folder, lang="en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        before = len(app.tournament.players())
+        await open_import(app, pilot, screen, path)
+        yield app, pilot, before
+
+
 async def test_one_megabyte_roster_imports_with_progress_and_keys_still_work(
     demo_folder: Path, tmp_path: Path
 ) -> None:
@@ -55,24 +102,10 @@ async def test_one_megabyte_roster_imports_with_progress_and_keys_still_work(
     players = write_roster(path)
     assert 990_000 < path.stat().st_size <= 1_000_000
     lines = path.read_bytes().count(b"\n")
-    held = threading.Event()  # the worker waits here after its first progress message
-    release = threading.Event()
+    parser = HeldParser(report_first=True)
 
-    def held_parser(raw, team_size, progress):
-        def report(done: int, total: int) -> None:
-            progress(done, total)
-            if not held.is_set():
-                held.set()
-                release.wait(30)
-
-        return parse_roster(raw, team_size, report)
-
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        before = len(app.tournament.players())
-        screen = TeamsScreen(parse_roster=held_parser)
-        await open_import(app, pilot, screen, path)
+    screen = TeamsScreen(parse_roster=parser)
+    async with importing(demo_folder, path, screen) as (app, pilot, before):
 
         def bar() -> ProgressBar | None:
             found = screen.query("#csv-progress")
@@ -85,7 +118,7 @@ async def test_one_megabyte_roster_imports_with_progress_and_keys_still_work(
         await pilot.press("down")  # handled while the worker is in the middle of the file
         await wait_for(pilot, lambda: table.cursor_row == row + 1, "the key press")
         assert screen.importing and len(app.tournament.players()) == before
-        release.set()
+        parser.release.set()
         await wait_for(
             pilot,
             lambda: len(app.tournament.players()) == before + players,
@@ -93,7 +126,7 @@ async def test_one_megabyte_roster_imports_with_progress_and_keys_still_work(
             tries=3000,
         )
         await wait_for(pilot, lambda: not screen.importing and bar() is None, "the bar goes")
-        assert f"Imported {(players + 9) // 10} teams, {players} players" in notes(app)
+        assert f"Imported {-(-players // TEAM)} teams, {players} players" in notes(app)
         assert app.screen is screen
 
 
@@ -104,11 +137,7 @@ async def test_a_ten_megabyte_file_is_refused_with_a_message(
     with big.open("wb") as f:
         f.write(b"team,number,name,captain\n")
         f.truncate(10_000_000)
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        before = len(app.tournament.players())
-        await open_import(app, pilot, TeamsScreen(), big)
+    async with importing(demo_folder, big, TeamsScreen()) as (app, pilot, before):
         want = (
             "the file is 9765 KB, more than the 1024 KB a roster or schedule can be; "
             "is it the right file?"
@@ -125,11 +154,7 @@ async def test_a_huge_field_lists_its_line_and_imports_nothing(
         "team,number,name,captain\nЛисы,1,Анна,да\nЛисы,2," + "Б" * 150_000 + ",нет\n",
         encoding="utf-8",
     )
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        before = len(app.tournament.players())
-        await open_import(app, pilot, TeamsScreen(), bad)
+    async with importing(demo_folder, bad, TeamsScreen()) as (app, pilot, before):
         await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the bad rows")
         assert app.screen.body == (
             "line 3: a field is longer than 131072 characters; the rest of the file was not read"
@@ -173,34 +198,16 @@ async def test_esc_during_an_import_says_nothing_was_imported(
     silent drop left the schedule empty with no word: the whole-day test met it)."""
     path = tmp_path / "roster.csv"
     write_roster(path, 20_000)
-    held = threading.Event()
-    release = threading.Event()
-    parsed = threading.Event()
+    parser = HeldParser(report_first=False)
 
-    def held_parser(raw, team_size, progress):
-        def report(done: int, total: int) -> None:
-            if not held.is_set():
-                held.set()
-                release.wait(30)
-            progress(done, total)
-
-        try:
-            return parse_roster(raw, team_size, report)
-        finally:
-            parsed.set()
-
-    app = make_app(demo_folder.parent, demo_folder, lang="en")
-    async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.tournament is not None)
-        before = len(app.tournament.players())
-        screen = TeamsScreen(parse_roster=held_parser)
-        await open_import(app, pilot, screen, path)
-        await wait_for(pilot, lambda: held.is_set() and screen.importing, "the worker")
+    screen = TeamsScreen(parse_roster=parser)
+    async with importing(demo_folder, path, screen) as (app, pilot, before):
+        await wait_for(pilot, lambda: parser.held.is_set() and screen.importing, "the worker")
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, TeamsScreen), "back home")
         want = "Import cancelled: the screen was closed before it finished; nothing imported"
         await wait_for(pilot, lambda: want in notes(app), "the notice")
-        release.set()
-        await wait_for(pilot, parsed.is_set, "the worker ends")
+        parser.release.set()
+        await wait_for(pilot, parser.parsed.is_set, "the worker ends")
         await pilot.pause()
         assert len(app.tournament.players()) == before

@@ -3,15 +3,9 @@ import hmac
 from dataclasses import replace
 
 import pytest
+from quidditch_helpers import ScriptedDice
 
-from fieldjudge.rules.dice import (
-    Dice,
-    Roll,
-    ScriptedDice,
-    roll,
-    seed_commitment,
-    verify_rolls,
-)
+from fieldjudge.rules.dice import Dice, Roll, roll, seed_commitment, verify_rolls
 
 SEED = "server-seed-for-tests"
 

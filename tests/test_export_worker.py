@@ -10,11 +10,16 @@ from pathlib import Path
 from results_fixtures import demo, finished_game
 
 from fieldjudge.app import make_app
-from fieldjudge.export import game_stem, played_games, tournament_stem
+from fieldjudge.export import game_stem, logged_games, tournament_stem
 from fieldjudge.export.job import export_folder
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.results.standings import StandingsScreen
 from tests.test_game_helpers import WAIT_S, wait_for
+
+
+def played_games(t) -> list[dict]:
+    """The games a whole export writes a protocol of: logged, and not "not played"."""
+    return [g for g in logged_games(t) if not t.game_summary(g["id"]).get("not_played")]
 
 
 def setup_folder(tmp_path: Path) -> Path:

@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog
-from tests.test_game_helpers import fake_clock, game_id, game_screen, keys, type_text, wait_for
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return fake_clock(monkeypatch)
+from tests.test_game_helpers import game_id, game_screen, keys, type_text, wait_for
 
 
 async def test_judge_ends_the_game_with_a_reason_flagged_for_the_head_judge(

@@ -10,12 +10,7 @@ import pytest
 
 from fieldjudge.screens.game import widgets
 from fieldjudge.screens.game.widgets import EventLogView
-from tests.test_game_helpers import fake_clock, game_id, game_screen, keys, wait_for
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return fake_clock(monkeypatch)
+from tests.test_game_helpers import game_id, game_screen, keys, wait_for
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from demo_template import copy_demo
 
 from fieldjudge.app import make_app
-from fieldjudge.services.demo import create_demo
 from tests.test_game_helpers import fake_clock, game_id, keys, open_game, wait_for
 
 SIZE = (80, 24)
@@ -21,7 +21,7 @@ def game(tmp_path: Path, monkeypatch) -> SimpleNamespace:
     """A demo tournament, its first unplayed game and the fake clock."""
     clock = fake_clock(monkeypatch)
     folder = tmp_path / "snap" / "demo"
-    create_demo(folder, day=date(2026, 6, 1)).close()
+    copy_demo(folder, date(2026, 6, 1))
     return SimpleNamespace(folder=folder, gid=game_id(folder), clock=clock)
 
 

@@ -70,12 +70,7 @@ def test_laptop_id_is_the_start_of_sha256_of_the_public_key(tmp_path: Path) -> N
     expected = hashlib.sha256(raw).hexdigest()[:16]
     assert keys.laptop_id == expected == key_id(keys.public_key_b64)
     assert keys.fingerprint == "-".join(expected[i : i + 4] for i in (0, 4, 8, 12))
-    assert keys.registration() == {
-        "laptop_id": expected,
-        "name": "Поле 1",
-        "public_key": keys.public_key_b64,
-        "created": keys.created,
-    }
+    assert keys.name == "Поле 1"
 
 
 def test_config_folder_comes_from_the_environment_when_not_given(
@@ -106,8 +101,13 @@ def test_private_keys_are_never_written_under_the_tournament_folder(
         tmp_path / "cfg", "Поле 1", shared_folders=[demo_folder.parent, demo_folder]
     )
     record, unlocked = HeadJudgeKey.create("судья-демо-2026", FAST)
+    registration = {
+        "laptop_id": keys.laptop_id,
+        "name": keys.name,
+        "public_key": keys.public_key_b64,
+    }
     (demo_folder / "signing.json").write_text(
-        json.dumps({"laptops": [keys.registration()], "head_judge_key": record}),
+        json.dumps({"laptops": [registration], "head_judge_key": record}),
         encoding="utf-8",
     )
     log = AuthLog(demo_folder, keys.laptop_id)

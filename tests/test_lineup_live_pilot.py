@@ -19,12 +19,7 @@ from fieldjudge.screens.home import HomeScreen
 from fieldjudge.services import open_tournament
 from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.paintball.marker_check import MarkerCheckService
-from tests.test_game_helpers import fake_clock, game_screen, keys, type_text, wait_for
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return fake_clock(monkeypatch)
+from tests.test_game_helpers import game_screen, keys, type_text, wait_for
 
 
 def prepare(folder: Path, sub: bool = False, start: str | None = None) -> dict[str, str]:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import orjson
 import pytest
+from demo_template import copy_demo
 
 from fieldjudge.services import open_tournament
-from fieldjudge.services.demo import create_demo
 from fieldjudge.services.trust import identity
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.anchors import heads_path, parse_heads
@@ -27,7 +27,7 @@ def played(tmp_path: Path) -> tuple[Path, str, dict[str, bytes]]:
     """A demo folder where a scheduled game got two manifest steps; returns the folder,
     the game and the game file and manifest as they were after the first step."""
     folder = tmp_path / "data" / "demo"
-    create_demo(folder, day=date(2026, 6, 1)).close()
+    copy_demo(folder, date(2026, 6, 1))
     t = open_tournament(folder, startup_backup=False)
     gid = next(g["id"] for g in t.games() if not t.store.game_path(g["id"]).exists())
     t.append_game_event(gid, "note", {"text": "first"})
@@ -103,7 +103,7 @@ def test_legacy_lines_are_read_as_they_are_and_new_lines_chain_from_them(
 ) -> None:
     """A manifest written before the chain (lines signed without ``line``/``prev``)."""
     folder = tmp_path / "data" / "demo"
-    create_demo(folder, day=date(2026, 6, 1)).close()
+    copy_demo(folder, date(2026, 6, 1))
     keys = LaptopKeys.load_or_create()
     path = heads_path(folder, keys.laptop_id)
     legacy = []

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from fakes import verify_folder
 from results_fixtures import demo
 
 from fieldjudge.rules.paintball import events as ev
@@ -17,7 +18,6 @@ from fieldjudge.services import open_tournament
 from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.paintball.marker_check import MarkerCheckService
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
-from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store import Refused
 
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import orjson
 import pytest
+from fakes import verify_folder
 
 from fieldjudge.services import open_tournament
 from fieldjudge.services.demo import create_demo
 from fieldjudge.services.sync.merge import merge_into
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE, ScryptParams
-from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store import Refused
 from fieldjudge.store.storage import load_json_file
 

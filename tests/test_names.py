@@ -4,8 +4,10 @@ length the screens can show; messages in both languages."""
 from __future__ import annotations
 
 import unicodedata
+from datetime import date
 
 import pytest
+from demo_template import open_demo_copy
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,6 +19,8 @@ from fieldjudge.rules.names import (
     confusable_with,
     name_problem,
 )
+
+DAY = date(2026, 6, 1)
 
 BIDI = [0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
 
@@ -88,12 +92,9 @@ def test_square_brackets_are_refused_round_ones_pass() -> None:
 
 
 def test_a_team_called_with_square_brackets_is_refused_by_the_service(tmp_path) -> None:
-    from datetime import date
-
-    from fieldjudge.services.demo import create_demo
     from fieldjudge.store import Refused
 
-    t = create_demo(tmp_path / "cup", day=date(2026, 6, 1))
+    t = open_demo_copy(tmp_path / "cup", DAY)
     before = len(t.teams())
     with pytest.raises(Refused, match=r"square bracket \[ at position 1"):
         t.add_team("[/]")
@@ -166,11 +167,7 @@ def test_different_names_are_not_confusable(new: str, existing: str) -> None:
 
 @pytest.fixture
 def demo(tmp_path):
-    from datetime import date
-
-    from fieldjudge.services.demo import create_demo
-
-    t = create_demo(tmp_path / "cup", day=date(2026, 6, 1))
+    t = open_demo_copy(tmp_path / "cup", DAY)
     yield t
     t.close()
 

@@ -4,14 +4,9 @@ from datetime import timedelta
 
 from fakes import DEFAULT_START, LogBuilder, demo_setup
 
-from fieldjudge.rules.paintball import (
-    clock_elapsed_ms,
-    clock_remaining_ms,
-    clock_run_out,
-    fold,
-    format_clock,
-)
-from fieldjudge.rules.paintball.clock import parse_wall
+from fieldjudge.rules.paintball import clock_run_out, fold
+from fieldjudge.rules.paintball.clock import elapsed_at, parse_wall
+from fieldjudge.rules.timefmt import format_time_left
 
 
 def test_clock_runs_from_start_wall_time_after_restart():
@@ -20,9 +15,8 @@ def test_clock_runs_from_start_wall_time_after_restart():
     st = fold(demo_setup(), log.events)
     # the app restarts 95 s later: only the log and the wall clock are known
     now = DEFAULT_START + timedelta(seconds=95)
-    assert clock_elapsed_ms(st, now) == 95_000
-    assert clock_remaining_ms(st, now) == 420_000 - 95_000
-    assert clock_elapsed_ms(log.events, now) == 95_000
+    assert elapsed_at(st.clock, now) == 95_000
+    assert st.clock.length_ms - elapsed_at(st.clock, now) == 420_000 - 95_000
 
 
 def test_clock_stop_and_resume_excludes_the_stopped_time():
@@ -35,8 +29,7 @@ def test_clock_stop_and_resume_excludes_the_stopped_time():
     resumed_at = log.wall
     st = fold(demo_setup(), log.events)
     assert st.phase == "running"
-    assert clock_elapsed_ms(st, resumed_at + timedelta(seconds=10)) == 70_000
-    assert clock_elapsed_ms(log.events, resumed_at + timedelta(seconds=10)) == 70_000
+    assert elapsed_at(st.clock, resumed_at + timedelta(seconds=10)) == 70_000
 
 
 def test_stopped_clock_does_not_move():
@@ -45,7 +38,7 @@ def test_stopped_clock_does_not_move():
     log.tick(42_000)
     log.add("time_stop")
     st = fold(demo_setup(), log.events)
-    assert clock_elapsed_ms(st, DEFAULT_START + timedelta(hours=1)) == 42_000
+    assert elapsed_at(st.clock, DEFAULT_START + timedelta(hours=1)) == 42_000
 
 
 def test_clock_clamped_at_game_length_and_runs_out():
@@ -54,8 +47,8 @@ def test_clock_clamped_at_game_length_and_runs_out():
     st = fold(demo_setup(), log.events)
     assert not clock_run_out(st, DEFAULT_START + timedelta(seconds=419))
     late = DEFAULT_START + timedelta(minutes=30)
-    assert clock_elapsed_ms(st, late) == 420_000
-    assert clock_remaining_ms(st, late) == 0
+    assert elapsed_at(st.clock, late) == 420_000
+    assert st.clock.length_ms - elapsed_at(st.clock, late) == 0
     assert clock_run_out(st, late)
 
 
@@ -66,7 +59,7 @@ def test_clock_never_runs_backwards_if_wall_clock_does():
     log.add("time_stop")
     log.add("clock_resume")
     st = fold(demo_setup(), log.events)
-    assert clock_elapsed_ms(st, log.wall - timedelta(seconds=20)) == 50_000
+    assert elapsed_at(st.clock, log.wall - timedelta(seconds=20)) == 50_000
 
 
 def test_game_end_by_clock_sets_end_time_to_game_length():
@@ -81,8 +74,8 @@ def test_game_end_by_clock_sets_end_time_to_game_length():
 
 
 def test_format_clock_and_parse_wall():
-    assert format_clock(420_000) == "7:00"
-    assert format_clock(59_001) == "1:00"
-    assert format_clock(0) == "0:00"
+    assert format_time_left(420_000) == "7:00"
+    assert format_time_left(59_001) == "1:00"
+    assert format_time_left(0) == "0:00"
     assert parse_wall("2026-05-16T10:00:00Z") == DEFAULT_START
     assert parse_wall("2026-05-16T10:00:00") == DEFAULT_START

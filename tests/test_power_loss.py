@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+from demo_template import copy_demo  # noqa: E402
 from fs_trace import check_all, record  # noqa: E402
 
 from fieldjudge.services import create_tournament, open_tournament  # noqa: E402
-from fieldjudge.services.demo import create_demo  # noqa: E402
 from fieldjudge.services.recovery import restore_backup  # noqa: E402
 from fieldjudge.services.sync.merge import conflicts, merge_into, resolve  # noqa: E402
 from fieldjudge.services.trust import identity  # noqa: E402
@@ -40,15 +40,14 @@ from fieldjudge.store.pins import HeadJudgePins  # noqa: E402
 from fieldjudge.store.storage import TEMP_MARK, load_json_file  # noqa: E402
 
 FAST = ScryptParams(n=2**10, r=8, p=1)
+DAY = date(2026, 6, 1)
 #: operation -> number of distinct crash states opened (filled in as the tests run)
 CHECKED: dict[str, int] = {}
 
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    folder = tmp_path / "data" / "demo"
-    create_demo(folder, day=date(2026, 6, 1)).close()
-    return folder
+    return copy_demo(tmp_path / "data" / "demo", DAY)
 
 
 def _open(folder: Path):
@@ -265,18 +264,7 @@ def test_a_conflict_resolution_never_puts_a_copy_in_place_without_its_decision(
 ) -> None:
     """The head judge takes the other laptop's copy of a diverged game: at no moment is the
     game file missing, nor the chosen copy in place before his signed decision."""
-    base = tmp_path / "base"
-    create_demo(base, day=date(2026, 6, 1)).close()
-    a, b = tmp_path / "A", tmp_path / "B"
-    shutil.copytree(base, a)
-    shutil.copytree(base, b)
-    t0 = open_tournament(a, startup_backup=False)
-    gid = _game_without_file(t0)
-    t0.close()
-    for folder, text in ((a, "ours"), (b, "theirs")):
-        tt = open_tournament(folder, startup_backup=False)
-        tt.append_game_event(gid, "note", {"text": text})
-        tt.close()
+    a, b, gid = _diverged(tmp_path)
     theirs = bundle.read_log_file(b / "games" / f"{gid}.json")["events"]
     t = open_tournament(a, startup_backup=False)
     merge_into(t, b)
@@ -453,8 +441,7 @@ def test_a_tournament_decision_survives_every_crash_state(tmp_path: Path) -> Non
 
 def _diverged(tmp_path: Path) -> tuple[Path, Path, str]:
     """Two copies of a demo folder (A, B) where the same game took another note on each."""
-    base = tmp_path / "base"
-    create_demo(base, day=date(2026, 6, 1)).close()
+    base = copy_demo(tmp_path / "base", DAY)
     a, b = tmp_path / "A", tmp_path / "B"
     shutil.copytree(base, a)
     shutil.copytree(base, b)
@@ -514,8 +501,7 @@ def test_a_merge_survives_every_crash_state(tmp_path: Path) -> None:
     and shows the game as before (not there) or after (all its events), never as missing."""
     from fieldjudge.services.trust.checks import Verifier
 
-    base = tmp_path / "base"
-    create_demo(base, day=date(2026, 6, 1)).close()
+    base = copy_demo(tmp_path / "base", DAY)
     a, b = tmp_path / "A", tmp_path / "B"
     shutil.copytree(base, a)
     shutil.copytree(base, b, ignore=shutil.ignore_patterns(".cache"))

@@ -20,7 +20,7 @@ PASS_G = [
 def test_0_5_pass_post_within_the_round_says_only_what_was_resolved():
     st = make_state(holder="g_c1")
     st.bludgers[0].target = "s_c2"  # this round's bludger: resolved at the round's end
-    res = resolve_passes(st, PASS_G, FillDice([30], round_no=2))  # 30 <= 40: intercepted
+    res = resolve_passes(st, PASS_G, FillDice([30], st))  # 30 <= 40: intercepted
     post = render_passes_post(res)
     label = st.setup.label
     assert post.startswith("Пасы внутри круга 2 (п. 0, 5):\nСчёт:")

@@ -12,7 +12,7 @@ from fieldjudge.rules.quidditch.state import LOOSE, THROW_UP
 
 
 def resolve(st, decls, *values, fill=1):
-    return resolve_round(st, decls, FillDice(values, fill=fill, round_no=st.round_no))
+    return resolve_round(st, decls, FillDice(values, st, fill=fill))
 
 
 def warnings_of(res, kind="player_warning"):

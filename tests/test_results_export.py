@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 
 import pytest
 from click.testing import CliRunner
-from results_fixtures import demo
+from results_fixtures import demo, import_bundle
 
 from fieldjudge.cli import main
 from fieldjudge.export import run_export
@@ -38,8 +38,10 @@ def text_of(html: str) -> str:
 
 @pytest.fixture(scope="module")
 def tour(tmp_path_factory):
+    """The demo, for a laptop of its own (no test's config folder is set yet for a module's
+    fixture: the user's own would be used)."""
     folder = tmp_path_factory.mktemp("exp") / "cup"
-    t = demo(folder)
+    t = demo(folder, config=folder.parent / "config")
     yield t
     t.close()
 
@@ -84,7 +86,7 @@ def test_all_protocols_standings_csv_bom(tour, tmp_path):
 
 def test_json_round_trips(tour, tmp_path):
     (path,) = run_export(tour, tmp_path, "json")
-    dest = bundle.import_bundle(path, tmp_path / "copy")
+    dest = import_bundle(path, tmp_path / "copy")
     again = bundle.build_bundle(dest)
     first = bundle.load_bundle(path)
     for key in ("tournament", "games", "quidditch"):
@@ -151,7 +153,7 @@ def test_cli_verify_and_export(tour, tmp_path):
     assert bad.exit_code != 0 and "no game" in bad.output and "Traceback" not in bad.output
     # a game file broken by hand: verify names it and fails
     broken = tmp_path / "broken"
-    bundle.import_bundle(run_export(tour, tmp_path, "json")[0], broken)
+    import_bundle(run_export(tour, tmp_path, "json")[0], broken)
     gfile = next(p for p in sorted((broken / "games").glob("*.json")) if '"hit"' in p.read_text())
     gfile.write_text(gfile.read_text(encoding="utf-8").replace('"hit"', '"out_of_bounds"', 1))
     res = runner.invoke(main, ["verify", str(broken)])

@@ -100,17 +100,6 @@ def test_32_03_gap_property(seconds):
     assert refused == (seconds < 12 * 60)
 
 
-def test_pin_gate_three_wrong_lock_a_minute():
-    g = pr.PinGate()
-    for _ in range(2):
-        g.record(False, 0)
-    assert g.remaining(0) == 0
-    g.record(False, 1)
-    assert g.remaining(1) == 60
-    assert g.remaining(60.9) > 0
-    assert g.remaining(61) == 0 and g.failures == 0
-
-
 events_strategy = st.lists(
     st.one_of(
         st.tuples(st.just(pr.PROTOCOL_SUBMITTED), st.just("")),

@@ -186,7 +186,7 @@ def test_every_id_the_code_names_is_in_the_tables_and_every_entry_is_used():
     assert ids - set(RULES) - set(PHRASES) == set()  # a typo fails here, not in a game
     unused = {k for k in [*RULES, *PHRASES] if k not in ids and not k.startswith(tuple(prefixes))}
     # no code says these any more; fieldjudge.po still files their Russian
-    assert unused == {"carrier_over_limit", "pin_locked", "pin_wrong", "pin_wrong_locked"}
+    assert unused == {"carrier_over_limit"}
     with pytest.raises(ValueError, match="section"):
         rule("not_on_roster", player=Player("t1", 7))  # a run-time section must be given
 

@@ -13,8 +13,6 @@ from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog
 from fieldjudge.screens.game.widgets import EventLogView
 from tests.test_game_helpers import (
-    fake_clock,
-    game_id,
     game_screen,
     keys,
     reopened_state,
@@ -22,16 +20,6 @@ from tests.test_game_helpers import (
     type_text,
     wait_for,
 )
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return fake_clock(monkeypatch)
-
-
-@pytest.fixture
-def gid(demo_folder: Path) -> str:
-    return game_id(demo_folder)
 
 
 def notice(screen) -> str:

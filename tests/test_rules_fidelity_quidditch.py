@@ -37,7 +37,7 @@ from fieldjudge.services.quidditch import QuidditchSession, SessionError
 
 
 def resolve(st, decls, *values, fill=1):
-    return resolve_round(st, decls, FillDice(values, fill=fill, round_no=st.round_no))
+    return resolve_round(st, decls, FillDice(values, st, fill=fill))
 
 
 PASS_G = [
@@ -125,7 +125,7 @@ def test_5_passes_resolved_within_the_round_then_the_round_skips_them():
 
 def test_5_a_second_pass_in_the_same_round_is_resolved_after_the_first():
     st = make_state(holder="g_c1")
-    one = resolve_passes(st, PASS_G[:2], FillDice([], round_no=2))
+    one = resolve_passes(st, PASS_G[:2], FillDice([], st))
     assert one.state.quaffle.holder == "g_c2"
     decls = [
         *PASS_G[:2],
@@ -133,7 +133,7 @@ def test_5_a_second_pass_in_the_same_round_is_resolved_after_the_first():
         D("g_c2", "pass", target="g_c3", zone="centre", post_order=4),
     ]
     decls = [d for d in decls if not (d.player == "g_c2" and d.action == "none")]
-    two = resolve_passes(one.state, decls, FillDice([], round_no=2))
+    two = resolve_passes(one.state, decls, FillDice([], one.state))
     assert two.state.quaffle.holder == "g_c3"
     assert two.state.passes_resolved == ["g_c1", "g_c2"]
 
@@ -145,14 +145,14 @@ def test_5_passes_within_the_round_stop_at_a_steal_or_shot():
         D("g_c1", "pass", target="g_c2", zone="centre", post_order=2),
         D("g_c2", zone="centre", post_order=3),
     ]
-    res = resolve_passes(st, decls, FillDice([], round_no=2))
+    res = resolve_passes(st, decls, FillDice([], st))
     assert res.outcomes == [] and res.state.passes_resolved == []
 
 
 def test_5_passes_within_the_round_refused_before_the_throw_up():
     st = make_state(round_no=1)
     with pytest.raises(ValueError, match=r"^5: passes are resolved within the round"):
-        resolve_passes(st, [], FillDice([], round_no=1))
+        resolve_passes(st, [], FillDice([], st))
 
 
 # --- 15. illegal contact (10, 11.4) -----------------------------------------------------
@@ -316,9 +316,9 @@ def test_seed_revealed_no_roll_is_possible_engine():
     with pytest.raises(ValueError, match="server seed is revealed"):
         make_dice(closed, "seed")
     with pytest.raises(ValueError, match="server seed is revealed"):
-        resolve_round(closed, [], FillDice([], round_no=2))
+        resolve_round(closed, [], FillDice([], closed))
     with pytest.raises(ValueError, match="server seed is revealed"):
-        resolve_passes(closed, PASS_G, FillDice([], round_no=2))
+        resolve_passes(closed, PASS_G, FillDice([], closed))
     assert type(closed).from_dict(closed.to_dict()).revealed
 
 

@@ -24,7 +24,17 @@ from test_chrono_screens import _ingame, _running_game, inject, next_game, open_
 from test_csv_import_pilot import notes, open_import
 from test_export_paper import html_text
 from test_game_helpers import wait_for
-from test_tamper import base, cup, events_of, laptop_label, pit_of, rechain, signed_game, tables  # noqa: F401
+from test_tamper import (  # noqa: F401
+    base,
+    cup,
+    events_of,
+    home_of,
+    laptop_label,
+    pit_of,
+    rechain,
+    signed_game,
+    tables,
+)
 from textual.widgets import Input
 
 from fieldjudge import i18n
@@ -34,8 +44,9 @@ from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
 from fieldjudge.devices.reader import DISCONNECTED, ChronoReader, Status, errno_code
 from fieldjudge.devices.simulator import PtyChrono
 from fieldjudge.export import html, pdf, run_export
-from fieldjudge.export.job import export_faults, stamp_text
+from fieldjudge.export.job import stamp_text
 from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.events import VOID
 from fieldjudge.rules.messages import Count, rule
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.quidditch.sample import sample_setup
@@ -105,7 +116,7 @@ def every_event_game(t) -> str:
     for number in na:
         p.add(ev.INSPECTION, 10_000, team=a, number=number, result="did_not_report")
     old_paint = next(e for e in t.game_log(g["id"]).events if e.type == ev.OLD_PAINT)
-    t.append_game_event(g["id"], ev.VOID, {"target": old_paint.id, "reason": "не тот игрок"})
+    t.append_game_event(g["id"], VOID, {"target": old_paint.id, "reason": "не тот игрок"})
     results.submit_protocol(t, g["id"], judge=p.judge)
     results.refuse(t, g["id"], b, "не согласны с итогом", captain="Семён")
     results.sign(t, g["id"], a, "Иван")
@@ -135,7 +146,7 @@ def test_25_every_event_and_protocol_step_reads_russian_everywhere(tmp_path) -> 
             types |= {e.type for e in v.events}
             lists[game_id] = "\n".join(describe(e, namer, by_id) for e in v.events)
             seen[f"event list {game_id}"] = latin_words(lists[game_id])
-        assert ev.EVENT_TYPES | pr.PROTOCOL_TYPES | {ev.VOID} <= types
+        assert ev.EVENT_TYPES | pr.PROTOCOL_TYPES | {VOID} <= types
         text = lists[gid]
         assert "не допущен" in text and "без маркера" in text and "287 фпс" in text
         assert "Капитан отказался подписать протокол" in text
@@ -554,7 +565,7 @@ def test_21_25_verify_faults_read_russian_in_verify_row_stamp_and_pit(cup: Path)
         found["title"] = russian_leftovers(title, laptop)
         view = open_view(cup)  # as the export opens it
         try:
-            stamp = stamp_text(export_faults(view), "ru")
+            stamp = stamp_text(view.trust.faults(), "ru")
         finally:
             view.close()
         assert stamp.startswith("НЕ ПРОВЕРЕНО: ") and "не совпадает с событием" in stamp
@@ -694,35 +705,10 @@ async def test_21_25_the_app_home_row_and_title_read_the_fault_in_russian(
 ) -> None:
     """The app in Russian (Pilot): the tampered game's row and the tournament's title say
     «ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: …» in Russian words, naming the laptop."""
-    from textual.widgets import DataTable, Static
-
     gid, seq = _tampered(cup)
     laptop = LaptopKeys.load_or_create().name
-    app = make_app(cup.parent, cup, lang="ru")
-    try:
-        async with app.run_test(size=(200, 40)) as pilot:
-
-            def table() -> DataTable:
-                return app.screen.query_one("#games", DataTable)
-
-            await wait_for(
-                pilot,
-                lambda: (
-                    app.tournament is not None
-                    and table().row_count > 0
-                    and "…" not in [str(c) for c in table().get_column_at(4)]
-                ),
-                "every state shown",
-            )
-            title = ""
-            for _ in range(20):  # the check of tournament.json runs after the first frame
-                await pilot.pause()
-                title = str(app.screen.query_one("#tournament-title", Static).render())
-                if "ПОВРЕЖДЕНО" in title:
-                    break
-            row = str(table().get_row(gid)[4])  # the state column
-    finally:
-        i18n.set_language("en")
+    rows, title = await home_of(cup, lang="ru", title_says="ПОВРЕЖДЕНО")
+    row = rows[gid][4]  # the state column
     assert row.startswith("ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: "), row
     assert f"событие №{seq} (подпись капитана, ноутбук «{laptop}»" in row, row
     assert "ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: tournament.json: изменён после подписи" in title, title

@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from fakes import verify_folder
 
 from fieldjudge.rules import protocol as pr
 from fieldjudge.services import open_tournament
@@ -21,7 +22,7 @@ from fieldjudge.services.paintball.marker_check import MarkerCheckService
 from fieldjudge.services.trust import authority, identity
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE, ScryptParams
 from fieldjudge.services.trust.signing import signed_message, verify_signature
-from fieldjudge.services.trust.verify import verify_folder, verify_report
+from fieldjudge.services.trust.verify import verify_report
 from fieldjudge.store import Refused
 from fieldjudge.store.anchors import read_heads
 from fieldjudge.store.auth_log import AuthLog

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import orjson
 import pytest
+from demo_template import copy_demo
 
 from fieldjudge.rules.events import GENESIS_HASH, compute_hash
 from fieldjudge.services import open_tournament
-from fieldjudge.services.demo import create_demo
 from fieldjudge.services.trust.checks import Verifier
 from fieldjudge.services.trust.signing import signed_message
 from fieldjudge.store import DamagedFile
@@ -29,7 +29,7 @@ from tests.test_tamper import run_verify
 def started(tmp_path: Path) -> tuple[Path, str]:
     """A demo folder with a scheduled game started on this laptop (two events)."""
     folder = tmp_path / "data" / "demo"
-    create_demo(folder, day=date(2026, 6, 1)).close()
+    copy_demo(folder, date(2026, 6, 1))
     t = open_tournament(folder, startup_backup=False)
     gid = next(g["id"] for g in t.games() if not t.store.game_path(g["id"]).exists())
     t.append_game_event(gid, "note", {"text": "first"})

@@ -5,13 +5,14 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+from demo_template import copy_demo
+
 from fieldjudge.app import make_app
-from fieldjudge.services.demo import create_demo
 
 
 def _demo(tmp_path: Path) -> Path:
     folder = tmp_path / "snap" / "demo"
-    create_demo(folder, day=date(2026, 6, 1)).close()
+    copy_demo(folder, date(2026, 6, 1))
     return folder
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from fakes import event_doc, verify_folder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,7 +92,7 @@ def test_each_append_writes_one_line_with_the_event_and_the_head(tmp_path: Path)
     assert after.endswith(b"\n") and after[len(before) :].count(b"\n") == 1
     assert line == {
         "set": {
-            "events": {"3": ev.to_doc()},
+            "events": {"3": event_doc(ev)},
             "head": {"1": {"count": 3, "hash": ev.hash, "owner": "laptop-1"}},
         }
     }
@@ -193,7 +194,7 @@ def test_signature_is_stored_beside_the_hash_outside_the_hashed_content(tmp_path
     log.close()
     again = EventLog.open(path)  # the chain verifies with the signatures in place
     assert [(e.sig, e.signer) for e in again.events] == [(ev.sig, "key-a"), (None, None)]
-    assert compute_hash(again.events[0].to_doc()) == ev.hash
+    assert compute_hash(event_doc(again.events[0])) == ev.hash
 
 
 @pytest.mark.parametrize(
@@ -298,7 +299,7 @@ def test_schema_1_file_made_by_the_old_store_migrates_on_open(tmp_path: Path) ->
 def test_an_object_file_written_by_a_merge_opens_and_reopens(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     log = _game(path, 2)
-    docs = [e.to_doc() for e in log.events]
+    docs = [event_doc(e) for e in log.events]
     log.close()
     meta = {"schema": 2, "kind": "game", "game_id": "g", "owner": "laptop-1"}
     path.write_bytes(orjson.dumps({"meta": {"1": meta}, "events": {"1": docs[0], "2": docs[1]}}))
@@ -676,8 +677,6 @@ def test_line_storage_replays_exactly_what_tinydb_holds(ops: list[tuple[str, int
 def test_verify_names_a_file_whose_events_were_deleted_behind_its_head(
     demo_folder: Path,
 ) -> None:
-    from fieldjudge.services.trust.verify import verify_folder
-
     path = next(iter(sorted((demo_folder / "games").glob("*.json"))))
     log = EventLog.open(path)
     n = len(log.events)

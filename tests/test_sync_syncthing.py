@@ -13,7 +13,7 @@ from pathlib import Path
 import orjson
 import pytest
 from click.testing import CliRunner
-from fakes import FakeClock
+from fakes import FakeClock, verify_folder
 from results_fixtures import demo
 from syncthing_pair import (
     HAVE_SYNCTHING,
@@ -360,7 +360,6 @@ def test_a_field_laptop_set_up_with_the_secret_verifies_clean(laptops, tmp_path,
     """Registration is authority (issue 21): a field laptop set up on a copy of the folder
     with the head judge's secret typed there records games that verify clean; without it,
     its game is a fault until he registers the laptop."""
-    from fieldjudge.services.trust.verify import verify_folder
     from tests.pit_helpers import Play
 
     field, _head = laptops

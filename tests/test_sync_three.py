@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fakes import verify_folder
 from syncthing_pair import HAVE_SYNCTHING, Syncthing, connected, pause, poll, resume
 
 from fieldjudge.cli import main
@@ -40,7 +41,6 @@ from fieldjudge.services.sync.syncthing import (
     share_folder,
 )
 from fieldjudge.services.trust.head_judge import ScryptParams
-from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store import HANDOVER, Refused
 from fieldjudge.store.sync_files import ensure_stignore, find_conflict_copies
 

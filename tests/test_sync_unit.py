@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fakes import FakeClock
+from fakes import FakeClock, verify_folder
 from results_fixtures import demo
 
 from fieldjudge.cli import main
@@ -36,7 +36,6 @@ from fieldjudge.services.sync.conflicts import (
     scan_sync_conflicts,
 )
 from fieldjudge.services.trust.signing import signed_message
-from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store import Refused, bundle
 from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.keys import LaptopKeys

@@ -18,7 +18,11 @@ from pathlib import Path
 
 import orjson
 import pytest
+from results_fixtures import import_bundle
+from textual.widgets import DataTable, Static
 
+from fieldjudge import i18n
+from fieldjudge.app import make_app
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import compute_hash
 from fieldjudge.services import open_tournament
@@ -37,6 +41,7 @@ from fieldjudge.store.anchors import canonical_digest
 from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.storage import load_json_file
+from tests.test_game_helpers import wait_for
 
 FAST = ScryptParams(n=2**10)  # the head judge's KDF made cheap for the tests only
 DAY = date(2026, 5, 16)
@@ -525,7 +530,7 @@ def test_a_tampered_json_export_is_refused_by_merge(cup: Path, clean: Path, tmp_
         t.close()
     assert export.read_bytes() == raw
     # the export rebuilt as a folder: verify names the file and the laptop
-    folder = bundle.import_bundle(export, tmp_path / "imported")
+    folder = import_bundle(export, tmp_path / "imported")
     check_tampered(
         folder,
         f"games/{gid}.json",
@@ -577,32 +582,37 @@ def counted_games(standings: dict) -> set[str]:
     return {g["id"] for d in standings["divisions"] for g in d["games"]}
 
 
-async def home_of(folder: Path) -> tuple[dict[str, list[str]], str]:
-    """The app's home screen once every state is shown: {game id: cells}, the title."""
-    from textual.widgets import DataTable, Static
+async def home_of(
+    folder: Path, lang: str = "en", title_says: str = ""
+) -> tuple[dict[str, list[str]], str]:
+    """The app's home screen (in ``lang``) once every state is shown: {game id: cells},
+    the title. The check of tournament.json runs after the first frame: three frames are
+    waited for, or with ``title_says`` up to twenty, until the title says it."""
+    app = make_app(folder.parent, folder, lang=lang)
+    try:
+        async with app.run_test(size=(200, 40)) as pilot:
 
-    from fieldjudge.app import make_app
-    from tests.test_game_helpers import wait_for
+            def table() -> DataTable:
+                return app.screen.query_one("#games", DataTable)
 
-    app = make_app(folder.parent, folder, lang="en")
-    async with app.run_test(size=(200, 40)) as pilot:
-
-        def table() -> DataTable:
-            return app.screen.query_one("#games", DataTable)
-
-        await wait_for(
-            pilot,
-            lambda: (
-                app.tournament is not None
-                and table().row_count > 0
-                and "…" not in [str(c) for c in table().get_column_at(4)]
-            ),
-            "every state shown",
-        )
-        for _ in range(3):  # the check of tournament.json runs after the first frame
-            await pilot.pause()
-        rows = {str(k.value): [str(c) for c in table().get_row(k)] for k in table().rows}
-        title = str(app.screen.query_one("#tournament-title", Static).render())
+            await wait_for(
+                pilot,
+                lambda: (
+                    app.tournament is not None
+                    and table().row_count > 0
+                    and "…" not in [str(c) for c in table().get_column_at(4)]
+                ),
+                "every state shown",
+            )
+            title = ""
+            for _ in range(20 if title_says else 3):
+                await pilot.pause()
+                title = str(app.screen.query_one("#tournament-title", Static).render())
+                if title_says and title_says in title:
+                    break
+            rows = {str(k.value): [str(c) for c in table().get_row(k)] for k in table().rows}
+    finally:
+        i18n.set_language("en")
     return rows, title
 
 
@@ -821,11 +831,7 @@ def test_21_a_forced_export_is_stamped_and_still_fails(cup: Path, tmp_path: Path
 async def test_21_the_game_screen_and_the_standings_show_the_fault(cup: Path) -> None:
     """The fault is shown where the data is (31): the game screen's title and the standings
     say what is not as signed; the standings do not count the game."""
-    from textual.widgets import DataTable, Static
-
-    from fieldjudge.app import make_app
     from fieldjudge.screens.game.screen import GameScreen
-    from tests.test_game_helpers import wait_for
 
     gid = signed_game(cup)
     _unsigned_void_of_the_protocol(cup, gid)

@@ -24,17 +24,7 @@ from fieldjudge.services import Refused
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results as res
 from fieldjudge.services.paintball.game import GameSession
-from tests.test_game_helpers import fake_clock, game_id, game_screen, keys, type_text, wait_for
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return fake_clock(monkeypatch)
-
-
-@pytest.fixture
-def gid(demo_folder: Path) -> str:
-    return game_id(demo_folder)
+from tests.test_game_helpers import game_screen, keys, type_text, wait_for
 
 
 def asks_reason(screen) -> bool:

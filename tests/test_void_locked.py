@@ -11,6 +11,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from fakes import verify_folder
 from results_fixtures import demo, finished_game
 
 from fieldjudge.i18n import rule_text
@@ -23,7 +24,6 @@ from fieldjudge.services.paintball.protocol import GameProtocol
 from fieldjudge.services.paintball.protocol_doc import struck_lines
 from fieldjudge.services.sync.merge import merge_into
 from fieldjudge.services.trust.signing import signed_message
-from fieldjudge.services.trust.verify import verify_folder
 from fieldjudge.store import Refused, bundle
 from fieldjudge.store.keys import LaptopKeys
 

@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_e2e_pty import DOWN, ESC, Terminal, installed_app  # noqa: E402
-from test_tournament_day import row_below, styled, tab_to  # noqa: E402
+from test_tournament_day import game_rows, row_below, styled, tab_to  # noqa: E402
 
 UP = "\x1b[A"
 
@@ -61,6 +61,14 @@ def whole(
     return t.text()
 
 
+def settle(t: Terminal) -> None:
+    """Read the screen until it stops changing for 0.3 s (3 s at the most)."""
+    for _ in range(10):
+        before = t.text()
+        if not t.wait_until(lambda before=before: t.text() != before, 0.3):
+            return
+
+
 class Walk:
     def __init__(self, t: Terminal, folder: Path) -> None:
         self.t = t
@@ -69,21 +77,8 @@ class Walk:
 
     def capture(self, name: str) -> None:
         """The screen once it stops changing (a frame drawn in parts is not kept)."""
-        for _ in range(10):
-            before = self.t.text()
-            if not self.t.wait_until(lambda before=before: self.t.text() != before, 0.3):
-                break
+        settle(self.t)
         (self.folder / f"{name}.txt").write_text(self.t.text() + "\n", encoding="utf-8")
-
-
-def game_rows(t: Terminal) -> list[tuple[int, str, str]]:
-    """The games list's rows on the screen: (y, text, background of the time)."""
-    out = []
-    for y, line in enumerate(t.screen.display):
-        m = re.search(r"▎ (\d\d:\d\d)  ", line)
-        if m:
-            out.append((y, line, t.screen.buffer[y][m.start(1)].bg))
-    return out
 
 
 def cursor_y(t: Terminal) -> int | None:
@@ -119,8 +114,12 @@ def choose(t: Terminal, *words: str, seconds: float = 40) -> None:
 
 
 def back_home(t: Terminal) -> None:
+    """Esc until the home screen shows, each Esc once the screen has settled: keys sent
+    while a screen is still being replaced are lost, and an Esc and the next key in one
+    read would be Alt+key."""
     for _ in range(4):
-        if t.wait_until(lambda: "синхронизация" in t.text() and "Турниры" in t.text(), 1.5):
+        settle(t)
+        if "синхронизация" in t.text() and "Турниры" in t.text():
             return
         t.press(ESC)
     whole(t, "Турниры", "синхронизация")

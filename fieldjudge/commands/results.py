@@ -12,7 +12,7 @@ import click
 from fieldjudge.commands import data_dir
 from fieldjudge.commands.root import JudgeGroup, accept_global_options, root_options
 from fieldjudge.export import run_export
-from fieldjudge.export.job import export_faults, refusal, stamp_text
+from fieldjudge.export.job import refusal, stamp_text
 from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.services import (
     TOURNAMENT_FILE,
@@ -133,7 +133,7 @@ def export(
 
         def verified() -> str:  # the folder's check, before any file is written (issue 21)
             try:
-                faults[:] = export_faults(t)
+                faults[:] = t.trust.faults()
             except (StoreError, OSError) as exc:
                 raise click.ClickException(str(exc)) from None
             if faults and not force:

@@ -22,20 +22,6 @@ from dataclasses import dataclass, field
 
 from .stalker_be import StalkerBE
 
-__all__ = [
-    "FORMATS",
-    "UNIT_TO_FPS",
-    "AUTO_ORDER",
-    "Reading",
-    "UNTIMED",
-    "Garbled",
-    "FrameSplitter",
-    "Overflow",
-    "PLAUSIBLE_FPS",
-    "Decoder",
-    "to_fps",
-]
-
 MAX_BUFFER = 4096  # bytes kept without a CR before the splitter gives up on them
 MAX_FRAME = 128  # longer frames are garbage for every supported format (bE is 53 bytes)
 # A paintball marker shoots 100-500 fps at most (a field limit is about 280-300 fps): outside
@@ -178,11 +164,6 @@ class FrameSplitter:
     @property
     def pending(self) -> int:
         return len(self._buf)
-
-    @property
-    def skipping(self) -> bool:
-        """True while the rest of an over-long line is being discarded."""
-        return self._skipping
 
 
 # --------------------------------------------------------------------------- per-format parsers

@@ -11,16 +11,6 @@ from dataclasses import dataclass
 
 from serial.tools import list_ports
 
-__all__ = [
-    "BAUDS",
-    "DEFAULT_BAUD",
-    "DeviceId",
-    "PortInfo",
-    "list_chrono_ports",
-    "by_id_names",
-    "identify_port",
-]
-
 BAUDS: tuple[int, ...] = (1200, 4800, 9600, 19200, 38400, 57600, 115200)
 DEFAULT_BAUD = 9600
 # Factory defaults seen in chrono-protocols.md, shown as hints next to the baud picker.
@@ -39,8 +29,6 @@ class PortInfo:
     by_id: str | None  # /dev/serial/by-id/usb-FTDI_... when present (Linux)
     description: str
     usb: bool  # a USB adapter (has a USB vendor id)
-    vid: int | None = None
-    pid: int | None = None
     serial_number: str | None = None
 
     @property
@@ -54,10 +42,6 @@ class PortInfo:
     def open_path(self) -> str:
         """The path to open: the by-id name survives re-enumeration (ttyUSB0 → ttyUSB1)."""
         return self.by_id or self.device
-
-    @property
-    def identity(self) -> DeviceId:
-        return DeviceId(self.by_id, self.serial_number, self.description)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +127,6 @@ def list_chrono_ports(include_links: bool = False) -> list[PortInfo]:
                 description=(p.description if p.description and p.description != "n/a" else "")
                 or (p.product or p.manufacturer or ""),
                 usb=p.vid is not None,
-                vid=p.vid,
-                pid=p.pid,
                 serial_number=p.serial_number,
             )
         )

@@ -25,7 +25,7 @@ From a Textual screen::
         )
         reader.run(cancelled=lambda: worker.is_cancelled)
 
-Without Textual: ``reader.start_thread()`` … ``reader.stop(); thread.join()``.
+Without Textual: ``reader.run`` on a thread … ``reader.stop(); thread.join()``.
 """
 
 from __future__ import annotations
@@ -41,8 +41,6 @@ import serial
 
 from .parsers import MAX_BUFFER, PLAUSIBLE_FPS, Decoder, Garbled, Reading
 from .ports import DeviceId, identify_port
-
-__all__ = ["Status", "ChronoReader", "ChronoOpenError", "Item"]
 
 CONNECTED = "connected"
 DISCONNECTED = "disconnected"
@@ -139,12 +137,6 @@ class ChronoReader:
     def stop(self) -> None:
         """Ask the loop to end; it returns within about one read timeout."""
         self._stop.set()
-
-    def start_thread(self, name: str = "chrono-reader") -> threading.Thread:
-        """Run `run()` in a daemon thread (for use without Textual)."""
-        th = threading.Thread(target=self.run, name=name, daemon=True)
-        th.start()
-        return th
 
     # -- the loop
 

@@ -6,8 +6,8 @@ pty (the reader sees the same error as a pulled USB cable) and `plug()` opens a 
 re-points the symlink, like a device coming back.
 
 Streams are lists of ``(delay_s, bytes)`` chunks: `load_recording` reads JSON lines
-``{"delay_s": 0.05, "hex": "3238372e340d"}``; `generate_stream` makes shots with a seeded
-`random.Random`.  Writes never block: with nobody reading, bytes are dropped like on a real
+``{"delay_s": 0.05, "hex": "3238372e340d"}``; `marker_stream` encodes the shots of
+`marker_shots` (a seeded `random.Random`).  Writes never block: with nobody reading, bytes are dropped like on a real
 serial line.
 """
 
@@ -22,19 +22,6 @@ import time
 import tty
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-
-__all__ = [
-    "Chunk",
-    "PtyChrono",
-    "load_recording",
-    "save_recording",
-    "encode_frame",
-    "encode_be",
-    "generate_stream",
-    "marker_shots",
-    "marker_stream",
-    "play",
-]
 
 Chunk = tuple[float, bytes]  # (delay before writing, bytes)
 
@@ -54,11 +41,6 @@ def load_recording(path: str | os.PathLike[str]) -> list[Chunk]:
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{path}:{n}: bad recording line: {exc}") from exc
     return out
-
-
-def save_recording(path: str | os.PathLike[str], chunks: Iterable[Chunk]) -> None:
-    lines = [json.dumps({"delay_s": round(d, 4), "hex": b.hex()}) for d, b in chunks]
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def encode_be(live: float | None, peak: float | None, hit: float | None = None) -> bytes:
@@ -84,51 +66,6 @@ def encode_frame(fps: float, fmt: str = "plain") -> bytes:
 
 def idle_frame(fmt: str) -> bytes:
     return {"plain": b"000\r\n", "stalker-a": b"   . \r", "decatur": b"?000\r"}[fmt]
-
-
-def generate_stream(
-    fps: float = 285.0,
-    spread: float = 3.0,
-    rate: float = 12.0,
-    fmt: str = "plain",
-    rng: random.Random | None = None,
-    count: int | None = None,
-) -> Iterator[Chunk]:
-    """Shots at `rate` per second (±10 % jitter) with speeds uniform in fps ± spread.
-
-    stalker-a and plain put an idle frame between shots; stalker-be streams frames every
-    50 ms (20 Hz) with one moving frame per shot and the peak latched.  `count` None = endless.
-    """
-    if fmt not in GEN_FORMATS:
-        raise ValueError(f"format must be one of {', '.join(GEN_FORMATS)}")
-    if rate <= 0:
-        raise ValueError("rate must be > 0")
-    rng = rng or random.Random()
-    n = 0
-    if fmt == "stalker-be":
-        period = 0.05
-        peak: float | None = None
-        next_shot = 0.0
-        now = 0.0
-        while count is None or n < count:
-            if now >= next_shot:
-                v = round(rng.uniform(fps - spread, fps + spread), 1)
-                peak = v
-                yield period, encode_be(v, v)
-                n += 1
-                next_shot = now + max(period * 2, rng.uniform(0.9, 1.1) / rate)
-            else:
-                yield period, encode_be(None, peak)
-            now += period
-        yield period, encode_be(None, peak)  # end the last burst
-        return
-    gap = 1.0 / rate
-    while count is None or n < count:
-        v = round(rng.uniform(fps - spread, fps + spread), 1)
-        d = gap * rng.uniform(0.9, 1.1)
-        yield d / 2, encode_frame(v, fmt)
-        yield d / 2, idle_frame(fmt)
-        n += 1
 
 
 def marker_shots(

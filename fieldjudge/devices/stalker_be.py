@@ -14,8 +14,6 @@ decoder's unit setting applies.
 
 from __future__ import annotations
 
-__all__ = ["parse_be_frame", "StalkerBE"]
-
 
 def _be_speed(block: bytes) -> float | None:
     digits, tenths = block[2:5], block[5:6]

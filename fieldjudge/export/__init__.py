@@ -40,30 +40,20 @@ __all__ = [
     "Progress",
     "game_stem",
     "logged_games",
-    "played_games",
+    "no_progress",
     "run_export",
     "tournament_stem",
 ]
 
 
-def _no_progress(done: int, total: int) -> None:
+def no_progress(done: int, total: int) -> None:
+    """A :data:`Progress` that shows nothing."""
     pass
 
 
 def logged_games(t: TournamentView) -> list[dict]:
     """Scheduled games that have a log (something was recorded), in schedule order."""
     return [g for g in t.games() if t.game_path(g["id"]).exists()]
-
-
-def played_games(t: TournamentView, include_unplayed: bool = False) -> list[dict]:
-    """Scheduled games that have a log (something was recorded), without the games not
-    played (a log, but no check-in, start or no-show: no result, never a draw; 30.01, 32)
-    unless ``include_unplayed``. (A whole export does not ask this first: its one pass
-    over the logged games tells them apart, see :mod:`fieldjudge.export.game_pass`.)"""
-    logged = logged_games(t)
-    if include_unplayed:
-        return logged
-    return [g for g in logged if not t.game_summary(g["id"]).get("not_played")]
 
 
 def run_export(
@@ -75,7 +65,7 @@ def run_export(
     overwrite: bool = False,
     now: datetime | None = None,
     delimiter: str | None = None,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
     include_unplayed: bool = False,
     stamp: str = "",
     verify: Callable[[], str] | None = None,
@@ -145,8 +135,7 @@ def run_export(
     if fmt == "html":
         put(f"protocol-{gs}.html", html.protocol_html(t, v, lang).encode())
     elif fmt == "pdf":
-        title = v.name(v.teams[0])
-        put(f"protocol-{gs}.pdf", pdf.protocols_pdf(t, [v], tr, lang, title, stamp))
+        put(f"protocol-{gs}.pdf", pdf.protocol_pdf(protocol_doc(t, v, tr, lang), stamp)[0])
     else:
         put(f"events-{gs}.csv", events_csv(v, delimiter, lang))
     progress(1, 1)

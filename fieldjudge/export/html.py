@@ -140,11 +140,10 @@ def protocol_title(v, tr: Tr) -> str:
     return f"{tr('Game protocol')} {v.name(v.teams[0])} — {v.name(v.teams[1])}"
 
 
-def protocol_html(t: TournamentView, v, lang: str = "ru", section: str | None = None) -> str:
-    """One game's protocol page; ``section``: its :func:`protocol_section`, if made."""
+def protocol_html(t: TournamentView, v, lang: str = "ru") -> str:
+    """One game's protocol page."""
     tr = translator(lang)
-    title = protocol_title(v, tr)
-    return page(title, protocol_section(t, v, tr, lang) if section is None else section, lang)
+    return page(protocol_title(v, tr), protocol_section(t, v, tr, lang), lang)
 
 
 def protocol_page_parts(title: str, section: bytes, lang: str) -> list[bytes]:

@@ -4,25 +4,13 @@ export`` does (no lock, no backup), exports, and closes that view."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from fieldjudge.export import run_export
+from fieldjudge.export import Progress, no_progress, run_export
 from fieldjudge.i18n import load, rule_text
 from fieldjudge.rules.messages import joined
-from fieldjudge.services import TournamentView
 from fieldjudge.services.opening import open_view
 from fieldjudge.store import Refused
-
-
-def export_faults(t: TournamentView) -> list[str]:
-    """What ``fieldjudge verify`` finds wrong in the opened tournament's folder (chains,
-    heads, signatures, ``tournament.sig``, decisions, registrations), as ``"<file>:
-    <fault>"``: an export of a folder with any is refused (issue 21). It is the opened
-    tournament's own check, so the export that follows does not verify a file twice; the
-    files this laptop's app found clean and that have not changed since (its memory,
-    authenticated with this laptop's key) are not checked again."""
-    return t.trust.faults()
 
 
 def refusal(faults: list[str]) -> Refused:
@@ -47,7 +35,7 @@ def export_folder(
     fmt: str,
     game_id: str | None = None,
     lang: str = "ru",
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress = no_progress,
     include_unplayed: bool = False,
 ) -> list[Path]:
     """Export one game or the whole tournament of ``folder`` into ``out_dir``; returns the
@@ -56,23 +44,16 @@ def export_folder(
     ``OSError`` (the output folder cannot be written)."""
     t = open_view(Path(folder))
 
-    def verified() -> str:  # the folder's check, before any file is written (issue 21)
-        faults = export_faults(t)
+    def verified() -> str:
+        # what `fieldjudge verify` finds wrong in the folder (issue 21), before any file is
+        # written: the opened tournament's own check, which does not check again the files
+        # this laptop found clean and that have not changed since
+        faults = t.trust.faults()
         if faults:
             raise refusal(faults)
         return ""
 
     try:
-        if progress is None:
-            return run_export(
-                t,
-                Path(out_dir),
-                fmt,
-                game_id,
-                lang,
-                include_unplayed=include_unplayed,
-                verify=verified,
-            )
         return run_export(
             t,
             Path(out_dir),

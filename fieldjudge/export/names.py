@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldjudge.services import TournamentView
-from fieldjudge.store.storage import atomic_write_bytes
+from fieldjudge.store.storage import atomic_write_bytes, free_path
 
 _RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(10)}
 
@@ -36,19 +36,6 @@ def game_stem(t: TournamentView, game: Mapping[str, Any]) -> str:
 
 def tournament_stem(t: TournamentView) -> str:
     return safe_name(f"{t.meta.get('date', '')}-{t.name}", 70)
-
-
-def free_path(path: Path) -> Path:
-    """``path`` if no file is there, else ``stem-2.ext``, ``stem-3.ext`` ..."""
-    path = Path(path)
-    if not path.exists():
-        return path
-    n = 2
-    while True:
-        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
-        if not candidate.exists():
-            return candidate
-        n += 1
 
 
 def write_new(path: Path, payload: bytes | Iterable[bytes], overwrite: bool = False) -> Path:

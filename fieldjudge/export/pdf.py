@@ -16,7 +16,7 @@ from fpdf.fonts import FontFace
 
 from fieldjudge.export.html import Tr
 from fieldjudge.services import TournamentView
-from fieldjudge.services.paintball.protocol_doc import ProtocolDoc, protocol_doc
+from fieldjudge.services.paintball.protocol_doc import ProtocolDoc
 from fieldjudge.services.paintball.standings import STANDING_HEADERS, standing_rows
 
 FONTS = Path(__file__).with_name("fonts")
@@ -195,16 +195,6 @@ def combined_pdf(title: str, pages: Sequence[tuple[ProtocolDoc, float]], stamp: 
         pdf.add_page()
         _p(pdf, "—", SIZES[0])
     return bytes(pdf.output())
-
-
-def protocols_pdf(
-    t: TournamentView, views, tr: Tr, lang: str, title: str, stamp: str = ""
-) -> bytes:
-    """One A4 page per game, in ``views``' order."""
-    docs = [protocol_doc(t, v, tr, lang) for v in views]
-    if len(docs) == 1:
-        return protocol_pdf(docs[0], stamp)[0]
-    return combined_pdf(title, [(d, fitted(d, stamp)[0]) for d in docs], stamp)
 
 
 #: the standings are pinned on a board and read from a step away: never smaller

@@ -13,8 +13,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["name_skeleton"]
-
 # TR39-style prototypes of the look-alikes among Latin, Cyrillic and Greek (confusables.txt
 # maps each to its Latin prototype; I, 1 and | to l; 0 to O); applied after NFKD, so
 # fullwidth and ligature forms are already plain letters.

@@ -145,22 +145,6 @@ class Dice:
                 return options[(r.value - 1) % k], used
 
 
-class ScriptedDice(Dice):
-    """Dice that return preset values in order (for tests and rehearsals; not verifiable)."""
-
-    def __init__(self, values: Iterable[int], round_no: int = 1, start_n: int = 1) -> None:
-        super().__init__(b"", "", "", round_no, start_n)
-        self._values = list(values)
-
-    def _value(self, n: int) -> int:
-        if not self._values:
-            raise IndexError(f"scripted dice exhausted at roll {n}")
-        v = self._values.pop(0)
-        if not 1 <= v <= SIDES:
-            raise ValueError(f"scripted roll {v} outside 1..{SIDES}")
-        return v
-
-
 @dataclass(frozen=True)
 class Mismatch:
     n: int

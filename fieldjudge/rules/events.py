@@ -41,26 +41,6 @@ class Event:
     hj_sig: str | None = None  # the head judge's signature of ``hash`` (his actions)
     hj_key: str | None = None  # the id of the head judge key that made ``hj_sig``
 
-    def to_doc(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {
-            "id": self.id,
-            "seq": self.seq,
-            "type": self.type,
-            "game_clock_ms": self.game_clock_ms,
-            "wall_time": self.wall_time,
-            "judge": self.judge,
-            "data": dict(self.data),
-            "prev_hash": self.prev_hash,
-            "hash": self.hash,
-        }
-        if self.sig is not None:
-            doc["sig"] = self.sig
-            doc["signer"] = self.signer
-        if self.hj_sig is not None:
-            doc["hj_sig"] = self.hj_sig
-            doc["hj_key"] = self.hj_key
-        return doc
-
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any]) -> Event:
         # Every stored event of a game passes here when its file is opened. A well-formed

@@ -55,27 +55,6 @@ from typing import Any
 from fieldjudge.rules.messages import Measured, Phrase, RuleMessage, joined, phrase, rule
 from fieldjudge.rules.paintball.chrono import judged_fps
 
-__all__ = [
-    "DEFAULTS",
-    "PASS",
-    "FAIL",
-    "NOT_DONE",
-    "Shot",
-    "Interval",
-    "TestResult",
-    "MarkerCheck",
-    "ReadingAnalysis",
-    "TimingTolerance",
-    "acceptance_item",
-    "check_marker",
-    "analyze_readings",
-    "min_interval",
-    "intervals",
-    "unknown_intervals",
-    "timing_tolerance",
-    "timing_tolerance_ms",
-]
-
 ACCEPTANCE_ITEMS = ("foreign_object", "loose_parts", "toolless_adjuster")  # 19.03
 MODES_OK = "ok"  # 19.04; None = not checked yet
 MODES_FORBIDDEN = "forbidden"
@@ -169,16 +148,13 @@ class MarkerCheck:
 
 @dataclass(frozen=True, slots=True)
 class ReadingAnalysis:
-    """20.02 on a series of in-game readings.  The penalty itself (20.03-20.05) comes from
-    `fieldjudge.rules.paintball.chrono.chrono_verdict(settings, max_fps, interval_ms=...)`."""
+    """20.02 on a series of in-game readings: the fastest and the shortest measured
+    interval.  The verdict (20.02-20.05) is `fieldjudge.rules.paintball.chrono.chrono_verdict(
+    settings, max_fps, interval_ms=...)`'s."""
 
     shots: int
     max_fps: float | None
     min_interval_ms: float | None
-    velocity_ok: bool  # 20.02 / 20.03
-    rate_ok: bool  # 20.02
-    no_penalty: bool  # 20.02: velocity ≤ limit and no interval under the minimum
-    near_limit: bool  # an interval within the timing tolerance of the minimum
     unknown_intervals: int = 0  # not measured: never toward 20.02 / 20.05 (RULES.md)
 
 
@@ -228,18 +204,6 @@ def intervals(
     return out
 
 
-def min_interval(
-    readings: Iterable[Any], max_uncertainty_ms: float = DEFAULTS["timing_uncertainty_ms"]
-) -> tuple[float, int] | None:
-    """The shortest measured interval between consecutive shots in ms, and the index of the
-    later shot (readings sorted by time).  None when no interval was measured."""
-    best: tuple[float, int] | None = None
-    for iv in intervals(readings, max_uncertainty_ms):
-        if iv.ms is not None and (best is None or iv.ms < best[0]):
-            best = (iv.ms, iv.index)
-    return best
-
-
 def unknown_intervals(
     readings: Iterable[Any], max_uncertainty_ms: float = DEFAULTS["timing_uncertainty_ms"]
 ) -> int:
@@ -248,29 +212,15 @@ def unknown_intervals(
 
 
 def analyze_readings(
-    readings: Iterable[Any],
-    settings: Mapping[str, Any] | Any | None = None,
-    tolerance_ms: float = 0.0,
+    readings: Iterable[Any], max_uncertainty_ms: float = DEFAULTS["timing_uncertainty_ms"]
 ) -> ReadingAnalysis:
     """20.02: readings of one marker taken in a game → max velocity and minimum interval."""
     shots = _shots(readings)
-    limit = _setting(settings, "limit_fps")
-    rof = _setting(settings, "rof_min_interval_ms")
-    max_fps = max((s.fps for s in shots), default=None)
-    ivs = intervals(shots, float(_setting(settings, "timing_uncertainty_ms")))
-    gap = min((iv.ms for iv in ivs if iv.ms is not None), default=None)
-    judged = judged_fps(max_fps, str(_setting(settings, "fps_precision")))
-    velocity_ok = judged is None or judged <= limit  # 20.03: "свыше 300" is strict
-    rate_ok = gap is None or gap >= rof  # 20.02
-    near = gap is not None and abs(gap - rof) <= tolerance_ms
+    ivs = intervals(shots, max_uncertainty_ms)
     return ReadingAnalysis(
         shots=len(shots),
-        max_fps=max_fps,
-        min_interval_ms=gap,
-        velocity_ok=velocity_ok,
-        rate_ok=rate_ok,
-        no_penalty=velocity_ok and rate_ok,
-        near_limit=near,
+        max_fps=max((s.fps for s in shots), default=None),
+        min_interval_ms=min((iv.ms for iv in ivs if iv.ms is not None), default=None),
         unknown_intervals=sum(1 for iv in ivs if not iv.measured),
     )
 
@@ -512,12 +462,3 @@ def timing_tolerance(
         raise ValueError("baud must be > 0 and frame_len >= 0")
     frame_ms = round(frame_len * bits_per_byte * 1000.0 / baud, 1)
     return TimingTolerance(frame_ms, float(latency_timer_ms), float(message_period_ms))
-
-
-def timing_tolerance_ms(
-    baud: int, frame_len: int, latency_timer_ms: float = 16.0, message_period_ms: float = 0.0
-) -> float:
-    """Worst-case lag of a host timestamp behind the shot, in ms: frame transmission time at
-    `baud` (8N1) + adapter latency timer + message period.  E.g. a 7-byte ``287.4\\r\\n`` at
-    9600 baud through an FTDI at its default 16 ms: 7.3 + 16 = 23.3 ms."""
-    return timing_tolerance(baud, frame_len, latency_timer_ms, message_period_ms).delay_ms

@@ -246,22 +246,3 @@ def phrases(message: Any) -> list[Phrase]:
     for value in message.params.values():
         out += phrases(value)
     return out
-
-
-__all__ = [
-    "Count",
-    "Decimal",
-    "Phrase",
-    "Player",
-    "RuleMessage",
-    "Team",
-    "Translate",
-    "decimal",
-    "fill",
-    "joined",
-    "phrase",
-    "phrases",
-    "render",
-    "rule",
-    "without_section",
-]

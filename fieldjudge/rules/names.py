@@ -39,17 +39,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from fieldjudge.rules.confusables import name_skeleton
 from fieldjudge.rules.messages import Phrase
-
-__all__ = [
-    "MAX_NAME_CHARS",
-    "BIDI_CONTROLS",
-    "clean_name",
-    "confusable_with",
-    "name_problem",
-]
 
 MAX_NAME_CHARS = 40
 
@@ -96,35 +89,6 @@ def _char_name(ch: str) -> str:
     return f"U+{ord(ch):04X} {unicodedata.name(ch, fallback)}"
 
 
-def name_empty() -> Phrase:
-    return Phrase("is empty")
-
-
-def name_too_long(length: int, limit: int) -> Phrase:
-    return Phrase(
-        "is {length} characters long, at most {limit} fit on the screens",
-        length=length,
-        limit=limit,
-    )
-
-
-def name_bad_char(char: str, position: int) -> Phrase:
-    return Phrase(
-        "contains the invisible character {char} at position {position}",
-        char=char,
-        position=position,
-    )
-
-
-def name_bracket(char: str, position: int) -> Phrase:
-    return Phrase(
-        "contains the square bracket {char} at position {position}: the screens read square"
-        " brackets as formatting; use round brackets ( )",
-        char=char,
-        position=position,
-    )
-
-
 _BRACKET = re.compile(r"[\[\]]")
 
 
@@ -132,21 +96,38 @@ def name_problem(name: str, limit: int = MAX_NAME_CHARS) -> Phrase | None:
     """None when `name` (already trimmed) is a good team or player name, else why not.
     Linear in the length of the name; the forbidden characters are listed above."""
     if not name:
-        return name_empty()
-    bad = _FORBIDDEN.search(name)
-    if bad is not None:
-        return name_bad_char(_char_name(bad.group()), bad.start() + 1)
-    invisible = next((i for i, ch in enumerate(name) if _invisible(ch)), None)
-    if invisible is not None:
-        return name_bad_char(_char_name(name[invisible]), invisible + 1)
+        return Phrase("is empty")
+    bad = _FORBIDDEN.search(name)  # the first forbidden character, else the first invisible
+    at = (
+        bad.start()
+        if bad is not None
+        else next((i for i, ch in enumerate(name) if _invisible(ch)), None)
+    )
+    if at is not None:
+        return Phrase(
+            "contains the invisible character {char} at position {position}",
+            char=_char_name(name[at]),
+            position=at + 1,
+        )
     bracket = _BRACKET.search(name)
     if bracket is not None:
-        return name_bracket(bracket.group(), bracket.start() + 1)
+        return Phrase(
+            "contains the square bracket {char} at position {position}: the screens read "
+            "square brackets as formatting; use round brackets ( )",
+            char=bracket.group(),
+            position=bracket.start() + 1,
+        )
     if len(name) > limit:
-        return name_too_long(len(name), limit)
+        return Phrase(
+            "is {length} characters long, at most {limit} fit on the screens",
+            length=len(name),
+            limit=limit,
+        )
     return None
 
 
+# a roster import asks it of every earlier team for each new one (a 1 MB roster: 1,645)
+@lru_cache(maxsize=8192)
 def _looks(name: str) -> tuple[str, str, str]:
     skeleton = name_skeleton(name)
     return (

@@ -74,6 +74,3 @@ def foreign_writes(
         if owner is not None and signer != owner:
             out.append((seq, signer, owner))
     return out
-
-
-__all__ = ["Handover", "current_owner", "foreign_writes", "may_append"]

@@ -599,34 +599,6 @@ def no_show_gap_refusal(
     return None
 
 
-# --- the head judge's PIN: three wrong PINs lock correction for a minute -----------------
-
-
-@dataclass
-class PinGate:
-    """Counts wrong PINs; ``now`` is a monotonic time in seconds passed by the caller."""
-
-    max_failures: int = 3
-    lock_seconds: float = 60.0
-    failures: int = 0
-    locked_until: float | None = None
-
-    def remaining(self, now: float) -> float:
-        if self.locked_until is None or now >= self.locked_until:
-            if self.locked_until is not None:
-                self.locked_until, self.failures = None, 0
-            return 0.0
-        return self.locked_until - now
-
-    def record(self, ok: bool, now: float) -> None:
-        if ok:
-            self.failures, self.locked_until = 0, None
-            return
-        self.failures += 1
-        if self.failures >= self.max_failures:
-            self.locked_until = now + self.lock_seconds
-
-
 def senior_judge(events: Sequence[Event], protocol: Protocol) -> str:
     """The senior judge's name for the protocol (31): who submitted it ("" when the
     submission names nobody: never another judge's name); before a submission, the judge

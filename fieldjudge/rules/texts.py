@@ -340,10 +340,6 @@ PHRASES: dict[str, tuple[str, str]] = {
     ),
     "acceptance_toolless_adjuster": ("", "a part that changes the velocity or mode without tools"),
     # --- the protocol (31, 32.03) and a correction against the rules (30.01)
-    # the PIN's words: no code says them now, fieldjudge.po still files them
-    "pin_locked": ("", "three wrong PINs: correction is locked for {seconds} s"),
-    "pin_wrong_locked": ("", "wrong PIN; three wrong PINs: correction is locked for a minute"),
-    "pin_wrong": ("", "wrong PIN ({left} attempts left)"),
     "handover_needs_pin": (
         "",
         "only the head judge hands a game over to another laptop, with his secret",

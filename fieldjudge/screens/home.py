@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -72,23 +72,6 @@ PHASES = {
 LIVE_PHASES = ("not_started", "running", "stopped", "hang_check", "ended", "inspection")
 
 
-class _Walk:
-    """The schedule walked in order, carrying the players disqualified so far (20.05)."""
-
-    def __init__(self, games: list[dict[str, Any]]) -> None:
-        self._games = iter(games)
-        self._carried = CarriedOver()
-
-    def next(self) -> tuple[dict[str, Any] | None, frozenset[tuple[str, int]]]:
-        """The next game and the players disqualified before it (None: no game left)."""
-        g = next(self._games, None)
-        return g, (self._carried.before(g) if g is not None else frozenset())
-
-    def add(self, summary: dict[str, Any]) -> None:
-        """The summary of the game :meth:`next` gave (its ``disqualified`` list)."""
-        self._carried.add(summary)
-
-
 class SyncTick(Message):
     """The sync status read by the worker (posted; the handler updates the screen)."""
 
@@ -149,7 +132,7 @@ class HomeScreen(JudgeScreen):
         self._sync_text: str | None = None  # the last status line, shown while on top
         self._sync_shown: str | None = None
         self._sync_folder: Path | None | bool = False  # False: not watched yet
-        self._pending: list[str] = []
+        self._pending: list[str] = []  # stale summaries, made after the first frame
         self._known: dict[str, dict[str, Any]] = {}  # the summaries shown, by game id
         self._changed_logs = None
         self._conflict_watch: ConflictWatch | None = None
@@ -188,8 +171,6 @@ class HomeScreen(JudgeScreen):
         table = self.query_one("#games", DataTable)
         keys = table.add_columns(_("Time"), _("Field"), _("Team A"), _("Team B"), _("State"))
         self._state_column = keys[-1]
-        # games whose summary is stale, summarised after the first frame (cold start)
-        self._pending: list[str] = []
         self.query_one("#pit-line").display = False
         # Filled now, so the first frame is laid out once, with the rows (the tournament
         # opened by the app before or after this fills them again through reload).
@@ -314,7 +295,7 @@ class HomeScreen(JudgeScreen):
         the event loop, and no key or frame got through until every state was shown.)"""
         stale = set(pending)
         on_screen: set[str] | None = None  # the stale rows on screen, once laid out
-        walk = _Walk(t.games())
+        games, carried = iter(t.games()), CarriedOver()  # the schedule walked in order
         states: dict[str, str] = {}
         while pending:
             await self.wait_for_refresh()  # keys, and a frame if they changed something
@@ -322,7 +303,7 @@ class HomeScreen(JudgeScreen):
                 return  # the list was reloaded (or the tournament closed) meanwhile
             if on_screen is None and self.query_one("#games", DataTable).size.height:
                 on_screen = self._rows_on_screen() & stale
-            states.update(self._summarise_slice(t, pending, walk))
+            states.update(self._summarise_slice(t, pending, games, carried))
             if not pending or (on_screen and on_screen <= states.keys()):
                 self._show_states(states)
                 if on_screen:  # what the judge sees is kept (after it is painted: an fsync)
@@ -343,24 +324,28 @@ class HomeScreen(JudgeScreen):
         top = int(table.scroll_y)
         return {str(row.key.value) for row in table.ordered_rows[top : top + table.size.height]}
 
-    def _summarise_slice(self, t: Any, pending: list[str], walk: _Walk) -> dict[str, str]:
+    def _summarise_slice(
+        self, t: Any, pending: list[str], games: Iterator[dict[str, Any]], carried: CarriedOver
+    ) -> dict[str, str]:
         """The states of stale games for about one frame (each reads, verifies and folds
-        a game file), by game id; ``pending`` in schedule order."""
+        a game file), by game id; ``pending`` in schedule order, ``games`` the schedule
+        walked so far, ``carried`` the players disqualified in the games walked (20.05)."""
         names = t.team_names()
         out: dict[str, str] = {}
         deadline = time.monotonic() + FILL_SLICE_S
         while pending:  # one game at least
-            g, disqualified = walk.next()
+            g = next(games, None)
             if g is None:  # the schedule changed under the pass: the rest as before
                 gid = pending.pop(0)
                 summary, g = t.game_summary(gid), t.game(gid)
-            elif g["id"] == pending[0]:
+            else:
+                disqualified = carried.before(g)  # every game in order, shown or not
+                if g["id"] != pending[0]:  # its state is shown already: its summary is current
+                    carried.add(self._known.get(g["id"]) or {})
+                    continue
                 pending.pop(0)
                 summary = t.game_summary(g["id"], disqualified)
-            else:  # a game whose state is shown already: its summary is current
-                walk.add(self._known.get(g["id"]) or {})
-                continue
-            walk.add(summary)
+            carried.add(summary)
             if g is not None:
                 out[g["id"]] = state_text(summary, g["team_a"], g["team_b"], names)
             if time.monotonic() >= deadline:
@@ -392,12 +377,16 @@ class HomeScreen(JudgeScreen):
     def game_chosen(self, event: DataTable.RowSelected) -> None:
         self.app.open_game(str(event.row_key.value))
 
-    def action_open_game(self) -> None:
+    def _game_or_say(self) -> str | None:
+        """The highlighted game; None, and the judge told so, when there is none."""
         game_id = self._highlighted_game()
         if game_id is None:
             self.notify(_("No game to open"), severity="warning")
-            return
-        self.app.open_game(game_id)
+        return game_id
+
+    def action_open_game(self) -> None:
+        if (game_id := self._game_or_say()) is not None:
+            self.app.open_game(game_id)
 
     def action_next_game(self) -> None:
         """N: this laptop's field's game in progress (started, not finished), else its
@@ -479,8 +468,7 @@ class HomeScreen(JudgeScreen):
         """Keys in arrival order: the open prompt takes them, else the binding runs now."""
         await take_key(self, self.query_one(PromptPanel), event)
 
-    def action_reload(self) -> None:
-        self.reload()
+    action_reload = reload
 
     def action_new_tournament(self) -> None:
         create_tournament_flow(self.app)
@@ -510,12 +498,8 @@ class HomeScreen(JudgeScreen):
             return None
 
     def action_protocol(self) -> None:
-        game_id = self._highlighted_game()
-        if game_id is None:
-            self.notify(_("No game to open"), severity="warning")
-            return
-
-        self.app.push_screen(ProtocolScreen(game_id))
+        if (game_id := self._game_or_say()) is not None:
+            self.app.push_screen(ProtocolScreen(game_id))
 
     def action_standings(self) -> None:
         if self._need_tournament():

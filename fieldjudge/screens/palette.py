@@ -49,9 +49,9 @@ def screen_actions(screen: Screen, widgets: bool = False) -> list[ScreenAction]:
     """One entry per action of ``screen`` then of the app (and of the focused widgets when
     ``widgets``), aliases folded into the first key."""
     app = screen.app
-    rows: list[tuple[int, int, ScreenAction]] = []
+    rows: list[tuple[int, ScreenAction]] = []  # in binding order within a rank
     seen: set[tuple[int, str]] = set()
-    for order, active in enumerate(screen.active_bindings.values()):
+    for active in screen.active_bindings.values():
         b: Binding = active.binding
         rank = _owner_rank(active, screen)
         if b.action in NAVIGATION_ACTIONS:
@@ -63,21 +63,10 @@ def screen_actions(screen: Screen, widgets: bool = False) -> list[ScreenAction]:
             continue  # an alias (another key of the same action)
         seen.add(ident)
         title = _(b.tooltip) if b.tooltip else _(b.description)
-        rows.append(
-            (
-                rank,
-                order,
-                ScreenAction(
-                    app.get_key_display(b),
-                    title,
-                    b.action,
-                    active.node,
-                    active.enabled,
-                    b.id or "",
-                ),
-            )
-        )
-    return [r[2] for r in sorted(rows, key=lambda r: (r[0], r[1]))]
+        key = app.get_key_display(b)
+        action = ScreenAction(key, title, b.action, active.node, active.enabled, b.id or "")
+        rows.append((rank, action))
+    return [action for _rank, action in sorted(rows, key=lambda row: row[0])]  # a stable sort
 
 
 def iter_commands(screen: Screen) -> Iterator[ScreenAction]:

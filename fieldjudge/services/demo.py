@@ -13,6 +13,7 @@ from fieldjudge.services.opening import create_tournament
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust.head_judge import DEFAULT_PARAMS, DEMO_PASSPHRASE, ScryptParams
 from fieldjudge.settings import DEFAULTS
+from fieldjudge.store.storage import free_path
 
 TEAMS = {
     "Медведи": [
@@ -56,9 +57,6 @@ TEAMS = {
 }
 NUMBERS = [7, 11, 23, 42, 77]
 SLOT = timedelta(minutes=20)  # 7:00 game + 12 min (32.03) + a minute to change over
-
-
-__all__ = ["DEMO_PASSPHRASE", "create_demo", "fresh_demo_folder"]
 
 
 def round_robin(names: list[str], rounds: int) -> list[list[tuple[str, str]]]:
@@ -121,9 +119,4 @@ def create_demo(
 
 def fresh_demo_folder(data_dir: Path) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    folder = Path(data_dir) / f"demo-{stamp}"
-    n = 2
-    while folder.exists():
-        folder = Path(data_dir) / f"demo-{stamp}-{n}"
-        n += 1
-    return folder
+    return free_path(Path(data_dir) / f"demo-{stamp}")

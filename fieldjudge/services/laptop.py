@@ -40,10 +40,6 @@ RESERVED = ("ctrl+q", "f1", "ctrl+p", "escape")
 _KEY = re.compile(r"^[^\s,]+$")
 
 
-def config_dir() -> Path:
-    return default_config_dir()
-
-
 @dataclass
 class LaptopSettings:
     """This laptop's own settings: its field, judge, theme and bell."""
@@ -58,7 +54,7 @@ class LaptopSettings:
     def load(cls, path: Path | None = None) -> LaptopSettings:
         """The saved settings, or the defaults when none are saved or the file is unreadable
         (a damaged settings file must never stop a judge)."""
-        path = path or config_dir() / SETTINGS_FILE
+        path = path or default_config_dir() / SETTINGS_FILE
         try:
             data = orjson.loads(path.read_bytes())
         except (OSError, orjson.JSONDecodeError):
@@ -75,7 +71,7 @@ class LaptopSettings:
 
     def save(self) -> None:
         """Raises OSError when the config folder cannot be written."""
-        path = self.path or config_dir() / SETTINGS_FILE
+        path = self.path or default_config_dir() / SETTINGS_FILE
         data = {k: v for k, v in asdict(self).items() if k != "path"}
         make_dirs(path.parent)
         atomic_write_bytes(path, orjson.dumps(data, option=orjson.OPT_INDENT_2))
@@ -107,7 +103,7 @@ def _normal(key: str) -> str:
 def load_keymap(known_ids: Iterable[str], path: Path | None = None) -> Keymap:
     """The judge's key map: entries for known binding ids with keys that are not reserved.
     A missing file is an empty map; an unreadable one is one problem (``file``)."""
-    path = path or config_dir() / KEYMAP_FILE
+    path = path or default_config_dir() / KEYMAP_FILE
     out = Keymap(path=path)
     try:
         raw = path.read_bytes()

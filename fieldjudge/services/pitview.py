@@ -47,7 +47,7 @@ from fieldjudge.rules.paintball.scoring import TALLY
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.pitwords import conflict_texts, event_texts, hangs_judged
-from fieldjudge.services.trust.checks import Verifier
+from fieldjudge.services.trust.checks import Verifier, file_key
 from fieldjudge.store import DamagedFile, TournamentFiles, anchors
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.tournament import TOURNAMENT_FILE, snapshot_tournament
@@ -88,14 +88,6 @@ def utc_now() -> datetime:
 
 def _iso(dt: datetime) -> str:
     return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _key(path: Path) -> FileKey:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns)
 
 
 def _texts(fault: Any) -> dict[str, str] | None:
@@ -151,13 +143,16 @@ class PitView:
     # -- the change signal ------------------------------------------------------------
     def version(self) -> tuple:
         """Changes whenever ``tournament.json`` or a game file changes (one ``stat`` each)."""
-        keys: list[Any] = [_key(self.folder / TOURNAMENT_FILE), anchors.heads_stamp(self.folder)]
+        keys: list[Any] = [
+            file_key(self.folder / TOURNAMENT_FILE),
+            anchors.heads_stamp(self.folder),
+        ]
         games = self.folder / "games"
         try:
             names = sorted(p.name for p in games.iterdir() if p.suffix == ".json")
         except OSError:
             names = []
-        keys += [(n, _key(games / n)) for n in names]
+        keys += [(n, file_key(games / n)) for n in names]
         keys.append(self._trust.stamp())  # signatures, registrations, manifests
         return tuple(keys)
 
@@ -197,7 +192,7 @@ class PitView:
     # -- reading the folder -------------------------------------------------------------
     def _refresh(self) -> TournamentFiles | None:
         self._trust.refresh()  # signatures, registrations, manifests read again if changed
-        key = _key(self.folder / TOURNAMENT_FILE)
+        key = file_key(self.folder / TOURNAMENT_FILE)
         if key != self._t_key or self._t is None:
             try:
                 self._t = snapshot_tournament(self.folder)
@@ -222,7 +217,7 @@ class PitView:
             gid = g["id"]
             anchor = heads.get(("games", gid))
             head: Head = (anchor.count, anchor.hash) if anchor else None
-            gkey = (_key(t.game_path(gid)), head)
+            gkey = (file_key(t.game_path(gid)), head)
             cached = self._games.get(gid)
             before = carried.before(g)
             if cached is None or cached.key != gkey or cached.view is None:
@@ -461,6 +456,3 @@ def _mark_conflicts(games: list[dict[str, Any]]) -> None:
                 continue
             g["conflict"] = {"with": other["id"], "text": text}
             break
-
-
-__all__ = ["IN_PLAY_STATES", "LIVE_STATES", "PitView"]

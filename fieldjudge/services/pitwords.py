@@ -16,6 +16,11 @@ from fieldjudge.i18n import LANGS, Catalogs, load, reason_label, rule_text
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
+from fieldjudge.services.paintball.event_text import (
+    INSPECTION_TEXT,
+    MARKER_RESULT_TEXT,
+    OUTCOME_TEXT,
+)
 
 EVENT_WORDS = {
     "clock_start": "Clock started",
@@ -44,15 +49,10 @@ EVENT_WORDS = {
     "total_corrected": "Total corrected by the head judge",
 }
 OUTCOME_WORDS = {
-    "eliminated": "eliminated",
-    "in_play": "in play",
-    "clean": "clean",
+    **OUTCOME_TEXT,  # a paint or neutral check (24, 25)
+    **INSPECTION_TEXT,  # the post-game inspection (18.02)
+    **MARKER_RESULT_TEXT,  # the pre-game marker check (19.05-19.07)
     "hit": "hit",
-    "hit_found": "hit found",
-    "did_not_report": "did not report",
-    "admitted": "admitted",
-    "not_admitted": "not admitted",
-    "no_marker": "no marker",
     "flag_hang": "flag hang",
     "flag_held": "flag held",
     "draw": "draw",
@@ -169,13 +169,3 @@ def conflict_texts(kind: str, field: str, other: str, team: str = "") -> dict[st
             msg = cat.gettext("CONFLICT: {team} plays two games at once (the other: {game})")
         out[lang] = msg.format(field=field, game=other, team=team)
     return out
-
-
-__all__ = [
-    "EVENT_WORDS",
-    "conflict_texts",
-    "event_line",
-    "event_texts",
-    "hangs_judged",
-    "player_words",
-]

@@ -1,5 +1,5 @@
 """The complete JSON export: the tournament file and every game and match log with its
-whole event chain. It round-trips: :func:`import_bundle` rebuilds an identical folder."""
+whole event chain, from which an identical folder can be rebuilt (the tests do)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 import orjson
 
 from fieldjudge.store import DamagedFile
-from fieldjudge.store.anchors import HEADS_FILE, LAPTOP_FILE, SIG_FILE, read_laptops
-from fieldjudge.store.storage import atomic_write_bytes, load_json_file
+from fieldjudge.store.anchors import SIG_FILE, read_laptops
+from fieldjudge.store.storage import load_json_file
 from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE
 from fieldjudge.store.validate import validate_data, validate_log_data
 
@@ -171,35 +171,3 @@ def load_bundle(path: Path) -> dict[str, Any]:
                     path, "{where}: malformed ({error})", where=f"{sub}/{key}", error=str(exc)
                 ) from exc
     return data
-
-
-def import_bundle(path: Path, dest: Path) -> Path:
-    """Rebuild the tournament folder of an export in ``dest`` (which must not hold one)."""
-    data = load_bundle(path)
-    dest = Path(dest)
-    if (dest / TOURNAMENT_FILE).exists():
-        raise FileExistsError(f"{dest} already holds a tournament")
-    for sub in ("games", "quidditch", "exports", "backups", ".cache"):
-        (dest / sub).mkdir(parents=True, exist_ok=True)
-    for sub in LOG_FOLDERS:
-        for key, doc in (data.get(sub) or {}).items():
-            name = Path(key).name  # never a path outside the folder
-            atomic_write_bytes(dest / sub / f"{name}.json", orjson.dumps(doc_to_log(doc)))
-    for lid, entry in (data.get("laptops") or {}).items():
-        if not isinstance(entry, dict):
-            continue
-        lap = dest / "laptops" / Path(str(lid)).name
-        lap.mkdir(parents=True, exist_ok=True)
-        if isinstance(entry.get("laptop"), dict):
-            atomic_write_bytes(lap / LAPTOP_FILE, orjson.dumps(entry["laptop"]))
-        if entry.get("heads"):
-            atomic_write_bytes(lap / HEADS_FILE, str(entry["heads"]).encode())
-        for gid, doc in (entry.get("marker_checks") or {}).items():
-            if isinstance(doc, dict):
-                (lap / MARKER_DIR).mkdir(exist_ok=True)
-                log = orjson.dumps(doc_to_log(doc))
-                atomic_write_bytes(lap / MARKER_DIR / f"{Path(str(gid)).name}.json", log)
-    if isinstance(data.get("tournament_sig"), dict):
-        atomic_write_bytes(dest / SIG_FILE, orjson.dumps(data["tournament_sig"]))
-    atomic_write_bytes(dest / TOURNAMENT_FILE, orjson.dumps(data["tournament"]))
-    return dest

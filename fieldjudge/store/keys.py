@@ -47,7 +47,7 @@ from cryptography.hazmat.primitives.serialization import (
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
 from fieldjudge.rules.os_errors import os_error_of
 from fieldjudge.store.errors import DamagedFile, StoreError
-from fieldjudge.store.storage import fsync_dir, make_dirs
+from fieldjudge.store.storage import fsync_dir, make_dirs, write_all
 
 KEY_FILE = "laptop_key.json"
 KEY_SCHEMA = 1
@@ -95,10 +95,6 @@ def _public_b64(private: Ed25519PrivateKey) -> str:
     return b64encode(private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
 
 
-def _private_of(seed: bytes) -> Ed25519PrivateKey:
-    return Ed25519PrivateKey.from_private_bytes(seed)
-
-
 def _seed_of(private: Ed25519PrivateKey) -> bytes:
     return private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
 
@@ -125,7 +121,7 @@ class LaptopKeys:
         """The private key, checked against the public key the file names: before its
         first signature and before the public key is registered anywhere (``DamagedFile``
         if they do not belong together)."""
-        private = _private_of(self._seed)
+        private = Ed25519PrivateKey.from_private_bytes(self._seed)
         if _public_b64(private) != self.public_key_b64:
             raise DamagedFile(self.path, "the public key does not belong to the private key")
         return private
@@ -152,15 +148,6 @@ class LaptopKeys:
         key = hashlib.sha256(b"fieldjudge local cache\0" + self._seed).digest()
         return hmac.new(key, bytes(data), hashlib.sha256).hexdigest()
 
-    def registration(self) -> dict[str, str]:
-        """What the tournament records about this laptop (public only)."""
-        return {
-            "laptop_id": self.laptop_id,
-            "name": self.name,
-            "public_key": self.public_key_b64,
-            "created": self.created,
-        }
-
     @classmethod
     def load_or_create(
         cls,
@@ -183,7 +170,7 @@ class LaptopKeys:
         folder = folder.expanduser().absolute()
         for shared in shared_folders:
             shared_abs = Path(shared).expanduser().absolute()
-            if _inside(folder, shared_abs):
+            if folder.resolve().is_relative_to(shared_abs.resolve()):
                 raise KeyInSharedFolder(folder, shared_abs)
         path = folder / KEY_FILE
         _clean_stale_temp_files(folder)
@@ -254,9 +241,7 @@ def _document(private: Ed25519PrivateKey, name: str, created: str) -> bytes:
 def _write_private(path: Path, payload: bytes) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        view = memoryview(payload)
-        while view:
-            view = view[os.write(fd, view) :]
+        write_all(fd, payload)
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -288,11 +273,3 @@ def _clean_stale_temp_files(folder: Path, now: float | None = None) -> None:
                 tmp.unlink()
         except OSError:
             pass
-
-
-def _inside(child: Path, parent: Path) -> bool:
-    try:
-        child.resolve().relative_to(parent.resolve())
-    except ValueError:
-        return False
-    return True

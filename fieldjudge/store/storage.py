@@ -186,6 +186,19 @@ def clean_temp_files(folder: Path, recursive: bool = False) -> list[Path]:
     return removed
 
 
+def free_path(path: Path) -> Path:
+    """``path`` if no file is there, else ``stem-2.ext``, ``stem-3.ext`` ..."""
+    path = Path(path)
+    if not path.exists():
+        return path
+    n = 2
+    while True:
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        if not candidate.exists():
+            return candidate
+        n += 1
+
+
 def read_file_bytes(path: Path) -> bytes:
     try:
         return Path(path).read_bytes()

@@ -30,6 +30,7 @@ from fieldjudge.store.storage import (
     atomic_write_bytes,
     copy_durably,
     files_stamp,
+    free_path,
     make_dirs,
     move_durably,
 )
@@ -256,14 +257,8 @@ def keep_file(src: Path, folder: Path, move: bool = True, name: str = "") -> Pat
     """Move (or copy) ``src`` into ``folder`` (as ``name``, default its own name), never
     over an existing file (a numbered name instead): what the head judge did not keep is
     archived, not deleted."""
-    folder = Path(folder)
-    make_dirs(folder)
-    want = Path(name or Path(src).name)
-    target = folder / want
-    n = 2
-    while target.exists():
-        target = folder / f"{want.stem}-{n}{want.suffix}"
-        n += 1
+    make_dirs(Path(folder))
+    target = free_path(Path(folder) / (name or Path(src).name))
     if move:
         move_durably(Path(src), target)
     else:

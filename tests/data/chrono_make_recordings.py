@@ -11,14 +11,23 @@ The expected readings are in ``EXPECTED`` (also used by the tests).
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from fieldjudge.devices.simulator import encode_be, save_recording  # noqa: E402
+from fieldjudge.devices.simulator import Chunk, encode_be  # noqa: E402
 
 HERE = Path(__file__).parent
+
+
+def save_recording(path: Path, chunks: Iterable[Chunk]) -> None:
+    lines = [json.dumps({"delay_s": round(d, 4), "hex": b.hex()}) for d, b in chunks]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 SPLIT_LEAD_S = 0.004  # the first half of a split frame arrives this long before the rest
 
 # The real JUGS/Stalker examples (58.6, 58.9: a baseball in mph) fall outside the default

@@ -8,12 +8,7 @@ Modules: ``events`` (event types and their data), ``setup`` (GameSetup, Settings
 
 from fieldjudge.rules.paintball.checks import advisories, refusal, replay_refusal
 from fieldjudge.rules.paintball.chrono import chrono_verdict, judged_fps
-from fieldjudge.rules.paintball.clock import (
-    clock_elapsed_ms,
-    clock_remaining_ms,
-    clock_run_out,
-    format_clock,
-)
+from fieldjudge.rules.paintball.clock import clock_run_out
 from fieldjudge.rules.paintball.scoring import (
     GameResult,
     game_result,
@@ -35,12 +30,9 @@ __all__ = [
     "Settings",
     "advisories",
     "chrono_verdict",
-    "clock_elapsed_ms",
-    "clock_remaining_ms",
     "clock_run_out",
     "disqualified_in",
     "fold",
-    "format_clock",
     "game_result",
     "judged_fps",
     "needs_second_player",

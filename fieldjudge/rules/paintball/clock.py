@@ -3,14 +3,9 @@ computed from the wall time of the last start/resume, never from a ticking count
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-from fieldjudge.rules.events import Event, effective
-from fieldjudge.rules.paintball import events as ev
-from fieldjudge.rules.paintball.model import ClockState
-from fieldjudge.rules.timefmt import format_time_left
+from fieldjudge.rules.paintball.model import ClockState, GameState
 
 
 def parse_wall(text: str) -> datetime:
@@ -33,58 +28,10 @@ def elapsed_at(clock: ClockState, now_wall: datetime | str) -> int:
     return max(clock.elapsed_ms, min(clock.length_ms, clock.elapsed_ms + delta))
 
 
-def clock_from_events(events: Iterable[Event], length_ms: int) -> ClockState:
-    """The clock from clock events alone (start, stop, resume, hang, end). Eliminations
-    that end a game (team out) are not seen here: prefer passing the folded state."""
-    clock = ClockState(length_ms=length_ms)
-    for e in effective(events):
-        at = e.game_clock_ms
-        if e.type == ev.CLOCK_START and not clock.started:
-            clock.started, clock.running = True, True
-            clock.elapsed_ms, clock.anchor_wall = 0, e.wall_time
-        elif e.type == ev.CLOCK_RESUME and clock.started and not clock.running:
-            clock.running, clock.anchor_wall = True, e.wall_time
-        elif e.type in (ev.TIME_STOP, ev.FLAG_HANG, ev.GAME_END) and clock.running:
-            clock.elapsed_ms = elapsed_at(clock, e.wall_time) if at is None else min(at, length_ms)
-            clock.running, clock.anchor_wall = False, None
-    return clock
-
-
-def _clock_of(obj: Any, game_length_ms: int | None) -> ClockState:
-    if isinstance(obj, ClockState):
-        return obj
-    clock = getattr(obj, "clock", None)
-    if isinstance(clock, ClockState):
-        return clock
-    return clock_from_events(obj, game_length_ms if game_length_ms is not None else 420_000)
-
-
-def clock_elapsed_ms(
-    state_or_events: Any, now_wall: datetime | str, game_length_ms: int | None = None
-) -> int:
-    """Elapsed game time now. Accepts a GameState, a ClockState or a list of events."""
-    return elapsed_at(_clock_of(state_or_events, game_length_ms), now_wall)
-
-
-def clock_remaining_ms(
-    state_or_events: Any, now_wall: datetime | str, game_length_ms: int | None = None
-) -> int:
-    clock = _clock_of(state_or_events, game_length_ms)
-    return clock.length_ms - elapsed_at(clock, now_wall)
-
-
-def clock_run_out(state_or_events: Any, now_wall: datetime | str) -> bool:
+def clock_run_out(state: GameState, now_wall: datetime | str) -> bool:
     """True when the clock is running and shows 0:00: the screen appends
     ``game_end`` {reason: "clock"} with game_clock_ms = the game length."""
-    clock = _clock_of(state_or_events, None)
-    if not clock.running:
-        return False
-    phase = getattr(state_or_events, "phase", None)
-    if phase is not None and phase != "running":
+    clock = state.clock
+    if not clock.running or state.phase != "running":
         return False
     return elapsed_at(clock, now_wall) >= clock.length_ms
-
-
-def format_clock(ms: int) -> str:
-    """The countdown m:ss (reaches 0:00 only when time is really out): see ``timefmt``."""
-    return format_time_left(ms)

@@ -3,15 +3,13 @@
 Every judge action in a game becomes one :class:`fieldjudge.rules.events.Event` whose
 ``type`` is one of the constants below. A player is always named by ``team`` (team id, str)
 and ``number`` (shirt number, int). ``game_clock_ms`` of an event is the elapsed game time
-when it happened (the screen computes it with :func:`..clock.clock_elapsed_ms`).
+when it happened (the screen computes it with :func:`..clock.elapsed_at`).
 
 Corrections are ``void`` events (``data: target, reason``), handled by ``effective()``.
 Unknown types are ignored by the fold (other screens may log their own events in the file).
 """
 
 from __future__ import annotations
-
-from fieldjudge.rules.events import VOID
 
 # --- before the game -------------------------------------------------------------------
 
@@ -162,33 +160,3 @@ CHECK_OUTCOMES = ("eliminated", "in_play")
 INSPECTION_RESULTS = ("clean", "hit_found", "did_not_report")
 GAME_END_REASONS = ("clock", "judge")
 NO_SHOW_CAUSES = ("team", "organisers")  # 32.03
-
-__all__ = [
-    "VOID",
-    "CHECKIN",
-    "MARKER_VERDICT",
-    "NO_SHOW",
-    "CLOCK_START",
-    "TIME_STOP",
-    "CLOCK_RESUME",
-    "GAME_END",
-    "ELIMINATION",
-    "PAINT_CHECK_START",
-    "PAINT_CHECK_END",
-    "NEUTRAL_START",
-    "NEUTRAL_END",
-    "CHRONO_READING",
-    "FLAG_CAPTURE",
-    "FLAG_HANDOVER",
-    "FLAG_HANG",
-    "HANG_VERDICT",
-    "INSPECTION",
-    "OLD_PAINT",
-    "LINEUP",
-    "EVENT_TYPES",
-    "MARKER_RESULTS",
-    "CHECK_OUTCOMES",
-    "INSPECTION_RESULTS",
-    "GAME_END_REASONS",
-    "NO_SHOW_CAUSES",
-]

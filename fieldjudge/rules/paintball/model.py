@@ -62,12 +62,6 @@ class Check:
     end_ms: int | None = None
     outcome: str | None = None  # eliminated | in_play | escalated | interrupted
 
-    @property
-    def duration_ms(self) -> int | None:
-        if self.start_ms is None or self.end_ms is None:
-            return None
-        return self.end_ms - self.start_ms
-
 
 @dataclass
 class PlayerState:

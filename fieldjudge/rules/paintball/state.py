@@ -88,18 +88,6 @@ def unsettled(events: Sequence[Event]) -> set[str]:
     return out
 
 
-def advance(st: m.GameState, e: Event) -> m.GameState:
-    """The incremental fold: ``st`` (the fold of a log) moved on by ``e``, the event
-    appended next, exactly as ``fold(setup, log + [e])`` would give it. ``st`` is changed in
-    place and returned: the caller must own it (the live game's state, never one shared).
-    Only for an event that changes no earlier event's standing: a ``void`` may take back
-    any earlier event, so after a void the caller folds the whole log again."""
-    if e.type == VOID:
-        raise ValueError("a void changes earlier events: fold the whole log again")
-    _step(st, e)
-    return st
-
-
 def _step(st: m.GameState, e: Event, check: bool = True) -> None:
     """Apply one effective event (refused ones go to ``rejected``, unknown types to
     ``ignored``); ``check``: run the refusal checks first (see :func:`fold`)."""

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from fieldjudge.rules.messages import rule
 
-from ..dice import Dice, ScriptedDice
+from ..dice import Dice
 from .bludgers import draw_targets, resolve_bludgers
 from .closing import roll_refusal
 from .context import RoundContext
@@ -43,12 +43,11 @@ def start_context(
     why = roll_refusal(state)
     if why:
         raise ValueError(why)
-    if not isinstance(dice, ScriptedDice):
-        if dice.round_no != state.round_no or dice.next_n != state.next_roll_n:
-            raise ValueError(
-                f"dice for round {dice.round_no} roll {dice.next_n}, expected round "
-                f"{state.round_no} roll {state.next_roll_n} (use make_dice)"
-            )
+    if dice.round_no != state.round_no or dice.next_n != state.next_roll_n:
+        raise ValueError(
+            f"dice for round {dice.round_no} roll {dice.next_n}, expected round "
+            f"{state.round_no} roll {state.next_roll_n} (use make_dice)"
+        )
     decls = as_mapping(declarations)
     for pid in decls:
         state.setup.player(pid)  # KeyError on an unknown player

@@ -28,11 +28,6 @@ def rings_zone(team_key: str) -> str:
     return f"{RINGS_PREFIX}{team_key}"
 
 
-def zones_of(setup: MatchSetup) -> list[str]:
-    a, b = setup.teams
-    return [rings_zone(a.key), CENTRE, rings_zone(b.key)]
-
-
 @dataclass
 class QuaffleState:
     status: str = THROW_UP

@@ -50,6 +50,3 @@ class AcceptanceProblemScreen(JudgeModal[list[str] | None]):
 
     def action_done(self) -> None:
         self.dismiss(list(self.found) or None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

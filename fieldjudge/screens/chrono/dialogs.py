@@ -27,37 +27,18 @@ from fieldjudge.services import Refused
 
 
 def ask_typed_reading(screen: Screen) -> None:
-    """Ask for a speed; it reaches `screen` like a device reading (through its `ChronoFeed`,
-    stamped now, format ``typed``). Asked in the screen's inline prompt when it has one, so
-    ``t 2 8 2 Enter`` typed in one burst lands in it; else in a form."""
+    """Ask for a speed in the screen's inline prompt, so ``t 2 8 2 Enter`` typed in one
+    burst lands in it; it reaches `screen` like a device reading (through its `ChronoFeed`,
+    stamped now, format ``typed``)."""
 
     def post(fps: float) -> None:
         screen.query_one(ChronoFeed).post_message(ChronoFeed.ReadingReceived(typed_reading(fps)))
 
-    prompts = screen.query(PromptPanel)
-    if prompts:
-        prompts.first().ask_number(
-            _("Type a reading") + " · " + _("Speed, fps"),
-            post,
-            validate=lambda fps: (
-                None if parse_fps(str(fps)) else _("Type a speed in fps, e.g. 287.5")
-            ),
-            decimal=True,
-        )
-        return
-
-    def check(values: dict[str, str]) -> str | None:
-        if parse_fps(values["fps"]) is None:
-            return _("Type a speed in fps, e.g. 287.5")
-        return None
-
-    def done(values: dict[str, str] | None) -> None:
-        fps = parse_fps(values["fps"]) if values else None
-        if fps is not None:
-            post(fps)
-
-    screen.app.push_screen(
-        FormScreen(_("Type a reading"), [Field("fps", _("Speed, fps"))], check), done
+    screen.query_one(PromptPanel).ask_number(
+        _("Type a reading") + " · " + _("Speed, fps"),
+        post,
+        validate=lambda fps: None if parse_fps(str(fps)) else _("Type a speed in fps, e.g. 287.5"),
+        decimal=True,
     )
 
 
@@ -153,6 +134,3 @@ class SecondPlayerScreen(JudgeModal[int | None]):
     @on(OptionList.OptionSelected, "#second-players")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option.id or 0))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

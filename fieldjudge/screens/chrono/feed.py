@@ -76,16 +76,11 @@ class ChronoFeed(Vertical):
             self.gen = gen
 
     def __init__(
-        self,
-        *,
-        autostart: bool = True,
-        on_reading: Callable[[Reading], object] | None = None,
-        id: str | None = None,
+        self, *, on_reading: Callable[[Reading], object] | None = None, id: str | None = None
     ) -> None:
         """`on_reading` (optional) is called on the app thread for every reading shown —
         for hosts that cannot handle the bubbling message (a dialog of another module)."""
         super().__init__(id=id, classes="chrono-feed")
-        self.autostart = autostart
         self.on_reading = on_reading
         self.config: ChronoConfig | None = None
         self.state = NONE
@@ -93,7 +88,6 @@ class ChronoFeed(Vertical):
         self.readings = 0
         self.garbled = 0
         self.last: Reading | None = None
-        self.shown_at: float | None = None  # monotonic time the last reading was shown
         self._gen = 0
         self._reader: ChronoReader | None = None
         self._released: threading.Event | None = None
@@ -107,18 +101,17 @@ class ChronoFeed(Vertical):
 
     # -- lifecycle ------------------------------------------------------------------------
     def on_mount(self) -> None:
-        stack = _feeds(self.app)
+        stack = self.app.chrono_feeds  # the feeds on screen, newest last
         for other in stack:
             other.pause()
         stack.append(self)
         self._render_state()
         self._render_counts()
-        if self.autostart:
-            self.start()
+        self.start()
 
     def on_unmount(self) -> None:
         self.stop()
-        stack = _feeds(self.app)
+        stack = self.app.chrono_feeds
         was_top = bool(stack) and stack[-1] is self
         if self in stack:
             stack.remove(self)
@@ -257,7 +250,6 @@ class ChronoFeed(Vertical):
         self.readings += 1
         self.last = reading
         self.query_one("#feed-digits", Digits).update(number(reading.fps, spec=".1f"))
-        self.shown_at = time.monotonic()
         self._render_counts()
         if self.on_reading is not None:
             self.on_reading(reading)
@@ -283,13 +275,3 @@ class ChronoFeed(Vertical):
 def session_config(app: Any) -> ChronoConfig | None:
     """The port chosen in this run of the app (``FieldJudgeApp.chrono``)."""
     return app.chrono.config
-
-
-def set_session_config(app: Any, cfg: ChronoConfig | None) -> str | None:
-    """Use ``cfg`` in this run and remember it on this laptop; why it was not remembered."""
-    return app.chrono.choose(cfg)
-
-
-def _feeds(app: Any) -> list[ChronoFeed]:
-    """The feeds on screen, newest last (``FieldJudgeApp.chrono_feeds``)."""
-    return app.chrono_feeds

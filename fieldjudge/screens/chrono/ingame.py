@@ -8,7 +8,7 @@ asked for) or removal with disqualification for the tournament.  The reading tha
 stays on screen in large digits until the judge dismisses it (20.06).  Dismissed with the
 appended event (or None).
 
-`attach_hang_chrono` (the flag-hang check with the device) lives in `chrono_hang` and is
+`attach_hang_chrono` (the flag-hang check with the device) lives in `chrono/hang.py` and is
 re-exported here, where the game screen looks for it.
 """
 

@@ -23,29 +23,37 @@ from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.chrono_checks import (
+    ADMITTED,
+    DISQUALIFIED,
+    UNFINISHED,
     PlayerCheck,
     approved,
     checkin_data,
     checkin_deadline,
     checkin_event,
+    missing_verdicts,
+    unfinished_tests,
+    verdict_step,
 )
-from fieldjudge.rules.chrono_readings import parse_fps
 from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS, MarkerCheck
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono.acceptance import AcceptanceProblemScreen
 from fieldjudge.screens.chrono.dialogs import (
     FailedMarkerScreen,
+    ask_head_judge_pin,
     ask_typed_reading,
     choose_chrono_port,
     explain_failed_append,
 )
 from fieldjudge.screens.chrono.feed import ChronoFeed, session_config
-from fieldjudge.screens.chrono.marker_check_verdict import VerdictActions
 from fieldjudge.screens.chrono.text import (
     check_verdict,
     checkin_line,
+    disqualified_message,
+    names_of_tests,
     player_label,
+    result_text,
     roster_result,
     tests_table,
     tolerance_note,
@@ -55,6 +63,7 @@ from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.dialogs.lineup import LineupScreen
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
+from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import DamagedFile, Refused
 from fieldjudge.services.paintball.chrono import (
     link_tolerance,
@@ -62,10 +71,6 @@ from fieldjudge.services.paintball.chrono import (
     tournament_settings,
 )
 from fieldjudge.services.paintball.marker_check import MarkerCheckService
-
-# FailedMarkerScreen and parse_fps moved (chrono_dialogs, chrono_readings): still importable here
-__all__ = ["FailedMarkerScreen", "MarkerCheckScreen", "now_local", "open_marker_check", "parse_fps"]
-
 
 NARROW_NAME = 12  # the roster's name column at 80 columns (issue 25, item 7)
 
@@ -75,7 +80,7 @@ def now_local() -> datetime:
     return datetime.now()
 
 
-class MarkerCheckScreen(VerdictActions, JudgeScreen):
+class MarkerCheckScreen(JudgeScreen):
     CSS_PATH = "chrono.tcss"
     SCREEN_TITLE = "Marker check"
     # an 80-column terminal: a narrower roster, the tests without their names' column
@@ -95,11 +100,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         super().__init__()
         self.t = tournament
         self.game_id = game_id
-        try:
-            judge = str(self.app.judge)
-        except Exception:  # noqa: BLE001 - built outside a running app
-            judge = ""
-        self.service = MarkerCheckService(tournament, game_id, judge=judge)
+        self.service = MarkerCheckService(tournament, game_id, judge=self.app.judge)
         self.settings = tournament_settings(tournament)
         self.setup, self.state, self.game_log = self.service.state()
         self.game = tournament.game(game_id) or {}
@@ -120,7 +121,7 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
             # the verdict and every test (velocity, rate of fire, after release, an
             # interval not measured) are on screen, not below a feed (issue 25, item 7)
             with Vertical(id="mc-roster-pane"):
-                yield DataTable(id="mc-roster", cursor_type="row", zebra_stripes=True)
+                yield RowTable(id="mc-roster")
                 yield ChronoFeed(id="feed")
             # the player being checked stays named above the results, which scroll to
             # their verdict
@@ -181,21 +182,20 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
 
     def reload(self) -> None:
         self.setup, self.state, self.game_log = self.service.state()
-        table = self.query_one("#mc-roster", DataTable)
-        keep = table.cursor_row
-        table.clear()
-        for team in self.setup.teams:
-            for p in self.state.team_players(team):
-                table.add_row(
+        players = [(team, p) for team in self.setup.teams for p in self.state.team_players(team)]
+        self.query_one("#mc-roster", RowTable).refill(
+            (
+                (
                     self.names.get(team, team),
                     str(p.number),
                     Text(p.name, no_wrap=True, overflow="ellipsis"),
                     roster_result(p.marker_result, (team, p.number) in self.dq)
                     + (" · " + _("not in the line-up") if p.benched else ""),
-                    key=f"{team}|{p.number}",
                 )
-        if table.row_count:
-            table.move_cursor(row=min(max(keep, 0), table.row_count - 1))
+                for team, p in players
+            ),
+            [f"{team}|{p.number}" for team, p in players],
+        )
         self._render_checkins()
 
     def _render_checkins(self) -> None:
@@ -216,11 +216,10 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
         self.query_one("#mc-checkins", Static).update("\n".join(lines))
 
     def _row_player(self) -> tuple[str, int] | None:
-        table = self.query_one("#mc-roster", DataTable)
-        if not table.row_count:
+        key = self.query_one("#mc-roster", RowTable).cursor_key()
+        if key is None:
             return None
-        row_key, _col = table.coordinate_to_cell_key(table.cursor_coordinate)
-        team, number = str(row_key.value).split("|")
+        team, number = key.split("|")
         return team, int(number)
 
     def _row_team(self) -> str | None:
@@ -414,13 +413,90 @@ class MarkerCheckScreen(VerdictActions, JudgeScreen):
     def action_chrono_setup(self) -> None:
         choose_chrono_port(self, then=self._render_check)
 
+    # -- the verdict (19.05-19.07, 20.05): v verdict, w no marker, h head judge approval --
+    def _record(self, result: str, note: str = "") -> None:
+        cur = self.current
+        if cur is None:
+            return
+        check = self.last_check or cur.result(self.settings)
+        team, number = cur.team, cur.number
+        if self._run(lambda: self.service.verdict(team, number, result, cur.record(check), note)):
+            self.current = None
+            self._render_check()
+            self.notify(self._label(team, number) + ": " + result_text(result))
+
+    def action_verdict(self) -> None:
+        cur = self._need_player()
+        if cur is None:
+            return
+        self._render_check()
+        check = self.last_check
+        assert check is not None
+        dq = self.dq.get((cur.team, cur.number))
+        step = verdict_step(check, dq is not None)
+        if step == DISQUALIFIED:
+            label = self._label(cur.team, cur.number)
+            self.app.push_screen(
+                MessageScreen(_("Disqualified (20.05)"), disqualified_message(label, dq))
+            )
+            self._record("not_admitted", "20.05: disqualified in game " + dq.game_id)
+        elif step == ADMITTED:
+            self._record("admitted")
+        elif step == UNFINISHED:
+            missing = names_of_tests(unfinished_tests(check))
+            self.app.push_screen(
+                MessageScreen(
+                    _("Check not finished"),
+                    _("These tests are not done yet") + ": " + ", ".join(missing),
+                )
+            )
+        else:
+            self.app.push_screen(
+                FailedMarkerScreen(self._label(cur.team, cur.number), check),
+                lambda choice: self._failed_choice(choice, check),
+            )
+
+    def _failed_choice(self, choice: str | None, check: MarkerCheck) -> None:
+        if choice == "fix":
+            self._record("not_admitted", "; ".join(check.reasons))
+        elif choice == "no_marker":
+            self._record("no_marker", "; ".join(check.reasons))
+
+    def action_no_marker(self) -> None:
+        who = (
+            self._row_player() if self.current is None else (self.current.team, self.current.number)
+        )
+        if who is None:
+            return
+        if self.current is None:
+            self.current = PlayerCheck(*who)
+        self._record("no_marker", "19.07")
+
+    def action_approve(self) -> None:
+        team = self._row_team()
+        if team is None:
+            return
+        self.setup, self.state, self.game_log = self.service.state()
+        missing = missing_verdicts(self.state.team_players(team))
+        name = self.names.get(team, team)
+        if missing:
+            self.app.push_screen(
+                MessageScreen(
+                    _("Not every marker is checked"),
+                    f"{name}: " + _("no verdict yet for") + " #" + ", #".join(map(str, missing)),
+                )
+            )
+            return
+        if approved(self.game_log.events, team):
+            self.notify(_("Already approved"), severity="warning")
+            return
+
+        ask_head_judge_pin(self, name, lambda pin: self.service.approve(team, pin), self.reload)
+
 
 def open_marker_check(app, game_id: str) -> None:
-    """From the home screen: the marker check of the highlighted game."""
-    t = getattr(app, "tournament", None)
-    if t is None:
-        app.notify(_("Open or create a tournament first"), severity="warning")
-        return
+    """From the home screen (a tournament open): the marker check of the highlighted game."""
+    t = app.tournament
     try:
         # 31: a signed game's marker checks are closed: said, not opened
         why = MarkerCheckService(t, game_id).open_refusal()

@@ -14,7 +14,6 @@ from fieldjudge.devices.ports import BAUD_HINTS, BAUDS, DEFAULT_BAUD, list_chron
 from fieldjudge.i18n import _, number
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
-from fieldjudge.screens.chrono.feed import set_session_config
 from fieldjudge.services.paintball.chrono import ChronoConfig, link_tolerance, with_identity
 
 
@@ -145,16 +144,13 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
                 window,
             )
         )
-        problem = set_session_config(self.app, cfg)
+        problem = self.app.chrono.choose(cfg)  # used now, remembered on this laptop
         if problem:
             self.app.notify(
                 _("The port is used now but could not be remembered") + f": {problem}",
                 severity="warning",
             )
         self.dismiss(cfg)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 #: the chronograph's units in the judge's words (the stored value stays the code)

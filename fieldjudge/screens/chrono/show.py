@@ -37,6 +37,3 @@ class ReadingShownScreen(JudgeModal[None]):
             yield BigDigits(number(self.fps), id="shown-digits")  # as large as fits
             yield Static(self.text, id="shown-text")
             yield Static(_("Show this reading to the player (20.06). Enter / Esc: close"))
-
-    def action_close(self) -> None:
-        self.dismiss(None)

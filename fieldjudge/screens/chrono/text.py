@@ -110,6 +110,16 @@ def tolerance_note(tol: TimingTolerance) -> str:
     )
 
 
+def not_measured(intervals: int) -> str:
+    """RULES.md "Timing a string of shots": intervals of readings that came in a batch."""
+    return (
+        _("Interval not measured: readings came in a batch — repeat the string")
+        + f" ({intervals} "
+        + _("not measured; never judged")
+        + ")"
+    )
+
+
 def tests_table(
     check: MarkerCheck,
     cur: PlayerCheck,
@@ -133,14 +143,8 @@ def tests_table(
     )
     if cur.release_t is not None and window_ms is not None:
         release += " (" + _("shots within {ms} ms count").format(ms=window_ms) + ")"
-    if check.unknown_intervals:  # RULES.md "Timing a string of shots"
-        lines.append(
-            "  ⚠ "
-            + _("Interval not measured: readings came in a batch — repeat the string")
-            + f" ({check.unknown_intervals} "
-            + _("not measured; never judged")
-            + ")"
-        )
+    if check.unknown_intervals:
+        lines.append("  ⚠ " + not_measured(check.unknown_intervals))
     lines.append(
         f"  {_('Readings')}: {len(cur.shots)}   "
         + _("balls used")
@@ -210,13 +214,8 @@ def ingame_analysis(
     ]
     if mode:
         lines.append(mode)
-    if data.get("intervals_unknown"):  # RULES.md "Timing a string of shots"
-        lines.append(
-            _("Interval not measured: readings came in a batch — repeat the string")
-            + f" ({data['intervals_unknown']} "
-            + _("not measured; never judged")
-            + ")"
-        )
+    if data.get("intervals_unknown"):
+        lines.append(not_measured(data["intervals_unknown"]))
     lines.append(_("Verdict if recorded") + f": {rule_text(verdict_text)}")
     return "\n".join(lines)
 

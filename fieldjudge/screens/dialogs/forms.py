@@ -48,6 +48,11 @@ def typed(words: dict[Meaning, tuple[str, ...]]) -> dict[str, Meaning]:
     return {word: meaning for meaning, said in words.items() for word in said}
 
 
+def choice(words: dict[str, Meaning], text: str) -> Meaning | None:
+    """What ``text`` typed in a field means in a table of :func:`typed`; None if nothing."""
+    return words.get(text.strip().lower())
+
+
 def name_check(label: str, value: str) -> str | None:
     """Why a typed name cannot be a name (``rules/names.py``), after the field's label;
     None when it can."""

@@ -95,8 +95,8 @@ class LineupScreen(JudgeModal[list[int] | None]):
 
     @on(SelectionList.SelectedChanged)
     def _changed(self) -> None:
-        chosen = set(self.query_one("#lineup-list", SelectionList).selected)
         listed = self.query_one("#lineup-list", SelectionList)
+        chosen = set(listed.selected)
         for i, p in enumerate(self.choice.roster):
             listed.replace_option_prompt_at_index(i, self._prompt(i, p.number in chosen))
         self._count()

@@ -190,9 +190,6 @@ class DeclareModal(JudgeModal[Declaration | None]):
         self._refresh_for(self.query_one("#qd-action", Select).value, initial=True)
         self.query_one("#qd-action", Select).focus()
 
-    def _label(self, pid: str) -> str:
-        return self.setup.label(pid)
-
     def situations(self, action: str) -> list[str]:
         """12: the feint situations the player's post can serve: his action's, a dodge
         when a bludger follows him (7), a push dodge (10)."""
@@ -233,7 +230,7 @@ class DeclareModal(JudgeModal[Declaration | None]):
         action = action if isinstance(action, str) else DC.NONE
         targets = valid_targets(self.state, self.pid, action)
         sel = self.query_one("#qd-target", Select)
-        sel.set_options([(self._label(t), t) for t in targets])
+        sel.set_options([(self.setup.label(t), t) for t in targets])
         if targets:
             keep = self.current.target if initial else None
             if keep in targets:

@@ -134,9 +134,7 @@ class MatchesScreen(TablePane):
         if setup is None:
             return
         try:
-            QuidditchSession.create(
-                self.app.tournament, setup, judge=getattr(self.app, "judge", "")
-            )
+            QuidditchSession.create(self.app.tournament, setup, judge=self.app.judge)
         except (SessionError, StoreError, OSError) as exc:
             self.app.push_screen(MessageScreen(_("Cannot start the match"), rule_text(exc)))
             return

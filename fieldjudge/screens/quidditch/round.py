@@ -300,7 +300,7 @@ class RoundScreen(JudgeScreen):
         """Resolve through the session (a round, or the passes so far); its post is copied
         and shown; a refusal is shown with its reason."""
         try:
-            res = resolve(decls, judge=getattr(self.app, "judge", ""))
+            res = resolve(decls, judge=self.app.judge)
         except SessionError as exc:
             self.app.push_screen(MessageScreen(failed, str(exc)))
             return
@@ -334,12 +334,10 @@ class RoundScreen(JudgeScreen):
 
         def done(yes: bool | None) -> None:
             if yes:
-                self._resolve(list(decls.values()))
+                failed = _("Cannot resolve the round")
+                self.post(self.session.resolve, list(decls.values()), failed, round_done=True)
 
         self.app.push_screen(ConfirmScreen("\n".join(lines)), done)
-
-    def _resolve(self, decls: list[Declaration]) -> None:
-        self.post(self.session.resolve, decls, _("Cannot resolve the round"), round_done=True)
 
     def action_void(self) -> None:
         why = self.session.can_void()
@@ -352,7 +350,7 @@ class RoundScreen(JudgeScreen):
             if v is None:
                 return
             try:
-                self.session.void_last_round(v["reason"], judge=getattr(self.app, "judge", ""))
+                self.session.void_last_round(v["reason"], judge=self.app.judge)
             except SessionError as exc:
                 self.notify(str(exc), severity="error")
                 return
@@ -394,7 +392,7 @@ class RoundScreen(JudgeScreen):
         def show(yes: bool | None) -> None:
             if yes:
                 # recorded in the log: from now on no roll is possible with this seed
-                seed = self.session.reveal_seed(judge=getattr(self.app, "judge", ""))
+                seed = self.session.reveal_seed(judge=self.app.judge)
                 self.state = self.session.state
                 self.refresh_all()
                 self.app.copy_to_clipboard(seed)

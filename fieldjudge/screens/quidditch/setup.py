@@ -20,6 +20,7 @@ from fieldjudge.screens.dialogs.forms import (
     FormScreen,
     MessageScreen,
     Values,
+    choice,
     name_check,
     parse_check,
     typed,
@@ -42,6 +43,13 @@ SKILL_FIELDS = (
     ("beater_intercept_per_match", "Beater interception per match, %"),
     ("beater_accuracy_per_match", "Beater accuracy per match, %"),
 )
+
+
+def _num(text: str) -> float:
+    """A skill setting as typed: "0,5" or "0.5"."""
+    return float(text.replace(",", "."))
+
+
 END_LABELS = {"snitch": "snitch only", "points": "points limit", "rounds": "round limit"}
 END_ALIASES = typed(
     {"snitch": ("s", "с", "снитч"), "points": ("p", "о", "очки"), "rounds": ("r", "р", "раунды")}
@@ -72,14 +80,6 @@ SETTING_WORDS = {
     "per_round": "every round",
     "per_chase": "once a chase",
 }
-
-
-def choice(aliases: dict[str, str], text: str) -> str | None:
-    return aliases.get(text.strip().lower())
-
-
-def _num(text: str) -> float:
-    return float(text.replace(",", "."))
 
 
 class MatchSetupScreen(TablePane):

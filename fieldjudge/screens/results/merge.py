@@ -88,14 +88,17 @@ class MergeScreen(JudgeScreen):
         view = self.views.get(self.query_one("#conflicts", RowTable).cursor_key() or "")
         self.query_one("#conflict-detail", Static).update(conflict_detail(view) if view else "")
 
+    def highlighted_difference(self) -> tuple[TournamentConflict, tuple[str, str, str]] | None:
+        """The highlighted tournament-file difference and its (what, ours, theirs) cells."""
+        key = self.query_one("#tournament-conflicts", RowTable).cursor_key()
+        c = self.differences.get(key or "")
+        return None if c is None else (c, difference_cells(c, self.app.tournament.team_names()))
+
     @on(DataTable.RowHighlighted, "#tournament-conflicts")
     def show_difference(self) -> None:
-        c = self.differences.get(
-            self.query_one("#tournament-conflicts", RowTable).cursor_key() or ""
-        )
-        if c is None:
+        if (highlighted := self.highlighted_difference()) is None:
             return
-        what, ours, theirs = difference_cells(c, self.app.tournament.team_names())
+        c, (what, ours, theirs) = highlighted
         self.query_one("#conflict-detail", Static).update(
             "\n".join(
                 [
@@ -162,12 +165,9 @@ class MergeScreen(JudgeScreen):
     def decide_difference(self, which: str) -> None:
         """Keep this laptop's or take the other laptop's team, player, game or setting (the
         head judge's secret asked; a refusal reopens the form with the reason)."""
-        c = self.differences.get(
-            self.query_one("#tournament-conflicts", RowTable).cursor_key() or ""
-        )
-        if c is None:
+        if (highlighted := self.highlighted_difference()) is None:
             return
-        what, ours, theirs = difference_cells(c, self.app.tournament.team_names())
+        c, (what, ours, theirs) = highlighted
         question = (
             _("Keep this laptop's {what}: {value}?")
             if which == "ours"

@@ -23,6 +23,7 @@ from fieldjudge.screens.dialogs.forms import (
     Field,
     FormScreen,
     Values,
+    choice,
     head_judge_form,
     typed,
 )
@@ -84,10 +85,6 @@ class ProtocolScreen(JudgeScreen):
     def t(self):
         return self.app.tournament
 
-    @property
-    def judge(self) -> str:
-        return getattr(self.app, "judge", "") or ""
-
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll():
@@ -109,7 +106,7 @@ class ProtocolScreen(JudgeScreen):
     def say(self, text: str) -> None:
         self.query_one("#protocol-message", Static).update(text)
         if text:
-            self.notify(text, severity="error" if text else "information")
+            self.notify(text, severity="error")
 
     def render_text(self, v: results.GameView) -> Text:
         a, b = v.teams
@@ -192,25 +189,21 @@ class ProtocolScreen(JudgeScreen):
     # -- actions ------------------------------------------------------------------------
     @property
     def protocol(self) -> GameProtocol:
-        return GameProtocol(self.t, self.game_id, self.judge)
+        return GameProtocol(self.t, self.game_id, self.app.judge)
 
     def _do(self, act: Callable[[], object]) -> str:
         """Run one intent of the game's protocol; show its refusal (citing the section)
         and return it ("" when done)."""
         try:
             act()
-        except StoreError as exc:
-            self.say(why := self.why(exc))
+        except StoreError as exc:  # in the UI language, the teams named as in this protocol
+            self.say(why := _(rule_text(exc, self.view.names if self.view else None)))
             self.reload()
             return why
         self.say("")
         self.reload()
         self.app.refresh_home()
         return ""
-
-    def why(self, exc: StoreError) -> str:
-        """A refusal in the UI language, the teams named as in this protocol."""
-        return _(rule_text(exc, self.view.names if self.view else None))
 
     def action_submit(self) -> None:
         def done(ok: bool | None) -> None:
@@ -344,16 +337,16 @@ class ProtocolScreen(JudgeScreen):
         def check(vals: Values) -> str | None:
             if vals["absent"] not in ("1", "2", "12"):
                 return _("Absent: 1, 2 or 12 (both)")
-            if no_show_reason(vals["reason"]) is None:
+            if choice(_REASONS, vals["reason"]) is None:
                 return _("Reason: late or refused")
-            if no_show_cause(vals["cause"]) is None:
+            if choice(_CAUSES, vals["cause"]) is None:
                 return _("Caused by: team or organisers (32.03)")
             return None
 
         def run(values: Values) -> None:
             absent = [v.teams[int(c) - 1] for c in values["absent"]]
-            cause = no_show_cause(values["cause"]) or "team"
-            reason = no_show_reason(values["reason"]) or "late"
+            cause = choice(_CAUSES, values["cause"]) or "team"
+            reason = choice(_REASONS, values["reason"]) or "late"
             self.protocol.no_show(absent, reason, values["pin"], cause=cause)
 
         fields = [
@@ -427,6 +420,7 @@ class ProtocolScreen(JudgeScreen):
         head_judge_form(self.app, title, fields, check, lambda v: self._do(lambda: run(v)))
 
 
+#: 32.03: who caused a no-show, as typed (English or Russian) → the stored code
 _CAUSES = typed(
     {
         "team": ("team", "t", "команда", "к"),
@@ -442,16 +436,6 @@ _REASONS = typed(
         "refused": ("refused", "r", "отказ", "отказались"),
     }
 )
-
-
-def no_show_reason(text: str) -> str | None:
-    """32.01: why a team did not play, as typed (English or Russian), or None."""
-    return _REASONS.get(text.strip().lower())
-
-
-def no_show_cause(text: str) -> str | None:
-    """32.03: who caused a no-show, as typed (English or Russian), or None."""
-    return _CAUSES.get(text.strip().lower())
 
 
 OUTCOME_CODES = {"h": "flag_hang", "f": "flag_held", "d": "draw"}

@@ -9,6 +9,7 @@ to the app thread with ``call_from_thread``."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -90,9 +91,6 @@ class StandingsScreen(JudgeScreen):
     def on_screen_resume(self) -> None:
         self.reload()
 
-    def action_reload(self) -> None:
-        self.reload()
-
     def reload(self) -> None:
         table = self.query_one("#standings", DataTable)
         t = self.app.tournament
@@ -130,24 +128,23 @@ class StandingsScreen(JudgeScreen):
         self.query_one("#standings-scope", Static).update(counted)
         t.index.save()
 
+    action_reload = reload
+
     def action_export(self) -> None:
         export_flow(self.app, export=self.export)
 
 
-def export_running(app) -> bool:
-    """Is an export of this app still running (its worker not finished)?"""
-    return any(w.group == EXPORT_GROUP and not w.is_finished for w in app.workers)
-
-
 def refuse_second_export(app) -> bool:
-    if not export_running(app):
+    """True, and the judge told to wait, while an export of this app is still running."""
+    if not any(w.group == EXPORT_GROUP and not w.is_finished for w in app.workers):
         return False
     app.notify(_("An export is already running: wait until it ends"), severity="warning")
     return True
 
 
-def export_flow(app, game_id: str | None = None, export: Exporter | None = None) -> None:
-    """Ask for format, folder and language, then export in a worker (see the module)."""
+def export_flow(app, export: Exporter | None = None) -> None:
+    """Ask for format, folder and language, then export the whole tournament in a worker
+    (see the module)."""
     t = app.tournament
     if t is None:
         app.notify(_("Open or create a tournament first"), severity="warning")
@@ -158,7 +155,6 @@ def export_flow(app, game_id: str | None = None, export: Exporter | None = None)
     if export is None:  # an app started without the exports (the command gives them)
         app.notify(_("Exports are not available here: use `fieldjudge export`"), severity="warning")
         return
-    scope = _("game") + f" {game_id}" if game_id else _("the whole tournament")
     origin = app.screen
 
     def check(v: Values) -> str | None:
@@ -168,7 +164,7 @@ def export_flow(app, game_id: str | None = None, export: Exporter | None = None)
             return _("Language: ru or en")
         if not v["out"]:
             return _("Name the output folder")
-        if "unplayed" in v and v["unplayed"].lower() not in YES_NO:
+        if v["unplayed"].lower() not in YES_NO:
             return _("Games not played: y or n")
         return None
 
@@ -176,21 +172,17 @@ def export_flow(app, game_id: str | None = None, export: Exporter | None = None)
         if not v or refuse_second_export(app):
             return
         out = Path(v["out"]).expanduser()
-        unplayed = YES_NO.get(str(v.get("unplayed", "n")).lower(), False)
-        start_export(app, origin, t.folder, out, v["format"], game_id, v["lang"], export, unplayed)
+        unplayed = YES_NO.get(v["unplayed"].lower(), False)
+        start_export(app, origin, t.folder, out, v["format"], v["lang"], export, unplayed)
 
     app.push_screen(
         FormScreen(
-            _("Export") + f": {scope}",
+            _("Export") + f": {_('the whole tournament')}",
             [
                 Field("format", _("Format: html, pdf, csv or json"), "html"),
                 Field("out", _("Output folder"), str(t.folder / "exports")),
                 Field("lang", _("Language of the documents (ru, en)"), "ru"),
-                *(
-                    []
-                    if game_id
-                    else [Field("unplayed", _("Also the games not played (y/n)"), "n")]
-                ),
+                Field("unplayed", _("Also the games not played (y/n)"), "n"),
             ],
             check,
         ),
@@ -222,15 +214,13 @@ def start_export(
     folder: Path,
     out: Path,
     fmt: str,
-    game_id: str | None,
     lang: str,
-    export: Exporter | None = None,
-    include_unplayed: bool = False,
+    run: Exporter,
+    include_unplayed: bool,
 ) -> None:
     """Run the export in a thread worker of the app; progress goes to the standings
     screen's progress line, the result to a message (on ``origin``, the screen the export
     was asked from) or a notice (on any other screen, not to take the judge's keys)."""
-    run = export or app.exporter
 
     def show_progress(done: int, total: int) -> None:  # app thread
         for line in app.screen.query("#export-progress"):
@@ -279,20 +269,15 @@ def start_export(
             # the games not played only when asked for (an exporter without the option
             # is given none)
             more = {"include_unplayed": True} if include_unplayed else {}
-            written = run(folder, out, fmt, game_id, lang, progress=progress, **more)
+            written = run(folder, out, fmt, None, lang, progress=progress, **more)  # no game: all
         except _Cancelled:
             return
         except Exception as exc:  # noqa: BLE001 - every failure is shown as a message
-            error = export_error(exc, out)
-            try:
-                to_app(finished, None, error)
-            except _Cancelled:
-                pass
-            return
-        try:
-            to_app(finished, written, None)
-        except _Cancelled:
-            pass
+            outcome: tuple[list[Path] | None, str | None] = (None, export_error(exc, out))
+        else:
+            outcome = (written, None)
+        with contextlib.suppress(_Cancelled):
+            to_app(finished, *outcome)
 
     app.notify(_("Export started: you can go on working; the files are listed at the end"))
     app.run_worker(work, name="export", group=EXPORT_GROUP, thread=True, exit_on_error=False)

@@ -19,11 +19,10 @@ from textual.worker import get_current_worker
 
 from fieldjudge.csv_import import CsvImportError, ParseResult, Progress, read_csv_file
 from fieldjudge.i18n import _, rule_text
+from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused
-
-__all__ = ["CsvImportMixin", "CsvParsed", "CsvProgress", "read_csv_file", "MAX_SHOWN"]
 
 MAX_SHOWN = 60  # bad rows listed in the dialog; the count of the rest follows
 
@@ -59,8 +58,8 @@ def listing(lines: list[str]) -> str:
     return "\n".join(shown)
 
 
-class CsvImportMixin:
-    """For a `JudgeScreen` with a ``reload()``: ``self.start_csv_import(...)``."""
+class CsvImportScreen(JudgeScreen):
+    """A screen with a ``reload()`` that imports CSV files: ``self.start_csv_import(...)``."""
 
     _csv_gen = 0
     _csv_apply: Apply | None = None
@@ -79,7 +78,7 @@ class CsvImportMixin:
             self._show_progress(0, 1)
             self._csv_worker(v["path"], parse, self._csv_gen)
 
-        self.app.push_screen(  # type: ignore[attr-defined]
+        self.app.push_screen(
             FormScreen(
                 title,
                 [Field("path", _("File path"), placeholder="~/file.csv")],
@@ -96,7 +95,7 @@ class CsvImportMixin:
         def progress(done: int, total: int) -> None:
             if worker.is_cancelled:
                 raise _Cancelled
-            self.post_message(CsvProgress(done, total, gen))  # type: ignore[attr-defined]
+            self.post_message(CsvProgress(done, total, gen))
 
         try:
             raw = read_csv_file(path)
@@ -104,13 +103,13 @@ class CsvImportMixin:
         except _Cancelled:
             return
         except (OSError, CsvImportError) as exc:
-            self.post_message(CsvParsed(None, str(exc), gen))  # type: ignore[attr-defined]
+            self.post_message(CsvParsed(None, str(exc), gen))
             return
         except Exception as exc:  # noqa: BLE001 - a bug still gives a message, not a crash
             msg = _("Import failed") + f": {type(exc).__name__}: {exc}"
-            self.post_message(CsvParsed(None, msg, gen))  # type: ignore[attr-defined]
+            self.post_message(CsvParsed(None, msg, gen))
             return
-        self.post_message(CsvParsed(result, None, gen))  # type: ignore[attr-defined]
+        self.post_message(CsvParsed(result, None, gen))
 
     # -- messages (app thread) -----------------------------------------------------------------
     def on_csv_progress(self, message: CsvProgress) -> None:
@@ -122,14 +121,12 @@ class CsvImportMixin:
             return
         self.importing = False
         self._hide_progress()
-        screen = self
-        app = self.app  # type: ignore[attr-defined]
         if message.error is not None or message.result is None:
-            screen.notify(message.error or "", severity="error")  # type: ignore[attr-defined]
+            self.notify(message.error or "", severity="error")
             return
         result = message.result
         if result.errors:
-            app.push_screen(
+            self.app.push_screen(
                 MessageScreen(_("Nothing imported: fix these rows"), listing(result.errors))
             )
             return
@@ -139,15 +136,17 @@ class CsvImportMixin:
         try:
             msg = apply(result)  # the store write, on the app thread
         except Refused as exc:
-            app.push_screen(
+            self.app.push_screen(
                 MessageScreen(_("Nothing imported: fix these rows"), listing(str(exc).split("; ")))
             )
             return
-        self.reload()  # type: ignore[attr-defined]
+        self.reload()  # type: ignore[attr-defined]  # the screen's own
         if result.warnings:
-            app.push_screen(MessageScreen(msg, listing([rule_text(w) for w in result.warnings])))
+            self.app.push_screen(
+                MessageScreen(msg, listing([rule_text(w) for w in result.warnings]))
+            )
         else:
-            screen.notify(msg)  # type: ignore[attr-defined]
+            self.notify(msg)
 
     def on_unmount(self) -> None:
         """Leaving the screen (Esc) before the worker is done: Textual cancels a screen's
@@ -155,23 +154,23 @@ class CsvImportMixin:
         judge is told so (never a silent drop)."""
         if self.importing:
             self.importing = False
-            self.app.notify(  # type: ignore[attr-defined]
+            self.app.notify(
                 _("Import cancelled: the screen was closed before it finished; nothing imported"),
                 severity="warning",
             )
 
     # -- the progress bar ----------------------------------------------------------------------
     def _show_progress(self, done: int, total: int) -> None:
-        bars = self.query("#csv-progress")  # type: ignore[attr-defined]
+        bars = self.query("#csv-progress")
         if bars:
             bar = bars.first(ProgressBar)
         else:
             bar = ProgressBar(total=total, show_eta=False, id="csv-progress")
             bar.tooltip = _("Importing")
-            footers = self.query(Footer)  # type: ignore[attr-defined]
-            self.mount(bar, before=footers.first() if footers else None)  # type: ignore[attr-defined]
+            footers = self.query(Footer)
+            self.mount(bar, before=footers.first() if footers else None)
         bar.update(total=total, progress=done)
 
     def _hide_progress(self) -> None:
-        for bar in self.query("#csv-progress"):  # type: ignore[attr-defined]
+        for bar in self.query("#csv-progress"):
             bar.remove()

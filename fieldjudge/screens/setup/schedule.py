@@ -11,9 +11,8 @@ from textual.widgets import DataTable, Header, Static
 from fieldjudge.csv_import import parse_schedule, parse_time
 from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.screens import keymap
-from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
-from fieldjudge.screens.setup.csv_flow import CsvImportMixin
+from fieldjudge.screens.setup.csv_flow import CsvImportScreen
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import Refused
 
@@ -31,7 +30,7 @@ def resolve_team(t, text: str) -> dict | None:
     return hits[0] if len(hits) == 1 and text else None
 
 
-class ScheduleScreen(CsvImportMixin, JudgeScreen):
+class ScheduleScreen(CsvImportScreen):
     SCREEN_TITLE = "Schedule"
     HELP_TEXT = "CSV header: field,start,team_a,team_b (start as HH:MM)."
     BINDINGS = keymap.bindings("schedule")

@@ -12,7 +12,6 @@ from textual.widgets import DataTable, Header, Static
 from fieldjudge.csv_import import ParseResult, Progress, parse_roster
 from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.screens import keymap
-from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import (
     YES_NO,
     ConfirmScreen,
@@ -22,7 +21,7 @@ from fieldjudge.screens.dialogs.forms import (
     Values,
     name_check,
 )
-from fieldjudge.screens.setup.csv_flow import CsvImportMixin
+from fieldjudge.screens.setup.csv_flow import CsvImportScreen
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import Refused
@@ -31,11 +30,7 @@ from fieldjudge.services.paintball.rosters import RosterEditor
 RosterParser = Callable[[bytes, int | None, Progress], ParseResult]
 
 
-def _default_parser(raw: bytes, team_size: int | None, progress: Progress) -> ParseResult:
-    return parse_roster(raw, team_size, progress)
-
-
-class TeamsScreen(CsvImportMixin, JudgeScreen):
+class TeamsScreen(CsvImportScreen):
     SCREEN_TITLE = "Teams and rosters"
     HELP_TEXT = (
         "CSV header: team,number,name,captain (comma or semicolon, UTF-8). "
@@ -45,7 +40,7 @@ class TeamsScreen(CsvImportMixin, JudgeScreen):
     )
     BINDINGS = keymap.bindings("teams")
 
-    def __init__(self, parse_roster: RosterParser = _default_parser) -> None:
+    def __init__(self, parse_roster: RosterParser = parse_roster) -> None:
         super().__init__()
         self._want_player: int | None = None
         self.parse_roster = parse_roster  # runs in the import worker thread

@@ -69,7 +69,7 @@ def validate_tournament(v: Values) -> str | None:
     return parse_check(settings_from_form)(v)
 
 
-def create_from_values(data_dir, v: Values, monotonic=None) -> TournamentService:
+def create_from_values(data_dir, v: Values, monotonic) -> TournamentService:
     base = slugify(v["name"])
     folder = data_dir / base
     n = 2
@@ -85,7 +85,7 @@ def create_from_values(data_dir, v: Values, monotonic=None) -> TournamentService
         head_judge_secret=v["pin"],
         division=v["division"],
         settings=settings_from_form(v),
-        **({"monotonic": monotonic} if monotonic else {}),
+        monotonic=monotonic,
     )
 
 

@@ -88,11 +88,8 @@ class Footer(TextualFooter):
         for item in items:
             if is_footer_key(item):  # the descriptions in the UI language
                 item.description = _(item.description) if item.description else ""
-        for key in keys:
-            _settle_compact(key, self.compact)  # bound to the footer's
-        for other in others:
-            if is_footer_key(other):
-                _settle_compact(other, other.compact)  # the palette key keeps its own
+                # the keys bound to the footer's compact state; the palette key keeps its own
+                _settle_compact(item, self.compact if item in keys else item.compact)
         # the palette key is docked right with a border and a trailing space; one more
         # column keeps a gap before it
         room = self._width() - sum(key_width(i) + 3 for i in others if is_footer_key(i))

@@ -100,19 +100,19 @@ def remembered_path() -> Path:
     return default_config_dir() / REMEMBERED_FILE
 
 
-def load_remembered(path: Path | None = None) -> ChronoConfig | None:
+def load_remembered() -> ChronoConfig | None:
     """The port this laptop used last time, or None (never chosen, unreadable, damaged)."""
     try:
-        data = orjson.loads((path or remembered_path()).read_bytes())
+        data = orjson.loads(remembered_path().read_bytes())
     except (OSError, orjson.JSONDecodeError):
         return None
     return ChronoConfig.from_dict(data)
 
 
-def remember(cfg: ChronoConfig, path: Path | None = None) -> None:
+def remember(cfg: ChronoConfig) -> None:
     """Save `cfg` for the next run (atomically: a crash leaves the old file or the new one).
     Raises OSError when the config folder cannot be written."""
-    path = path or remembered_path()
+    path = remembered_path()
     make_dirs(path.parent)
     atomic_write_bytes(path, orjson.dumps(cfg.to_dict(), option=orjson.OPT_INDENT_2))
 
@@ -189,7 +189,7 @@ def tournament_settings(t: TournamentService) -> Settings:
 
 
 def tournament_disqualifications(
-    t: TournamentService, skip_game: str | None = None
+    t: TournamentService,
 ) -> tuple[dict[tuple[str, int], Disqualification], list[str]]:
     """Disqualifications (20.05) over every game file of the tournament, and the game ids
     whose files could not be read (named to the judge, never silently skipped)."""
@@ -197,7 +197,7 @@ def tournament_disqualifications(
     unreadable = []
     for g in t.games():
         gid = g["id"]
-        if gid == skip_game or not t.game_path(gid).exists():
+        if not t.game_path(gid).exists():
             continue
         try:
             events: list[Event] = list(t.game_log(gid, create=False).events)

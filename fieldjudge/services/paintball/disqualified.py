@@ -129,6 +129,3 @@ class CarriedOver:
         dq = summary.get("disqualified")
         if isinstance(dq, list):
             self._same_start |= {(str(x[0]), int(x[1])) for x in dq}
-
-
-__all__ = ["CarriedOver", "Setups", "disqualified_before", "setup_of"]

@@ -88,13 +88,3 @@ def lineup_needed(state: GameState) -> str | None:
         if team not in state.lineups and len(state.lineup(team)) > size:
             return team
     return None
-
-
-__all__ = [
-    "LineupChoice",
-    "LineupPlayer",
-    "lineup_choice",
-    "lineup_data",
-    "lineup_needed",
-    "previous_lineup",
-]

@@ -107,15 +107,3 @@ def running_game_of_laptop(t: Any) -> str | None:
         if may_append(owner, t.owner_id) is None:
             return str(g["id"])
     return None
-
-
-__all__ = [
-    "LIVE_PHASES",
-    "UNFINISHED_PHASES",
-    "UNPLAYED_PHASES",
-    "game_number",
-    "live_game_blocking",
-    "next_game",
-    "running_game_of_laptop",
-    "start_refusal",
-]

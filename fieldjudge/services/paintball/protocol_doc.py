@@ -19,16 +19,10 @@ from fieldjudge.rules.paintball.clock import parse_wall
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.rules.paintball.setup import FPS_WHOLE, Settings
 from fieldjudge.rules.timefmt import format_game_clock
+from fieldjudge.services.paintball.event_text import OUTCOME_NAMES
 from fieldjudge.services.tournament import TournamentView
 
 Tr = Callable[[str], str]
-
-OUTCOMES = {
-    "flag_hang": "flag hang",
-    "flag_held": "flag held at the end",
-    "draw": "draw",
-    "no_show": "no-show",
-}
 
 
 def local_time(wall: str, fmt: str = "%H:%M:%S") -> str:
@@ -40,7 +34,7 @@ def local_time(wall: str, fmt: str = "%H:%M:%S") -> str:
 
 def outcome_text(outcome: str, team: str | None, name: Callable[[str], str], tr: Tr) -> str:
     """``flag hang (Team)``, ``draw``: an outcome with the team it credits."""
-    text = tr(OUTCOMES.get(outcome, outcome))
+    text = tr(OUTCOME_NAMES.get(outcome, outcome))
     return f"{text} ({name(team)})" if team else text
 
 

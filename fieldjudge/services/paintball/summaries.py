@@ -27,44 +27,23 @@ def summarize(
 ) -> dict[str, Any]:
     """``disqualified``: the players disqualified in earlier games (20.05), when known
     (else looked up from every earlier game's summary)."""
-    types = [e.type for e in log.events]
-    phase = "open" if types else "scheduled"
-    out: dict[str, Any] = {"phase": phase, "events": len(types)}
-    if not types:
-        out["not_played"] = True  # an empty log: nothing was played (30.01, 32)
-        return out
+    if not log.events:  # an empty log: nothing was played (30.01, 32)
+        return {"phase": "scheduled", "events": 0, "not_played": True}
     try:
-        out.update(_results_summary(t, game_id, log, disqualified))
+        setup = setup_for(t, game_id, log, disqualified)
+        return summary_of_view(view_from_events(t, game_id, list(log.events), setup))
     except Exception:  # noqa: BLE001 - a summary must never stop the home screen
-        pass
-    return out
-
-
-def _results_summary(
-    t: TournamentReader,
-    game_id: str,
-    log: EventLog,
-    disqualified: frozenset[tuple[str, int]] | None,
-) -> dict[str, Any]:
-    setup = setup_for(t, game_id, log, disqualified)
-    v = view_from_events(t, game_id, list(log.events), setup)
-    return _view_summary(v)
+        return {"phase": "open", "events": len(log.events)}
 
 
 def summary_of_view(v: GameView) -> dict[str, Any]:
     """The same summary as :func:`summarize`, from a view already folded (an export reads
     each game once and remembers its summary in the index)."""
-    out: dict[str, Any] = {"phase": "open" if v.events else "scheduled", "events": len(v.events)}
-    if v.events:
-        out.update(_view_summary(v))
-    elif v.not_played:
-        out["not_played"] = True
-    return out
-
-
-def _view_summary(v: GameView) -> dict[str, Any]:
-    events = v.events
-    out: dict[str, Any] = {"phase": v.phase}
+    out: dict[str, Any] = {"phase": v.phase if v.events else "scheduled", "events": len(v.events)}
+    if not v.events:
+        if v.not_played:
+            out["not_played"] = True
+        return out
     if v.state.clock.started and not v.state.no_show:
         out["alive"] = [v.state.alive(team) for team in v.teams]
     if v.state.no_show:
@@ -78,7 +57,7 @@ def _view_summary(v: GameView) -> dict[str, Any]:
         last = next(
             (
                 e
-                for e in reversed(events)
+                for e in reversed(v.events)
                 if e.type not in PROTOCOL_TYPES and not is_locked_void(e.type, e.data)
             ),
             None,

@@ -21,7 +21,7 @@ are in the export (marked ``voided``) and in the posts, so players can see and c
 Only the last effective round may be voided, and only while no later round was resolved.
 
 The parts: ``roster`` (teams typed in or imported, the :class:`MatchSetup`), ``match`` (the
-log, the fold, drafts, resolve and void), ``exports`` (JSON and posts), ``verify`` (an export
+log, the fold, drafts, resolve and void, the JSON and posts exports), ``verify`` (an export
 against the revealed seed), ``common`` (the error type and event types). Everything the
 screens, the CLI and the tests use is importable from here.
 """

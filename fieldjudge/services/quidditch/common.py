@@ -16,6 +16,8 @@ ROUND_RESOLVED = "round_resolved"
 # round_resolved follows later and skips them); the same data as a round_resolved
 PASSES_RESOLVED = "passes_resolved"
 STEP_TYPES = (ROUND_RESOLVED, PASSES_RESOLVED)
+#: the ``format`` of a match's JSON export
+EXPORT_FORMAT = "fieldjudge-quidditch-export"
 
 
 #: the tournament folder a forum judge's matches live in, inside the data folder

@@ -1,6 +1,8 @@
 """The match as the judge runs it: opened from its event log, the state as a fold over the
 effective rounds, the draft of the round being entered, resolving a round, voiding the last
-one (see the package docstring for the log and the no-re-roll rule)."""
+one (see the package docstring for the log and the no-re-roll rule), and its exports: the
+JSON everything ``fieldjudge quidditch verify`` needs except the server seed, and the plain
+text of all posts, written next to the match, never overwriting."""
 
 from __future__ import annotations
 
@@ -34,8 +36,8 @@ from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import EventLog, Refused, StoreError
 from fieldjudge.store.storage import atomic_write_bytes, make_dirs
 
-from . import exports
 from .common import (
+    EXPORT_FORMAT,
     MATCH_CREATED,
     PASSES_RESOLVED,
     ROUND_RESOLVED,
@@ -67,6 +69,23 @@ def redo_note(round_no: int, voided: list[tuple[list[dict], str]]) -> str:
         + "; ".join(parts)
         + ". Аннулированные броски израсходованы и повторно не используются; "
         "этот круг брошен новыми номерами."
+    )
+
+
+INTERCEPTION_RU = {
+    "flat": "успешный бросок перехвата забирает мяч",
+    "contest": "спор: получатель тоже бросает, большее значение забирает мяч",
+}
+VANISH_RU = {"per_round": "каждый круг погони", "per_chase": "один раз за погоню"}
+
+
+def settings_line(settings: Any) -> str:
+    """The match settings of 5 (interception) and 9 (vanishing), in Russian, as the
+    exports and posts show them."""
+    i, v = settings.interception, settings.vanish_mode
+    return (
+        f"Настройки: перехват (п. 5) — {INTERCEPTION_RU.get(i, i)}; "
+        f"исчезновение снитча (п. 9) — {VANISH_RU.get(v, v)}"
     )
 
 
@@ -168,9 +187,6 @@ class QuidditchSession:
             n, first = event.data["round_no"], event.data["first_roll"]
             return self.folder / f"round-{n}-passes-{first}.txt"
         return self.post_path(event.data["round_no"])
-
-    def posts(self) -> list[tuple[int, str]]:
-        return [(e.data["round_no"], e.data["post"]) for e in self.effective_rounds()]
 
     def passes_resolved(self) -> list[str]:
         """0, 5: the passers whose pass of the round being entered is already resolved."""
@@ -336,18 +352,93 @@ class QuidditchSession:
         )
         return ev
 
-    # -- exports (fieldjudge.services.quidditch.exports) ------------------------------------
+    # -- exports ---------------------------------------------------------------------------
     def export_dict(self) -> dict[str, Any]:
-        return exports.export_dict(self)
+        """Everything ``verify`` needs except the server seed: every round (voided ones
+        marked), its declarations, every roll, the outcomes and the post."""
+        gone = self.voided()
+        rounds = []
+        for e in self.round_events():
+            v = e.id in gone
+            res = e.data["result"]
+            rounds.append(
+                {
+                    "event_id": e.id,
+                    # "passes": resolved within the round (0, 5), "round": the whole round
+                    "kind": "passes" if e.type == PASSES_RESOLVED else "round",
+                    "round_no": e.data["round_no"],
+                    "first_roll": e.data["first_roll"],
+                    "voided": v,
+                    "void_reason": self.void_reason(e.id) if v else "",
+                    "wall_time": e.wall_time,
+                    "judge": e.judge,
+                    "declarations": e.data["declarations"],
+                    "rolls": [{**r, "voided": v} for r in res["rolls"]],
+                    "outcomes": res["outcomes"],
+                    "score": res["state"]["score"],
+                    "post": e.data["post"],
+                }
+            )
+        st = self.state
+        settings = self.setup.settings
+        return {
+            "format": EXPORT_FORMAT,
+            # 5, 9: the match settings that change a result, stated plainly
+            "settings": {
+                "interception": settings.interception,
+                "vanish_mode": settings.vanish_mode,
+            },
+            "version": 1,
+            "match_id": self.match_id,
+            "seed_hash": self.seed_hash,
+            "client_seed": self.setup.client_seed,
+            "setup": self.setup.to_dict(),
+            "rounds": rounds,
+            "final": {"score": st.score, "ended": st.ended, "end_reason": st.end_reason},
+            "chain_head": self.log.last_hash,
+        }
 
     def export_text(self) -> str:
-        return exports.export_text(self)
+        a, b = self.setup.teams
+        head = [
+            f"Матч {self.match_id}: {a.name} — {b.name}",
+            f"Хэш сида (sha256): {self.seed_hash}",
+            f"Клиентский сид: {self.setup.client_seed or '—'}",
+            settings_line(self.setup.settings),
+            "",
+        ]
+        gone = self.voided()
+        body = []
+        for e in self.round_events():
+            if e.id in gone:
+                rolls = e.data["result"]["rolls"]
+                body.append(
+                    f"[Круг {e.data['round_no']} аннулирован ({self.void_reason(e.id)}); "
+                    f"броски {rolls_span(rolls)} израсходованы]"
+                )
+            else:
+                body.append(e.data["post"])
+            body.append("")
+        return "\n".join(head + body).rstrip() + "\n"
 
     def write_export(self, path: Path) -> Path:
-        return exports.write_export(self, path)
+        """The JSON export (:meth:`export_dict`) written to ``path`` atomically."""
+        atomic_write_bytes(path, orjson.dumps(self.export_dict(), option=orjson.OPT_INDENT_2))
+        return path
 
     def write_exports(self) -> tuple[Path, Path]:
-        return exports.write_exports(self)
+        """``export[-k].json`` and ``posts[-k].txt`` in the match folder, never overwriting."""
+        k = 1
+        while True:
+            suffix = "" if k == 1 else f"-{k}"
+            j, t = self.folder / f"export{suffix}.json", self.folder / f"posts{suffix}.txt"
+            if not j.exists() and not t.exists():
+                break
+            k += 1
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.write_export(j)
+        write_text(t, self.export_text())
+        return j, t
 
 
 def match_list(tournament: TournamentService) -> list[dict[str, Any]]:

@@ -51,16 +51,6 @@ class RosterRow:
     practices: int = 0
 
 
-def position_names() -> dict[str, str]:
-    """The positions, plural, in the UI language (for the lineup messages)."""
-    return {
-        CHASER: _("chasers"),
-        BEATER: _("beaters"),
-        KEEPER: _("keepers"),
-        SEEKER: _("seekers"),
-    }
-
-
 def default_rows(team_a: str = "Команда 1", team_b: str = "Команда 2") -> list[RosterRow]:
     """Fourteen placeholder players (3 chasers, 2 beaters, a keeper, a seeker per team)."""
     names = {CHASER: "Охотник", BEATER: "Защитник", KEEPER: "Вратарь", SEEKER: "Ловец"}
@@ -149,8 +139,13 @@ def lineup_errors(rows: list[RosterRow]) -> list[str]:
     out = []
     for t in teams:
         got = {p: sum(1 for r in rows if r.team == t and r.position == p) for p in POSITIONS}
-        if got != LINEUP:
-            names = position_names()
+        if got != LINEUP:  # the positions, plural, in the UI language
+            names = {
+                CHASER: _("chasers"),
+                BEATER: _("beaters"),
+                KEEPER: _("keepers"),
+                SEEKER: _("seekers"),
+            }
             have = ", ".join(f"{names[p]}: {n}" for p, n in got.items())
             out.append(
                 _(

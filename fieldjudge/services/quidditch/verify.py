@@ -19,7 +19,7 @@ from fieldjudge.rules.quidditch import (
     resolve_round,
 )
 
-from .exports import EXPORT_FORMAT
+from .common import EXPORT_FORMAT
 
 
 def _plain(x: Any) -> Any:

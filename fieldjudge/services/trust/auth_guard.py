@@ -23,7 +23,6 @@ from typing import Any
 
 from fieldjudge.rules.auth_backoff import (
     ATTEMPT,
-    FAILURE,
     SUCCESS,
     backoff_after,
     failures_since_success,
@@ -67,9 +66,6 @@ class SecretGuard:
     def attempt(self, now: float) -> None:
         self.log.append(now, ATTEMPT, self.what)
 
-    def record_failure(self, now: float) -> None:
-        self.log.append(now, FAILURE, self.what)
-
     def record_success(self, now: float) -> None:
         self.log.append(now, SUCCESS, self.what)
 
@@ -89,6 +85,3 @@ class SecretGuard:
         unlocked = HeadJudgeKey.unlock(record, passphrase, pinned_public_key)
         self.record_success(now)
         return unlocked
-
-
-__all__ = ["FAILURE", "MustWait", "SecretGuard"]

@@ -149,15 +149,10 @@ class Context:
         return identity.laptop_label(self.reg, laptop_id)
 
 
-def _owner_of(ctx: Context, kind: str, log_id: str, docs: list[Mapping] | None = None) -> str:
-    """The laptop behind a log: the manifest's, else the signer of its last event."""
+def _owner_of(ctx: Context, kind: str, log_id: str) -> str:
+    """The laptop behind a log the file cannot tell (damaged): the manifest's."""
     a = ctx.heads.get((kind, log_id))
-    if a is not None:
-        return ctx.who(a.laptop)
-    for d in reversed(docs or []):
-        if d.get("signer"):
-            return ctx.who(str(d.get("signer")))
-    return Phrase("laptop unknown")
+    return ctx.who(a.laptop) if a is not None else Phrase("laptop unknown")
 
 
 def owner_faults(meta: Mapping, docs: list[Mapping], ctx: Context, log_id: str) -> list[str]:

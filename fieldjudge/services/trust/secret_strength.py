@@ -69,6 +69,3 @@ def secret_weakness(secret: str, context: tuple[str, ...] = ()) -> Phrase | None
     if patterns & {"sequence", "spatial"}:
         return phrase("secret_sequence")
     return phrase("secret_guessable", guesses=f"{int(result['guesses']):,}".replace(",", " "))
-
-
-__all__ = ["MIN_GUESSES", "RUSSIAN_COMMON", "secret_weakness"]

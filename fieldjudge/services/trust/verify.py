@@ -14,36 +14,14 @@ from fieldjudge.rules.paintball import disqualified_in, fold
 from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.trust.checks import (
-    Context,
     FileReport,
     Verifier,
-    event_faults,
-    files_of,
-    lock_faults,
-    read_log,
-    verify_decision,
-    verify_tournament,
 )
 from fieldjudge.store import DamagedFile
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
 from fieldjudge.store.tournament import snapshot_tournament
 from fieldjudge.store.validate import validate_data
-
-__all__ = [
-    "Context",
-    "FileReport",
-    "Verifier",
-    "files_of",
-    "rules_faults",
-    "verify_decision",
-    "read_log",
-    "verify_file",
-    "verify_folder",
-    "verify_report",
-    "verify_on_this_laptop",
-    "verify_tournament",
-]
 
 
 def rules_faults(
@@ -107,29 +85,3 @@ def verify_report(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, 
 def verify_on_this_laptop(folder: Path) -> dict[str, FileReport]:
     """:func:`verify_report` against the head judge keys this laptop pinned."""
     return verify_report(folder, HeadJudgePins())
-
-
-def verify_folder(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, list[str]]:
-    """{relative path: faults} for every file (an empty list: fine)."""
-    return {rel: rep.faults for rel, rep in verify_report(folder, pins).items()}
-
-
-def verify_file(path: Path) -> list[str]:
-    """The faults of one log file on its own (no manifest, no registry: chain, fields and
-    lock only; signatures need the folder: :func:`verify_report`)."""
-    path = Path(path)
-    try:
-        data, _changed = validate_data(load_json_file(path), path)
-    except DamagedFile as exc:
-        return [exc.fault]
-    meta = (data.get("meta") or {}).get("1") or {}
-    events = data.get("events")
-    if meta.get("kind") == "tournament" or events is None:
-        return [] if meta.get("kind") == "tournament" else [Phrase("no events table")]
-    docs = sorted(events.values(), key=lambda d: d.get("seq", 0))
-    faults = event_faults(docs)
-    if faults:
-        return faults
-    if meta.get("kind") == "game":
-        faults += lock_faults(meta, [Event.from_doc(d) for d in docs])
-    return faults
