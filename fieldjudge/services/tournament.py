@@ -539,7 +539,7 @@ class TournamentService(TournamentView):
             # his signature is not dropped to make it "clean" again
             return
         self.keys.checked()  # the public key registered is this laptop's (DamagedFile)
-        self._written(write_laptop_file(self.folder, lid, LAPTOP_FILE, orjson.dumps(doc)))
+        self.written(write_laptop_file(self.folder, lid, LAPTOP_FILE, orjson.dumps(doc)))
         self.trust.refresh()
 
     def register_laptop(self, secret: str) -> None:
@@ -659,7 +659,7 @@ class TournamentService(TournamentView):
         self._keep_protocol(game_id, log, protocol, event)
         if etype in identity.manifest_steps():
             self._record_head(game_id, log, etype)
-        self._written(self.game_path(game_id))
+        self.written(self.game_path(game_id))
         return event
 
     def _log_event(
@@ -683,9 +683,12 @@ class TournamentService(TournamentView):
         except Refused as exc:
             raise translated(exc) from None
 
-    def _written(self, path: Path) -> None:
+    def written(self, *paths: Path) -> None:
+        """Files written (or removed) here, for the other laptops: Syncthing is asked to
+        rescan each one at once (``on_written``) rather than waiting for its watcher."""
         if self.on_written is not None:
-            self.on_written(path)
+            for p in paths:
+                self.on_written(p)
 
     def game_protocol(self, game_id: str) -> Protocol:
         """The protocol of the game's log as it is now (31), kept between its appends here:
@@ -796,7 +799,7 @@ class TournamentService(TournamentView):
         record["hj_sig"] = hj.sign(signed_message("head_judge", identity.handover_digest(record)))
         lid = self.keys.laptop_id
         mine = [r for r in read_handovers(self.folder) if r.get("by") == lid]
-        self._written(write_handovers(self.folder, lid, [*mine, {**record, "by": lid}]))
+        self.written(write_handovers(self.folder, lid, [*mine, {**record, "by": lid}]))
         return record
 
     def handover_for(self, game_id: str, owner: str | None) -> dict[str, Any] | None:

@@ -233,14 +233,6 @@ def _device_word(devices: dict[str, str], laptop: str) -> str:
     return word if len(word) == 7 and word.isalnum() and word.isascii() else "UNKNOWN"
 
 
-def _tell(t: TournamentService, *paths: Path) -> None:
-    """Files written (or removed) here, for the other laptops: Syncthing is asked to
-    rescan each one at once (``on_written``) rather than waiting for its watcher."""
-    if t.on_written is not None:
-        for p in paths:
-            t.on_written(p)
-
-
 def scan_sync_conflicts(
     t: TournamentService, this_laptop_id: str = "", skip: Iterable[str] = ()
 ) -> list[SyncConflict]:
@@ -315,7 +307,7 @@ def scan_sync_conflicts(
                 out.append(found(WAITING_OWNER))
             else:
                 _merge(t, kind, c.log_id, theirs_doc)
-                _tell(t, c.original)
+                t.written(c.original)
                 out.append(found(MERGED))
         elif rightful:
             when = datetime.fromtimestamp(t.wall())  # local time, as Syncthing names copies
@@ -323,7 +315,7 @@ def scan_sync_conflicts(
             put_back(c, new, t.folder / merge_logic.CONFLICTS / "resolved")
             if not (busy and t.reseat_log(c.log_id)):
                 t.release_log(kind, c.log_id)
-            _tell(t, c.original, new, c.path)
+            t.written(c.original, new, c.path)
             out.append(found(RECLAIMED, detail=new.name))
         else:
             report = _merge(t, kind, c.log_id, theirs_doc)
@@ -418,5 +410,5 @@ def resolve_sync_conflict(t: TournamentService, path: Path, keep: str, secret: s
         merge_logic.resolve(t, kept, "ours", grant=grant)
     target = keep_file(path, resolved)
     t.release_log(kind, c.log_id)
-    _tell(t, c.original, path)
+    t.written(c.original, path)
     return target
