@@ -9,6 +9,7 @@ import asyncio
 import re
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +162,7 @@ class FieldJudgeApp(App[None]):
     def sync_provider(self) -> Callable[[Path], SyncStatusProvider]:
         """What makes the status a folder's sync line polls (Syncthing's by default); the
         home screen's worker calls it (it touches no widget)."""
-        return self._sync_provider or _syncthing_status
+        return self._sync_provider or SyncStatusProvider
 
     # -- lifecycle ----------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -510,18 +511,7 @@ class FieldJudgeApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Every action of the current screen (aliases once), then the app's own."""
         for a in iter_commands(screen):
-            yield SystemCommand(a.title, a.key, _make_runner(a.node, a.action))
-
-
-def _syncthing_status(folder: Path) -> SyncStatusProvider:
-    return SyncStatusProvider(folder)
-
-
-def _make_runner(node: Any, action: str):
-    async def run() -> None:
-        await node.run_action(action)
-
-    return run
+            yield SystemCommand(a.title, a.key, partial(a.node.run_action, a.action))
 
 
 def make_app(

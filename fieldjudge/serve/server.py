@@ -251,18 +251,6 @@ class PitServer:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive() and self._ready.is_set()
 
-    @property
-    def clients(self) -> int:
-        """Stream (``/events``) clients connected now."""
-        return len(self._clients)
-
-    @property
-    def connections(self) -> int:
-        return self._connections
-
-    def connections_from(self, address: str) -> int:
-        return self._per_address.get(address, 0)
-
     def start(self, timeout: float = 15.0) -> str:
         """Start listening; returns the URL. Raises :class:`PitServerError`."""
         if self.running:
@@ -427,13 +415,13 @@ class PitServer:
             self._live = live[1]
             full, games = self._feed.changes(live[0])
             if full:
-                self._broadcast(b"live", live[1])
+                self._broadcast(b"live", [live[1]])
             elif games:
-                self._broadcast_many(b"game", games)
+                self._broadcast(b"game", games)
         if standings[1] != self._standings:
             self._standings = standings[1]
             if self._feed.standings_changed(standings[0]):
-                self._broadcast(b"standings", standings[1])
+                self._broadcast(b"standings", [standings[1]])
 
     def _read_both(self) -> tuple[tuple[dict[str, Any], bytes], tuple[dict[str, Any], bytes]]:
         live = self.source.live()
@@ -445,10 +433,7 @@ class PitServer:
         self._seq += 1
         return b"event: %s\nid: %d\ndata: %s\n\n" % (event, self._seq, data)
 
-    def _broadcast(self, event: bytes, data: bytes) -> None:
-        self._broadcast_many(event, [data])
-
-    def _broadcast_many(self, event: bytes, datas: list[bytes]) -> None:
+    def _broadcast(self, event: bytes, datas: list[bytes]) -> None:
         """One queued write per client however many games changed at once."""
         if not self._clients:
             return

@@ -13,9 +13,9 @@ from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
 from fieldjudge.screens.game.host import GameHost
-from fieldjudge.screens.game.text import Namer, describe, event_line, event_no
 from fieldjudge.screens.widgets.prompt import Choice
 from fieldjudge.services import Refused
+from fieldjudge.services.paintball.event_text import Namer, describe, event_line, event_no
 
 #: the longest reason of a void (it is printed in the protocol's log)
 REASON_MAX = 120

@@ -14,8 +14,8 @@ from fieldjudge.screens.chrono.feed import session_config
 from fieldjudge.screens.chrono.ingame import InGameChronoScreen, attach_hang_chrono
 from fieldjudge.screens.chrono.show import ReadingShownScreen
 from fieldjudge.screens.game.host import GameHost
-from fieldjudge.screens.game.text import clock
 from fieldjudge.screens.widgets.prompt import Choice
+from fieldjudge.services.paintball.event_text import clock
 
 
 class FlagActions:
@@ -23,7 +23,7 @@ class FlagActions:
 
     def __init__(self, host: GameHost) -> None:
         self.host = host
-        self._hang_mode = False  # the hang verdict's fps prompt is open
+        self.prompt_open = False  # the hang verdict's fps prompt is open
         self._hang_source = "typed"  # where its fps came from ("typed" or the device)
 
     # -- flags ----------------------------------------------------------------------------
@@ -113,7 +113,7 @@ class FlagActions:
         assert hang is not None
         p = self.host.session.state.player(hang.team, hang.number)
         mode = {"forbidden": False, "source": "typed"}
-        self._hang_mode = True
+        self.prompt_open = True
 
         def title() -> str:
             t = _("Paint") + f": {_(paint)}. " + _("Chrono of the carrier's marker, fps")
@@ -131,7 +131,7 @@ class FlagActions:
             )
 
         def done(fps: float | None) -> None:
-            self._hang_mode = False
+            self.prompt_open = False
             forbidden, source = bool(mode["forbidden"]), self._hang_source
             self.host.with_second(
                 hang.team,
@@ -169,15 +169,10 @@ class FlagActions:
         except Exception as exc:  # noqa: BLE001 - a device problem must not stop the hang
             self.host.say("⚠ " + _("Chronograph unavailable, type the speed") + f": {exc}")
 
-    @property
-    def prompt_open(self) -> bool:
-        """Whether the hang verdict's fps prompt is open."""
-        return self._hang_mode
-
     def fill_hang_fps(self, fps: float, source: str = "device") -> bool:
         """Hook for the chrono screens: put a device reading into the open fps prompt of
         the flag-hang verdict. Returns False when no such prompt is open."""
-        if not (self._hang_mode and self.host.prompt.active):
+        if not (self.prompt_open and self.host.prompt.active):
             return False
         self._hang_source = source
         self.host.prompt.set_buffer(f"{fps:g}")

@@ -36,15 +36,7 @@ from fieldjudge.screens.dialogs.lineup import LineupScreen
 from fieldjudge.screens.game.checks import CheckActions
 from fieldjudge.screens.game.corrections import CorrectionActions
 from fieldjudge.screens.game.flags import FlagActions
-from fieldjudge.screens.game.text import (
-    PHASE_HINT,
-    PLAYING_ON_TEXT,
-    REASON_KEYS,
-    Namer,
-    clock,
-    describe,
-    reason_with_section,
-)
+from fieldjudge.screens.game.text import PHASE_HINT, PLAYING_ON_TEXT, REASON_KEYS
 from fieldjudge.screens.game.widgets import (
     ClockPanel,
     EventLogView,
@@ -57,6 +49,7 @@ from fieldjudge.screens.widgets.faults import fault_text, file_faults
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import Choice, PromptPanel, take_key
 from fieldjudge.services import Refused
+from fieldjudge.services.paintball.event_text import Namer, clock, describe, reason_with_section
 from fieldjudge.services.paintball.game import GameSession, SecondPlayerNeeded
 
 
@@ -235,7 +228,7 @@ class GameScreen(JudgeScreen):
     def _show_notice(self) -> None:
         bar = self.query_one("#notice", Static)
         text = self.notice_text or _(PHASE_HINT.get(self.session.state.phase, ""))
-        only = self.session.only_team_in_play
+        only = self.session.state.only_team_in_play  # 23.03
         if only is not None and not self.notice_text.startswith("⚠"):
             # 23.03: a team with nobody left does not end the game; say who may still win
             note = self.session.humanize(rule("only_team_in_play", team=Team(only)))

@@ -18,17 +18,8 @@ from fieldjudge.i18n import _, current_language
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.timefmt import format_time_left
-from fieldjudge.screens.game.text import (
-    END_TEXT,
-    PHASE_TEXT,
-    Namer,
-    clock,
-    describe,
-    event_no,
-    flag_text,
-    player_status,
-    void_parts,
-)
+from fieldjudge.screens.game.text import END_TEXT, PHASE_TEXT, flag_text, player_status
+from fieldjudge.services.paintball.event_text import Namer, clock, describe, event_no, void_parts
 from fieldjudge.services.paintball.game import GameSession
 
 NAME_WIDTH = 20  # the roster's name column: "shirt name" and one space before the status
@@ -106,10 +97,6 @@ class PlayerRow(Widget):
         self.number = number
         self.player_name = name
         self._shown: tuple[str, str] = ("", "in-play")
-
-    @property
-    def status_text(self) -> str:
-        return self._shown[0]
 
     def show(self, p: m.PlayerState) -> None:
         shown = player_status(p)

@@ -48,7 +48,6 @@ from fieldjudge.rules.paintball.checks import refusal as engine_refusal
 from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict
 from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at
 from fieldjudge.rules.paintball.model import END_JUDGE, FINAL, GameState
-from fieldjudge.rules.paintball.setup import GameSetup
 from fieldjudge.rules.paintball.setup import needs_second_player as penalty_needs_second
 from fieldjudge.services.paintball.lineup import (
     LineupChoice,
@@ -61,7 +60,7 @@ from fieldjudge.services.paintball.marker_check import take_into_game
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust import authority
-from fieldjudge.store import EventLog, Refused
+from fieldjudge.store import Refused
 
 UNDO_REASON = "undo"
 
@@ -148,14 +147,6 @@ class MonotonicClock:
         return self._wall0 + timedelta(seconds=self._monotonic() - self._mono0)
 
 
-def game_setup(
-    tournament: TournamentService, game_id: str, log: EventLog | None = None
-) -> GameSetup:
-    """The engine's setup of a scheduled game: rosters and settings from the tournament,
-    the players disqualified in earlier games (20.05); the same as the protocol's."""
-    return setup_for(tournament, game_id, log)
-
-
 class GameSession:
     """The live state of one game and the only way the UI changes it."""
 
@@ -173,7 +164,9 @@ class GameSession:
         self.judge = judge
         self.log = tournament.game_log(game_id)  # may raise DamagedFile
         take_into_game(tournament, game_id, judge)  # 19: checks made on the chrono laptop
-        self.setup = game_setup(tournament, game_id, self.log)
+        # rosters, settings and the players disqualified in earlier games (20.05), as the
+        # protocol's
+        self.setup = setup_for(tournament, game_id, self.log)
         self.names: dict[str, str] = tournament.team_names()
         self.game: dict[str, Any] = tournament.game(game_id) or {}
         # the fold of the log, kept current; a void refolds from a checkpoint
@@ -358,11 +351,6 @@ class GameSession:
         flag carrier (25.05), the player's old paint spots (29.10)."""
         etype = ev.PAINT_CHECK_START if kind == "paint" else ev.NEUTRAL_START
         return [self.humanize(n) for n in engine_advisories(self.state, etype, _ref(team, number))]
-
-    @property
-    def only_team_in_play(self) -> str | None:
-        """23.03: the team still in play while the other has nobody left (or None)."""
-        return self.state.only_team_in_play
 
     @Intent
     def eliminate_both(self, a_number: int, b_number: int) -> Entry:
@@ -556,7 +544,7 @@ class GameSession:
         event = self.tournament.append_game_event(
             self.game_id, etype, data, judge=self.judge, game_clock_ms=stamp, wall_time=now
         )
-        self._advance(event)
+        self._refold()
         if self.state.phase == FINAL and not was_final:
             if etype != ev.GAME_END:  # a game_end event is anchored by the writer itself
                 self.tournament.record_step(self.game_id, "game_end")
@@ -569,10 +557,6 @@ class GameSession:
             self.tournament.backup_game(self.game_id)
         except OSError as exc:  # the event is safe on disk; only the extra copy failed
             self.backup_error = str(exc)
-
-    def _advance(self, event: Event) -> None:
-        """The state after ``event``, just appended (see :meth:`_refold`)."""
-        self._refold()
 
     def _refold(self) -> None:
         """The state of the log as it is now: moved on by the new events, or after a void
@@ -594,5 +578,4 @@ __all__ = [
     "GameSession",
     "MonotonicClock",
     "UNDO_REASON",
-    "game_setup",
 ]
