@@ -462,7 +462,7 @@ class FieldJudgeApp(App[None]):
         """Open the live game screen for a scheduled game."""
         assert self.tournament is not None
         try:
-            self.push_screen(GameScreen(self.tournament, game_id))
+            self.push_screen(GameScreen(self.tournament, game_id, self.judge))
             self.game_left = game_id
         except DamagedFile as exc:
             self.show_damaged(self.tournament.folder, exc)

@@ -1,22 +1,24 @@
-"""Paint and neutral checks of the game screen (24-25): an action group working on the
-screen through its :class:`~fieldjudge.screens.game.host.GameHost` interface."""
+"""Paint and neutral checks of the game screen (24-25): an action group of the screen."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
-from fieldjudge.screens.game.host import GameHost
 from fieldjudge.screens.widgets.prompt import Choice
+
+if TYPE_CHECKING:  # the screen imports its action groups
+    from fieldjudge.screens.game.screen import GameScreen
 
 
 class CheckActions:
     """24: paint check; 25: neutral check. The same key on the same player gives the
     outcome of his open check."""
 
-    def __init__(self, host: GameHost) -> None:
+    def __init__(self, host: GameScreen) -> None:
         self.host = host
 
     # -- checks ---------------------------------------------------------------------------

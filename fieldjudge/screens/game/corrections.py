@@ -1,9 +1,10 @@
 """Post-game inspection (18.02) and corrections (undo, void with a reason) of the game
-screen: an action group working on the screen through its ``GameHost`` interface. Both
-corrections are
-``void`` events: the log strikes the target through and the state is folded again."""
+screen, an action group of it. Both corrections are ``void`` events: the log strikes the
+target through and the state is folded again."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.events import VOID, Event
@@ -12,10 +13,12 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
-from fieldjudge.screens.game.host import GameHost
 from fieldjudge.screens.widgets.prompt import Choice
 from fieldjudge.services import Refused
 from fieldjudge.services.paintball.event_text import Namer, describe, event_line, event_no
+
+if TYPE_CHECKING:  # the screen imports its action groups
+    from fieldjudge.screens.game.screen import GameScreen
 
 #: the longest reason of a void (it is printed in the protocol's log)
 REASON_MAX = 120
@@ -24,7 +27,7 @@ REASON_MAX = 120
 class CorrectionActions:
     """18.02 inspection, undo, void with a reason, the end of a game by the judge."""
 
-    def __init__(self, host: GameHost) -> None:
+    def __init__(self, host: GameScreen) -> None:
         self.host = host
 
     # -- after the game ---------------------------------------------------------------------

@@ -1,10 +1,10 @@
-"""Flag, flag-hang and chrono actions of the game screen (21-23, 20): an action group
-working on the screen through its :class:`~fieldjudge.screens.game.host.GameHost`
-interface."""
+"""Flag, flag-hang and chrono actions of the game screen (21-23, 20): an action group of
+the screen."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.events import Event
@@ -13,15 +13,17 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.chrono.feed import session_config
 from fieldjudge.screens.chrono.ingame import InGameChronoScreen, attach_hang_chrono
 from fieldjudge.screens.chrono.show import ReadingShownScreen
-from fieldjudge.screens.game.host import GameHost
 from fieldjudge.screens.widgets.prompt import Choice
 from fieldjudge.services.paintball.event_text import clock
+
+if TYPE_CHECKING:  # the screen imports its action groups
+    from fieldjudge.screens.game.screen import GameScreen
 
 
 class FlagActions:
     """22-23: capture, hand-over, flag hang and its verdict; 20: in-game chrono."""
 
-    def __init__(self, host: GameHost) -> None:
+    def __init__(self, host: GameScreen) -> None:
         self.host = host
         self.prompt_open = False  # the hang verdict's fps prompt is open
         self._hang_source = "typed"  # where its fps came from ("typed" or the device)

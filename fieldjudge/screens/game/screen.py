@@ -75,16 +75,12 @@ class GameScreen(JudgeScreen):
     )
     BINDINGS = keymap.bindings("game")
 
-    def __init__(self, tournament: Any, game_id: str, session: GameSession | None = None):
+    def __init__(self, tournament: Any, game_id: str, judge: str) -> None:
         super().__init__()
-        try:
-            judge = str(getattr(self.app, "judge", "") or "")
-        except Exception:  # noqa: BLE001 - built outside a running app
-            judge = ""
-        self.session = session or GameSession(tournament, game_id, judge=judge)
+        self.session = GameSession(tournament, game_id, judge=judge)
         self._last_phase = self.session.state.phase
         self.notice_text = ""
-        # the action groups, each given this screen through the GameHost interface
+        # the action groups, each given this screen
         self.checks = CheckActions(self)
         self.corrections = CorrectionActions(self)
         self.flags = FlagActions(self)
