@@ -83,7 +83,6 @@ SUN_THEME = Theme(
 class FieldJudgeApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "fieldjudge"
-    ENABLE_COMMAND_PALETTE = True
     COMMANDS = {JudgeCommands}  # the screen's actions, "no matches" in the UI language
     BINDINGS = [
         Binding("f1", "help", "Help", id="app.help", show=False),  # home: "F1 all keys"

@@ -225,7 +225,6 @@ class PitServer:
         self.write_timeout_s = write_timeout_s
         self.idle_timeout_s = idle_timeout_s
         self.url = ""
-        self.errors: list[str] = []  # the last source errors (the page keeps the old state)
         self._pages = {lang: _page(lang) for lang in LANGS}
         self._assets = {
             "/pit.css": (_asset("pit.css"), "text/css"),
@@ -303,7 +302,7 @@ class PitServer:
                 self._start_error = exc
                 self._ready.set()
             else:
-                self.errors.append(repr(exc))
+                _log.debug("server: %r", exc)
         finally:
             self._pool.shutdown(wait=False, cancel_futures=True)
             with contextlib.suppress(Exception):
@@ -390,17 +389,13 @@ class PitServer:
             try:
                 now_version = await loop.run_in_executor(self._pool, self.source.version)
             except Exception as exc:  # noqa: BLE001 - keep serving the last state
-                self._error(exc)
+                _log.debug("source error: %r", exc)
                 continue
             tick = self._ticking and loop.time() - last_tick >= self.tick_s
             if now_version != version or tick:
                 version = now_version
                 last_tick = loop.time()
                 await self._read_source()
-
-    def _error(self, exc: BaseException) -> None:
-        _log.debug("source error: %r", exc)
-        self.errors = [*self.errors[-19:], repr(exc)]
 
     async def _read_source(self, force: bool = False) -> None:
         loop = asyncio.get_running_loop()
@@ -409,7 +404,7 @@ class PitServer:
         except Exception as exc:  # noqa: BLE001 - keep serving the last state
             if force:
                 raise
-            self._error(exc)
+            _log.debug("source error: %r", exc)
             return
         if live[1] != self._live:
             self._live = live[1]
@@ -453,7 +448,7 @@ class PitServer:
         except (ConnectionError, asyncio.CancelledError):
             raise
         except Exception as exc:  # noqa: BLE001 - never a traceback to a client
-            self._error(exc)
+            _log.debug("handler error: %r", exc)
             return web.Response(status=500, text="500 internal error\n")
 
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:

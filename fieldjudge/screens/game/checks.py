@@ -78,66 +78,55 @@ class CheckActions:
 
     def paint_check(self) -> None:
         """24: start a paint check, or give the outcome of the open check."""
-        if self.host.phase_refused(ev.PAINT_CHECK_START):
-            return
-        self.ask_team_or_pending(
-            "paint", _("Paint check: which team?"), self._paint_team, self._paint_player
-        )
-
-    def _paint_team(self, team: str) -> None:
-        def check(n: int) -> str | None:
-            p = self.host.session.state.player(team, n)
-            if p is not None and p.check is not None:
-                return None
-            return self.host.session.start_paint_check.check(team, n)
-
-        self.host.ask_number(_("Paint check"), team, lambda n: self._paint_player(team, n), check)
-
-    def _paint_player(self, team: str, number: int) -> None:
-        p = self.host.session.state.player(team, number)
-        if p is None or p.check is None:
-            # 25.05 (a flag carrier), 29.10 (old paint spots): warned, not refused
-            notes = self.host.session.check_advisories("paint", team, number)
-            if (
-                self.host.record(lambda: self.host.session.start_paint_check(team, number))
-                and notes
-            ):
-                self.host.say("⚠ " + " · ".join(notes))
-            return
-        self.ask_outcome(
-            _("Outcome of the check of") + f" {self.host.label(team, number)}:",
-            lambda outcome: self.host.record(
-                lambda: self.host.session.end_check(team, number, outcome)
-            ),
-        )
+        if not self.host.phase_refused(ev.PAINT_CHECK_START):
+            self._ask("paint", _("Paint check: which team?"), _("Paint check"))
 
     def neutral(self) -> None:
         """25: declare a player neutral, or give the outcome of his neutral check."""
-        if self.host.phase_refused(ev.NEUTRAL_START):
-            return
+        if not self.host.phase_refused(ev.NEUTRAL_START):
+            self._ask("neutral", _("Neutral: which team?"), _("Neutral"))
+
+    def _ask(self, kind: str, title: str, number_title: str) -> None:
+        """The team then the player of a new check, or a pending check's outcome."""
+        s = self.host.session
+
+        def check(team: str, n: int) -> str | None:
+            start = s.start_paint_check if kind == "paint" else s.start_neutral
+            return None if self._open(kind, team, n) else start.check(team, n)
+
+        def team_then(team: str) -> None:
+            self.host.ask_number(
+                number_title,
+                team,
+                lambda n: self._player(kind, team, n),
+                lambda n: check(team, n),
+            )
+
         self.ask_team_or_pending(
-            "neutral", _("Neutral: which team?"), self._neutral_team, self._neutral_player
+            kind, title, team_then, lambda team, n: self._player(kind, team, n)
         )
 
-    def _neutral_team(self, team: str) -> None:
-        def check(n: int) -> str | None:
-            p = self.host.session.state.player(team, n)
-            if p is not None and p.status == m.NEUTRAL:
-                return None
-            return self.host.session.start_neutral.check(team, n)
-
-        self.host.ask_number(_("Neutral"), team, lambda n: self._neutral_player(team, n), check)
-
-    def _neutral_player(self, team: str, number: int) -> None:
+    def _open(self, kind: str, team: str, number: int) -> bool:
+        """Whether the player has a check open (for a neutral check: he is neutral)."""
         p = self.host.session.state.player(team, number)
-        if p is None or p.status != m.NEUTRAL:
-            notes = self.host.session.check_advisories("neutral", team, number)
-            if self.host.record(lambda: self.host.session.start_neutral(team, number)) and notes:
+        if p is None:
+            return False
+        return p.check is not None if kind == "paint" else p.status == m.NEUTRAL
+
+    def _player(self, kind: str, team: str, number: int) -> None:
+        s = self.host.session
+        if not self._open(kind, team, number):
+            # 25.05 (a flag carrier), 29.10 (old paint spots): warned, not refused
+            notes = s.check_advisories(kind, team, number)
+            start = s.start_paint_check if kind == "paint" else s.start_neutral
+            if self.host.record(lambda: start(team, number)) and notes:
                 self.host.say("⚠ " + " · ".join(notes))
             return
+        if kind == "paint":
+            title, end = _("Outcome of the check of"), s.end_check
+        else:
+            title, end = _("Outcome of the neutral check of"), s.end_neutral
         self.ask_outcome(
-            _("Outcome of the neutral check of") + f" {self.host.label(team, number)}:",
-            lambda outcome: self.host.record(
-                lambda: self.host.session.end_neutral(team, number, outcome)
-            ),
+            title + f" {self.host.label(team, number)}:",
+            lambda outcome: self.host.record(lambda: end(team, number, outcome)),
         )

@@ -13,6 +13,7 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
+from fieldjudge.screens.game.widgets import with_targets
 from fieldjudge.screens.widgets.prompt import Choice
 from fieldjudge.services import Refused
 from fieldjudge.services.paintball.event_text import Namer, describe, event_line, event_no
@@ -139,14 +140,7 @@ class CorrectionActions:
         """The reason, typed in the screen's prompt (no dialog to open and close: issue 24),
         which names the event: its number, time and line. Esc voids nothing."""
         s = self.host.session
-        # the event and what the lines name (a void's target, a void of a void's target's
-        # target...): looked up, not a walk of the log
-        by_id, e = {target.id: target}, target
-        for _depth in range(3):
-            found = s.log.by_id(str(e.data.get("target"))) if e.type == VOID else None
-            if found is None:
-                break
-            by_id[found.id] = e = found
+        by_id = with_targets(s, [target])  # and what the lines name (a void's target...)
         back = by_id.get(str(target.data.get("target"))) if target.type == VOID else None
         namer = Namer(s.names, s.state)
         note = event_line(target, namer, by_id)

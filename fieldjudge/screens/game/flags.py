@@ -91,7 +91,7 @@ class FlagActions:
 
         self.pick_carrier(_("Flag hang"), hang)
 
-    def hang_verdict(self, initial_fps: float | None = None) -> None:
+    def hang_verdict(self) -> None:
         """23.01: the paint check of the carrier (c clean / h hit), then the chrono of his
         marker (fps typed; ``m`` toggles forbidden mode). The chrono screens may call
         :meth:`fill_hang_fps` with a device reading while the fps prompt is open."""
@@ -107,14 +107,14 @@ class FlagActions:
             + f" {clock(hang.touch_ms)}: "
             + _("paint check (23.01)?"),
             [Choice("c", "clean", _("clean")), Choice("h", "hit", _("hit"))],
-            lambda paint: self._hang_fps(paint, initial_fps),
+            self._hang_fps,
         )
 
-    def _hang_fps(self, paint: str, initial_fps: float | None) -> None:
+    def _hang_fps(self, paint: str) -> None:
         hang = self.host.session.state.pending_hang
         assert hang is not None
         p = self.host.session.state.player(hang.team, hang.number)
-        mode = {"forbidden": False, "source": "typed"}
+        mode = {"forbidden": False}
         self.prompt_open = True
 
         def title() -> str:
@@ -151,14 +151,12 @@ class FlagActions:
         if p is not None and not p.has_marker:
             done(None)
             return
-        initial = "" if initial_fps is None else f"{initial_fps:g}"
         self.host.prompt.ask_number(
             title(),
             done,
             validate=self.host.humane(check),
             decimal=True,
             toggles={"m": toggle},
-            initial=initial,
         )
         self._attach_hang_device()
 

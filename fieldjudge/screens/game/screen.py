@@ -101,15 +101,15 @@ class GameScreen(JudgeScreen):
         yield PromptPanel()
         yield Static(f"{title} · {s.team_name(a)} — {s.team_name(b)}", id="game-title")
         yield Horizontal(
-            TeamHeader("a", a, s.team_name(a)),
+            TeamHeader("a", s.team_name(a)),
             ClockPanel(id="clock-panel"),
-            TeamHeader("b", b, s.team_name(b)),
+            TeamHeader("b", s.team_name(b)),
             id="scoreboard",
         )
         yield FlagsBar(s.teams)
         yield Horizontal(
-            RosterPanel("a", a, s.state.team_players(a)),
-            RosterPanel("b", b, s.state.team_players(b)),
+            RosterPanel("a", s.state.team_players(a)),
+            RosterPanel("b", s.state.team_players(b)),
             id="rosters",
         )
         yield Static("", id="notice")
@@ -570,10 +570,6 @@ class GameScreen(JudgeScreen):
 
     def action_end_by_judge(self) -> None:
         self.corrections.end_by_judge()
-
-    def hang_verdict(self, initial_fps: float | None = None) -> None:
-        """23.01: the verdict of a pending flag hang (the chrono screens call it)."""
-        self.flags.hang_verdict(initial_fps)
 
     @property
     def hang_prompt_open(self) -> bool:

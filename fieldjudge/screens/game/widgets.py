@@ -29,9 +29,8 @@ LOG_LINES = 60  # newest first, before the log has a size; then the lines that f
 class TeamHeader(Vertical):
     """A team's name and, in large digits, how many of its players are alive."""
 
-    def __init__(self, side: str, team: str, name: str) -> None:
+    def __init__(self, side: str, name: str) -> None:
         super().__init__(id=f"team-head-{side}", classes="team-head")
-        self.team = team
         self.team_name = name
         self.side = side
         self._alive: int | None = None
@@ -125,9 +124,8 @@ class PlayerRow(Widget):
 
 
 class RosterPanel(Vertical):
-    def __init__(self, side: str, team: str, players: list[m.PlayerState]) -> None:
+    def __init__(self, side: str, players: list[m.PlayerState]) -> None:
         super().__init__(id=f"roster-{side}", classes="roster")
-        self.team = team
         self.players = players
 
     def compose(self) -> ComposeResult:
@@ -211,7 +209,7 @@ class EventLogView(Widget):
                 row = kept[1]
             else:
                 if by_id is None and (e.type == VOID or void is not None):
-                    by_id = _with_targets(session, shown)  # a void's line names its target
+                    by_id = with_targets(session, shown)  # a void's line names its target
                 row = _log_line(session, namer, e, void, note, width, by_id or {})
             lines[e.id] = (key, row)
             rows.append(row)
@@ -250,7 +248,7 @@ class EventLogView(Widget):
 _EMPTY = Text()
 
 
-def _with_targets(session: GameSession, shown: list[Event]) -> dict[str, Event]:
+def with_targets(session: GameSession, shown: list[Event]) -> dict[str, Event]:
     """The events in view by id, and the targets their voids name (a void's line names
     its target, a void of a void its target's target), looked up in the log only when
     they are out of view."""
