@@ -180,8 +180,7 @@ class FieldJudgeApp(App[None]):
             if not self.open_tournament(self.initial_folder):
                 self._offer_running = False
 
-    def on_unmount(self) -> None:
-        self.stop_pit()
+    def on_unmount(self) -> None:  # the pit display stops with the tournament
         # the screens are torn down: a new sub-title would reach headers whose title
         # widgets are gone (Textual's Header then raises NoMatches on the way out)
         self.close_tournament(retitle=False)

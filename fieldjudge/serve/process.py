@@ -40,8 +40,9 @@ class PitNotStarted(Exception):
 class PitProcess:
     """One pit display server in its own process (never a pool: one child, one server)."""
 
-    def __init__(self, child: subprocess.Popen[bytes]) -> None:
+    def __init__(self, child: subprocess.Popen[bytes], host: str) -> None:
         self.child = child
+        self.host = host
         self.ready = False  # it listens: the fields below are known
         self.url = ""  # the address it listens on (0.0.0.0 on the venue network)
         #: the address to type on the TV or phone ("" on the venue network when this
@@ -68,7 +69,7 @@ class PitProcess:
             )
         except OSError as exc:
             raise PitNotStarted(str(exc)) from None
-        return cls(child)
+        return cls(child, host)
 
     def wait_ready(self, timeout_s: float | None = None) -> None:
         """Read the child's line: it listens (the fields are set), else it is stopped and

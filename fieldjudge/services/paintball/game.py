@@ -205,12 +205,9 @@ class GameSession:
             return evs[number - 1]
         return next((e for e in evs if e.seq == number), None)
 
-    def now_wall(self) -> datetime:
-        return self.clock.now()
-
     def now_ms(self) -> int:
         """Elapsed game time now (0 before the start, frozen while stopped)."""
-        return elapsed_at(self.state.clock, self.now_wall())
+        return elapsed_at(self.state.clock, self.clock.now())
 
     def remaining_ms(self) -> int:
         return self.state.clock.length_ms - self.now_ms()
@@ -232,7 +229,7 @@ class GameSession:
             return self.state.clock.length_ms
         if not self.state.clock.started:
             return None
-        return elapsed_at(self.state.clock, self.now_wall() if now is None else now)
+        return elapsed_at(self.state.clock, self.clock.now() if now is None else now)
 
     def refusal(self, etype: str, data: Mapping[str, Any] | None = None) -> str | None:
         """Why ``etype`` with ``data`` cannot be logged now (citing the section), or None."""
@@ -252,7 +249,7 @@ class GameSession:
         clock is read once: the event's wall time and game clock are the same moment,
         the one the rules were asked at."""
         data = dict(data or {})
-        now = self.now_wall()
+        now = self.clock.now()
         stamp = self.stamp(etype, data, now)
         why = self._refusal(etype, data, stamp)  # the rules engine, asked once per event
         if not why and etype == ev.CLOCK_START:
@@ -499,7 +496,7 @@ class GameSession:
             raise Refused(why)
         if not reason.strip():
             raise Refused(_("a correction needs a reason"))
-        now = self.now_wall()  # read once: the void's wall time and game clock agree
+        now = self.clock.now()  # read once: the void's wall time and game clock agree
         stamp = elapsed_at(self.state.clock, now) if self.state.clock.started else None
         event = self.tournament.append_game_event(
             self.game_id,
@@ -534,7 +531,7 @@ class GameSession:
     def tick(self) -> Event | None:
         """End the game when the running clock shows 0:00 (appends ``game_end`` by the
         clock at the game length). Returns the event or None."""
-        if not clock_run_out(self.state, self.now_wall()):
+        if not clock_run_out(self.state, self.clock.now()):
             return None
         return self.append(ev.GAME_END, {"reason": "clock"})
 
