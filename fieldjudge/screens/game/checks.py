@@ -1,29 +1,23 @@
-"""Paint and neutral checks of the game screen (24-25): an action group of the screen."""
+"""Paint and neutral checks of the game screen (24-25): its keys' actions, mixed into
+:class:`~fieldjudge.screens.game.screen.GameScreen` (they use its session and prompt)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from fieldjudge.i18n import _
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.widgets.prompt import Choice
 
-if TYPE_CHECKING:  # the screen imports its action groups
-    from fieldjudge.screens.game.screen import GameScreen
-
 
 class CheckActions:
     """24: paint check; 25: neutral check. The same key on the same player gives the
     outcome of his open check."""
 
-    def __init__(self, host: GameScreen) -> None:
-        self.host = host
-
     # -- checks ---------------------------------------------------------------------------
     def ask_outcome(self, title: str, then: Callable[[str], None]) -> None:
-        self.host.prompt.ask_choice(
+        self.prompt.ask_choice(
             title,
             [Choice("e", "eliminated", _("eliminated")), Choice("i", "in_play", _("in play"))],
             then,
@@ -31,7 +25,7 @@ class CheckActions:
 
     def pending(self, kind: str) -> list[m.PlayerState]:
         """Players whose paint check (or neutral check) is open, oldest first."""
-        st = self.host.session.state
+        st = self.session.state
         out = [
             p
             for p in st.players.values()
@@ -50,16 +44,16 @@ class CheckActions:
         check, without typing its team and number again."""
         open_checks = self.pending(kind)
         if not open_checks:
-            self.host.ask_team(title, team_then)
+            self.ask_team(title, team_then)
             return
-        s = self.host.session
+        s = self.session
         a, b = s.teams
         choices = [
             Choice("a", ("team", a), s.team_name(a)),
             Choice("b", ("team", b), s.team_name(b)),
         ]
         for i, p in enumerate(open_checks[:9], start=1):
-            label = self.host.label(p.team, p.number)
+            label = self.label(p.team, p.number)
             choices.append(
                 Choice(str(i), ("player", p.team, p.number), _("outcome:") + f" {label}")
             )
@@ -72,30 +66,30 @@ class CheckActions:
 
         # the one check open: Enter gives its outcome (issue 25, item 9)
         only = choices[2].value if len(open_checks) == 1 else None
-        self.host.prompt.ask_choice(
+        self.prompt.ask_choice(
             title + " " + _("(digit: the outcome of a pending check)"), choices, chosen, only
         )
 
-    def paint_check(self) -> None:
+    def action_paint_check(self) -> None:
         """24: start a paint check, or give the outcome of the open check."""
-        if not self.host.phase_refused(ev.PAINT_CHECK_START):
+        if not self.phase_refused(ev.PAINT_CHECK_START):
             self._ask("paint", _("Paint check: which team?"), _("Paint check"))
 
-    def neutral(self) -> None:
+    def action_neutral(self) -> None:
         """25: declare a player neutral, or give the outcome of his neutral check."""
-        if not self.host.phase_refused(ev.NEUTRAL_START):
+        if not self.phase_refused(ev.NEUTRAL_START):
             self._ask("neutral", _("Neutral: which team?"), _("Neutral"))
 
     def _ask(self, kind: str, title: str, number_title: str) -> None:
         """The team then the player of a new check, or a pending check's outcome."""
-        s = self.host.session
+        s = self.session
 
         def check(team: str, n: int) -> str | None:
             start = s.start_paint_check if kind == "paint" else s.start_neutral
             return None if self._open(kind, team, n) else start.check(team, n)
 
         def team_then(team: str) -> None:
-            self.host.ask_number(
+            self.ask_number(
                 number_title,
                 team,
                 lambda n: self._player(kind, team, n),
@@ -108,25 +102,25 @@ class CheckActions:
 
     def _open(self, kind: str, team: str, number: int) -> bool:
         """Whether the player has a check open (for a neutral check: he is neutral)."""
-        p = self.host.session.state.player(team, number)
+        p = self.session.state.player(team, number)
         if p is None:
             return False
         return p.check is not None if kind == "paint" else p.status == m.NEUTRAL
 
     def _player(self, kind: str, team: str, number: int) -> None:
-        s = self.host.session
+        s = self.session
         if not self._open(kind, team, number):
             # 25.05 (a flag carrier), 29.10 (old paint spots): warned, not refused
             notes = s.check_advisories(kind, team, number)
             start = s.start_paint_check if kind == "paint" else s.start_neutral
-            if self.host.record(lambda: start(team, number)) and notes:
-                self.host.say("⚠ " + " · ".join(notes))
+            if self.record(lambda: start(team, number)) and notes:
+                self.say("⚠ " + " · ".join(notes))
             return
         if kind == "paint":
             title, end = _("Outcome of the check of"), s.end_check
         else:
             title, end = _("Outcome of the neutral check of"), s.end_neutral
         self.ask_outcome(
-            title + f" {self.host.label(team, number)}:",
-            lambda outcome: self.host.record(lambda: end(team, number, outcome)),
+            title + f" {self.label(team, number)}:",
+            lambda outcome: self.record(lambda: end(team, number, outcome)),
         )

@@ -53,7 +53,10 @@ from fieldjudge.services.paintball.event_text import Namer, clock, describe, rea
 from fieldjudge.services.paintball.game import GameSession, SecondPlayerNeeded
 
 
-class GameScreen(JudgeScreen):
+class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
+    """The live game; the keys of checks (24-25), corrections (18.02, undo, void) and flags
+    (20-23) are mixed in from their modules."""
+
     SCREEN_TITLE = "Game"
     # the chrono styles too: the flag hang's chrono feed mounts in this screen
     CSS_PATH = ["game.tcss", "../chrono/chrono.tcss"]
@@ -80,10 +83,6 @@ class GameScreen(JudgeScreen):
         self.session = GameSession(tournament, game_id, judge=judge)
         self._last_phase = self.session.state.phase
         self.notice_text = ""
-        # the action groups, each given this screen
-        self.checks = CheckActions(self)
-        self.corrections = CorrectionActions(self)
-        self.flags = FlagActions(self)
         self._notice_lines = 0
         self._after_name: str | None = None  # the action the judge's name prompt held back
 
@@ -539,46 +538,6 @@ class GameScreen(JudgeScreen):
                 lambda n: self.session.note_old_paint.check(team, n, "-"),
             ),
         )
-
-    # -- the action groups' keys --------------------------------------------------------
-    def action_paint_check(self) -> None:
-        self.checks.paint_check()
-
-    def action_neutral(self) -> None:
-        self.checks.neutral()
-
-    def action_capture(self) -> None:
-        self.flags.capture()
-
-    def action_handover(self) -> None:
-        self.flags.handover()
-
-    def action_flag_hang(self) -> None:
-        self.flags.flag_hang()
-
-    def action_chrono(self) -> None:
-        self.flags.chrono()
-
-    def action_inspection(self) -> None:
-        self.corrections.inspection()
-
-    def action_undo(self) -> None:
-        self.corrections.undo()
-
-    def action_void(self) -> None:
-        self.corrections.void()
-
-    def action_end_by_judge(self) -> None:
-        self.corrections.end_by_judge()
-
-    @property
-    def hang_prompt_open(self) -> bool:
-        """Whether the flag hang's fps prompt is open (the chrono feed stays while it is)."""
-        return self.flags.prompt_open
-
-    def fill_hang_fps(self, fps: float, source: str = "device") -> bool:
-        """Hook for the chrono screens: a device reading into the hang's fps prompt."""
-        return self.flags.fill_hang_fps(fps, source)
 
     def action_back(self) -> None:
         self.app.pop_screen()
