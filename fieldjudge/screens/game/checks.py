@@ -85,8 +85,7 @@ class CheckActions:
         s = self.session
 
         def check(team: str, n: int) -> str | None:
-            start = s.start_paint_check if kind == "paint" else s.start_neutral
-            return None if self._open(kind, team, n) else start.check(team, n)
+            return None if self._open(kind, team, n) else s.start_check.check(kind, team, n)
 
         def team_then(team: str) -> None:
             self.ask_number(
@@ -112,15 +111,14 @@ class CheckActions:
         if not self._open(kind, team, number):
             # 25.05 (a flag carrier), 29.10 (old paint spots): warned, not refused
             notes = s.check_advisories(kind, team, number)
-            start = s.start_paint_check if kind == "paint" else s.start_neutral
-            if self.record(lambda: start(team, number)) and notes:
+            if self.record(lambda: s.start_check(kind, team, number)) and notes:
                 self.say("⚠ " + " · ".join(notes))
             return
-        if kind == "paint":
-            title, end = _("Outcome of the check of"), s.end_check
+        if kind == "paint":  # p: ends the check he has open, whichever it is
+            title, ended = _("Outcome of the check of"), None
         else:
-            title, end = _("Outcome of the neutral check of"), s.end_neutral
+            title, ended = _("Outcome of the neutral check of"), kind
         self.ask_outcome(
             title + f" {self.label(team, number)}:",
-            lambda outcome: self.record(lambda: end(team, number, outcome)),
+            lambda outcome: self.record(lambda: s.end_check(team, number, outcome, ended)),
         )

@@ -360,25 +360,19 @@ class GameSession:
         return penalty_needs_second(self.setup.settings, reason)
 
     @Intent
-    def start_paint_check(self, team: str, number: int) -> Entry:
-        return ev.PAINT_CHECK_START, _ref(team, number)
+    def start_check(self, kind: str, team: str, number: int) -> Entry:
+        """24: a paint check of the player (``kind`` "paint"); 25: he is neutral (else)."""
+        return (ev.PAINT_CHECK_START if kind == "paint" else ev.NEUTRAL_START), _ref(team, number)
 
     @Intent
-    def start_neutral(self, team: str, number: int) -> Entry:
-        return ev.NEUTRAL_START, _ref(team, number)
-
-    @Intent
-    def end_check(self, team: str, number: int, outcome: str) -> Entry:
-        """The outcome of the player's open paint or neutral check (24, 25)."""
+    def end_check(self, team: str, number: int, outcome: str, kind: str | None = None) -> Entry:
+        """The outcome of the player's paint or neutral check (24, 25): ``kind``, else the
+        one he has open."""
         p = self.state.player(team, number)
-        kind = p.check.kind if p is not None and p.check is not None else "paint"
+        if kind is None:
+            kind = p.check.kind if p is not None and p.check is not None else "paint"
         etype = ev.PAINT_CHECK_END if kind == "paint" else ev.NEUTRAL_END
         return etype, {**_ref(team, number), "outcome": outcome}
-
-    @Intent
-    def end_neutral(self, team: str, number: int, outcome: str) -> Entry:
-        """25: the outcome of a neutral player's check."""
-        return ev.NEUTRAL_END, {**_ref(team, number), "outcome": outcome}
 
     @Intent
     def capture_flag(self, team: str, number: int) -> Entry:
