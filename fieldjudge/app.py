@@ -9,6 +9,7 @@ import asyncio
 import re
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,6 @@ SUN_THEME = Theme(
 class FieldJudgeApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "fieldjudge"
-    ENABLE_COMMAND_PALETTE = True
     COMMANDS = {JudgeCommands}  # the screen's actions, "no matches" in the UI language
     BINDINGS = [
         Binding("f1", "help", "Help", id="app.help", show=False),  # home: "F1 all keys"
@@ -161,7 +161,7 @@ class FieldJudgeApp(App[None]):
     def sync_provider(self) -> Callable[[Path], SyncStatusProvider]:
         """What makes the status a folder's sync line polls (Syncthing's by default); the
         home screen's worker calls it (it touches no widget)."""
-        return self._sync_provider or _syncthing_status
+        return self._sync_provider or SyncStatusProvider
 
     # -- lifecycle ----------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -180,8 +180,7 @@ class FieldJudgeApp(App[None]):
             if not self.open_tournament(self.initial_folder):
                 self._offer_running = False
 
-    def on_unmount(self) -> None:
-        self.stop_pit()
+    def on_unmount(self) -> None:  # the pit display stops with the tournament
         # the screens are torn down: a new sub-title would reach headers whose title
         # widgets are gone (Textual's Header then raises NoMatches on the way out)
         self.close_tournament(retitle=False)
@@ -461,7 +460,7 @@ class FieldJudgeApp(App[None]):
         """Open the live game screen for a scheduled game."""
         assert self.tournament is not None
         try:
-            self.push_screen(GameScreen(self.tournament, game_id))
+            self.push_screen(GameScreen(self.tournament, game_id, self.judge))
             self.game_left = game_id
         except DamagedFile as exc:
             self.show_damaged(self.tournament.folder, exc)
@@ -510,18 +509,7 @@ class FieldJudgeApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Every action of the current screen (aliases once), then the app's own."""
         for a in iter_commands(screen):
-            yield SystemCommand(a.title, a.key, _make_runner(a.node, a.action))
-
-
-def _syncthing_status(folder: Path) -> SyncStatusProvider:
-    return SyncStatusProvider(folder)
-
-
-def _make_runner(node: Any, action: str):
-    async def run() -> None:
-        await node.run_action(action)
-
-    return run
+            yield SystemCommand(a.title, a.key, partial(a.node.run_action, a.action))
 
 
 def make_app(

@@ -165,7 +165,7 @@ def test_a_live_game_appends_undoes_and_voids_without_walking_its_log(tournament
     checks = [p.number for p in s.setup.rosters[b]]
     for i in range(60):
         n = checks[i % len(checks)]
-        s.start_paint_check(b, n)
+        s.start_check("paint", b, n)
         s.end_check(b, n, "in_play")
     s.eliminate(a, s.setup.rosters[a][0].number)  # the first append after opening
     events = Walks(s.log.events)

@@ -329,8 +329,8 @@ def test_cli_export_pdf_and_global_options_after_the_subcommand(tmp_path):
 
 
 def test_event_at_6861_ms_reads_the_same_in_log_protocol_html_and_pdf(tmp_path):
-    from fieldjudge.screens.game.text import clock as live_log_clock
     from fieldjudge.services.demo_history import GamePlayer
+    from fieldjudge.services.paintball.event_text import clock as live_log_clock
 
     t = demo(tmp_path / "cup")
     try:

@@ -135,7 +135,7 @@ def test_the_live_state_is_the_full_fold_after_every_action(tournament) -> None:
     state_before = s.state
     actions = [
         s.start_clock,
-        lambda: s.start_paint_check(b, nb[0]),
+        lambda: s.start_check("paint", b, nb[0]),
         lambda: s.end_check(b, nb[0], "in_play"),
         lambda: s.eliminate(a, na[0]),
         lambda: s.capture_flag(b, nb[1]),
@@ -169,7 +169,7 @@ def test_an_append_hashes_the_laptop_key_once_and_reads_no_manifest(tournament, 
     monkeypatch.setattr(anchors, "heads_stamp", lambda f: stamped.append(f) or real_stamp(f))
     b = s.teams[1]
     for p in s.setup.rosters[b][:3]:
-        s.start_paint_check(b, p.number)
+        s.start_check("paint", b, p.number)
         s.end_check(b, p.number, "in_play")
     assert len(s.events) == 7
     assert hashed == [] and stamped == []
@@ -194,7 +194,7 @@ def test_an_event_is_stamped_at_one_moment_its_wall_time_and_game_clock_agree(to
     b = s.teams[1]
     number = s.setup.rosters[b][0].number
     running = s.state.clock  # a copy of the running clock's anchor: its start
-    check = s.start_paint_check(b, number)
+    check = s.start_check("paint", b, number)
     void = s.undo()
     for e in (check, void):
         assert e.game_clock_ms == elapsed_at(running, e.wall_time) > 0

@@ -55,7 +55,6 @@ from fieldjudge.screens.chrono.text import ingame_analysis, tolerance_note
 from fieldjudge.screens.chrono.widgets import big_lines
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.dialogs.pit import PitPanel
-from fieldjudge.screens.game.text import Namer, describe, fps_text
 from fieldjudge.screens.home import state_text
 from fieldjudge.screens.quidditch.matches import MatchesScreen
 from fieldjudge.screens.quidditch.setup import MatchSetupScreen
@@ -66,6 +65,7 @@ from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.demo_history import GamePlayer
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.chrono import link_fault_text, link_tolerance, port_lost_text
+from fieldjudge.services.paintball.event_text import Namer, describe, fps_text
 from fieldjudge.services.quidditch import QuidditchSession
 from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.keys import LaptopKeys

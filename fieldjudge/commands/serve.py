@@ -118,11 +118,6 @@ def serve_for_app(folder: Path, host: str, port: int) -> None:
         server.stop()
 
 
-def print_qr(url: str) -> None:
-    """The URL as a QR code in the terminal, for a phone's camera."""
-    click.echo(qr_text(url), nl=False)
-
-
 @click.command()
 @click.argument(
     "folder", required=False, type=click.Path(file_okay=False, exists=True, path_type=Path)
@@ -185,7 +180,7 @@ def serve(
                 _("Only this laptop can open it. To show it on the venue network: --host 0.0.0.0")
             )
         if not no_qr:
-            print_qr(urls[0])
+            click.echo(qr_text(urls[0]), nl=False)  # for a phone's camera
         # short waits, not one endless wait: Ctrl+C may be delivered to the server's
         # thread, and only a main thread that wakes up runs Python's handler for it
         while server.running and not stopping.wait(0.2):

@@ -225,7 +225,6 @@ class PitServer:
         self.write_timeout_s = write_timeout_s
         self.idle_timeout_s = idle_timeout_s
         self.url = ""
-        self.errors: list[str] = []  # the last source errors (the page keeps the old state)
         self._pages = {lang: _page(lang) for lang in LANGS}
         self._assets = {
             "/pit.css": (_asset("pit.css"), "text/css"),
@@ -250,18 +249,6 @@ class PitServer:
     @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive() and self._ready.is_set()
-
-    @property
-    def clients(self) -> int:
-        """Stream (``/events``) clients connected now."""
-        return len(self._clients)
-
-    @property
-    def connections(self) -> int:
-        return self._connections
-
-    def connections_from(self, address: str) -> int:
-        return self._per_address.get(address, 0)
 
     def start(self, timeout: float = 15.0) -> str:
         """Start listening; returns the URL. Raises :class:`PitServerError`."""
@@ -315,7 +302,7 @@ class PitServer:
                 self._start_error = exc
                 self._ready.set()
             else:
-                self.errors.append(repr(exc))
+                _log.debug("server: %r", exc)
         finally:
             self._pool.shutdown(wait=False, cancel_futures=True)
             with contextlib.suppress(Exception):
@@ -402,17 +389,13 @@ class PitServer:
             try:
                 now_version = await loop.run_in_executor(self._pool, self.source.version)
             except Exception as exc:  # noqa: BLE001 - keep serving the last state
-                self._error(exc)
+                _log.debug("source error: %r", exc)
                 continue
             tick = self._ticking and loop.time() - last_tick >= self.tick_s
             if now_version != version or tick:
                 version = now_version
                 last_tick = loop.time()
                 await self._read_source()
-
-    def _error(self, exc: BaseException) -> None:
-        _log.debug("source error: %r", exc)
-        self.errors = [*self.errors[-19:], repr(exc)]
 
     async def _read_source(self, force: bool = False) -> None:
         loop = asyncio.get_running_loop()
@@ -421,19 +404,19 @@ class PitServer:
         except Exception as exc:  # noqa: BLE001 - keep serving the last state
             if force:
                 raise
-            self._error(exc)
+            _log.debug("source error: %r", exc)
             return
         if live[1] != self._live:
             self._live = live[1]
             full, games = self._feed.changes(live[0])
             if full:
-                self._broadcast(b"live", live[1])
+                self._broadcast(b"live", [live[1]])
             elif games:
-                self._broadcast_many(b"game", games)
+                self._broadcast(b"game", games)
         if standings[1] != self._standings:
             self._standings = standings[1]
             if self._feed.standings_changed(standings[0]):
-                self._broadcast(b"standings", standings[1])
+                self._broadcast(b"standings", [standings[1]])
 
     def _read_both(self) -> tuple[tuple[dict[str, Any], bytes], tuple[dict[str, Any], bytes]]:
         live = self.source.live()
@@ -445,10 +428,7 @@ class PitServer:
         self._seq += 1
         return b"event: %s\nid: %d\ndata: %s\n\n" % (event, self._seq, data)
 
-    def _broadcast(self, event: bytes, data: bytes) -> None:
-        self._broadcast_many(event, [data])
-
-    def _broadcast_many(self, event: bytes, datas: list[bytes]) -> None:
+    def _broadcast(self, event: bytes, datas: list[bytes]) -> None:
         """One queued write per client however many games changed at once."""
         if not self._clients:
             return
@@ -468,7 +448,7 @@ class PitServer:
         except (ConnectionError, asyncio.CancelledError):
             raise
         except Exception as exc:  # noqa: BLE001 - never a traceback to a client
-            self._error(exc)
+            _log.debug("handler error: %r", exc)
             return web.Response(status=500, text="500 internal error\n")
 
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:

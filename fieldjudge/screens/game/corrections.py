@@ -1,7 +1,7 @@
 """Post-game inspection (18.02) and corrections (undo, void with a reason) of the game
-screen: an action group working on the screen through its ``GameHost`` interface. Both
-corrections are
-``void`` events: the log strikes the target through and the state is folded again."""
+screen: its keys' actions, mixed into :class:`~fieldjudge.screens.game.screen.GameScreen`.
+Both corrections are ``void`` events: the log strikes the target through and the state is
+folded again."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
-from fieldjudge.screens.game.host import GameHost
-from fieldjudge.screens.game.text import Namer, describe, event_line, event_no
+from fieldjudge.screens.game.widgets import with_targets
 from fieldjudge.screens.widgets.prompt import Choice
 from fieldjudge.services import Refused
+from fieldjudge.services.paintball.event_text import Namer, describe, event_line, event_no
 
 #: the longest reason of a void (it is printed in the protocol's log)
 REASON_MAX = 120
@@ -24,32 +24,27 @@ REASON_MAX = 120
 class CorrectionActions:
     """18.02 inspection, undo, void with a reason, the end of a game by the judge."""
 
-    def __init__(self, host: GameHost) -> None:
-        self.host = host
-
     # -- after the game ---------------------------------------------------------------------
-    def inspection(self) -> None:
-        st = self.host.session.state
+    def action_inspection(self) -> None:
+        st = self.session.state
         if st.phase != m.INSPECTION:
-            self.host.refuse(game_phase_refusal(st, ev.INSPECTION) or "18.02")
+            self.refuse(game_phase_refusal(st, ev.INSPECTION) or "18.02")
             return
-        if not isinstance(self.host.app.screen, InspectionDialog):
-            self.host.app.push_screen(InspectionDialog(self.host.session))
+        if not isinstance(self.app.screen, InspectionDialog):
+            self.app.push_screen(InspectionDialog(self.session))
 
-    def end_by_judge(self) -> None:
+    def action_end_by_judge(self) -> None:
         """End the game by the judge's decision (weather, injury, the field unusable): a
         ``game_end`` with the reason, flagged for the head judge; inspection follows."""
-        if self.host.phase_refused(ev.GAME_END):
+        if self.phase_refused(ev.GAME_END):
             return
 
         def done(values: dict[str, str] | None) -> None:
             if values is not None:  # the inspection (18.02) opens by itself after it
                 note = values["note"]
-                self.host.record(
-                    lambda: self.host.session.end_by_judge(note), _("Game ended by the judge")
-                )
+                self.record(lambda: self.session.end_by_judge(note), _("Game ended by the judge"))
 
-        self.host.app.push_screen(
+        self.app.push_screen(
             FormScreen(
                 _("End the game now?"),
                 [Field("note", _("Why (for the head judge)"))],
@@ -59,14 +54,14 @@ class CorrectionActions:
         )
 
     # -- corrections ----------------------------------------------------------------------
-    def undo(self) -> None:
+    def action_undo(self) -> None:
         """Say what the undo will void and wait for Enter (Esc keeps it)."""
-        target = self.host.session.last_undoable()
+        target = self.session.last_undoable()
         if target is None:
-            self.host.refuse(_("nothing to undo"))
+            self.refuse(_("nothing to undo"))
             return
-        namer = Namer(self.host.session.names, self.host.session.state)
-        self.host.prompt.ask_choice(
+        namer = Namer(self.session.names, self.session.state)
+        self.prompt.ask_choice(
             _("Undo")  # issue 25: named by its number, as the log lists it
             + f": {event_line(target, namer)}? "
             + _("Enter: undo · Esc: keep it"),
@@ -76,25 +71,25 @@ class CorrectionActions:
         )
 
     def _undo(self) -> None:
-        target = self.host.session.last_undoable()
+        target = self.session.last_undoable()
         try:
-            self.host.session.undo()
+            self.session.undo()
         except Refused as exc:
-            self.host.refuse(exc)
+            self.refuse(exc)
             return
-        namer = Namer(self.host.session.names, self.host.session.state)
-        self.host.notice_text = (
+        namer = Namer(self.session.names, self.session.state)
+        self.notice_text = (
             "↶ " + _("Undone") + f": {event_no(target.seq)} {describe(target, namer)}"
         )
-        self.host.refresh_all()
+        self.refresh_all()
 
-    def void(self) -> None:
+    def action_void(self) -> None:
         """``v`` then the event's number from the log (its «№»): taken at once when no longer
         number starts with the digits, else Enter; ↓ picks it from the whole log instead.
         A number that cannot be voided is refused in the prompt, which stays open."""
-        s = self.host.session
+        s = self.session
         if not s.events:
-            self.host.refuse(_("No events yet to void"))
+            self.refuse(_("No events yet to void"))
             return
 
         def check(number: int) -> str | None:
@@ -104,7 +99,7 @@ class CorrectionActions:
                 return s.humanize(exc)
             return None
 
-        self.host.prompt.ask_number(
+        self.prompt.ask_number(
             _("Void event #: its number from the log, Enter · ↓: the whole log"),
             self._numbered,
             numbers=[e.seq for e in s.events],
@@ -115,9 +110,9 @@ class CorrectionActions:
 
     def _numbered(self, number: int) -> None:
         try:
-            target = self.host.session.voidable(number)
+            target = self.session.voidable(number)
         except Refused as exc:  # the log changed since the check (a clock end)
-            self.host.refuse(exc)
+            self.refuse(exc)
             return
         self._ask_reason(target)
 
@@ -125,25 +120,18 @@ class CorrectionActions:
         """The old way: the whole log, newest first, ↑↓ and Enter."""
 
         def chosen(target_id: str | None) -> None:
-            s = self.host.session
+            s = self.session
             target = s.log.by_id(target_id) if target_id else None
             if target is not None:
                 self._numbered(target.seq)
 
-        self.host.app.push_screen(VoidDialog(self.host.session), chosen)
+        self.app.push_screen(VoidDialog(self.session), chosen)
 
     def _ask_reason(self, target: Event) -> None:
         """The reason, typed in the screen's prompt (no dialog to open and close: issue 24),
         which names the event: its number, time and line. Esc voids nothing."""
-        s = self.host.session
-        # the event and what the lines name (a void's target, a void of a void's target's
-        # target...): looked up, not a walk of the log
-        by_id, e = {target.id: target}, target
-        for _depth in range(3):
-            found = s.log.by_id(str(e.data.get("target"))) if e.type == VOID else None
-            if found is None:
-                break
-            by_id[found.id] = e = found
+        s = self.session
+        by_id = with_targets(s, [target])  # and what the lines name (a void's target...)
         back = by_id.get(str(target.data.get("target"))) if target.type == VOID else None
         namer = Namer(s.names, s.state)
         note = event_line(target, namer, by_id)
@@ -154,20 +142,20 @@ class CorrectionActions:
             try:
                 e = s.void(target.id, reason)
             except Refused as exc:
-                self.host.refuse(exc)
+                self.refuse(exc)
                 return
             by_id[e.id] = e
-            self.host.notice_text = "↶ " + describe(e, Namer(s.names, s.state), by_id)
-            self.host.refresh_all()
+            self.notice_text = "↶ " + describe(e, Namer(s.names, s.state), by_id)
+            self.refresh_all()
 
-        self.host.prompt.ask_text(
+        self.prompt.ask_text(
             _("Void event {event}? Give the reason").format(event=event_no(target.seq))
             + "\n"
             + note,
             void,
             validate=lambda v: None if v else _("A correction needs a reason"),
             limit=REASON_MAX,
-            cancelled=lambda: self.host.say(_("Nothing voided")),
+            cancelled=lambda: self.say(_("Nothing voided")),
             # before anything is typed a hint; the refusal only after an empty Enter
             hint=_("Type why: the reason is kept with the correction"),
         )

@@ -17,8 +17,8 @@ from fieldjudge.i18n import _
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
-from fieldjudge.screens.game.text import Namer, clock, describe
 from fieldjudge.services import Refused
+from fieldjudge.services.paintball.event_text import Namer, clock, describe
 from fieldjudge.services.paintball.game import GameSession
 
 

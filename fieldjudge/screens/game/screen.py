@@ -36,15 +36,7 @@ from fieldjudge.screens.dialogs.lineup import LineupScreen
 from fieldjudge.screens.game.checks import CheckActions
 from fieldjudge.screens.game.corrections import CorrectionActions
 from fieldjudge.screens.game.flags import FlagActions
-from fieldjudge.screens.game.text import (
-    PHASE_HINT,
-    PLAYING_ON_TEXT,
-    REASON_KEYS,
-    Namer,
-    clock,
-    describe,
-    reason_with_section,
-)
+from fieldjudge.screens.game.text import PHASE_HINT, PLAYING_ON_TEXT, REASON_KEYS
 from fieldjudge.screens.game.widgets import (
     ClockPanel,
     EventLogView,
@@ -57,10 +49,14 @@ from fieldjudge.screens.widgets.faults import fault_text, file_faults
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import Choice, PromptPanel, take_key
 from fieldjudge.services import Refused
+from fieldjudge.services.paintball.event_text import Namer, clock, describe, reason_with_section
 from fieldjudge.services.paintball.game import GameSession, SecondPlayerNeeded
 
 
-class GameScreen(JudgeScreen):
+class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
+    """The live game; the keys of checks (24-25), corrections (18.02, undo, void) and flags
+    (20-23) are mixed in from their modules."""
+
     SCREEN_TITLE = "Game"
     # the chrono styles too: the flag hang's chrono feed mounts in this screen
     CSS_PATH = ["game.tcss", "../chrono/chrono.tcss"]
@@ -82,19 +78,11 @@ class GameScreen(JudgeScreen):
     )
     BINDINGS = keymap.bindings("game")
 
-    def __init__(self, tournament: Any, game_id: str, session: GameSession | None = None):
+    def __init__(self, tournament: Any, game_id: str, judge: str) -> None:
         super().__init__()
-        try:
-            judge = str(getattr(self.app, "judge", "") or "")
-        except Exception:  # noqa: BLE001 - built outside a running app
-            judge = ""
-        self.session = session or GameSession(tournament, game_id, judge=judge)
+        self.session = GameSession(tournament, game_id, judge=judge)
         self._last_phase = self.session.state.phase
         self.notice_text = ""
-        # the action groups, each given this screen through the GameHost interface
-        self.checks = CheckActions(self)
-        self.corrections = CorrectionActions(self)
-        self.flags = FlagActions(self)
         self._notice_lines = 0
         self._after_name: str | None = None  # the action the judge's name prompt held back
 
@@ -112,15 +100,15 @@ class GameScreen(JudgeScreen):
         yield PromptPanel()
         yield Static(f"{title} · {s.team_name(a)} — {s.team_name(b)}", id="game-title")
         yield Horizontal(
-            TeamHeader("a", a, s.team_name(a)),
+            TeamHeader("a", s.team_name(a)),
             ClockPanel(id="clock-panel"),
-            TeamHeader("b", b, s.team_name(b)),
+            TeamHeader("b", s.team_name(b)),
             id="scoreboard",
         )
         yield FlagsBar(s.teams)
         yield Horizontal(
-            RosterPanel("a", a, s.state.team_players(a)),
-            RosterPanel("b", b, s.state.team_players(b)),
+            RosterPanel("a", s.state.team_players(a)),
+            RosterPanel("b", s.state.team_players(b)),
             id="rosters",
         )
         yield Static("", id="notice")
@@ -235,7 +223,7 @@ class GameScreen(JudgeScreen):
     def _show_notice(self) -> None:
         bar = self.query_one("#notice", Static)
         text = self.notice_text or _(PHASE_HINT.get(self.session.state.phase, ""))
-        only = self.session.only_team_in_play
+        only = self.session.state.only_team_in_play  # 23.03
         if only is not None and not self.notice_text.startswith("⚠"):
             # 23.03: a team with nobody left does not end the game; say who may still win
             note = self.session.humanize(rule("only_team_in_play", team=Team(only)))
@@ -550,50 +538,6 @@ class GameScreen(JudgeScreen):
                 lambda n: self.session.note_old_paint.check(team, n, "-"),
             ),
         )
-
-    # -- the action groups' keys --------------------------------------------------------
-    def action_paint_check(self) -> None:
-        self.checks.paint_check()
-
-    def action_neutral(self) -> None:
-        self.checks.neutral()
-
-    def action_capture(self) -> None:
-        self.flags.capture()
-
-    def action_handover(self) -> None:
-        self.flags.handover()
-
-    def action_flag_hang(self) -> None:
-        self.flags.flag_hang()
-
-    def action_chrono(self) -> None:
-        self.flags.chrono()
-
-    def action_inspection(self) -> None:
-        self.corrections.inspection()
-
-    def action_undo(self) -> None:
-        self.corrections.undo()
-
-    def action_void(self) -> None:
-        self.corrections.void()
-
-    def action_end_by_judge(self) -> None:
-        self.corrections.end_by_judge()
-
-    def hang_verdict(self, initial_fps: float | None = None) -> None:
-        """23.01: the verdict of a pending flag hang (the chrono screens call it)."""
-        self.flags.hang_verdict(initial_fps)
-
-    @property
-    def hang_prompt_open(self) -> bool:
-        """Whether the flag hang's fps prompt is open (the chrono feed stays while it is)."""
-        return self.flags.prompt_open
-
-    def fill_hang_fps(self, fps: float, source: str = "device") -> bool:
-        """Hook for the chrono screens: a device reading into the hang's fps prompt."""
-        return self.flags.fill_hang_fps(fps, source)
 
     def action_back(self) -> None:
         self.app.pop_screen()

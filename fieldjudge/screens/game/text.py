@@ -8,25 +8,7 @@ from __future__ import annotations
 from fieldjudge.i18n import _
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.reasons import DIRECT_REASONS
-from fieldjudge.services.paintball.event_text import (  # noqa: F401 - the game screen's words
-    INSPECTION_TEXT,
-    MARKER_RESULT_TEXT,
-    NO_SHOW_REASON_TEXT,
-    OUTCOME_NAMES,
-    OUTCOME_TEXT,
-    Namer,
-    clock,
-    describe,
-    event_line,
-    event_no,
-    fps_text,
-    hang_verdict_text,
-    protocol_event_text,
-    reason_label,
-    reason_with_section,
-    void_parts,
-    void_text,
-)
+from fieldjudge.services.paintball.event_text import INSPECTION_TEXT, Namer, clock, reason_label
 
 # One key per reason in the elimination menu (Enter = hit, the common case).
 REASON_KEYS: tuple[tuple[str, str], ...] = (

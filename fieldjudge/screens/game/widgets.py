@@ -18,17 +18,8 @@ from fieldjudge.i18n import _, current_language
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.timefmt import format_time_left
-from fieldjudge.screens.game.text import (
-    END_TEXT,
-    PHASE_TEXT,
-    Namer,
-    clock,
-    describe,
-    event_no,
-    flag_text,
-    player_status,
-    void_parts,
-)
+from fieldjudge.screens.game.text import END_TEXT, PHASE_TEXT, flag_text, player_status
+from fieldjudge.services.paintball.event_text import Namer, clock, describe, event_no, void_parts
 from fieldjudge.services.paintball.game import GameSession
 
 NAME_WIDTH = 20  # the roster's name column: "shirt name" and one space before the status
@@ -38,9 +29,8 @@ LOG_LINES = 60  # newest first, before the log has a size; then the lines that f
 class TeamHeader(Vertical):
     """A team's name and, in large digits, how many of its players are alive."""
 
-    def __init__(self, side: str, team: str, name: str) -> None:
+    def __init__(self, side: str, name: str) -> None:
         super().__init__(id=f"team-head-{side}", classes="team-head")
-        self.team = team
         self.team_name = name
         self.side = side
         self._alive: int | None = None
@@ -107,10 +97,6 @@ class PlayerRow(Widget):
         self.player_name = name
         self._shown: tuple[str, str] = ("", "in-play")
 
-    @property
-    def status_text(self) -> str:
-        return self._shown[0]
-
     def show(self, p: m.PlayerState) -> None:
         shown = player_status(p)
         if shown == self._shown:
@@ -138,9 +124,8 @@ class PlayerRow(Widget):
 
 
 class RosterPanel(Vertical):
-    def __init__(self, side: str, team: str, players: list[m.PlayerState]) -> None:
+    def __init__(self, side: str, players: list[m.PlayerState]) -> None:
         super().__init__(id=f"roster-{side}", classes="roster")
-        self.team = team
         self.players = players
 
     def compose(self) -> ComposeResult:
@@ -224,7 +209,7 @@ class EventLogView(Widget):
                 row = kept[1]
             else:
                 if by_id is None and (e.type == VOID or void is not None):
-                    by_id = _with_targets(session, shown)  # a void's line names its target
+                    by_id = with_targets(session, shown)  # a void's line names its target
                 row = _log_line(session, namer, e, void, note, width, by_id or {})
             lines[e.id] = (key, row)
             rows.append(row)
@@ -263,7 +248,7 @@ class EventLogView(Widget):
 _EMPTY = Text()
 
 
-def _with_targets(session: GameSession, shown: list[Event]) -> dict[str, Event]:
+def with_targets(session: GameSession, shown: list[Event]) -> dict[str, Event]:
     """The events in view by id, and the targets their voids name (a void's line names
     its target, a void of a void its target's target), looked up in the log only when
     they are out of view."""

@@ -16,10 +16,10 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values, head_judge_form
-from fieldjudge.screens.game.text import Namer, clock, describe
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import DamagedFile, StoreError
+from fieldjudge.services.paintball.event_text import Namer, clock, describe
 from fieldjudge.services.sync import merge
 from fieldjudge.services.sync.merge_view import ConflictView, all_conflicts
 from fieldjudge.services.sync.tournament_conflicts import (

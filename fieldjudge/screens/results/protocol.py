@@ -27,10 +27,10 @@ from fieldjudge.screens.dialogs.forms import (
     head_judge_form,
     typed,
 )
-from fieldjudge.screens.game.text import Namer, describe, event_no, reason_label
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import StoreError
 from fieldjudge.services.paintball import results, standings
+from fieldjudge.services.paintball.event_text import Namer, describe, event_no, reason_label
 from fieldjudge.services.paintball.protocol import GameProtocol
 from fieldjudge.services.paintball.protocol_doc import (
     CAUSE_TEXT,

@@ -48,7 +48,6 @@ from fieldjudge.rules.paintball.checks import refusal as engine_refusal
 from fieldjudge.rules.paintball.chrono import ChronoVerdict, chrono_verdict
 from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at
 from fieldjudge.rules.paintball.model import END_JUDGE, FINAL, GameState
-from fieldjudge.rules.paintball.setup import GameSetup
 from fieldjudge.rules.paintball.setup import needs_second_player as penalty_needs_second
 from fieldjudge.services.paintball.lineup import (
     LineupChoice,
@@ -61,7 +60,7 @@ from fieldjudge.services.paintball.marker_check import take_into_game
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust import authority
-from fieldjudge.store import EventLog, Refused
+from fieldjudge.store import Refused
 
 UNDO_REASON = "undo"
 
@@ -148,14 +147,6 @@ class MonotonicClock:
         return self._wall0 + timedelta(seconds=self._monotonic() - self._mono0)
 
 
-def game_setup(
-    tournament: TournamentService, game_id: str, log: EventLog | None = None
-) -> GameSetup:
-    """The engine's setup of a scheduled game: rosters and settings from the tournament,
-    the players disqualified in earlier games (20.05); the same as the protocol's."""
-    return setup_for(tournament, game_id, log)
-
-
 class GameSession:
     """The live state of one game and the only way the UI changes it."""
 
@@ -173,7 +164,9 @@ class GameSession:
         self.judge = judge
         self.log = tournament.game_log(game_id)  # may raise DamagedFile
         take_into_game(tournament, game_id, judge)  # 19: checks made on the chrono laptop
-        self.setup = game_setup(tournament, game_id, self.log)
+        # rosters, settings and the players disqualified in earlier games (20.05), as the
+        # protocol's
+        self.setup = setup_for(tournament, game_id, self.log)
         self.names: dict[str, str] = tournament.team_names()
         self.game: dict[str, Any] = tournament.game(game_id) or {}
         # the fold of the log, kept current; a void refolds from a checkpoint
@@ -212,12 +205,9 @@ class GameSession:
             return evs[number - 1]
         return next((e for e in evs if e.seq == number), None)
 
-    def now_wall(self) -> datetime:
-        return self.clock.now()
-
     def now_ms(self) -> int:
         """Elapsed game time now (0 before the start, frozen while stopped)."""
-        return elapsed_at(self.state.clock, self.now_wall())
+        return elapsed_at(self.state.clock, self.clock.now())
 
     def remaining_ms(self) -> int:
         return self.state.clock.length_ms - self.now_ms()
@@ -239,7 +229,7 @@ class GameSession:
             return self.state.clock.length_ms
         if not self.state.clock.started:
             return None
-        return elapsed_at(self.state.clock, self.now_wall() if now is None else now)
+        return elapsed_at(self.state.clock, self.clock.now() if now is None else now)
 
     def refusal(self, etype: str, data: Mapping[str, Any] | None = None) -> str | None:
         """Why ``etype`` with ``data`` cannot be logged now (citing the section), or None."""
@@ -259,7 +249,7 @@ class GameSession:
         clock is read once: the event's wall time and game clock are the same moment,
         the one the rules were asked at."""
         data = dict(data or {})
-        now = self.now_wall()
+        now = self.clock.now()
         stamp = self.stamp(etype, data, now)
         why = self._refusal(etype, data, stamp)  # the rules engine, asked once per event
         if not why and etype == ev.CLOCK_START:
@@ -359,11 +349,6 @@ class GameSession:
         etype = ev.PAINT_CHECK_START if kind == "paint" else ev.NEUTRAL_START
         return [self.humanize(n) for n in engine_advisories(self.state, etype, _ref(team, number))]
 
-    @property
-    def only_team_in_play(self) -> str | None:
-        """23.03: the team still in play while the other has nobody left (or None)."""
-        return self.state.only_team_in_play
-
     @Intent
     def eliminate_both(self, a_number: int, b_number: int) -> Entry:
         """26: two opponents hit at once, both out in one entry."""
@@ -375,25 +360,19 @@ class GameSession:
         return penalty_needs_second(self.setup.settings, reason)
 
     @Intent
-    def start_paint_check(self, team: str, number: int) -> Entry:
-        return ev.PAINT_CHECK_START, _ref(team, number)
+    def start_check(self, kind: str, team: str, number: int) -> Entry:
+        """24: a paint check of the player (``kind`` "paint"); 25: he is neutral (else)."""
+        return (ev.PAINT_CHECK_START if kind == "paint" else ev.NEUTRAL_START), _ref(team, number)
 
     @Intent
-    def start_neutral(self, team: str, number: int) -> Entry:
-        return ev.NEUTRAL_START, _ref(team, number)
-
-    @Intent
-    def end_check(self, team: str, number: int, outcome: str) -> Entry:
-        """The outcome of the player's open paint or neutral check (24, 25)."""
+    def end_check(self, team: str, number: int, outcome: str, kind: str | None = None) -> Entry:
+        """The outcome of the player's paint or neutral check (24, 25): ``kind``, else the
+        one he has open."""
         p = self.state.player(team, number)
-        kind = p.check.kind if p is not None and p.check is not None else "paint"
+        if kind is None:
+            kind = p.check.kind if p is not None and p.check is not None else "paint"
         etype = ev.PAINT_CHECK_END if kind == "paint" else ev.NEUTRAL_END
         return etype, {**_ref(team, number), "outcome": outcome}
-
-    @Intent
-    def end_neutral(self, team: str, number: int, outcome: str) -> Entry:
-        """25: the outcome of a neutral player's check."""
-        return ev.NEUTRAL_END, {**_ref(team, number), "outcome": outcome}
 
     @Intent
     def capture_flag(self, team: str, number: int) -> Entry:
@@ -511,7 +490,7 @@ class GameSession:
             raise Refused(why)
         if not reason.strip():
             raise Refused(_("a correction needs a reason"))
-        now = self.now_wall()  # read once: the void's wall time and game clock agree
+        now = self.clock.now()  # read once: the void's wall time and game clock agree
         stamp = elapsed_at(self.state.clock, now) if self.state.clock.started else None
         event = self.tournament.append_game_event(
             self.game_id,
@@ -546,7 +525,7 @@ class GameSession:
     def tick(self) -> Event | None:
         """End the game when the running clock shows 0:00 (appends ``game_end`` by the
         clock at the game length). Returns the event or None."""
-        if not clock_run_out(self.state, self.now_wall()):
+        if not clock_run_out(self.state, self.clock.now()):
             return None
         return self.append(ev.GAME_END, {"reason": "clock"})
 
@@ -556,7 +535,7 @@ class GameSession:
         event = self.tournament.append_game_event(
             self.game_id, etype, data, judge=self.judge, game_clock_ms=stamp, wall_time=now
         )
-        self._advance(event)
+        self._refold()
         if self.state.phase == FINAL and not was_final:
             if etype != ev.GAME_END:  # a game_end event is anchored by the writer itself
                 self.tournament.record_step(self.game_id, "game_end")
@@ -569,10 +548,6 @@ class GameSession:
             self.tournament.backup_game(self.game_id)
         except OSError as exc:  # the event is safe on disk; only the extra copy failed
             self.backup_error = str(exc)
-
-    def _advance(self, event: Event) -> None:
-        """The state after ``event``, just appended (see :meth:`_refold`)."""
-        self._refold()
 
     def _refold(self) -> None:
         """The state of the log as it is now: moved on by the new events, or after a void
@@ -594,5 +569,4 @@ __all__ = [
     "GameSession",
     "MonotonicClock",
     "UNDO_REASON",
-    "game_setup",
 ]
