@@ -103,7 +103,7 @@ def measure(n: int, root: Path, samples: int) -> dict:
         k = state["i"]
         t0 = time.perf_counter()
         if state["open"] is None:
-            session.start_paint_check(b, numbers[k % len(numbers)])
+            session.start_check("paint", b, numbers[k % len(numbers)])
             state["open"] = numbers[k % len(numbers)]
         else:
             session.end_check(b, state["open"], "in_play")

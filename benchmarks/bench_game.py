@@ -198,10 +198,10 @@ def prepare(root: Path, events: int) -> None:
     checks = events - 3
     for i in range(checks // 2):
         n = others[i % len(others)]
-        session.start_paint_check(b, n)
+        session.start_check("paint", b, n)
         session.end_check(b, n, "in_play")
     if checks % 2:
-        session.start_paint_check(b, others[0])
+        session.start_check("paint", b, others[0])
     session.stop_time()
     t.close()
 
