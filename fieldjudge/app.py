@@ -110,7 +110,6 @@ class FieldJudgeApp(App[None]):
         data_dir: Path,
         tournament_folder: Path | None = None,
         judge: str = "",
-        monotonic: Callable[[], float] = time.monotonic,
         chrono: ChronoSession | None = None,
         laptop: LaptopSettings | None = None,
         pit_port: int | None = None,
@@ -129,7 +128,6 @@ class FieldJudgeApp(App[None]):
         # on it, focused, when that screen closes (issue 25, item 8)
         self.game_left: str | None = None
         self.tournament: TournamentService | None = None
-        self.monotonic = monotonic  # kept for the screens' timers
         self.wall = wall  # the clock of the head judge's secret attempts (logged, rate-limited)
         self._chrono = chrono  # the chronograph chosen in this run (made on first use)
         self.chrono_feeds: list[Any] = []  # chrono feeds on screen, newest last
@@ -329,7 +327,6 @@ class FieldJudgeApp(App[None]):
             t = open_tournament(
                 folder,
                 startup_backup=False,
-                monotonic=self.monotonic,
                 wall=self.wall,
                 on_written=self._rescan.written,
             )
@@ -517,10 +514,9 @@ def make_app(
     tournament_folder: Path | None = None,
     lang: str | None = None,
     judge: str = "",
-    monotonic: Callable[[], float] = time.monotonic,
     **kwargs: Any,
 ) -> FieldJudgeApp:
     """The one factory the CLI and the tests use (``wall=``: the clock of the head judge's
     secret attempts)."""
     i18n.set_language(lang)
-    return FieldJudgeApp(Path(data_dir), tournament_folder, judge, monotonic, **kwargs)
+    return FieldJudgeApp(Path(data_dir), tournament_folder, judge, **kwargs)

@@ -28,6 +28,8 @@ KINDS = (b"a", b"c", b"b", b"r")
 
 
 def main(folder: str, game_id: str, start: int) -> None:
+    from fakes import compact_log
+
     from fieldjudge.store import Tournament, WriteKey
 
     key = WriteKey()  # the store's own test: it holds the write key the services would
@@ -39,7 +41,7 @@ def main(folder: str, game_id: str, start: int) -> None:
         ev = log.append("hit", {"team": "A", "number": i % 99, "pad": "ж" * (i % 50)}, key=key)
         print(f"E {ev.id}", flush=True)
         if i % 4 == 0:
-            log.compact()
+            compact_log(log)
         if i % 5 == 0:
             t.backup_game(game_id)
         if i % 3 == 0:

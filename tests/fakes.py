@@ -118,3 +118,10 @@ def start_reader(reader: Any) -> threading.Thread:
 def verify_folder(folder: Any) -> dict[str, list[str]]:
     """{relative path: faults} of ``fieldjudge verify`` for every file (empty: fine)."""
     return {rel: rep.faults for rel, rep in verify_report(folder).items()}
+
+
+def compact_log(log: Any) -> None:
+    """Rewrite an event log's file without its dead records (atomically), as its storage
+    does by itself once they outnumber the live ones. The app never asks for it: an event
+    log has one dead record (the previous head) per live event."""
+    log._storage.compact()

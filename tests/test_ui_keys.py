@@ -239,7 +239,7 @@ async def test_the_key_that_closes_the_inspection_does_not_open_the_chrono(
 
 @pytest.mark.parametrize("closing", ["escape", "enter"])
 async def test_escape_and_enter_are_never_swallowed(demo_folder: Path, closing: str) -> None:
-    app = make_app(demo_folder.parent, demo_folder, lang="en", monotonic=lambda: 5.0)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
         await pilot.press("j")
@@ -276,7 +276,7 @@ async def test_no_key_waits_after_escape_leaves_a_screen(demo_folder: Path, monk
     from fieldjudge.screens.results.protocol import ProtocolScreen
 
     fake_clock(monkeypatch)
-    app = make_app(demo_folder.parent, demo_folder, lang="en", monotonic=lambda: 5.0)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
         typed_fast(app, "down", "down", "down", "down", "g", "escape", "p")

@@ -55,7 +55,8 @@ def start_on_free_port(source: PitView, host: str, port: int) -> tuple[PitServer
     naming the port taken when it moved, else ""). Why not, in the UI language, as a
     ``click.ClickException``."""
     last = port if port == 0 else port + PORTS_TRIED
-    for candidate in range(port, last + 1):
+    candidate = port
+    while True:
         server = PitServer(source, host, candidate)
         try:
             url = server.start()
@@ -63,7 +64,8 @@ def start_on_free_port(source: PitView, host: str, port: int) -> tuple[PitServer
             cause = exc.__cause__
             code = cause.errno if isinstance(cause, OSError) else None
             if code == errno.EADDRINUSE and candidate < last:
-                continue  # taken: the next one
+                candidate += 1  # taken: the next one
+                continue
             if code == errno.EADDRINUSE:
                 why = _("ports {first}-{last} are all busy").format(first=port, last=last)
             elif code == errno.EACCES:
@@ -83,7 +85,6 @@ def start_on_free_port(source: PitView, host: str, port: int) -> tuple[PitServer
             else ""
         )
         return server, url, moved
-    raise click.ClickException(_("the server did not start in time"))  # never: it returns
 
 
 def _set_when_read_to_end(closed: threading.Event) -> None:

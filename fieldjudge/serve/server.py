@@ -316,8 +316,8 @@ class PitServer:
         app.router.add_get("/", self._index)
         app.router.add_get("/pit.css", self._asset)
         app.router.add_get("/pit.js", self._asset)
-        app.router.add_get("/api/live", self._api_live)
-        app.router.add_get("/api/standings", self._api_standings)
+        app.router.add_get("/api/live", self._api)
+        app.router.add_get("/api/standings", self._api)
         app.router.add_get("/events", self._events)
         app.on_response_prepare.append(self._headers)
         runner = web.AppRunner(
@@ -466,11 +466,9 @@ class PitServer:
         body, ctype = self._assets[request.path]  # the router only lets the two names in
         return web.Response(body=body, content_type=ctype, charset="utf-8")
 
-    async def _api_live(self, request: web.Request) -> web.Response:
-        return web.Response(body=self._live, content_type="application/json", charset="utf-8")
-
-    async def _api_standings(self, request: web.Request) -> web.Response:
-        return web.Response(body=self._standings, content_type="application/json", charset="utf-8")
+    async def _api(self, request: web.Request) -> web.Response:
+        body = self._live if request.path == "/api/live" else self._standings
+        return web.Response(body=body, content_type="application/json", charset="utf-8")
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         resp = web.StreamResponse(

@@ -31,7 +31,6 @@ def open_tournament(
     *,
     lock: bool = True,
     startup_backup: bool = True,
-    monotonic: Callable[[], float] = time.monotonic,
     wall: Callable[[], float] = time.time,
     laptop_id: str | None = None,
     config_dir: Path | None = None,
@@ -52,7 +51,6 @@ def open_tournament(
         key,
         keys,
         config_dir,
-        monotonic,
         wall,
         stignore=lock,  # opened for writing
         laptop_id=laptop_id,
@@ -81,7 +79,6 @@ def _service(
     key: WriteKey,
     keys: LaptopKeys,
     config_dir: Path | None,
-    monotonic: Callable[[], float],
     wall: Callable[[], float],
     stignore: bool,
     **options: Any,
@@ -116,7 +113,6 @@ def create_tournament(
     settings: dict[str, Any] | None = None,
     division: str = "",
     lock: bool = True,
-    monotonic: Callable[[], float] = time.monotonic,
     wall: Callable[[], float] = time.time,
     kdf: ScryptParams = DEFAULT_PARAMS,
     config_dir: Path | None = None,
@@ -150,9 +146,7 @@ def create_tournament(
             else lambda data: sign_ahead(Path(folder), unlocked, keys.laptop_id, data)
         ),
     )
-    t = _service(
-        store, key, keys, config_dir, monotonic, wall, stignore=True, head_judge_key=unlocked
-    )
+    t = _service(store, key, keys, config_dir, wall, stignore=True, head_judge_key=unlocked)
     # this laptop alone writes tournament.json from now on (issue 22), signed from the start
     t.update_meta(head_laptop=keys.laptop_id)
     return t

@@ -46,9 +46,10 @@ from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.rules.paintball.scoring import TALLY
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.disqualified import CarriedOver
-from fieldjudge.services.pitwords import conflict_texts, event_texts, hangs_judged
+from fieldjudge.services.pitwords import conflict_texts, event_texts, hangs_judged, player_ref
 from fieldjudge.services.trust.checks import Verifier, file_key
 from fieldjudge.store import DamagedFile, TournamentFiles, anchors
+from fieldjudge.store.eventlog import utc_now
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.tournament import TOURNAMENT_FILE, snapshot_tournament
 
@@ -80,10 +81,6 @@ PROVISIONAL_PHASES = (pr.SUBMITTED, "no_show")
 
 FileKey = tuple[int, int] | None
 Head = tuple[int, str] | None
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def _iso(dt: datetime) -> str:
@@ -324,13 +321,12 @@ class PitView:
         if f.location == m.CARRIED and st.pending_hang is not None:
             state = HANG_CHECK
         carrier = None
-        if f.carrier is not None:
-            p = st.players.get(f.carrier)
-            carrier = {"team": f.carrier[0], "number": f.carrier[1], "name": p.name if p else ""}
+        if f.carrier is not None and f.location in (m.CARRIED, m.HUNG):
+            carrier = player_ref(st, *f.carrier)
         return {
             "owner": owner,
             "state": state,
-            "carrier": carrier if f.location in (m.CARRIED, m.HUNG) else None,
+            "carrier": carrier,
             "spare": f.spares_hung > 0,
         }
 
@@ -345,15 +341,7 @@ class PitView:
             refs = [r for r in (d.get("players") or []) if isinstance(r, dict)]
             if not refs and "number" in d:
                 refs = [{"team": d.get("team"), "number": d.get("number")}]
-            players = []
-            for r in refs:
-                try:
-                    p = st.player(str(r.get("team")), int(r.get("number", "")))
-                except (TypeError, ValueError):
-                    p = None
-                players.append(
-                    {"team": r.get("team"), "number": r.get("number"), "name": p.name if p else ""}
-                )
+            players = [player_ref(st, r.get("team"), r.get("number")) for r in refs]
             reason = d.get("reason") if e.type == "elimination" else None
             rs = ALL_REASONS.get(str(reason)) if reason else None
             out.append(

@@ -84,7 +84,8 @@ def _caused(st: m.GameState, e: Event, named: set[tuple[Any, Any]]) -> list[m.Pl
     ]
 
 
-def _player(st: m.GameState, team: Any, number: Any) -> dict[str, Any]:
+def player_ref(st: m.GameState, team: Any, number: Any) -> dict[str, Any]:
+    """A player as the pit names him (``name`` "" when the game has no such player)."""
     try:
         p = st.player(str(team), int(number))
     except (TypeError, ValueError):
@@ -106,11 +107,11 @@ def event_line(
     d = e.data if isinstance(e.data, dict) else {}
     text = cat.gettext(EVENT_WORDS.get(e.type, "other event"))
     if hang is not None and not players:  # the verdict names the carrier who hung it
-        players = [_player(st, hang.team, hang.number)]
+        players = [player_ref(st, hang.team, hang.number)]
     who = ", ".join(player_words(p, names) for p in players)
     if e.type == "flag_handover":  # 22.03: from one player to another of his team
-        giver = _player(st, d.get("team"), d.get("from_number"))
-        taker = _player(st, d.get("team"), d.get("to_number"))
+        giver = player_ref(st, d.get("team"), d.get("from_number"))
+        taker = player_ref(st, d.get("team"), d.get("to_number"))
         who = f"{player_words(giver, names)} → {player_words(taker, names)}"
     if who:
         text += ": " + who

@@ -309,10 +309,5 @@ class EventLog:
         old.close()
         return True
 
-    def compact(self) -> None:
-        """Rewrite the file without dead records (atomically). Appends never need it: an
-        event log has one dead record (the previous head) per live event."""
-        self._storage.compact()
-
     def close(self) -> None:
         self._db.close()

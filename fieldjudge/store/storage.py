@@ -377,14 +377,6 @@ class LineStorage(Storage):
         cache[table] = {}
         self._lent[table] = docs
 
-    @property
-    def records(self) -> int:
-        return self._records
-
-    @property
-    def live(self) -> int:
-        return self._live
-
     # -- writing -------------------------------------------------------------------------
     def create_file(self, data: lines.Data, schema: int) -> None:
         """Write a new file holding ``data`` (atomically, fsync'd)."""

@@ -48,12 +48,7 @@ def open_quidditch(app) -> None:
                 return
         else:
             try:
-                t = create_tournament(
-                    folder,
-                    name=_("Quidditch matches"),
-                    day=date.today(),
-                    monotonic=app.monotonic,
-                )
+                t = create_tournament(folder, name=_("Quidditch matches"), day=date.today())
             except (FileExistsError, FolderLocked, DamagedFile, OSError) as exc:
                 app.push_screen(MessageScreen(_("Cannot create the folder"), rule_text(exc)))
                 return

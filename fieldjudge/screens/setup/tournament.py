@@ -69,7 +69,7 @@ def validate_tournament(v: Values) -> str | None:
     return parse_check(settings_from_form)(v)
 
 
-def create_from_values(data_dir, v: Values, monotonic) -> TournamentService:
+def create_from_values(data_dir, v: Values) -> TournamentService:
     base = slugify(v["name"])
     folder = data_dir / base
     n = 2
@@ -85,7 +85,6 @@ def create_from_values(data_dir, v: Values, monotonic) -> TournamentService:
         head_judge_secret=v["pin"],
         division=v["division"],
         settings=settings_from_form(v),
-        monotonic=monotonic,
     )
 
 
@@ -95,7 +94,7 @@ def create_tournament_flow(app) -> None:
             return
         try:
             app.close_tournament()
-            t = create_from_values(app.data_dir, values, app.monotonic)
+            t = create_from_values(app.data_dir, values)
         except (OSError, Refused) as exc:
             app.notify(str(exc), severity="error")
             return
