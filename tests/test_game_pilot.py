@@ -313,3 +313,27 @@ async def test_25_9_reason_keys_name_the_russian_letter_that_works_too(
         await keys(pilot, "b", "7", "7")
         await wait_for(pilot, lambda: "[o] " in screen_text(app), "the reasons in English")
         assert "[o/" not in screen_text(app)
+
+
+async def test_a_closing_copy_that_fails_is_said_and_the_game_is_kept(
+    demo_folder: Path, gid, clock, monkeypatch
+):
+    """DESIGN.md: a closed game's file is copied; a copy that fails (a full disk) is said on
+    the game screen, in the judge's words, and the game itself stays saved."""
+    import errno
+
+    from fieldjudge.services.tournament import TournamentService
+
+    def full_disk(self, game_id):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(TournamentService, "backup_game", full_disk)
+    async with game_screen(demo_folder, gid) as (app, pilot, screen):
+        await keys(pilot, "space")
+        clock.advance(420_000)  # 7:00 ran out
+        await wait_for(pilot, lambda: screen.session.state.ended, "the clock to end the game")
+        await inspect_all(app, pilot, screen)
+        assert "copy of the game file was not written" in screen.notice_text
+        assert "ENOSPC" in screen.notice_text
+        before = state_key(screen.session)
+    assert await reopened_state(demo_folder, gid) == before

@@ -21,7 +21,7 @@ from textual.css.query import NoMatches
 from textual.events import Key
 from textual.widgets import Static
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.messages import Team, joined, rule
 from fieldjudge.rules.paintball import events as ev
@@ -215,6 +215,11 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         self.query_one(FlagsBar).show(st, namer)
         self.query_one(ClockPanel).show(s)
         self.query_one(EventLogView).show(s, namer)
+        if (why := s.take_backup_error()) is not None:  # the closed game's copy (DESIGN.md)
+            self.notice_text = "⚠ " + _(
+                "The closing copy of the game file was not written ({why}); the game itself "
+                "is saved"
+            ).format(why=rule_text(why))
         self._show_notice()
         if st.phase == m.INSPECTION and self._last_phase not in (m.INSPECTION, m.FINAL):
             self.call_after_refresh(self.action_inspection)

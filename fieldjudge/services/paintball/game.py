@@ -40,6 +40,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, Protocol
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import Phrase, Team, rule
+from fieldjudge.rules.os_errors import os_error_of
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checkpoints import LiveFold
@@ -159,7 +160,7 @@ class GameSession:
     ) -> None:
         self.tournament = tournament
         self.game_id = game_id
-        self.backup_error: str | None = None
+        self.backup_error: Phrase | None = None
         self.clock: Clock = clock or MonotonicClock()
         self.judge = judge
         self.log = tournament.game_log(game_id)  # may raise DamagedFile
@@ -547,7 +548,12 @@ class GameSession:
         try:
             self.tournament.backup_game(self.game_id)
         except OSError as exc:  # the event is safe on disk; only the extra copy failed
-            self.backup_error = str(exc)
+            self.backup_error = os_error_of(exc)
+
+    def take_backup_error(self) -> Phrase | None:
+        """Why the closing copy of the game file failed, once: the screen says it."""
+        why, self.backup_error = self.backup_error, None
+        return why
 
     def _refold(self) -> None:
         """The state of the log as it is now: moved on by the new events, or after a void
