@@ -31,7 +31,7 @@ from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.keymap import all_binding_ids
 from fieldjudge.screens.keys import binding_for
-from fieldjudge.screens.palette import JudgeCommands, JudgePalette, iter_commands
+from fieldjudge.screens.palette import JudgeCommands, iter_commands
 from fieldjudge.serve.addresses import DEFAULT_PORT, LAN_HOST
 from fieldjudge.serve.process import PitNotStarted, PitProcess
 from fieldjudge.services import (
@@ -478,9 +478,10 @@ class FieldJudgeApp(App[None]):
             await self.run_action(active.binding.action, active.node)
 
     def action_command_palette(self) -> None:
-        """Ctrl+P: the actions of this screen, in the UI language."""
+        """Ctrl+P: the actions of this screen (``COMMANDS`` is :class:`JudgeCommands`), with
+        the placeholder in the UI language."""
         if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(JudgePalette(placeholder=_("Search for commands…")))
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…")))
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names as printed on a keyboard, in the UI language (Esc, Пробел, Enter)."""

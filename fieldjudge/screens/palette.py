@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.app import App
 from textual.binding import ActiveBinding, Binding
-from textual.command import CommandPalette, Hit, Hits
+from textual.command import Hit, Hits
 from textual.screen import Screen
 from textual.system_commands import SystemCommandsProvider
 
@@ -92,8 +92,3 @@ class JudgeCommands(SystemCommandsProvider):
 
 def _nothing() -> None:
     """The command of the "no matches" line: nothing to run."""
-
-
-class JudgePalette(CommandPalette):
-    """Textual's palette with the placeholder in the UI language (``App.COMMANDS`` is
-    :class:`JudgeCommands`)."""
