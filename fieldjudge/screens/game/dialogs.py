@@ -97,9 +97,6 @@ class InspectionDialog(JudgeModal[None]):
         if not self.session.state.to_inspect():
             self.dismiss(None)
 
-    def action_close(self) -> None:
-        self.dismiss(None)
-
 
 class VoidDialog(JudgeModal[str | None]):
     """Pick an event of the log (newest first) to void; returns its id."""
@@ -135,6 +132,3 @@ class VoidDialog(JudgeModal[str | None]):
     @on(OptionList.OptionSelected, "#void-list")
     def chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
