@@ -223,8 +223,7 @@ class InGameChronoScreen(JudgeScreen):
 
     def action_record(self) -> None:
         if self.result_event is not None:  # recorded: close the 20.06 box, then the screen
-            if not self._close_shown_reading():
-                self.dismiss(self.result_event)
+            self.action_back()
             return
         r = self.readings
         if r is None:
