@@ -25,7 +25,7 @@ from fieldjudge.i18n import _
 from fieldjudge.screens.bell import GameBell
 from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, MessageScreen
-from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
+from fieldjudge.screens.dialogs.help import HelpScreen
 from fieldjudge.screens.dialogs.pit import PitPanel
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
@@ -492,13 +492,8 @@ class FieldJudgeApp(App[None]):
 
     # -- global actions -----------------------------------------------------------------
     def action_help(self) -> None:
-        screen = self.screen
-        if isinstance(screen, HelpScreen):
-            return
-        title = getattr(screen, "SCREEN_TITLE", "") or screen.__class__.__name__
-        self.push_screen(
-            HelpScreen(_(title), describe_keys(screen), _(getattr(screen, "HELP_TEXT", "") or ""))
-        )
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
 
     def action_toggle_theme(self) -> None:
         """Dark, light, sunlight (high contrast); remembered on this laptop."""
