@@ -31,7 +31,7 @@ from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.keymap import all_binding_ids
 from fieldjudge.screens.keys import binding_for
-from fieldjudge.screens.palette import JudgeCommands, iter_commands
+from fieldjudge.screens.palette import JudgeCommands, screen_actions
 from fieldjudge.serve.addresses import DEFAULT_PORT, LAN_HOST
 from fieldjudge.serve.process import PitNotStarted, PitProcess
 from fieldjudge.services import (
@@ -503,9 +503,10 @@ class FieldJudgeApp(App[None]):
         self._save_laptop()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Every action of the current screen (aliases once), then the app's own."""
-        for a in iter_commands(screen):
-            yield SystemCommand(a.title, a.key, partial(a.node.run_action, a.action))
+        """Every enabled action of the current screen (aliases once), then the app's own."""
+        for a in screen_actions(screen):
+            if a.enabled:
+                yield SystemCommand(a.title, a.key, partial(a.node.run_action, a.action))
 
 
 def make_app(

@@ -10,7 +10,6 @@ the first key; navigation keys of the focused widget (arrows, Tab) are left to F
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -67,13 +66,6 @@ def screen_actions(screen: Screen, widgets: bool = False) -> list[ScreenAction]:
         action = ScreenAction(key, title, b.action, active.node, active.enabled, b.id or "")
         rows.append((rank, action))
     return [action for _rank, action in sorted(rows, key=lambda row: row[0])]  # a stable sort
-
-
-def iter_commands(screen: Screen) -> Iterator[ScreenAction]:
-    """The palette's entries: enabled actions of the screen and the app."""
-    for a in screen_actions(screen):
-        if a.enabled:
-            yield a
 
 
 class JudgeCommands(SystemCommandsProvider):
