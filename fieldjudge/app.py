@@ -25,13 +25,13 @@ from fieldjudge.i18n import _
 from fieldjudge.screens.bell import GameBell
 from fieldjudge.screens.dialogs.damaged import DamagedFileScreen
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, MessageScreen
-from fieldjudge.screens.dialogs.help import HelpScreen, describe_keys
+from fieldjudge.screens.dialogs.help import HelpScreen
 from fieldjudge.screens.dialogs.pit import PitPanel
 from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.keymap import all_binding_ids
 from fieldjudge.screens.keys import binding_for
-from fieldjudge.screens.palette import JudgeCommands, JudgePalette, iter_commands
+from fieldjudge.screens.palette import JudgeCommands, screen_actions
 from fieldjudge.serve.addresses import DEFAULT_PORT, LAN_HOST
 from fieldjudge.serve.process import PitNotStarted, PitProcess
 from fieldjudge.services import (
@@ -475,9 +475,10 @@ class FieldJudgeApp(App[None]):
             await self.run_action(active.binding.action, active.node)
 
     def action_command_palette(self) -> None:
-        """Ctrl+P: the actions of this screen, in the UI language."""
+        """Ctrl+P: the actions of this screen (``COMMANDS`` is :class:`JudgeCommands`), with
+        the placeholder in the UI language."""
         if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(JudgePalette(placeholder=_("Search for commands…")))
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…")))
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names as printed on a keyboard, in the UI language (Esc, Пробел, Enter)."""
@@ -488,13 +489,8 @@ class FieldJudgeApp(App[None]):
 
     # -- global actions -----------------------------------------------------------------
     def action_help(self) -> None:
-        screen = self.screen
-        if isinstance(screen, HelpScreen):
-            return
-        title = getattr(screen, "SCREEN_TITLE", "") or screen.__class__.__name__
-        self.push_screen(
-            HelpScreen(_(title), describe_keys(screen), _(getattr(screen, "HELP_TEXT", "") or ""))
-        )
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
 
     def action_toggle_theme(self) -> None:
         """Dark, light, sunlight (high contrast); remembered on this laptop."""
@@ -504,9 +500,10 @@ class FieldJudgeApp(App[None]):
         self._save_laptop()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Every action of the current screen (aliases once), then the app's own."""
-        for a in iter_commands(screen):
-            yield SystemCommand(a.title, a.key, partial(a.node.run_action, a.action))
+        """Every enabled action of the current screen (aliases once), then the app's own."""
+        for a in screen_actions(screen):
+            if a.enabled:
+                yield SystemCommand(a.title, a.key, partial(a.node.run_action, a.action))
 
 
 def make_app(

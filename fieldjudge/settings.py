@@ -76,16 +76,9 @@ def parse_yes_no(text: str) -> bool:
     raise ValueError(_("Answer yes or no (y/n)"))
 
 
-_PRECISION = {
-    "whole": FPS_WHOLE,
-    "w": FPS_WHOLE,
-    "целые": FPS_WHOLE,
-    "ц": FPS_WHOLE,
-    "exact": FPS_EXACT,
-    "e": FPS_EXACT,
-    "точно": FPS_EXACT,
-    "т": FPS_EXACT,
-}
+_PRECISION = dict.fromkeys(("whole", "w", "целые", "ц"), FPS_WHOLE) | dict.fromkeys(
+    ("exact", "e", "точно", "т"), FPS_EXACT
+)
 
 
 def parse_precision(text: str) -> str:

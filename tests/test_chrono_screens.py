@@ -19,9 +19,10 @@ from fieldjudge.app import make_app
 from fieldjudge.devices.parsers import Reading
 from fieldjudge.devices.simulator import PtyChrono, encode_frame
 from fieldjudge.rules.paintball import events as ev
+from fieldjudge.screens.chrono.dialogs import FailedMarkerScreen, SecondPlayerScreen
 from fieldjudge.screens.chrono.feed import ChronoFeed
-from fieldjudge.screens.chrono.ingame import InGameChronoScreen, SecondPlayerScreen
-from fieldjudge.screens.chrono.marker_check import FailedMarkerScreen, MarkerCheckScreen
+from fieldjudge.screens.chrono.ingame import InGameChronoScreen
+from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.widgets.prompt import PromptPanel
 from fieldjudge.services.paintball.game import GameSession
@@ -466,7 +467,7 @@ async def test_port_dialog_switches_the_feed(demo_folder: Path, sim: PtyChrono, 
 async def test_flag_hang_check_takes_the_speed_from_the_device(
     demo_folder: Path, no_port, monkeypatch
 ) -> None:
-    from fieldjudge.screens.chrono.ingame import attach_hang_chrono
+    from fieldjudge.screens.chrono.hang import attach_hang_chrono
     from tests.test_game_helpers import fake_clock, game_id, keys, open_game
 
     clock = fake_clock(monkeypatch)

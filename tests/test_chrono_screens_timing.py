@@ -15,8 +15,8 @@ import pytest
 
 from fieldjudge.app import make_app
 from fieldjudge.devices.simulator import PtyChrono, encode_frame
-from fieldjudge.screens.chrono.ingame import InGameChronoScreen, SecondPlayerScreen
-from fieldjudge.screens.chrono.marker_check import FailedMarkerScreen
+from fieldjudge.screens.chrono.dialogs import FailedMarkerScreen, SecondPlayerScreen
+from fieldjudge.screens.chrono.ingame import InGameChronoScreen
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from tests.test_chrono_screens import (
     SIZE,

@@ -54,7 +54,7 @@ def _played_games(folder, n: int) -> list[str]:
 
 
 async def test_cold_index_fills_every_state_after_the_first_frame(demo_folder) -> None:
-    ids = _played_games(demo_folder, home.SUMMARIES_BEFORE_FIRST_FRAME + 6)
+    ids = _played_games(demo_folder, 6)
     (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
     recorded = len(list((demo_folder / "games").glob("*.json")))
     app = make_app(demo_folder.parent, demo_folder, lang="en")
@@ -64,8 +64,8 @@ async def test_cold_index_fills_every_state_after_the_first_frame(demo_folder) -
         table = app.screen.query_one("#games")
         states = list(table.get_column_at(4))
         assert table.row_count == len(app.tournament.games())
-        # the first stale games now, the rest after the first frame
-        assert states.count("…") == recorded - home.SUMMARIES_BEFORE_FIRST_FRAME
+        # no stale game summarised before the first frame: every one after it
+        assert states.count("…") == recorded
         for _ in range(500):
             if "…" not in table.get_column_at(4):
                 break

@@ -168,7 +168,7 @@ async def test_19_03_foreign_object_refuses_the_marker_for_the_check(
     demo_folder: Path, no_port
 ) -> None:
     from fieldjudge.screens.chrono.acceptance import AcceptanceProblemScreen
-    from fieldjudge.screens.chrono.marker_check import FailedMarkerScreen
+    from fieldjudge.screens.chrono.dialogs import FailedMarkerScreen
     from tests.test_chrono_screens import judging, next_game, open_check, shots, verdicts
 
     async with judging(demo_folder) as (app, pilot):

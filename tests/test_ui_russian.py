@@ -24,7 +24,7 @@ ASCII_WORD = re.compile(r"(?<![/\w.:-])[A-Za-z][A-Za-z_]+")
 WALK = [
     ([], "HomeScreen", [], "HomeScreen"),
     (["f1"], "HelpScreen", ["escape"], "HomeScreen"),
-    (["ctrl+p"], "JudgePalette", ["escape"], "HomeScreen"),
+    (["ctrl+p"], "CommandPalette", ["escape"], "HomeScreen"),
     (["t"], "TeamsScreen", ["escape"], "HomeScreen"),
     (["s"], "ScheduleScreen", ["escape"], "HomeScreen"),
     (["S"], "StandingsScreen", ["escape"], "HomeScreen"),

@@ -35,6 +35,7 @@ from fieldjudge.screens.setup.tournament import create_tournament_flow
 from fieldjudge.screens.widgets.faults import fault_text, file_faults
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
+from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import StoreError
 from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.paintball.live import next_game
@@ -46,9 +47,6 @@ SYNC_EVERY_S = 2.0
 #: the sync status line starts this long after the lists are filled (its client is
 #: made by its worker, which would share the first frame's time)
 SYNC_START_S = 0.3
-#: stale summaries computed before the home screen's first frame: none, the schedule is
-#: drawn first (a summary reads, verifies and folds a whole game file: ~8 ms at 300 events)
-SUMMARIES_BEFORE_FIRST_FRAME = 0
 #: how long one slice of the remaining summaries may hold the main thread
 FILL_SLICE_S = 0.015
 
@@ -161,7 +159,7 @@ class HomeScreen(JudgeScreen):
             )
         with Vertical(id="games-pane"):
             yield Static("", id="tournament-title", classes="pane-title")
-            yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+            yield RowTable(id="games")
             yield Static("", id="pit-line", markup=False)
             yield Static(_("sync: checking…"), id="sync-line", markup=False)
         yield PromptPanel()  # the judge's name, typed in the screen itself (screens/keys.py)
@@ -219,16 +217,13 @@ class HomeScreen(JudgeScreen):
             table.clear()
         self._pending = []
         self._known = {}
-        now = SUMMARIES_BEFORE_FIRST_FRAME
         for g in games:
-            # a stale summary means reading, verifying and folding the game's file: the
-            # first few now, the rest after the first frame, a slice at a time
+            # a stale summary means reading, verifying and folding the game's file (~8 ms
+            # at 300 events): none before the first frame, then a slice at a time
             summary = t.cached_game_summary(g["id"])
-            if summary is None and now > 0:
-                summary, now = t.game_summary(g["id"]), now - 1
-            elif summary is None:
+            if summary is None:
                 self._pending.append(g["id"])
-            if summary is not None:
+            else:
                 self._known[g["id"]] = summary
             cells = (
                 _plain(datetime.fromisoformat(g["start"]).strftime("%H:%M")),
@@ -489,13 +484,9 @@ class HomeScreen(JudgeScreen):
 
     # -- results (issue 5): protocol, standings, export, merge ---------------------------
     def _highlighted_game(self) -> str | None:
-        table = self.query_one("#games", DataTable)
-        if self.app.tournament is None or table.row_count == 0:
+        if self.app.tournament is None:
             return None
-        try:
-            return str(table.coordinate_to_cell_key(table.cursor_coordinate)[0].value)
-        except Exception:  # noqa: BLE001 - no valid cursor yet
-            return None
+        return self.query_one("#games", RowTable).cursor_key()
 
     def action_protocol(self) -> None:
         if (game_id := self._game_or_say()) is not None:

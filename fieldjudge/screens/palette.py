@@ -10,13 +10,12 @@ the first key; navigation keys of the focused widget (arrows, Tab) are left to F
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual.app import App
 from textual.binding import ActiveBinding, Binding
-from textual.command import CommandPalette, Hit, Hits
+from textual.command import Hit, Hits
 from textual.screen import Screen
 from textual.system_commands import SystemCommandsProvider
 
@@ -69,13 +68,6 @@ def screen_actions(screen: Screen, widgets: bool = False) -> list[ScreenAction]:
     return [action for _rank, action in sorted(rows, key=lambda row: row[0])]  # a stable sort
 
 
-def iter_commands(screen: Screen) -> Iterator[ScreenAction]:
-    """The palette's entries: enabled actions of the screen and the app."""
-    for a in screen_actions(screen):
-        if a.enabled:
-            yield a
-
-
 class JudgeCommands(SystemCommandsProvider):
     """The actions of the screen (``FieldJudgeApp.get_system_commands``). When none matches
     the words typed, one line says so in the UI language (Textual's own says it in English
@@ -92,8 +84,3 @@ class JudgeCommands(SystemCommandsProvider):
 
 def _nothing() -> None:
     """The command of the "no matches" line: nothing to run."""
-
-
-class JudgePalette(CommandPalette):
-    """Textual's palette with the placeholder in the UI language (``App.COMMANDS`` is
-    :class:`JudgeCommands`)."""

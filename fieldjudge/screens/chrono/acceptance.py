@@ -5,30 +5,27 @@ without tools. Any one refuses the marker for the check. Keys 1-3 toggle, Enter 
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.widgets import Static
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.marker_check import ACCEPTANCE_ITEMS, acceptance_item
 from fieldjudge.screens import keymap
-from fieldjudge.screens.base import JudgeModal
+from fieldjudge.screens.dialogs.forms import TextDialog
 
 
-class AcceptanceProblemScreen(JudgeModal[list[str] | None]):
+class AcceptanceProblemScreen(TextDialog[list[str] | None]):
     BINDINGS = keymap.bindings("acceptance_problem")
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(
+            _("Marker not accepted for the check (19.03): what was found?"),
+            None,
+            _("1-3: toggle · Enter: record · Esc: cancel"),
+        )
         self.found: list[str] = []
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(
-                _("Marker not accepted for the check (19.03): what was found?"),
-                classes="dialog-title",
-            )
-            yield Static("", id="acc-items")
-            yield Static(_("1-3: toggle · Enter: record · Esc: cancel"), classes="dialog-keys")
+    def compose_body(self) -> ComposeResult:
+        yield Static("", id="acc-items")
 
     def on_mount(self) -> None:
         self._show()

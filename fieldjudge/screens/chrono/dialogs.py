@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -18,7 +17,6 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.chrono_readings import parse_fps
 from fieldjudge.rules.marker_check import MarkerCheck
 from fieldjudge.screens import keymap
-from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.chrono.feed import ChronoFeed, session_config, typed_reading
 from fieldjudge.screens.chrono.setup import ChronoSetupScreen
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, TextDialog
@@ -109,24 +107,22 @@ class FailedMarkerScreen(TextDialog[str | None]):
         self.dismiss(choice or None)
 
 
-class SecondPlayerScreen(JudgeModal[int | None]):
+class SecondPlayerScreen(TextDialog[int | None]):
     """20.04 / 29.08: the second player of a group removal 1+1 (same team)."""
 
     BINDINGS = keymap.bindings("second_player")
 
     def __init__(self, why: str, players: list[tuple[int, str]]) -> None:
-        super().__init__()
+        title = _("Group removal 1+1: the second player")
+        super().__init__(title, None, _("Enter: choose · Esc: cancel"))
         self.why = why
         self.players = players
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(_("Group removal 1+1: the second player"), classes="dialog-title")
-            yield Static(self.why, classes="dialog-note", markup=False)
-            yield OptionList(
-                *[Option(label, id=str(n)) for n, label in self.players], id="second-players"
-            )
-            yield Static(_("Enter: choose · Esc: cancel"), classes="dialog-keys")
+    def compose_body(self) -> ComposeResult:
+        yield Static(self.why, classes="dialog-note", markup=False)
+        yield OptionList(
+            *[Option(label, id=str(n)) for n, label in self.players], id="second-players"
+        )
 
     def on_mount(self) -> None:
         self.query_one("#second-players", OptionList).focus()

@@ -6,10 +6,7 @@ speed and the shortest interval goes through `GameSession.append`, and the engin
 table (20.02-20.05) produces the penalty — removal, group removal 1+1 (the second player is
 asked for) or removal with disqualification for the tournament.  The reading that caused it
 stays on screen in large digits until the judge dismisses it (20.06).  Dismissed with the
-appended event (or None).
-
-`attach_hang_chrono` (the flag-hang check with the device) lives in `chrono/hang.py` and is
-re-exported here, where the game screen looks for it.
+appended event (or None). The flag-hang check with the device is in `chrono/hang.py`.
 """
 
 from __future__ import annotations
@@ -24,7 +21,6 @@ from fieldjudge.i18n import _, number, rule_text
 from fieldjudge.rules.chrono_readings import (
     InGameReadings,
     chrono_candidates,
-    parse_fps,
     second_player_candidates,
 )
 from fieldjudge.rules.marker_check import Shot
@@ -38,9 +34,7 @@ from fieldjudge.screens.chrono.dialogs import (
     explain_failed_append,
 )
 from fieldjudge.screens.chrono.feed import ChronoFeed
-from fieldjudge.screens.chrono.hang import attach_hang_chrono
 from fieldjudge.screens.chrono.text import (
-    PENALTY_TEXT,
     ingame_analysis,
     ingame_result,
     player_label,
@@ -50,14 +44,6 @@ from fieldjudge.screens.chrono.widgets import BigDigits, set_text
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import Refused
-
-__all__ = [
-    "PENALTY_TEXT",
-    "InGameChronoScreen",
-    "SecondPlayerScreen",
-    "attach_hang_chrono",
-    "parse_fps",
-]
 
 
 class InGameChronoScreen(JudgeScreen):
@@ -237,8 +223,7 @@ class InGameChronoScreen(JudgeScreen):
 
     def action_record(self) -> None:
         if self.result_event is not None:  # recorded: close the 20.06 box, then the screen
-            if not self._close_shown_reading():
-                self.dismiss(self.result_event)
+            self.action_back()
             return
         r = self.readings
         if r is None:

@@ -171,10 +171,10 @@ class FormScreen(JudgeModal[Values | None]):
 
 class TextDialog(JudgeModal[ResultType]):
     """A dialog read and answered by keys: a title, a text (None: left out; scrolled when
-    long) and the line of the keys that answer it."""
+    long) or the widgets of :meth:`compose_body`, and the line of the keys that answer it."""
 
-    def __init__(self, title: str, body: str | None, keys: str) -> None:
-        super().__init__()
+    def __init__(self, title: str, body: str | None, keys: str, classes: str | None = None) -> None:
+        super().__init__(classes=classes)
         self.msg_title = title
         self.body = body
         self.keys_line = keys
@@ -182,10 +182,13 @@ class TextDialog(JudgeModal[ResultType]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(self.msg_title, classes="dialog-title")
-            if self.body is not None:
-                with VerticalScroll():
-                    yield Static(self.body, markup=False)
+            yield from self.compose_body()
             yield Static(self.keys_line, classes="dialog-keys")
+
+    def compose_body(self) -> ComposeResult:
+        if self.body is not None:
+            with VerticalScroll():
+                yield Static(self.body, markup=False)
 
 
 class ConfirmScreen(TextDialog[bool]):

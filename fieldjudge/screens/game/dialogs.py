@@ -9,37 +9,30 @@ from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from fieldjudge.i18n import _
 from fieldjudge.screens import keymap
-from fieldjudge.screens.base import JudgeModal
-from fieldjudge.screens.dialogs.forms import Field, FormScreen
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, TextDialog
 from fieldjudge.services import Refused
 from fieldjudge.services.paintball.event_text import Namer, clock, describe
 from fieldjudge.services.paintball.game import GameSession
 
 
-class InspectionDialog(JudgeModal[None]):
+class InspectionDialog(TextDialog[None]):
     """18.02: every unhit player: c checked clean, h hit found, d did not report."""
 
     BINDINGS = keymap.bindings("inspection_dialog")
 
     def __init__(self, session: GameSession) -> None:
-        super().__init__(classes="game-dialog")
+        keys = _("↑↓ player · c: clean · h: hit found · d: did not report · Esc: close")
+        super().__init__(_("Post-game inspection (18.02)"), None, keys, classes="game-dialog")
         self.session = session
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(_("Post-game inspection (18.02)"), classes="dialog-title")
-            yield OptionList(id="to-inspect")
-            yield Static("", id="inspect-error", classes="error")
-            yield Static(
-                _("↑↓ player · c: clean · h: hit found · d: did not report · Esc: close"),
-                classes="dialog-keys",
-            )
+    def compose_body(self) -> ComposeResult:
+        yield OptionList(id="to-inspect")
+        yield Static("", id="inspect-error", classes="error")
 
     def on_mount(self) -> None:
         self.reload()
@@ -97,24 +90,19 @@ class InspectionDialog(JudgeModal[None]):
         if not self.session.state.to_inspect():
             self.dismiss(None)
 
-    def action_close(self) -> None:
-        self.dismiss(None)
 
-
-class VoidDialog(JudgeModal[str | None]):
+class VoidDialog(TextDialog[str | None]):
     """Pick an event of the log (newest first) to void; returns its id."""
 
     BINDINGS = keymap.bindings("void_dialog")
 
     def __init__(self, session: GameSession) -> None:
-        super().__init__(classes="game-dialog")
+        title = _("Void an event: pick it, then give the reason")
+        super().__init__(title, None, _("↑↓ event · Enter: void · Esc: cancel"), "game-dialog")
         self.session = session
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(_("Void an event: pick it, then give the reason"), classes="dialog-title")
-            yield OptionList(id="void-list")
-            yield Static(_("↑↓ event · Enter: void · Esc: cancel"), classes="dialog-keys")
+    def compose_body(self) -> ComposeResult:
+        yield OptionList(id="void-list")
 
     def on_mount(self) -> None:
         s = self.session
@@ -135,6 +123,3 @@ class VoidDialog(JudgeModal[str | None]):
     @on(OptionList.OptionSelected, "#void-list")
     def chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -11,7 +11,8 @@ from fieldjudge.rules.events import Event
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.chrono.feed import session_config
-from fieldjudge.screens.chrono.ingame import InGameChronoScreen, attach_hang_chrono
+from fieldjudge.screens.chrono.hang import attach_hang_chrono
+from fieldjudge.screens.chrono.ingame import InGameChronoScreen
 from fieldjudge.screens.chrono.show import ReadingShownScreen
 from fieldjudge.screens.widgets.prompt import Choice
 from fieldjudge.services.paintball.event_text import clock

@@ -38,8 +38,6 @@ from fieldjudge.i18n import _, current_language, translator
 from fieldjudge.rules.messages import separator
 from fieldjudge.screens.keys import APP_KEYS, key_label, key_matches, run_binding_now
 
-__all__ = ["Choice", "PromptPanel", "key_matches", "take_key"]
-
 
 async def take_key(screen: Any, prompt: PromptPanel, event: Key) -> None:
     """A screen's ``on_key`` with an inline prompt: the open prompt takes every key (the
