@@ -183,11 +183,11 @@ def test_30_01_both_hold_the_two_points_go_to_the_earlier_holding_capture():
 def test_19_05_140_balls_is_a_notice_and_a_restart_keeps_the_count():
     readings = [(285.0, i * 0.1) for i in range(100)]
     first = check_marker(readings, slap_fired=None, release_t=None)
-    assert not first.ball_limit_reached and first.balls_left == 40
+    assert first.balls_notice is None and first.balls_left == 40
     # the check is restarted after 100 balls: 40 more reach the limit, not 140
     again = [(286.0, i * 0.1) for i in range(40)]
     r = check_marker(again, slap_fired=False, release_t=None, balls_before=100)
-    assert r.balls_used == 140 and r.balls_left == 0 and r.ball_limit_reached
+    assert r.balls_used == 140 and r.balls_left == 0 and r.balls_notice is not None
     assert rule_text(r.balls_notice, lang="ru").startswith("19.05: израсходовано шаров: 140")
     # the verdict is taken on the tests done: the after-release test is not done → refused
     assert not r.admitted and r.test("after_release").outcome == NOT_DONE
