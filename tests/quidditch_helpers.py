@@ -66,7 +66,12 @@ def run_trials(state: MatchState, decls, n: int, seed: str = "stat"):
         yield resolve_round(state, decls, dice)
 
 
+def kinds(result) -> list[str]:
+    """The kinds of a round's outcomes, in order."""
+    return [o.kind for o in result.outcomes]
+
+
 def only(result, kind):
     found = [o for o in result.outcomes if o.kind == kind]
-    assert len(found) == 1, (kind, result.kinds())
+    assert len(found) == 1, (kind, kinds(result))
     return found[0]
