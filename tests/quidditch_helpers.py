@@ -6,10 +6,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from fieldjudge.rules.dice import SIDES, Dice
-from fieldjudge.rules.quidditch import Declaration, MatchState, new_match, resolve_round
+from fieldjudge.rules.quidditch.declarations import Declaration
+from fieldjudge.rules.quidditch.resolve import resolve_round
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.rules.quidditch.settings import EndCondition
-from fieldjudge.rules.quidditch.state import HELD
+from fieldjudge.rules.quidditch.state import HELD, MatchState, new_match
 
 D = Declaration
 

@@ -2,7 +2,9 @@
 
 from fakes import LogBuilder, demo_setup, ref
 
-from fieldjudge.rules.paintball import fold, game_result, refusal, validate
+from fieldjudge.rules.paintball.checks import refusal
+from fieldjudge.rules.paintball.scoring import game_result
+from fieldjudge.rules.paintball.state import fold, validate
 
 R, B = "red", "blue"
 

@@ -11,8 +11,7 @@ from quidditch_helpers import D, make_state, run_trials
 
 import fieldjudge.rules.quidditch as engine
 from fieldjudge import i18n
-from fieldjudge.rules.quidditch import Outcome
-from fieldjudge.rules.quidditch.outcome import PHASES
+from fieldjudge.rules.quidditch.outcome import PHASES, Outcome
 from fieldjudge.screens.quidditch.labels import kind_labels, outcome_label, phase_labels
 
 ENGINE = Path(engine.__file__).parent

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from quidditch_helpers import D, FillDice, kinds, make_state, only
 
-from fieldjudge.rules.quidditch import render_post, resolve_round, valid_actions
+from fieldjudge.rules.quidditch.declarations import valid_actions
+from fieldjudge.rules.quidditch.post import render_post
+from fieldjudge.rules.quidditch.resolve import resolve_round
 from fieldjudge.rules.quidditch.settings import EndCondition
 from fieldjudge.rules.quidditch.state import LOOSE, THROW_UP
 

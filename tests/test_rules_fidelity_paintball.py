@@ -14,19 +14,16 @@ from fieldjudge.devices.parsers import Decoder
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules.marker_check import FAIL, NOT_DONE, check_marker
 from fieldjudge.rules.messages import Team, rule
-from fieldjudge.rules.paintball import (
-    Settings,
+from fieldjudge.rules.paintball.checks import (
     advisories,
-    chrono_verdict,
-    disqualified_in,
-    fold,
-    game_result,
-    judged_fps,
+    game_phase_refusal,
     refusal,
     replay_refusal,
 )
-from fieldjudge.rules.paintball.checks import game_phase_refusal
-from fieldjudge.rules.paintball.setup import GameSetup
+from fieldjudge.rules.paintball.chrono import chrono_verdict, judged_fps
+from fieldjudge.rules.paintball.scoring import game_result
+from fieldjudge.rules.paintball.setup import GameSetup, Settings
+from fieldjudge.rules.paintball.state import disqualified_in, fold
 
 R, B = "red", "blue"
 

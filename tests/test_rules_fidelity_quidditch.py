@@ -14,24 +14,14 @@ from hypothesis import strategies as hs
 from quidditch_helpers import D, FillDice, kinds, make_state, only
 
 from fieldjudge.i18n import rule_text
-from fieldjudge.rules.quidditch import (
-    DEFAULT_FEINTS,
-    Feint,
-    FeintCatalogue,
-    QuidditchSettings,
-    make_dice,
-    new_match,
-    render_post,
-    resolve_passes,
-    resolve_round,
-    reveal,
-    roll_refusal,
-    valid_actions,
-    valid_bludgers,
-    valid_targets,
-)
+from fieldjudge.rules.quidditch.closing import reveal, roll_refusal
+from fieldjudge.rules.quidditch.declarations import valid_actions, valid_bludgers, valid_targets
+from fieldjudge.rules.quidditch.feints import DEFAULT_FEINTS, Feint, FeintCatalogue
+from fieldjudge.rules.quidditch.post import render_post
+from fieldjudge.rules.quidditch.resolve import make_dice, resolve_passes, resolve_round
 from fieldjudge.rules.quidditch.sample import sample_setup
-from fieldjudge.rules.quidditch.state import SeekerState
+from fieldjudge.rules.quidditch.settings import QuidditchSettings
+from fieldjudge.rules.quidditch.state import SeekerState, new_match
 from fieldjudge.services import create_tournament, open_tournament
 from fieldjudge.services.quidditch import QuidditchSession, SessionError
 

@@ -11,7 +11,7 @@ from quidditch_helpers import kinds, make_state
 from textual.widgets import Checkbox, DataTable, Input, Select
 
 from fieldjudge.app import make_app
-from fieldjudge.rules.quidditch import Declaration as D
+from fieldjudge.rules.quidditch.declarations import Declaration as D
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen, MessageScreen
 from fieldjudge.screens.quidditch.declare import DeclareModal
 from fieldjudge.screens.quidditch.matches import MatchesScreen
@@ -284,7 +284,7 @@ async def test_5_1_declaration_checkboxes_say_ticked_in_words(tmp_path: Path, la
 
 
 async def test_4_group_feint_checkbox_in_the_feint_editor(tmp_path: Path) -> None:
-    from fieldjudge.rules.quidditch import FeintCatalogue
+    from fieldjudge.rules.quidditch.feints import FeintCatalogue
     from fieldjudge.screens.quidditch.feints import FeintsScreen
 
     app = make_app(tmp_path / "data", lang="en")
