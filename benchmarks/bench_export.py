@@ -66,7 +66,8 @@ import base64
 import orjson
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from fieldjudge.rules.events import Event, effective, verify_chain
-from fieldjudge.rules.paintball import fold, game_result, standings
+from fieldjudge.rules.paintball.scoring import game_result, standings
+from fieldjudge.rules.paintball.state import fold
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 
 folder, fmt, out = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])

@@ -6,10 +6,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from fieldjudge.rules.dice import SIDES, Dice
-from fieldjudge.rules.quidditch import Declaration, MatchState, new_match, resolve_round
+from fieldjudge.rules.quidditch.declarations import Declaration
+from fieldjudge.rules.quidditch.resolve import resolve_round
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.rules.quidditch.settings import EndCondition
-from fieldjudge.rules.quidditch.state import HELD
+from fieldjudge.rules.quidditch.state import HELD, MatchState, new_match
 
 D = Declaration
 
@@ -66,7 +67,12 @@ def run_trials(state: MatchState, decls, n: int, seed: str = "stat"):
         yield resolve_round(state, decls, dice)
 
 
+def kinds(result) -> list[str]:
+    """The kinds of a round's outcomes, in order."""
+    return [o.kind for o in result.outcomes]
+
+
 def only(result, kind):
     found = [o for o in result.outcomes if o.kind == kind]
-    assert len(found) == 1, (kind, result.kinds())
+    assert len(found) == 1, (kind, kinds(result))
     return found[0]

@@ -66,7 +66,7 @@ def test_19_05_141_balls_is_a_notice_for_the_judges_not_a_failed_test():
     # 19.05: the 140 balls limit the judges; the check is not failed by them (issue 11, item 4)
     check, outcomes = verdict(burst=141, count=141)
     assert "fail" not in outcomes.values()
-    assert check.ball_limit_reached and check.admitted
+    assert check.balls_notice is not None and check.admitted
 
 
 def test_95_ms_exactly_passes():

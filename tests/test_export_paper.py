@@ -24,8 +24,8 @@ from fieldjudge.export import run_export
 from fieldjudge.export.html import protocol_html
 from fieldjudge.rules import key_ids
 from fieldjudge.rules import protocol as pr
-from fieldjudge.rules.paintball import Settings
 from fieldjudge.rules.paintball import scoring as sc
+from fieldjudge.rules.paintball.setup import Settings
 from fieldjudge.rules.timefmt import format_game_clock, format_time_left
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results

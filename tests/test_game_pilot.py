@@ -67,7 +67,8 @@ async def test_flag_hang_failing_the_paint_check_resumes_the_clock(demo_folder: 
         st = screen.session.state
         assert st.player(a, 23).status == m.ELIMINATED
         assert st.player(a, 23).elimination.section == "23.02"
-        assert st.flags[b].spare_up and st.phase == m.STOPPED
+        assert st.flags[b].location == m.AT_BASE and st.flags[b].spares_hung == 1
+        assert st.phase == m.STOPPED
         clock.advance(5_000)
         assert screen.session.now_ms() == 20_000
         await keys(pilot, "space")

@@ -125,7 +125,7 @@ def test_monotonic_clock_ignores_wall_jumps() -> None:
 def test_the_live_state_is_the_full_fold_after_every_action(tournament) -> None:
     """The session moves its state on by each new event (the incremental fold) and folds
     the whole log again only after a void: after every action it equals the full fold."""
-    from fieldjudge.rules.paintball import fold
+    from fieldjudge.rules.paintball.state import fold
 
     clock = FakeClock(T0)
     s = GameSession(tournament, scheduled_game(tournament), clock=clock, judge="J")

@@ -6,9 +6,10 @@ from fakes import LogBuilder, ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from fieldjudge.rules.paintball import GameSetup, RosterPlayer, Settings, fold, game_result
 from fieldjudge.rules.paintball.checks import refusal
-from fieldjudge.rules.paintball.setup import default_lineup
+from fieldjudge.rules.paintball.scoring import game_result
+from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings, default_lineup
+from fieldjudge.rules.paintball.state import fold
 
 R, B = "red", "blue"
 PROPS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

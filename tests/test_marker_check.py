@@ -43,7 +43,7 @@ def test_19_05_admitted():
         "rate_of_fire": PASS,
         "after_release": PASS,
     }
-    assert r.balls_notice is None and not r.ball_limit_reached
+    assert r.balls_notice is None
     assert r.max_fps == 288 and r.min_interval_ms == 100 and r.shots_after_release == 0
     assert r.balls_used == 4 and r.balls_left == 136
 
@@ -92,11 +92,11 @@ def test_19_05_after_release_one_shot_at_101_ms_fails_100_passes():
 def test_19_05_ball_limit_140_binds_the_judges_it_is_not_a_test():
     readings = shots([285] * 140, [100] * 139)
     r = good_check(readings=readings)
-    assert r.admitted and r.balls_left == 0 and r.ball_limit_reached  # 140 reached
+    assert r.admitted and r.balls_left == 0 and r.balls_notice is not None  # 140 reached
     assert r.balls_notice.startswith("19.05: 140 balls used, the judges may use at most 140")
     assert "ball_limit" not in {t.name for t in r.tests}
     r = good_check(readings=shots([285] * 20, [100] * 19), balls_used=141)
-    assert r.admitted and r.balls_used == 141 and r.ball_limit_reached
+    assert r.admitted and r.balls_used == 141 and r.balls_notice is not None
 
 
 def test_19_05_slap_and_missing_tests():
@@ -143,7 +143,6 @@ def test_timing_tolerance():
     assert timing_tolerance(9600, 7).delay_ms == 23.3
     tol = timing_tolerance(1200, 7, latency_timer_ms=1)
     assert tol.frame_ms == 58.3 and tol.interval_ms == 1 and tol.delay_ms == 59.3
-    assert "±" in tol.describe()
     assert timing_tolerance(115200, 53, message_period_ms=50).interval_ms == 66
 
 

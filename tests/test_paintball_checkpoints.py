@@ -10,9 +10,9 @@ from hypothesis import strategies as hs
 from test_paintball_properties import LENGTH, PROPS, SETUP, R, candidate
 
 from fieldjudge.rules.events import VOID, voided_by, voided_ids
-from fieldjudge.rules.paintball import fold, new_state, refusal
 from fieldjudge.rules.paintball.checkpoints import LiveFold, snapshot
-from fieldjudge.rules.paintball.state import step, unsettled
+from fieldjudge.rules.paintball.checks import refusal
+from fieldjudge.rules.paintball.state import fold, new_state, step, unsettled
 
 ACTIONS = ["event", "event", "event", "illegal", "void", "void_recent", "void_ahead"]
 

@@ -4,8 +4,8 @@ from datetime import timedelta
 
 from fakes import DEFAULT_START, LogBuilder, demo_setup
 
-from fieldjudge.rules.paintball import clock_run_out, fold
-from fieldjudge.rules.paintball.clock import elapsed_at, parse_wall
+from fieldjudge.rules.paintball.clock import clock_run_out, elapsed_at, parse_wall
+from fieldjudge.rules.paintball.state import fold
 from fieldjudge.rules.timefmt import format_time_left
 
 

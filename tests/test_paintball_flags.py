@@ -2,7 +2,9 @@
 
 from fakes import LogBuilder, demo_setup, ref
 
-from fieldjudge.rules.paintball import fold, game_result, refusal, validate
+from fieldjudge.rules.paintball.checks import refusal
+from fieldjudge.rules.paintball.scoring import game_result
+from fieldjudge.rules.paintball.state import fold, validate
 
 R, B = "red", "blue"
 
@@ -65,7 +67,6 @@ def test_22_04_carrier_eliminated_judge_takes_flag_and_spare_hung():
     st = fold(setup, log.events)
     f = st.flags[B]
     assert (f.location, f.carrier, f.spares_hung, f.taken_by_judge) == ("at_base", None, 1, 1)
-    assert f.spare_up
     assert st.player(R, 2).carrying is None
     # the spare can be captured again
     assert refusal(st, "flag_capture", ref(R, 3)) is None

@@ -3,7 +3,9 @@
 import pytest
 from fakes import LogBuilder, demo_setup, ref
 
-from fieldjudge.rules.paintball import Settings, fold, refusal, validate
+from fieldjudge.rules.paintball.checks import refusal
+from fieldjudge.rules.paintball.setup import Settings
+from fieldjudge.rules.paintball.state import fold, validate
 
 R, B = "red", "blue"
 

@@ -6,18 +6,12 @@ from fakes import LogBuilder, demo_setup, ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from fieldjudge.rules.paintball import (
-    Settings,
-    fold,
-    game_result,
-    no_show_result,
-    refusal,
-    standings,
-)
+from fieldjudge.rules.paintball.checks import refusal
 from fieldjudge.rules.paintball.clock import elapsed_at
 from fieldjudge.rules.paintball.reasons import BEFORE_START_REASONS, DIRECT_REASONS
-from fieldjudge.rules.paintball.scoring import GameResult
-from fieldjudge.rules.paintball.state import step
+from fieldjudge.rules.paintball.scoring import GameResult, game_result, no_show_result, standings
+from fieldjudge.rules.paintball.setup import Settings
+from fieldjudge.rules.paintball.state import fold, step
 
 R, B = "red", "blue"
 SETUP = demo_setup()
@@ -405,7 +399,7 @@ def test_incremental_fold_equals_the_full_fold(data):
     event; a whole refold only after a void) gives the full fold's state after every event,
     legal or not, voids and voids of voids included."""
     from fieldjudge.rules.events import VOID
-    from fieldjudge.rules.paintball import new_state
+    from fieldjudge.rules.paintball.state import new_state
 
     log = random_game(data, legal_only=data.draw(hs.booleans()))
     for _ in range(data.draw(hs.integers(0, 3))):  # voids anywhere, then more events
@@ -427,7 +421,7 @@ def test_a_log_checked_at_every_append_folds_the_same_trusted_or_rechecked(data)
     void reaches, see ``unsettled``) and gives exactly the state of checking every event,
     and an incremental fold (``advance``, a refold after a void) agrees."""
     from fieldjudge.rules.events import VOID
-    from fieldjudge.rules.paintball import new_state
+    from fieldjudge.rules.paintball.state import new_state
 
     log = LogBuilder()
     for _ in range(data.draw(hs.integers(1, 4))):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from fieldjudge.rules.paintball import Settings, chrono_verdict, needs_second_player
-from fieldjudge.rules.paintball.setup import ChronoSettings, Points
+from fieldjudge.rules.paintball.chrono import chrono_verdict
+from fieldjudge.rules.paintball.setup import ChronoSettings, Points, Settings, needs_second_player
 
 
 def test_settings_defaults_match_rules_digest():

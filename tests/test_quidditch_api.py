@@ -8,23 +8,20 @@ from hypothesis import strategies as st_
 from quidditch_helpers import D
 
 from fieldjudge.rules.dice import seed_commitment, verify_rolls
-from fieldjudge.rules.quidditch import (
+from fieldjudge.rules.quidditch.declarations import (
+    RINGS,
     Declaration,
-    MatchSetup,
-    MatchState,
-    RoundResult,
-    make_dice,
-    new_match,
-    render_post,
-    resolve_round,
     valid_actions,
     valid_bludgers,
     valid_targets,
 )
-from fieldjudge.rules.quidditch.declarations import RINGS
 from fieldjudge.rules.quidditch.feints import SITUATION_RANGES, FeintCatalogue
+from fieldjudge.rules.quidditch.outcome import RoundResult
+from fieldjudge.rules.quidditch.post import render_post
+from fieldjudge.rules.quidditch.resolve import make_dice, resolve_round
+from fieldjudge.rules.quidditch.roster import MatchSetup
 from fieldjudge.rules.quidditch.sample import sample_setup
-from fieldjudge.rules.quidditch.state import CENTRE, rings_zone
+from fieldjudge.rules.quidditch.state import CENTRE, MatchState, new_match, rings_zone
 
 SEED = "judge-secret"
 

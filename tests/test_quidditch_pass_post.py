@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from quidditch_helpers import D, FillDice, make_state
 
-from fieldjudge.rules.quidditch import render_passes_post, render_post, resolve_passes
+from fieldjudge.rules.quidditch.post import render_passes_post, render_post
+from fieldjudge.rules.quidditch.resolve import resolve_passes
 
 PASS_G = [
     D("g_c1", "pass", target="g_c2", zone="centre", post_order=1),

@@ -4,9 +4,11 @@ succeeds when at or under the threshold; FillDice gives 1 after the scripted val
 from __future__ import annotations
 
 import pytest
-from quidditch_helpers import D, FillDice, make_state, only
+from quidditch_helpers import D, FillDice, kinds, make_state, only
 
-from fieldjudge.rules.quidditch import render_post, resolve_round, valid_actions
+from fieldjudge.rules.quidditch.declarations import valid_actions
+from fieldjudge.rules.quidditch.post import render_post
+from fieldjudge.rules.quidditch.resolve import resolve_round
 from fieldjudge.rules.quidditch.settings import EndCondition
 from fieldjudge.rules.quidditch.state import LOOSE, THROW_UP
 
@@ -88,7 +90,7 @@ def test_3_shot_only_after_one_round_of_carrying():
     st = make_state(holder="g_c1", since=2)
     assert "shoot" not in valid_actions(st, "g_c1")
     res = resolve(st, [D("g_c1", "shoot", ring="left", post_order=1)])
-    assert "shot_too_early" in res.kinds() and res.state.score == {"g": 0, "s": 0}
+    assert "shot_too_early" in kinds(res) and res.state.score == {"g": 0, "s": 0}
     assert "shoot" in valid_actions(res.state, "g_c1")
 
 
@@ -128,7 +130,7 @@ def test_5_own_pass_is_caught():
         D("g_c2", zone="centre", post_order=2),
     ]
     res = resolve(st, decls)
-    assert "pass_caught" in res.kinds()
+    assert "pass_caught" in kinds(res)
     assert (res.state.quaffle.holder, res.state.quaffle.since_round) == ("g_c2", 1)
 
 
@@ -227,7 +229,7 @@ def test_6_keeper_pass_after_goal_is_interceptable():
         D("g_c1", "intercept", target="s_k", post_order=3),
     ]
     res = resolve(st, decls, 99)
-    assert "pass_caught" in res.kinds() and res.state.quaffle.holder == "s_c1"
+    assert "pass_caught" in kinds(res) and res.state.quaffle.holder == "s_c1"
     res = resolve(st, decls, 1)
     assert res.state.quaffle.holder == "g_c1"
 
@@ -239,7 +241,7 @@ def test_11_7_third_team_warning_gives_a_penalty():
     res = resolve(st, [D("g_c1", post_order=1, flags=("11.6",))])
     assert res.state.team_warnings["g"] == 3
     assert [(p.team, p.section) for p in res.state.penalties] == [("g", "11.7")]
-    assert "penalty_awarded" in res.kinds()
+    assert "penalty_awarded" in kinds(res)
 
 
 def test_5_1_penalty_resolved_as_a_shot():
@@ -336,7 +338,7 @@ def test_8_failed_interception_leaves_the_target_to_dodge():
     st = make_state()
     st.bludgers[0].target = "g_c1"
     res = resolve(st, _hit("s_c1"), 99, 1)
-    assert "hit_missed_ball" in res.kinds() and only(res, "dodge").data["success"]
+    assert "hit_missed_ball" in kinds(res) and only(res, "dodge").data["success"]
 
 
 def test_11_5_bludger_at_keeper_outside_scoring_chance():
@@ -381,14 +383,14 @@ def test_9_other_seeker_may_follow_without_spotting():
     st.seekers["g_s"].chasing, st.seekers["g_s"].rounds_left = True, 2
     assert "chase" in valid_actions(st, "s_s")
     res = resolve(st, [D("g_s", "chase", post_order=1), D("s_s", "chase", post_order=2)])
-    assert "follow" in res.kinds() and res.state.seekers["s_s"].rounds_left == 2
+    assert "follow" in kinds(res) and res.state.seekers["s_s"].rounds_left == 2
 
 
 def test_9_vanish_resets_every_chase():
     st = make_state()
     st.seekers["g_s"].chasing, st.seekers["g_s"].rounds_left = True, 1
     res = resolve(st, [D("g_s", "chase", post_order=1)], 15)
-    assert "snitch_vanished" in res.kinds() and not res.state.snitch_visible
+    assert "snitch_vanished" in kinds(res) and not res.state.snitch_visible
 
 
 def test_9_both_caught_up_one_drawn():
@@ -409,7 +411,7 @@ def test_10_fallen_carrier_drops_quaffle_first_pick_up_gets_it():
         D("s_c2", "pick_up", post_order=4),
     ]
     res = resolve(st, decls, 30, 21)  # carrier falls (30 ≤ 30), pusher stays (21 > 20)
-    assert only(res, "push").data["target_fell"] and "steal" not in res.kinds()
+    assert only(res, "push").data["target_fell"] and "steal" not in kinds(res)
     assert res.state.quaffle.holder == "g_c2" and res.state.out == {"g_c1": 2}
 
 
@@ -428,7 +430,7 @@ def test_10_seeker_push_during_catch_attempt_is_legal():
     st.seekers["g_s"].caught_up = True
     decls = [D("g_s", "catch_snitch", post_order=1), D("s_s", "push", target="g_s", post_order=2)]
     res = resolve(st, decls, 1, 99)  # g_s falls → no catch
-    assert only(res, "push").data["legal"] and "catch" not in res.kinds()
+    assert only(res, "push").data["legal"] and "catch" not in kinds(res)
     assert res.state.team_warnings["s"] == 0 and not res.state.seekers["g_s"].caught_up
 
 

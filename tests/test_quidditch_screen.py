@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from fieldjudge.app import make_app
 from fieldjudge.rules.events import VOID
-from fieldjudge.rules.quidditch import Declaration as D
+from fieldjudge.rules.quidditch.declarations import Declaration as D
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen, MessageScreen
 from fieldjudge.screens.quidditch.declare import DeclareModal

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from fieldjudge.cli import main
 from fieldjudge.rules.dice import seed_commitment
-from fieldjudge.rules.quidditch import Declaration as D
+from fieldjudge.rules.quidditch.declarations import Declaration as D
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.services import create_tournament, open_tournament
 from fieldjudge.services.quidditch import (

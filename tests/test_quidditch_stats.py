@@ -7,7 +7,7 @@ deterministic; the tolerance says how far an honest implementation may land.
 
 from __future__ import annotations
 
-from quidditch_helpers import D, make_state, run_trials
+from quidditch_helpers import D, kinds, make_state, run_trials
 
 N = 5000
 TOL = 3.0
@@ -36,13 +36,13 @@ def _pass_decls(feint=None, bonus=0):
 
 def test_5_interception_40():
     st = make_state(holder="g_c1")
-    close(rate(run_trials(st, _pass_decls(), N), lambda r: "pass_intercepted" in r.kinds()), 40)
+    close(rate(run_trials(st, _pass_decls(), N), lambda r: "pass_intercepted" in kinds(r)), 40)
 
 
 def test_5_interception_40_plus_feint():
     st = make_state(holder="g_c1")
     decls = _pass_decls("Ложный замах", 10)
-    close(rate(run_trials(st, decls, N, "f"), lambda r: "pass_intercepted" in r.kinds()), 50)
+    close(rate(run_trials(st, decls, N, "f"), lambda r: "pass_intercepted" in kinds(r)), 50)
 
 
 # 4 -----------------------------------------------------------------------------------
@@ -79,7 +79,7 @@ def test_8_beater_interception_10_plus_2_per_match():
         D("g_c1", feint="Штопор", post_order=1),
         D("g_b1", "hit_bludger", bludger=0, target="s_c1", post_order=2),
     ]
-    close(rate(run_trials(st, decls, N), lambda r: "hit_away" in r.kinds()), 18)
+    close(rate(run_trials(st, decls, N), lambda r: "hit_away" in kinds(r)), 18)
 
 
 def test_8_beater_accuracy_60_plus_1_per_match():
@@ -114,7 +114,7 @@ def test_9_vanishing_15():
     st = make_state()
     st.seekers["g_s"].chasing, st.seekers["g_s"].rounds_left = True, 3
     decls = [D("g_s", "chase", post_order=1)]
-    close(rate(run_trials(st, decls, N), lambda r: "snitch_vanished" in r.kinds()), 15)
+    close(rate(run_trials(st, decls, N), lambda r: "snitch_vanished" in kinds(r)), 15)
 
 
 def _caught_up(**settings):

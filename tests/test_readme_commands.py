@@ -99,7 +99,7 @@ def world(tmp_path_factory):
     source = base / "other-laptop" / folder.name
     shutil.copytree(folder, source, ignore=shutil.ignore_patterns(".cache"))
 
-    from fieldjudge.rules.quidditch import Declaration as D
+    from fieldjudge.rules.quidditch.declarations import Declaration as D
     from fieldjudge.rules.quidditch.sample import sample_setup
     from fieldjudge.services import create_tournament
     from fieldjudge.services.quidditch import QuidditchSession

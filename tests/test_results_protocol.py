@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fieldjudge.rules import protocol as pr
-from fieldjudge.rules.paintball import fold, game_result
+from fieldjudge.rules.paintball.scoring import game_result
+from fieldjudge.rules.paintball.state import fold
 
 TEAMS = ("red", "blue")
 GAME_TYPES = ["elimination", "clock_start", "void", "no_show", "flag_capture"]

@@ -143,7 +143,7 @@ async def test_home_keys_open_standings_and_merge(tmp_path):
 
 
 async def test_32_03_no_show_asks_the_cause_organisers_may_be_replayed(tmp_path):
-    from fieldjudge.rules.paintball import replay_refusal
+    from fieldjudge.rules.paintball.checks import replay_refusal
 
     folder, _game_id = setup_folder(tmp_path)
     app = make_app(tmp_path / "data", folder, lang="en")

@@ -270,7 +270,7 @@ async def test_23_03_20_02_18_02_settings_on_the_tournament_setup_screen(tmp_pat
     """end_when_team_out (23.03), fps_precision (20.02/20.03) and the inspection's penalty
     points (18.02) are typed on the new-tournament form and stored as settings."""
     from fieldjudge.app import make_app
-    from fieldjudge.rules.paintball import Settings
+    from fieldjudge.rules.paintball.setup import Settings
 
     app = make_app(tmp_path / "data", lang="en")
     async with app.run_test(size=(100, 32)) as pilot:

@@ -14,19 +14,16 @@ from fieldjudge.devices.parsers import Decoder
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules.marker_check import FAIL, NOT_DONE, check_marker
 from fieldjudge.rules.messages import Team, rule
-from fieldjudge.rules.paintball import (
-    Settings,
+from fieldjudge.rules.paintball.checks import (
     advisories,
-    chrono_verdict,
-    disqualified_in,
-    fold,
-    game_result,
-    judged_fps,
+    game_phase_refusal,
     refusal,
     replay_refusal,
 )
-from fieldjudge.rules.paintball.checks import game_phase_refusal
-from fieldjudge.rules.paintball.setup import GameSetup
+from fieldjudge.rules.paintball.chrono import chrono_verdict, judged_fps
+from fieldjudge.rules.paintball.scoring import game_result
+from fieldjudge.rules.paintball.setup import GameSetup, Settings
+from fieldjudge.rules.paintball.state import disqualified_in, fold
 
 R, B = "red", "blue"
 
@@ -183,11 +180,11 @@ def test_30_01_both_hold_the_two_points_go_to_the_earlier_holding_capture():
 def test_19_05_140_balls_is_a_notice_and_a_restart_keeps_the_count():
     readings = [(285.0, i * 0.1) for i in range(100)]
     first = check_marker(readings, slap_fired=None, release_t=None)
-    assert not first.ball_limit_reached and first.balls_left == 40
+    assert first.balls_notice is None and first.balls_left == 40
     # the check is restarted after 100 balls: 40 more reach the limit, not 140
     again = [(286.0, i * 0.1) for i in range(40)]
     r = check_marker(again, slap_fired=False, release_t=None, balls_before=100)
-    assert r.balls_used == 140 and r.balls_left == 0 and r.ball_limit_reached
+    assert r.balls_used == 140 and r.balls_left == 0 and r.balls_notice is not None
     assert rule_text(r.balls_notice, lang="ru").startswith("19.05: израсходовано шаров: 140")
     # the verdict is taken on the tests done: the after-release test is not done → refused
     assert not r.admitted and r.test("after_release").outcome == NOT_DONE

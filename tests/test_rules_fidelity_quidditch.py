@@ -4,34 +4,24 @@ its threshold; FillDice gives 1 after the scripted values."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import asdict, replace
 from datetime import date
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
-from quidditch_helpers import D, FillDice, make_state, only
+from quidditch_helpers import D, FillDice, kinds, make_state, only
 
 from fieldjudge.i18n import rule_text
-from fieldjudge.rules.quidditch import (
-    DEFAULT_FEINTS,
-    Feint,
-    FeintCatalogue,
-    QuidditchSettings,
-    make_dice,
-    new_match,
-    render_post,
-    resolve_passes,
-    resolve_round,
-    reveal,
-    roll_refusal,
-    valid_actions,
-    valid_bludgers,
-    valid_targets,
-)
+from fieldjudge.rules.quidditch.closing import reveal, roll_refusal
+from fieldjudge.rules.quidditch.declarations import valid_actions, valid_bludgers, valid_targets
+from fieldjudge.rules.quidditch.feints import DEFAULT_FEINTS, Feint, FeintCatalogue
+from fieldjudge.rules.quidditch.post import render_post
+from fieldjudge.rules.quidditch.resolve import make_dice, resolve_passes, resolve_round
 from fieldjudge.rules.quidditch.sample import sample_setup
-from fieldjudge.rules.quidditch.state import SeekerState
+from fieldjudge.rules.quidditch.settings import QuidditchSettings
+from fieldjudge.rules.quidditch.state import SeekerState, new_match
 from fieldjudge.services import create_tournament, open_tournament
 from fieldjudge.services.quidditch import QuidditchSession, SessionError
 
@@ -99,7 +89,7 @@ def test_5_interception_setting_is_validated_and_serialised():
     with pytest.raises(ValueError, match="interception"):
         QuidditchSettings(interception="both")
     s = QuidditchSettings(interception="contest", vanish_mode="per_chase")
-    assert QuidditchSettings.from_dict(s.to_dict()) == s
+    assert QuidditchSettings.from_dict(asdict(s)) == s
 
 
 # --- 14. passes resolved within the round (0, 5) ---------------------------------------
@@ -110,14 +100,14 @@ def test_5_passes_resolved_within_the_round_then_the_round_skips_them():
     st = make_state(holder="g_c1")
     first = resolve_passes(st, PASS_G, make_dice(st, seed))
     mid = first.state
-    assert first.kinds() in (["pass_caught"], ["pass_intercepted"])  # posted within the round
+    assert kinds(first) in (["pass_caught"], ["pass_intercepted"])  # posted within the round
     assert mid.round_no == 2 and mid.passes_resolved == ["g_c1"]
     assert [r.n for r in first.rolls] == [1] and mid.next_roll_n == 2
     holder = mid.quaffle.holder
     assert holder in ("g_c2", "s_c1")
     more = [*PASS_G, D("g_s", "search", post_order=4)]
     end = resolve_round(mid, more, make_dice(mid, seed))
-    assert not [x for x in end.kinds() if x.startswith("pass") or x == "intercept_no_pass"]
+    assert not [x for x in kinds(end) if x.startswith("pass") or x == "intercept_no_pass"]
     assert [r.n for r in end.rolls][0] == 2  # numbering goes on, no roll drawn twice
     assert end.state.round_no == 3 and end.state.passes_resolved == []
     assert end.state.quaffle.holder == holder
@@ -257,7 +247,7 @@ def test_4_group_feint_steal_is_not_held_to_one_steal_per_team():
     assert [o.kind for o in res.outcomes if o.phase == "quaffle"] == ["steal", "steal"]
     assert res.state.quaffle.holder == "s_c2"
     plain = [decls[0], D("s_c2", "steal", target="g_c1", post_order=2)]
-    assert "steal_refused" in resolve(make_state(holder="g_c1"), plain, 99).kinds()
+    assert "steal_refused" in kinds(resolve(make_state(holder="g_c1"), plain, 99))
     assert FeintCatalogue.from_list(st.setup.feints.to_list()).get("Клещи").group
 
 
@@ -281,26 +271,26 @@ def test_9_vanish_per_round_rolls_every_round_of_the_chase():
     st = _chasing("per_round")
     r1 = resolve(st, [D("g_s", "chase", post_order=1)], 99)
     r2 = resolve(calm(r1.state), [D("g_s", "chase", post_order=1)], 99)
-    assert r1.kinds().count("snitch_stays") == 1 and r2.kinds().count("snitch_stays") == 1
+    assert kinds(r1).count("snitch_stays") == 1 and kinds(r2).count("snitch_stays") == 1
 
 
 def test_9_vanish_per_chase_rolls_once_then_again_at_catch_attempts():
     st = _chasing("per_chase")
     r1 = resolve(st, [D("g_s", "chase", post_order=1)], 99)
-    assert "snitch_stays" in r1.kinds() and r1.state.vanish_rolled
+    assert "snitch_stays" in kinds(r1) and r1.state.vanish_rolled
     r2 = resolve(calm(r1.state), [D("g_s", "chase", post_order=1)])
-    assert "snitch_stays" not in r2.kinds() and "snitch_vanished" not in r2.kinds()
+    assert "snitch_stays" not in kinds(r2) and "snitch_vanished" not in kinds(r2)
     r3 = resolve(calm(r2.state), [D("g_s", "chase", post_order=1)])
-    assert "snitch_stays" not in r3.kinds() and r3.state.seekers["g_s"].caught_up
+    assert "snitch_stays" not in kinds(r3) and r3.state.seekers["g_s"].caught_up
     r4 = resolve(calm(r3.state), [D("g_s", "catch_snitch", post_order=1)], 16, 99)
-    snitch = [k for k in r4.kinds() if k in ("snitch_stays", "snitch_vanished", "catch")]
+    snitch = [k for k in kinds(r4) if k in ("snitch_stays", "snitch_vanished", "catch")]
     assert snitch == ["snitch_stays", "catch"]  # 9: it can still vanish at a catch attempt
 
 
 def test_9_vanish_per_chase_a_new_chase_rolls_again():
     st = _chasing("per_chase")
     r1 = resolve(st, [D("g_s", "chase", post_order=1)], 1)  # vanished
-    assert "snitch_vanished" in r1.kinds() and not r1.state.vanish_rolled
+    assert "snitch_vanished" in kinds(r1) and not r1.state.vanish_rolled
 
 
 # --- 20. a revealed match is closed (the seed) ------------------------------------------

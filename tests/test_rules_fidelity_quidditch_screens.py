@@ -7,11 +7,11 @@ from pathlib import Path
 
 import orjson
 import pytest
-from quidditch_helpers import make_state
+from quidditch_helpers import kinds, make_state
 from textual.widgets import Checkbox, DataTable, Input, Select
 
 from fieldjudge.app import make_app
-from fieldjudge.rules.quidditch import Declaration as D
+from fieldjudge.rules.quidditch.declarations import Declaration as D
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen, MessageScreen
 from fieldjudge.screens.quidditch.declare import DeclareModal
 from fieldjudge.screens.quidditch.matches import MatchesScreen
@@ -140,8 +140,8 @@ async def test_5_resolve_passes_now_key_logged_and_replayed_by_verify(tmp_path: 
         await on_screen(pilot, RoundScreen)
         await pilot.press("r", "y")
         await on_screen(pilot, ResultScreen)
-        kinds = app.screen.resolved.result.kinds()
-        assert not [k for k in kinds if k.startswith("pass")]  # not resolved twice
+        got = kinds(app.screen.resolved.result)
+        assert not [k for k in got if k.startswith("pass")]  # not resolved twice
         types = [e.type for e in screen.session.log.events]
         assert types == ["match_created", "round_resolved", "passes_resolved", "round_resolved"]
         exported = orjson.loads(orjson.dumps(screen.session.export_dict()))
@@ -284,7 +284,7 @@ async def test_5_1_declaration_checkboxes_say_ticked_in_words(tmp_path: Path, la
 
 
 async def test_4_group_feint_checkbox_in_the_feint_editor(tmp_path: Path) -> None:
-    from fieldjudge.rules.quidditch import FeintCatalogue
+    from fieldjudge.rules.quidditch.feints import FeintCatalogue
     from fieldjudge.screens.quidditch.feints import FeintsScreen
 
     app = make_app(tmp_path / "data", lang="en")

@@ -3,8 +3,9 @@
 import pytest
 from fakes import LogBuilder, demo_setup, ref
 
-from fieldjudge.rules.paintball import Settings, fold, game_result, no_show_result, standings
-from fieldjudge.rules.paintball.scoring import GameResult
+from fieldjudge.rules.paintball.scoring import GameResult, game_result, no_show_result, standings
+from fieldjudge.rules.paintball.setup import Settings
+from fieldjudge.rules.paintball.state import fold
 
 R, B = "red", "blue"
 

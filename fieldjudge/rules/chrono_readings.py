@@ -146,13 +146,3 @@ def chrono_candidates(state: m.GameState, teams: Iterable[str]) -> list[m.Player
             if p.unhit and p.status == m.IN_PLAY and p.has_marker
         ]
     return out
-
-
-def second_player_candidates(state: m.GameState, team: str, number: int) -> list[m.PlayerState]:
-    """20.04 / 29.08: who may be the second player of a group removal 1+1 (same team, on the
-    field: in play or playing without a marker)."""
-    return [
-        p
-        for p in state.team_players(team)
-        if p.number != number and p.unhit and p.status in (m.IN_PLAY, m.NO_MARKER)
-    ]

@@ -51,14 +51,10 @@ def seed_commitment(server_seed: str | bytes) -> str:
     return hashlib.sha256(_key(server_seed)).hexdigest()
 
 
-def roll_message(client_seed: str, match_id: str, round_no: int, n: int) -> str:
-    return f"{client_seed}:{match_id}:{round_no}:{n}"
-
-
 def roll(server_seed: str | bytes, client_seed: str, match_id: str, round_no: int, n: int) -> int:
     """Roll number ``n`` of round ``round_no``: an integer 1..100, see the module docstring."""
     key = _key(server_seed)
-    msg = roll_message(client_seed, match_id, round_no, n).encode("utf-8")
+    msg = f"{client_seed}:{match_id}:{round_no}:{n}".encode()
     digest = hmac.new(key, msg, hashlib.sha256).digest()
     k = 0
     while True:

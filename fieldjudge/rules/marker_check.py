@@ -138,10 +138,6 @@ class MarkerCheck:
     refused: bool = False  # 19.03: the marker is not accepted for the check
     unknown_intervals: int = 0  # intervals not measured (never judged, RULES.md)
 
-    @property
-    def ball_limit_reached(self) -> bool:
-        return self.balls_notice is not None
-
     def test(self, name: str) -> TestResult:
         return next(t for t in self.tests if t.name == name)
 
@@ -177,9 +173,7 @@ def _shot(r: Any) -> Shot:
 
 
 def _shots(readings: Iterable[Any]) -> list[Shot]:
-    out = [_shot(r) for r in readings]
-    out.sort(key=lambda s: s.t)
-    return out
+    return sorted((_shot(r) for r in readings), key=lambda s: s.t)
 
 
 def _ms(a: float, b: float) -> float:
@@ -202,13 +196,6 @@ def intervals(
         else:
             out.append(Interval(i, None))
     return out
-
-
-def unknown_intervals(
-    readings: Iterable[Any], max_uncertainty_ms: float = DEFAULTS["timing_uncertainty_ms"]
-) -> int:
-    """How many intervals between consecutive shots were not measured."""
-    return sum(1 for iv in intervals(readings, max_uncertainty_ms) if not iv.measured)
 
 
 def analyze_readings(
@@ -306,14 +293,8 @@ def check_marker(
     if max_fps is None or judged is None:
         tests.append(TestResult("velocity", "19.05", NOT_DONE, rule("no_velocity")))
     elif judged > limit:
-        tests.append(
-            TestResult(
-                "velocity",
-                "19.05",
-                FAIL,
-                rule("velocity_over", fps=max_fps, limit=limit),
-            )
-        )
+        msg = rule("velocity_over", fps=max_fps, limit=limit)
+        tests.append(TestResult("velocity", "19.05", FAIL, msg))
     else:
         tests.append(TestResult("velocity", "19.05", PASS, rule("velocity_ok", fps=max_fps)))
 
@@ -440,25 +421,15 @@ class TimingTolerance:
     def delay_ms(self) -> float:
         return round(self.frame_ms + self.latency_ms + self.period_ms, 1)
 
-    def describe(self) -> str:
-        return (
-            f"Serial timing tolerance: intervals ±{self.interval_ms:g} ms, "
-            f"delays up to +{self.delay_ms:g} ms "
-            f"(frame {self.frame_ms:g} ms, adapter latency {self.latency_ms:g} ms"
-            + (f", message period {self.period_ms:g} ms" if self.period_ms else "")
-            + ")"
-        )
-
 
 def timing_tolerance(
     baud: int,
     frame_len: int,
     latency_timer_ms: float = 16.0,
     message_period_ms: float = 0.0,
-    bits_per_byte: int = 10,
 ) -> TimingTolerance:
     """The timing tolerance of a serial chronograph link (see `TimingTolerance`)."""
     if baud <= 0 or frame_len < 0:
         raise ValueError("baud must be > 0 and frame_len >= 0")
-    frame_ms = round(frame_len * bits_per_byte * 1000.0 / baud, 1)
+    frame_ms = round(frame_len * 10 * 1000.0 / baud, 1)  # 8N1: 10 bits a byte
     return TimingTolerance(frame_ms, float(latency_timer_ms), float(message_period_ms))

@@ -287,8 +287,8 @@ def advance_protocol(
     only when ``event`` is a void). A game or protocol event is applied to a copy of ``p``
     (its cost does not grow with the game); a void may undo any earlier event, even a void
     (31: voiding a locked event), so the log is folded again. ``p`` is not changed.
-    ``with_id``: the log's events of an id (see :func:`events_with_id`), when the caller
-    keeps an index: a void of a game event then never walks the log."""
+    ``with_id``: the log's events of an id, when the caller keeps an index: a void of a
+    game event then never walks the log."""
     if event.type == VOID:
         if p.submission is None and not _reaches_a_step(events, event, with_id):
             return p  # 31: before a submission only the steps (and a no-show) count
@@ -304,11 +304,6 @@ def advance_protocol(
     )
     _apply(q, event)
     return q
-
-
-def events_with_id(events: Sequence[Event], event_id: str) -> list[Event]:
-    """Every event of the id in ``events`` (a walk: a log's own index is faster)."""
-    return [e for e in events if e.id == event_id]
 
 
 def first_with_id(
@@ -330,7 +325,7 @@ def _reaches_a_step(
 ) -> bool:
     """Whether ``void`` (the last of ``events``) takes back or restores a protocol step or
     a no-show: its target, or through a void it voids, that void's target, and so on."""
-    find = with_id or (lambda event_id: events_with_id(events, event_id))
+    find = with_id or (lambda event_id: [e for e in events if e.id == event_id])
     seen: set[str] = set()
     todo = [void]
     while todo:
@@ -382,9 +377,7 @@ def _outcomes(
 
 def outcome_refusal(outcome: str, team: str | None, teams: Sequence[str]) -> str | None:
     """Why the head judge cannot rule this outcome (30.01), or None."""
-    if outcome not in sc.RULABLE_OUTCOMES:
-        return rule("correction_outcome")
-    if outcome != sc.DRAW and team not in teams:
+    if outcome not in sc.RULABLE_OUTCOMES or (outcome != sc.DRAW and team not in teams):
         return rule("correction_outcome")
     return None
 
@@ -410,10 +403,9 @@ def correction_data(
     }
     by_rule = dict(result.points)
     if outcome:
-        held = result.flag_hang_team or result.flag_held_team
         data |= {
             "old_outcome": result.outcome,
-            "old_outcome_team": held,
+            "old_outcome_team": result.flag_hang_team or result.flag_held_team,
             "new_outcome": outcome,
             "new_outcome_team": outcome_team if outcome != sc.DRAW else None,
         }
@@ -526,7 +518,7 @@ def locked_void_refusal(events: Sequence[Event], data: Mapping[str, Any]) -> str
     game event of this log, not voided yet, not a protocol step, a no-show or a void; a
     reason is required. (His secret is the service's check.)"""
     target_id = str(data.get("target", ""))
-    target = next((e for e in events if e.id == target_id), None)
+    target = first_with_id(events, target_id)
     if target is None or target.type in LOCKED_VOID_BARRED or target_id in voided_ids(events):
         return rule("locked_void_target")
     if not str(data.get("reason", "")).strip():

@@ -10,7 +10,8 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from fieldjudge.rules.paintball import fold, refusal
+from fieldjudge.rules.paintball.checks import refusal
+from fieldjudge.rules.paintball.state import fold
 from fieldjudge.services.paintball import results
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE

@@ -39,11 +39,11 @@ from fieldjudge.i18n import LANGS, reason_label, rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event, effective
 from fieldjudge.rules.messages import Phrase, joined
-from fieldjudge.rules.paintball import disqualified_in
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.clock import elapsed_at
 from fieldjudge.rules.paintball.reasons import ALL_REASONS
 from fieldjudge.rules.paintball.scoring import TALLY
+from fieldjudge.rules.paintball.state import disqualified_in
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.pitwords import conflict_texts, event_texts, hangs_judged, player_ref

@@ -63,10 +63,8 @@ def _player(
 
 
 def _on_field(p: m.PlayerState, section: str, *, neutral_ok: bool = False) -> str | None:
-    if p.benched:
-        return rule(
-            "not_in_lineup", section, player=label(p)
-        )  # 30.01: a substitute sits this game out
+    if p.benched:  # 30.01: a substitute sits this game out
+        return rule("not_in_lineup", section, player=label(p))
     if p.status == m.ELIMINATED:
         why = p.elimination.section if p.elimination else "26"
         return rule("already_eliminated", section, player=label(p), why=why)
@@ -79,6 +77,16 @@ def _on_field(p: m.PlayerState, section: str, *, neutral_ok: bool = False) -> st
     return None
 
 
+def second_player_candidates(state: m.GameState, team: str, number: int) -> list[m.PlayerState]:
+    """20.04 / 29.08: who may be the second player of a group removal 1+1 (same team, on the
+    field: in play or playing without a marker)."""
+    return [
+        p
+        for p in state.team_players(team)
+        if p.number != number and p.unhit and p.status in (m.IN_PLAY, m.NO_MARKER)
+    ]
+
+
 def second_refusal(
     st: m.GameState, offender: m.PlayerState, second: Any, needed: bool, section: str
 ) -> str | None:
@@ -87,13 +95,8 @@ def second_refusal(
         if second is not None:
             return rule("one_player_penalty", section)
         return None
-    available = [
-        p
-        for p in st.team_players(offender.team)
-        if p.number != offender.number and p.unhit and p.status in (m.IN_PLAY, m.NO_MARKER)
-    ]
     if second is None:
-        if available:
+        if second_player_candidates(st, offender.team, offender.number):
             return rule("name_second", team=Team(offender.team))
         return None
     p, why = _player(st, offender.team, second, "29.08")
@@ -244,10 +247,6 @@ def _no_show(st, d, _ms):
     return None
 
 
-def _time_stop(st, d, _ms):
-    return None
-
-
 def _clock_resume(st, d, _ms):
     if st.phase != m.STOPPED:
         return rule("clock_running")
@@ -305,16 +304,16 @@ def _elimination(st, d, _ms):
     return second_refusal(st, players[0], d.get("second"), needed, sec)
 
 
-def _open_check(st, d, kind: str, section: str):
+def _open_check(st, d, kind: str, section: str) -> str | None:
     p, why = _player(st, d.get("team"), d.get("number"), section)
     if why or p is None:
-        return None, why
+        return why
     if p.check is None or p.check.kind != kind:
         what = phrase("check_neutral" if kind == "neutral" else "check_paint")
-        return None, rule("no_open_check", section, player=label(p), what=what)
+        return rule("no_open_check", section, player=label(p), what=what)
     if d.get("outcome") not in ev.CHECK_OUTCOMES:
-        return None, rule("check_outcome_values", section)
-    return p, None
+        return rule("check_outcome_values", section)
+    return None
 
 
 def _paint_check_start(st, d, _ms):
@@ -325,7 +324,7 @@ def _paint_check_start(st, d, _ms):
 
 
 def _paint_check_end(st, d, _ms):
-    return _open_check(st, d, "paint", "24.01")[1]
+    return _open_check(st, d, "paint", "24.01")
 
 
 def _neutral_start(st, d, _ms):
@@ -343,7 +342,7 @@ def _neutral_start(st, d, _ms):
 
 
 def _neutral_end(st, d, _ms):
-    return _open_check(st, d, "neutral", "25.02")[1]
+    return _open_check(st, d, "neutral", "25.02")
 
 
 def _chrono_reading(st, d, _ms):
@@ -465,7 +464,6 @@ _CHECKS = {
     ev.CHECKIN: _checkin,
     ev.MARKER_VERDICT: _marker_verdict,
     ev.NO_SHOW: _no_show,
-    ev.TIME_STOP: _time_stop,
     ev.CLOCK_RESUME: _clock_resume,
     ev.GAME_END: _game_end,
     ev.ELIMINATION: _elimination,

@@ -114,10 +114,6 @@ class FlagState:
     taken_by_judge: int = 0
     captures: list[Capture] = field(default_factory=list)
 
-    @property
-    def spare_up(self) -> bool:
-        return self.spares_hung > 0 and self.location == AT_BASE
-
 
 @dataclass
 class ClockState:
@@ -208,9 +204,6 @@ class GameState:
 
     def alive(self, team: str) -> int:
         return sum(1 for p in self.team_players(team) if p.unhit)
-
-    def survivors(self, team: str) -> list[PlayerState]:
-        return [p for p in self.team_players(team) if p.unhit]
 
     @property
     def teams_out(self) -> list[str]:

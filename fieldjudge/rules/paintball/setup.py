@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -72,15 +72,15 @@ def _coerce(default: Any, value: Any) -> Any:
     return default
 
 
-def _from_flat(cls: type, doc: Any) -> Any:
-    base = cls()
+def _flat_kwargs(cls: type, doc: Any) -> dict[str, Any]:
+    """The fields of ``cls`` that ``doc`` gives, cast to the types of their defaults (a
+    field holding a dataclass or a mapping keeps its default)."""
     if not isinstance(doc, Mapping):
-        return base
-    kwargs = {}
-    for f in fields(cls):
-        if f.name in doc:
-            kwargs[f.name] = _coerce(getattr(base, f.name), doc[f.name])
-    return cls(**kwargs)
+        return {}
+    base = cls()
+    return {
+        f.name: _coerce(getattr(base, f.name), doc[f.name]) for f in fields(cls) if f.name in doc
+    }
 
 
 @dataclass(frozen=True)
@@ -113,49 +113,21 @@ class Settings:
         return self.penalties.get(reason, "removal")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "team_size": self.team_size,
-            "game_length_ms": self.game_length_ms,
-            "points": {f.name: getattr(self.points, f.name) for f in fields(Points)},
-            "diff_clamp": self.diff_clamp,
-            "chrono": {f.name: getattr(self.chrono, f.name) for f in fields(ChronoSettings)},
-            "penalties": dict(self.penalties),
-            "min_gap_minutes": self.min_gap_minutes,
-            "checkin_minutes": self.checkin_minutes,
-            "end_when_team_out": self.end_when_team_out,
-            "fps_precision": self.fps_precision,
-            "inspection_penalty_points": self.inspection_penalty_points,
-        }
+        flat = {f.name: getattr(self, f.name) for f in fields(self)}
+        nested = {"points": asdict(self.points), "chrono": asdict(self.chrono)}
+        return flat | nested | {"penalties": dict(self.penalties)}
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any] | None) -> Settings:
         """Unknown keys are ignored, missing or malformed keys take the default."""
-        base = cls()
         doc = doc if isinstance(doc, Mapping) else {}
-        kwargs: dict[str, Any] = {}
-        for name in (
-            "team_size",
-            "game_length_ms",
-            "diff_clamp",
-            "min_gap_minutes",
-            "checkin_minutes",
-            "end_when_team_out",
-            "fps_precision",
-            "inspection_penalty_points",
-        ):
-            if name in doc:
-                kwargs[name] = _coerce(getattr(base, name), doc[name])
+        kwargs = _flat_kwargs(cls, doc)
         if "points" in doc:
-            kwargs["points"] = _from_flat(Points, doc["points"])
+            kwargs["points"] = Points(**_flat_kwargs(Points, doc["points"]))
         if "chrono" in doc:
-            chrono = _from_flat(ChronoSettings, doc["chrono"])
+            chrono = ChronoSettings(**_flat_kwargs(ChronoSettings, doc["chrono"]))
             if chrono.above_320 not in ABOVE_320_POLICIES:
-                chrono = ChronoSettings(
-                    **{
-                        **{f.name: getattr(chrono, f.name) for f in fields(ChronoSettings)},
-                        "above_320": ChronoSettings.above_320,
-                    }
-                )
+                chrono = replace(chrono, above_320=ChronoSettings.above_320)
             kwargs["chrono"] = chrono
         pen = dict(DEFAULT_PENALTIES)
         if isinstance(doc.get("penalties"), Mapping):

@@ -56,18 +56,10 @@ def fold(setup: GameSetup, events: Iterable[Event], *, recheck: bool = False) ->
     a log from elsewhere)."""
     evs = list(events)
     check_all = recheck or bool(setup.disqualified)
-    checked = None if check_all else unsettled(evs)
+    checked = set() if check_all else unsettled(evs)
     st = new_state(setup)
-    step = _step
-    if checked is None:
-        for e in effective(evs):
-            step(st, e, True)
-    elif not checked:  # nothing unsettled (no void): no event is checked again
-        for e in effective(evs):
-            step(st, e, False)
-    else:
-        for e in effective(evs):
-            step(st, e, e.id in checked)
+    for e in effective(evs):
+        step(st, e, check_all or e.id in checked)
     return st
 
 
@@ -88,9 +80,10 @@ def unsettled(events: Sequence[Event]) -> set[str]:
     return out
 
 
-def _step(st: m.GameState, e: Event, check: bool = True) -> None:
+def step(st: m.GameState, e: Event, check: bool = True) -> None:
     """Apply one effective event (refused ones go to ``rejected``, unknown types to
-    ``ignored``); ``check``: run the refusal checks first (see :func:`fold`)."""
+    ``ignored``); ``check``: run the refusal checks first (see :func:`fold`). The resumable
+    fold of ``checkpoints`` goes on from a copy of an earlier state with it."""
     apply = _APPLY.get(e.type)  # the appliers of ev.EVENT_TYPES, every one
     if apply is None:
         st.ignored.append(e.id)
@@ -110,11 +103,6 @@ def _step(st: m.GameState, e: Event, check: bool = True) -> None:
         apply(st, e, data)
     except Exception as exc:  # a malformed or illegal record must not stop the fold
         st.rejected.append(m.Note(e.id, e.seq, e.type, rule("could_not_apply", error=str(exc))))
-
-
-#: one effective event applied to a state in place, as :func:`fold` steps: the resumable
-#: fold of ``checkpoints`` goes on from a copy of an earlier state with it
-step = _step
 
 
 def validate(
@@ -507,5 +495,5 @@ _APPLY = {
     ev.LINEUP: _a_lineup,
 }
 
-if _APPLY.keys() != ev.EVENT_TYPES:  # _step tells an unknown type by its applier
+if _APPLY.keys() != ev.EVENT_TYPES:  # step tells an unknown type by its applier
     raise RuntimeError("every paintball event type needs its applier, and only those")

@@ -59,9 +59,6 @@ class RoundResult:
     def by_phase(self, phase: str) -> list[Outcome]:
         return [o for o in self.outcomes if o.phase == phase]
 
-    def kinds(self) -> list[str]:
-        return [o.kind for o in self.outcomes]
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "round_no": self.round_no,

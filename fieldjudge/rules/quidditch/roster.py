@@ -35,9 +35,6 @@ class Player:
         if self.position not in POSITIONS:
             raise ValueError(f"{self.id}: unknown position {self.position!r}")
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Player:
         matches, practices = int(d.get("matches", 0)), int(d.get("practices", 0))
@@ -58,9 +55,6 @@ class Team:
     @property
     def of(self) -> str:
         return self.genitive or self.name
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Team:
@@ -131,11 +125,11 @@ class MatchSetup:
     def to_dict(self) -> dict[str, Any]:
         return {
             "match_id": self.match_id,
-            "teams": [t.to_dict() for t in self.teams],
-            "players": [p.to_dict() for p in self.players],
-            "settings": self.settings.to_dict(),
+            "teams": [asdict(t) for t in self.teams],
+            "players": [asdict(p) for p in self.players],
+            "settings": asdict(self.settings),
             "feints": self.feints.to_list(),
-            "end": self.end.to_dict(),
+            "end": asdict(self.end),
             "client_seed": self.client_seed,
             "seed_hash": self.seed_hash,
         }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 END_SNITCH = "snitch"  # 9: the match ends on a catch only
@@ -39,9 +39,6 @@ class EndCondition:
             raise ValueError(f"unknown end condition {self.kind!r}")
         if self.kind != END_SNITCH and self.limit <= 0:
             raise ValueError("a points or round limit must be positive")
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> EndCondition:
@@ -99,9 +96,6 @@ class QuidditchSettings:
         """floor(min(cap, base + bonuses)), never below 0 (module docstring)."""
         p = min(self.cap, base + sum(bonuses))
         return max(0, math.floor(p + 1e-9))
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> QuidditchSettings:

@@ -132,28 +132,8 @@ class MatchState:
 
     # serialisation --------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "setup": self.setup.to_dict(),
-            "round_no": self.round_no,
-            "next_roll_n": self.next_roll_n,
-            "score": dict(self.score),
-            "goals": dict(self.goals),
-            "quaffle": asdict(self.quaffle),
-            "zones": dict(self.zones),
-            "out": dict(self.out),
-            "removed": dict(self.removed),
-            "injuries": [asdict(i) for i in self.injuries],
-            "bludgers": [asdict(b) for b in self.bludgers],
-            "seekers": {k: asdict(v) for k, v in self.seekers.items()},
-            "team_warnings": dict(self.team_warnings),
-            "player_warnings": dict(self.player_warnings),
-            "penalties": [asdict(p) for p in self.penalties],
-            "ended": self.ended,
-            "end_reason": self.end_reason,
-            "passes_resolved": list(self.passes_resolved),
-            "vanish_rolled": self.vanish_rolled,
-            "revealed": self.revealed,
-        }
+        # every field as plain data; the setup in its own form (the feints as a list)
+        return {**asdict(self), "setup": self.setup.to_dict()}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> MatchState:

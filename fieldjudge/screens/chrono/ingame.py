@@ -18,12 +18,9 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from fieldjudge.i18n import _, number, rule_text
-from fieldjudge.rules.chrono_readings import (
-    InGameReadings,
-    chrono_candidates,
-    second_player_candidates,
-)
+from fieldjudge.rules.chrono_readings import InGameReadings, chrono_candidates
 from fieldjudge.rules.marker_check import Shot
+from fieldjudge.rules.paintball.checks import second_player_candidates
 from fieldjudge.rules.timefmt import format_time_left
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen

@@ -14,19 +14,19 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from fieldjudge.i18n import _
-from fieldjudge.rules.quidditch import (
+from fieldjudge.rules.quidditch import declarations as DC
+from fieldjudge.rules.quidditch import feints as F
+from fieldjudge.rules.quidditch.declarations import (
+    ACTION_SITUATION,
     Declaration,
-    MatchState,
+    feint_situation,
     valid_actions,
     valid_bludgers,
     valid_targets,
 )
-from fieldjudge.rules.quidditch import declarations as DC
-from fieldjudge.rules.quidditch import feints as F
-from fieldjudge.rules.quidditch.declarations import ACTION_SITUATION, feint_situation
 from fieldjudge.rules.quidditch.feints import SITUATION_RANGES
 from fieldjudge.rules.quidditch.roster import KEEPER
-from fieldjudge.rules.quidditch.state import CENTRE, rings_zone
+from fieldjudge.rules.quidditch.state import CENTRE, MatchState, rings_zone
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 

@@ -9,8 +9,13 @@ from textual import on
 from textual.widgets import DataTable
 
 from fieldjudge.i18n import _
-from fieldjudge.rules.quidditch import Feint, FeintCatalogue
-from fieldjudge.rules.quidditch.feints import SITUATION_NAMES_RU, SITUATION_RANGES, SITUATIONS
+from fieldjudge.rules.quidditch.feints import (
+    SITUATION_NAMES_RU,
+    SITUATION_RANGES,
+    SITUATIONS,
+    Feint,
+    FeintCatalogue,
+)
 from fieldjudge.screens import keymap
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values, parse_check
 from fieldjudge.screens.quidditch.pane import TablePane

@@ -15,7 +15,7 @@ from textual import on
 from textual.widgets import DataTable, Static
 
 from fieldjudge.i18n import _, rule_text
-from fieldjudge.rules.quidditch import MatchSetup
+from fieldjudge.rules.quidditch.roster import MatchSetup
 from fieldjudge.rules.quidditch.sample import sample_setup
 from fieldjudge.screens import keymap
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values

@@ -10,7 +10,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _
-from fieldjudge.rules.quidditch import MatchSetup, Outcome
+from fieldjudge.rules.quidditch.outcome import Outcome
+from fieldjudge.rules.quidditch.roster import MatchSetup
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import MessageScreen

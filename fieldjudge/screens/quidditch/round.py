@@ -11,8 +11,9 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
 from fieldjudge.i18n import _
-from fieldjudge.rules.quidditch import Declaration, check_post_order
 from fieldjudge.rules.quidditch import declarations as DC
+from fieldjudge.rules.quidditch.declarations import Declaration
+from fieldjudge.rules.quidditch.order import check_post_order
 from fieldjudge.rules.quidditch.state import HELD, LOOSE
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen

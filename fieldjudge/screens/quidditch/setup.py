@@ -12,8 +12,13 @@ from textual.widgets import DataTable, Static
 
 from fieldjudge.csv_import import CsvImportError, read_csv_file
 from fieldjudge.i18n import _, ngettext
-from fieldjudge.rules.quidditch import EndCondition, FeintCatalogue, QuidditchSettings
-from fieldjudge.rules.quidditch.settings import END_KINDS, END_SNITCH
+from fieldjudge.rules.quidditch.feints import FeintCatalogue
+from fieldjudge.rules.quidditch.settings import (
+    END_KINDS,
+    END_SNITCH,
+    EndCondition,
+    QuidditchSettings,
+)
 from fieldjudge.screens import keymap
 from fieldjudge.screens.dialogs.forms import (
     Field,

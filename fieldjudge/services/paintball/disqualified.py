@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from fieldjudge.rules.paintball import disqualified_in, fold
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
+from fieldjudge.rules.paintball.state import disqualified_in, fold
 
 
 def setup_of(

@@ -22,9 +22,10 @@ from fieldjudge.rules.chrono_checks import APPROVAL, checkin_data
 from fieldjudge.rules.events import Event, effective
 from fieldjudge.rules.messages import RuleMessage, Team, rule
 from fieldjudge.rules.paintball import events as ev
-from fieldjudge.rules.paintball import fold, refusal
+from fieldjudge.rules.paintball.checks import refusal
 from fieldjudge.rules.paintball.model import GameState
 from fieldjudge.rules.paintball.setup import GameSetup
+from fieldjudge.rules.paintball.state import fold
 from fieldjudge.rules.protocol import fold_protocol
 from fieldjudge.services.paintball.lineup import LineupChoice, lineup_choice, lineup_data
 from fieldjudge.services.paintball.results import setup_for

@@ -18,11 +18,13 @@ from typing import Any, Protocol
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import rule
-from fieldjudge.rules.paintball import GameResult, GameSetup, fold, refusal, replay_refusal
-from fieldjudge.rules.paintball import game_result as engine_result
-from fieldjudge.rules.paintball import standings as engine_standings
+from fieldjudge.rules.paintball.checks import refusal, replay_refusal
 from fieldjudge.rules.paintball.clock import parse_wall
-from fieldjudge.rules.paintball.scoring import not_played
+from fieldjudge.rules.paintball.scoring import GameResult, not_played
+from fieldjudge.rules.paintball.scoring import game_result as engine_result
+from fieldjudge.rules.paintball.scoring import standings as engine_standings
+from fieldjudge.rules.paintball.setup import GameSetup
+from fieldjudge.rules.paintball.state import fold
 from fieldjudge.services.paintball.disqualified import Setups, disqualified_before, setup_of
 from fieldjudge.services.trust import authority
 from fieldjudge.services.trust.authority import HeadJudge

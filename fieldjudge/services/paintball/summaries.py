@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldjudge.rules.paintball import disqualified_in
+from fieldjudge.rules.paintball.state import disqualified_in
 from fieldjudge.rules.protocol import PROTOCOL_TYPES, is_locked_void
 from fieldjudge.services.paintball.results import (
     CLOSED_PHASES,

@@ -17,21 +17,13 @@ import orjson
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.dice import seed_commitment
 from fieldjudge.rules.events import VOID, Event, voided_ids
-from fieldjudge.rules.quidditch import (
-    SEED_REVEALED,
-    Declaration,
-    MatchSetup,
-    MatchState,
-    RoundResult,
-    make_dice,
-    new_match,
-    render_passes_post,
-    render_post,
-    resolve_passes,
-    resolve_round,
-    revealed_in,
-    roll_refusal,
-)
+from fieldjudge.rules.quidditch.closing import SEED_REVEALED, revealed_in, roll_refusal
+from fieldjudge.rules.quidditch.declarations import Declaration
+from fieldjudge.rules.quidditch.outcome import RoundResult
+from fieldjudge.rules.quidditch.post import render_passes_post, render_post
+from fieldjudge.rules.quidditch.resolve import make_dice, resolve_passes, resolve_round
+from fieldjudge.rules.quidditch.roster import MatchSetup
+from fieldjudge.rules.quidditch.state import MatchState, new_match
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import EventLog, Refused, StoreError
 from fieldjudge.store.storage import atomic_write_bytes, make_dirs

@@ -11,15 +11,19 @@ from dataclasses import dataclass
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.names import clean_name, name_problem
-from fieldjudge.rules.quidditch import (
-    EndCondition,
-    FeintCatalogue,
+from fieldjudge.rules.quidditch.feints import FeintCatalogue
+from fieldjudge.rules.quidditch.roster import (
+    BEATER,
+    CHASER,
+    KEEPER,
+    LINEUP,
+    POSITIONS,
+    SEEKER,
     MatchSetup,
     Player,
-    QuidditchSettings,
     Team,
 )
-from fieldjudge.rules.quidditch.roster import BEATER, CHASER, KEEPER, LINEUP, POSITIONS, SEEKER
+from fieldjudge.rules.quidditch.settings import EndCondition, QuidditchSettings
 from fieldjudge.store import slugify
 
 from .common import SessionError

@@ -10,14 +10,10 @@ import orjson
 
 from fieldjudge.rules.dice import seed_commitment, verify_rolls
 from fieldjudge.rules.messages import Phrase
-from fieldjudge.rules.quidditch import (
-    Declaration,
-    MatchSetup,
-    make_dice,
-    new_match,
-    resolve_passes,
-    resolve_round,
-)
+from fieldjudge.rules.quidditch.declarations import Declaration
+from fieldjudge.rules.quidditch.resolve import make_dice, resolve_passes, resolve_round
+from fieldjudge.rules.quidditch.roster import MatchSetup
+from fieldjudge.rules.quidditch.state import new_match
 
 from .common import EXPORT_FORMAT
 

@@ -26,7 +26,7 @@ import orjson
 from fieldjudge.i18n import rule_text
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import Event
-from fieldjudge.rules.paintball import fold
+from fieldjudge.rules.paintball.state import fold
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.services.trust import authority, identity

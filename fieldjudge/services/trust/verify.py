@@ -10,7 +10,7 @@ from pathlib import Path
 from fieldjudge.rules.event_names import event_type_name
 from fieldjudge.rules.events import Event
 from fieldjudge.rules.messages import Phrase
-from fieldjudge.rules.paintball import disqualified_in, fold
+from fieldjudge.rules.paintball.state import disqualified_in, fold
 from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.trust.checks import (
