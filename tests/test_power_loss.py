@@ -22,6 +22,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from demo_template import copy_demo  # noqa: E402
+from fakes import compact_log  # noqa: E402
 from fs_trace import check_all, record  # noqa: E402
 
 from fieldjudge.services import create_tournament, open_tournament  # noqa: E402
@@ -318,7 +319,7 @@ def test_a_compaction_survives_every_crash_state(demo: Path, tmp_path: Path) -> 
             return why
         return "; ".join(Verifier(folder, HeadJudgePins()).game_faults(gid))
 
-    _run(demo, log.compact, verdict, tmp_path, "compaction")
+    _run(demo, lambda: compact_log(log), verdict, tmp_path, "compaction")
     assert t.store.game_path(gid).read_bytes() != raw  # the file was rewritten
     t.close()
 
