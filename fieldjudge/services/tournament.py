@@ -873,10 +873,7 @@ class TournamentService(TournamentView):
         """This laptop's own append of the hand-over the head judge signed for it."""
         data = {k: record[k] for k in ("from_laptop", "to_laptop")}
         data["record"] = {k: v for k, v in record.items() if k != "by"}
-        try:
-            log.append(HANDOVER, data, judge=judge, key=self._key, **self._signing(HANDOVER, None))
-        except Refused as exc:
-            raise translated(exc) from None
+        self._log_event(log, HANDOVER, data, judge=judge)
         self._protocols.pop(game_id, None)
         self._record_head(game_id, log, HANDOVER)
 
