@@ -20,7 +20,6 @@ from fieldjudge.rules.events import VOID, compute_hash
 from fieldjudge.services import HeadJudge
 from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball import results as res
-from fieldjudge.services.paintball.protocol import GameProtocol
 from fieldjudge.services.paintball.protocol_doc import struck_lines
 from fieldjudge.services.sync.merge import merge_into
 from fieldjudge.services.trust.signing import signed_message
@@ -77,8 +76,8 @@ def test_31_head_judge_voids_a_locked_event_result_and_standings_follow(svc) -> 
     assert (dict(v0.result.diff), dict(v0.result.survivors)) == ({a: 2, b: -2}, {a: 4, b: 2})
     rows0 = {r.team: r for rows in res.standings_by_division(svc).values() for r in rows}
     ended = svc.game_summary(gid)["ended_at"]
-    event = GameProtocol(svc, gid, "Senior").void_locked(
-        target, "the hit was on the bunker", DEMO_PASSPHRASE
+    event = res.void_locked_event(
+        svc, gid, target, "the hit was on the bunker", DEMO_PASSPHRASE, judge="Senior"
     )
     assert event.hj_sig and event.data["after_lock"] is True
     assert event.data["head_judge"] == svc.meta["head_judge"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import time
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -383,20 +383,8 @@ class TournamentService(TournamentView):
             game_id, create=create, owner=self.owner_id, anchor=self.anchor(game_id)
         )
 
-    def match_log(self, match_id: str, meta: dict[str, Any] | None = None) -> EventLog:
-        return self.store.match_log(match_id, meta)
-
-    def reseat_log(self, game_id: str) -> bool:
-        """Keep a game's open log (a live session's) on its file, replaced by one with the
-        same events; else release it (False). See ``Tournament.reseat_log``."""
-        return self.store.reseat_log(game_id)
-
     def backup_game(self, game_id: str) -> Path | None:
         return self.store.backup_game(game_id)
-
-    def backup_steps(self) -> Iterator[Path]:
-        """A copy of every changed file, a file at a time (``Tournament.backup_steps``)."""
-        return self.store.backup_steps()
 
     # -- tournament changes -----------------------------------------------------------
     # -- tournament.json: written only on the head judge's laptop (issue 22) ----------
@@ -745,7 +733,7 @@ class TournamentService(TournamentView):
     ) -> Event:
         """Append one event to a quidditch match's log (the match rules were asked by the
         quidditch session)."""
-        return self._log_event(self.match_log(match_id, meta), etype, data or {}, judge=judge)
+        return self._log_event(self.store.match_log(match_id, meta), etype, data or {}, judge=judge)
 
     # -- marker checks of a game this laptop does not own (19) -------------------------
     def append_marker_event(
@@ -885,10 +873,7 @@ class TournamentService(TournamentView):
         """This laptop's own append of the hand-over the head judge signed for it."""
         data = {k: record[k] for k in ("from_laptop", "to_laptop")}
         data["record"] = {k: v for k, v in record.items() if k != "by"}
-        try:
-            log.append(HANDOVER, data, judge=judge, key=self._key, **self._signing(HANDOVER, None))
-        except Refused as exc:
-            raise translated(exc) from None
+        self._log_event(log, HANDOVER, data, judge=judge)
         self._protocols.pop(game_id, None)
         self._record_head(game_id, log, HANDOVER)
 

@@ -31,7 +31,6 @@ from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.services import StoreError
 from fieldjudge.services.paintball import results, standings
 from fieldjudge.services.paintball.event_text import Namer, describe, event_no, reason_label
-from fieldjudge.services.paintball.protocol import GameProtocol
 from fieldjudge.services.paintball.protocol_doc import (
     CAUSE_TEXT,
     local_time,
@@ -187,13 +186,9 @@ class ProtocolScreen(JudgeScreen):
         return struck_text("\n".join(lines))
 
     # -- actions ------------------------------------------------------------------------
-    @property
-    def protocol(self) -> GameProtocol:
-        return GameProtocol(self.t, self.game_id, self.app.judge)
-
     def _do(self, act: Callable[[], object]) -> str:
-        """Run one intent of the game's protocol; show its refusal (citing the section)
-        and return it ("" when done)."""
+        """Run one intent of the game's protocol (:mod:`results`, as ``self.app.judge``);
+        show its refusal (citing the section) and return it ("" when done)."""
         try:
             act()
         except StoreError as exc:  # in the UI language, the teams named as in this protocol
@@ -208,7 +203,9 @@ class ProtocolScreen(JudgeScreen):
     def action_submit(self) -> None:
         def done(ok: bool | None) -> None:
             if ok:
-                self._do(self.protocol.submit)
+                self._do(
+                    lambda: results.submit_protocol(self.t, self.game_id, judge=self.app.judge)
+                )
 
         self.app.push_screen(ConfirmScreen(_("Submit the protocol with this result?")), done)
 
@@ -221,7 +218,9 @@ class ProtocolScreen(JudgeScreen):
         def done(values: Values | None) -> None:
             if values:
                 name = values["name"]
-                self._do(lambda: self.protocol.sign(team, name))
+                self._do(
+                    lambda: results.sign(self.t, self.game_id, team, name, judge=self.app.judge)
+                )
 
         self.app.push_screen(
             FormScreen(
@@ -248,7 +247,11 @@ class ProtocolScreen(JudgeScreen):
             if values:
                 team = v.teams[int(values["side"]) - 1]
                 reason, captain = values["reason"], values["captain"]
-                self._do(lambda: self.protocol.refuse(team, reason, captain))
+                self._do(
+                    lambda: results.refuse(
+                        self.t, self.game_id, team, reason, captain, judge=self.app.judge
+                    )
+                )
 
         self.app.push_screen(
             FormScreen(
@@ -290,10 +293,13 @@ class ProtocolScreen(JudgeScreen):
             points = {x: int(values[k]) for x, k in ((a, "a"), (b, "b")) if values[k]}
 
             def correct(confirmed: bool) -> None:
-                self.protocol.correct_total(
+                results.correct_total(
+                    self.t,
+                    self.game_id,
                     values["pin"],
                     points,
                     values["reason"],
+                    judge=self.app.judge,
                     outcome=outcome if changed else None,
                     outcome_team=team if changed else None,
                     confirmed_against_rules=confirmed,
@@ -347,7 +353,15 @@ class ProtocolScreen(JudgeScreen):
             absent = [v.teams[int(c) - 1] for c in values["absent"]]
             cause = choice(_CAUSES, values["cause"]) or "team"
             reason = choice(_REASONS, values["reason"]) or "late"
-            self.protocol.no_show(absent, reason, values["pin"], cause=cause)
+            results.record_no_show(
+                self.t,
+                self.game_id,
+                absent,
+                reason,
+                judge=self.app.judge,
+                secret=values["pin"],
+                cause=cause,
+            )
 
         fields = [
             Field(
@@ -365,7 +379,7 @@ class ProtocolScreen(JudgeScreen):
         round (the engine's replay_refusal says why not)."""
 
         def run(values: Values) -> None:
-            self.protocol.replay_no_show(values["pin"])
+            results.replay_no_show(self.t, self.game_id, values["pin"], judge=self.app.judge)
 
         title = _("Head judge: replay an organisers' no-show (32.03)")
         self.pin_form(title, [], lambda _v: None, run)
@@ -389,7 +403,9 @@ class ProtocolScreen(JudgeScreen):
 
         def run(values: Values) -> None:
             target = by_seq[values["event"].lstrip("#")]
-            self.protocol.void_locked(target, values["reason"], values["pin"])
+            results.void_locked_event(
+                self.t, self.game_id, target, values["reason"], values["pin"], judge=self.app.judge
+            )
 
         self.pin_form(
             _("Head judge: void an event of the signed protocol (31)"),

@@ -116,13 +116,13 @@ class QuidditchSession:
             judge=judge,
             meta={"teams": [t.name for t in setup.teams], "seed_hash": setup.seed_hash},
         )
-        return cls(tournament, tournament.match_log(setup.match_id))
+        return cls(tournament, tournament.store.match_log(setup.match_id))
 
     @classmethod
     def open(cls, tournament: TournamentService, match_id: str) -> QuidditchSession:
         if not tournament.match_path(match_id).exists():
             raise SessionError(_("no match {id}").format(id=match_id))
-        return cls(tournament, tournament.match_log(match_id))
+        return cls(tournament, tournament.store.match_log(match_id))
 
     # -- reading --------------------------------------------------------------------------
     def round_events(self) -> list[Event]:

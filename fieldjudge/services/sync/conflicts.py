@@ -313,7 +313,7 @@ def scan_sync_conflicts(
             when = datetime.fromtimestamp(t.wall())  # local time, as Syncthing names copies
             new = conflict_copy_path(c.original, when, _device_word(devices, this_laptop_id))
             put_back(c, new, t.folder / merge_logic.CONFLICTS / "resolved")
-            if not (busy and t.reseat_log(c.log_id)):
+            if not (busy and t.store.reseat_log(c.log_id)):
                 t.release_log(kind, c.log_id)
             t.written(c.original, new, c.path)
             out.append(found(RECLAIMED, detail=new.name))

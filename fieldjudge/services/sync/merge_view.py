@@ -50,7 +50,7 @@ def describe_conflict(t: TournamentService, path: Path) -> ConflictView:
     ours_path = t.folder / kind / f"{log_id}.json"
     ours: list[Event] = []
     if ours_path.exists():
-        log = t.game_log(log_id) if kind == "games" else t.match_log(log_id)
+        log = t.game_log(log_id) if kind == "games" else t.store.match_log(log_id)
         ours = list(log.events)
     pairs = zip(ours, theirs, strict=False)  # how far the two copies agree, by hash
     k = next((i for i, (a, b) in enumerate(pairs) if a.hash != b.hash), min(len(ours), len(theirs)))
