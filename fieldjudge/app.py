@@ -373,7 +373,7 @@ class FieldJudgeApp(App[None]):
         except TimeoutError:
             pass  # no home screen filling its states: copy now
         try:
-            for _file in t.store.backup_steps():
+            for _file in t.backup_steps():
                 await asyncio.sleep(0)
                 if self.tournament is not t:
                     return  # closed meanwhile: the next start copies the rest

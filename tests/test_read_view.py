@@ -52,6 +52,7 @@ WRITES = {
     "record_step",
     "record_head",
     "backup_game",
+    "backup_steps",
     "head_judge",
 }
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import time
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -385,6 +385,10 @@ class TournamentService(TournamentView):
 
     def backup_game(self, game_id: str) -> Path | None:
         return self.store.backup_game(game_id)
+
+    def backup_steps(self) -> Iterator[Path]:
+        """A copy of every changed file, a file at a time (``Tournament.backup_steps``)."""
+        return self.store.backup_steps()
 
     # -- tournament changes -----------------------------------------------------------
     # -- tournament.json: written only on the head judge's laptop (issue 22) ----------
