@@ -6,6 +6,7 @@ runs the group on its own.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import random
@@ -64,15 +65,7 @@ def ports_cmd(as_json: bool) -> None:
     found = list_chrono_ports()
     if as_json:
         for p in found:
-            _out(
-                {
-                    "device": p.device,
-                    "by_id": p.by_id,
-                    "description": p.description,
-                    "usb": p.usb,
-                    "serial_number": p.serial_number,
-                }
-            )
+            _out(dataclasses.asdict(p))  # device, by_id, description, usb, serial_number
         return
     if not found:
         click.echo(_("No serial ports found. Is the chronograph's USB-serial adapter plugged in?"))
