@@ -122,7 +122,6 @@ def listen_cmd(
         label = f" ({expect.label})" if expect else ""
         click.echo(_("Listening on {port}").format(port=port) + label, err=True)
     stop = threading.Event()
-    errors: list[BaseException] = []
 
     def on_item(item: Reading | Garbled | Status) -> None:
         try:
@@ -146,32 +145,15 @@ def listen_cmd(
         plausible=(min_fps, max_fps),
         expect=expect,
     )
-
-    def run() -> None:
-        try:
-            reader.run(cancelled=stop)
-        except ChronoOpenError as exc:
-            errors.append(exc)
-        finally:
-            stop.set()
-
-    th = threading.Thread(target=run, name="chrono-listen", daemon=True)
-    _stop_on_signals(stop)
-    th.start()
+    _stop_on_signals(stop)  # Ctrl-C ends the reading loop below within a read timeout
     try:
-        while th.is_alive():
-            stop.wait(0.2)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stop.set()
-        th.join(2.0)
-    if errors:
+        reader.run(cancelled=stop)
+    except ChronoOpenError as exc:
         raise click.ClickException(
-            link_fault_text(str(errors[0]), errno_code(errors[0]))
+            link_fault_text(str(exc), errno_code(exc))
             + "\n"
             + _("Check the port name with `fieldjudge chrono ports`.")
-        )
+        ) from None
 
 
 SIMULATE_EPILOG = """\b
