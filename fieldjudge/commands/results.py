@@ -34,6 +34,13 @@ def _tournaments(root: Path) -> list[Path]:
     return found
 
 
+def _nearby(ctx: click.Context) -> list[Path]:
+    """The current folder if it is a tournament, else every tournament in the data folder."""
+    if (Path.cwd() / TOURNAMENT_FILE).exists():
+        return [Path.cwd()]
+    return _tournaments(data_dir(ctx))
+
+
 def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
     if folder is not None:
         if not (folder / TOURNAMENT_FILE).exists():
@@ -43,9 +50,7 @@ def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
                 )
             )
         return folder
-    if (Path.cwd() / TOURNAMENT_FILE).exists():
-        return Path.cwd()
-    found = _tournaments(data_dir(ctx))
+    found = _nearby(ctx)
     if len(found) == 1:
         return found[0]
     if not found:
@@ -161,12 +166,7 @@ def verify(ctx, folder: Path | None) -> None:
 
     Without FOLDER: the current folder if it is a tournament, else every tournament in the
     data folder."""
-    if folder is not None:
-        folders = [folder]
-    elif (Path.cwd() / TOURNAMENT_FILE).exists():
-        folders = [Path.cwd()]
-    else:
-        folders = _tournaments(data_dir(ctx))
+    folders = [folder] if folder is not None else _nearby(ctx)
     if not folders:
         raise click.ClickException(_("no tournament to verify"))
     bad = 0
@@ -215,11 +215,9 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
         for f in _tournaments(data_dir(ctx)):
             if f.resolve() == source.resolve():
                 continue
-            with contextlib.suppress(Exception):
-                meta = open_view(f)
-                if meta.meta.get("id") == tid:
+            with contextlib.suppress(Exception), contextlib.closing(open_view(f)) as view:
+                if view.meta.get("id") == tid:
                     same.append(f)
-                meta.close()
         if len(same) != 1:
             raise click.ClickException(
                 _("name the tournament to merge into with --into FOLDER")
