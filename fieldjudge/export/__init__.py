@@ -35,16 +35,6 @@ FORMATS = ("html", "pdf", "csv", "json")
 #: the export between two games.
 Progress = Callable[[int, int], None]
 
-__all__ = [
-    "FORMATS",
-    "Progress",
-    "game_stem",
-    "logged_games",
-    "no_progress",
-    "run_export",
-    "tournament_stem",
-]
-
 
 def no_progress(done: int, total: int) -> None:
     """A :data:`Progress` that shows nothing."""
