@@ -10,8 +10,9 @@ from pathlib import Path
 from results_fixtures import demo, finished_game
 
 from fieldjudge.app import make_app
-from fieldjudge.export import game_stem, logged_games, tournament_stem
+from fieldjudge.export import logged_games
 from fieldjudge.export.job import export_folder
+from fieldjudge.export.names import game_stem, tournament_stem
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.results.standings import StandingsScreen
 from tests.test_game_helpers import WAIT_S, wait_for

@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from fieldjudge.cli import main
-from fieldjudge.export import game_stem
+from fieldjudge.export.names import game_stem
 from fieldjudge.i18n import ru
 from fieldjudge.services import open_tournament
 from fieldjudge.services.paintball import results

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
+from fieldjudge.i18n import rule_text
 from fieldjudge.paths import default_data_dir
+from fieldjudge.services import StoreError
 
 
 def data_dir(ctx: click.Context) -> Path:
     """The data folder the command line was given (``--data-dir``), else the OS's."""
     obj = ctx.find_root().obj or {}
     return obj.get("data_dir") or default_data_dir()
+
+
+@contextlib.contextmanager
+def refusals_as_messages(*kinds: type[Exception], prefix: str = "") -> Iterator[None]:
+    """A refusal or a failure of ``kinds`` (default: the store's and the system's) ends the
+    command with its message in the UI language (after ``prefix``) and a non-zero exit,
+    never a traceback."""
+    caught = kinds or (StoreError, OSError)
+    try:
+        yield
+    except caught as exc:
+        raise click.ClickException(prefix + rule_text(exc)) from None

@@ -6,6 +6,7 @@ runs the group on its own.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import random
@@ -64,15 +65,7 @@ def ports_cmd(as_json: bool) -> None:
     found = list_chrono_ports()
     if as_json:
         for p in found:
-            _out(
-                {
-                    "device": p.device,
-                    "by_id": p.by_id,
-                    "description": p.description,
-                    "usb": p.usb,
-                    "serial_number": p.serial_number,
-                }
-            )
+            _out(dataclasses.asdict(p))  # device, by_id, description, usb, serial_number
         return
     if not found:
         click.echo(_("No serial ports found. Is the chronograph's USB-serial adapter plugged in?"))
@@ -129,7 +122,6 @@ def listen_cmd(
         label = f" ({expect.label})" if expect else ""
         click.echo(_("Listening on {port}").format(port=port) + label, err=True)
     stop = threading.Event()
-    errors: list[BaseException] = []
 
     def on_item(item: Reading | Garbled | Status) -> None:
         try:
@@ -153,32 +145,15 @@ def listen_cmd(
         plausible=(min_fps, max_fps),
         expect=expect,
     )
-
-    def run() -> None:
-        try:
-            reader.run(cancelled=stop)
-        except ChronoOpenError as exc:
-            errors.append(exc)
-        finally:
-            stop.set()
-
-    th = threading.Thread(target=run, name="chrono-listen", daemon=True)
-    _stop_on_signals(stop)
-    th.start()
+    _stop_on_signals(stop)  # Ctrl-C ends the reading loop below within a read timeout
     try:
-        while th.is_alive():
-            stop.wait(0.2)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stop.set()
-        th.join(2.0)
-    if errors:
+        reader.run(cancelled=stop)
+    except ChronoOpenError as exc:
         raise click.ClickException(
-            link_fault_text(str(errors[0]), errno_code(errors[0]))
+            link_fault_text(str(exc), errno_code(exc))
             + "\n"
             + _("Check the port name with `fieldjudge chrono ports`.")
-        )
+        ) from None
 
 
 SIMULATE_EPILOG = """\b

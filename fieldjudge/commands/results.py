@@ -5,14 +5,15 @@ Every bad input ends with a clear message and a non-zero exit, never a traceback
 from __future__ import annotations
 
 import contextlib
+import functools
 from pathlib import Path
 
 import click
 
-from fieldjudge.commands import data_dir
+from fieldjudge.commands import data_dir, refusals_as_messages
 from fieldjudge.commands.root import JudgeGroup, accept_global_options, root_options
 from fieldjudge.export import run_export
-from fieldjudge.export.job import refusal, stamp_text
+from fieldjudge.export.job import verified
 from fieldjudge.i18n import _, ngettext, rule_text
 from fieldjudge.services import (
     TOURNAMENT_FILE,
@@ -33,6 +34,13 @@ def _tournaments(root: Path) -> list[Path]:
     return found
 
 
+def _nearby(ctx: click.Context) -> list[Path]:
+    """The current folder if it is a tournament, else every tournament in the data folder."""
+    if (Path.cwd() / TOURNAMENT_FILE).exists():
+        return [Path.cwd()]
+    return _tournaments(data_dir(ctx))
+
+
 def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
     if folder is not None:
         if not (folder / TOURNAMENT_FILE).exists():
@@ -42,9 +50,7 @@ def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
                 )
             )
         return folder
-    if (Path.cwd() / TOURNAMENT_FILE).exists():
-        return Path.cwd()
-    found = _tournaments(data_dir(ctx))
+    found = _nearby(ctx)
     if len(found) == 1:
         return found[0]
     if not found:
@@ -129,31 +135,18 @@ def export(
         delimiter = "\t"
     folder = _pick_folder(ctx, folder)
     faults: list[str] = []
-    with _opened(folder, lock=False) as t:
-
-        def verified() -> str:  # the folder's check, before any file is written (issue 21)
-            try:
-                faults[:] = t.trust.faults()
-            except (StoreError, OSError) as exc:
-                raise click.ClickException(str(exc)) from None
-            if faults and not force:
-                raise click.ClickException(rule_text(refusal(faults)))
-            return stamp_text(faults, lang) if faults else ""
-
-        try:
-            written = run_export(
-                t,
-                out,
-                fmt,
-                game_id,
-                lang,
-                overwrite,
-                delimiter=delimiter,
-                include_unplayed=include_unplayed,
-                verify=verified,
-            )
-        except (StoreError, OSError) as exc:
-            raise click.ClickException(str(exc)) from None
+    with _opened(folder, lock=False) as t, refusals_as_messages():
+        written = run_export(
+            t,
+            out,
+            fmt,
+            game_id,
+            lang,
+            overwrite,
+            delimiter=delimiter,
+            include_unplayed=include_unplayed,
+            verify=functools.partial(verified, t, lang, force, faults),
+        )
     for p in written:
         click.echo(str(p))
     if faults:
@@ -173,12 +166,7 @@ def verify(ctx, folder: Path | None) -> None:
 
     Without FOLDER: the current folder if it is a tournament, else every tournament in the
     data folder."""
-    if folder is not None:
-        folders = [folder]
-    elif (Path.cwd() / TOURNAMENT_FILE).exists():
-        folders = [Path.cwd()]
-    else:
-        folders = _tournaments(data_dir(ctx))
+    folders = [folder] if folder is not None else _nearby(ctx)
     if not folders:
         raise click.ClickException(_("no tournament to verify"))
     bad = 0
@@ -186,10 +174,8 @@ def verify(ctx, folder: Path | None) -> None:
         if not Path(f).is_dir():
             raise click.ClickException(_("{folder}: no such folder").format(folder=f))
         click.echo(f"{f}:")
-        try:
+        with refusals_as_messages(prefix=f"{f}: "):
             reports = verify_on_this_laptop(f)
-        except (StoreError, OSError) as exc:
-            raise click.ClickException(f"{f}: {rule_text(exc)}") from None
         for rel, rep in reports.items():
             if rep.faults:
                 bad += 1
@@ -222,33 +208,24 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
     """Import another laptop's tournament folder or JSON export: new events are added,
     duplicates skipped, diverging games listed as conflicts for the head judge."""
     if folder is None:
-        try:
+        with refusals_as_messages(DamagedFile):
             src = load_source(source)
-        except DamagedFile as exc:
-            raise click.ClickException(rule_text(exc)) from None
         tid = ((src.tournament.get("meta") or {}).get("1") or {}).get("id")
         same = []
         for f in _tournaments(data_dir(ctx)):
             if f.resolve() == source.resolve():
                 continue
-            with contextlib.suppress(Exception):
-                meta = open_view(f)
-                if meta.meta.get("id") == tid:
+            with contextlib.suppress(Exception), contextlib.closing(open_view(f)) as view:
+                if view.meta.get("id") == tid:
                     same.append(f)
-                meta.close()
         if len(same) != 1:
             raise click.ClickException(
                 _("name the tournament to merge into with --into FOLDER")
                 + ("" if same else " " + _("(none in the data folder is the same tournament)"))
             )
         folder = same[0]
-    with _opened(_pick_folder(ctx, folder), lock=True) as t:
-        try:
-            report = merge_into(t, source)
-        except DamagedFile as exc:
-            raise click.ClickException(rule_text(exc)) from None
-        except (StoreError, OSError) as exc:
-            raise click.ClickException(str(exc)) from None
+    with _opened(_pick_folder(ctx, folder), lock=True) as t, refusals_as_messages():
+        report = merge_into(t, source)
     for line in report.lines():
         click.echo(line)
     if report.conflicts:
@@ -265,11 +242,9 @@ def merge(ctx, source: Path, folder: Path | None) -> None:
 )
 def sign_tournament(folder: Path, secret: str) -> None:
     """The head judge signs tournament.json as it is now (after checking it)."""
-    with _opened(_pick_folder(click.get_current_context(), folder), lock=True) as t:
-        try:
-            t.sign_tournament(secret)
-        except StoreError as exc:
-            raise click.ClickException(rule_text(exc)) from None
+    context = click.get_current_context()
+    with _opened(_pick_folder(context, folder), lock=True) as t, refusals_as_messages(StoreError):
+        t.sign_tournament(secret)
     click.echo(_("{folder}: tournament.json signed by the head judge").format(folder=folder))
 
 

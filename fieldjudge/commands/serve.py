@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from fieldjudge import i18n
-from fieldjudge.commands import data_dir
+from fieldjudge.commands import data_dir, refusals_as_messages
 from fieldjudge.commands.root import accept_global_options_of
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.serve.addresses import DEFAULT_PORT, LAN_HOST, lan_urls
@@ -158,10 +158,8 @@ def serve(
     except DamagedFile as exc:
         raise click.ClickException(f"{exc.path}: {rule_text(exc.fault)}") from None
     server = PitServer(source, host, port, max_per_address=max_per_address)
-    try:
+    with refusals_as_messages(PitServerError):
         url = server.start()
-    except PitServerError as exc:
-        raise click.ClickException(rule_text(exc)) from None
     # Ctrl+C sets a flag the loop below reads: a KeyboardInterrupt can be raised inside a
     # callback the interpreter runs on its own (a weak reference's, as an object is freed),
     # which swallows it ("Exception ignored"), and the server would go on serving

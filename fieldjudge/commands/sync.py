@@ -13,7 +13,8 @@ from pathlib import Path
 
 import click
 
-from fieldjudge.i18n import _, ngettext, rule_text
+from fieldjudge.commands import refusals_as_messages
+from fieldjudge.i18n import _, ngettext
 from fieldjudge.services import (
     TOURNAMENT_FILE,
     DamagedFile,
@@ -80,11 +81,9 @@ def _folder(folder: Path | None) -> Path:
 def _tournament_id(folder: Path) -> str | None:
     if not (folder / TOURNAMENT_FILE).exists():
         return None
-    try:
+    with refusals_as_messages(DamagedFile, prefix=_("damaged file") + " "):
         with contextlib.closing(open_view(folder)) as t:
             return str(t.meta.get("id") or "") or None
-    except DamagedFile as exc:
-        raise click.ClickException(_("damaged file") + " " + rule_text(exc)) from None
 
 
 def parse_peer(text: str) -> tuple[str, str, str]:
@@ -117,11 +116,9 @@ def _head_judge_registers(folder: Path, secret: str, register: bool) -> None:
         return
     if not secret:
         secret = click.prompt(_("Head judge's secret"), hide_input=True)
-    try:
+    with refusals_as_messages(StoreError):
         with contextlib.closing(open_tournament(folder, lock=True, startup_backup=False)) as t:
             t.register_laptop(secret)
-    except StoreError as exc:
-        raise click.ClickException(rule_text(exc)) from None
     click.echo(_("registered by the head judge (signed with his key)"))
 
 
@@ -247,16 +244,12 @@ def setup(
     click.echo(_("this laptop's device ID (give it to the other laptops): {id}").format(id=me))
     public_key = ""
     if not laptop_id:
-        try:
+        with refusals_as_messages(prefix=_("this laptop's key") + ": "):
             keys = laptop_key(folder, laptop_name)
-        except (StoreError, OSError) as exc:
-            raise click.ClickException(_("this laptop's key") + f": {rule_text(exc)}") from None
         laptop_id, public_key = keys.laptop_id, keys.public_key_b64
         laptop_name = laptop_name or keys.name
-    try:
+    with refusals_as_messages(Refused):
         path = register_laptop(folder, laptop_id, laptop_name or laptop_id, me, public_key)
-    except Refused as exc:
-        raise click.ClickException(rule_text(exc)) from None
     click.echo(
         _("registered this laptop as {id} in {path}").format(
             id=laptop_id, path=path.relative_to(folder)
@@ -266,14 +259,12 @@ def setup(
     if not ids:
         click.echo(_("no --peer given: nothing shared yet"))
         return
-    try:
+    with refusals_as_messages(svc.SyncthingUnavailable):
         svc.lan_only(client, {**svc.LAN_OPTIONS, "localAnnounceEnabled": lan_discovery})
         for dev, name, addr in named:
             if dev != me:
                 svc.add_peer(client, dev, name, addr, introducer=introducer)
         doc = svc.share_folder(client, folder_id, folder, [d for d in ids if d != me])
-    except svc.SyncthingUnavailable as exc:
-        raise click.ClickException(str(exc)) from None
     click.echo(_("global discovery, relays and NAT: off (LAN only)"))
     if introducer:
         click.echo(

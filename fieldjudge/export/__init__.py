@@ -35,16 +35,6 @@ FORMATS = ("html", "pdf", "csv", "json")
 #: the export between two games.
 Progress = Callable[[int, int], None]
 
-__all__ = [
-    "FORMATS",
-    "Progress",
-    "game_stem",
-    "logged_games",
-    "no_progress",
-    "run_export",
-    "tournament_stem",
-]
-
 
 def no_progress(done: int, total: int) -> None:
     """A :data:`Progress` that shows nothing."""
@@ -67,29 +57,23 @@ def run_export(
     delimiter: str | None = None,
     progress: Progress = no_progress,
     include_unplayed: bool = False,
-    stamp: str = "",
     verify: Callable[[], str] | None = None,
 ) -> list[Path]:
     """Export one game (``game_id``) or the whole tournament; returns the files written.
     CSV: ``delimiter`` (default: ";" for a Russian document, as a Russian spreadsheet
-    expects, else ","). ``progress``: see :data:`Progress`. ``stamp``: the text every page
-    carries on top (an export forced out of a folder that does not verify; a PDF's pages
-    are drawn with it, the other files stamped once written). ``verify``: the folder's
-    check before an export (issue 21), called before the first file is written; it raises
-    to refuse the export, or returns the stamp ("" when the folder verifies). A whole
+    expects, else ","). ``progress``: see :data:`Progress`. ``verify``: the folder's check
+    before an export (issue 21), called before the first file is written; it raises to
+    refuse the export, or returns the stamp ("" when the folder verifies): the text every
+    page carries on top (an export forced out of a folder that does not verify; a PDF's
+    pages are drawn with it, the other files stamped once written). A whole
     export's pass checks each game's file from the read it folds (issue 24), so ``verify``
     is called after it (the files it checked are not read again), and at the first game
     with a fault."""
+    stamp = ""
     if verify is not None:
         verify = functools.cache(verify)  # asked again: the same answer, checked once
         if game_id is not None or fmt == "json":  # first: the JSON is written as it is read
             stamp, verify = verify(), None
-    if stamp and fmt != "pdf":
-        files = run_export(
-            t, out_dir, fmt, game_id, lang, overwrite, now, delimiter, progress, include_unplayed
-        )
-        stamp_files(files, stamp)
-        return files
     if fmt not in FORMATS:
         raise Refused(_("unknown format {fmt!r} (html, pdf, csv or json)").format(fmt=fmt))
     if delimiter is None:
@@ -120,25 +104,24 @@ def run_export(
         else:  # written as it is read, a game at a time: never the whole bundle in memory
             put(f"{stem}.json", bundle.bundle_parts(t.folder, now))
         progress(len(logged), len(logged))
-        return written
-    if game_id is None:
+    elif game_id is None:
         stamp = _whole(
-            t, logged, put, fmt, lang, now, delimiter, progress, stamp, include_unplayed, verify
+            t, logged, put, fmt, lang, now, delimiter, progress, include_unplayed, verify
         )
-        if stamp and fmt != "pdf":  # drawn on a PDF's pages, the other files stamped once written
-            stamp_files(written, stamp)
-        return written
-    progress(0, 1)
-    tr = html.translator(lang)
-    v = results.game_view(t, game_id)
-    gs = game_stem(t, v.game)
-    if fmt == "html":
-        put(f"protocol-{gs}.html", html.protocol_html(t, v, lang).encode())
-    elif fmt == "pdf":
-        put(f"protocol-{gs}.pdf", pdf.protocol_pdf(protocol_doc(t, v, tr, lang), stamp)[0])
     else:
-        put(f"events-{gs}.csv", events_csv(v, delimiter, lang))
-    progress(1, 1)
+        progress(0, 1)
+        tr = html.translator(lang)
+        v = results.game_view(t, game_id)
+        gs = game_stem(t, v.game)
+        if fmt == "html":
+            put(f"protocol-{gs}.html", html.protocol_html(t, v, lang).encode())
+        elif fmt == "pdf":
+            put(f"protocol-{gs}.pdf", pdf.protocol_pdf(protocol_doc(t, v, tr, lang), stamp)[0])
+        else:
+            put(f"events-{gs}.csv", events_csv(v, delimiter, lang))
+        progress(1, 1)
+    if stamp and fmt != "pdf":  # drawn on a PDF's pages, the other files stamped once written
+        stamp_files(written, stamp)
     return written
 
 
@@ -151,19 +134,17 @@ def _whole(
     now,
     delimiter,
     progress,
-    stamp="",
     include_unplayed=False,
     verify=None,
 ) -> str:
     """The export of every ``logged`` game, each file written with ``put``, without the
-    games not played unless ``include_unplayed`` (see :func:`run_export`; ``stamp``: a
-    PDF's, else ``verify``'s). Returns the stamp the written files take."""
+    games not played unless ``include_unplayed`` (see :func:`run_export`). Returns the
+    stamp the written files take (``verify``'s)."""
     tr = html.translator(lang)
     stem = tournament_stem(t)
     # every game read before the first file is written: a failed export writes nothing
     passed = read_played(t, logged, fmt, tr, lang, progress, include_unplayed, verify)
-    if verify is not None:
-        stamp = verify()
+    stamp = verify() if verify is not None else ""
     sections, views = passed.sections, passed.views
     closed = results.closed_results(t, passed.summaries)
     by_div = results.standings_by_division(t, closed)

@@ -4,11 +4,13 @@ export`` does (no lock, no backup), exports, and closes that view."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from fieldjudge.export import Progress, no_progress, run_export
 from fieldjudge.i18n import load, rule_text
 from fieldjudge.rules.messages import joined
+from fieldjudge.services import TournamentView
 from fieldjudge.services.opening import open_view
 from fieldjudge.store import Refused
 
@@ -29,6 +31,21 @@ def stamp_text(faults: list[str], lang: str) -> str:
     return tr("NOT CHECKED: {faults}").format(faults=rule_text(joined(faults), None, lang))
 
 
+def verified(
+    t: TournamentView, lang: str, force: bool = False, found: list[str] | None = None
+) -> str:
+    """What `fieldjudge verify` finds wrong in the folder (issue 21), asked before any file
+    is written: the opened tournament's own check, which does not check again the files this
+    laptop found clean and that have not changed since. A fault refuses the export, unless
+    ``force``: then the stamp every page takes (else ""). The faults go into ``found``."""
+    faults = t.trust.faults()
+    if found is not None:
+        found[:] = faults
+    if faults and not force:
+        raise refusal(faults)
+    return stamp_text(faults, lang) if faults else ""
+
+
 def export_folder(
     folder: Path,
     out_dir: Path,
@@ -43,16 +60,6 @@ def export_folder(
     export between two games. ``include_unplayed``: the games not played too. Raises ``StoreError`` (a refusal, a damaged file) or
     ``OSError`` (the output folder cannot be written)."""
     t = open_view(Path(folder))
-
-    def verified() -> str:
-        # what `fieldjudge verify` finds wrong in the folder (issue 21), before any file is
-        # written: the opened tournament's own check, which does not check again the files
-        # this laptop found clean and that have not changed since
-        faults = t.trust.faults()
-        if faults:
-            raise refusal(faults)
-        return ""
-
     try:
         return run_export(
             t,
@@ -62,7 +69,7 @@ def export_folder(
             lang,
             progress=progress,
             include_unplayed=include_unplayed,
-            verify=verified,
+            verify=functools.partial(verified, t, lang),
         )
     finally:
         t.close()
