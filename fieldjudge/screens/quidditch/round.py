@@ -368,14 +368,8 @@ class RoundScreen(JudgeScreen):
         except OSError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.app.push_screen(
-            MessageScreen(
-                _("Match exported"),
-                f"{j}\n{t}\n\n"
-                + _("Check it with")
-                + f":\nfieldjudge quidditch verify {j} --seed SEED",
-            )
-        )
+        how = _("Check it with") + f":\nfieldjudge quidditch verify {j} --seed SEED"
+        self.app.push_screen(MessageScreen(_("Match exported"), f"{j}\n{t}\n\n{how}"))
 
     def action_seed_hash(self) -> None:
         self.app.copy_to_clipboard(self.session.seed_hash)
