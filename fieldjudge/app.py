@@ -331,16 +331,11 @@ class FieldJudgeApp(App[None]):
                 on_written=self._rescan.written,
             )
         except FolderLocked as exc:
-            self.push_screen(
-                MessageScreen(
-                    _("Tournament is open elsewhere"),
-                    _("This tournament is already open in another fieldjudge on this laptop")
-                    + f"\n({exc.holder}).\n\n"
-                    + _(
-                        "Close the other window first: two programs writing one folder can lose results."
-                    ),
-                )
+            why = _("This tournament is already open in another fieldjudge on this laptop")
+            why += f"\n({exc.holder}).\n\n" + _(
+                "Close the other window first: two programs writing one folder can lose results."
             )
+            self.push_screen(MessageScreen(_("Tournament is open elsewhere"), why))
             return False
         except DamagedFile as exc:
             self.show_damaged(folder, exc)

@@ -424,20 +424,9 @@ class HomeScreen(JudgeScreen):
             if then_next:
                 self.action_next_game()
 
-        self.app.push_screen(
-            FormScreen(
-                _("This laptop's field"),
-                [
-                    Field(
-                        "field",
-                        _("Field") + (f" ({', '.join(fields)})" if fields else ""),
-                        self.app.laptop.field,
-                    )
-                ],
-                check,
-            ),
-            done,
-        )
+        label = _("Field") + (f" ({', '.join(fields)})" if fields else "")
+        field = Field("field", label, self.app.laptop.field)
+        self.app.push_screen(FormScreen(_("This laptop's field"), [field], check), done)
 
     def action_marker_check(self) -> None:
         game_id = self._highlighted_game()

@@ -72,14 +72,9 @@ def ask_head_judge_pin(
         if values is not None:
             approved()
 
-    screen.app.push_screen(
-        FormScreen(
-            _("Head judge approval (19.05)") + f": {team_name}",
-            [Field("pin", _("Head judge's secret"), password=True)],
-            check,
-        ),
-        done,
-    )
+    title = _("Head judge approval (19.05)") + f": {team_name}"
+    field = Field("pin", _("Head judge's secret"), password=True)
+    screen.app.push_screen(FormScreen(title, [field], check), done)
 
 
 def explain_failed_append(app, exc: Exception) -> None:

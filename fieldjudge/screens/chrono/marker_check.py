@@ -443,13 +443,9 @@ class MarkerCheckScreen(JudgeScreen):
         elif step == ADMITTED:
             self._record("admitted")
         elif step == UNFINISHED:
-            missing = names_of_tests(unfinished_tests(check))
-            self.app.push_screen(
-                MessageScreen(
-                    _("Check not finished"),
-                    _("These tests are not done yet") + ": " + ", ".join(missing),
-                )
-            )
+            missing = ", ".join(names_of_tests(unfinished_tests(check)))
+            why = _("These tests are not done yet") + ": " + missing
+            self.app.push_screen(MessageScreen(_("Check not finished"), why))
         else:
             self.app.push_screen(
                 FailedMarkerScreen(self._label(cur.team, cur.number), check),
@@ -480,12 +476,8 @@ class MarkerCheckScreen(JudgeScreen):
         missing = missing_verdicts(self.state.team_players(team))
         name = self.names.get(team, team)
         if missing:
-            self.app.push_screen(
-                MessageScreen(
-                    _("Not every marker is checked"),
-                    f"{name}: " + _("no verdict yet for") + " #" + ", #".join(map(str, missing)),
-                )
-            )
+            why = f"{name}: " + _("no verdict yet for") + " #" + ", #".join(map(str, missing))
+            self.app.push_screen(MessageScreen(_("Not every marker is checked"), why))
             return
         if approved(self.game_log.events, team):
             self.notify(_("Already approved"), severity="warning")

@@ -6,41 +6,32 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import Static
-
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens import keymap
-from fieldjudge.screens.base import JudgeModal
+from fieldjudge.screens.dialogs.forms import TextDialog
 from fieldjudge.services import DamagedFile
 from fieldjudge.services.recovery import good_backup, restore_backup
 
 
-class DamagedFileScreen(JudgeModal[None]):
+class DamagedFileScreen(TextDialog[None]):
     BINDINGS = keymap.bindings("damaged_file")
 
     def __init__(
         self, folder: Path, error: DamagedFile, anchor: tuple[int, str] | None = None
     ) -> None:
-        super().__init__()
+        # anchor: the manifest's head of a game, which a backup must reach to be offered first
+        backup = good_backup(Path(folder), error.path, anchor)
+        body = f"{error.path}\n\n{_('Fault')}: {rule_text(error.fault)}\n\n"
+        body += _("The file has not been changed or moved.") + "\n"
+        if backup:
+            body += _("Newest good backup") + f": {backup.name}\n"
+            body += _("r: move the damaged file to damaged/ and restore this backup")
+        else:
+            body += _("No good backup was found: call the head judge.")
+        super().__init__(_("Damaged file"), body, _("r: restore   Esc: close"))
         self.folder = Path(folder)
         self.error = error
-        # anchor: the manifest's head of a game, which a backup must reach to be offered first
-        self.backup = good_backup(self.folder, error.path, anchor)
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(_("Damaged file"), classes="dialog-title error")
-            body = f"{self.error.path}\n\n{_('Fault')}: {rule_text(self.error.fault)}\n\n"
-            body += _("The file has not been changed or moved.") + "\n"
-            if self.backup:
-                body += _("Newest good backup") + f": {self.backup.name}\n"
-                body += _("r: move the damaged file to damaged/ and restore this backup")
-            else:
-                body += _("No good backup was found: call the head judge.")
-            yield Static(body, markup=False)
-            yield Static(_("r: restore   Esc: close"), classes="dialog-keys")
+        self.backup = backup
 
     def action_restore(self) -> None:
         if not self.backup:

@@ -44,14 +44,12 @@ class CorrectionActions:
                 note = values["note"]
                 self.record(lambda: self.session.end_by_judge(note), _("Game ended by the judge"))
 
-        self.app.push_screen(
-            FormScreen(
-                _("End the game now?"),
-                [Field("note", _("Why (for the head judge)"))],
-                lambda v: None if v["note"] else _("Say why the game ends"),
-            ),
-            done,
+        form = FormScreen(
+            _("End the game now?"),
+            [Field("note", _("Why (for the head judge)"))],
+            lambda v: None if v["note"] else _("Say why the game ends"),
         )
+        self.app.push_screen(form, done)
 
     # -- corrections ----------------------------------------------------------------------
     def action_undo(self) -> None:

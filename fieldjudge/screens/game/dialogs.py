@@ -70,15 +70,13 @@ class InspectionDialog(TextDialog[None]):
                 self._mark(team, number, "hit_found", int(values["points"]))
 
         namer = Namer(self.session.names, self.session.state)
-        self.app.push_screen(
-            FormScreen(
-                _("Hit found (18.02):") + f" {namer.player_full(team, number)}",
-                [Field("points", _("Penalty points for this hit"), default, restrict=r"[0-9]*")],
-                check,
-                note=_("Subtracted from the team's game points and printed on the protocol"),
-            ),
-            done,
+        form = FormScreen(
+            _("Hit found (18.02):") + f" {namer.player_full(team, number)}",
+            [Field("points", _("Penalty points for this hit"), default, restrict=r"[0-9]*")],
+            check,
+            note=_("Subtracted from the team's game points and printed on the protocol"),
         )
+        self.app.push_screen(form, done)
 
     def _mark(self, team: str, number: int, result: str, points: int | None = None) -> None:
         try:

@@ -525,14 +525,12 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
                 if values is not None:
                     self.record(lambda: self.session.note_old_paint(team, number, values["spot"]))
 
-            self.app.push_screen(
-                FormScreen(
-                    _("Old paint spot (29.10):") + f" {self.label(team, number)}",
-                    [Field("spot", _("Where, what it looks like"))],
-                    lambda v: None if v["spot"] else _("Describe the spot"),
-                ),
-                done,
+            form = FormScreen(
+                _("Old paint spot (29.10):") + f" {self.label(team, number)}",
+                [Field("spot", _("Where, what it looks like"))],
+                lambda v: None if v["spot"] else _("Describe the spot"),
             )
+            self.app.push_screen(form, done)
 
         self.ask_team(
             _("Old paint (29.10): which team?"),

@@ -103,25 +103,19 @@ class FeintsScreen(TablePane):
                 self.feints[index] = feint
             self.refresh_all()
 
-        self.app.push_screen(
-            FormScreen(
-                title,
-                [
-                    Field("name", _("Name"), f.name if f else ""),
-                    Field(
-                        "situations",
-                        _("Situations, comma-separated"),
-                        ", ".join(f.situations) if f else "",
-                        placeholder="steal, intercept",
-                    ),
-                    Field("min", _("Bonus from"), str(f.bonus_min) if f else "0", restrict=r"\d*"),
-                    Field("max", _("Bonus to"), str(f.bonus_max) if f else "0", restrict=r"\d*"),
-                ],
-                parse_check(check),
-                note=", ".join(SITUATIONS),
+        fields = [
+            Field("name", _("Name"), f.name if f else ""),
+            Field(
+                "situations",
+                _("Situations, comma-separated"),
+                ", ".join(f.situations) if f else "",
+                placeholder="steal, intercept",
             ),
-            done,
-        )
+            Field("min", _("Bonus from"), str(f.bonus_min) if f else "0", restrict=r"\d*"),
+            Field("max", _("Bonus to"), str(f.bonus_max) if f else "0", restrict=r"\d*"),
+        ]
+        form = FormScreen(title, fields, parse_check(check), note=", ".join(SITUATIONS))
+        self.app.push_screen(form, done)
 
     @on(DataTable.RowSelected, "#qf-feints")
     def _selected(self) -> None:

@@ -156,11 +156,6 @@ class MatchesScreen(TablePane):
         n = 1
         while f"demo-{n}" in taken:
             n += 1
-        self.app.push_screen(
-            FormScreen(
-                _("Demo match: Гриффиндор — Слизерин"),
-                [Field("id", _("Match name"), f"demo-{n}"), Field("client", _("Client seed"))],
-                check,
-            ),
-            done,
-        )
+        fields = [Field("id", _("Match name"), f"demo-{n}"), Field("client", _("Client seed"))]
+        title = _("Demo match: Гриффиндор — Слизерин")
+        self.app.push_screen(FormScreen(title, fields, check), done)

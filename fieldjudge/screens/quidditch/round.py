@@ -255,21 +255,15 @@ class RoundScreen(JudgeScreen):
             self.session.save_draft(self.state.round_no, self.decls)
             self.refresh_all()
 
-        self.app.push_screen(
-            FormScreen(
-                _("Order of the posts"),
-                [
-                    Field(
-                        "order",
-                        _("№ of the players, in the order they posted"),
-                        " ".join(str(i) for _n, i in current),
-                    )
-                ],
-                parse_check(lambda v: self._parse_order(v["order"])),
-                note=_("Players listed here count as posted; the check follows rule 0 / 11.2."),
-            ),
-            done,
+        order = " ".join(str(i) for _n, i in current)
+        field = Field("order", _("№ of the players, in the order they posted"), order)
+        form = FormScreen(
+            _("Order of the posts"),
+            [field],
+            parse_check(lambda v: self._parse_order(v["order"])),
+            note=_("Players listed here count as posted; the check follows rule 0 / 11.2."),
         )
+        self.app.push_screen(form, done)
 
     def _parse_order(self, text: str) -> list[str]:
         players = self.state.setup.players
@@ -360,15 +354,13 @@ class RoundScreen(JudgeScreen):
             self.refresh_all()
             self.notify(_("Round {n} voided; its rolls stay used").format(n=n))
 
-        self.app.push_screen(
-            FormScreen(
-                _("Void round {n}").format(n=n),
-                [Field("reason", _("Reason (shown in the redo's post)"))],
-                lambda v: None if v["reason"] else _("A correction needs a reason"),
-                note=_("The round's rolls stay in the log as voided and are never used again."),
-            ),
-            done,
+        form = FormScreen(
+            _("Void round {n}").format(n=n),
+            [Field("reason", _("Reason (shown in the redo's post)"))],
+            lambda v: None if v["reason"] else _("A correction needs a reason"),
+            note=_("The round's rolls stay in the log as voided and are never used again."),
         )
+        self.app.push_screen(form, done)
 
     def action_export(self) -> None:
         try:
@@ -376,14 +368,8 @@ class RoundScreen(JudgeScreen):
         except OSError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.app.push_screen(
-            MessageScreen(
-                _("Match exported"),
-                f"{j}\n{t}\n\n"
-                + _("Check it with")
-                + f":\nfieldjudge quidditch verify {j} --seed SEED",
-            )
-        )
+        how = _("Check it with") + f":\nfieldjudge quidditch verify {j} --seed SEED"
+        self.app.push_screen(MessageScreen(_("Match exported"), f"{j}\n{t}\n\n{how}"))
 
     def action_seed_hash(self) -> None:
         self.app.copy_to_clipboard(self.session.seed_hash)

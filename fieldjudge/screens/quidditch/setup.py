@@ -169,18 +169,13 @@ class MatchSetupScreen(TablePane):
                 )
                 self.refresh_all()
 
-        self.app.push_screen(
-            FormScreen(
-                f"{r.team} · {_(r.position.capitalize())}",
-                [
-                    Field("name", _("Name (as in the round post)"), r.name),
-                    Field("matches", _("Matches played"), str(r.matches), restrict=r"\d*"),
-                    Field("practices", _("Practices attended"), str(r.practices), restrict=r"\d*"),
-                ],
-                check,
-            ),
-            done,
-        )
+        fields = [
+            Field("name", _("Name (as in the round post)"), r.name),
+            Field("matches", _("Matches played"), str(r.matches), restrict=r"\d*"),
+            Field("practices", _("Practices attended"), str(r.practices), restrict=r"\d*"),
+        ]
+        title = f"{r.team} · {_(r.position.capitalize())}"
+        self.app.push_screen(FormScreen(title, fields, check), done)
 
     def action_import_csv(self) -> None:
         def check(v: Values) -> str | None:
@@ -209,15 +204,9 @@ class MatchSetupScreen(TablePane):
                 )
             )
 
-        self.app.push_screen(
-            FormScreen(
-                _("Import players from CSV"),
-                [Field("path", _("File"), placeholder="~/teams.csv")],
-                check,
-                note="team,name,position,matches,practices (chaser/beater/keeper/seeker)",
-            ),
-            done,
-        )
+        fields = [Field("path", _("File"), placeholder="~/teams.csv")]
+        note = "team,name,position,matches,practices (chaser/beater/keeper/seeker)"
+        self.app.push_screen(FormScreen(_("Import players from CSV"), fields, check, note), done)
 
     # -- match, settings, feints -----------------------------------------------------------
     def action_match_details(self) -> None:
@@ -253,31 +242,20 @@ class MatchSetupScreen(TablePane):
             self.client_seed = v["client"]
             self.refresh_all()
 
-        self.app.push_screen(
-            FormScreen(
-                _("Match"),
-                [
-                    Field("id", _("Match name (file name)"), self.match_id),
-                    Field("a", _("Team 1"), a),
-                    Field("ia", _("Team 1 initial (post: «Name (Г)»)"), self.initials.get(a, "")),
-                    Field("ga", _("Team 1 genitive («у колец …»)"), self.genitives.get(a, "")),
-                    Field("b", _("Team 2"), b),
-                    Field("ib", _("Team 2 initial"), self.initials.get(b, "")),
-                    Field("gb", _("Team 2 genitive"), self.genitives.get(b, "")),
-                    Field(
-                        "end",
-                        _("End: snitch / points / rounds"),
-                        _(END_WORDS.get(self.end.kind, self.end.kind)),
-                    ),
-                    Field("limit", _("Points or round limit"), str(self.end.limit or "")),
-                    Field(
-                        "client", _("Client seed (from the players, optional)"), self.client_seed
-                    ),
-                ],
-                check,
-            ),
-            done,
-        )
+        end = _(END_WORDS.get(self.end.kind, self.end.kind))
+        fields = [
+            Field("id", _("Match name (file name)"), self.match_id),
+            Field("a", _("Team 1"), a),
+            Field("ia", _("Team 1 initial (post: «Name (Г)»)"), self.initials.get(a, "")),
+            Field("ga", _("Team 1 genitive («у колец …»)"), self.genitives.get(a, "")),
+            Field("b", _("Team 2"), b),
+            Field("ib", _("Team 2 initial"), self.initials.get(b, "")),
+            Field("gb", _("Team 2 genitive"), self.genitives.get(b, "")),
+            Field("end", _("End: snitch / points / rounds"), end),
+            Field("limit", _("Points or round limit"), str(self.end.limit or "")),
+            Field("client", _("Client seed (from the players, optional)"), self.client_seed),
+        ]
+        self.app.push_screen(FormScreen(_("Match"), fields, check), done)
 
     def action_settings(self) -> None:
         def check(v: Values) -> str | None:
@@ -316,10 +294,8 @@ class MatchSetupScreen(TablePane):
                 _(SETTING_WORDS[self.settings.vanish_mode]),
             ),
         ]
-        self.app.push_screen(
-            FormScreen(_("Match settings (RULES.md defaults)"), fields, check),
-            done,
-        )
+        title = _("Match settings (RULES.md defaults)")
+        self.app.push_screen(FormScreen(title, fields, check), done)
 
     def action_feints(self) -> None:
         def done(cat: FeintCatalogue | None) -> None:

@@ -126,14 +126,12 @@ class MergeScreen(JudgeScreen):
             self.reload()
             self.app.refresh_home()
 
-        self.app.push_screen(
-            FormScreen(
-                _("Import another laptop"),
-                [Field("source", _("Tournament folder or JSON export"))],
-                lambda v: None if v["source"] else _("Name a folder or a file"),
-            ),
-            done,
+        form = FormScreen(
+            _("Import another laptop"),
+            [Field("source", _("Tournament folder or JSON export"))],
+            lambda v: None if v["source"] else _("Name a folder or a file"),
         )
+        self.app.push_screen(form, done)
 
     def show(self, text: str) -> None:
         self.query_one("#merge-report", Static).update(text)

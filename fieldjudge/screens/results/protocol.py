@@ -222,14 +222,12 @@ class ProtocolScreen(JudgeScreen):
                     lambda: results.sign(self.t, self.game_id, team, name, judge=self.app.judge)
                 )
 
-        self.app.push_screen(
-            FormScreen(
-                _("Captain of {team} signs").format(team=v.name(team)),
-                [Field("name", _("Captain's name"))],
-                lambda vals: None if vals["name"] else _("Type your name to sign"),
-            ),
-            done,
+        form = FormScreen(
+            _("Captain of {team} signs").format(team=v.name(team)),
+            [Field("name", _("Captain's name"))],
+            lambda vals: None if vals["name"] else _("Type your name to sign"),
         )
+        self.app.push_screen(form, done)
 
     def action_refuse(self) -> None:
         v = self.view
@@ -253,22 +251,13 @@ class ProtocolScreen(JudgeScreen):
                     )
                 )
 
-        self.app.push_screen(
-            FormScreen(
-                _("A captain refuses to sign"),
-                [
-                    Field(
-                        "side",
-                        f"{_('Team')}: 1 = {v.name(v.teams[0])}, 2 = {v.name(v.teams[1])}",
-                        restrict=r"[12]?",
-                    ),
-                    Field("captain", _("Captain's name")),
-                    Field("reason", _("Reason of refusal")),
-                ],
-                check,
-            ),
-            done,
-        )
+        sides = f"{_('Team')}: 1 = {v.name(v.teams[0])}, 2 = {v.name(v.teams[1])}"
+        fields = [
+            Field("side", sides, restrict=r"[12]?"),
+            Field("captain", _("Captain's name")),
+            Field("reason", _("Reason of refusal")),
+        ]
+        self.app.push_screen(FormScreen(_("A captain refuses to sign"), fields, check), done)
 
     def action_correct(self) -> None:
         v = self.view

@@ -175,19 +175,14 @@ def export_flow(app, export: Exporter | None = None) -> None:
         unplayed = YES_NO.get(v["unplayed"].lower(), False)
         start_export(app, origin, t.folder, out, v["format"], v["lang"], export, unplayed)
 
-    app.push_screen(
-        FormScreen(
-            _("Export") + f": {_('the whole tournament')}",
-            [
-                Field("format", _("Format: html, pdf, csv or json"), "html"),
-                Field("out", _("Output folder"), str(t.folder / "exports")),
-                Field("lang", _("Language of the documents (ru, en)"), "ru"),
-                Field("unplayed", _("Also the games not played (y/n)"), "n"),
-            ],
-            check,
-        ),
-        done,
-    )
+    fields = [
+        Field("format", _("Format: html, pdf, csv or json"), "html"),
+        Field("out", _("Output folder"), str(t.folder / "exports")),
+        Field("lang", _("Language of the documents (ru, en)"), "ru"),
+        Field("unplayed", _("Also the games not played (y/n)"), "n"),
+    ]
+    title = _("Export") + f": {_('the whole tournament')}"
+    app.push_screen(FormScreen(title, fields, check), done)
 
 
 class _Cancelled(Exception):

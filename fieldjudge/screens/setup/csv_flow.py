@@ -78,14 +78,9 @@ class CsvImportScreen(JudgeScreen):
             self._show_progress(0, 1)
             self._csv_worker(v["path"], parse, self._csv_gen)
 
-        self.app.push_screen(
-            FormScreen(
-                title,
-                [Field("path", _("File path"), placeholder="~/file.csv")],
-                note=_("Header") + f": {header}",
-            ),
-            done,
-        )
+        field = Field("path", _("File path"), placeholder="~/file.csv")
+        note = _("Header") + f": {header}"
+        self.app.push_screen(FormScreen(title, [field], note=note), done)
 
     # -- the worker (a thread: no widgets, no store) ------------------------------------------
     @work(thread=True, exclusive=True, group="csv-import", exit_on_error=False)

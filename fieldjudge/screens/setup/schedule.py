@@ -107,20 +107,13 @@ class ScheduleScreen(CsvImportScreen):
                 return
             self._report(warnings, _("Game added"))
 
-        self.app.push_screen(
-            FormScreen(
-                _("Add game"),
-                [
-                    Field("field", _("Field"), "1"),
-                    Field("start", _("Start (HH:MM)")),
-                    Field("team_a", _("Team A (number or name)")),
-                    Field("team_b", _("Team B (number or name)")),
-                ],
-                check,
-                note=listing,
-            ),
-            done,
-        )
+        fields = [
+            Field("field", _("Field"), "1"),
+            Field("start", _("Start (HH:MM)")),
+            Field("team_a", _("Team A (number or name)")),
+            Field("team_b", _("Team B (number or name)")),
+        ]
+        self.app.push_screen(FormScreen(_("Add game"), fields, check, note=listing), done)
 
     def action_import_csv(self) -> None:
         def apply(result) -> str:
