@@ -933,3 +933,18 @@ def test_the_serve_benchmark_runs_in_its_quick_mode() -> None:
         result
     )
     assert set(result["levels"]) == {"1", "5", "20"} and result["verdict"] in ("ok", "fail")
+
+
+def test_a_pit_process_that_cannot_be_started_says_why_in_the_judges_words(
+    demo, monkeypatch
+) -> None:
+    """The child's program cannot be run (a Python moved away): the system's error in the
+    UI language, never its English text or a traceback."""
+    monkeypatch.setattr(sys, "executable", str(demo.folder / "no-such-python"))
+    i18n.set_language("ru")
+    try:
+        with pytest.raises(PitNotStarted) as raised:
+            PitProcess.launch(demo.folder, "127.0.0.1", 0)
+    finally:
+        i18n.set_language("en")
+    assert "нет такого файла" in str(raised.value) and "ENOENT" in str(raised.value)

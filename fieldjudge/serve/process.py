@@ -25,7 +25,8 @@ import threading
 from pathlib import Path
 
 from fieldjudge import i18n
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.rules.os_errors import os_error_of
 
 #: how long the child may take to import, read the tournament and listen
 START_TIMEOUT_S = 60.0
@@ -67,8 +68,8 @@ class PitProcess:
                 stderr=subprocess.DEVNULL,  # never into the judge's terminal
                 start_new_session=True,  # the terminal's Ctrl+C and Ctrl+Z are the app's
             )
-        except OSError as exc:
-            raise PitNotStarted(str(exc)) from None
+        except OSError as exc:  # this Python cannot be started again: said in his words
+            raise PitNotStarted(rule_text(os_error_of(exc))) from None
         return cls(child, host)
 
     def wait_ready(self, timeout_s: float | None = None) -> None:
