@@ -87,6 +87,14 @@ def start_on_free_port(source: PitView, host: str, port: int) -> tuple[PitServer
         return server, url, moved
 
 
+def typed_addresses(url: str, host: str) -> list[str]:
+    """The addresses to type on a TV or phone: on every interface (the venue network),
+    this laptop's own, none without a network; else the URL the server listens on."""
+    if host not in (LAN_HOST, "::", ""):
+        return [url]
+    return lan_urls(int(url.rstrip("/").rsplit(":", 1)[1]))
+
+
 def _set_when_read_to_end(closed: threading.Event) -> None:
     sys.stdin.buffer.read()  # the app writes nothing: this returns once it closes the pipe
     closed.set()
@@ -102,10 +110,8 @@ def serve_for_app(folder: Path, host: str, port: int) -> None:
     except click.ClickException as exc:
         click.echo(json.dumps({"error": exc.message}, ensure_ascii=False))
         sys.exit(1)
-    shown = url  # the address to type on the TV or phone, and its QR code
-    if host == LAN_HOST:  # this laptop's own address, not 0.0.0.0 ("" without a network)
-        urls = lan_urls(int(url.rstrip("/").rsplit(":", 1)[1]))
-        shown = urls[0] if urls else ""
+    urls = typed_addresses(url, host)  # "" on the venue network without a network
+    shown = urls[0] if urls else ""  # the address to type on the TV or phone, its QR code
     qr = qr_text(shown) if shown else ""
     answer = {"url": url, "shown": shown, "qr": qr, "moved": moved}
     click.echo(json.dumps(answer, ensure_ascii=False))
@@ -166,9 +172,7 @@ def serve(
     stopping = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda _sig, _frame: stopping.set())
     try:  # Ctrl+C at any moment once it listens (even while the URL or QR is printed)
-        urls = [url]
-        if host in ("0.0.0.0", "::", ""):
-            urls = lan_urls(int(url.rsplit(":", 1)[1].strip("/"))) or [url]
+        urls = typed_addresses(url, host) or [url]
         click.echo(
             _("Serving {name} ({folder}). Ctrl+C stops it.").format(name=name, folder=folder)
         )
