@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
+import time
 from datetime import date
 from pathlib import Path
 
@@ -24,7 +26,7 @@ from fieldjudge.store.backup import backups_of, make_backup, newest_good_backup,
 from fieldjudge.store.errors import WriterConflict
 from fieldjudge.store.eventlog import HANDOVER
 from fieldjudge.store.schema import SIGNED_META
-from fieldjudge.store.storage import TEMP_MARK
+from fieldjudge.store.storage import TEMP_MARK, FilesWatch
 from fieldjudge.store.tournament import _open_anchored
 from fieldjudge.store.validate import validate_file
 
@@ -696,3 +698,74 @@ def test_verify_names_a_file_whose_events_were_deleted_behind_its_head(
         f'(laptop "{keys.name}" ({keys.fingerprint}))'
     ]
     assert path.read_bytes() == tampered
+
+
+def _stamp_at(path: Path, ns: int) -> None:
+    os.utime(path, ns=(ns, ns))
+
+
+def test_a_files_watch_lists_its_folder_again_only_when_a_subfolder_came_or_went(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24: asked before every append (a hand-over record, issue 22), the watch lists
+    ``laptops/`` again only when the folder's own stamp changed, and still sees every
+    file written, added, replaced or removed in a subfolder it knows."""
+    root = tmp_path / "laptops"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "h.json").write_bytes(b"[1]")
+    later = time.time_ns() + 60 * 10**9  # a minute on: every timestamp is settled
+    watch = FilesWatch(root, "h.json", clock=lambda: later)
+    listed: list[str] = []
+    real = os.listdir
+    monkeypatch.setattr(os, "listdir", lambda p: listed.append(p) or real(p))
+    first = watch.stamp()
+    assert first is not None and [f[0] for f in first[1:]] == ["a"] and len(listed) == 1
+    assert watch.stamp() == first and len(listed) == 1  # nothing changed: no listing
+    (root / "b").mkdir()  # a laptop folder arrives before its files
+    second = watch.stamp()
+    assert second is not None and second != first and len(listed) == 2
+    (root / "b" / "h.json").write_bytes(b"[2]")  # its file: no listing, still seen
+    third = watch.stamp()
+    assert third is not None and [f[0] for f in third[1:]] == ["a", "b"] and len(listed) == 2
+    # replaced by a file of the same size and mtime (a sync's rename): the inode tells
+    old = (root / "a" / "h.json").stat()
+    (root / "a" / "new").write_bytes(b"[3]")
+    _stamp_at(root / "a" / "new", old.st_mtime_ns)
+    os.replace(root / "a" / "new", root / "a" / "h.json")
+    fourth = watch.stamp()
+    assert fourth is not None and fourth != third and len(listed) == 2
+    (root / "a" / "h.json").unlink()
+    fifth = watch.stamp()
+    assert fifth is not None and [f[0] for f in fifth[1:]] == ["b"] and len(listed) == 2
+
+
+def test_a_files_watch_trusts_no_timestamp_a_change_in_the_same_tick_would_keep(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: a file rewritten in place with the same size within one tick of the clock
+    that stamps it keeps its stamp, so a stamp holding a timestamp younger than a tick
+    (100 ms; 2 s for a file system that keeps whole seconds, FAT) is None: the caller
+    reads the files again, each time until it is settled. A time ahead never is."""
+    root = tmp_path / "laptops"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "h.json").write_bytes(b"[1]")
+    t = 1_800_000_000 * 10**9 + 123_456_789  # a time with a fraction of a second
+    for p in (root, root / "a", root / "a" / "h.json"):
+        _stamp_at(p, t - 10**9)
+    now = [t]
+    watch = FilesWatch(root, "h.json", clock=lambda: now[0])
+    assert watch.stamp() is not None  # a second old
+    _stamp_at(root / "a" / "h.json", t - 50 * 10**6)  # 50 ms old: the same tick may follow
+    assert watch.stamp() is None
+    now[0] = t + 60 * 10**6  # 110 ms old
+    assert watch.stamp() is not None
+    _stamp_at(root / "a" / "h.json", t + 10**9)  # ahead of the clock
+    assert watch.stamp() is None
+    whole = 1_800_000_000 * 10**9  # whole seconds: a file system that keeps no fraction
+    _stamp_at(root / "a" / "h.json", whole)
+    now[0] = whole + 1_500 * 10**6
+    assert watch.stamp() is None
+    now[0] = whole + 2_000 * 10**6
+    assert watch.stamp() is not None
+    _stamp_at(root, now[0] - 10 * 10**6)  # the folder itself, 10 ms old
+    assert watch.stamp() is None

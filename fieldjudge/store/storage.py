@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -557,3 +558,59 @@ def files_stamp(folder: str | Path, name: str) -> tuple[tuple[str, int, int], ..
             continue
         out.append((sub, st.st_size, st.st_mtime_ns))
     return tuple(out)
+
+
+def settled(mtime_ns: int, now_ns: int) -> bool:
+    """Whether a timestamp read at ``now_ns`` is sure to show the next change of its file
+    or folder: a change in the same tick of the clock that stamps it leaves it as it was.
+    A tick is a few milliseconds on Linux, Windows and exFAT (100 ms are waited); a file
+    system that keeps whole seconds (FAT, HFS+) stamps times without a fraction (2 s are
+    waited). A time ahead of ``now_ns`` is never settled."""
+    wait = 2_000_000_000 if mtime_ns % 1_000_000_000 == 0 else 100_000_000
+    return now_ns - mtime_ns >= wait
+
+
+class FilesWatch:
+    """:func:`files_stamp` of the same files asked before every append (a hand-over record
+    another laptop's folder now holds), with fewer system calls: one ``stat`` of the folder
+    and one of each file. The folder is listed again only when its own stamp (inode, mtime,
+    link count) changed: a subfolder added, removed or renamed changes it.
+
+    :meth:`stamp` is ``(the folder's, (subfolder, inode, size, mtime_ns) of each file)``,
+    or None while a timestamp in it is too recent to show the next change (:func:`settled`):
+    the caller then reads the files again, each time until it is settled. ``clock``: the
+    wall time in ns (the file system's clock)."""
+
+    def __init__(
+        self, folder: str | Path, name: str, clock: Callable[[], int] = time.time_ns
+    ) -> None:
+        self.folder, self.name, self.clock = os.fspath(folder), name, clock
+        self._listed: tuple[tuple[int, int, int], list[str]] | None = None
+
+    def stamp(self) -> tuple[Any, ...] | None:
+        now = self.clock()  # before the stat: a change after it is later still
+        try:
+            st = os.stat(self.folder)
+        except OSError:  # no folder (yet): nothing in it
+            self._listed = None
+            return ()
+        own = (st.st_ino, st.st_mtime_ns, st.st_nlink)
+        calm = settled(st.st_mtime_ns, now)
+        listed = self._listed
+        if listed is None or listed[0] != own:
+            try:
+                listed = (own, sorted(os.listdir(self.folder)))
+            except OSError:  # removed since the stat: ask again next time
+                self._listed = None
+                return None
+            self._listed = listed if calm else None
+        out: list[Any] = [own]
+        sep, name = os.sep, self.name
+        for sub in listed[1]:
+            try:
+                f = os.stat(f"{self.folder}{sep}{sub}{sep}{name}")  # os.path.join costs more
+            except OSError:  # no such file there (or not a folder)
+                continue
+            out.append((sub, f.st_ino, f.st_size, f.st_mtime_ns))
+            calm = calm and settled(f.st_mtime_ns, now)
+        return tuple(out) if calm else None
