@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+import uuid
 from datetime import date
 from pathlib import Path
 
@@ -769,3 +770,14 @@ def test_a_files_watch_trusts_no_timestamp_a_change_in_the_same_tick_would_keep(
     assert watch.stamp() is not None
     _stamp_at(root, now[0] - 10 * 10**6)  # the folder itself, 10 ms old
     assert watch.stamp() is None
+
+
+def test_event_ids_are_random_uuid4s_none_handed_out_twice(tmp_path: Path) -> None:
+    """Issue 24: the ids cut from the OS's randomness drawn for 256 at once are what
+    ``uuid4().hex`` makes, and none comes twice (across draws, and from two logs)."""
+    one = EventLog.create(tmp_path / "a.json", "game", {"game_id": "a"})
+    two = EventLog.create(tmp_path / "b.json", "game", {"game_id": "b"})
+    ids = [log.append("note", {"n": i}).id for i in range(300) for log in (one, two)]
+    assert len(set(ids)) == len(ids) == 600
+    assert all(uuid.UUID(i).hex == i and uuid.UUID(i).version == 4 for i in ids)
+    assert [e.id for e in EventLog.open(tmp_path / "a.json").events] == ids[::2]
