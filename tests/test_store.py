@@ -27,7 +27,7 @@ from fieldjudge.store.backup import backups_of, make_backup, newest_good_backup,
 from fieldjudge.store.errors import WriterConflict
 from fieldjudge.store.eventlog import HANDOVER
 from fieldjudge.store.schema import SIGNED_META
-from fieldjudge.store.storage import TEMP_MARK, FilesWatch
+from fieldjudge.store.storage import TEMP_MARK, FilesWatch, write_all
 from fieldjudge.store.tournament import _open_anchored
 from fieldjudge.store.validate import validate_file
 
@@ -781,3 +781,19 @@ def test_event_ids_are_random_uuid4s_none_handed_out_twice(tmp_path: Path) -> No
     assert len(set(ids)) == len(ids) == 600
     assert all(uuid.UUID(i).hex == i and uuid.UUID(i).version == 4 for i in ids)
     assert [e.id for e in EventLog.open(tmp_path / "a.json").events] == ids[::2]
+
+
+def test_write_all_goes_on_after_a_short_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24: a line is written with one call as a rule; a short write (a full disk
+    about to refuse, a signal) goes on from where it stopped, never writing a byte twice."""
+    real = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: real(fd, bytes(data)[:7]))
+    fd = os.open(tmp_path / "f", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        write_all(fd, b"0123456789abcdefghij\n")
+        write_all(fd, [b"one ", memoryview(b"two\n")])
+    finally:
+        os.close(fd)
+    assert (tmp_path / "f").read_bytes() == b"0123456789abcdefghij\none two\n"

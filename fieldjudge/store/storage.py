@@ -102,7 +102,12 @@ def _signal_write(tag: bytes) -> None:
 def write_all(fd: int, payload: bytes | Iterable[bytes | memoryview]) -> None:
     """Write all of ``payload`` (bytes, or parts one after the other, e.g. made as they
     are written) to ``fd``."""
-    for part in [payload] if isinstance(payload, bytes) else payload:
+    if isinstance(payload, bytes):  # one line: written whole at once, as a rule
+        written = os.write(fd, payload)
+        if written == len(payload):
+            return
+        payload = [memoryview(payload)[written:]]
+    for part in payload:
         view = memoryview(part)
         while view:
             written = os.write(fd, view)
@@ -585,7 +590,8 @@ class FilesWatch:
         self, folder: str | Path, name: str, clock: Callable[[], int] = time.time_ns
     ) -> None:
         self.folder, self.name, self.clock = os.fspath(folder), name, clock
-        self._listed: tuple[tuple[int, int, int], list[str]] | None = None
+        #: (the folder's stamp, (subfolder, the path of its file) of each subfolder)
+        self._listed: tuple[tuple[int, int, int], list[tuple[str, str]]] | None = None
 
     def stamp(self) -> tuple[Any, ...] | None:
         now = self.clock()  # before the stat: a change after it is later still
@@ -599,16 +605,20 @@ class FilesWatch:
         listed = self._listed
         if listed is None or listed[0] != own:
             try:
-                listed = (own, sorted(os.listdir(self.folder)))
+                subfolders = sorted(os.listdir(self.folder))
             except OSError:  # removed since the stat: ask again next time
                 self._listed = None
                 return None
+            sep = os.sep  # os.path.join costs more
+            listed = (
+                own,
+                [(sub, f"{self.folder}{sep}{sub}{sep}{self.name}") for sub in subfolders],
+            )
             self._listed = listed if calm else None
         out: list[Any] = [own]
-        sep, name = os.sep, self.name
-        for sub in listed[1]:
+        for sub, path in listed[1]:
             try:
-                f = os.stat(f"{self.folder}{sep}{sub}{sep}{name}")  # os.path.join costs more
+                f = os.stat(path)
             except OSError:  # no such file there (or not a folder)
                 continue
             out.append((sub, f.st_ino, f.st_size, f.st_mtime_ns))

@@ -15,6 +15,9 @@ def parse_wall(text: str) -> datetime:
     return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
 
 
+_MS = timedelta(milliseconds=1)
+
+
 @lru_cache(maxsize=64)
 def _anchor(text: str) -> datetime:
     """:func:`parse_wall` of a clock's anchor, parsed once: every append and every frame
@@ -32,7 +35,7 @@ def elapsed_at(clock: ClockState, now_wall: datetime | str) -> int:
     if not clock.running or clock.anchor_wall is None:
         return min(clock.elapsed_ms, clock.length_ms)
     now = parse_wall(now_wall) if isinstance(now_wall, str) else _aware(now_wall)
-    delta = (now - _anchor(clock.anchor_wall)) // timedelta(milliseconds=1)  # exact, no float
+    delta = (now - _anchor(clock.anchor_wall)) // _MS  # exact, no float
     return max(clock.elapsed_ms, min(clock.length_ms, clock.elapsed_ms + delta))
 
 
