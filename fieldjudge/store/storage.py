@@ -592,6 +592,7 @@ class FilesWatch:
         self.folder, self.name, self.clock = os.fspath(folder), name, clock
         #: (the folder's stamp, (subfolder, the path of its file) of each subfolder)
         self._listed: tuple[tuple[int, int, int], list[tuple[str, str]]] | None = None
+        self._present: set[str] = set()  # the subfolders whose file was there last time
 
     def stamp(self) -> tuple[Any, ...] | None:
         now = self.clock()  # before the stat: a change after it is later still
@@ -616,11 +617,18 @@ class FilesWatch:
             )
             self._listed = listed if calm else None
         out: list[Any] = [own]
+        present = self._present
         for sub, path in listed[1]:
+            # a file not there the last time is looked for without a stat's exception:
+            # raised before every append, it cost more than the system call (issue 24)
+            if sub not in present and not os.access(path, os.F_OK):
+                continue
             try:
                 f = os.stat(path)
-            except OSError:  # no such file there (or not a folder)
+            except OSError:  # no such file there (any more), or not a folder
+                present.discard(sub)
                 continue
+            present.add(sub)
             out.append((sub, f.st_ino, f.st_size, f.st_mtime_ns))
             calm = calm and settled(f.st_mtime_ns, now)
         return tuple(out) if calm else None
