@@ -235,3 +235,30 @@ async def test_cold_states_widen_their_column_as_a_warm_start_does(demo_folder) 
         widest = max(len(str(s)) for s in table.get_column_at(4))
         assert table.columns[app.screen._state_column].content_width == widest
         assert state in screen_text(app)
+
+
+async def test_24_a_reload_that_changes_nothing_draws_nothing_again(
+    demo_folder, monkeypatch
+) -> None:
+    """The check right after the first frame reloads the games list (issue 21): with the
+    same title, rows and focus it repaints neither the table nor the title (a focus call
+    or a title set again each drew the whole table anew, ~50 ms of a cold start)."""
+    _played_games(demo_folder, 4)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await _every_state_shown(app, pilot)
+        await pilot.pause()
+        title = app.screen.query_one("#tournament-title")
+        drawn: list[str] = []
+        for widget in (table, title):
+            refresh = widget.refresh
+
+            def counting(*args, _refresh=refresh, _id=widget.id, **kwargs):
+                drawn.append(_id)
+                return _refresh(*args, **kwargs)
+
+            monkeypatch.setattr(widget, "refresh", counting)
+        app.screen.reload_games()
+        await pilot.pause()
+        assert drawn == []
+        assert app.screen.focused is table

@@ -196,17 +196,16 @@ class HomeScreen(JudgeScreen):
 
     def reload_games(self) -> None:
         table = self.query_one("#games", DataTable)
-        title = self.query_one("#tournament-title", Static)
         keep = self._highlighted_game()  # the cursor stays on the game the judge left
         t = self.app.tournament
         if t is None:
             table.clear()
-            title.update(_("No tournament open: pick one on the left or press n"))
+            self._set_title(_("No tournament open: pick one on the left or press n"))
             return
         meta = t.meta
         field = self.app.laptop.field
         mine = f" · {_('this laptop: field {field}').format(field=field)}" if field else ""
-        title.update(f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}{mine}")
+        heading = f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}{mine}"
         names = t.team_names()
         if self._tournament_fault:  # the teams and schedule are not as he signed them
             names = {k: f"⚠ {v}" for k, v in names.items()}
@@ -247,14 +246,25 @@ class HomeScreen(JudgeScreen):
             self.app.home_states_known()  # e.g. the running game offered after a restart
         self.call_after_refresh(self._check_tournament)  # after the first frame
         if self._tournament_fault:
-            title.update(title.render().plain + "  —  " + fault_text(self._tournament_fault))
+            heading += "  —  " + fault_text(self._tournament_fault)
         if not games:
-            title.update(title.render().plain + "  —  " + _("no games yet: press s"))
+            self._set_title(heading + "  —  " + _("no games yet: press s"))
             return
+        self._set_title(heading)
         if not in_place and keep is not None and keep in {g["id"] for g in games}:
             table.move_cursor(row=table.get_row_index(keep), animate=False)
-        if not isinstance(self.focused, OptionList) or keep is None:
-            table.focus()  # a row is highlighted from the start
+        if not table.has_focus and (not isinstance(self.focused, OptionList) or keep is None):
+            # a row is highlighted from the start; a focus call repaints the whole table
+            # even when it has the focus already (the reload right after the first frame)
+            table.focus()
+
+    def _set_title(self, text: str) -> None:
+        """The title above the games, changed only when its text does: a new text lays
+        the whole screen out and draws it again (the check right after the first frame
+        reloads the list with the same title: ~50 ms of a cold start redrawing nothing)."""
+        title = self.query_one("#tournament-title", Static)
+        if title.content != text:
+            title.update(text)
 
     def _check_tournament(self) -> None:
         """Whether ``tournament.json`` is as the head judge signed it (the check verify
