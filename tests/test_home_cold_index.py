@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from fakes import FakeClock
 from textual import events
@@ -131,9 +132,9 @@ async def test_20_05_a_cold_start_folds_each_game_once_carrying_disqualification
     looked_up: list[str] = []
     summarize = summaries.summarize
 
-    def counting(t, game_id, log, disqualified=None):
+    def counting(t, game_id, log, *pass_of):
         summarised.append(game_id)
-        return summarize(t, game_id, log, disqualified)
+        return summarize(t, game_id, log, *pass_of)
 
     def lookup(t, game_id):
         looked_up.append(game_id)
@@ -262,3 +263,32 @@ async def test_24_a_reload_that_changes_nothing_draws_nothing_again(
         await pilot.pause()
         assert drawn == []
         assert app.screen.focused is table
+
+
+def test_24_a_cold_summary_reads_its_game_file_once(demo_folder, monkeypatch) -> None:
+    """Issue 24: a game summarised cold is read once -- with its signatures checked (no
+    memory of the file found clean: the summary is folded from the events so checked)
+    and with the memory (the signatures known: the store reads it, chain and head)."""
+    ids = _played_games(demo_folder, 2)
+    reads: list[str] = []
+    read_bytes = Path.read_bytes
+
+    def counting(path):
+        reads.append(path.name)
+        return read_bytes(path)
+
+    for memory in ("none", "kept"):
+        (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
+        if memory == "none":
+            (demo_folder / VERIFIED_FILE).unlink(missing_ok=True)
+        t = open_tournament(demo_folder, startup_backup=False)
+        try:
+            with monkeypatch.context() as m:
+                m.setattr(Path, "read_bytes", counting)
+                reads.clear()
+                summary = t.game_summary(ids[0])
+            assert reads.count(f"{ids[0]}.json") == 1, (memory, reads)
+            assert summary["phase"] == "inspection" and sorted(summary["alive"]) == [4, 5]
+        finally:
+            t.close()
+    assert f"games/{ids[0]}.json" in load_verified(demo_folder, t.keys.local_mac)

@@ -37,7 +37,7 @@ from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import StoreError
-from fieldjudge.services.paintball.disqualified import CarriedOver
+from fieldjudge.services.paintball.disqualified import CarriedOver, Setups
 from fieldjudge.services.paintball.live import next_game
 from fieldjudge.services.sync.conflicts import ConflictWatch
 from fieldjudge.services.sync.refresh import ChangedLogs
@@ -301,6 +301,7 @@ class HomeScreen(JudgeScreen):
         stale = set(pending)
         on_screen: set[str] | None = None  # the stale rows on screen, once laid out
         games, carried = iter(t.games()), CarriedOver()  # the schedule walked in order
+        setups = Setups(t)  # the rosters and settings read once for the pass
         states: dict[str, str] = {}
         while pending:
             await self.wait_for_refresh()  # keys, and a frame if they changed something
@@ -308,7 +309,7 @@ class HomeScreen(JudgeScreen):
                 return  # the list was reloaded (or the tournament closed) meanwhile
             if on_screen is None and self.query_one("#games", DataTable).size.height:
                 on_screen = self._rows_on_screen() & stale
-            states.update(self._summarise_slice(t, pending, games, carried))
+            states.update(self._summarise_slice(t, pending, games, carried, setups))
             if not pending or (on_screen and on_screen <= states.keys()):
                 self._show_states(states)
                 if on_screen:  # what the judge sees is kept (after it is painted: an fsync)
@@ -330,11 +331,17 @@ class HomeScreen(JudgeScreen):
         return {str(row.key.value) for row in table.ordered_rows[top : top + table.size.height]}
 
     def _summarise_slice(
-        self, t: Any, pending: list[str], games: Iterator[dict[str, Any]], carried: CarriedOver
+        self,
+        t: Any,
+        pending: list[str],
+        games: Iterator[dict[str, Any]],
+        carried: CarriedOver,
+        setups: Setups,
     ) -> dict[str, str]:
         """The states of stale games for about one frame (each reads, verifies and folds
         a game file), by game id; ``pending`` in schedule order, ``games`` the schedule
-        walked so far, ``carried`` the players disqualified in the games walked (20.05)."""
+        walked so far, ``carried`` the players disqualified in the games walked (20.05),
+        ``setups`` the pass's rosters and settings."""
         names = t.team_names()
         out: dict[str, str] = {}
         deadline = time.monotonic() + FILL_SLICE_S
@@ -349,7 +356,7 @@ class HomeScreen(JudgeScreen):
                     carried.add(self._known.get(g["id"]) or {})
                     continue
                 pending.pop(0)
-                summary = t.game_summary(g["id"], disqualified)
+                summary = t.game_summary(g["id"], disqualified, setups, g)
             carried.add(summary)
             if g is not None:
                 out[g["id"]] = state_text(summary, g["team_a"], g["team_b"], names)
