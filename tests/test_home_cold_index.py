@@ -292,3 +292,23 @@ def test_24_a_cold_summary_reads_its_game_file_once(demo_folder, monkeypatch) ->
         finally:
             t.close()
     assert f"games/{ids[0]}.json" in load_verified(demo_folder, t.keys.local_mac)
+
+
+async def test_a_reload_shows_a_state_that_changed_since_it_was_shown(demo_folder, gid) -> None:
+    """A row kept as shown by the last reload is drawn again when its state changed
+    (here a game not started whose clock starts)."""
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await _every_state_shown(app, pilot)
+        assert str(table.get_cell(gid, app.screen._state_column)) == "scheduled"
+        session = GameSession(
+            app.tournament, gid, clock=FakeClock(datetime(2026, 6, 1, 12, tzinfo=UTC))
+        )
+        session.start_clock()
+        app.screen.reload_games()
+        await wait_for(
+            pilot,
+            lambda: str(table.get_cell(gid, app.screen._state_column)) not in ("scheduled", "…"),
+            "the new state",
+        )
+        assert str(table.get_cell(gid, app.screen._state_column)).startswith("in play")

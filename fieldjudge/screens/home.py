@@ -132,6 +132,8 @@ class HomeScreen(JudgeScreen):
         self._sync_folder: Path | None | bool = False  # False: not watched yet
         self._pending: list[str] = []  # stale summaries, made after the first frame
         self._known: dict[str, dict[str, Any]] = {}  # the summaries shown, by game id
+        #: what each row shows, as text (start, field, teams, state), by game id
+        self._shown_rows: dict[str, tuple[str, ...]] = {}
         self._changed_logs = None
         self._conflict_watch: ConflictWatch | None = None
         self._tournament_fault = ""  # tournament.json not as the head judge signed it
@@ -200,6 +202,7 @@ class HomeScreen(JudgeScreen):
         t = self.app.tournament
         if t is None:
             table.clear()
+            self._shown_rows = {}
             self._set_title(_("No tournament open: pick one on the left or press n"))
             return
         meta = t.meta
@@ -214,6 +217,7 @@ class HomeScreen(JudgeScreen):
         in_place = [str(k.value) for k in table.rows] == [g["id"] for g in games]
         if not in_place:
             table.clear()
+            self._shown_rows = {}
         self._pending = []
         self._known = {}
         for g in games:
@@ -224,14 +228,22 @@ class HomeScreen(JudgeScreen):
                 self._pending.append(g["id"])
             else:
                 self._known[g["id"]] = summary
-            cells = (
-                _plain(datetime.fromisoformat(g["start"]).strftime("%H:%M")),
-                _plain(str(g["field"])),
-                _plain(names.get(g["team_a"], "?")),
-                _plain(names.get(g["team_b"], "?")),
+            row = (
+                str(g["start"]),
+                str(g["field"]),
+                names.get(g["team_a"], "?"),
+                names.get(g["team_b"], "?"),
                 state_text(summary, g["team_a"], g["team_b"], names)
                 if summary is not None
                 else "…",
+            )
+            if self._shown_rows.get(g["id"]) == row:
+                continue  # as shown (the check right after the first frame: every row)
+            self._shown_rows[g["id"]] = row
+            cells = (
+                _plain(datetime.fromisoformat(row[0]).strftime("%H:%M")),
+                *map(_plain, row[1:4]),
+                row[4],
             )
             if in_place:
                 for column, value in zip(table.columns, cells, strict=True):
@@ -378,6 +390,8 @@ class HomeScreen(JudgeScreen):
             table.update_cell(gid, self._state_column, text)
         for gid, text in shown[-1:]:
             table.update_cell(gid, self._state_column, text, update_width=True)
+        for gid, text in shown:
+            self._shown_rows[gid] = (*self._shown_rows[gid][:4], text)
 
     # -- actions ------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#tournaments")
