@@ -42,7 +42,7 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
-from harness import Terminal, figures, load, parser, ratios, verdict  # noqa: E402
+from harness import Terminal, figures, load, memory_mb, parser, ratios, verdict  # noqa: E402
 
 from fieldjudge.services import open_tournament  # noqa: E402
 from fieldjudge.services.demo import create_demo  # noqa: E402
@@ -331,6 +331,10 @@ def run_config(
             for run in (round_fj, round_anchor) if i % 2 == 0 else (round_anchor, round_fj):
                 run()
         fj_bytes, anchor_bytes = fj.bytes_read, anchor.bytes_read
+        # the resident set once every round is drawn: with the game's events in memory,
+        # the screen should hold nothing per event it does not show
+        rss = {"fieldjudge": memory_mb(fj.proc.pid, "VmRSS")}
+        rss["anchor"] = memory_mb(anchor.proc.pid, "VmRSS")
     finally:
         fj.close()
         anchor.close()
@@ -343,7 +347,21 @@ def run_config(
         f, a = times[op]["fieldjudge"], times[op]["anchor"]
         row[op] = {"fieldjudge_ms": figures(f), "anchor_ms": figures(a), "ratio": ratios(f, a)}
     row["bytes_ratio"] = round(fj_bytes / max(1, anchor_bytes), 2)
+    row["rss_mb"] = {k: round(v, 1) for k, v in rss.items()}
     return row
+
+
+def per_event_kb(rows: list[dict]) -> dict[str, dict[str, float]]:
+    """Per size, how much each app's resident set grew per event of the game, from the
+    smallest game to the largest (kB/event): the game screen's memory should grow with
+    the events it holds, not with a drawing of each one."""
+    out: dict[str, dict[str, float]] = {}
+    for size in sorted({r["size"] for r in rows}):
+        at = sorted((r["events"], r["rss_mb"]) for r in rows if r["size"] == size)
+        if len(at) > 1 and at[-1][0] > at[0][0]:
+            (n0, m0), (n1, m1) = at[0], at[-1]
+            out[size] = {k: round((m1[k] - m0[k]) * 1024 / (n1 - n0), 2) for k in m0}
+    return out
 
 
 def main() -> None:
@@ -377,7 +395,8 @@ def main() -> None:
             rows_out.append(row)
             print(
                 f"{row['size']}, game of {n} events, {rounds} rounds, load {row['loadavg']}, "
-                f"bytes written {row['bytes_ratio']}× the anchor's"
+                f"bytes written {row['bytes_ratio']}× the anchor's, resident "
+                f"{row['rss_mb']['fieldjudge']} MB (anchor {row['rss_mb']['anchor']} MB)"
             )
             for op in OPS:
                 f, a, r = row[op]["fieldjudge_ms"], row[op]["anchor_ms"], row[op]["ratio"]
@@ -400,6 +419,8 @@ def main() -> None:
         ok,
         worst_elimination_p95_ratio=worst_ratio,
         worst_correction_p95_ms=worst_fix,
+        rss_mb={key(r): r["rss_mb"] for r in rows_out},
+        kb_per_event=per_event_kb(rows_out),
         rounds=rounds,
     )
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fixtures import build  # noqa: E402
-from harness import Terminal, figures, load, parser, ratios, verdict  # noqa: E402
+from harness import Terminal, figures, load, memory_mb, parser, ratios, verdict  # noqa: E402
 
 GAMES = (120, 1_000)
 PER_GAME = 300
@@ -76,13 +76,6 @@ def every_state(lines: list[str]) -> bool:
     return len(rows) >= 10 and not any("…" in ln for ln in rows)
 
 
-def peak_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def one(name: str, argv: list[str]) -> tuple[float, float, float]:
     """(first row, every visible state, peak MB) of one fresh process."""
     term = Terminal(name, [sys.executable, "-c", *argv], COLS, ROWS)
@@ -93,7 +86,7 @@ def one(name: str, argv: list[str]) -> tuple[float, float, float]:
             print(
                 f"  ({name}: repainted {term.repaints}× while waiting; figure maybe at a repaint)"
             )
-        return first * 1000, every * 1000, peak_mb(term.proc.pid)
+        return first * 1000, every * 1000, memory_mb(term.proc.pid)
     finally:
         term.close()
 

@@ -38,6 +38,16 @@ def load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+def memory_mb(pid: int, field: str = "VmHWM") -> float:
+    """A live process's memory from ``/proc``: ``VmHWM`` its peak resident set, ``VmRSS``
+    the resident set now (MB)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def pct(values: Sequence[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, max(0, round(q * len(s)) - 1))]

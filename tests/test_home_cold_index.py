@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from fakes import FakeClock
 from textual import events
@@ -131,9 +132,9 @@ async def test_20_05_a_cold_start_folds_each_game_once_carrying_disqualification
     looked_up: list[str] = []
     summarize = summaries.summarize
 
-    def counting(t, game_id, log, disqualified=None):
+    def counting(t, game_id, log, *pass_of):
         summarised.append(game_id)
-        return summarize(t, game_id, log, disqualified)
+        return summarize(t, game_id, log, *pass_of)
 
     def lookup(t, game_id):
         looked_up.append(game_id)
@@ -235,3 +236,79 @@ async def test_cold_states_widen_their_column_as_a_warm_start_does(demo_folder) 
         widest = max(len(str(s)) for s in table.get_column_at(4))
         assert table.columns[app.screen._state_column].content_width == widest
         assert state in screen_text(app)
+
+
+async def test_24_a_reload_that_changes_nothing_draws_nothing_again(
+    demo_folder, monkeypatch
+) -> None:
+    """The check right after the first frame reloads the games list (issue 21): with the
+    same title, rows and focus it repaints neither the table nor the title (a focus call
+    or a title set again each drew the whole table anew, ~50 ms of a cold start)."""
+    _played_games(demo_folder, 4)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await _every_state_shown(app, pilot)
+        await pilot.pause()
+        title = app.screen.query_one("#tournament-title")
+        drawn: list[str] = []
+        for widget in (table, title):
+            refresh = widget.refresh
+
+            def counting(*args, _refresh=refresh, _id=widget.id, **kwargs):
+                drawn.append(_id)
+                return _refresh(*args, **kwargs)
+
+            monkeypatch.setattr(widget, "refresh", counting)
+        app.screen.reload_games()
+        await pilot.pause()
+        assert drawn == []
+        assert app.screen.focused is table
+
+
+def test_24_a_cold_summary_reads_its_game_file_once(demo_folder, monkeypatch) -> None:
+    """Issue 24: a game summarised cold is read once -- with its signatures checked (no
+    memory of the file found clean: the summary is folded from the events so checked)
+    and with the memory (the signatures known: the store reads it, chain and head)."""
+    ids = _played_games(demo_folder, 2)
+    reads: list[str] = []
+    read_bytes = Path.read_bytes
+
+    def counting(path):
+        reads.append(path.name)
+        return read_bytes(path)
+
+    for memory in ("none", "kept"):
+        (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
+        if memory == "none":
+            (demo_folder / VERIFIED_FILE).unlink(missing_ok=True)
+        t = open_tournament(demo_folder, startup_backup=False)
+        try:
+            with monkeypatch.context() as m:
+                m.setattr(Path, "read_bytes", counting)
+                reads.clear()
+                summary = t.game_summary(ids[0])
+            assert reads.count(f"{ids[0]}.json") == 1, (memory, reads)
+            assert summary["phase"] == "inspection" and sorted(summary["alive"]) == [4, 5]
+        finally:
+            t.close()
+    assert f"games/{ids[0]}.json" in load_verified(demo_folder, t.keys.local_mac)
+
+
+async def test_a_reload_shows_a_state_that_changed_since_it_was_shown(demo_folder, gid) -> None:
+    """A row kept as shown by the last reload is drawn again when its state changed
+    (here a game not started whose clock starts)."""
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await _every_state_shown(app, pilot)
+        assert str(table.get_cell(gid, app.screen._state_column)) == "scheduled"
+        session = GameSession(
+            app.tournament, gid, clock=FakeClock(datetime(2026, 6, 1, 12, tzinfo=UTC))
+        )
+        session.start_clock()
+        app.screen.reload_games()
+        await wait_for(
+            pilot,
+            lambda: str(table.get_cell(gid, app.screen._state_column)) not in ("scheduled", "…"),
+            "the new state",
+        )
+        assert str(table.get_cell(gid, app.screen._state_column)).startswith("in play")

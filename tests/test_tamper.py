@@ -41,6 +41,7 @@ from fieldjudge.store.anchors import canonical_digest
 from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.storage import load_json_file
+from fieldjudge.store.verified import load_verified
 from tests.test_game_helpers import wait_for
 
 FAST = ScryptParams(n=2**10)  # the head judge's KDF made cheap for the tests only
@@ -865,6 +866,38 @@ async def test_21_the_apps_memory_of_clean_files_does_not_hide_a_later_edit(cup:
     _unsigned_void_of_the_protocol(cup, gid)
     rows, _title = await home_of(cup)
     assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]
+
+
+async def test_24_an_edit_keeping_size_and_time_is_caught_by_the_summarys_read(
+    cup: Path,
+) -> None:
+    """The app's memory of clean files trusts a file by its size and time (its signatures
+    are not checked again): an edit that keeps both (one digit changed, the time set
+    back) is still caught when the home screen reads the file for its state -- the one
+    read of a cold summary checks the chain (issue 24)."""
+    gid = signed_game(cup)
+    await home_of(cup)  # the memory: every file found clean
+    path = cup / "games" / f"{gid}.json"
+    st = path.stat()
+    raw = path.read_bytes()
+    at = raw.index(b'"wall_time":"', raw.index(b'"seq":2')) + len(b'"wall_time":"2026-0')
+    digit = raw[at : at + 1]
+    assert digit.isdigit()
+    path.write_bytes(raw[:at] + (b"1" if digit != b"1" else b"2") + raw[at + 1 :])
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    memory = load_verified(cup, LaptopKeys.load_or_create().local_mac)
+    assert (
+        memory[f"games/{gid}.json"]["key"]
+        == [st.st_size, st.st_mtime_ns]
+        == [
+            path.stat().st_size,
+            path.stat().st_mtime_ns,
+        ]
+    )  # the memory calls the edited file clean: its signatures are not checked again
+    (cup / ".cache" / "index.json").unlink()  # a cold start: the state read from the file
+    rows, _title = await home_of(cup)
+    assert rows[gid][4].startswith("DAMAGED / UNSIGNED: "), rows[gid]
+    assert "hash does not match its content" in rows[gid][4], rows[gid]
 
 
 async def test_21_a_hand_written_memory_of_clean_files_is_ignored(

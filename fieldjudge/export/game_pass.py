@@ -55,12 +55,12 @@ def read_played(
     for done, g in enumerate(logged, 1):
         keys[g["id"]] = t.index.file_key(t.game_path(g["id"]))  # before the read: never newer
         disqualified = carried.before(g)
-        checked, events = t.trust.read_game(g["id"]) if verify else (None, None)
+        checked, read = t.trust.read_game(g["id"]) if verify else (None, None)
         if verify is not None and checked is not None and checked.faults:
             verify()
-        if events is not None:  # read and checked once (the file is as its laptops signed it)
+        if read is not None:  # read and checked once (the file is as its laptops signed it)
             setup = setups.of({**g, "id": g["id"]}, disqualified)
-            v = results.view_from_events(t, g["id"], events, setup, g)
+            v = results.view_from_events(t, g["id"], read.events, setup, g)
         else:
             v = results.read_game_view(t, g["id"], disqualified, setups, g)
         summary = summaries.summary_of_view(v)

@@ -37,7 +37,7 @@ from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import StoreError
-from fieldjudge.services.paintball.disqualified import CarriedOver
+from fieldjudge.services.paintball.disqualified import CarriedOver, Setups
 from fieldjudge.services.paintball.live import next_game
 from fieldjudge.services.sync.conflicts import ConflictWatch
 from fieldjudge.services.sync.refresh import ChangedLogs
@@ -132,6 +132,8 @@ class HomeScreen(JudgeScreen):
         self._sync_folder: Path | None | bool = False  # False: not watched yet
         self._pending: list[str] = []  # stale summaries, made after the first frame
         self._known: dict[str, dict[str, Any]] = {}  # the summaries shown, by game id
+        #: what each row shows, as text (start, field, teams, state), by game id
+        self._shown_rows: dict[str, tuple[str, ...]] = {}
         self._changed_logs = None
         self._conflict_watch: ConflictWatch | None = None
         self._tournament_fault = ""  # tournament.json not as the head judge signed it
@@ -196,17 +198,17 @@ class HomeScreen(JudgeScreen):
 
     def reload_games(self) -> None:
         table = self.query_one("#games", DataTable)
-        title = self.query_one("#tournament-title", Static)
         keep = self._highlighted_game()  # the cursor stays on the game the judge left
         t = self.app.tournament
         if t is None:
             table.clear()
-            title.update(_("No tournament open: pick one on the left or press n"))
+            self._shown_rows = {}
+            self._set_title(_("No tournament open: pick one on the left or press n"))
             return
         meta = t.meta
         field = self.app.laptop.field
         mine = f" · {_('this laptop: field {field}').format(field=field)}" if field else ""
-        title.update(f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}{mine}")
+        heading = f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}{mine}"
         names = t.team_names()
         if self._tournament_fault:  # the teams and schedule are not as he signed them
             names = {k: f"⚠ {v}" for k, v in names.items()}
@@ -215,6 +217,7 @@ class HomeScreen(JudgeScreen):
         in_place = [str(k.value) for k in table.rows] == [g["id"] for g in games]
         if not in_place:
             table.clear()
+            self._shown_rows = {}
         self._pending = []
         self._known = {}
         for g in games:
@@ -225,14 +228,22 @@ class HomeScreen(JudgeScreen):
                 self._pending.append(g["id"])
             else:
                 self._known[g["id"]] = summary
-            cells = (
-                _plain(datetime.fromisoformat(g["start"]).strftime("%H:%M")),
-                _plain(str(g["field"])),
-                _plain(names.get(g["team_a"], "?")),
-                _plain(names.get(g["team_b"], "?")),
+            row = (
+                str(g["start"]),
+                str(g["field"]),
+                names.get(g["team_a"], "?"),
+                names.get(g["team_b"], "?"),
                 state_text(summary, g["team_a"], g["team_b"], names)
                 if summary is not None
                 else "…",
+            )
+            if self._shown_rows.get(g["id"]) == row:
+                continue  # as shown (the check right after the first frame: every row)
+            self._shown_rows[g["id"]] = row
+            cells = (
+                _plain(datetime.fromisoformat(row[0]).strftime("%H:%M")),
+                *map(_plain, row[1:4]),
+                row[4],
             )
             if in_place:
                 for column, value in zip(table.columns, cells, strict=True):
@@ -247,14 +258,25 @@ class HomeScreen(JudgeScreen):
             self.app.home_states_known()  # e.g. the running game offered after a restart
         self.call_after_refresh(self._check_tournament)  # after the first frame
         if self._tournament_fault:
-            title.update(title.render().plain + "  —  " + fault_text(self._tournament_fault))
+            heading += "  —  " + fault_text(self._tournament_fault)
         if not games:
-            title.update(title.render().plain + "  —  " + _("no games yet: press s"))
+            self._set_title(heading + "  —  " + _("no games yet: press s"))
             return
+        self._set_title(heading)
         if not in_place and keep is not None and keep in {g["id"] for g in games}:
             table.move_cursor(row=table.get_row_index(keep), animate=False)
-        if not isinstance(self.focused, OptionList) or keep is None:
-            table.focus()  # a row is highlighted from the start
+        if not table.has_focus and (not isinstance(self.focused, OptionList) or keep is None):
+            # a row is highlighted from the start; a focus call repaints the whole table
+            # even when it has the focus already (the reload right after the first frame)
+            table.focus()
+
+    def _set_title(self, text: str) -> None:
+        """The title above the games, changed only when its text does: a new text lays
+        the whole screen out and draws it again (the check right after the first frame
+        reloads the list with the same title: ~50 ms of a cold start redrawing nothing)."""
+        title = self.query_one("#tournament-title", Static)
+        if title.content != text:
+            title.update(text)
 
     def _check_tournament(self) -> None:
         """Whether ``tournament.json`` is as the head judge signed it (the check verify
@@ -291,6 +313,7 @@ class HomeScreen(JudgeScreen):
         stale = set(pending)
         on_screen: set[str] | None = None  # the stale rows on screen, once laid out
         games, carried = iter(t.games()), CarriedOver()  # the schedule walked in order
+        setups = Setups(t)  # the rosters and settings read once for the pass
         states: dict[str, str] = {}
         while pending:
             await self.wait_for_refresh()  # keys, and a frame if they changed something
@@ -298,7 +321,7 @@ class HomeScreen(JudgeScreen):
                 return  # the list was reloaded (or the tournament closed) meanwhile
             if on_screen is None and self.query_one("#games", DataTable).size.height:
                 on_screen = self._rows_on_screen() & stale
-            states.update(self._summarise_slice(t, pending, games, carried))
+            states.update(self._summarise_slice(t, pending, games, carried, setups))
             if not pending or (on_screen and on_screen <= states.keys()):
                 self._show_states(states)
                 if on_screen:  # what the judge sees is kept (after it is painted: an fsync)
@@ -320,11 +343,17 @@ class HomeScreen(JudgeScreen):
         return {str(row.key.value) for row in table.ordered_rows[top : top + table.size.height]}
 
     def _summarise_slice(
-        self, t: Any, pending: list[str], games: Iterator[dict[str, Any]], carried: CarriedOver
+        self,
+        t: Any,
+        pending: list[str],
+        games: Iterator[dict[str, Any]],
+        carried: CarriedOver,
+        setups: Setups,
     ) -> dict[str, str]:
         """The states of stale games for about one frame (each reads, verifies and folds
         a game file), by game id; ``pending`` in schedule order, ``games`` the schedule
-        walked so far, ``carried`` the players disqualified in the games walked (20.05)."""
+        walked so far, ``carried`` the players disqualified in the games walked (20.05),
+        ``setups`` the pass's rosters and settings."""
         names = t.team_names()
         out: dict[str, str] = {}
         deadline = time.monotonic() + FILL_SLICE_S
@@ -339,7 +368,7 @@ class HomeScreen(JudgeScreen):
                     carried.add(self._known.get(g["id"]) or {})
                     continue
                 pending.pop(0)
-                summary = t.game_summary(g["id"], disqualified)
+                summary = t.game_summary(g["id"], disqualified, setups, g)
             carried.add(summary)
             if g is not None:
                 out[g["id"]] = state_text(summary, g["team_a"], g["team_b"], names)
@@ -361,6 +390,8 @@ class HomeScreen(JudgeScreen):
             table.update_cell(gid, self._state_column, text)
         for gid, text in shown[-1:]:
             table.update_cell(gid, self._state_column, text, update_width=True)
+        for gid, text in shown:
+            self._shown_rows[gid] = (*self._shown_rows[gid][:4], text)
 
     # -- actions ------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#tournaments")

@@ -25,6 +25,7 @@ from fieldjudge.rules.messages import Phrase, joined, phrase
 from fieldjudge.rules.ownership import may_append
 from fieldjudge.rules.protocol import Protocol, advance_protocol, fold_protocol
 from fieldjudge.services.paintball import summaries
+from fieldjudge.services.paintball.disqualified import Setups
 from fieldjudge.services.trust import authority, identity
 from fieldjudge.services.trust.auth_guard import SecretGuard
 from fieldjudge.services.trust.authority import HeadJudge
@@ -48,6 +49,7 @@ from fieldjudge.store import (
     anchors,
 )
 from fieldjudge.store.auth_log import AuthLog
+from fieldjudge.store.eventlog import ReadLog
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins
@@ -157,8 +159,10 @@ class TournamentView(Tables):
             return held
         return self._store.game_log(game_id, create=create, anchor=self.anchor(game_id))
 
-    def reading_game_log(self, game_id: str) -> contextlib.AbstractContextManager[EventLog]:
-        """A game's log to read once, closed after unless the folder holds it open; a file
+    def reading_game_log(
+        self, game_id: str
+    ) -> contextlib.AbstractContextManager[EventLog | ReadLog]:
+        """A game's log to read once, not kept unless the folder holds it open; a file
         that does not reach the newest head a laptop's signed manifest records for the game
         (truncated, replaced, missing) is :class:`DamagedFile`, as for :meth:`game_log`."""
         return self._store.reading_game_log(game_id, self.anchor(game_id))
@@ -177,21 +181,35 @@ class TournamentView(Tables):
         return list(self.trust.tournament_report().faults)
 
     def game_summary(
-        self, game_id: str, disqualified: frozenset[tuple[str, int]] | None = None
+        self,
+        game_id: str,
+        disqualified: frozenset[tuple[str, int]] | None = None,
+        setups: Setups | None = None,
+        game: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """What the home screen shows of a game (the rules' summary), cached by the store's
         summary index; a game whose file does not verify is ``damaged`` with its fault,
         never shown as real data. ``disqualified``: the players disqualified in earlier
         games (20.05) when the caller carries them along a pass in schedule order (else
-        looked up from every earlier game)."""
-        if self.game_path(game_id).exists():
-            faults = self.game_faults(game_id)
-            if faults:
-                return {"phase": "damaged", "fault": joined(faults)}
+        looked up from every earlier game); ``setups`` (the rosters and settings read
+        once) and ``game`` (its row of the schedule): a pass's, when it has them.
+
+        The file is read once (issue 24): when its signatures are checked now, the events
+        so checked are summarised (against the manifest's head too); when the app's memory
+        found it clean as it is, the store reads it (chain, head) for the summary."""
+        path = self.game_path(game_id)
+        read, key = None, None
+        if path.exists():
+            key = self.index.file_key(path)  # before the read: never newer than it
+            checked, read = self.trust.read_game(game_id)
+            if checked.faults:
+                return {"phase": "damaged", "fault": joined(checked.faults)}
         return self._store.game_summary(
             game_id,
-            lambda log: summaries.summarize(self, game_id, log, disqualified),
+            lambda log: summaries.summarize(self, game_id, log, disqualified, setups, game),
             self.anchor(game_id),
+            read,
+            key,
         )
 
     def cached_game_summary(self, game_id: str) -> dict[str, Any] | None:

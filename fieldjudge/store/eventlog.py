@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,34 @@ def log_file_bytes(data: dict[str, Any]) -> bytes:
     if "head" not in data:
         data["head"] = {"1": schema.head_of(meta, schema.sorted_event_docs(data))}
     return lines.file_bytes(data, schema.LOG_SCHEMA)
+
+
+@dataclass(frozen=True)
+class ReadLog:
+    """A log read once and not kept (a summary, an export, the pit): its meta and events,
+    the file checked as :meth:`EventLog.open` checks it (schema, chain, signed meta,
+    head). It holds no file and appends nothing: what a read needs, without the tables an
+    open log keeps for its appends (issue 24)."""
+
+    path: Path
+    meta: dict[str, Any]
+    events: list[Event]
+
+    @classmethod
+    def read(cls, path: Path) -> ReadLog | None:
+        """The log in ``path``, read and checked (:class:`DamagedFile` otherwise); None
+        for a file in an older format, which :meth:`EventLog.open` migrates."""
+        path = Path(path)
+        raw = read_file_bytes(path)
+        if not lines.is_lines(raw):
+            return None
+        rp = lines.replay(raw, path)
+        lines.require_log_tables(rp.data, rp.schema, path)
+        data, changed, docs = validate_log_data(rp.data, path)
+        if changed or docs is None:
+            return None
+        meta = dict((data.get("meta") or {}).get("1") or {})
+        return cls(path, meta, [Event.from_doc(d) for d in docs])
 
 
 class EventLog:

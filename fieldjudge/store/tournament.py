@@ -23,7 +23,7 @@ from fieldjudge.rules.messages import Phrase
 from fieldjudge.store import backup, schema
 from fieldjudge.store.auth_log import LAPTOPS_DIR
 from fieldjudge.store.errors import DamagedFile, NotTheWriter, Refused, WriteKey
-from fieldjudge.store.eventlog import EventLog
+from fieldjudge.store.eventlog import EventLog, ReadLog
 from fieldjudge.store.index import SummaryIndex
 from fieldjudge.store.lock import FolderLock
 from fieldjudge.store.storage import AtomicJSONStorage, clean_temp_files, make_dirs
@@ -207,36 +207,46 @@ class TournamentFiles(Tables):
 
     @contextlib.contextmanager
     def reading_game_log(
-        self, game_id: str, anchor: tuple[int, str] | None = None
-    ) -> Iterator[EventLog]:
+        self, game_id: str, anchor: tuple[int, str] | None = None, read: ReadLog | None = None
+    ) -> Iterator[EventLog | ReadLog]:
         """A game's log to read once (an export, a summary): the open one if this folder
-        holds it, else opened (chain verified) for this read and closed after, so a pass
-        over every game holds one game's events at a time. ``anchor``: as for
-        :meth:`game_log` (a file that does not reach it is damaged). Raises
-        :class:`DamagedFile`."""
-        if game_id in self._logs:
-            log = self._logs[game_id]
+        holds it, else read (chain verified) for this read and not kept, so a pass over
+        every game holds one game's events at a time. ``anchor``: as for :meth:`game_log`
+        (a file that does not reach it is damaged). ``read``: the file as the caller read
+        and checked it just now (the services' check of its signatures), taken as it is
+        instead of reading the file again. Raises :class:`DamagedFile`."""
+        path = self.game_path(game_id)
+        log: EventLog | ReadLog | None = self._logs.get(game_id)
+        if log is None:
+            log = read
+        if log is None and (path.exists() or not (anchor is not None and anchor[0] > 0)):
+            log = ReadLog.read(path)  # None: an older format, migrated as the log opens
+        if log is not None:
             fault = anchor_fault(log.events, anchor)
             if fault:
                 raise DamagedFile(log.path, fault)
             yield log
             return
-        log = _open_anchored(self.game_path(game_id), anchor, rewrite=self.writes)
+        opened = _open_anchored(path, anchor, rewrite=self.writes)
         try:
-            yield log
+            yield opened
         finally:
-            log.close()
+            opened.close()
 
     def game_summary(
         self,
         game_id: str,
-        summarize: Callable[[EventLog], dict[str, Any]] | None = None,
+        summarize: Callable[[EventLog | ReadLog], dict[str, Any]] | None = None,
         anchor: tuple[int, str] | None = None,
+        read: ReadLog | None = None,
+        key: list[int] | None = None,
     ) -> dict[str, Any]:
         """A cached summary of a game (phase, alive counts... from ``summarize(log)``, the
         services' rules) for the home screen. The game file is only parsed when it changed
         since the summary was made. ``anchor``: the manifest's newest head (see
-        :meth:`game_log`): a game whose manifest shows events is never "scheduled"."""
+        :meth:`game_log`): a game whose manifest shows events is never "scheduled".
+        ``read``: the file as the caller read it just now (see :meth:`reading_game_log`);
+        ``key``: the file's key taken before that read (the summary is kept under it)."""
         path = self.game_path(game_id)
         cached = self.index.get(game_id, path)
         if cached is not None and not (
@@ -249,13 +259,13 @@ class TournamentFiles(Tables):
             # a log opened only to summarise it is closed again: the cold open of a
             # tournament never holds every game's events in memory
             try:
-                with self.reading_game_log(game_id, anchor) as log:
+                with self.reading_game_log(game_id, anchor, read) as log:
                     summary = {"phase": "open", "events": len(log.events)}
                     if summarize is not None:
                         summary.update(summarize(log))
             except DamagedFile as exc:
                 return {"phase": "damaged", "fault": exc.fault}
-        self.index.put(game_id, path, summary)
+        self.index.put(game_id, path, summary, key=key)
         return summary
 
 

@@ -29,6 +29,7 @@ from fieldjudge.services.paintball.disqualified import Setups, disqualified_befo
 from fieldjudge.services.trust import authority
 from fieldjudge.services.trust.authority import HeadJudge
 from fieldjudge.store import EventLog, Refused
+from fieldjudge.store.eventlog import ReadLog
 
 
 class AgainstRules(Refused):
@@ -86,7 +87,9 @@ class GameReader(TournamentReader, Protocol):
 
     def game_log(self, game_id: str, create: bool = True) -> EventLog: ...
 
-    def reading_game_log(self, game_id: str) -> contextlib.AbstractContextManager[EventLog]: ...
+    def reading_game_log(
+        self, game_id: str
+    ) -> contextlib.AbstractContextManager[EventLog | ReadLog]: ...
 
 
 class GameWriter(GameReader, Protocol):

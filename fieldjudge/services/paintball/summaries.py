@@ -8,6 +8,7 @@ from typing import Any
 
 from fieldjudge.rules.paintball.state import disqualified_in
 from fieldjudge.rules.protocol import PROTOCOL_TYPES, is_locked_void
+from fieldjudge.services.paintball.disqualified import Setups
 from fieldjudge.services.paintball.results import (
     CLOSED_PHASES,
     GameView,
@@ -17,21 +18,25 @@ from fieldjudge.services.paintball.results import (
     view_from_events,
 )
 from fieldjudge.store import EventLog
+from fieldjudge.store.eventlog import ReadLog
 
 
 def summarize(
     t: TournamentReader,
     game_id: str,
-    log: EventLog,
+    log: EventLog | ReadLog,
     disqualified: frozenset[tuple[str, int]] | None = None,
+    setups: Setups | None = None,
+    game: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``disqualified``: the players disqualified in earlier games (20.05), when known
-    (else looked up from every earlier game's summary)."""
+    (else looked up from every earlier game's summary); ``setups`` and ``game``: a pass's
+    (see :func:`~fieldjudge.services.paintball.results.setup_for`)."""
     if not log.events:  # an empty log: nothing was played (30.01, 32)
         return {"phase": "scheduled", "events": 0, "not_played": True}
     try:
-        setup = setup_for(t, game_id, log, disqualified)
-        return summary_of_view(view_from_events(t, game_id, list(log.events), setup))
+        setup = setup_for(t, game_id, log, disqualified, setups, game)
+        return summary_of_view(view_from_events(t, game_id, list(log.events), setup, game))
     except Exception:  # noqa: BLE001 - a summary must never stop the home screen
         return {"phase": "open", "events": len(log.events)}
 

@@ -26,6 +26,7 @@ from fieldjudge.store import HANDOVER, DamagedFile
 from fieldjudge.store.anchors import canonical_digest, read_tournament_sig
 from fieldjudge.store.anchors import heads_stamp as anchors_stamp
 from fieldjudge.store.auth_log import read_all as read_attempts
+from fieldjudge.store.eventlog import ReadLog
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
 from fieldjudge.store.sync_files import handovers_stamp
@@ -195,9 +196,10 @@ def read_log(
     kind: str,
     anchored: bool = True,
     prefix: tuple[int, str] | None = None,
-) -> tuple[FileReport, list[Event] | None]:
-    """One log file's report, and its events as checked when it has no fault (None
-    otherwise: what a reader of the file would have read, so it need not read it again).
+) -> tuple[FileReport, ReadLog | None]:
+    """One log file's report, and its meta and events as checked when it has no fault
+    (None otherwise: what a reader of the file would have read, so it need not read it
+    again).
     ``prefix`` (count, head hash): the file's first events, verified before under the
     same registrations and head judge key; their signatures are not checked again if the
     file still holds them (the chain, checked on load, ties every earlier event to that
@@ -265,7 +267,7 @@ def read_log(
                 laptop=ctx.who(lid or None),
             )
         )
-    return rep, (None if rep.faults else events)
+    return rep, (None if rep.faults else ReadLog(path, dict(meta), events))
 
 
 def verify_decision(path: Path, ctx: Context) -> FileReport:
@@ -492,14 +494,15 @@ class Verifier:
         copy), or of the file the manifest names and the folder no longer holds."""
         return self._log_report(rel)[0]
 
-    def read_game(self, game_id: str) -> tuple[FileReport, list[Event] | None]:
+    def read_game(self, game_id: str) -> tuple[FileReport, ReadLog | None]:
         """The report of a game's file (as :meth:`log_report`, and kept as its), and the
-        events this call read and checked when the file has no fault: a whole export
-        verifies and folds each game from one read (issue 24). None: the file has faults,
-        or its report was known already (unchanged since checked): read it as usual."""
+        log (meta, events) this call read and checked when the file has no fault: a whole
+        export, and a summary, verify and fold each game from one read (issue 24). None:
+        the file has faults, or its report was known already (unchanged since checked):
+        read it as usual."""
         return self._log_report(f"games/{game_id}.json")
 
-    def _log_report(self, rel: str) -> tuple[FileReport, list[Event] | None]:
+    def _log_report(self, rel: str) -> tuple[FileReport, ReadLog | None]:
         ctx = self.context()
         path = self.folder / rel
         kind = path.parent.name
@@ -515,7 +518,7 @@ class Verifier:
             rep = FileReport()
             self._logs[rel] = (key, rep)
             return rep, None
-        events = None
+        read = None
         if fkey is None:
             rep = FileReport()
             if a is not None:
@@ -530,7 +533,7 @@ class Verifier:
         else:
             rec = self._remembered(rel, ctx)
             prefix = (int(rec["count"]), str(rec["head"])) if rec and rec.get("head") else None
-            rep, events = read_log(path, ctx, kind, anchored=anchored, prefix=prefix)
+            rep, read = read_log(path, ctx, kind, anchored=anchored, prefix=prefix)
             if not rep.faults and rep.head is not None:
                 self.memory[rel] = {  # a clean file: its key, anchor and verified prefix
                     "key": list(fkey),
@@ -542,7 +545,7 @@ class Verifier:
                 }
                 self.memory_changed = True
         self._logs[rel] = (key, rep)
-        return rep, events
+        return rep, read
 
     def game_faults(self, game_id: str) -> list[str]:
         """The faults of a game's file (none: it is as its laptops signed it)."""
