@@ -5,6 +5,8 @@ its own config folder (its own key), on one tournament folder opened in turn."""
 
 from __future__ import annotations
 
+import os
+import time
 from datetime import date
 from pathlib import Path
 
@@ -154,3 +156,98 @@ def test_the_old_owner_stops_writing_once_it_sees_the_record(venue) -> None:
     finally:
         t.close()
     assert verify_folder(folder)[f"games/{gid}.json"] == []
+
+
+def _settle(folder: Path) -> None:
+    """Time passes after what changed under ``laptops/``: each timestamp made since the
+    last call is moved ten seconds back (each call's its own), so the laptop keeps what it
+    read until a file changes again (a fresh one makes it read them again each time)."""
+    now = time.time_ns()
+    laptops = folder / "laptops"
+    for p in [laptops, *laptops.glob("*"), *laptops.glob("*/*")]:
+        if p.stat().st_mtime_ns > now - 5 * 10**9:
+            os.utime(p, ns=(now - 10 * 10**9, now - 10 * 10**9))
+
+
+def _record_aside(folder: Path, gid: str, to_laptop: str) -> tuple[Path, bytes]:
+    """The head judge hands ``gid`` to ``to_laptop``; his ``handovers.json`` is taken away
+    (Syncthing has not delivered it yet): (where it belongs, its bytes)."""
+    head = open_tournament(folder, startup_backup=False)
+    try:
+        head.hand_over_game(gid, to_laptop, DEMO_PASSPHRASE)
+        path = folder / "laptops" / head.keys.laptop_id / "handovers.json"
+    finally:
+        head.close()
+    raw = path.read_bytes()
+    path.unlink()
+    return path, raw
+
+
+def test_a_record_arriving_between_two_appends_stops_the_very_next_one(venue) -> None:
+    """Issue 22, issue 24: the old owner keeps what it verified between appends, yet a
+    record delivered, removed, tampered with or restored while it judges the game counts
+    from its very next append: in a laptop folder new to it, in a known one, rewritten in
+    place with the same size."""
+    folder, cfg1, cfg2, gid = venue
+    field2 = laptop_id(folder, cfg2)
+    path, raw = _record_aside(folder, gid, field2)
+    at = raw.index(b'"hj_sig":"') + len(b'"hj_sig":"')  # one letter of his signature
+    tampered = raw[:at] + (b"B" if raw[at : at + 1] == b"A" else b"A") + raw[at + 1 :]
+    newcomer = folder / "laptops" / "0123456789abcdef"
+    refused = f"this game belongs to laptop {field2}"
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg1)
+
+    def append(text: str) -> None:
+        _settle(folder)  # what it read stays good until a file changes
+        t.append_game_event(gid, "note", {"text": text})
+
+    try:
+        append("before the hand-over reaches field 1")
+        append("nothing changed")
+        newcomer.mkdir()  # a laptop folder new to it, its files to come
+        append("an empty laptop folder came")
+        (newcomer / "handovers.json").write_bytes(raw)
+        with pytest.raises(Refused, match=refused):
+            append("a new laptop folder holds it")
+        (newcomer / "handovers.json").unlink()
+        newcomer.rmdir()
+        append("the record is gone again")
+        path.write_bytes(raw)  # in the head judge's folder, known to it
+        with pytest.raises(Refused, match=refused):
+            append("his folder holds it")
+        path.write_bytes(tampered)  # in place, the same size: the signature fails
+        append("a forged record takes nothing")
+        path.write_bytes(raw)
+        with pytest.raises(Refused, match=refused):
+            append("the record holds again")
+        assert [e.data["text"] for e in t.game_log(gid).events[1:]] == [
+            "before the hand-over reaches field 1",
+            "nothing changed",
+            "an empty laptop folder came",
+            "the record is gone again",
+            "a forged record takes nothing",
+        ]
+    finally:
+        t.close()
+
+
+def test_the_new_owner_takes_the_game_over_on_the_append_after_the_record_arrives(
+    venue,
+) -> None:
+    """Issue 22, issue 24: refused while no record gives it the game; the append after
+    the head judge's record reaches it takes the game over."""
+    folder, cfg1, cfg2, gid = venue
+    field1, field2 = laptop_id(folder, cfg1), laptop_id(folder, cfg2)
+    path, raw = _record_aside(folder, gid, field2)
+    t = open_tournament(folder, startup_backup=False, config_dir=cfg2)
+    try:
+        _settle(folder)
+        with pytest.raises(Refused, match=f"this game belongs to laptop {field1}"):
+            t.append_game_event(gid, "note", {"text": "not yet"})
+        path.write_bytes(raw)
+        _settle(folder)
+        t.append_game_event(gid, "note", {"text": "field 2 goes on"})
+        assert [e.type for e in t.game_log(gid).events] == ["note", HANDOVER, "note"]
+        assert t.game_log(gid).owner == field2
+    finally:
+        t.close()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
+import time
+import uuid
 from datetime import date
 from pathlib import Path
 
@@ -24,7 +27,7 @@ from fieldjudge.store.backup import backups_of, make_backup, newest_good_backup,
 from fieldjudge.store.errors import WriterConflict
 from fieldjudge.store.eventlog import HANDOVER
 from fieldjudge.store.schema import SIGNED_META
-from fieldjudge.store.storage import TEMP_MARK
+from fieldjudge.store.storage import TEMP_MARK, FilesWatch, write_all
 from fieldjudge.store.tournament import _open_anchored
 from fieldjudge.store.validate import validate_file
 
@@ -696,3 +699,101 @@ def test_verify_names_a_file_whose_events_were_deleted_behind_its_head(
         f'(laptop "{keys.name}" ({keys.fingerprint}))'
     ]
     assert path.read_bytes() == tampered
+
+
+def _stamp_at(path: Path, ns: int) -> None:
+    os.utime(path, ns=(ns, ns))
+
+
+def test_a_files_watch_lists_its_folder_again_only_when_a_subfolder_came_or_went(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24: asked before every append (a hand-over record, issue 22), the watch lists
+    ``laptops/`` again only when the folder's own stamp changed, and still sees every
+    file written, added, replaced or removed in a subfolder it knows."""
+    root = tmp_path / "laptops"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "h.json").write_bytes(b"[1]")
+    later = time.time_ns() + 60 * 10**9  # a minute on: every timestamp is settled
+    watch = FilesWatch(root, "h.json", clock=lambda: later)
+    listed: list[str] = []
+    real = os.listdir
+    monkeypatch.setattr(os, "listdir", lambda p: listed.append(p) or real(p))
+    first = watch.stamp()
+    assert first is not None and [f[0] for f in first[1:]] == ["a"] and len(listed) == 1
+    assert watch.stamp() == first and len(listed) == 1  # nothing changed: no listing
+    (root / "b").mkdir()  # a laptop folder arrives before its files
+    second = watch.stamp()
+    assert second is not None and second != first and len(listed) == 2
+    (root / "b" / "h.json").write_bytes(b"[2]")  # its file: no listing, still seen
+    third = watch.stamp()
+    assert third is not None and [f[0] for f in third[1:]] == ["a", "b"] and len(listed) == 2
+    # replaced by a file of the same size and mtime (a sync's rename): the inode tells
+    old = (root / "a" / "h.json").stat()
+    (root / "a" / "new").write_bytes(b"[3]")
+    _stamp_at(root / "a" / "new", old.st_mtime_ns)
+    os.replace(root / "a" / "new", root / "a" / "h.json")
+    fourth = watch.stamp()
+    assert fourth is not None and fourth != third and len(listed) == 2
+    (root / "a" / "h.json").unlink()
+    fifth = watch.stamp()
+    assert fifth is not None and [f[0] for f in fifth[1:]] == ["b"] and len(listed) == 2
+
+
+def test_a_files_watch_trusts_no_timestamp_a_change_in_the_same_tick_would_keep(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: a file rewritten in place with the same size within one tick of the clock
+    that stamps it keeps its stamp, so a stamp holding a timestamp younger than a tick
+    (100 ms; 2 s for a file system that keeps whole seconds, FAT) is None: the caller
+    reads the files again, each time until it is settled. A time ahead never is."""
+    root = tmp_path / "laptops"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "h.json").write_bytes(b"[1]")
+    t = 1_800_000_000 * 10**9 + 123_456_789  # a time with a fraction of a second
+    for p in (root, root / "a", root / "a" / "h.json"):
+        _stamp_at(p, t - 10**9)
+    now = [t]
+    watch = FilesWatch(root, "h.json", clock=lambda: now[0])
+    assert watch.stamp() is not None  # a second old
+    _stamp_at(root / "a" / "h.json", t - 50 * 10**6)  # 50 ms old: the same tick may follow
+    assert watch.stamp() is None
+    now[0] = t + 60 * 10**6  # 110 ms old
+    assert watch.stamp() is not None
+    _stamp_at(root / "a" / "h.json", t + 10**9)  # ahead of the clock
+    assert watch.stamp() is None
+    whole = 1_800_000_000 * 10**9  # whole seconds: a file system that keeps no fraction
+    _stamp_at(root / "a" / "h.json", whole)
+    now[0] = whole + 1_500 * 10**6
+    assert watch.stamp() is None
+    now[0] = whole + 2_000 * 10**6
+    assert watch.stamp() is not None
+    _stamp_at(root, now[0] - 10 * 10**6)  # the folder itself, 10 ms old
+    assert watch.stamp() is None
+
+
+def test_event_ids_are_random_uuid4s_none_handed_out_twice(tmp_path: Path) -> None:
+    """Issue 24: the ids cut from the OS's randomness drawn for 256 at once are what
+    ``uuid4().hex`` makes, and none comes twice (across draws, and from two logs)."""
+    one = EventLog.create(tmp_path / "a.json", "game", {"game_id": "a"})
+    two = EventLog.create(tmp_path / "b.json", "game", {"game_id": "b"})
+    ids = [log.append("note", {"n": i}).id for i in range(300) for log in (one, two)]
+    assert len(set(ids)) == len(ids) == 600
+    assert all(uuid.UUID(i).hex == i and uuid.UUID(i).version == 4 for i in ids)
+    assert [e.id for e in EventLog.open(tmp_path / "a.json").events] == ids[::2]
+
+
+def test_write_all_goes_on_after_a_short_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24: a line is written with one call as a rule; a short write (a full disk
+    about to refuse, a signal) goes on from where it stopped, never writing a byte twice."""
+    real = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: real(fd, bytes(data)[:7]))
+    fd = os.open(tmp_path / "f", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        write_all(fd, b"0123456789abcdefghij\n")
+        write_all(fd, [b"one ", memoryview(b"two\n")])
+    finally:
+        os.close(fd)
+    assert (tmp_path / "f").read_bytes() == b"0123456789abcdefghij\none two\n"

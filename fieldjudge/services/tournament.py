@@ -56,6 +56,7 @@ from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.sync_files import (
     LAPTOP_FILE,
     handovers_stamp,
+    handovers_watch,
     read_handovers,
     write_handovers,
     write_laptop_file,
@@ -373,8 +374,10 @@ class TournamentService(TournamentView):
         # his secret): tournament.json changes are signed with it
         self._session_hj = head_judge_key
         store.before_write(self._sign_ahead)
-        # (stamp of the handovers.json files, the records whose signature holds)
+        # (stamp of the handovers.json files, the records whose signature holds): read and
+        # verified again only when the stamp changed or is too recent to be sure of
         self._handovers: tuple[Any, list[dict[str, Any]]] | None = None
+        self._handovers_watch = handovers_watch(self.folder)
         # game id -> (event count, head hash, the records its take-overs carry)
         self._carried: dict[str, tuple[int, str, frozenset[str]]] = {}
         # game id -> (event count, head hash, the protocol folded over those events): an
@@ -826,9 +829,11 @@ class TournamentService(TournamentView):
 
     def _valid_handovers(self) -> list[dict[str, Any]]:
         """Every laptop's hand-over records whose head-judge signature holds, read again
-        only when a ``handovers.json`` changed (every append asks: :meth:`_handed_away`)."""
-        stamp = handovers_stamp(self.folder)
-        if self._handovers is None or self._handovers[0] != stamp:
+        only when a ``handovers.json`` changed, was added or removed, or changed too
+        recently to be sure (every append asks: :meth:`_handed_away`; two ``stat`` calls
+        with one laptop's folder, where listing ``laptops/`` took six system calls)."""
+        stamp = self._handovers_watch.stamp()
+        if stamp is None or self._handovers is None or self._handovers[0] != stamp:
             valid = [
                 r
                 for r in read_handovers(self.folder)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -101,7 +102,12 @@ def _signal_write(tag: bytes) -> None:
 def write_all(fd: int, payload: bytes | Iterable[bytes | memoryview]) -> None:
     """Write all of ``payload`` (bytes, or parts one after the other, e.g. made as they
     are written) to ``fd``."""
-    for part in [payload] if isinstance(payload, bytes) else payload:
+    if isinstance(payload, bytes):  # one line: written whole at once, as a rule
+        written = os.write(fd, payload)
+        if written == len(payload):
+            return
+        payload = [memoryview(payload)[written:]]
+    for part in payload:
         view = memoryview(part)
         while view:
             written = os.write(fd, view)
@@ -557,3 +563,72 @@ def files_stamp(folder: str | Path, name: str) -> tuple[tuple[str, int, int], ..
             continue
         out.append((sub, st.st_size, st.st_mtime_ns))
     return tuple(out)
+
+
+def settled(mtime_ns: int, now_ns: int) -> bool:
+    """Whether a timestamp read at ``now_ns`` is sure to show the next change of its file
+    or folder: a change in the same tick of the clock that stamps it leaves it as it was.
+    A tick is a few milliseconds on Linux, Windows and exFAT (100 ms are waited); a file
+    system that keeps whole seconds (FAT, HFS+) stamps times without a fraction (2 s are
+    waited). A time ahead of ``now_ns`` is never settled."""
+    wait = 2_000_000_000 if mtime_ns % 1_000_000_000 == 0 else 100_000_000
+    return now_ns - mtime_ns >= wait
+
+
+class FilesWatch:
+    """:func:`files_stamp` of the same files asked before every append (a hand-over record
+    another laptop's folder now holds), with fewer system calls: one ``stat`` of the folder
+    and one of each file. The folder is listed again only when its own stamp (inode, mtime,
+    link count) changed: a subfolder added, removed or renamed changes it.
+
+    :meth:`stamp` is ``(the folder's, (subfolder, inode, size, mtime_ns) of each file)``,
+    or None while a timestamp in it is too recent to show the next change (:func:`settled`):
+    the caller then reads the files again, each time until it is settled. ``clock``: the
+    wall time in ns (the file system's clock)."""
+
+    def __init__(
+        self, folder: str | Path, name: str, clock: Callable[[], int] = time.time_ns
+    ) -> None:
+        self.folder, self.name, self.clock = os.fspath(folder), name, clock
+        #: (the folder's stamp, (subfolder, the path of its file) of each subfolder)
+        self._listed: tuple[tuple[int, int, int], list[tuple[str, str]]] | None = None
+        self._present: set[str] = set()  # the subfolders whose file was there last time
+
+    def stamp(self) -> tuple[Any, ...] | None:
+        now = self.clock()  # before the stat: a change after it is later still
+        try:
+            st = os.stat(self.folder)
+        except OSError:  # no folder (yet): nothing in it
+            self._listed = None
+            return ()
+        own = (st.st_ino, st.st_mtime_ns, st.st_nlink)
+        calm = settled(st.st_mtime_ns, now)
+        listed = self._listed
+        if listed is None or listed[0] != own:
+            try:
+                subfolders = sorted(os.listdir(self.folder))
+            except OSError:  # removed since the stat: ask again next time
+                self._listed = None
+                return None
+            sep = os.sep  # os.path.join costs more
+            listed = (
+                own,
+                [(sub, f"{self.folder}{sep}{sub}{sep}{self.name}") for sub in subfolders],
+            )
+            self._listed = listed if calm else None
+        out: list[Any] = [own]
+        present = self._present
+        for sub, path in listed[1]:
+            # a file not there the last time is looked for without a stat's exception:
+            # raised before every append, it cost more than the system call (issue 24)
+            if sub not in present and not os.access(path, os.F_OK):
+                continue
+            try:
+                f = os.stat(path)
+            except OSError:  # no such file there (any more), or not a folder
+                present.discard(sub)
+                continue
+            present.add(sub)
+            out.append((sub, f.st_ino, f.st_size, f.st_mtime_ns))
+            calm = calm and settled(f.st_mtime_ns, now)
+        return tuple(out) if calm else None

@@ -27,6 +27,7 @@ import orjson
 from fieldjudge.store.errors import Refused
 from fieldjudge.store.storage import (
     TEMP_MARK,
+    FilesWatch,
     atomic_write_bytes,
     copy_durably,
     files_stamp,
@@ -125,6 +126,12 @@ def read_handovers(folder: Path) -> list[dict[str, Any]]:
 def handovers_stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
     """(laptop, size, mtime_ns) of every ``handovers.json``: changes when one is written."""
     return files_stamp(os.path.join(folder, LAPTOPS), HANDOVERS_FILE)
+
+
+def handovers_watch(folder: Path) -> FilesWatch:
+    """Whether a ``handovers.json`` changed, asked before every append: its
+    :meth:`~FilesWatch.stamp` changes when one is written, added or removed."""
+    return FilesWatch(os.path.join(folder, LAPTOPS), HANDOVERS_FILE)
 
 
 def register_laptop(
