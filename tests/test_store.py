@@ -773,8 +773,8 @@ def test_a_files_watch_trusts_no_timestamp_a_change_in_the_same_tick_would_keep(
 
 
 def test_event_ids_are_random_uuid4s_none_handed_out_twice(tmp_path: Path) -> None:
-    """Issue 24: the ids cut from the OS's randomness drawn for 256 at once are what
-    ``uuid4().hex`` makes, and none comes twice (across draws, and from two logs)."""
+    """Every appended event gets a random version-4 UUID as its id, as hex, and none
+    comes twice (from two logs appended in turn)."""
     one = EventLog.create(tmp_path / "a.json", "game", {"game_id": "a"})
     two = EventLog.create(tmp_path / "b.json", "game", {"game_id": "b"})
     ids = [log.append("note", {"n": i}).id for i in range(300) for log in (one, two)]

@@ -13,7 +13,7 @@ never holds keys: the caller passes ``sign``, a callable hash -> signature.
 
 from __future__ import annotations
 
-import os
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -47,34 +47,6 @@ HANDOVER = schema.HANDOVER
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-#: event ids not handed out yet, drawn from the OS's randomness 256 at a time
-_IDS: list[str] = []
-
-
-def new_event_id() -> str:
-    """A new event's id: a random UUID (version 4) as 32 hex digits, as ``uuid4().hex``
-    makes, cut from the OS's randomness drawn for 256 ids at once: one system call every
-    256 appends instead of one each (issue 24). ``list.pop`` hands each id out once, to
-    one thread; a forked child draws its own."""
-    try:
-        return _IDS.pop()
-    except IndexError:
-        pass
-    raw = os.urandom(16 * 256)
-    ids = []
-    for i in range(0, len(raw), 16):
-        b = bytearray(raw[i : i + 16])
-        b[6] = b[6] & 0x0F | 0x40  # version 4
-        b[8] = b[8] & 0x3F | 0x80  # the RFC 4122 variant
-        ids.append(b.hex())
-    _IDS.extend(ids)
-    return _IDS.pop()
-
-
-if hasattr(os, "register_at_fork"):  # not on Windows, where no process forks
-    os.register_at_fork(after_in_child=_IDS.clear)
 
 
 def write_log_file(path: Path, data: dict[str, Any]) -> bytes:
@@ -300,7 +272,7 @@ class EventLog:
         if seq == 1:  # the first event signs the file's meta (schema.SIGNED_META)
             data[schema.SIGNED_META] = schema.meta_claim(self.meta)
         doc: dict[str, Any] = {
-            "id": new_event_id(),
+            "id": uuid.uuid4().hex,
             "seq": seq,
             "type": type,
             "game_clock_ms": game_clock_ms,
