@@ -4,6 +4,10 @@ screen), with a tournament of 120 and of 1,000 games (300 legal events a game: t
 started, then paint checks; ``--filler``: eliminations the rules refuse), against a bare
 Textual app reading the same ``tournament.json`` into a DataTable (issue 24).
 
+Beside them, the floor: the bare app that first imports ``fieldjudge.app`` (the time the
+interpreter takes to load the code fieldjudge runs on; imports are not deferred), so the
+part of a start that is fieldjudge's own work reads as the distance from it.
+
 Each run is a fresh process in its own pty (``pyte`` reads the screen; the moment is
 taken when the bytes that make it show arrive). fieldjudge starts cold (the summary index
 deleted: every game file read, its chain verified, its summary folded -- the first start
@@ -55,6 +59,11 @@ class Bare(App):
 Bare().run()
 """
 
+#: the bare app that first imports fieldjudge's app module and does nothing else with it:
+#: the floor under every start of fieldjudge (the interpreter loading the code that the app
+#: runs on), shown beside the targets (none is set for it)
+CHILD_FLOOR = "import fieldjudge.app  # noqa: F401\n" + CHILD_BARE
+
 CHILD_FIELDJUDGE = """
 import sys
 from pathlib import Path
@@ -99,15 +108,16 @@ def measure(root: Path, games: int, per_game: int, runs: int, legal: bool = True
     one("warm-up", [CHILD_FIELDJUDGE, str(folder)])  # the startup backups and bytecode
     one("warm-up", [CHILD_BARE, str(tj)])
     res: dict[str, dict[str, list[float]]] = {
-        k: {"first": [], "every": [], "mb": []} for k in ("bare", "cold", "warm")
+        k: {"first": [], "every": [], "mb": []} for k in ("bare", "floor", "cold", "warm")
     }
     kinds = [
         ("bare", [CHILD_BARE, str(tj)]),
+        ("floor", [CHILD_FLOOR, str(tj)]),
         ("cold", [CHILD_FIELDJUDGE, str(folder)]),
         ("warm", [CHILD_FIELDJUDGE, str(folder)]),
     ]
     for run in range(runs):
-        for name, argv in kinds[run % 3 :] + kinds[: run % 3]:
+        for name, argv in kinds[run % len(kinds) :] + kinds[: run % len(kinds)]:
             if name == "cold":
                 index.unlink(missing_ok=True)
             first, every, mb = one(name, argv)
@@ -125,7 +135,8 @@ def measure(root: Path, games: int, per_game: int, runs: int, legal: bool = True
             f"{k}_{m}": ratios(res[k][m], bare)
             for k in ("cold", "warm")
             for m in ("first", "every")
-        },
+        }
+        | {"floor_every": ratios(res["floor"]["every"], bare)},
     }
 
 
@@ -149,7 +160,7 @@ def main() -> None:
             r = measure(Path(tmp), games, per_game, runs, legal=not args.filler)
             rows.append(r)
             print(f"{games} games × {per_game} events, {runs} runs, load {r['loadavg']}")
-            for k in ("bare", "cold", "warm"):
+            for k in ("bare", "floor", "cold", "warm"):
                 f, e, mb = r["ms"][k]["first"], r["ms"][k]["every"], r["peak_mb"][k]
                 print(
                     f"  {k:5} first row median {f['median']:6.0f} ms, every state median "
@@ -168,6 +179,7 @@ def main() -> None:
         ok,
         warm_every={str(r["games"]): r["ratio"]["warm_every"]["median"] for r in rows},
         first_row={str(r["games"]): r["ratio"]["cold_first"]["median"] for r in rows},
+        import_floor={str(r["games"]): r["ratio"]["floor_every"]["median"] for r in rows},
         peak_mb={str(r["games"]): r["peak_mb"] for r in rows},
         runs=runs,
     )
