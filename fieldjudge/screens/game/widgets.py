@@ -35,24 +35,32 @@ class TeamHeader(Vertical):
         self.team_name = name
         self.side = side
         self._alive: int | None = None
+        self._digits = Digits("0", id=f"alive-{side}", classes="alive")
 
     def compose(self) -> ComposeResult:
         yield Static(f"{self.side.upper()}: {self.team_name}", classes="team-name")
-        yield Digits("0", id=f"alive-{self.side}", classes="alive")
+        yield self._digits
 
     def show(self, alive: int) -> None:
         if alive == self._alive:  # most events leave the count as it was: no repaint
             return
         self._alive = alive
-        self.query_one(Digits).update(str(alive))
+        self._digits.update(str(alive))
 
 
 class ClockPanel(Vertical):
+    """The game's phase and its clock, in large digits."""
+
     _shown: tuple[str, str] | None = None
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        # kept, not looked up: shown four times a second (issue 24)
+        self._phase, self._digits = Static("", id="phase"), Digits("0:00", id="clock")
+
     def compose(self) -> ComposeResult:
-        yield Static("", id="phase")
-        yield Digits("0:00", id="clock")
+        yield self._phase
+        yield self._digits
 
     def show(self, session: GameSession) -> None:
         st = session.state
@@ -63,8 +71,8 @@ class ClockPanel(Vertical):
         if shown == self._shown:  # called 4 times a second: repaint only on a change
             return
         self._shown = shown
-        self.query_one("#phase", Static).update(phase, layout=False)  # fixed size
-        digits = self.query_one("#clock", Digits)
+        self._phase.update(phase, layout=False)  # fixed size
+        digits = self._digits
         digits.update(shown[1])
         digits.set_class(st.phase == m.RUNNING, "running")
         digits.set_class(st.phase in (m.STOPPED, m.HANG_CHECK), "stopped")
@@ -167,10 +175,10 @@ class FlagsBar(Horizontal):
         super().__init__(id="flags")
         self.teams = teams
         self._shown: dict[str, tuple[str, str]] = {}
+        self._flags = {side: Static("", id=f"flag-{side}", classes="flag") for side in "ab"}
 
     def compose(self) -> ComposeResult:
-        for side, _team in zip("ab", self.teams, strict=True):
-            yield Static("", id=f"flag-{side}", classes="flag")
+        yield from self._flags.values()
 
     def show(self, st: m.GameState, namer: Namer) -> None:
         for side, team in zip("ab", self.teams, strict=True):
@@ -179,7 +187,7 @@ class FlagsBar(Horizontal):
             if self._shown.get(side) == shown:
                 continue
             self._shown[side] = shown
-            w = self.query_one(f"#flag-{side}", Static)
+            w = self._flags[side]
             w.update(shown[0], layout=False)  # fixed size
             w.set_class(f.location == m.CARRIED, "carried")
             w.set_class(f.location == m.HUNG, "hung")
