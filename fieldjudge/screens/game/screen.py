@@ -85,18 +85,14 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         self._after_name: str | None = None  # the action the judge's name prompt held back
         # the widgets every event updates, kept as composed rather than looked up in the
         # DOM at every event (issue 24)
-        a, b = self.session.teams
-        st = self.session.state
+        s = self.session
+        sides = list(zip("ab", s.teams, strict=True))
         self._prompt = PromptPanel()
-        self._heads = {
-            side: TeamHeader(side, self.session.team_name(team))
-            for side, team in zip("ab", (a, b), strict=True)
-        }
+        self._heads = {side: TeamHeader(side, s.team_name(team)) for side, team in sides}
         self._rosters = {
-            side: RosterPanel(side, st.team_players(team))
-            for side, team in zip("ab", (a, b), strict=True)
+            side: RosterPanel(side, s.state.team_players(team)) for side, team in sides
         }
-        self._flags = FlagsBar(self.session.teams)
+        self._flags = FlagsBar(s.teams)
         self._clock = ClockPanel(id="clock-panel")
         self._log = EventLogView(id="event-log")
         self._notice = Static("", id="notice")
