@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.game.dialogs import InspectionDialog
-from fieldjudge.screens.game.widgets import EventLogView
+from fieldjudge.screens.game.widgets import EventLogView, RosterPanel
 from tests.screen_text import screen_text
 from tests.test_game_helpers import (
     game_screen,
@@ -252,14 +252,12 @@ async def test_keys_typed_in_one_burst_are_handled_in_order(demo_folder: Path, g
 async def test_the_prompt_lies_over_the_log_and_moves_nothing(demo_folder: Path, gid, clock):
     """The prompt covers the log's oldest lines (its newest stay in view) and opening or
     closing it moves no widget."""
-    from fieldjudge.screens.game.widgets import PlayerRow
-
     async with game_screen(demo_folder, gid, lang="ru", size=(80, 24)) as (app, pilot, screen):
         a, _b = screen.session.teams
         await keys(pilot, "space")
         await pilot.pause()
         log = screen.query_one(EventLogView)
-        before = {w: w.region for w in [log, *screen.query(PlayerRow)]}
+        before = {w: w.region for w in [log, *screen.query(RosterPanel)]}
         await keys(pilot, "a 4 2")
         # issue 25, item 7: the reasons wrap whole (section numbers included): 14 rows
         await wait_for(pilot, lambda: screen.prompt.region.height == 14, "the reason menu")
@@ -274,6 +272,34 @@ async def test_the_prompt_lies_over_the_log_and_moves_nothing(demo_folder: Path,
         assert screen.session.state.player(a, 42).status == m.ELIMINATED
         assert {w: w.region for w in before} == before
         assert "✗ Медведи #42" in log.render().plain.split("\n")[0]
+
+
+async def test_an_elimination_draws_only_its_players_roster_line(demo_folder: Path, gid, clock):
+    """26: a hit eliminates #42 and his roster line says so; the other lines of both
+    rosters are not drawn again (issue 24: an event repaints what it changed), the
+    carrier's highlight (21) spans his whole line."""
+    async with game_screen(demo_folder, gid, size=(80, 24)) as (app, pilot, screen):
+        a, _b = screen.session.teams
+        await keys(pilot, "space", "f a 1 1")
+        await pilot.pause()
+        rosters = list(screen.query(RosterPanel))
+        before = {(r.id, y): r.render_line(y) for r in rosters for y in range(len(r.players))}
+        await keys(pilot, "a 4 2 enter")
+        await wait_for(pilot, lambda: screen.session.state.alive(a) == 4, "#42 out")
+        await pilot.pause()
+        roster_a = screen.query_one("#roster-a", RosterPanel)
+        assert "✗" in roster_a.line(a, 42).plain
+        redrawn = {
+            k
+            for k, strip in before.items()
+            if screen.query_one(f"#{k[0]}", RosterPanel).render_line(k[1]) is not strip
+        }
+        y42 = next(y for y, p in enumerate(roster_a.players) if p[1] == 42)
+        assert redrawn == {("roster-a", y42)}
+        y11 = next(y for y, p in enumerate(roster_a.players) if p[1] == 11)
+        carrier = roster_a.render_line(y11)
+        assert carrier.cell_length == roster_a.size.width
+        assert len({seg.style.bgcolor for seg in carrier}) == 1  # one highlight, end to end
 
 
 async def test_the_prompt_stays_whole_when_the_log_has_little_room(demo_folder: Path, gid, clock):

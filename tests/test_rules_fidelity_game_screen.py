@@ -11,7 +11,7 @@ from fieldjudge.i18n import rule_text
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog
-from fieldjudge.screens.game.widgets import EventLogView
+from fieldjudge.screens.game.widgets import NAME_WIDTH, EventLogView, RosterPanel
 from tests.test_game_helpers import (
     game_screen,
     keys,
@@ -248,10 +248,8 @@ async def test_20_05_disqualified_in_an_earlier_game_shown_and_refused_in_a_late
         p = screen.session.state.player(team, number)
         assert p.status == m.DISQUALIFIED
         side = "a" if screen.session.teams[0] == team else "b"
-        from fieldjudge.screens.game.widgets import NAME_WIDTH, PlayerRow
-
-        row = next(r for r in screen.query(PlayerRow) if (r.team, r.number) == (team, number))
-        assert row.render().plain[NAME_WIDTH:] == "⛔ disqualified (20.05)"
+        roster = screen.query_one(f"#roster-{side}", RosterPanel)
+        assert roster.line(team, number).plain[NAME_WIDTH:] == "⛔ disqualified (20.05)"
         assert screen.session.state.alive(team) == 4
         await keys(pilot, "space")
         clock.advance(1_000)
@@ -333,8 +331,6 @@ def test_23_03_setting_refuses_a_wrong_answer() -> None:
 async def test_issue12_13_carrier_number_and_statuses_readable_at_80x24(
     demo_folder: Path, gid, clock
 ):
-    from fieldjudge.screens.game.widgets import PlayerRow
-
     async with game_screen(demo_folder, gid, lang="ru", size=(80, 24)) as (app, pilot, screen):
         a, b = screen.session.teams
         await keys(pilot, "space")
@@ -347,10 +343,11 @@ async def test_issue12_13_carrier_number_and_statuses_readable_at_80x24(
             == f"Флаг {screen.session.team_name(b)}: ⚑ #11 {screen.session.team_name(a)} (1:01)"
         )
         assert flag.region.right <= 80 and len(text) <= flag.size.width  # nothing cut
-        for row in screen.query(PlayerRow):
-            line = row.render().plain  # the name column, then the status
-            assert row.region.right <= 80
-            assert len(line) <= row.size.width, line
+        for roster in screen.query(RosterPanel):
+            assert roster.region.right <= 80
+            for team, number, _name in roster.players:
+                line = roster.line(team, number).plain  # the name column, then the status
+                assert len(line) <= roster.size.width, line
 
 
 async def test_18_02_penalty_points_subtracted_and_printed_on_the_protocol(

@@ -11,13 +11,11 @@ after every change and reads the clock from the session four times a second.
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import suppress
 from typing import Any
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.css.query import NoMatches
 from textual.events import Key
 from textual.widgets import Static
 
@@ -85,6 +83,19 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         self.notice_text = ""
         self._notice_lines = 0
         self._after_name: str | None = None  # the action the judge's name prompt held back
+        # the widgets every event updates, kept as composed rather than looked up in the
+        # DOM at every event (issue 24)
+        s = self.session
+        sides = list(zip("ab", s.teams, strict=True))
+        self._prompt = PromptPanel()
+        self._heads = {side: TeamHeader(side, s.team_name(team)) for side, team in sides}
+        self._rosters = {
+            side: RosterPanel(side, s.state.team_players(team)) for side, team in sides
+        }
+        self._flags = FlagsBar(s.teams)
+        self._clock = ClockPanel(id="clock-panel")
+        self._log = EventLogView(id="event-log")
+        self._notice = Static("", id="notice")
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -97,27 +108,18 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         # them out, so a prompt that opens or closes changes the painting order of none of
         # the others and nothing else is repainted (issue 24: a later prompt moved every
         # widget after it, and each prompt repainted the whole screen).
-        yield PromptPanel()
+        yield self._prompt
         yield Static(f"{title} · {s.team_name(a)} — {s.team_name(b)}", id="game-title")
-        yield Horizontal(
-            TeamHeader("a", s.team_name(a)),
-            ClockPanel(id="clock-panel"),
-            TeamHeader("b", s.team_name(b)),
-            id="scoreboard",
-        )
-        yield FlagsBar(s.teams)
-        yield Horizontal(
-            RosterPanel("a", s.state.team_players(a)),
-            RosterPanel("b", s.state.team_players(b)),
-            id="rosters",
-        )
-        yield Static("", id="notice")
-        yield Vertical(EventLogView(id="event-log"), id="log-pane")
+        yield Horizontal(self._heads["a"], self._clock, self._heads["b"], id="scoreboard")
+        yield self._flags
+        yield Horizontal(self._rosters["a"], self._rosters["b"], id="rosters")
+        yield self._notice
+        yield Vertical(self._log, id="log-pane")
         yield Footer()
 
     @property
     def prompt(self) -> PromptPanel:
-        return self.query_one(PromptPanel)
+        return self._prompt
 
     def on_mount(self) -> None:
         if self.session.state.phase == m.NOT_STARTED:
@@ -197,24 +199,17 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
 
     # -- rendering ------------------------------------------------------------------------
     def refresh_all(self) -> None:
-        """Render everything from the folded state. Grandchildren mount in their parents'
-        own tasks, so right after mounting (on a busy app) some may not exist yet: retry
-        after the next refresh."""
-        try:
-            self._refresh_all()
-        except NoMatches:
-            self.call_after_refresh(self.refresh_all)
-
-    def _refresh_all(self) -> None:
+        """Render everything from the folded state (each widget repaints only what
+        changed)."""
         s = self.session
         st = s.state
         namer = Namer(s.names, st)
         for side, team in zip("ab", s.teams, strict=True):
-            self.query_one(f"#team-head-{side}", TeamHeader).show(st.alive(team))
-            self.query_one(f"#roster-{side}", RosterPanel).show(st)
-        self.query_one(FlagsBar).show(st, namer)
-        self.query_one(ClockPanel).show(s)
-        self.query_one(EventLogView).show(s, namer)
+            self._heads[side].show(st.alive(team))
+            self._rosters[side].show(st)
+        self._flags.show(st, namer)
+        self._clock.show(s)
+        self._log.show(s, namer)
         if (why := s.take_backup_error()) is not None:  # the closed game's copy (DESIGN.md)
             self.notice_text = "⚠ " + _(
                 "The closing copy of the game file was not written ({why}); the game itself "
@@ -226,7 +221,7 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         self._last_phase = st.phase
 
     def _show_notice(self) -> None:
-        bar = self.query_one("#notice", Static)
+        bar = self._notice
         text = self.notice_text or _(PHASE_HINT.get(self.session.state.phase, ""))
         only = self.session.state.only_team_in_play  # 23.03
         if only is not None and not self.notice_text.startswith("⚠"):
@@ -262,8 +257,7 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
             self.notice_text = _("Time ran out: the game is over (0:00)")
             self.refresh_all()
         else:
-            with suppress(NoMatches):
-                self.query_one(ClockPanel).show(self.session)
+            self._clock.show(self.session)
 
     # -- helpers ----------------------------------------------------------------------------
     def record(self, act: Callable[[], Event], done: str = "") -> bool:

@@ -9,6 +9,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
@@ -34,24 +35,32 @@ class TeamHeader(Vertical):
         self.team_name = name
         self.side = side
         self._alive: int | None = None
+        self._digits = Digits("0", id=f"alive-{side}", classes="alive")
 
     def compose(self) -> ComposeResult:
         yield Static(f"{self.side.upper()}: {self.team_name}", classes="team-name")
-        yield Digits("0", id=f"alive-{self.side}", classes="alive")
+        yield self._digits
 
     def show(self, alive: int) -> None:
         if alive == self._alive:  # most events leave the count as it was: no repaint
             return
         self._alive = alive
-        self.query_one(Digits).update(str(alive))
+        self._digits.update(str(alive))
 
 
 class ClockPanel(Vertical):
+    """The game's phase and its clock, in large digits."""
+
     _shown: tuple[str, str] | None = None
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        # kept, not looked up: shown four times a second (issue 24)
+        self._phase, self._digits = Static("", id="phase"), Digits("0:00", id="clock")
+
     def compose(self) -> ComposeResult:
-        yield Static("", id="phase")
-        yield Digits("0:00", id="clock")
+        yield self._phase
+        yield self._digits
 
     def show(self, session: GameSession) -> None:
         st = session.state
@@ -62,55 +71,73 @@ class ClockPanel(Vertical):
         if shown == self._shown:  # called 4 times a second: repaint only on a change
             return
         self._shown = shown
-        self.query_one("#phase", Static).update(phase, layout=False)  # fixed size
-        digits = self.query_one("#clock", Digits)
+        self._phase.update(phase, layout=False)  # fixed size
+        digits = self._digits
         digits.update(shown[1])
         digits.set_class(st.phase == m.RUNNING, "running")
         digits.set_class(st.phase in (m.STOPPED, m.HANG_CHECK), "stopped")
         digits.set_class(st.ended, "over")
 
 
-class PlayerRow(Widget):
-    """One player of the roster, drawn as one line by the row itself: an event touches one
-    or two rows, and :meth:`show` repaints a row only when what it shows changed. The
-    status's colours are component styles (game.tcss), not classes of the row, so a new
-    status restyles nothing; only the flag carrier's highlight is a class (it is rare)."""
+class RosterPanel(Widget):
+    """A team's roster, a line per player, drawn by the panel itself (one widget, not one
+    per player: the screen lays out and composes far fewer widgets at every frame, issue
+    24). An event touches one or two players: :meth:`show` repaints only the lines whose
+    text or status changed, and each line is drawn once while it stays the same. The
+    status's colours are component styles (game.tcss); the flag carrier's line is
+    highlighted across the whole width."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "player-row--out-name",
-        "player-row--out",
-        "player-row--warn",
-        "player-row--muted",
+        "roster--out-name",
+        "roster--out",
+        "roster--warn",
+        "roster--muted",
+        "roster--carrier",
     }
     STYLE_OF: ClassVar[dict[str, tuple[str | None, str | None]]] = {
         # status class -> (component of the name, component of the status)
-        "eliminated": ("player-row--out-name", "player-row--out"),
-        "neutral": (None, "player-row--warn"),
-        "checking": (None, "player-row--warn"),
-        "not-admitted": ("player-row--muted", "player-row--muted"),
+        "eliminated": ("roster--out-name", "roster--out"),
+        "neutral": (None, "roster--warn"),
+        "checking": (None, "roster--warn"),
+        "not-admitted": ("roster--muted", "roster--muted"),
     }
 
-    def __init__(self, team: str, number: int, name: str) -> None:
-        super().__init__(classes="player-row")
-        self.team = team
-        self.number = number
-        self.player_name = name
-        self._shown: tuple[str, str] = ("", "in-play")
+    def __init__(self, side: str, players: list[m.PlayerState]) -> None:
+        super().__init__(id=f"roster-{side}", classes="roster")
+        self.players = [(p.team, p.number, p.name) for p in players]
+        self._shown: list[tuple[str, str]] = [("", "in-play")] * len(players)
+        self._strips: dict[int, tuple[Any, Strip]] = {}  # line -> (what it was drawn of, it)
 
-    def show(self, p: m.PlayerState) -> None:
-        shown = player_status(p)
-        if shown == self._shown:
-            return
-        was_carrier = self._shown[1] == "carrier"
-        self._shown = shown
-        if was_carrier != (shown[1] == "carrier"):
-            self.set_class(not was_carrier, "carrier")
-        self.refresh()  # one line, fixed size: no layout
+    def on_mount(self) -> None:
+        # one line per player, for the whole game: a fixed height, not measured at every
+        # layout (issue 24: each prompt that closes lays the screen out again)
+        self.styles.height = len(self.players)
 
-    def render(self) -> Text:
-        text, status = self._shown
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()  # a new theme or class: every line drawn again
+
+    def show(self, st: m.GameState) -> None:
+        width = self.size.width
+        for y, (team, number, _name) in enumerate(self.players):
+            p = st.player(team, number)
+            if p is None:
+                continue
+            shown = player_status(p)
+            if shown != self._shown[y]:
+                self._shown[y] = shown
+                self.refresh(Region(0, y, width, 1))  # that line only: no layout
+
+    def line(self, team: str, number: int) -> Text:
+        """The line of player ``number`` of ``team`` as the roster shows it."""
+        y = self.players.index(next(p for p in self.players if p[:2] == (team, number)))
+        return self._line(y)
+
+    def _line(self, y: int) -> Text:
+        _team, number, player_name = self.players[y]
+        text, status = self._shown[y]
         name_style, status_style = self.STYLE_OF.get(status, (None, None))
-        name = Text(f"{self.number:>3} {self.player_name}")
+        name = Text(f"{number:>3} {player_name}")
         name.truncate(NAME_WIDTH - 1, overflow="ellipsis", pad=True)
         name.append(" ")
         if name_style:
@@ -122,26 +149,25 @@ class PlayerRow(Widget):
         )
         return line
 
+    def render(self) -> Text:
+        """The roster as one text, a line per player (what the screen shows, for reading)."""
+        return Text("\n").join(self._line(y) for y in range(len(self.players)))
 
-class RosterPanel(Vertical):
-    def __init__(self, side: str, players: list[m.PlayerState]) -> None:
-        super().__init__(id=f"roster-{side}", classes="roster")
-        self.players = players
-
-    def compose(self) -> ComposeResult:
-        for p in self.players:
-            yield PlayerRow(p.team, p.number, p.name)
-
-    def on_mount(self) -> None:
-        # one line per player, for the whole game: a fixed height, not measured at every
-        # layout (issue 24: each prompt that closes lays the screen out again)
-        self.styles.height = len(self.players)
-
-    def show(self, st: m.GameState) -> None:
-        for row in self.query_children(PlayerRow):
-            p = st.player(row.team, row.number)
-            if p is not None:
-                row.show(p)
+    def render_line(self, y: int) -> Strip:
+        """Line ``y``: player ``y``, drawn once while he, the width and the style stay."""
+        width = self.size.width
+        if y >= len(self.players):
+            return Strip.blank(width, self.visual_style.rich_style)
+        carrier = self._shown[y][1] == "carrier"
+        style = self.get_visual_style("roster--carrier") if carrier else self.visual_style
+        key = (self._shown[y], width, style)
+        kept = self._strips.get(y)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        drawn = Visual.to_strips(self, visualize(self, self._line(y)), width, 1, style, pad=True)
+        strip = drawn[0] if drawn else Strip.blank(width, style.rich_style)
+        self._strips[y] = (key, strip)
+        return strip
 
 
 class FlagsBar(Horizontal):
@@ -149,10 +175,10 @@ class FlagsBar(Horizontal):
         super().__init__(id="flags")
         self.teams = teams
         self._shown: dict[str, tuple[str, str]] = {}
+        self._flags = {side: Static("", id=f"flag-{side}", classes="flag") for side in "ab"}
 
     def compose(self) -> ComposeResult:
-        for side, _team in zip("ab", self.teams, strict=True):
-            yield Static("", id=f"flag-{side}", classes="flag")
+        yield from self._flags.values()
 
     def show(self, st: m.GameState, namer: Namer) -> None:
         for side, team in zip("ab", self.teams, strict=True):
@@ -161,7 +187,7 @@ class FlagsBar(Horizontal):
             if self._shown.get(side) == shown:
                 continue
             self._shown[side] = shown
-            w = self.query_one(f"#flag-{side}", Static)
+            w = self._flags[side]
             w.update(shown[0], layout=False)  # fixed size
             w.set_class(f.location == m.CARRIED, "carried")
             w.set_class(f.location == m.HUNG, "hung")
