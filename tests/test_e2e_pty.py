@@ -158,9 +158,16 @@ def cursor_row(t: Terminal) -> str | None:
     return None
 
 
+#: seconds a key's frame is waited for in :func:`choose_game`
+KEY_FRAME_S = 5.0
+
+
 def choose_game(t: Terminal, *words: str) -> None:
     """Move the games list's cursor to the row showing ``words``, by keys, looking at the
-    screen as a judge does (Tab first if the other list has the focus)."""
+    screen as a judge does (Tab first if the other list has the focus). A key's frame may
+    take seconds on a loaded machine: each is waited for up to :data:`KEY_FRAME_S` before
+    the list is taken to have no focus (a Tab then, with a late frame still to come, put
+    the cursor a row further than the screen showed)."""
 
     def on_target() -> bool:
         row = cursor_row(t)
@@ -168,13 +175,13 @@ def choose_game(t: Terminal, *words: str) -> None:
 
     for _attempt in range(2):
         t.press(CTRL_HOME)
-        t.wait_until(lambda: cursor_row(t) is not None and "10:00" in cursor_row(t), 1.5)
+        t.wait_until(lambda: cursor_row(t) is not None and "10:00" in cursor_row(t), KEY_FRAME_S)
         for _step in range(16):
             if on_target():
                 return
             before = cursor_row(t)
             t.press(DOWN)
-            if not t.wait_until(lambda before=before: cursor_row(t) != before, 1.5):
+            if not t.wait_until(lambda before=before: cursor_row(t) != before, KEY_FRAME_S):
                 break  # the cursor does not move: the games list has no focus
         t.press("\t")
     raise AssertionError(f"could not highlight the game {words!r}:\n{t.text()}")
