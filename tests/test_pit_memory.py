@@ -16,6 +16,8 @@ from pathlib import Path
 import aiohttp
 import orjson
 import pytest
+from pit_browser import CHROMIUM, Browser
+from pit_helpers import Play, open_demo
 from test_tamper import (  # noqa: F401 - the fixtures: a signed demo copy, its laptop's key
     _unsigned_void_of_the_protocol,
     base,
@@ -234,3 +236,52 @@ def test_24_the_pit_start_benchmark_runs_in_its_quick_mode() -> None:
     result = orjson.loads(done.stdout.strip().splitlines()[-1])
     assert {"figure", "anchor", "ratio", "verdict"} <= set(result)
     assert result["verdict"] in ("meets", "misses") and result["quick"] is True
+
+
+class HeldAtFirstAnswer:
+    """A pit source that keeps serving a budgeted view's first answer (games pending)
+    until ``release()``: the page as a TV shows it in the first second."""
+
+    def __init__(self, view: PitView) -> None:
+        self.view = view
+        self.first = view.live(), view.standings()
+        self.released = False
+
+    def release(self) -> None:
+        self.released = True
+
+    def version(self) -> bool:
+        return self.released
+
+    def live(self) -> dict:
+        return self.view.live() if self.released else self.first[0]
+
+    def standings(self) -> dict:
+        return self.view.standings() if self.released else self.first[1]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+async def test_24_a_game_not_checked_yet_shows_on_the_page_as_pending(tmp_path: Path) -> None:
+    """The page shows a game not checked yet as "…" with no score, then its state once
+    the pit has checked it."""
+    t = open_demo(tmp_path / "demo")
+    p = Play(t)
+    p.start()
+    p.hang_by_a()
+    p.submit()
+    source = HeldAtFirstAnswer(PitView(t.folder, budget_s=0))
+    assert source.first[0]["pending"] > 0
+    server = PitServer(source, "127.0.0.1", 0, poll_s=0.05)
+    url = server.start()
+    browser = Browser(tmp_path, url)
+    row = f"document.querySelector('#schedule tr[data-game=\"{p.game_id}\"]').textContent"
+    try:
+        await browser.open()
+        await browser.until("document.querySelectorAll('#schedule tbody tr').length", 12)
+        await browser.until(row, "10:401Медведи — Тигры…")
+        source.release()
+        await browser.until(row, "10:401Медведи — ТигрыИтог 3 : 0 *")
+    finally:
+        await browser.close()
+        server.stop()
+        t.close()
