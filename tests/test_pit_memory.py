@@ -285,3 +285,22 @@ async def test_24_a_game_not_checked_yet_shows_on_the_page_as_pending(tmp_path: 
         await browser.close()
         server.stop()
         t.close()
+
+
+def test_24_a_pit_without_this_laptops_key_checks_every_file(
+    cup: Path,  # noqa: F811 - the tamper suite's fixture
+    monkeypatch,
+    signatures_checked: list[int],
+) -> None:
+    """A config folder inside the tournament folder (its key refused there): the pit
+    still starts, trusting no memory (every signature checked)."""
+    gid = signed_game(cup)
+    remember_every_file(cup)
+    monkeypatch.setenv("FIELDJUDGE_CONFIG", str(cup / "config"))
+    signatures_checked[0] = 0
+    view = pit_view(cup)
+    live = view.live()
+    while live["pending"]:
+        live = view.live()
+    assert signatures_checked[0] > 0 and game_of(live, gid)["state"] == "final"
+    assert not (cup / "config").exists()

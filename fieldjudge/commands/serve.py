@@ -19,7 +19,7 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.serve.addresses import DEFAULT_PORT, LAN_HOST, lan_urls
 from fieldjudge.serve.qr import qr_text
 from fieldjudge.serve.server import DEFAULT_MAX_PER_ADDRESS, PitServer, PitServerError
-from fieldjudge.services import TOURNAMENT_FILE, DamagedFile
+from fieldjudge.services import TOURNAMENT_FILE, DamagedFile, StoreError
 from fieldjudge.services.opening import laptop_keys
 from fieldjudge.services.pitview import PitView
 
@@ -30,8 +30,14 @@ FIRST_ANSWER_S = 0.3
 
 def pit_view(folder: Path) -> PitView:
     """The pit's view of ``folder``: trusting what this laptop's app found clean (its
-    ``.cache/verified.json``, read only), answering within ``FIRST_ANSWER_S``."""
-    return PitView(folder, keys=laptop_keys(folder, check=False), budget_s=FIRST_ANSWER_S)
+    ``.cache/verified.json``, read only), answering within ``FIRST_ANSWER_S``. Without
+    this laptop's key (unreadable, or inside the folder) no memory is trusted: every file
+    is checked."""
+    try:
+        keys = laptop_keys(folder, check=False)
+    except (StoreError, OSError):
+        return PitView(folder, budget_s=FIRST_ANSWER_S)
+    return PitView(folder, keys=keys, budget_s=FIRST_ANSWER_S)
 
 
 def _pick_folder(data_dir: Path) -> Path:
