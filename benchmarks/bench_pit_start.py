@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fixtures import build  # noqa: E402
 from harness import figures, interleaved, load, parser, ratios, verdict  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
 TARGET = 3.0
 TIMEOUT_S = 120.0
 
@@ -79,7 +80,15 @@ def timed_start(argv: list[str]) -> tuple[float, float]:
     """Seconds from spawning ``argv`` to the first 200 of /api/live, and to no game
     pending (``pending`` absent or 0) in it."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        # -m imports from the working folder first: the tree this benchmark is in (or,
+        # for a copy of it elsewhere, PYTHONPATH's), never another checkout's
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
