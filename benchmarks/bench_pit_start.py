@@ -9,7 +9,8 @@ the same ``tournament.json`` and answers ``/api/live`` with its games (no signat
 state: the floor of starting a Python web server on this folder).
 
 Target: every game's state known, with the app's memory, <= 3x the anchor's first answer
-(the pit also reads and folds every game file and checks its chain).
+(the pit also reads and folds every game file and checks its chain). Also printed: the
+first answer and every game known without the memory (every signature checked).
 
 Run: ``python benchmarks/bench_pit_start.py [--quick]`` (--quick: 12 small games, one
 round, only to check that it runs).
@@ -146,7 +147,9 @@ def main() -> None:
         remember(warm)
         pit = [sys.executable, "-m", "fieldjudge.commands.serve", "--port", "0", "--for-app"]
         anchor = [sys.executable, __file__, "--anchor"]
-        got: dict[str, list[float]] = {k: [] for k in ("first", "known", "cold", "anchor")}
+        got: dict[str, list[float]] = {
+            k: [] for k in ("first", "known", "cold_first", "cold", "anchor")
+        }
 
         def run_warm() -> None:
             first, known = timed_start([*pit, str(warm)])
@@ -154,7 +157,9 @@ def main() -> None:
             got["known"].append(known)
 
         def run_cold() -> None:
-            got["cold"].append(timed_start([*pit, str(cold)])[1])
+            first, known = timed_start([*pit, str(cold)])
+            got["cold_first"].append(first)
+            got["cold"].append(known)
 
         def run_anchor() -> None:
             got["anchor"].append(timed_start([*anchor, str(warm)])[0])
@@ -166,6 +171,7 @@ def main() -> None:
     for k, label in (
         ("first", "pit, app's memory: first 200 of /api/live"),
         ("known", "pit, app's memory: every game's state known"),
+        ("cold_first", "pit, no memory: first 200 of /api/live"),
         ("cold", "pit, no memory: every game's state known"),
         ("anchor", "anchor (bare aiohttp, tournament.json): first 200"),
     ):
@@ -174,7 +180,12 @@ def main() -> None:
     ratio = ratios(got["known"], got["anchor"])
     verdict(
         "pit_start",
-        {"known_ms": out["known"], "first_ms": out["first"], "cold_known_ms": out["cold"]},
+        {
+            "known_ms": out["known"],
+            "first_ms": out["first"],
+            "cold_first_ms": out["cold_first"],
+            "cold_known_ms": out["cold"],
+        },
         {"first_ms": out["anchor"]},
         ratio,
         f"every game known (app's memory) <= {TARGET}x the anchor's first answer",
@@ -184,6 +195,7 @@ def main() -> None:
         rounds=rounds,
         quick=args.quick,
         first_ratio=ratios(got["first"], got["anchor"]),
+        cold_first_ratio=ratios(got["cold_first"], got["anchor"]),
         cold_ratio=ratios(got["cold"], got["anchor"]),
     )
 
