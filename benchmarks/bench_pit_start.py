@@ -108,7 +108,7 @@ def timed_start(argv: list[str]) -> tuple[float, float]:
             if not doc.get("pending"):
                 known = now - t0
             else:
-                time.sleep(0.005)
+                time.sleep(0.02)  # a TV's page asks less often still: the server's CPU
         return first, known
     finally:
         if proc.stdin is not None:
