@@ -29,6 +29,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from fieldjudge.services.opening import open_tournament
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fixtures import build  # noqa: E402
@@ -37,36 +39,6 @@ from harness import figures, interleaved, load, parser, ratios, verdict  # noqa:
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = 3.0
 TIMEOUT_S = 120.0
-
-
-def anchor_main(folder: str) -> None:
-    """The anchor's process: tournament.json's games on /api/live."""
-    import asyncio
-
-    import orjson
-    from aiohttp import web
-
-    async def run() -> None:
-        doc = orjson.loads((Path(folder) / "tournament.json").read_bytes())
-        games = doc.get("games") or {}
-        body = orjson.dumps({"games": list(games.values()) if isinstance(games, dict) else games})
-
-        async def live(_request: web.Request) -> web.Response:
-            return web.Response(body=body, content_type="application/json")
-
-        app = web.Application()
-        app.router.add_get("/api/live", live)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
-        print(json.dumps({"url": f"http://127.0.0.1:{port}/"}), flush=True)
-        # until the benchmark closes its standard input (as the app stops its pit)
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.buffer.read)
-        await runner.cleanup()
-
-    asyncio.run(run())
 
 
 def get_live(url: str) -> dict[str, Any] | None:
@@ -123,8 +95,6 @@ def timed_start(argv: list[str]) -> tuple[float, float]:
 def remember(folder: Path) -> None:
     """What the app does when it opens the folder: every game checked, the clean ones
     remembered in ``.cache/verified.json`` (under this laptop's key)."""
-    from fieldjudge.services.opening import open_tournament
-
     t = open_tournament(folder, startup_backup=False)
     try:
         for g in t.games():
@@ -146,7 +116,7 @@ def main() -> None:
         (cold / ".cache" / "verified.json").unlink(missing_ok=True)
         remember(warm)
         pit = [sys.executable, "-m", "fieldjudge.commands.serve", "--port", "0", "--for-app"]
-        anchor = [sys.executable, __file__, "--anchor"]
+        anchor = [sys.executable, str(Path(__file__).with_name("pit_anchor.py"))]
         got: dict[str, list[float]] = {
             k: [] for k in ("first", "known", "cold_first", "cold", "anchor")
         }
@@ -201,7 +171,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[1] == "--anchor":
-        anchor_main(sys.argv[2])
-    else:
-        main()
+    main()
