@@ -19,8 +19,25 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.serve.addresses import DEFAULT_PORT, LAN_HOST, lan_urls
 from fieldjudge.serve.qr import qr_text
 from fieldjudge.serve.server import DEFAULT_MAX_PER_ADDRESS, PitServer, PitServerError
-from fieldjudge.services import TOURNAMENT_FILE, DamagedFile
+from fieldjudge.services import TOURNAMENT_FILE, DamagedFile, StoreError
+from fieldjudge.services.opening import laptop_keys
 from fieldjudge.services.pitview import PitView
+
+#: how long the pit display reads games before it answers (and between its answers while
+#: games are left): a big tournament is shown within a second, filled in as it is checked
+FIRST_ANSWER_S = 0.3
+
+
+def pit_view(folder: Path) -> PitView:
+    """The pit's view of ``folder``: trusting what this laptop's app found clean (its
+    ``.cache/verified.json``, read only), answering within ``FIRST_ANSWER_S``. Without
+    this laptop's key (unreadable, or inside the folder) no memory is trusted: every file
+    is checked."""
+    try:
+        keys = laptop_keys(folder, check=False)
+    except (StoreError, OSError):
+        return PitView(folder, budget_s=FIRST_ANSWER_S)
+    return PitView(folder, keys=keys, budget_s=FIRST_ANSWER_S)
 
 
 def _pick_folder(data_dir: Path) -> Path:
@@ -106,7 +123,7 @@ def serve_for_app(folder: Path, host: str, port: int) -> None:
     (``error``, exit code 1), nothing else on the terminal; it stops when the app closes
     its standard input (or dies) or terminates it."""
     try:
-        server, url, moved = start_on_free_port(PitView(folder), host, port)
+        server, url, moved = start_on_free_port(pit_view(folder), host, port)
     except click.ClickException as exc:
         click.echo(json.dumps({"error": exc.message}, ensure_ascii=False))
         sys.exit(1)
@@ -158,7 +175,7 @@ def serve(
     if for_app:
         serve_for_app(folder, host, port)
         return
-    source = PitView(folder)
+    source = pit_view(folder)
     try:
         name = source.live()["tournament"]["name"]
     except DamagedFile as exc:

@@ -33,6 +33,7 @@ def page_strings(lang: str) -> dict[str, str]:
         "st_ended": _("Post-game inspection"),
         "st_final": _("Final"),
         "st_no_show": _("No-show"),
+        "st_pending": "…",  # a game not checked yet (the first seconds): no data shown
         # a game whose file is torn, truncated or not the manifest's: the card's state
         "st_damaged": catalog.pgettext("pit display", "DAMAGED"),
         "pr_submitted": _("protocol submitted"),

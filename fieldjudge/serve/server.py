@@ -7,6 +7,9 @@ by construction: only GET and HEAD on a fixed set of paths (the page, its two as
 reaches the file system. The JSON is computed by a poller (one worker thread) when the
 source's ``version()`` changes, and once a second while a game clock runs; requests only
 ever get the cached bytes, so a flood of requests cannot make the server read the folder.
+A source that reads a big folder in parts (``"pending"`` in its live document: games not
+checked yet, shown without data) is read again at once until nothing is pending, so the
+server listens and answers within the source's first part, not after every game.
 The stream sends the whole live document once, then only the games that changed
 (:mod:`fieldjudge.serve.feed`): a running clock alone sends nothing, the page counts it down.
 
@@ -243,6 +246,7 @@ class PitServer:
         self._standings = b"{}"
         self._seq = 0
         self._ticking = False
+        self._pending = False  # the source's last update left games unchecked
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
 
     # -- the API the app and the CLI use ------------------------------------------------
@@ -385,14 +389,15 @@ class PitServer:
         last_tick = loop.time()
         version = await loop.run_in_executor(self._pool, self.source.version)
         while True:
-            await asyncio.sleep(self.poll_s)
+            # games left unchecked by the source's last update: the next one at once
+            await asyncio.sleep(0 if self._pending else self.poll_s)
             try:
                 now_version = await loop.run_in_executor(self._pool, self.source.version)
             except Exception as exc:  # noqa: BLE001 - keep serving the last state
                 _log.debug("source error: %r", exc)
                 continue
             tick = self._ticking and loop.time() - last_tick >= self.tick_s
-            if now_version != version or tick:
+            if now_version != version or tick or self._pending:
                 version = now_version
                 last_tick = loop.time()
                 await self._read_source()
@@ -421,6 +426,7 @@ class PitServer:
     def _read_both(self) -> tuple[tuple[dict[str, Any], bytes], tuple[dict[str, Any], bytes]]:
         live = self.source.live()
         self._ticking = any((g.get("clock") or {}).get("running") for g in live.get("games", []))
+        self._pending = bool(live.get("pending"))
         standings = self.source.standings()
         return (live, orjson.dumps(live)), (standings, orjson.dumps(standings))
 

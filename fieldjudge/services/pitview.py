@@ -29,6 +29,7 @@ This is the one module of the pit display that depends on today's read functions
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -49,9 +50,11 @@ from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.pitwords import conflict_texts, event_texts, hangs_judged, player_ref
 from fieldjudge.services.trust.checks import Verifier, file_key
 from fieldjudge.store import DamagedFile, TournamentFiles, anchors
-from fieldjudge.store.eventlog import utc_now
+from fieldjudge.store.eventlog import ReadLog, utc_now
+from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.tournament import TOURNAMENT_FILE, snapshot_tournament
+from fieldjudge.store.verified import load_verified
 
 LAST_EVENTS = 5
 
@@ -62,6 +65,9 @@ TIME_STOPPED = "time_stopped"
 HANG_CHECK = "hang_check"
 ENDED = "ended"  # game over, post-game inspection (18.02) still going
 FINAL = "final"
+#: not checked yet (the first seconds of a big tournament): no data shown, as the home
+#: screen's "…"; never counted
+PENDING = "pending"
 LIVE_STATES = (RUNNING, TIME_STOPPED, HANG_CHECK, ENDED)
 #: in play on its field (RULES.md "One live game per field and per team"): started, not over
 IN_PLAY_STATES = (RUNNING, TIME_STOPPED, HANG_CHECK)
@@ -92,12 +98,15 @@ def _texts(fault: Any) -> dict[str, str] | None:
     return {lang: rule_text(fault, None, lang) for lang in LANGS} if fault else None
 
 
-def _events_of(t: TournamentFiles, game_id: str, anchor: Head) -> list[Event]:
+def _events_of(
+    t: TournamentFiles, game_id: str, anchor: Head, read: ReadLog | None = None
+) -> list[Event]:
     """The game's events through the store's anchored read (chain, and the manifest's
-    head ``anchor``); :class:`DamagedFile` when the file does not reach that head."""
+    head ``anchor``); :class:`DamagedFile` when the file does not reach that head.
+    ``read``: the file as the signature check just read and checked it (not read again)."""
     if not t.game_path(game_id).exists() and not (anchor and anchor[0] > 0):
         return []  # not started (a missing file the manifest shows events of is damaged)
-    with t.reading_game_log(game_id, anchor) as log:
+    with t.reading_game_log(game_id, anchor, read) as log:
         return list(log.events)
 
 
@@ -125,9 +134,21 @@ class PitView:
         now: Callable[[], datetime] = utc_now,
         last_events: int = LAST_EVENTS,
         pins: HeadJudgePins | None = None,
+        keys: LaptopKeys | None = None,
+        budget_s: float | None = None,
     ) -> None:
         self.folder = Path(folder)
-        self._trust = Verifier(self.folder, pins if pins is not None else HeadJudgePins())
+        # the files this laptop's app found clean (``.cache/verified.json``, authenticated
+        # with ``keys``' local key: a record that does not match the file as it is, or a
+        # memory whose MAC fails, is ignored and the file checked); read, never written
+        memory = load_verified(self.folder, keys.local_mac) if keys is not None else None
+        self._trust = Verifier(
+            self.folder, pins if pins is not None else HeadJudgePins(), memory=memory
+        )
+        #: how long one update may spend reading games (None: every game, as ``verify``);
+        #: the games left are ``pending`` (no data) until a later update reads them
+        self.budget_s = budget_s
+        self._pending: set[str] = set()
         self._now = now
         self._last_events = last_events
         self._lock = threading.Lock()
@@ -171,6 +192,7 @@ class PitView:
             "damaged": str(self._t_fault),
             "damaged_text": _texts(self._t_fault),
             "games": games,
+            "pending": len(self._pending),
             "live": [g["id"] for g in games if g["state"] in LIVE_STATES],
         }
 
@@ -178,9 +200,12 @@ class PitView:
         with self._lock:
             t = self._refresh()
             now = self._now()
-            divisions = self._standings(t) if t else []
+            # a game not checked yet may change any row: no standings until all are
+            divisions = self._standings(t) if t and not self._pending else []
+            pending = len(self._pending)
         return {
             "as_of": _iso(now),
+            "pending": pending,
             "damaged": str(self._t_fault),
             "damaged_text": _texts(self._t_fault),
             "divisions": divisions,
@@ -210,6 +235,9 @@ class PitView:
         heads = self._trust.context().heads  # the newest validly signed head of each game
         # 20.05 carried along the schedule: a game read asks no earlier game again
         carried = CarriedOver()
+        deadline = None if self.budget_s is None else time.monotonic() + self.budget_s
+        self._pending = set()
+        read = 0  # games read by this update: at least one, so that every update gets on
         for g in t.games():
             gid = g["id"]
             anchor = heads.get(("games", gid))
@@ -217,12 +245,25 @@ class PitView:
             gkey = (file_key(t.game_path(gid)), head)
             cached = self._games.get(gid)
             before = carried.before(g)
-            if cached is None or cached.key != gkey or cached.view is None:
+            fresh = cached is None or cached.key != gkey  # a file not read as it is now
+            if fresh or cached is None or cached.view is None:
+                late = deadline is not None and read > 0 and time.monotonic() >= deadline
+                if fresh and (self._pending or late):
+                    # out of time: checked on the next update, shown without data till then
+                    # (and every later game read, for the players disqualified, 20.05)
+                    self._pending.add(gid)
+                    continue
                 # the snapshot may hold the log open: stale now, never read again
                 t.release_log("games", gid)
                 cached = self._games[gid] = self._read_game(t, g, gkey, head, cached, before)
+                read += fresh
             carried.add({"disqualified": list(cached.disqualified)})
         return t
+
+    @property
+    def pending(self) -> int:
+        """How many games the last update left unchecked (``budget_s``)."""
+        return len(self._pending)
 
     def _read_game(
         self,
@@ -236,8 +277,11 @@ class PitView:
         """A changed game read again (``disqualified``: in the earlier games, 20.05)."""
         gid = g["id"]
         old = cached.view if cached else None
+        # the signature check reads the file once; a clean file's events so checked are
+        # folded (the store's anchored read takes them as read: chain, head)
+        _report, read = self._trust.read_game(gid) if t.game_path(gid).exists() else (None, None)
         try:  # the anchored read first: a cut or replaced file is named in both languages
-            events = _events_of(t, gid, head)
+            events = _events_of(t, gid, head, read)
             setup = results.setup_for(t, gid, disqualified=disqualified, game=g)
             view = results.view_from_events(t, gid, events, setup, g)
         except (DamagedFile, results.Refused) as exc:
@@ -270,6 +314,9 @@ class PitView:
             "damaged_text": None,
             "conflict": None,
         }
+        if g["id"] in self._pending:
+            doc["state"] = PENDING  # not checked yet: no data
+            return doc
         cached = self._games.get(g["id"])
         if cached is None or cached.view is None:
             if cached is not None:
