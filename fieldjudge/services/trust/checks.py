@@ -405,12 +405,13 @@ class Verifier:
         """The context was read (the first frame of the app's home screen reads none)."""
         return self._ctx is not None
 
-    def unchanged_since_clean(self, rel: str) -> bool:
+    def unchanged_since_clean(self, rel: str, fkey: tuple[int, int] | None) -> bool:
         """The memory found the file clean and it has not changed since (size, mtime),
         without reading the context: what the home screen's first frame may show, to be
-        confirmed against the context (:meth:`known_faults`) right after."""
+        confirmed against the context (:meth:`known_faults`) right after. ``fkey``: the
+        file's key as the caller just took it (:func:`file_key`; one listing of the
+        folder gives every game's, issue 24)."""
         rec = self.memory.get(rel)
-        fkey = file_key(self.folder / rel)
         return isinstance(rec, dict) and fkey is not None and rec.get("key") == list(fkey)
 
     def refresh(self) -> None:
@@ -453,14 +454,14 @@ class Verifier:
         head judge key, the registrations and its row of the schedule."""
         return (fkey, a, ctx.hj, tuple(sorted(ctx.reg.items())), self._row_digest(ctx, rel))
 
-    def known_faults(self, rel: str) -> list[str] | None:
+    def known_faults(self, rel: str, fkey: tuple[int, int] | None) -> list[str] | None:
         """The faults of a log file if known without reading it (a report of the file as
         it is now, or the memory of it clean under the same manifest head, registrations
-        and key); None: it must be read (:meth:`log_report`)."""
+        and key); None: it must be read (:meth:`log_report`). ``fkey``: the file's key
+        (size, mtime) as the caller just took it (:func:`file_key`)."""
         ctx = self.context()
         path = self.folder / rel
         a = ctx.heads.get((path.parent.name, path.stem.split("--")[0]))
-        fkey = file_key(path)
         cached = self._logs.get(rel)
         if cached is not None and cached[0] == self._key(ctx, rel, fkey, a):
             return cached[1].faults
