@@ -390,8 +390,13 @@ class HomeScreen(JudgeScreen):
         )
         for gid, text in shown[:-1]:
             table.update_cell(gid, self._state_column, text)
+        column = table.columns[self._state_column]
         for gid, text in shown[-1:]:
-            table.update_cell(gid, self._state_column, text, update_width=True)
+            # measured only when it may be wider than the column: the widest of a later
+            # batch, no wider, made the table measure the 1,000 cells of the column again
+            # (issue 24); its markup, if any, draws no wider than its characters
+            wider = cell_len(text) > column.content_width
+            table.update_cell(gid, self._state_column, text, update_width=wider)
         for gid, text in shown:
             self._shown_rows[gid] = (*self._shown_rows[gid][:4], text)
 
