@@ -7,9 +7,11 @@ from __future__ import annotations
 import os
 import shutil
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from fakes import FakeClock
+from hypothesis import given
+from hypothesis import strategies as st
 from textual import events
 
 from fieldjudge import app as app_module
@@ -19,6 +21,7 @@ from fieldjudge.services import open_tournament
 from fieldjudge.services.paintball import results, summaries
 from fieldjudge.services.paintball.disqualified import disqualified_before
 from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.services.trust.checks import _kind_and_id
 from fieldjudge.store import backup
 from fieldjudge.store.verified import VERIFIED_FILE, load_verified
 from tests.screen_text import screen_text
@@ -394,3 +397,19 @@ async def test_24_a_game_file_changed_between_two_reloads_is_summarised_again(
         await _every_state_shown(app, pilot)
         assert read == [ids[1]]
         assert str(table.get_cell(ids[1], app.screen._state_column)).startswith("inspection")
+
+
+@given(
+    st.lists(
+        st.text(alphabet="ab.-_1", min_size=0, max_size=6).filter(lambda p: p not in (".", "..")),
+        min_size=1,
+        max_size=4,
+    ).filter(lambda parts: all(parts[:-1]) and parts[-1])
+)
+def test_24_a_log_files_kind_and_id_read_as_its_path_does(parts: list[str]) -> None:
+    """Issue 24: the manifest head a game's file is checked against (21) is looked up by
+    its folder and id taken from the relative path without making a path object: the
+    same folder and id as ``PurePosixPath`` gives, for every path."""
+    rel = "/".join(parts)
+    path = PurePosixPath(rel)
+    assert _kind_and_id(rel) == (path.parent.name, path.stem.split("--")[0])

@@ -334,6 +334,16 @@ def _fp(key: str | None) -> str:
     return identity.fingerprint(key) if key else Phrase("none")
 
 
+def _kind_and_id(rel: str) -> tuple[str, str]:
+    """(the folder a log file is in, its id) from its path relative to the tournament
+    folder, as ``PurePosixPath(rel)``'s parent's name and stem up to ``--`` say, without
+    making a path (a thousand games' files at each home list reload, issue 24)."""
+    folder, _sep, name = rel.rpartition("/")
+    dot = name.rfind(".")
+    stem = name[:dot] if 0 < dot < len(name) - 1 else name
+    return folder.rpartition("/")[2], stem.split("--")[0]
+
+
 def file_key(path: Path) -> tuple[int, int] | None:
     """(size, mtime in ns): what says a file changed without reading it."""
     try:
@@ -460,8 +470,7 @@ class Verifier:
         and key); None: it must be read (:meth:`log_report`). ``fkey``: the file's key
         (size, mtime) as the caller just took it (:func:`file_key`)."""
         ctx = self.context()
-        path = self.folder / rel
-        a = ctx.heads.get((path.parent.name, path.stem.split("--")[0]))
+        a = ctx.heads.get(_kind_and_id(rel))  # asked of every game of the home list
         cached = self._logs.get(rel)
         if cached is not None and cached[0] == self._key(ctx, rel, fkey, a):
             return cached[1].faults
