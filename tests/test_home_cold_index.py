@@ -4,11 +4,14 @@ summaries say."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from fakes import FakeClock
+from hypothesis import given
+from hypothesis import strategies as st
 from textual import events
 
 from fieldjudge import app as app_module
@@ -18,6 +21,7 @@ from fieldjudge.services import open_tournament
 from fieldjudge.services.paintball import results, summaries
 from fieldjudge.services.paintball.disqualified import disqualified_before
 from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.services.trust.checks import _kind_and_id
 from fieldjudge.store import backup
 from fieldjudge.store.verified import VERIFIED_FILE, load_verified
 from tests.screen_text import screen_text
@@ -312,3 +316,100 @@ async def test_a_reload_shows_a_state_that_changed_since_it_was_shown(demo_folde
             "the new state",
         )
         assert str(table.get_cell(gid, app.screen._state_column)).startswith("in play")
+
+
+def test_24_one_listing_finds_a_game_file_changed_added_or_removed(demo_folder) -> None:
+    """Issue 24: the home list's summaries come from one listing of ``games/``, not a
+    ``stat`` per question per game; a file touched, removed or added since the last
+    call is found exactly as a game asked alone finds it (21: a game whose file
+    changed is read and checked again, never shown from its old summary; one the
+    manifest names with its file gone is damaged, never "scheduled")."""
+    ids = _played_games(demo_folder, 3)
+    t = open_tournament(demo_folder, startup_backup=False)
+    try:
+        every = [g["id"] for g in t.games()]
+
+        def agrees() -> dict:
+            listed = t.cached_game_summaries(every)
+            assert listed == {gid: t.cached_game_summary(gid) for gid in every}
+            return listed
+
+        assert not t.trust.has_context  # the first frame: the memory of clean files
+        agrees()
+        for gid in ids:
+            t.game_summary(gid)  # the context read, each file known clean
+        assert t.trust.has_context
+        assert all(agrees()[gid]["phase"] == "inspection" for gid in ids)
+
+        touched, removed = Path(demo_folder / "games" / f"{ids[0]}.json"), ids[1]
+        st = touched.stat()
+        os.utime(touched, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+        moved = demo_folder / f"{removed}.json.away"
+        (demo_folder / "games" / f"{removed}.json").rename(moved)
+        now = agrees()
+        assert now[ids[0]] is None  # changed: summarised again from a read of the file
+        assert now[removed]["phase"] == "damaged"  # the manifest records its events
+        assert now[ids[2]]["phase"] == "inspection"  # untouched: as before
+
+        moved.rename(demo_folder / "games" / f"{removed}.json")  # back: found again
+        assert agrees()[removed]["phase"] == "inspection"
+        assert t.game_summary(ids[0])["phase"] == "inspection"
+        assert agrees()[ids[0]]["phase"] == "inspection"
+        t.index.save()
+        t.save_checks()
+    finally:
+        t.close()
+    t = open_tournament(demo_folder, startup_backup=False)  # the next start's first frame
+    try:
+        assert not t.trust.has_context
+        assert all(agrees()[gid]["phase"] == "inspection" for gid in ids)
+        st = touched.stat()
+        os.utime(touched, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+        assert agrees()[ids[0]] is None  # not as the memory found it clean: read again
+    finally:
+        t.close()
+
+
+async def test_24_a_game_file_changed_between_two_reloads_is_summarised_again(
+    demo_folder, monkeypatch
+) -> None:
+    """Issue 24: a reload after a game's file changed on disk (its time here) reads and
+    checks that file again before its state is shown (21), and only that one."""
+    ids = _played_games(demo_folder, 3)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await _every_state_shown(app, pilot)
+        await pilot.pause()
+        t = app.tournament
+        read: list[str] = []
+        summary = t.game_summary
+
+        def counting(game_id, *args, **kwargs):
+            read.append(game_id)
+            return summary(game_id, *args, **kwargs)
+
+        monkeypatch.setattr(t, "game_summary", counting)
+        path = demo_folder / "games" / f"{ids[1]}.json"
+        st = path.stat()
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+        app.screen.reload_games()
+        assert str(table.get_cell(ids[1], app.screen._state_column)) == "…"
+        await _every_state_shown(app, pilot)
+        assert read == [ids[1]]
+        assert str(table.get_cell(ids[1], app.screen._state_column)).startswith("inspection")
+
+
+@given(
+    st.lists(
+        st.text(alphabet="ab.-_1", min_size=0, max_size=6).filter(lambda p: p not in (".", "..")),
+        min_size=1,
+        max_size=4,
+    ).filter(lambda parts: all(parts[:-1]) and parts[-1])
+)
+def test_24_a_log_files_kind_and_id_read_as_its_path_does(parts: list[str]) -> None:
+    """Issue 24: the manifest head a game's file is checked against (21) is looked up by
+    its folder and id taken from the relative path without making a path object: the
+    same folder and id as ``PurePosixPath`` gives, for every path."""
+    rel = "/".join(parts)
+    path = PurePosixPath(rel)
+    assert _kind_and_id(rel) == (path.parent.name, path.stem.split("--")[0])

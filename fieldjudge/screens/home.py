@@ -220,10 +220,12 @@ class HomeScreen(JudgeScreen):
             self._shown_rows = {}
         self._pending = []
         self._known = {}
+        # a stale summary means reading, verifying and folding the game's file (~8 ms
+        # at 300 events): none before the first frame, then a slice at a time; the
+        # current ones from one listing of the games' files (issue 24)
+        cached = t.cached_game_summaries(g["id"] for g in games)
         for g in games:
-            # a stale summary means reading, verifying and folding the game's file (~8 ms
-            # at 300 events): none before the first frame, then a slice at a time
-            summary = t.cached_game_summary(g["id"])
+            summary = cached[g["id"]]
             if summary is None:
                 self._pending.append(g["id"])
             else:
@@ -388,8 +390,13 @@ class HomeScreen(JudgeScreen):
         )
         for gid, text in shown[:-1]:
             table.update_cell(gid, self._state_column, text)
+        column = table.columns[self._state_column]
         for gid, text in shown[-1:]:
-            table.update_cell(gid, self._state_column, text, update_width=True)
+            # measured only when it may be wider than the column: the widest of a later
+            # batch, no wider, made the table measure the 1,000 cells of the column again
+            # (issue 24); its markup, if any, draws no wider than its characters
+            wider = cell_len(text) > column.content_width
+            table.update_cell(gid, self._state_column, text, update_width=wider)
         for gid, text in shown:
             self._shown_rows[gid] = (*self._shown_rows[gid][:4], text)
 

@@ -215,8 +215,19 @@ class TournamentView(Tables):
     def cached_game_summary(self, game_id: str) -> dict[str, Any] | None:
         """The game's summary if the index holds a current one (a game never recorded:
         scheduled), else None; reads no game file."""
-        path = self.game_path(game_id)
-        if not path.exists():
+        return self._cached_summary(game_id, self._store.index.file_key(self.game_path(game_id)))
+
+    def cached_game_summaries(self, game_ids: Iterable[str]) -> dict[str, dict[str, Any] | None]:
+        """:meth:`cached_game_summary` of each game, from one listing of ``games/`` (a
+        ``stat`` per file) rather than several ``stat`` calls per game: the home screen's
+        list of 1,000 games (issue 24). A file changed, added or removed since the last
+        call is found as :meth:`cached_game_summary` finds it: by its key now."""
+        keys = self._store.game_keys()
+        return {gid: self._cached_summary(gid, keys.get(gid)) for gid in game_ids}
+
+    def _cached_summary(self, game_id: str, key: list[int] | None) -> dict[str, Any] | None:
+        """``key``: the game file's (size, mtime) as just taken, None when there is none."""
+        if key is None:
             # the signed manifest is verified only when some line names this game (the
             # home screen's first frame of a schedule checks no signature)
             claimed = ("games", game_id) in self._claimed()
@@ -231,18 +242,19 @@ class TournamentView(Tables):
             return {"phase": "scheduled", "events": 0}
         if self._store.writes:  # the app: a game is shown only once its file verified
             rel = f"games/{game_id}.json"
+            fkey = (key[0], key[1])  # the trust checks' form of the same key
             if not self.trust.has_context:  # the first frame: checked again right after
                 return (
-                    self._store.index.get(game_id, path)
-                    if self.trust.unchanged_since_clean(rel)
+                    self._store.index.get_at(game_id, key)
+                    if self.trust.unchanged_since_clean(rel, fkey)
                     else None
                 )
-            faults = self.trust.known_faults(rel)
+            faults = self.trust.known_faults(rel, fkey)
             if faults is None:
                 return None
             if faults:
                 return {"phase": "damaged", "fault": joined(faults)}
-        return self._store.index.get(game_id, path)
+        return self._store.index.get_at(game_id, key)
 
     def remember_game_summary(
         self, game_id: str, summary: dict[str, Any], key: list[int] | None

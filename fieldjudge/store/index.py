@@ -4,6 +4,7 @@ of truth: rebuilt from the game files when missing, stale or unreadable."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -53,9 +54,34 @@ class SummaryIndex:
             return None
         return [st.st_size, st.st_mtime_ns]
 
+    @staticmethod
+    def folder_keys(folder: Path) -> dict[str, list[int]]:
+        """{file name: its key} for the files of ``folder`` (none if it cannot be read):
+        one listing and one ``stat`` per file, instead of a ``stat`` for each question
+        asked about each file (the home screen's list of 1,000 games, issue 24). A name
+        whose ``stat`` fails (a dangling link, a file removed meanwhile) is left out, as
+        :meth:`file_key` gives None for it."""
+        keys: dict[str, list[int]] = {}
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    try:
+                        st = entry.stat()
+                    except OSError:
+                        continue
+                    keys[entry.name] = [st.st_size, st.st_mtime_ns]
+        except OSError:
+            return {}
+        return keys
+
     def get(self, game_id: str, path: Path) -> dict[str, Any] | None:
+        return self.get_at(game_id, self.file_key(path))
+
+    def get_at(self, game_id: str, key: list[int] | None) -> dict[str, Any] | None:
+        """The game's summary if it was made from its file as ``key`` (size, mtime) says
+        the file is now (a key taken by the caller: :meth:`folder_keys`)."""
         entry = self._entries.get(game_id)
-        if entry is None or entry.get("key") != self.file_key(path):
+        if entry is None or entry.get("key") != key:
             return None
         return entry["summary"]
 

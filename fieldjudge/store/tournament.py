@@ -164,6 +164,16 @@ class TournamentFiles(Tables):
     def match_path(self, match_id: str) -> Path:
         return self.folder / "quidditch" / f"{match_id}.json"
 
+    def game_keys(self) -> dict[str, list[int]]:
+        """{game id: its file's key (size, mtime)} for every game file the folder holds
+        now, from one listing of ``games/`` (a game with no file is absent)."""
+        suffix = ".json"
+        return {
+            name[: -len(suffix)]: key
+            for name, key in self.index.folder_keys(self.folder / "games").items()
+            if name.endswith(suffix)
+        }
+
     def open_game_log(self, game_id: str) -> EventLog | None:
         """The game's log if this folder holds it open (checked when it was opened)."""
         return self._logs.get(game_id)

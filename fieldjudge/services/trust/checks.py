@@ -334,6 +334,16 @@ def _fp(key: str | None) -> str:
     return identity.fingerprint(key) if key else Phrase("none")
 
 
+def _kind_and_id(rel: str) -> tuple[str, str]:
+    """(the folder a log file is in, its id) from its path relative to the tournament
+    folder, as ``PurePosixPath(rel)``'s parent's name and stem up to ``--`` say, without
+    making a path (a thousand games' files at each home list reload, issue 24)."""
+    folder, _sep, name = rel.rpartition("/")
+    dot = name.rfind(".")
+    stem = name[:dot] if 0 < dot < len(name) - 1 else name
+    return folder.rpartition("/")[2], stem.split("--")[0]
+
+
 def file_key(path: Path) -> tuple[int, int] | None:
     """(size, mtime in ns): what says a file changed without reading it."""
     try:
@@ -405,12 +415,13 @@ class Verifier:
         """The context was read (the first frame of the app's home screen reads none)."""
         return self._ctx is not None
 
-    def unchanged_since_clean(self, rel: str) -> bool:
+    def unchanged_since_clean(self, rel: str, fkey: tuple[int, int] | None) -> bool:
         """The memory found the file clean and it has not changed since (size, mtime),
         without reading the context: what the home screen's first frame may show, to be
-        confirmed against the context (:meth:`known_faults`) right after."""
+        confirmed against the context (:meth:`known_faults`) right after. ``fkey``: the
+        file's key as the caller just took it (:func:`file_key`; one listing of the
+        folder gives every game's, issue 24)."""
         rec = self.memory.get(rel)
-        fkey = file_key(self.folder / rel)
         return isinstance(rec, dict) and fkey is not None and rec.get("key") == list(fkey)
 
     def refresh(self) -> None:
@@ -453,14 +464,13 @@ class Verifier:
         head judge key, the registrations and its row of the schedule."""
         return (fkey, a, ctx.hj, tuple(sorted(ctx.reg.items())), self._row_digest(ctx, rel))
 
-    def known_faults(self, rel: str) -> list[str] | None:
+    def known_faults(self, rel: str, fkey: tuple[int, int] | None) -> list[str] | None:
         """The faults of a log file if known without reading it (a report of the file as
         it is now, or the memory of it clean under the same manifest head, registrations
-        and key); None: it must be read (:meth:`log_report`)."""
+        and key); None: it must be read (:meth:`log_report`). ``fkey``: the file's key
+        (size, mtime) as the caller just took it (:func:`file_key`)."""
         ctx = self.context()
-        path = self.folder / rel
-        a = ctx.heads.get((path.parent.name, path.stem.split("--")[0]))
-        fkey = file_key(path)
+        a = ctx.heads.get(_kind_and_id(rel))  # asked of every game of the home list
         cached = self._logs.get(rel)
         if cached is not None and cached[0] == self._key(ctx, rel, fkey, a):
             return cached[1].faults
