@@ -164,24 +164,31 @@ KEY_FRAME_S = 5.0
 
 def choose_game(t: Terminal, *words: str) -> None:
     """Move the games list's cursor to the row showing ``words``, by keys, looking at the
-    screen as a judge does (Tab first if the other list has the focus). A key's frame may
-    take seconds on a loaded machine: each is waited for up to :data:`KEY_FRAME_S` before
-    the list is taken to have no focus (a Tab then, with a late frame still to come, put
-    the cursor a row further than the screen showed)."""
+    screen as a judge does (Tab first if the other list has the focus).
 
-    def on_target() -> bool:
-        row = cursor_row(t)
-        return row is not None and all(w in row for w in words)
+    The screen is read between the chunks the app writes: while the highlight moves, one
+    read may show the old row already drawn plain and the new one not yet highlighted (no
+    row highlighted). Such a half-drawn screen is never taken for a move: a Down is
+    pressed only once a highlighted row is on the screen, and counts as moved only when
+    another highlighted row is (taking the half-drawn screen for a move sent a second
+    Down, and ``g`` opened the game a row below the one shown). A key's frame may take
+    seconds on a loaded machine: each is waited for up to :data:`KEY_FRAME_S`."""
+
+    def highlighted() -> str | None:
+        return cursor_row(t)
 
     for _attempt in range(2):
         t.press(CTRL_HOME)
-        t.wait_until(lambda: cursor_row(t) is not None and "10:00" in cursor_row(t), KEY_FRAME_S)
+        t.wait_until(lambda: (highlighted() or "").find("10:00") >= 0, KEY_FRAME_S)
         for _step in range(16):
-            if on_target():
+            if not t.wait_until(lambda: highlighted() is not None, KEY_FRAME_S):
+                break
+            before = highlighted()
+            if before is not None and all(w in before for w in words):
                 return
-            before = cursor_row(t)
             t.press(DOWN)
-            if not t.wait_until(lambda before=before: cursor_row(t) != before, KEY_FRAME_S):
+            moved = lambda before=before: highlighted() not in (None, before)  # noqa: E731
+            if not t.wait_until(moved, KEY_FRAME_S):
                 break  # the cursor does not move: the games list has no focus
         t.press("\t")
     raise AssertionError(f"could not highlight the game {words!r}:\n{t.text()}")
