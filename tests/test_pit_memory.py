@@ -8,7 +8,6 @@ was written, or a memory whose MAC fails, is checked again: the game is damaged 
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from test_tamper import (  # noqa: F401 - the fixtures: a signed demo copy, its 
     base,
     counted_games,
     cup,
+    edit_keeping_size_and_time,
     signed_game,
     stamps,
 )
@@ -34,6 +34,14 @@ from fieldjudge.services.pitview import PENDING, PitView
 from fieldjudge.services.trust import identity
 
 MEMORY = Path(".cache") / "verified.json"
+
+
+def settled_live(view: PitView) -> dict:
+    """The pit's live document once no game is pending (each call reads more games)."""
+    live = view.live()
+    while live["pending"]:
+        live = view.live()
+    return live
 
 
 def remember_every_file(folder: Path) -> None:
@@ -132,10 +140,7 @@ def test_21_a_game_edited_after_the_memory_was_written_is_damaged_on_the_pit(
     remember_every_file(cup)
     _unsigned_void_of_the_protocol(cup, gid)
     view = pit_view(cup)
-    live = view.live()
-    while live["pending"]:
-        live = view.live()
-    doc = game_of(live, gid)
+    doc = game_of(settled_live(view), gid)
     assert "unsigned: no laptop signature" in doc["damaged"], doc
     assert gid not in counted_games(view.standings())
 
@@ -147,19 +152,9 @@ def test_24_an_edit_keeping_size_and_time_is_damaged_on_the_pit(
     record still matches) is caught by the pit's read of the file (the chain)."""
     gid = signed_game(cup)
     remember_every_file(cup)
-    path = cup / "games" / f"{gid}.json"
-    st = path.stat()
-    raw = path.read_bytes()
-    at = raw.index(b'"wall_time":"', raw.index(b'"seq":2')) + len(b'"wall_time":"2026-0')
-    digit = raw[at : at + 1]
-    assert digit.isdigit()
-    path.write_bytes(raw[:at] + (b"1" if digit != b"1" else b"2") + raw[at + 1 :])
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    edit_keeping_size_and_time(cup / "games" / f"{gid}.json")
     view = pit_view(cup)
-    live = view.live()
-    while live["pending"]:
-        live = view.live()
-    doc = game_of(live, gid)
+    doc = game_of(settled_live(view), gid)
     assert "hash does not match its content" in doc["damaged"], doc
     assert gid not in counted_games(view.standings())
 

@@ -658,6 +658,18 @@ async def test_21_a_hand_renamed_team_is_flagged_everywhere(cup: Path, tmp_path:
     assert "Hacked" not in shown and "⚠ Hacked" in shown
 
 
+def edit_keeping_size_and_time(path: Path) -> None:
+    """One digit of event #2's wall time changed in a game file, its size and time kept as
+    they were: an edit the app's memory of clean files (size, time) cannot see."""
+    st = path.stat()
+    raw = path.read_bytes()
+    at = raw.index(b'"wall_time":"', raw.index(b'"seq":2')) + len(b'"wall_time":"2026-0')
+    digit = raw[at : at + 1]
+    assert digit.isdigit()
+    path.write_bytes(raw[:at] + (b"1" if digit != b"1" else b"2") + raw[at + 1 :])
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
 def _unsigned_void_of_the_protocol(cup: Path, gid: str) -> None:
     """A void of the game's submitted protocol appended by hand: a valid chain, no
     signature (neither the laptop's nor the head judge's)."""
@@ -879,12 +891,7 @@ async def test_24_an_edit_keeping_size_and_time_is_caught_by_the_summarys_read(
     await home_of(cup)  # the memory: every file found clean
     path = cup / "games" / f"{gid}.json"
     st = path.stat()
-    raw = path.read_bytes()
-    at = raw.index(b'"wall_time":"', raw.index(b'"seq":2')) + len(b'"wall_time":"2026-0')
-    digit = raw[at : at + 1]
-    assert digit.isdigit()
-    path.write_bytes(raw[:at] + (b"1" if digit != b"1" else b"2") + raw[at + 1 :])
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    edit_keeping_size_and_time(path)
     memory = load_verified(cup, LaptopKeys.load_or_create().local_mac)
     assert (
         memory[f"games/{gid}.json"]["key"]
