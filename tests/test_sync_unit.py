@@ -901,6 +901,26 @@ def test_each_append_asks_syncthing_to_rescan_that_game_file(tmp_path):
         stub.close()
 
 
+def test_a_path_through_a_link_to_the_folder_is_rescanned_as_the_folders_own(tmp_path):
+    """The services' own paths are matched to the folder by name, without a system call per
+    append; a path given another way (through a link to the folder) is resolved first and
+    still asked for, and a path outside the folder never is."""
+    folder = tmp_path / "cup"
+    (folder / "games").mkdir(parents=True)
+    link = tmp_path / "link"
+    link.symlink_to(folder, target_is_directory=True)
+    stub = Stub(folder.resolve())
+    try:
+        rescan = svc.Rescan(folder, stub.client)
+        rescan.written(folder / "games" / "g1.json")
+        rescan.written(link / "games" / "g2.json")
+        rescan.written(tmp_path / "elsewhere.json")
+        rescan.close()
+        assert rescan.sent == ["games/g1.json", "games/g2.json"]
+    finally:
+        stub.close()
+
+
 def test_without_syncthing_a_rescan_is_a_quiet_no_op(tmp_path):
     calls = []
 

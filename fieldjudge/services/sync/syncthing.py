@@ -448,6 +448,7 @@ class Rescan:
         retry_s: float = 30.0,
     ) -> None:
         self.folder = Path(folder)
+        self._root = self.folder.resolve()  # once: a path is resolved only when it must be
         self._make_client = make_client
         self._retry_s = retry_s
         self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
@@ -458,11 +459,18 @@ class Rescan:
         self._thread.start()
 
     def written(self, path: Path) -> None:
+        """``path`` (written or removed) to be rescanned. The services' own paths are under
+        the folder as given (one name split from another, no system call: every append
+        passes here); any other path is resolved, links and all, before it is compared."""
+        path = Path(path)
         try:
-            rel = Path(path).resolve().relative_to(self.folder.resolve()).as_posix()
+            rel = path.relative_to(self.folder)
         except ValueError:
-            return  # not in the shared folder
-        self._queue.put(rel)
+            try:
+                rel = path.resolve().relative_to(self._root)
+            except ValueError:
+                return  # not in the shared folder
+        self._queue.put(rel.as_posix())
 
     def close(self, timeout: float = 2.0) -> None:
         self._queue.put(None)
