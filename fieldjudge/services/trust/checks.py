@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from fieldjudge.rules import protocol as pr
@@ -337,7 +337,8 @@ def _fp(key: str | None) -> str:
 def _kind_and_id(rel: str) -> tuple[str, str]:
     """(the folder a log file is in, its id) from its path relative to the tournament
     folder, as ``PurePosixPath(rel)``'s parent's name and stem up to ``--`` say, without
-    making a path (a thousand games' files at each home list reload, issue 24)."""
+    making a path (a thousand games' files at each home list reload, issue 24). Every
+    check that names a log file by its folder and id reads them here."""
     folder, _sep, name = rel.rpartition("/")
     dot = name.rfind(".")
     stem = name[:dot] if 0 < dot < len(name) - 1 else name
@@ -455,8 +456,8 @@ class Verifier:
     def _row_digest(ctx: Context, rel: str) -> str:
         """The digest of the schedule's row a game file's signed meta is checked against
         (its teams, field, start): an edit of the row checks the file again."""
-        path = PurePosixPath(rel)
-        row = ctx.schedule.get(path.stem.split("--")[0]) if path.parent.name == "games" else None
+        kind, log_id = _kind_and_id(rel)
+        row = ctx.schedule.get(log_id) if kind == "games" else None
         return canonical_digest(row)
 
     def _key(self, ctx: Context, rel: str, fkey: Any, a: identity.Anchor | None) -> tuple:
@@ -515,8 +516,7 @@ class Verifier:
     def _log_report(self, rel: str) -> tuple[FileReport, ReadLog | None]:
         ctx = self.context()
         path = self.folder / rel
-        kind = path.parent.name
-        log_id = path.stem.split("--")[0]
+        kind, log_id = _kind_and_id(rel)
         anchored = not rel.startswith("conflicts/") and kind != MARKER_DIR
         a = ctx.heads.get((kind, log_id)) if anchored else None
         fkey = file_key(path)
