@@ -197,10 +197,9 @@ class TournamentView(Tables):
         The file is read once (issue 24): when its signatures are checked now, the events
         so checked are summarised (against the manifest's head too); when the app's memory
         found it clean as it is, the store reads it (chain, head) for the summary."""
-        path = self.game_path(game_id)
-        read, key = None, None
-        if path.exists():
-            key = self.index.file_key(path)  # before the read: never newer than it
+        read = None
+        key = self.index.file_key(self.game_path(game_id))  # before the read: never newer
+        if key is not None:  # the file is there
             checked, read = self.trust.read_game(game_id)
             if checked.faults:
                 return {"phase": "damaged", "fault": joined(checked.faults)}

@@ -256,14 +256,17 @@ class TournamentFiles(Tables):
         since the summary was made. ``anchor``: the manifest's newest head (see
         :meth:`game_log`): a game whose manifest shows events is never "scheduled".
         ``read``: the file as the caller read it just now (see :meth:`reading_game_log`);
-        ``key``: the file's key taken before that read (the summary is kept under it)."""
+        ``key``: the file's key taken before that read (else taken now, before this one):
+        the cached summary is looked up, and a new one kept, under it."""
         path = self.game_path(game_id)
-        cached = self.index.get(game_id, path)
+        if key is None:
+            key = self.index.file_key(path)
+        cached = self.index.get_at(game_id, key)
         if cached is not None and not (
             anchor is not None and anchor[0] > int(cached.get("events", 0) or 0)
         ):
             return cached
-        if not path.exists() and not (anchor is not None and anchor[0] > 0):
+        if key is None and not (anchor is not None and anchor[0] > 0):  # no file, no events
             summary: dict[str, Any] = {"phase": "scheduled", "events": 0}
         else:
             # a log opened only to summarise it is closed again: the cold open of a
