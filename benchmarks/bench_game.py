@@ -16,14 +16,18 @@ the screen show the change have arrived (taken before the emulator parses them).
   (typed in the screen's prompt), and that last ``Enter`` is timed until #42 is back. The game grows by four events a
   round.
 - anchor: a Textual app with a DataTable of the players, a notice line and the game's log
-  newest first (the events its file already holds, as many lines as fit, a voided one
+  newest first (the events its file already holds: the very events of fieldjudge's game,
+  every field, each held as a parsed JSON object; as many lines as fit, a voided one
   struck through); the same keys, the same screens to wait for; each Enter that records
   appends one JSON line and fsyncs it, then updates #42's cell, the notice and the log (a
   new line on top moves every line down, as in the game screen's log).
 
 Rounds alternate between the two apps (and which goes first). Targets: p95 ratio ≤ 1.0
 at both sizes for the elimination; undo and void p95 ≤ 16 ms (one frame) up to 5,000
-events. The last line is JSON.
+events; the game screen's resident memory grows per event of the game no more than the
+anchor's, which holds the same events (from the smallest game to the largest, per size:
+what the screen holds beyond the log itself is flat in the number of events). The last
+line is JSON.
 
     python benchmarks/bench_game.py [--rounds 30] [--quick] [--size 80x24] [--events 500]
 """
@@ -34,7 +38,6 @@ import shutil
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -44,6 +47,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).parent))
 from harness import Terminal, figures, load, memory_mb, parser, ratios, verdict  # noqa: E402
 
+from fieldjudge.rules.events import stored_doc  # noqa: E402
 from fieldjudge.services import open_tournament  # noqa: E402
 from fieldjudge.services.demo import create_demo  # noqa: E402
 from fieldjudge.services.paintball.game import GameSession  # noqa: E402
@@ -54,6 +58,8 @@ EVENTS = (500, 5_000)
 OPS = ("elimination", "undo", "void")
 TARGET_RATIO = 1.0
 TARGET_CORRECTION_MS = 16.0
+#: kB of resident memory per event of the game, fieldjudge's over the anchor's
+TARGET_MEMORY_RATIO = 1.0
 #: how long an app writes nothing before a timed key is sent (its last frame settled)
 SETTLE_S = 0.1
 
@@ -221,14 +227,17 @@ def resumed(root: Path) -> tuple[Path, str, Path, list[int]]:
     return folder, g["id"], path, numbers
 
 
-def anchor_game(path: Path, events: int, numbers: list[int]) -> None:
-    """The anchor's game so far: ``events`` JSON lines (paint checks, as :func:`prepare`
-    records), which it reads at its start and draws as its log."""
-    with path.open("wb") as f:
-        for seq in range(1, events + 1):
-            doc = {"id": uuid.uuid4().hex, "seq": seq, "type": "paint_check"}
-            doc["data"] = {"number": numbers[seq % len(numbers)]}
-            f.write(orjson.dumps(doc) + b"\n")
+def anchor_game(path: Path, game_file: Path) -> None:
+    """The anchor's game so far: the very events of fieldjudge's game (ids, hashes,
+    signatures, every field), one JSON line each, which it reads at its start and draws
+    as its log: both apps hold the same log, so their memory per event compares."""
+    log = EventLog.open(game_file)
+    try:
+        with path.open("wb") as f:
+            for e in log.events:
+                f.write(orjson.dumps(stored_doc(e)) + b"\n")
+    finally:
+        log.close()
 
 
 def timed(term: Terminal, keys: bytes, until: Callable[[list[str]], bool]) -> float:
@@ -271,7 +280,7 @@ def run_config(
         prepare(root, events)
     folder, gid, game_file, numbers = prepared or resumed(root)
     lines_path = root / f"anchor{cols}x{rows}-{events}.jsonl"
-    anchor_game(lines_path, events - 1, numbers)
+    anchor_game(lines_path, game_file)
     fj = Terminal(
         "fieldjudge", [sys.executable, "-c", CHILD_FIELDJUDGE, str(folder), gid], cols, rows
     )
@@ -407,7 +416,14 @@ def main() -> None:
                 )
     worst_ratio = max(r["elimination"]["ratio"]["p95"] for r in rows_out)
     worst_fix = max(r[op]["fieldjudge_ms"]["p95"] for r in rows_out for op in ("undo", "void"))
+    per_event = per_event_kb(rows_out)
+    # judged only with two game sizes at a screen size (not in --quick)
+    memory_ratio = max(
+        (v["fieldjudge"] / v["anchor"] for v in per_event.values() if v["anchor"] > 0),
+        default=None,
+    )
     ok = worst_ratio <= TARGET_RATIO and worst_fix <= TARGET_CORRECTION_MS
+    ok = ok and (memory_ratio is None or memory_ratio <= TARGET_MEMORY_RATIO)
     key = lambda r: f"{r['size']}/{r['events']}"  # noqa: E731
     verdict(
         "game",
@@ -415,12 +431,14 @@ def main() -> None:
         {key(r): {op: r[op]["anchor_ms"]["p95"] for op in OPS} for r in rows_out},
         {key(r): {op: r[op]["ratio"] for op in OPS} for r in rows_out},
         f"elimination p95 ≤ {TARGET_RATIO}× anchor at every size; undo and void p95 ≤ "
-        f"{TARGET_CORRECTION_MS:.0f} ms",
+        f"{TARGET_CORRECTION_MS:.0f} ms; memory per event ≤ {TARGET_MEMORY_RATIO}× the "
+        "anchor's, holding the same events",
         ok,
         worst_elimination_p95_ratio=worst_ratio,
         worst_correction_p95_ms=worst_fix,
         rss_mb={key(r): r["rss_mb"] for r in rows_out},
-        kb_per_event=per_event_kb(rows_out),
+        kb_per_event=per_event,
+        worst_memory_per_event_ratio=None if memory_ratio is None else round(memory_ratio, 2),
         rounds=rounds,
     )
 
