@@ -15,8 +15,9 @@ from textual.widgets.option_list import Option
 from fieldjudge.i18n import _
 from fieldjudge.screens import keymap
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, TextDialog
+from fieldjudge.screens.game.widgets import LogPicker
 from fieldjudge.services import Refused
-from fieldjudge.services.paintball.event_text import Namer, clock, describe
+from fieldjudge.services.paintball.event_text import Namer
 from fieldjudge.services.paintball.game import GameSession
 
 
@@ -90,7 +91,8 @@ class InspectionDialog(TextDialog[None]):
 
 
 class VoidDialog(TextDialog[str | None]):
-    """Pick an event of the log (newest first) to void; returns its id."""
+    """Pick an event of the log (newest first) to void; returns its id. The log is a
+    :class:`LogPicker`: it builds only the lines in view, whatever the game's length."""
 
     BINDINGS = keymap.bindings("void_dialog")
 
@@ -100,24 +102,11 @@ class VoidDialog(TextDialog[str | None]):
         self.session = session
 
     def compose_body(self) -> ComposeResult:
-        yield OptionList(id="void-list")
+        yield LogPicker(self.session, id="void-list")
 
     def on_mount(self) -> None:
-        s = self.session
-        namer = Namer(s.names, s.state)
-        gone = s.voided()
-        by_id = {e.id: e for e in s.events}
-        ol = self.query_one(OptionList)
-        for e in reversed(s.events):
-            if e.id in gone:
-                continue
-            ol.add_option(
-                Option(f"{e.seq:>3} {clock(e.game_clock_ms):>5} {describe(e, namer, by_id)}", e.id)
-            )
-        if ol.option_count:
-            ol.highlighted = 0
-        ol.focus()
+        self.query_one(LogPicker).focus()
 
-    @on(OptionList.OptionSelected, "#void-list")
-    def chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
+    @on(LogPicker.Picked, "#void-list")
+    def chosen(self, event: LogPicker.Picked) -> None:
+        self.dismiss(event.event_id)
