@@ -28,6 +28,7 @@ from fieldjudge.rules.events import (
     Event,
     compute_hash,
     made_exactly,
+    read_events,
     stored_doc,
 )
 from fieldjudge.rules.ownership import current_owner
@@ -90,12 +91,13 @@ class ReadLog:
         if not lines.is_lines(raw):
             return None
         rp = lines.replay(raw, path)
+        del raw  # the tables hold the file now: not both at the read's peak (issue 24)
         lines.require_log_tables(rp.data, rp.schema, path)
         data, changed, docs = validate_log_data(rp.data, path)
         if changed or docs is None:
             return None
         meta = dict((data.get("meta") or {}).get("1") or {})
-        return cls(path, meta, [Event.from_doc(d) for d in docs])
+        return cls(path, meta, read_events(docs))
 
 
 class EventLog:
@@ -121,7 +123,7 @@ class EventLog:
         self.meta: dict[str, Any] = dict((data.get("meta") or {}).get("1") or {})
         if docs is None:
             docs = schema.sorted_event_docs(data)
-        self.events: list[Event] = [Event.from_doc(d) for d in docs]
+        self.events: list[Event] = read_events(docs)
         self._head: dict[str, Any] = dict((data.get("head") or {}).get("1") or {})
         # The events are the documents: the storage does not hold them a second time (a
         # game's memory is its events, once). A document an event does not give back
@@ -133,10 +135,13 @@ class EventLog:
         # id -> its first event, and the later ones of an id held twice (a log made
         # elsewhere: every event appended here has a new id), kept as events are appended:
         # finding a void's target never walks the log
-        self._first: dict[str, Event] = {}
+        # (from the last event back, so the first of an id is the one kept)
+        self._first: dict[str, Event] = {e.id: e for e in reversed(self.events)}
         self._again: dict[str, list[Event]] = {}
-        for e in self.events:
-            self._index(e)
+        if len(self._first) < len(self.events):  # an id held twice
+            self._first = {}
+            for e in self.events:
+                self._index(e)
 
     @classmethod
     def create(
@@ -182,6 +187,7 @@ class EventLog:
         docs = None  # the events as the chain check saw them, when they are the file's
         if lines.is_lines(raw):
             rp = lines.replay(raw, path)
+            del raw  # the tables hold the file now: not both at the open's peak (issue 24)
             lines.require_log_tables(rp.data, rp.schema, path)
             data, changed, docs = validate_log_data(rp.data, path)
             if changed:  # a future schema step: rewrite in the new version
