@@ -25,8 +25,10 @@ from fieldjudge.rules.events import (
     stored_doc,
 )
 from fieldjudge.store import EventLog, lines
+from fieldjudge.store.errors import DamagedFile
 from fieldjudge.store.eventlog import ReadLog, write_log_file
 from fieldjudge.store.schema import sorted_event_docs
+from fieldjudge.store.storage import read_lines_or_bytes
 
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 _VALUE = st.one_of(_TEXT, st.integers(-(10**9), 10**9), st.none(), st.booleans())
@@ -159,3 +161,50 @@ def test_24_a_slotted_event_stays_immutable_and_compares_by_value() -> None:
     assert e.prev_hash == GENESIS_HASH and e.hash == "" and e.sig is None
     assert not made_exactly(e, doc)  # no hash: not a document fieldjudge writes
     assert read_events([doc]) == [e]
+
+
+_RECORD = st.dictionaries(
+    st.sampled_from(["events", "head"]),
+    st.dictionaries(st.sampled_from(["1", "2", "3"]), st.dictionaries(_TEXT, _VALUE, max_size=3)),
+    min_size=1,
+)
+
+
+def _outcome(read: Any) -> Any:
+    try:
+        return read()
+    except DamagedFile as exc:
+        return ("damaged", str(exc.fault))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    records=st.lists(_RECORD, max_size=6),
+    damaged=st.one_of(st.none(), st.integers(0, 6)),
+    tail=st.binary(max_size=12).filter(lambda b: b"\n" not in b),
+)
+def test_24_a_file_replayed_as_it_is_read_is_replayed_as_its_bytes(
+    records: list, damaged: int | None, tail: bytes
+) -> None:
+    """The open reads a line file a block at a time (never its whole bytes beside its
+    tables): the same tables, ends and counts as replaying its bytes, the same fault for a
+    damaged line, and a cut-off last line left out alike."""
+    body = [lines.record_bytes(r) for r in records]
+    if damaged is not None:
+        body.insert(min(damaged, len(body)), b'{"set": \n')
+    raw = lines.header_bytes(2) + b"".join(body) + tail
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.json"
+        path.write_bytes(raw)
+        streamed = _outcome(lambda: read_lines_or_bytes(path))
+        assert streamed == _outcome(lambda: lines.replay(raw, path))
+        if damaged is None:
+            tables: dict[str, dict] = {}
+            for r in records:
+                for table, docs in r.items():
+                    tables.setdefault(table, {}).update(docs)
+            assert (streamed.data, streamed.schema) == (tables, 2)
+            assert streamed.records == sum(len(docs) for r in records for docs in r.values())
+            assert streamed.end == len(raw) - len(tail) and streamed.size == len(raw)
+        path.write_bytes(b'{"meta": {}}')  # not the line format: its bytes
+        assert read_lines_or_bytes(path) == b'{"meta": {}}'

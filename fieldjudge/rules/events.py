@@ -47,62 +47,73 @@ class Event:
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any]) -> Event:
         """The event a stored document holds (a field it lacks takes its default)."""
-        return _made(doc, None, None)
+        return _event(doc, GENESIS_HASH, None)
 
 
-def read_events(docs: Iterable[Mapping[str, Any]]) -> list[Event]:
-    """The events of a log's documents, in order (each as :meth:`Event.from_doc` makes
-    it), holding once what repeats in a log: an event's ``prev_hash`` is its
-    predecessor's ``hash`` string when they are equal, and the type, the judge and the
-    key ids are one string per value for this read (not a table that outlives it), and
-    so are the short strings of each ``data`` (a team id, an outcome: replaced in the
-    document's own ``data``, which the event holds, by an equal string)."""
+def read_events(
+    docs: Iterable[Mapping[str, Any]], odd: dict[int, Mapping[str, Any]] | None = None
+) -> list[Event]:
+    """The events of a log's documents, in order, each as :meth:`Event.from_doc` makes
+    it. ``odd``, when given, gets ``seq -> document`` for each document its event does
+    not give back exactly (:func:`made_exactly`).
+
+    Every stored event of a game passes here when its file is opened. What repeats in a
+    log is held once: an event's ``prev_hash`` is its predecessor's ``hash`` string when
+    they are equal, and the type, the judge, the key ids and the short strings of each
+    ``data`` (a team id, an outcome: replaced in the document's own ``data``, which the
+    event holds, by an equal string) are one string per value for this read, not a table
+    that outlives it."""
     strings: dict[str, str] = {}
-    prev: str | None = GENESIS_HASH
+    prev = GENESIS_HASH
     events = []
     for doc in docs:
-        e = _made(doc, prev, strings)
+        e = _event(doc, prev, strings)
         events.append(e)
+        if odd is not None and (
+            e.data is not doc.get("data")
+            or tuple(doc) != _KEYS[(e.sig is not None) + 2 * (e.hj_sig is not None)]
+        ):
+            odd[e.seq] = doc
         prev = e.hash
     return events
 
 
-def _made(doc: Mapping[str, Any], prev: str | None, strings: dict[str, str] | None) -> Event:
-    # Every stored event of a game passes here when its file is opened: the slots are
-    # filled through their descriptors (a frozen dataclass's ``__init__`` sets each
-    # field through ``object.__setattr__``, twice as slow), with the defaults of the
-    # fields a document lacks.
+def _event(doc: Mapping[str, Any], prev: str, strings: dict[str, str] | None) -> Event:
+    # The slots are filled through their descriptors: a frozen dataclass's ``__init__``
+    # sets each field through ``object.__setattr__``, twice as slow. ``prev``: the hash
+    # before (its string is shared when equal); ``strings``: the read's, if any.
     e = _new(Event)
     get = doc.get
     data = get("data")
-    _set_id(e, doc["id"])
-    _set_seq(e, doc["seq"])
-    _set_clock(e, get("game_clock_ms"))
-    _set_wall(e, doc["wall_time"])
-    _set_data(e, data if type(data) is dict else (data or {}))
-    _set_hash(e, get("hash", ""))
-    _set_sig(e, get("sig"))
-    _set_hj_sig(e, get("hj_sig"))
     kind, judge, signer, hj_key = doc["type"], get("judge", ""), get("signer"), get("hj_key")
-    ph = get("prev_hash", GENESIS_HASH)
     if strings is not None:
         keep = strings.setdefault
-        kind, judge = keep(kind, kind), keep(judge, judge)
-        if signer is not None:
-            signer = keep(signer, signer)
-        if hj_key is not None:
-            hj_key = keep(hj_key, hj_key)
-        if ph == prev:
-            ph = prev
-        if type(data) is dict:  # a team id, an outcome, a reason's code (not an event id)
+        if type(data) is dict:
             for k, v in data.items():
                 if type(v) is str and len(v) < _SHORT:
                     data[k] = keep(v, v)
+        if type(kind) is str:
+            kind = keep(kind, kind)
+        if type(judge) is str:
+            judge = keep(judge, judge)
+        if type(signer) is str:
+            signer = keep(signer, signer)
+        if type(hj_key) is str:
+            hj_key = keep(hj_key, hj_key)
+    ph = get("prev_hash", GENESIS_HASH)
+    _set_id(e, doc["id"])
+    _set_seq(e, doc["seq"])
     _set_type(e, kind)
+    _set_clock(e, get("game_clock_ms"))
+    _set_wall(e, doc["wall_time"])
     _set_judge(e, judge)
+    _set_data(e, data if type(data) is dict else (data or {}))
+    _set_prev(e, prev if ph == prev else ph)
+    _set_hash(e, get("hash", ""))
+    _set_sig(e, get("sig"))
     _set_signer(e, signer)
+    _set_hj_sig(e, get("hj_sig"))
     _set_hj_key(e, hj_key)
-    _set_prev(e, ph)
     return e
 
 
@@ -112,7 +123,7 @@ _SHORT = 32  # shorter than an event id (which a void's data names): shared with
 
 def _setter(name: str) -> Callable[[Event, Any], None]:
     """The setter of a slot (a frozen dataclass refuses ``setattr``: these make an
-    event's values once, in :func:`_made`)."""
+    event's values once, in :func:`_event`)."""
     setter: Callable[[Event, Any], None] = vars(Event)[name].__set__
     return setter
 
@@ -168,6 +179,8 @@ def made_exactly(e: Event, doc: Mapping[str, Any]) -> bool:
 
 def canonical(doc: Mapping[str, Any]) -> bytes:
     """Canonical JSON of an event without its hash and signature (sorted keys, UTF-8)."""
+    if type(doc) is dict and doc.keys().isdisjoint(UNHASHED):  # an event being appended
+        return orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
     body = dict(doc)
     for key in UNHASHED:
         body.pop(key, None)

@@ -17,7 +17,8 @@ atomically (temp file, fsync, rename, fsync folder) when dead records outweigh l
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import io
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,14 +131,21 @@ _NOTHING: dict[str, Any] = {}  # an absent "set" or "del" (only read)
 def replay(raw: bytes, path: Path) -> Replay:
     """Parse a line file. Raises :class:`DamagedFile` naming the line at fault; an
     unterminated last line is a cut-off write and is left out, never an error."""
-    if not raw:
+    return replay_lines(io.BytesIO(raw), path)
+
+
+def replay_lines(source: Iterable[bytes], path: Path) -> Replay:
+    """:func:`replay` of a file's lines (each with its newline, as iterating a binary
+    file gives them): a file read this way is never in memory whole beside its tables
+    (an open's peak memory, issue 24)."""
+    it = iter(source)
+    first = next(it, b"")
+    if not first:
         raise DamagedFile(path, "empty file (0 bytes)")
-    nl = raw.find(b"\n")
-    if nl < 0:
+    if not first.endswith(b"\n"):
         raise DamagedFile(path, "no complete header line: the file is cut short")
-    view = memoryview(raw)
     try:
-        header = orjson.loads(view[:nl])
+        header = orjson.loads(first)
     except orjson.JSONDecodeError:
         raise DamagedFile(path, "line 1: the header is not valid JSON") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
@@ -155,16 +163,15 @@ def replay(raw: bytes, path: Path) -> Replay:
         raise DamagedFile(path, "line 1: the header has no schema version")
     data: Data = {}
     records = 0
-    pos = end = nl + 1
+    size = end = len(first)
     lineno = 1
-    size = len(raw)
-    while pos < size:
-        nl = raw.find(b"\n", pos)
-        if nl < 0:
+    for line in it:
+        size += len(line)
+        if not line.endswith(b"\n"):
             break  # a cut-off last line: its write was never acknowledged
         lineno += 1
         try:
-            rec = orjson.loads(view[pos:nl])
+            rec = orjson.loads(line)
         except orjson.JSONDecodeError:
             raise DamagedFile(
                 path,
@@ -175,7 +182,7 @@ def replay(raw: bytes, path: Path) -> Replay:
         if n is None:
             raise DamagedFile(path, "line {line} is not a change record", line=lineno)
         records += n
-        pos = end = nl + 1
+        end = size
     return Replay(data, schema, end, size, records)
 
 
