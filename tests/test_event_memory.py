@@ -25,6 +25,7 @@ from fieldjudge.rules.events import (
     stored_doc,
 )
 from fieldjudge.store import EventLog, lines
+from fieldjudge.store.backup import backups_of, make_backup
 from fieldjudge.store.errors import DamagedFile
 from fieldjudge.store.eventlog import ReadLog, write_log_file
 from fieldjudge.store.schema import sorted_event_docs
@@ -208,3 +209,23 @@ def test_24_a_file_replayed_as_it_is_read_is_replayed_as_its_bytes(
             assert streamed.end == len(raw) - len(tail) and streamed.size == len(raw)
         path.write_bytes(b'{"meta": {}}')  # not the line format: its bytes
         assert read_lines_or_bytes(path) == b'{"meta": {}}'
+
+
+def test_24_a_backup_is_made_of_a_file_changed_at_the_same_size(tmp_path: Path) -> None:
+    """The newest copy is read only when its size is the file's: a file changed in place
+    at the same size is still copied, an unchanged one is not."""
+    path = tmp_path / "g.json"
+    _signed_log(path, 3).close()
+    assert make_backup(tmp_path, path, only_if_changed=True) is not None
+    assert make_backup(tmp_path, path, only_if_changed=True) is None  # unchanged
+    raw = path.read_bytes()
+    # a signature is outside the hashed content: the file stays valid, at the same size
+    i = raw.index(b'"sig":"sig-') + len(b'"sig":"sig-')
+    path.write_bytes(raw[:i] + (b"0" if raw[i : i + 1] != b"0" else b"1") + raw[i + 1 :])
+    assert len(path.read_bytes()) == len(raw)
+    assert make_backup(tmp_path, path, only_if_changed=True) is not None
+    log = EventLog.open(path)
+    log.append("note", {"n": 1})
+    log.close()
+    assert make_backup(tmp_path, path, only_if_changed=True) is not None  # longer
+    assert len(backups_of(tmp_path, path)) == 3
