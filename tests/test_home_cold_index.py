@@ -4,6 +4,7 @@ summaries say."""
 
 from __future__ import annotations
 
+import builtins
 import os
 import shutil
 from datetime import UTC, datetime, timedelta
@@ -22,7 +23,7 @@ from fieldjudge.services.paintball import results, summaries
 from fieldjudge.services.paintball.disqualified import disqualified_before
 from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.trust.checks import _kind_and_id
-from fieldjudge.store import backup
+from fieldjudge.store import backup, storage
 from fieldjudge.store.verified import VERIFIED_FILE, load_verified
 from tests.screen_text import screen_text
 from tests.test_game_helpers import wait_for
@@ -281,6 +282,10 @@ def test_24_a_cold_summary_reads_its_game_file_once(demo_folder, monkeypatch) ->
         reads.append(path.name)
         return read_bytes(path)
 
+    def counting_open(file, *args, **kwargs):  # the store's block-by-block read
+        reads.append(Path(file).name)
+        return builtins.open(file, *args, **kwargs)
+
     for memory in ("none", "kept"):
         (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
         if memory == "none":
@@ -289,6 +294,7 @@ def test_24_a_cold_summary_reads_its_game_file_once(demo_folder, monkeypatch) ->
         try:
             with monkeypatch.context() as m:
                 m.setattr(Path, "read_bytes", counting)
+                m.setattr(storage, "open", counting_open, raising=False)
                 reads.clear()
                 summary = t.game_summary(ids[0])
             assert reads.count(f"{ids[0]}.json") == 1, (memory, reads)

@@ -8,8 +8,8 @@ events: those not voided. A correction is a new ``void`` event naming its target
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import MISSING, dataclass, field, fields
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
@@ -23,9 +23,12 @@ GENESIS_HASH = "0" * 64
 UNHASHED = frozenset({"hash", "sig", "signer", "hj_sig", "hj_key"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
-    """One judge action, immutable, chained to the one before by its hash."""
+    """One judge action, immutable, chained to the one before by its hash.
+
+    Slotted: a game holds every event of its log while it is open, and an instance
+    dict would be most of an event's memory (issue 24)."""
 
     id: str
     seq: int
@@ -43,59 +46,141 @@ class Event:
 
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any]) -> Event:
-        # Every stored event of a game passes here when its file is opened. A well-formed
-        # document (every field it holds is a field, the ones without a default are there,
-        # ``data`` is an object) becomes the instance's attributes in one step: the fields
-        # it lacks (``sig``, ``hj_sig``...) read the dataclass's defaults, which stay on
-        # the class. Any other document takes the field-by-field path (its errors, its
-        # defaults). Either way no ``object.__setattr__`` per field, and there is no
-        # ``__post_init__`` to skip.
-        e = object.__new__(cls)
-        keys = doc.keys()
-        if keys <= _FIELDS and keys >= _WITHOUT_DEFAULT and type(doc["data"]) is dict:
-            e.__dict__.update(doc)
-            return e
-        e.__dict__.update(
-            id=doc["id"],
-            seq=doc["seq"],
-            type=doc["type"],
-            game_clock_ms=doc.get("game_clock_ms"),
-            wall_time=doc["wall_time"],
-            judge=doc.get("judge", ""),
-            data=doc.get("data") or {},
-            prev_hash=doc.get("prev_hash", GENESIS_HASH),
-            hash=doc.get("hash", ""),
-            sig=doc.get("sig"),
-            signer=doc.get("signer"),
-            hj_sig=doc.get("hj_sig"),
-            hj_key=doc.get("hj_key"),
-        )
-        return e
+        """The event a stored document holds (a field it lacks takes its default)."""
+        return _event(doc, GENESIS_HASH, None)
+
+
+def read_events(
+    docs: Iterable[Mapping[str, Any]], odd: dict[int, Mapping[str, Any]] | None = None
+) -> list[Event]:
+    """The events of a log's documents, in order, each as :meth:`Event.from_doc` makes
+    it. ``odd``, when given, gets ``seq -> document`` for each document its event does
+    not give back exactly (:func:`made_exactly`).
+
+    Every stored event of a game passes here when its file is opened. What repeats in a
+    log is held once: an event's ``prev_hash`` is its predecessor's ``hash`` string when
+    they are equal, and the type, the judge, the key ids and the short strings of each
+    ``data`` (a team id, an outcome: replaced in the document's own ``data``, which the
+    event holds, by an equal string) are one string per value for this read, not a table
+    that outlives it."""
+    strings: dict[str, str] = {}
+    prev = GENESIS_HASH
+    events = []
+    for doc in docs:
+        e = _event(doc, prev, strings)
+        events.append(e)
+        if odd is not None and (
+            e.data is not doc.get("data")
+            or tuple(doc) != _KEYS[(e.sig is not None) + 2 * (e.hj_sig is not None)]
+        ):
+            odd[e.seq] = doc
+        prev = e.hash
+    return events
+
+
+def _event(doc: Mapping[str, Any], prev: str, strings: dict[str, str] | None) -> Event:
+    # The slots are filled through their descriptors: a frozen dataclass's ``__init__``
+    # sets each field through ``object.__setattr__``, twice as slow. ``prev``: the hash
+    # before (its string is shared when equal); ``strings``: the read's, if any.
+    e = _new(Event)
+    get = doc.get
+    data = get("data")
+    kind, judge, signer, hj_key = doc["type"], get("judge", ""), get("signer"), get("hj_key")
+    if strings is not None:
+        keep = strings.setdefault
+        if type(data) is dict:
+            for k, v in data.items():
+                if type(v) is str and len(v) < _SHORT:
+                    data[k] = keep(v, v)
+        if type(kind) is str:
+            kind = keep(kind, kind)
+        if type(judge) is str:
+            judge = keep(judge, judge)
+        if type(signer) is str:
+            signer = keep(signer, signer)
+        if type(hj_key) is str:
+            hj_key = keep(hj_key, hj_key)
+    ph = get("prev_hash", GENESIS_HASH)
+    _set_id(e, doc["id"])
+    _set_seq(e, doc["seq"])
+    _set_type(e, kind)
+    _set_clock(e, get("game_clock_ms"))
+    _set_wall(e, doc["wall_time"])
+    _set_judge(e, judge)
+    _set_data(e, data if type(data) is dict else (data or {}))
+    _set_prev(e, prev if ph == prev else ph)
+    _set_hash(e, get("hash", ""))
+    _set_sig(e, get("sig"))
+    _set_signer(e, signer)
+    _set_hj_sig(e, get("hj_sig"))
+    _set_hj_key(e, hj_key)
+    return e
+
+
+_new = object.__new__
+_SHORT = 32  # shorter than an event id (which a void's data names): shared within a read
+
+
+def _setter(name: str) -> Callable[[Event, Any], None]:
+    """The setter of a slot (a frozen dataclass refuses ``setattr``: these make an
+    event's values once, in :func:`_event`)."""
+    setter: Callable[[Event, Any], None] = vars(Event)[name].__set__
+    return setter
+
+
+_set_id, _set_seq, _set_type, _set_clock, _set_wall, _set_judge, _set_data = map(
+    _setter, ("id", "seq", "type", "game_clock_ms", "wall_time", "judge", "data")
+)
+_set_prev, _set_hash, _set_sig, _set_signer, _set_hj_sig, _set_hj_key = map(
+    _setter, ("prev_hash", "hash", "sig", "signer", "hj_sig", "hj_key")
+)
+
+# The keys of the documents fieldjudge writes (``EventLog.append``), in their order: the
+# nine every event has, then the laptop's signature and the head judge's when present.
+_BASE = ("id", "seq", "type", "game_clock_ms", "wall_time", "judge", "data", "prev_hash", "hash")
+_KEYS: tuple[tuple[str, ...], ...] = (
+    _BASE,
+    (*_BASE, "sig", "signer"),
+    (*_BASE, "hj_sig", "hj_key"),
+    (*_BASE, "sig", "signer", "hj_sig", "hj_key"),
+)
 
 
 def stored_doc(e: Event) -> dict[str, Any]:
-    """The document ``e`` holds: its own attributes, key for key, in their order. For an
-    event :func:`made_exactly` from its document, that document (a file rewritten from
-    its events keeps every byte of their hashed content)."""
-    return dict(e.__dict__)
+    """The document ``e`` holds: the keys an appended event's document has, in their
+    order (its signatures when it has them). For an event :func:`made_exactly` from its
+    document, that document (a file rewritten from its events keeps every byte of their
+    hashed content)."""
+    doc = {
+        "id": e.id,
+        "seq": e.seq,
+        "type": e.type,
+        "game_clock_ms": e.game_clock_ms,
+        "wall_time": e.wall_time,
+        "judge": e.judge,
+        "data": e.data,
+        "prev_hash": e.prev_hash,
+        "hash": e.hash,
+    }
+    if e.sig is not None:
+        doc["sig"], doc["signer"] = e.sig, e.signer
+    if e.hj_sig is not None:
+        doc["hj_sig"], doc["hj_key"] = e.hj_sig, e.hj_key
+    return doc
 
 
 def made_exactly(e: Event, doc: Mapping[str, Any]) -> bool:
-    """Whether :func:`stored_doc` gives ``doc`` back: :meth:`Event.from_doc` took its
-    one-step path (every document fieldjudge writes), or the other gave the same fields."""
-    return e.__dict__.keys() == doc.keys() and e.data is doc.get("data")
-
-
-_FIELDS = frozenset(f.name for f in fields(Event))
-# the fields a stored document must hold for the one-step path (the others have defaults
-# on the class: prev_hash, hash and the signatures)
-_WITHOUT_DEFAULT = frozenset(
-    f.name for f in fields(Event) if f.default is MISSING and f.default_factory is MISSING
-) | {"data"}
+    """Whether :func:`stored_doc` gives ``doc`` back: ``e`` was made from ``doc`` and the
+    document has exactly the keys, in the order, :func:`stored_doc` gives (every document
+    fieldjudge writes). Its values are then ``e``'s: none was a default."""
+    keys = _KEYS[(e.sig is not None) + 2 * (e.hj_sig is not None)]
+    return tuple(doc) == keys and e.data is doc.get("data")
 
 
 def canonical(doc: Mapping[str, Any]) -> bytes:
     """Canonical JSON of an event without its hash and signature (sorted keys, UTF-8)."""
+    if type(doc) is dict and doc.keys().isdisjoint(UNHASHED):  # an event being appended
+        return orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
     body = dict(doc)
     for key in UNHASHED:
         body.pop(key, None)

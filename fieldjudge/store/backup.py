@@ -54,7 +54,9 @@ def make_backup(folder: Path, file: Path, keep: int = DEFAULT_KEEP, only_if_chan
     existing = backups_of(folder, file)
     # Compared by content: two writes within one tick of the file system's clock share
     # an mtime, so "newer than the copy" cannot be told from timestamps.
-    if only_if_changed and existing and existing[0].read_bytes() == raw:
+    # (the copy is read only when its size says it may be the same: a file held twice in
+    # memory is the start's peak for a long game, issue 24)
+    if only_if_changed and existing and _same_bytes(existing[0], raw):
         return None
     try:
         validate_bytes(raw, file)
@@ -67,6 +69,10 @@ def make_backup(folder: Path, file: Path, keep: int = DEFAULT_KEEP, only_if_chan
     for old in backups_of(folder, file)[keep:]:
         old.unlink(missing_ok=True)
     return target
+
+
+def _same_bytes(path: Path, raw: bytes) -> bool:
+    return path.stat().st_size == len(raw) and path.read_bytes() == raw
 
 
 def newest_good_backup(folder: Path, file: Path, validate) -> Path | None:

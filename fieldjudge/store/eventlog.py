@@ -27,7 +27,7 @@ from fieldjudge.rules.events import (
     VOID,
     Event,
     compute_hash,
-    made_exactly,
+    read_events,
     stored_doc,
 )
 from fieldjudge.rules.ownership import current_owner
@@ -39,6 +39,7 @@ from fieldjudge.store.storage import (
     make_dirs,
     parse_file_bytes,
     read_file_bytes,
+    read_lines_or_bytes,
 )
 from fieldjudge.store.validate import validate_data, validate_log_data
 
@@ -86,16 +87,15 @@ class ReadLog:
         """The log in ``path``, read and checked (:class:`DamagedFile` otherwise); None
         for a file in an older format, which :meth:`EventLog.open` migrates."""
         path = Path(path)
-        raw = read_file_bytes(path)
-        if not lines.is_lines(raw):
+        rp = read_lines_or_bytes(path)
+        if isinstance(rp, bytes):
             return None
-        rp = lines.replay(raw, path)
         lines.require_log_tables(rp.data, rp.schema, path)
         data, changed, docs = validate_log_data(rp.data, path)
         if changed or docs is None:
             return None
         meta = dict((data.get("meta") or {}).get("1") or {})
-        return cls(path, meta, [Event.from_doc(d) for d in docs])
+        return cls(path, meta, read_events(docs))
 
 
 class EventLog:
@@ -121,22 +121,23 @@ class EventLog:
         self.meta: dict[str, Any] = dict((data.get("meta") or {}).get("1") or {})
         if docs is None:
             docs = schema.sorted_event_docs(data)
-        self.events: list[Event] = [Event.from_doc(d) for d in docs]
-        self._head: dict[str, Any] = dict((data.get("head") or {}).get("1") or {})
         # The events are the documents: the storage does not hold them a second time (a
         # game's memory is its events, once). A document an event does not give back
         # exactly (fields fieldjudge never writes) is kept as read, for a rewrite.
-        self._odd: dict[int, dict[str, Any]] = {
-            e.seq: d for e, d in zip(self.events, docs, strict=True) if not made_exactly(e, d)
-        }
+        self._odd: dict[int, Mapping[str, Any]] = {}
+        self.events: list[Event] = read_events(docs, self._odd)
+        self._head: dict[str, Any] = dict((data.get("head") or {}).get("1") or {})
         self._storage.lend("events", self._event_docs)
         # id -> its first event, and the later ones of an id held twice (a log made
         # elsewhere: every event appended here has a new id), kept as events are appended:
         # finding a void's target never walks the log
-        self._first: dict[str, Event] = {}
+        # (from the last event back, so the first of an id is the one kept)
+        self._first: dict[str, Event] = {e.id: e for e in reversed(self.events)}
         self._again: dict[str, list[Event]] = {}
-        for e in self.events:
-            self._index(e)
+        if len(self._first) < len(self.events):  # an id held twice
+            self._first = {}
+            for e in self.events:
+                self._index(e)
 
     @classmethod
     def create(
@@ -178,10 +179,10 @@ class EventLog:
         verify, the pit): an old-format file is read as it is, migrated in memory only,
         never rewritten."""
         path = Path(path)
-        raw = read_file_bytes(path)
+        content = read_lines_or_bytes(path)
         docs = None  # the events as the chain check saw them, when they are the file's
-        if lines.is_lines(raw):
-            rp = lines.replay(raw, path)
+        if not isinstance(content, bytes):
+            rp = content
             lines.require_log_tables(rp.data, rp.schema, path)
             data, changed, docs = validate_log_data(rp.data, path)
             if changed:  # a future schema step: rewrite in the new version
@@ -191,7 +192,7 @@ class EventLog:
                 rp = lines.replay(read_file_bytes(path) if rewrite else payload, path)
                 docs = None
         else:
-            data, _changed = validate_data(parse_file_bytes(raw, path), path)
+            data, _changed = validate_data(parse_file_bytes(content, path), path)
             if (data.get("meta") or {}).get("1", {}).get("kind") == "tournament":
                 raise DamagedFile(path, "a tournament file, not a game or match log")
             # Migration (schema 1, one JSON object; or an object written by a merge or an
@@ -227,7 +228,7 @@ class EventLog:
             return []
         return [first, *self._again.get(event_id, ())]
 
-    def _event_docs(self) -> dict[str, dict[str, Any]]:
+    def _event_docs(self) -> dict[str, Mapping[str, Any]]:
         """The events table as the file holds it (for a compaction)."""
         odd = self._odd
         return {str(e.seq): odd.get(e.seq) or stored_doc(e) for e in self.events}

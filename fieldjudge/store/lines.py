@@ -17,7 +17,8 @@ atomically (temp file, fsync, rename, fsync folder) when dead records outweigh l
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import io
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,22 +88,33 @@ def file_bytes(data: Mapping[str, Mapping[str, Any]], schema: int) -> bytes:
 
 def apply_record(rec: Any, data: Data) -> int | None:
     """Apply one parsed record to ``data``; the number of document records, or None if
-    ``rec`` is not a change record (then ``data`` is unchanged)."""
-    if not isinstance(rec, dict) or not rec or not set(rec) <= {"set", "del"}:
+    ``rec`` is not a change record (then ``data`` is unchanged). Every line of a file
+    passes here when it is opened: plain loops, no set or generator per record."""
+    if not isinstance(rec, dict) or not rec or not rec.keys() <= _RECORD_KEYS:
         return None
-    sets = rec.get("set", {})
-    dels = rec.get("del", {})
+    sets = rec.get("set", _NOTHING)
+    dels = rec.get("del", _NOTHING)
     if not isinstance(sets, dict) or not isinstance(dels, dict):
         return None
     for docs in sets.values():
-        if not isinstance(docs, dict) or not all(isinstance(d, dict) for d in docs.values()):
+        if not isinstance(docs, dict):
             return None
+        for d in docs.values():
+            if not isinstance(d, dict):
+                return None
     for ids in dels.values():
-        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        if not isinstance(ids, list):
             return None
+        for i in ids:
+            if not isinstance(i, str):
+                return None
     n = 0
     for table, docs in sets.items():
-        data.setdefault(table, {}).update(docs)
+        t = data.get(table)
+        if t is None:
+            data[table] = dict(docs)
+        else:
+            t.update(docs)
         n += len(docs)
     for table, ids in dels.items():
         t = data.get(table, {})
@@ -112,17 +124,28 @@ def apply_record(rec: Any, data: Data) -> int | None:
     return n
 
 
+_RECORD_KEYS = frozenset({"set", "del"})
+_NOTHING: dict[str, Any] = {}  # an absent "set" or "del" (only read)
+
+
 def replay(raw: bytes, path: Path) -> Replay:
     """Parse a line file. Raises :class:`DamagedFile` naming the line at fault; an
     unterminated last line is a cut-off write and is left out, never an error."""
-    if not raw:
+    return replay_lines(io.BytesIO(raw), path)
+
+
+def replay_lines(source: Iterable[bytes], path: Path) -> Replay:
+    """:func:`replay` of a file's lines (each with its newline, as iterating a binary
+    file gives them): a file read this way is never in memory whole beside its tables
+    (an open's peak memory, issue 24)."""
+    it = iter(source)
+    first = next(it, b"")
+    if not first:
         raise DamagedFile(path, "empty file (0 bytes)")
-    nl = raw.find(b"\n")
-    if nl < 0:
+    if not first.endswith(b"\n"):
         raise DamagedFile(path, "no complete header line: the file is cut short")
-    view = memoryview(raw)
     try:
-        header = orjson.loads(view[:nl])
+        header = orjson.loads(first)
     except orjson.JSONDecodeError:
         raise DamagedFile(path, "line 1: the header is not valid JSON") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
@@ -140,16 +163,15 @@ def replay(raw: bytes, path: Path) -> Replay:
         raise DamagedFile(path, "line 1: the header has no schema version")
     data: Data = {}
     records = 0
-    pos = end = nl + 1
+    size = end = len(first)
     lineno = 1
-    size = len(raw)
-    while pos < size:
-        nl = raw.find(b"\n", pos)
-        if nl < 0:
+    for line in it:
+        size += len(line)
+        if not line.endswith(b"\n"):
             break  # a cut-off last line: its write was never acknowledged
         lineno += 1
         try:
-            rec = orjson.loads(view[pos:nl])
+            rec = orjson.loads(line)
         except orjson.JSONDecodeError:
             raise DamagedFile(
                 path,
@@ -160,7 +182,7 @@ def replay(raw: bytes, path: Path) -> Replay:
         if n is None:
             raise DamagedFile(path, "line {line} is not a change record", line=lineno)
         records += n
-        pos = end = nl + 1
+        end = size
     return Replay(data, schema, end, size, records)
 
 

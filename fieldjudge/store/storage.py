@@ -9,6 +9,7 @@ old or the new file, never a broken one; stray temp files are removed by
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import secrets
 import time
@@ -214,6 +215,25 @@ def read_file_bytes(path: Path) -> bytes:
         raise DamagedFile(path, "cannot be read: {error}", error=os_error_of(exc)) from exc
 
 
+_READ_BUFFER = 1 << 16  # a file is read in blocks of 64 KiB, its lines parsed as they come
+
+
+def read_lines_or_bytes(path: Path) -> lines.Replay | bytes:
+    """A file's content: replayed line by line as it is read when it is in the line
+    format (its bytes are never in memory whole beside its tables: an open's peak memory,
+    issue 24), else its bytes (``tournament.json``, a schema 1 game file)."""
+    try:
+        with open(path, "rb", buffering=_READ_BUFFER) as f:
+            start = f.read(len(lines.HEADER_PREFIX))
+            if start != lines.HEADER_PREFIX:
+                return start + f.read()
+            return lines.replay_lines(itertools.chain((start + f.readline(),), f), Path(path))
+    except FileNotFoundError as exc:
+        raise DamagedFile(path, "missing: the file does not exist") from exc
+    except OSError as exc:
+        raise DamagedFile(path, "cannot be read: {error}", error=os_error_of(exc)) from exc
+
+
 def parse_file_bytes(raw: bytes, path: Path) -> Any:
     """Parse a file's content in either format: the line format (replayed into TinyDB's
     tables, see :mod:`fieldjudge.store.lines`) or one JSON object (``tournament.json``,
@@ -232,7 +252,11 @@ def parse_file_bytes(raw: bytes, path: Path) -> Any:
 
 def load_json_file(path: Path) -> Any:
     """Parse a fieldjudge file (either format) or raise :class:`DamagedFile`."""
-    return parse_file_bytes(read_file_bytes(path), Path(path))
+    content = read_lines_or_bytes(path)
+    if isinstance(content, bytes):
+        return parse_file_bytes(content, Path(path))
+    lines.require_log_tables(content.data, content.schema, Path(path))
+    return content.data
 
 
 class AtomicJSONStorage(Storage):
@@ -452,7 +476,7 @@ class LineStorage(Storage):
         data = self._held()
         if data is None:
             raise DamagedFile(self.path, "missing: the file does not exist")
-        if any(table in self._lent for table in dels or {}):
+        if dels and any(table in self._lent for table in dels):
             raise ValueError("the documents of a lent table are never deleted")
         self._append_line(lines.record_bytes(sets, dels))
         self._written = None

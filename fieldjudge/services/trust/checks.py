@@ -16,7 +16,7 @@ from typing import Any
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.auth_backoff import failures_since_success
 from fieldjudge.rules.event_names import event_type_name
-from fieldjudge.rules.events import Event
+from fieldjudge.rules.events import Event, read_events
 from fieldjudge.rules.key_ids import is_key_id
 from fieldjudge.rules.messages import Count, Phrase
 from fieldjudge.rules.ownership import Handover, foreign_writes
@@ -223,7 +223,7 @@ def read_log(
     if faults:
         rep.faults += faults
         return rep, None
-    events = [Event.from_doc(d) for d in docs]
+    events = read_events(docs)
     rep.head = (len(events), events[-1].hash if events else "")
     if anchor is not None:
         cut = anchor_fault(events, (anchor.count, anchor.hash))
