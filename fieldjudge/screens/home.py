@@ -323,7 +323,8 @@ class HomeScreen(JudgeScreen):
                 return  # the list was reloaded (or the tournament closed) meanwhile
             if on_screen is None and self.query_one("#games", DataTable).size.height:
                 on_screen = self._rows_on_screen() & stale
-            states.update(self._summarise_slice(t, pending, games, carried, setups))
+            wanted = on_screen - states.keys() if on_screen else set()
+            states.update(self._summarise_slice(t, pending, games, carried, setups, wanted))
             if not pending or (on_screen and on_screen <= states.keys()):
                 self._show_states(states)
                 if on_screen:  # what the judge sees is kept (after it is painted: an fsync)
@@ -340,9 +341,13 @@ class HomeScreen(JudgeScreen):
         t.save_checks()
 
     def _rows_on_screen(self) -> set[str]:
+        """The games whose rows the table shows now: its height less its header (each
+        one more is a game read, verified and folded before the states are shown)."""
         table = self.query_one("#games", DataTable)
         top = int(table.scroll_y)
-        return {str(row.key.value) for row in table.ordered_rows[top : top + table.size.height]}
+        header = table.header_height if table.show_header else 0
+        shown = max(0, table.scrollable_content_region.height - header)
+        return {str(row.key.value) for row in table.ordered_rows[top : top + shown]}
 
     def _summarise_slice(
         self,
@@ -351,11 +356,14 @@ class HomeScreen(JudgeScreen):
         games: Iterator[dict[str, Any]],
         carried: CarriedOver,
         setups: Setups,
+        wanted: set[str] | None = None,
     ) -> dict[str, str]:
         """The states of stale games for about one frame (each reads, verifies and folds
         a game file), by game id; ``pending`` in schedule order, ``games`` the schedule
         walked so far, ``carried`` the players disqualified in the games walked (20.05),
-        ``setups`` the pass's rosters and settings."""
+        ``setups`` the pass's rosters and settings. ``wanted``: the games on screen whose
+        states are still to come; the slice ends with the last of them, so they are shown
+        at once (not after the rest of the frame's games below them, issue 24)."""
         names = t.team_names()
         out: dict[str, str] = {}
         deadline = time.monotonic() + FILL_SLICE_S
@@ -374,6 +382,10 @@ class HomeScreen(JudgeScreen):
             carried.add(summary)
             if g is not None:
                 out[g["id"]] = state_text(summary, g["team_a"], g["team_b"], names)
+                if wanted and g["id"] in wanted:
+                    wanted.discard(g["id"])
+                    if not wanted:  # the last state on screen: shown now
+                        break
             if time.monotonic() >= deadline:
                 break
         return out
