@@ -224,6 +224,17 @@ class HomeScreen(JudgeScreen):
         # at 300 events): none before the first frame, then a slice at a time; the
         # current ones from one listing of the games' files (issue 24)
         cached = t.cached_game_summaries(g["id"] for g in games)
+        # one cell per distinct text, shared by the rows showing it (1,000 games name a
+        # few dozen teams, fields and start times: 4,000 cells were made, and kept)
+        cells_of: dict[str, Text] = {}
+        starts: dict[str, Text] = {}
+
+        def cell(text: str) -> Text:
+            found = cells_of.get(text)
+            if found is None:
+                found = cells_of[text] = _plain(text)
+            return found
+
         for g in games:
             summary = cached[g["id"]]
             if summary is None:
@@ -242,9 +253,12 @@ class HomeScreen(JudgeScreen):
             if self._shown_rows.get(g["id"]) == row:
                 continue  # as shown (the check right after the first frame: every row)
             self._shown_rows[g["id"]] = row
+            start = starts.get(row[0])
+            if start is None:
+                start = starts[row[0]] = _plain(datetime.fromisoformat(row[0]).strftime("%H:%M"))
             cells = (
-                _plain(datetime.fromisoformat(row[0]).strftime("%H:%M")),
-                *map(_plain, row[1:4]),
+                start,
+                *map(cell, row[1:4]),
                 row[4],
             )
             if in_place:
