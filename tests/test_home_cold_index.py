@@ -69,12 +69,12 @@ async def test_cold_index_fills_every_state_after_the_first_frame(demo_folder) -
         while app.tournament is None or not any(t.row_count for t in app.screen.query("#games")):
             await pilot.pause(0.01)
         table = app.screen.query_one("#games")
-        states = list(table.get_column_at(4))
+        states = [str(c) for c in table.get_column_at(4)]
         assert table.row_count == len(app.tournament.games())
         # no stale game summarised before the first frame: every one after it
         assert states.count("…") == recorded
         for _ in range(500):
-            if "…" not in table.get_column_at(4):
+            if "…" not in [str(c) for c in table.get_column_at(4)]:
                 break
             await pilot.pause(0.01)
         t = app.tournament
@@ -96,7 +96,9 @@ async def _every_state_shown(app, pilot):
 
     await wait_for(pilot, rows_in, "the games table's rows")
     table = app.screen.query_one("#games")
-    await wait_for(pilot, lambda: "…" not in table.get_column_at(4), "every game's state")
+    await wait_for(
+        pilot, lambda: "…" not in [str(c) for c in table.get_column_at(4)], "every game's state"
+    )
     return table
 
 

@@ -102,7 +102,8 @@ def _plain(text: str) -> Text:
     """A cell shown as written: a name is not parsed as Rich markup (``:fire:`` in a team
     name stays as typed, not an emoji), and the table measures and draws it without
     parsing it first (the one-line cell the table itself makes of a string). The state
-    column keeps strings: ``…`` marks a game whose state is still being read."""
+    column keeps strings once known; ``…`` (one such cell, shared) marks a game whose
+    state is still being read."""
     return Text(text, no_wrap=True, end="")
 
 
@@ -259,7 +260,7 @@ class HomeScreen(JudgeScreen):
             cells = (
                 start,
                 *map(cell, row[1:4]),
-                row[4],
+                row[4] if summary is not None else cell(row[4]),  # one "…" for every row
             )
             if in_place:
                 for column, value in zip(table.columns, cells, strict=True):
