@@ -452,3 +452,23 @@ async def test_24_the_states_on_screen_show_before_the_games_below_them_are_read
     rows = [ln for ln in shown.splitlines() if re.search(r"\d\d:\d\d\s+\d+\s", ln)]
     assert len(rows) >= 30
     assert not [ln for ln in rows if "…" in ln]
+
+
+async def test_24_the_pass_a_reload_replaces_reads_no_rosters(demo_folder, monkeypatch) -> None:
+    """Issue 24: the cold pass the check right after the first frame replaces (its reload
+    starts a new one) never reads the schedule, rosters and settings: the pass reads them
+    at its first slice, once for the start."""
+    _played_games(demo_folder, 3)
+    (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
+    made: list[int] = []
+    setups = home.Setups
+
+    def counting(t, *args, **kwargs):
+        made.append(1)
+        return setups(t, *args, **kwargs)
+
+    monkeypatch.setattr(home, "Setups", counting)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _every_state_shown(app, pilot)
+    assert len(made) == 1

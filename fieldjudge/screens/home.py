@@ -145,7 +145,7 @@ class HomeScreen(JudgeScreen):
         # has some (Textual's default, the first focusable widget, is the tournaments list,
         # and the move to the games restyled both lists and remade the footer's keys).
         t = self.app.tournament
-        self.AUTO_FOCUS = "#games" if t is not None and t.games() else "*"
+        self.AUTO_FOCUS = "#games" if t is not None and t.has_games() else "*"
         yield Header()
         # the two panes side by side between the docked header and footer (the screen's
         # own horizontal layout, app.tcss: one container less to style, lay out and draw)
@@ -329,17 +329,21 @@ class HomeScreen(JudgeScreen):
         the event loop, and no key or frame got through until every state was shown.)"""
         stale = set(pending)
         on_screen: set[str] | None = None  # the stale rows on screen, once laid out
-        games, carried = iter(t.games()), CarriedOver()  # the schedule walked in order
-        setups = Setups(t)  # the rosters and settings read once for the pass
+        # the schedule walked in order, the players disqualified so far, the rosters and
+        # settings read once for the pass: read at its first slice (the pass a reload
+        # replaces before then, as the check right after the first frame does, reads none)
+        walk: tuple[Iterator[dict[str, Any]], CarriedOver, Setups] | None = None
         states: dict[str, str] = {}
         while pending:
             await self.wait_for_refresh()  # keys, and a frame if they changed something
             if self.app.tournament is not t or pending is not self._pending or not self.is_mounted:
                 return  # the list was reloaded (or the tournament closed) meanwhile
+            if walk is None:
+                walk = (iter(t.games()), CarriedOver(), Setups(t))
             if on_screen is None and self.query_one("#games", DataTable).size.height:
                 on_screen = self._rows_on_screen() & stale
             wanted = on_screen - states.keys() if on_screen else set()
-            states.update(self._summarise_slice(t, pending, games, carried, setups, wanted))
+            states.update(self._summarise_slice(t, pending, *walk, wanted))
             if not pending or (on_screen and on_screen <= states.keys()):
                 self._show_states(states)
                 if on_screen:  # what the judge sees is kept (after it is painted: an fsync)
