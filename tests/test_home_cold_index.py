@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import re
 import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path, PurePosixPath
@@ -68,12 +69,12 @@ async def test_cold_index_fills_every_state_after_the_first_frame(demo_folder) -
         while app.tournament is None or not any(t.row_count for t in app.screen.query("#games")):
             await pilot.pause(0.01)
         table = app.screen.query_one("#games")
-        states = list(table.get_column_at(4))
+        states = [str(c) for c in table.get_column_at(4)]
         assert table.row_count == len(app.tournament.games())
         # no stale game summarised before the first frame: every one after it
         assert states.count("…") == recorded
         for _ in range(500):
-            if "…" not in table.get_column_at(4):
+            if "…" not in [str(c) for c in table.get_column_at(4)]:
                 break
             await pilot.pause(0.01)
         t = app.tournament
@@ -95,7 +96,9 @@ async def _every_state_shown(app, pilot):
 
     await wait_for(pilot, rows_in, "the games table's rows")
     table = app.screen.query_one("#games")
-    await wait_for(pilot, lambda: "…" not in table.get_column_at(4), "every game's state")
+    await wait_for(
+        pilot, lambda: "…" not in [str(c) for c in table.get_column_at(4)], "every game's state"
+    )
     return table
 
 
@@ -419,3 +422,53 @@ def test_24_a_log_files_kind_and_id_read_as_its_path_does(parts: list[str]) -> N
     rel = "/".join(parts)
     path = PurePosixPath(rel)
     assert _kind_and_id(rel) == (path.parent.name, path.stem.split("--")[0])
+
+
+async def test_24_the_states_on_screen_show_before_the_games_below_them_are_read(
+    demo_folder, monkeypatch
+) -> None:
+    """Issue 24: a slice of the cold pass ends with the last game whose row is on screen,
+    so those states are shown then, not after the games below the screen that the rest
+    of the slice would read; and every row on screen is counted (the table's header is
+    no game row), so none of them still shows "…" once they are shown."""
+    _played_games(demo_folder, 40)  # more games than rows on a 40-line screen
+    (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
+    monkeypatch.setattr(home, "FILL_SLICE_S", 60.0)  # a slice would read every game
+    seen: list[tuple[int, str]] = []  # (games still to read, the screen) at each slice
+    summarise_slice = home.HomeScreen._summarise_slice
+
+    def recording(screen, t, pending, *walk):
+        seen.append((len(pending), screen_text(screen.app)))
+        return summarise_slice(screen, t, pending, *walk)
+
+    monkeypatch.setattr(home.HomeScreen, "_summarise_slice", recording)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _every_state_shown(app, pilot)
+    assert len(seen) >= 2, "every game read in one slice: the rows on screen waited for all"
+    first_pending, _ = seen[0]
+    left, shown = seen[1]  # the screen as the second slice starts: the first one's states
+    assert 0 < left < first_pending
+    rows = [ln for ln in shown.splitlines() if re.search(r"\d\d:\d\d\s+\d+\s", ln)]
+    assert len(rows) >= 30
+    assert not [ln for ln in rows if "…" in ln]
+
+
+async def test_24_the_pass_a_reload_replaces_reads_no_rosters(demo_folder, monkeypatch) -> None:
+    """Issue 24: the cold pass the check right after the first frame replaces (its reload
+    starts a new one) never reads the schedule, rosters and settings: the pass reads them
+    at its first slice, once for the start."""
+    _played_games(demo_folder, 3)
+    (demo_folder / ".cache" / "index.json").unlink(missing_ok=True)
+    made: list[int] = []
+    setups = home.Setups
+
+    def counting(t, *args, **kwargs):
+        made.append(1)
+        return setups(t, *args, **kwargs)
+
+    monkeypatch.setattr(home, "Setups", counting)
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _every_state_shown(app, pilot)
+    assert len(made) == 1

@@ -797,3 +797,14 @@ def test_write_all_goes_on_after_a_short_write(
     finally:
         os.close(fd)
     assert (tmp_path / "f").read_bytes() == b"0123456789abcdefghij\none two\n"
+
+
+def test_has_games_says_whether_the_schedule_holds_a_game(tmp_path: Path) -> None:
+    key = WriteKey()
+    t = Tournament.create(tmp_path / "t", name="T", day=date(2026, 6, 1), lock=False, key=key)
+    try:
+        assert not t.has_games() and t.games() == []
+        t.add_rows({"games": [{"id": "g1", "field": "1", "start": "2026-06-01T10:00"}]}, key)
+        assert t.has_games() and [g["id"] for g in t.games()] == ["g1"]
+    finally:
+        t.close()

@@ -158,6 +158,27 @@ async def test_team_names_are_shown_as_typed_not_as_emoji_codes(demo_folder: Pat
         assert "Лисы :smile:  Огонь :fire:" in screen_text(app)
 
 
+async def test_24_a_team_in_many_rows_is_one_cell_drawn_as_typed(demo_folder: Path) -> None:
+    """Issue 24: the rows naming the same team, field or start time share one cell (a
+    list of 1,000 games made and kept 4,000), each still drawn as typed."""
+    app = make_app(demo_folder.parent, demo_folder, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
+        games = app.tournament.games()
+        names = app.tournament.team_names()
+        rows = [table(app).get_row(g["id"]) for g in games]
+        for column in range(4):
+            texts = {str(r[column]) for r in rows}
+            assert len({id(r[column]) for r in rows}) == len(texts) < len(rows), column
+        for g, r in zip(games, rows, strict=True):
+            assert [str(c) for c in r[1:4]] == [
+                g["field"],
+                names[g["team_a"]],
+                names[g["team_b"]],
+            ]
+        assert len(games) > len(names)
+
+
 def test_states_read_as_players_in_play_or_a_result() -> None:
     from fieldjudge import i18n
 

@@ -102,7 +102,8 @@ def _plain(text: str) -> Text:
     """A cell shown as written: a name is not parsed as Rich markup (``:fire:`` in a team
     name stays as typed, not an emoji), and the table measures and draws it without
     parsing it first (the one-line cell the table itself makes of a string). The state
-    column keeps strings: ``…`` marks a game whose state is still being read."""
+    column keeps strings once known; ``…`` (one such cell, shared) marks a game whose
+    state is still being read."""
     return Text(text, no_wrap=True, end="")
 
 
@@ -144,7 +145,7 @@ class HomeScreen(JudgeScreen):
         # has some (Textual's default, the first focusable widget, is the tournaments list,
         # and the move to the games restyled both lists and remade the footer's keys).
         t = self.app.tournament
-        self.AUTO_FOCUS = "#games" if t is not None and t.games() else "*"
+        self.AUTO_FOCUS = "#games" if t is not None and t.has_games() else "*"
         yield Header()
         # the two panes side by side between the docked header and footer (the screen's
         # own horizontal layout, app.tcss: one container less to style, lay out and draw)
@@ -224,6 +225,17 @@ class HomeScreen(JudgeScreen):
         # at 300 events): none before the first frame, then a slice at a time; the
         # current ones from one listing of the games' files (issue 24)
         cached = t.cached_game_summaries(g["id"] for g in games)
+        # one cell per distinct text, shared by the rows showing it (1,000 games name a
+        # few dozen teams, fields and start times: 4,000 cells were made, and kept)
+        cells_of: dict[str, Text] = {}
+        starts: dict[str, Text] = {}
+
+        def cell(text: str) -> Text:
+            found = cells_of.get(text)
+            if found is None:
+                found = cells_of[text] = _plain(text)
+            return found
+
         for g in games:
             summary = cached[g["id"]]
             if summary is None:
@@ -242,10 +254,13 @@ class HomeScreen(JudgeScreen):
             if self._shown_rows.get(g["id"]) == row:
                 continue  # as shown (the check right after the first frame: every row)
             self._shown_rows[g["id"]] = row
+            start = starts.get(row[0])
+            if start is None:
+                start = starts[row[0]] = _plain(datetime.fromisoformat(row[0]).strftime("%H:%M"))
             cells = (
-                _plain(datetime.fromisoformat(row[0]).strftime("%H:%M")),
-                *map(_plain, row[1:4]),
-                row[4],
+                start,
+                *map(cell, row[1:4]),
+                row[4] if summary is not None else cell(row[4]),  # one "…" for every row
             )
             if in_place:
                 for column, value in zip(table.columns, cells, strict=True):
@@ -314,16 +329,21 @@ class HomeScreen(JudgeScreen):
         the event loop, and no key or frame got through until every state was shown.)"""
         stale = set(pending)
         on_screen: set[str] | None = None  # the stale rows on screen, once laid out
-        games, carried = iter(t.games()), CarriedOver()  # the schedule walked in order
-        setups = Setups(t)  # the rosters and settings read once for the pass
+        # the schedule walked in order, the players disqualified so far, the rosters and
+        # settings read once for the pass: read at its first slice (the pass a reload
+        # replaces before then, as the check right after the first frame does, reads none)
+        walk: tuple[Iterator[dict[str, Any]], CarriedOver, Setups] | None = None
         states: dict[str, str] = {}
         while pending:
             await self.wait_for_refresh()  # keys, and a frame if they changed something
             if self.app.tournament is not t or pending is not self._pending or not self.is_mounted:
                 return  # the list was reloaded (or the tournament closed) meanwhile
+            if walk is None:
+                walk = (iter(t.games()), CarriedOver(), Setups(t))
             if on_screen is None and self.query_one("#games", DataTable).size.height:
                 on_screen = self._rows_on_screen() & stale
-            states.update(self._summarise_slice(t, pending, games, carried, setups))
+            wanted = on_screen - states.keys() if on_screen else set()
+            states.update(self._summarise_slice(t, pending, *walk, wanted))
             if not pending or (on_screen and on_screen <= states.keys()):
                 self._show_states(states)
                 if on_screen:  # what the judge sees is kept (after it is painted: an fsync)
@@ -340,9 +360,13 @@ class HomeScreen(JudgeScreen):
         t.save_checks()
 
     def _rows_on_screen(self) -> set[str]:
+        """The games whose rows the table shows now: its height less its header (each
+        one more is a game read, verified and folded before the states are shown)."""
         table = self.query_one("#games", DataTable)
         top = int(table.scroll_y)
-        return {str(row.key.value) for row in table.ordered_rows[top : top + table.size.height]}
+        header = table.header_height if table.show_header else 0
+        shown = max(0, table.scrollable_content_region.height - header)
+        return {str(row.key.value) for row in table.ordered_rows[top : top + shown]}
 
     def _summarise_slice(
         self,
@@ -351,11 +375,14 @@ class HomeScreen(JudgeScreen):
         games: Iterator[dict[str, Any]],
         carried: CarriedOver,
         setups: Setups,
+        wanted: set[str] | None = None,
     ) -> dict[str, str]:
         """The states of stale games for about one frame (each reads, verifies and folds
         a game file), by game id; ``pending`` in schedule order, ``games`` the schedule
         walked so far, ``carried`` the players disqualified in the games walked (20.05),
-        ``setups`` the pass's rosters and settings."""
+        ``setups`` the pass's rosters and settings. ``wanted``: the games on screen whose
+        states are still to come; the slice ends with the last of them, so they are shown
+        at once (not after the rest of the frame's games below them, issue 24)."""
         names = t.team_names()
         out: dict[str, str] = {}
         deadline = time.monotonic() + FILL_SLICE_S
@@ -374,6 +401,10 @@ class HomeScreen(JudgeScreen):
             carried.add(summary)
             if g is not None:
                 out[g["id"]] = state_text(summary, g["team_a"], g["team_b"], names)
+                if wanted and g["id"] in wanted:
+                    wanted.discard(g["id"])
+                    if not wanted:  # the last state on screen: shown now
+                        break
             if time.monotonic() >= deadline:
                 break
         return out

@@ -101,6 +101,10 @@ class Tables:
         found = self._db.table("games").all()
         return sorted((dict(g) for g in found), key=lambda g: (g["start"], str(g["field"])))
 
+    def has_games(self) -> bool:
+        """Whether the schedule holds a game (without copying and sorting every one)."""
+        return len(self._db.table("games")) > 0
+
     def games_of(self, team_id: str, before: str | None = None) -> list[dict[str, Any]]:
         """The team's games in schedule order; ``before``: those starting before then."""
         query = (where("team_a") == team_id) | (where("team_b") == team_id)
