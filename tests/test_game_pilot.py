@@ -14,6 +14,7 @@ from tests.test_game_helpers import (
     keys,
     reopened_state,
     state_key,
+    type_text,
     wait_for,
 )
 
@@ -431,3 +432,24 @@ async def test_24_the_whole_log_pages_to_its_oldest_event_and_leaves_out_the_voi
         await keys(pilot, "home", "down", "enter")  # the second newest: check #41
         await wait_for(pilot, lambda: app.screen is screen and screen.prompt.active)
         assert screen.prompt.current.title.startswith("Void event #41? Give the reason")
+
+
+async def test_a_reason_typed_as_markup_is_shown_as_written(demo_folder: Path, gid, clock):
+    """A void's reason typed as ``[/b]`` (a closing tag of Rich markup) is kept and shown
+    as typed: in the notice, the log, the undo's question. The notice parsed it as markup
+    and raised on the unmatched tag: the live game screen stopped with a traceback."""
+    async with game_screen(demo_folder, gid, size=(80, 24)) as (app, pilot, screen):
+        await keys(pilot, "space")
+        clock.advance(1_000)
+        await keys(pilot, "a 4 2 enter", "v 2")
+        await wait_for(pilot, lambda: screen.prompt.active, "the reason prompt")
+        await type_text(pilot, "[/b] [red]x")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not screen.prompt.active, "the void recorded")
+        await pilot.pause()
+        assert screen.session.events[-1].data["reason"] == "[/b] [red]x"
+        assert "— [/b] [red]x" in screen_text(app)  # the notice and the log line
+        await keys(pilot, "u")  # the undo names the void, its reason as typed
+        await wait_for(pilot, lambda: screen.prompt.active, "the undo's question")
+        await pilot.pause()
+        assert "[/b] [red]x" in screen_text(app)

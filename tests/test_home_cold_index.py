@@ -82,7 +82,7 @@ async def test_cold_index_fills_every_state_after_the_first_frame(demo_folder) -
             alive = t.game_summary(gid)["alive"]
             assert sorted(alive) == [4, 5]
             assert (
-                table.get_cell(gid, app.screen._state_column)
+                str(table.get_cell(gid, app.screen._state_column))
                 == f"inspection · in play {alive[0]} × {alive[1]}"
             )
         assert all(t.cached_game_summary(g["id"]) is not None for g in t.games())
@@ -239,7 +239,7 @@ async def test_cold_states_widen_their_column_as_a_warm_start_does(demo_folder) 
     async with app.run_test(size=(120, 40)) as pilot:
         table = await _every_state_shown(app, pilot)
         await pilot.pause()
-        state = table.get_cell(ids[0], app.screen._state_column)
+        state = str(table.get_cell(ids[0], app.screen._state_column))
         assert state in ("inspection · in play 4 × 5", "inspection · in play 5 × 4")
         widest = max(len(str(s)) for s in table.get_column_at(4))
         assert table.columns[app.screen._state_column].content_width == widest

@@ -102,7 +102,9 @@ async def test_import_roster_by_keys_reports_bad_rows_then_imports(
         team = app.tournament.team_by_name("Лисы")
         assert [p["name"] for p in app.tournament.players(team["id"])] == ["Анна", "Борис"]
         teams_table = app.screen.query_one("#teams", DataTable)
-        assert any(teams_table.get_row_at(i)[0] == "Лисы" for i in range(teams_table.row_count))
+        assert any(
+            str(teams_table.get_row_at(i)[0]) == "Лисы" for i in range(teams_table.row_count)
+        )
 
 
 async def test_add_game_by_keys_refuses_double_booking(demo_folder: Path) -> None:

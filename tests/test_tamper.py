@@ -1055,3 +1055,22 @@ def test_21_a_forced_pdf_export_is_stamped_on_every_page(cup: Path, tmp_path: Pa
         (pg.extract_text() or "").lstrip().startswith("НЕ ПРОВЕРЕНО: ")
         for pg in PdfReader(written).pages
     )
+
+
+async def test_a_hand_edited_name_with_markup_is_shown_as_written_on_the_home_list(
+    cup: Path,
+) -> None:
+    """A team renamed by hand to a Rich markup tag ("[/b]", which the app's own name check
+    refuses): every cell of the home list shows it as written, the no-show's state too. A
+    state cell parsed as markup made the table raise on the unmatched closing tag, and the
+    head judge's app stopped with a traceback on the folder a script had edited."""
+    path = cup / "tournament.json"
+    data = load_json_file(path)
+    absent = next(t for t in data["teams"].values() if t["name"] == "Барсы")
+    absent["name"] = "[/b]"
+    path.write_bytes(orjson.dumps(data))
+    rows, title = await home_of(cup)
+    assert "DAMAGED / UNSIGNED: tournament.json" in title
+    no_show = [cells for cells in rows.values() if cells[4].startswith("no-show")]
+    assert no_show and all("[/b]" in cells[4] for cells in no_show), no_show
+    assert any("[/b]" in cells[3] for cells in no_show), no_show

@@ -49,7 +49,7 @@ async def test_conflict_shows_teams_time_field_and_the_differing_events(tmp_path
         screen = app.screen
         table = screen.query_one("#conflicts", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, "the conflict")
-        row = table.get_row_at(0)
+        row = [str(c) for c in table.get_row_at(0)]
         start = datetime.fromisoformat(game["start"]).strftime("%H:%M")
         teams = f"{names[game['team_a']]} — {names[game['team_b']]}"
         assert row[:3] == [start, game["field"], teams]
@@ -87,7 +87,7 @@ async def test_tournament_differences_kept_or_taken_with_the_head_judges_secret(
         assert diffs.has_focus
         keys = list(screen.differences)
         player = next(k for k in keys if screen.differences[k].what == "player")
-        row = diffs.get_row(player)
+        row = [str(c) for c in diffs.get_row(player)]
         assert row[0] == "игрок" and row[2] == "#7 Иван Петров-Водкин (капитан)"
         for _ in range(keys.index(player)):
             await pilot.press("down")

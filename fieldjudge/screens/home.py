@@ -99,11 +99,11 @@ def state_text(summary: dict, team_a: str, team_b: str, names: dict[str, str]) -
 
 
 def _plain(text: str) -> Text:
-    """A cell shown as written: a name is not parsed as Rich markup (``:fire:`` in a team
-    name stays as typed, not an emoji), and the table measures and draws it without
-    parsing it first (the one-line cell the table itself makes of a string). The state
-    column keeps strings once known; ``…`` (one such cell, shared) marks a game whose
-    state is still being read."""
+    """A cell shown as written: a name or a state is not parsed as Rich markup (``:fire:``
+    in a team name stays as typed, not an emoji; a name edited by hand into ``[/b]`` is
+    not a closing tag the table would raise on), and the table measures and draws it
+    without parsing it first (the one-line cell the table itself makes of a string);
+    ``…`` (one such cell, shared) marks a game whose state is still being read."""
     return Text(text, no_wrap=True, end="")
 
 
@@ -150,7 +150,7 @@ class HomeScreen(JudgeScreen):
         # the two panes side by side between the docked header and footer (the screen's
         # own horizontal layout, app.tcss: one container less to style, lay out and draw)
         with Vertical(id="tournaments-pane"):
-            yield Static(_("Tournaments"), classes="pane-title")
+            yield Static(_("Tournaments"), classes="pane-title", markup=False)
             yield OptionList(id="tournaments")
             yield Static(
                 one_per_line(
@@ -159,9 +159,10 @@ class HomeScreen(JudgeScreen):
                     )
                 ),
                 id="home-hints",
+                markup=False,
             )
         with Vertical(id="games-pane"):
-            yield Static("", id="tournament-title", classes="pane-title")
+            yield Static("", id="tournament-title", classes="pane-title", markup=False)
             yield RowTable(id="games")
             yield Static("", id="pit-line", markup=False)
             yield Static(_("sync: checking…"), id="sync-line", markup=False)
@@ -191,7 +192,7 @@ class HomeScreen(JudgeScreen):
             if current is not None and folder == current.folder:
                 label = f"● {current.name}"
                 highlighted = i
-            options.add_option(Option(label, id=str(folder)))
+            options.add_option(Option(Text(label), id=str(folder)))
         if highlighted is not None:
             options.highlighted = highlighted
         self.reload_games()
@@ -257,11 +258,7 @@ class HomeScreen(JudgeScreen):
             start = starts.get(row[0])
             if start is None:
                 start = starts[row[0]] = _plain(datetime.fromisoformat(row[0]).strftime("%H:%M"))
-            cells = (
-                start,
-                *map(cell, row[1:4]),
-                row[4] if summary is not None else cell(row[4]),  # one "…" for every row
-            )
+            cells = (start, *map(cell, row[1:]))  # one "…" for every row still pending
             if in_place:
                 for column, value in zip(table.columns, cells, strict=True):
                     if table.get_cell(g["id"], column) != value:
@@ -419,15 +416,16 @@ class HomeScreen(JudgeScreen):
             ((gid, text) for gid, text in states.items() if gid in table.rows),
             key=lambda item: cell_len(item[1]),
         )
+        cells: dict[str, Text] = {}  # one cell per distinct state, shared by its rows
         for gid, text in shown[:-1]:
-            table.update_cell(gid, self._state_column, text)
+            table.update_cell(gid, self._state_column, cells.setdefault(text, _plain(text)))
         column = table.columns[self._state_column]
         for gid, text in shown[-1:]:
             # measured only when it may be wider than the column: the widest of a later
             # batch, no wider, made the table measure the 1,000 cells of the column again
-            # (issue 24); its markup, if any, draws no wider than its characters
+            # (issue 24)
             wider = cell_len(text) > column.content_width
-            table.update_cell(gid, self._state_column, text, update_width=wider)
+            table.update_cell(gid, self._state_column, _plain(text), update_width=wider)
         for gid, text in shown:
             self._shown_rows[gid] = (*self._shown_rows[gid][:4], text)
 

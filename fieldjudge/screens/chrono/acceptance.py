@@ -25,7 +25,7 @@ class AcceptanceProblemScreen(TextDialog[list[str] | None]):
         self.found: list[str] = []
 
     def compose_body(self) -> ComposeResult:
-        yield Static("", id="acc-items")
+        yield Static("", id="acc-items", markup=False)
 
     def on_mount(self) -> None:
         self._show()

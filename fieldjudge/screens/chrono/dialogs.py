@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -116,7 +117,7 @@ class SecondPlayerScreen(TextDialog[int | None]):
     def compose_body(self) -> ComposeResult:
         yield Static(self.why, classes="dialog-note", markup=False)
         yield OptionList(
-            *[Option(label, id=str(n)) for n, label in self.players], id="second-players"
+            *[Option(Text(label), id=str(n)) for n, label in self.players], id="second-players"
         )
 
     def on_mount(self) -> None:

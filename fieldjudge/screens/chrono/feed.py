@@ -95,9 +95,9 @@ class ChronoFeed(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Digits("---.-", id="feed-digits")
-        yield Static(_("fps"), id="feed-unit")
-        yield Static("", id="feed-state")
-        yield Static("", id="feed-counts")
+        yield Static(_("fps"), id="feed-unit", markup=False)
+        yield Static("", id="feed-state", markup=False)
+        yield Static("", id="feed-counts", markup=False)
 
     # -- lifecycle ------------------------------------------------------------------------
     def on_mount(self) -> None:

@@ -11,6 +11,7 @@ appended event (or None). The flag-hang check with the device is in `chrono/hang
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -69,17 +70,17 @@ class InGameChronoScreen(JudgeScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="cg-title", classes="pane-title")
+        yield Static("", id="cg-title", classes="pane-title", markup=False)
         with Horizontal(id="cg-body"):
             yield OptionList(id="cg-players")
             with Vertical(id="cg-main"):
                 yield ChronoFeed(id="feed")
-                yield Static("", id="cg-player", classes="pane-title")
-                yield Static("", id="cg-analysis")
+                yield Static("", id="cg-player", classes="pane-title", markup=False)
+                yield Static("", id="cg-analysis", markup=False)
                 with Vertical(id="cg-result"):
                     yield BigDigits("", id="cg-result-digits")  # 20.06: fills the box
-                    yield Static("", id="cg-result-text")
-                yield Static("", id="cg-hint")
+                    yield Static("", id="cg-result-text", markup=False)
+                yield Static("", id="cg-hint", markup=False)
         yield PromptPanel()  # a typed reading (t), in the screen itself (screens/keys.py)
         yield Footer()
 
@@ -116,7 +117,7 @@ class InGameChronoScreen(JudgeScreen):
         ol = self.query_one("#cg-players", OptionList)
         ol.clear_options()
         for p in chrono_candidates(self.session.state, self.session.teams):
-            ol.add_option(Option(self._label(p.team, p.number), id=f"{p.team}|{p.number}"))
+            ol.add_option(Option(Text(self._label(p.team, p.number)), id=f"{p.team}|{p.number}"))
         if not ol.option_count:
             ol.add_option(Option(_("Nobody on the field with a marker"), disabled=True))
 

@@ -114,8 +114,8 @@ class MarkerCheckScreen(JudgeScreen):
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="mc-title", classes="pane-title")
-        yield Static("", id="mc-checkins")
+        yield Static("", id="mc-title", classes="pane-title", markup=False)
+        yield Static("", id="mc-checkins", markup=False)
         with Horizontal(id="mc-body"):
             # the chronograph under the roster, the check's results beside them: at 80×24
             # the verdict and every test (velocity, rate of fire, after release, an
@@ -126,11 +126,11 @@ class MarkerCheckScreen(JudgeScreen):
             # the player being checked stays named above the results, which scroll to
             # their verdict
             with Vertical(id="mc-check-side"):
-                yield Static("", id="mc-player", classes="pane-title")
+                yield Static("", id="mc-player", classes="pane-title", markup=False)
                 with VerticalScroll(id="mc-check-pane"):
-                    yield Static("", id="mc-tests")
-                    yield Static("", id="mc-verdict")
-                    yield Static("", id="mc-tolerance")
+                    yield Static("", id="mc-tests", markup=False)
+                    yield Static("", id="mc-verdict", markup=False)
+                    yield Static("", id="mc-tolerance", markup=False)
         yield PromptPanel()  # a typed reading (t), in the screen itself (screens/keys.py)
         yield Footer()
 

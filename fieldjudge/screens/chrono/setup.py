@@ -3,6 +3,7 @@ the identity of the device so a replug accepts only the same chronograph)."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -32,11 +33,11 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
         cur = self.current or ChronoConfig("")
         bauds = sorted({*BAUDS, cur.baud})
         with Vertical(classes="dialog chrono-setup"):
-            yield Static(_("Chronograph port"), classes="dialog-title")
-            yield Label(_("Ports found (Enter copies one into the field below)"))
+            yield Static(_("Chronograph port"), classes="dialog-title", markup=False)
+            yield Label(_("Ports found (Enter copies one into the field below)"), markup=False)
             yield OptionList(id="ports", compact=True)
             with Horizontal(classes="setup-row"):  # one row each: the dialog fits 80×24
-                yield Label(_("Port"))
+                yield Label(_("Port"), markup=False)
                 yield Input(cur.port, id="port", compact=True)
             with Horizontal(classes="setup-row"):
                 choices = (
@@ -55,21 +56,22 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
                     ),
                 )
                 for label, key, options, value in choices:
-                    yield Label(label)
+                    yield Label(label, markup=False)
                     yield Select(options, value=value, allow_blank=False, id=key, compact=True)
             with Horizontal(classes="setup-row"):
-                yield Label(_("Plausible fps"))
+                yield Label(_("Plausible fps"), markup=False)
                 lo, hi = cur.plausible
                 yield Input(f"{lo:g}-{hi:g}", id="plausible", compact=True)
-                yield Label(_("outside: an error, never a reading"))
+                yield Label(_("outside: an error, never a reading"), markup=False)
             hints = ", ".join(f"{k} {v}" for k, v in BAUD_HINTS.items())
-            yield Static(_("Factory bauds") + f": {hints}", classes="dialog-note")
-            yield Static(_device_text(cur), id="setup-device", classes="dialog-note")
-            yield Static("", id="setup-tolerance", classes="dialog-note")
-            yield Static("", id="setup-error", classes="error")
+            yield Static(_("Factory bauds") + f": {hints}", classes="dialog-note", markup=False)
+            yield Static(_device_text(cur), id="setup-device", classes="dialog-note", markup=False)
+            yield Static("", id="setup-tolerance", classes="dialog-note", markup=False)
+            yield Static("", id="setup-error", classes="error", markup=False)
             yield Static(
                 _("Tab: next field   Ctrl+S: save   Ctrl+R: rescan   Esc: cancel"),
                 classes="dialog-keys",
+                markup=False,
             )
 
     def on_mount(self) -> None:
@@ -86,7 +88,7 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
             found = []
             self.query_one("#setup-error", Static).update(_("Cannot list ports") + f": {exc}")
         for p in found:
-            ports.add_option(Option(p.label, id=p.open_path))
+            ports.add_option(Option(Text(p.label), id=p.open_path))
         if not found:
             ports.add_option(Option(_("No serial ports found"), id="", disabled=True))
 

@@ -35,5 +35,7 @@ class ReadingShownScreen(JudgeModal[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="shown-box"):
             yield BigDigits(number(self.fps), id="shown-digits")  # as large as fits
-            yield Static(self.text, id="shown-text")
-            yield Static(_("Show this reading to the player (20.06). Enter / Esc: close"))
+            yield Static(self.text, id="shown-text", markup=False)
+            yield Static(
+                _("Show this reading to the player (20.06). Enter / Esc: close"), markup=False
+            )

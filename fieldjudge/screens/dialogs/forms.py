@@ -116,12 +116,12 @@ class FormScreen(JudgeModal[Values | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.form_title, classes="dialog-title")
+            yield Static(self.form_title, classes="dialog-title", markup=False)
             if self.note:
-                yield Static(self.note, classes="dialog-note")
+                yield Static(self.note, classes="dialog-note", markup=False)
             with VerticalScroll():
                 for f in self.fields:
-                    yield Label(f.label)
+                    yield Label(f.label, markup=False)
                     yield FormInput(
                         value=f.value,
                         password=f.password,
@@ -130,8 +130,8 @@ class FormScreen(JudgeModal[Values | None]):
                         id=f"f-{f.key}",
                         compact=True,
                     )
-            yield Static("", id="form-error", classes="error")
-            yield Static(_("Enter: next / save   Esc: cancel"), classes="dialog-keys")
+            yield Static("", id="form-error", classes="error", markup=False)
+            yield Static(_("Enter: next / save   Esc: cancel"), classes="dialog-keys", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).can_focus = False
@@ -181,9 +181,9 @@ class TextDialog(JudgeModal[ResultType]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.msg_title, classes="dialog-title")
+            yield Static(self.msg_title, classes="dialog-title", markup=False)
             yield from self.compose_body()
-            yield Static(self.keys_line, classes="dialog-keys")
+            yield Static(self.keys_line, classes="dialog-keys", markup=False)
 
     def compose_body(self) -> ComposeResult:
         if self.body is not None:

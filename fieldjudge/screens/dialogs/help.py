@@ -36,5 +36,6 @@ class HelpScreen(TextDialog[None]):
                 yield Static(
                     _("Ids for the keymap file (this laptop's config folder, keymap.toml):"),
                     classes="dialog-note",
+                    markup=False,
                 )
                 yield Static("\n".join(ids), markup=False, id="help-ids")

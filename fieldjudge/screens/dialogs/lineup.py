@@ -58,14 +58,17 @@ class LineupScreen(JudgeModal[list[int] | None]):
         ]
         with Vertical(classes="dialog"):
             yield Static(
-                _("Line-up (30.01): {team}").format(team=self.team_name), classes="dialog-title"
+                _("Line-up (30.01): {team}").format(team=self.team_name),
+                classes="dialog-title",
+                markup=False,
             )
             yield SelectionList[int](*rows, id="lineup-list", compact=True)
-            yield Static("", id="lineup-count")
-            yield Static("", id="lineup-error", classes="error")
+            yield Static("", id="lineup-count", markup=False)
+            yield Static("", id="lineup-error", classes="error", markup=False)
             yield Static(
                 _("Space: plays / sits out   Enter: confirm   Esc: cancel"),
                 classes="dialog-keys",
+                markup=False,
             )
 
     def _prompt(self, index: int, plays: bool) -> Text:

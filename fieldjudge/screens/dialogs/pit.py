@@ -25,10 +25,11 @@ class PitPanel(JudgeModal[None]):
         with Horizontal(classes="dialog pit-panel"):
             yield Static(self.app.pit_qr().rstrip("\n"), id="pit-qr", markup=False)
             with Vertical(id="pit-words"):
-                yield Static(_("Pit display is on"), classes="dialog-title")
+                yield Static(_("Pit display is on"), classes="dialog-title", markup=False)
                 yield Static(
                     _("Type this address on the TV or the phone (same network):"),
                     classes="dialog-note",
+                    markup=False,
                 )
                 yield Static(
                     self.url or _("No network address: connect this laptop to the venue network"),
@@ -39,8 +40,11 @@ class PitPanel(JudgeModal[None]):
                     yield Static(
                         _("Only this laptop can open it: l serves it on the venue network"),
                         classes="dialog-note",
+                        markup=False,
                     )
-                yield Static(_("Esc: hide (it keeps running) · w: stop"), classes="dialog-keys")
+                yield Static(
+                    _("Esc: hide (it keeps running) · w: stop"), classes="dialog-keys", markup=False
+                )
 
     def action_lan(self) -> None:
         """Restart it bound to every interface (the judge's explicit choice, issue 14):

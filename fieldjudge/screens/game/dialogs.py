@@ -7,6 +7,7 @@ see ``game_prompt``):
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
@@ -33,7 +34,7 @@ class InspectionDialog(TextDialog[None]):
 
     def compose_body(self) -> ComposeResult:
         yield OptionList(id="to-inspect")
-        yield Static("", id="inspect-error", classes="error")
+        yield Static("", id="inspect-error", classes="error", markup=False)
 
     def on_mount(self) -> None:
         self.reload()
@@ -44,7 +45,9 @@ class InspectionDialog(TextDialog[None]):
         ol = self.query_one(OptionList)
         ol.clear_options()
         for p in self.session.state.to_inspect():
-            ol.add_option(Option(namer.player_full(p.team, p.number), id=f"{p.team}|{p.number}"))
+            ol.add_option(
+                Option(Text(namer.player_full(p.team, p.number)), id=f"{p.team}|{p.number}")
+            )
         if ol.option_count:
             ol.highlighted = 0
 

@@ -95,7 +95,7 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         self._flags = FlagsBar(s.teams)
         self._clock = ClockPanel(id="clock-panel")
         self._log = EventLogView(id="event-log")
-        self._notice = Static("", id="notice")
+        self._notice = Static("", id="notice", markup=False)
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -109,7 +109,9 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         # the others and nothing else is repainted (issue 24: a later prompt moved every
         # widget after it, and each prompt repainted the whole screen).
         yield self._prompt
-        yield Static(f"{title} · {s.team_name(a)} — {s.team_name(b)}", id="game-title")
+        yield Static(
+            f"{title} · {s.team_name(a)} — {s.team_name(b)}", id="game-title", markup=False
+        )
         yield Horizontal(self._heads["a"], self._clock, self._heads["b"], id="scoreboard")
         yield self._flags
         yield Horizontal(self._rosters["a"], self._rosters["b"], id="rosters")

@@ -42,7 +42,7 @@ class TeamHeader(Vertical):
         self._digits = Digits("0", id=f"alive-{side}", classes="alive")
 
     def compose(self) -> ComposeResult:
-        yield Static(f"{self.side.upper()}: {self.team_name}", classes="team-name")
+        yield Static(f"{self.side.upper()}: {self.team_name}", classes="team-name", markup=False)
         yield self._digits
 
     def show(self, alive: int) -> None:
@@ -60,7 +60,7 @@ class ClockPanel(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         # kept, not looked up: shown four times a second (issue 24)
-        self._phase, self._digits = Static("", id="phase"), Digits("0:00", id="clock")
+        self._phase, self._digits = Static("", id="phase", markup=False), Digits("0:00", id="clock")
 
     def compose(self) -> ComposeResult:
         yield self._phase
@@ -179,7 +179,9 @@ class FlagsBar(Horizontal):
         super().__init__(id="flags")
         self.teams = teams
         self._shown: dict[str, tuple[str, str]] = {}
-        self._flags = {side: Static("", id=f"flag-{side}", classes="flag") for side in "ab"}
+        self._flags = {
+            side: Static("", id=f"flag-{side}", classes="flag", markup=False) for side in "ab"
+        }
 
     def compose(self) -> ComposeResult:
         yield from self._flags.values()

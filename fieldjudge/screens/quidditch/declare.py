@@ -83,7 +83,9 @@ def box_label(text: str, ticked: bool) -> str:
 
 def _row(label: str, key: str, widget) -> Horizontal:
     """A labelled line of the form: ``#row-<key>`` (shown or hidden by the action)."""
-    return Horizontal(Label(label, classes="qd-label"), widget, id=f"row-{key}", classes="qd-row")
+    return Horizontal(
+        Label(label, classes="qd-label", markup=False), widget, id=f"row-{key}", classes="qd-row"
+    )
 
 
 def _select_row(label: str, key: str, options: list, **kw) -> Horizontal:
@@ -122,6 +124,7 @@ class DeclareModal(JudgeModal[Declaration | None]):
                 f"{self.setup.label(self.pid)} · {_(p.position.capitalize())} · "
                 + _("round {n}").format(n=self.state.round_no),
                 classes="dialog-title",
+                markup=False,
             )
             with VerticalScroll():
                 yield _select_row(
@@ -181,9 +184,13 @@ class DeclareModal(JudgeModal[Declaration | None]):
                         id=f"qd-flag-{flag.replace('.', '_')}",
                         compact=True,
                     )
-            yield Static("", id="qd-hint", classes="dialog-note")
-            yield Static("", id="form-error", classes="error")
-            yield Static(_("Tab: next field   Ctrl+S: save   Esc: cancel"), classes="dialog-keys")
+            yield Static("", id="qd-hint", classes="dialog-note", markup=False)
+            yield Static("", id="form-error", classes="error", markup=False)
+            yield Static(
+                _("Tab: next field   Ctrl+S: save   Esc: cancel"),
+                classes="dialog-keys",
+                markup=False,
+            )
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).can_focus = False

@@ -26,7 +26,7 @@ class TablePane(JudgeScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical():
-            yield Static(self.heading(), id=self.TITLE_ID, classes=self.TITLE_CLASS)
+            yield Static(self.heading(), id=self.TITLE_ID, classes=self.TITLE_CLASS, markup=False)
             yield RowTable(id=self.TABLE_ID)
         yield Footer()
 

@@ -17,6 +17,7 @@ from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import MessageScreen
 from fieldjudge.screens.quidditch.labels import outcome_label
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services.quidditch import QuidditchSession, Resolved
 
 
@@ -70,9 +71,11 @@ class ResultScreen(JudgeScreen):
         setup = res.state.setup
         yield Header()
         with VerticalScroll(id="qres-body"):
-            yield Static(_("Round {n}: rolls").format(n=res.round_no), classes="pane-title")
-            yield DataTable(id="qres-rolls", cursor_type="row", zebra_stripes=True)
-            yield Static(_("Outcomes"), classes="pane-title")
+            yield Static(
+                _("Round {n}: rolls").format(n=res.round_no), classes="pane-title", markup=False
+            )
+            yield RowTable(id="qres-rolls")
+            yield Static(_("Outcomes"), classes="pane-title", markup=False)
             yield Static(
                 "\n".join(_outcome_line(o, setup) for o in res.outcomes) or "—",
                 id="qres-outcomes",

@@ -62,11 +62,11 @@ class RoundScreen(JudgeScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="qr-body"):
-            yield Static("", id="qr-status", classes="qr-status")
+            yield Static("", id="qr-status", classes="qr-status", markup=False)
             yield RowTable(id="qr-players")
             # the highlighted player's declaration whole: the column is cut at 80×24
-            yield Static("", id="qr-declared", classes="qr-declared")
-            yield Static("", id="qr-hint", classes="qr-hint")
+            yield Static("", id="qr-declared", classes="qr-declared", markup=False)
+            yield Static("", id="qr-hint", classes="qr-hint", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:

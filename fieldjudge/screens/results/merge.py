@@ -43,11 +43,13 @@ class MergeScreen(JudgeScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(_("Merge laptops"), classes="pane-title")
+        yield Static(_("Merge laptops"), classes="pane-title", markup=False)
         yield Static("", id="merge-report", markup=False)
-        yield Static(_("Conflicts for the head judge to choose"), classes="pane-title")
+        yield Static(
+            _("Conflicts for the head judge to choose"), classes="pane-title", markup=False
+        )
         yield RowTable(id="conflicts")
-        yield Static(_("Tournament files differ"), classes="pane-title")
+        yield Static(_("Tournament files differ"), classes="pane-title", markup=False)
         yield RowTable(id="tournament-conflicts")
         with VerticalScroll(id="conflict-detail-pane"):
             yield Static("", id="conflict-detail", markup=False)

@@ -25,6 +25,7 @@ from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import YES_NO, Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import Refused, StoreError
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.standings import scope_lines, standing_rows
@@ -53,8 +54,8 @@ class StandingsScreen(JudgeScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(_("Standings"), id="standings-title", classes="pane-title")
-        yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
+        yield Static(_("Standings"), id="standings-title", classes="pane-title", markup=False)
+        yield RowTable(id="standings")
         yield Static("", id="standings-scope", markup=False)
         line = Static("", id="export-progress", markup=False)
         line.display = False

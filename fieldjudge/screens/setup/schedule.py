@@ -14,6 +14,7 @@ from fieldjudge.screens import keymap
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.setup.csv_flow import CsvImportScreen
 from fieldjudge.screens.widgets.footer import Footer
+from fieldjudge.screens.widgets.table import RowTable
 from fieldjudge.services import Refused
 
 
@@ -37,8 +38,8 @@ class ScheduleScreen(CsvImportScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(_("Schedule"), classes="pane-title")
-        yield DataTable(id="schedule", cursor_type="row", zebra_stripes=True)
+        yield Static(_("Schedule"), classes="pane-title", markup=False)
+        yield RowTable(id="schedule")
         yield Footer()
 
     @property

@@ -49,10 +49,10 @@ class TeamsScreen(CsvImportScreen):
         yield Header()
         with Horizontal():
             with Vertical(id="teams-pane"):
-                yield Static(_("Teams"), classes="pane-title")
+                yield Static(_("Teams"), classes="pane-title", markup=False)
                 yield RowTable(id="teams", zebra_stripes=False)
             with Vertical(id="roster-pane"):
-                yield Static(_("Roster"), id="roster-title", classes="pane-title")
+                yield Static(_("Roster"), id="roster-title", classes="pane-title", markup=False)
                 yield RowTable(id="roster")
         yield Footer()
 

@@ -100,9 +100,9 @@ class PromptPanel(Vertical):
         self._shape: tuple[Any, ...] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="prompt-title")
-        yield Static("", id="prompt-body")
-        yield Static("", id="prompt-error", classes="error")
+        yield Static("", id="prompt-title", markup=False)
+        yield Static("", id="prompt-body", markup=False)
+        yield Static("", id="prompt-error", classes="error", markup=False)
 
     def on_mount(self) -> None:
         self.display = False

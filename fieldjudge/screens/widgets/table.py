@@ -4,13 +4,54 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import repeat
+from typing import Any
 
+from rich.text import Text
 from textual.widgets import DataTable
+from textual.widgets.data_table import CellType, RowKey
+
+
+def as_written(cell: object, one_line: bool = True) -> object:
+    """A text cell drawn as written, never parsed as Rich markup: a name, a reason or a
+    fault holding ``[/b]`` (a folder edited by hand, a reason typed so) is not a closing
+    tag the table raises on, and ``[red]`` colours nothing. A one-line row's text is cut
+    at the column, a taller row's wrapped, as the table draws a string."""
+    if isinstance(cell, str):
+        return Text(cell, end="", no_wrap=one_line)
+    return cell
 
 
 class RowTable(DataTable):
+    """A table whose text cells are shown as written (:func:`as_written`)."""
+
     def __init__(self, *, id: str, zebra_stripes: bool = True) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=zebra_stripes)
+
+    def add_row(
+        self,
+        *cells: CellType,
+        height: int | None = 1,
+        key: str | None = None,
+        label: Any = None,
+    ) -> RowKey:
+        one_line = height == 1
+        return super().add_row(
+            *(as_written(c, one_line) for c in cells), height=height, key=key, label=label
+        )
+
+    def update_cell(
+        self,
+        row_key: RowKey | str,
+        column_key: Any,
+        value: CellType,
+        *,
+        update_width: bool = False,
+    ) -> None:
+        row = self.rows.get(RowKey(row_key) if isinstance(row_key, str) else row_key)
+        one_line = row is None or row.height == 1
+        super().update_cell(
+            row_key, column_key, as_written(value, one_line), update_width=update_width
+        )
 
     def cursor_key(self) -> str | None:
         """The key of the highlighted row; None when the table is empty."""
