@@ -204,13 +204,16 @@ class FieldJudgeApp(App[None]):
                 title=_("Keymap {path}: not applied").format(path=km.path),
                 severity="error",
                 timeout=20,
+                markup=False,
             )
 
     def _save_laptop(self) -> None:
         try:
             self.laptop.save()
         except OSError as exc:
-            self.notify(_("Cannot save this laptop's settings") + f": {exc}", severity="error")
+            self.notify(
+                _("Cannot save this laptop's settings") + f": {exc}", severity="error", markup=False
+            )
 
     def set_laptop_field(self, field: str) -> None:
         self.laptop.field = field.strip()
@@ -227,7 +230,7 @@ class FieldJudgeApp(App[None]):
     def action_toggle_bell(self) -> None:
         self.laptop.bell = not self.laptop.bell
         self._save_laptop()
-        self.notify(_("Bell on") if self.laptop.bell else _("Bell off"))
+        self.notify(_("Bell on") if self.laptop.bell else _("Bell off"), markup=False)
 
     # -- the pit display (issue 14) --------------------------------------------------------
     def pit_running(self) -> bool:
@@ -265,7 +268,7 @@ class FieldJudgeApp(App[None]):
             self._pit_failed(None, str(exc))
             return
         self._pit, self._pit_lan = pit, lan
-        self.notify(_("Starting the pit display…"))
+        self.notify(_("Starting the pit display…"), markup=False)
         self._wait_for_pit(pit)
 
     @work(thread=True, exclusive=True, group="pit", exit_on_error=False)
@@ -284,17 +287,21 @@ class FieldJudgeApp(App[None]):
         if self._pit is not pit:  # stopped (or started again) meanwhile
             return
         if pit.moved:
-            self.notify(pit.moved, timeout=10)
+            self.notify(pit.moved, timeout=10, markup=False)
         self._show_pit_line()
         if isinstance(self.screen, HomeScreen):
             self.push_screen(PitPanel(self.pit_url()))
         else:  # the judge went on to judge: the address, without covering the screen
-            self.notify(_("Pit display: {url}").format(url=self.pit_url() or "—"), timeout=10)
+            self.notify(
+                _("Pit display: {url}").format(url=self.pit_url() or "—"), timeout=10, markup=False
+            )
 
     def _pit_failed(self, pit: PitProcess | None, why: str) -> None:
         if self._pit is pit:
             self._pit = None
-        self.notify(_("Pit display not started") + f": {why}", severity="error", timeout=10)
+        self.notify(
+            _("Pit display not started") + f": {why}", severity="error", timeout=10, markup=False
+        )
         self._show_pit_line()
 
     def _show_pit_line(self) -> None:
@@ -373,7 +380,7 @@ class FieldJudgeApp(App[None]):
                 if self.tournament is not t:
                     return  # closed meanwhile: the next start copies the rest
         except OSError as exc:
-            self.notify(_("Backup failed") + f": {exc}", severity="error", timeout=10)
+            self.notify(_("Backup failed") + f": {exc}", severity="error", timeout=10, markup=False)
 
     def close_tournament(self, retitle: bool = True) -> None:
         self.stop_pit()

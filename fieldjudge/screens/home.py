@@ -443,7 +443,7 @@ class HomeScreen(JudgeScreen):
         """The highlighted game; None, and the judge told so, when there is none."""
         game_id = self._highlighted_game()
         if game_id is None:
-            self.notify(_("No game to open"), severity="warning")
+            self.notify(_("No game to open"), severity="warning", markup=False)
         return game_id
 
     def action_open_game(self) -> None:
@@ -467,7 +467,9 @@ class HomeScreen(JudgeScreen):
             self.app.open_game(game_id)
             return
         self.notify(
-            _("No game left to play on field {field}").format(field=field), severity="warning"
+            _("No game left to play on field {field}").format(field=field),
+            severity="warning",
+            markup=False,
         )
 
     def action_choose_field(self, then_next: bool = False) -> None:
@@ -506,7 +508,9 @@ class HomeScreen(JudgeScreen):
 
         def done(name: str) -> None:
             self.app.set_judge(name)
-            self.notify(_("Events are now recorded as judged by") + f" {self.app.judge}")
+            self.notify(
+                _("Events are now recorded as judged by") + f" {self.app.judge}", markup=False
+            )
 
         self.query_one(PromptPanel).ask_text(
             _("Judge name") + " · " + _("Your name"),
@@ -526,7 +530,7 @@ class HomeScreen(JudgeScreen):
 
     def _need_tournament(self) -> bool:
         if self.app.tournament is None:
-            self.notify(_("Open or create a tournament first"), severity="warning")
+            self.notify(_("Open or create a tournament first"), severity="warning", markup=False)
             return False
         return True
 
@@ -586,7 +590,7 @@ class HomeScreen(JudgeScreen):
     def action_pit_display(self) -> None:
         if self.app.pit_running() or self.app.pit_starting():
             self.app.stop_pit()
-            self.notify(_("Pit display stopped"))
+            self.notify(_("Pit display stopped"), markup=False)
         elif self._need_tournament():
             self.app.start_pit()  # its panel shows once it listens
         self.show_pit()
@@ -662,7 +666,7 @@ class HomeScreen(JudgeScreen):
             try:
                 changed |= bool(watch.poll(busy=busy))
             except StoreError as exc:
-                self.notify(rule_text(exc), severity="error")
+                self.notify(rule_text(exc), severity="error", markup=False)
         if changed:
             self.reload_games()
 

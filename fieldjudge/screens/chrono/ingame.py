@@ -196,7 +196,11 @@ class InGameChronoScreen(JudgeScreen):
         if self.result_event is not None or self.readings is None:
             return
         if not self.readings.toggle(n - 1):
-            self.notify(_("20.02: pick one to three of the readings taken"), severity="warning")
+            self.notify(
+                _("20.02: pick one to three of the readings taken"),
+                severity="warning",
+                markup=False,
+            )
         self._refresh_view()
 
     def action_clear(self) -> None:
@@ -208,7 +212,7 @@ class InGameChronoScreen(JudgeScreen):
         if self.result_event is not None:
             return
         if self.readings is None:
-            self.notify(_("Pick the player first"), severity="warning")
+            self.notify(_("Pick the player first"), severity="warning", markup=False)
             return
         ask_typed_reading(self)
 
@@ -225,11 +229,11 @@ class InGameChronoScreen(JudgeScreen):
             return
         r = self.readings
         if r is None:
-            self.notify(_("Pick the player first"), severity="warning")
+            self.notify(_("Pick the player first"), severity="warning", markup=False)
             return
         data = r.event_data()
         if data is None:
-            self.notify(_("No reading yet"), severity="warning")
+            self.notify(_("No reading yet"), severity="warning", markup=False)
             return
         cv = self._verdict(data)
         if cv.needs_second_player:

@@ -178,6 +178,7 @@ class MarkerCheckScreen(JudgeScreen):
                 + ": "
                 + ", ".join(unreadable),
                 severity="warning",
+                markup=False,
             )
 
     def reload(self) -> None:
@@ -315,7 +316,9 @@ class MarkerCheckScreen(JudgeScreen):
 
     def _need_player(self) -> PlayerCheck | None:
         if self.current is None:
-            self.notify(_("Pick a player first (Enter on the list)"), severity="warning")
+            self.notify(
+                _("Pick a player first (Enter on the list)"), severity="warning", markup=False
+            )
         return self.current
 
     def action_back(self) -> None:
@@ -326,7 +329,7 @@ class MarkerCheckScreen(JudgeScreen):
         if team is None:
             return
         if checkin_event(self.game_log.events, team) is not None:
-            self.notify(_("This team has checked in already"), severity="warning")
+            self.notify(_("This team has checked in already"), severity="warning", markup=False)
             return
         at, start, minutes = now_local(), self._start(), self.settings.checkin_minutes
         late = checkin_data(team, at, start, minutes)["late"]
@@ -337,6 +340,7 @@ class MarkerCheckScreen(JudgeScreen):
                 _("Late check-in: the game is flagged as a possible no-show (32.01)"),
                 severity="warning",
                 timeout=8,
+                markup=False,
             )
         choice = self.service.lineup_choice(team)
         if len(choice.roster) > choice.team_size:  # 30.01: substitutes: who plays?
@@ -423,7 +427,7 @@ class MarkerCheckScreen(JudgeScreen):
         if self._run(lambda: self.service.verdict(team, number, result, cur.record(check), note)):
             self.current = None
             self._render_check()
-            self.notify(self._label(team, number) + ": " + result_text(result))
+            self.notify(self._label(team, number) + ": " + result_text(result), markup=False)
 
     def action_verdict(self) -> None:
         cur = self._need_player()
@@ -480,7 +484,7 @@ class MarkerCheckScreen(JudgeScreen):
             self.app.push_screen(MessageScreen(_("Not every marker is checked"), why))
             return
         if approved(self.game_log.events, team):
-            self.notify(_("Already approved"), severity="warning")
+            self.notify(_("Already approved"), severity="warning", markup=False)
             return
 
         ask_head_judge_pin(self, name, lambda pin: self.service.approve(team, pin), self.reload)

@@ -151,6 +151,7 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
             self.app.notify(
                 _("The port is used now but could not be remembered") + f": {problem}",
                 severity="warning",
+                markup=False,
             )
         self.dismiss(cfg)
 

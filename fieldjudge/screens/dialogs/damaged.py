@@ -35,10 +35,10 @@ class DamagedFileScreen(TextDialog[None]):
 
     def action_restore(self) -> None:
         if not self.backup:
-            self.notify(_("No good backup to restore"), severity="error")
+            self.notify(_("No good backup to restore"), severity="error", markup=False)
             return
         aside = restore_backup(self.folder, self.error.path, self.backup)
-        self.notify(_("Restored; the damaged file is kept at") + f" {aside}")
+        self.notify(_("Restored; the damaged file is kept at") + f" {aside}", markup=False)
         self.dismiss(None)
         if self.error.path.name == "tournament.json":
             self.app.open_tournament(self.folder)

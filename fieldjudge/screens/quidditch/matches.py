@@ -107,7 +107,7 @@ class MatchesScreen(TablePane):
     def action_open(self) -> None:
         match_id = self.table.cursor_key()
         if match_id is None:
-            self.notify(_("No match to open"), severity="warning")
+            self.notify(_("No match to open"), severity="warning", markup=False)
             return
         self.open_match(match_id)
 

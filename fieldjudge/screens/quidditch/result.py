@@ -107,4 +107,4 @@ class ResultScreen(JudgeScreen):
 
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(self.resolved.post)
-        self.notify(_("Post copied"))
+        self.notify(_("Post copied"), markup=False)

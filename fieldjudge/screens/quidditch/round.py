@@ -195,10 +195,10 @@ class RoundScreen(JudgeScreen):
         if pid is None:
             return False
         if self.state.ended:
-            self.notify(_("The match is over"), severity="warning")
+            self.notify(_("The match is over"), severity="warning", markup=False)
             return False
         if not self.state.is_active(pid):
-            self.notify(_("This player sits out this round"), severity="warning")
+            self.notify(_("This player sits out this round"), severity="warning", markup=False)
             return False
         return True
 
@@ -288,7 +288,7 @@ class RoundScreen(JudgeScreen):
             self.app.push_screen(MessageScreen(_("The match is closed"), why))
             return False
         if self.state.ended:
-            self.notify(_("The match is over"), severity="warning")
+            self.notify(_("The match is over"), severity="warning", markup=False)
         return not self.state.ended
 
     def post(self, resolve, decls: list[Declaration], failed: str, *, round_done: bool) -> None:
@@ -337,7 +337,7 @@ class RoundScreen(JudgeScreen):
     def action_void(self) -> None:
         why = self.session.can_void()
         if why:
-            self.notify(why[:1].upper() + why[1:], severity="warning")
+            self.notify(why[:1].upper() + why[1:], severity="warning", markup=False)
             return
         n = self.session.effective_rounds()[-1].data["round_no"]
 
@@ -347,12 +347,12 @@ class RoundScreen(JudgeScreen):
             try:
                 self.session.void_last_round(v["reason"], judge=self.app.judge)
             except SessionError as exc:
-                self.notify(str(exc), severity="error")
+                self.notify(str(exc), severity="error", markup=False)
                 return
             self.state = self.session.state
             self.decls = self.session.load_draft()
             self.refresh_all()
-            self.notify(_("Round {n} voided; its rolls stay used").format(n=n))
+            self.notify(_("Round {n} voided; its rolls stay used").format(n=n), markup=False)
 
         form = FormScreen(
             _("Void round {n}").format(n=n),
@@ -366,7 +366,7 @@ class RoundScreen(JudgeScreen):
         try:
             j, t = self.session.write_exports()
         except OSError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         how = _("Check it with") + f":\nfieldjudge quidditch verify {j} --seed SEED"
         self.app.push_screen(MessageScreen(_("Match exported"), f"{j}\n{t}\n\n{how}"))

@@ -201,7 +201,8 @@ class MatchSetupScreen(TablePane):
             self.notify(
                 ngettext("Imported {n} player", "Imported {n} players", len(rows)).format(
                     n=len(rows)
-                )
+                ),
+                markup=False,
             )
 
         fields = [Field("path", _("File"), placeholder="~/teams.csv")]
@@ -308,7 +309,7 @@ class MatchSetupScreen(TablePane):
     # -- finishing ------------------------------------------------------------------------
     def action_start(self) -> None:
         if self.app.tournament is not None and self.match_id in self.app.tournament.matches():
-            self.notify(_("A match with this name exists"), severity="error")
+            self.notify(_("A match with this name exists"), severity="error", markup=False)
             return
         try:
             setup = build_setup(

@@ -145,7 +145,7 @@ class MergeScreen(JudgeScreen):
             self.decide_difference(which)
             return
         if (key := table.cursor_key()) is None:
-            self.notify(_("No conflicts"), severity="warning")
+            self.notify(_("No conflicts"), severity="warning", markup=False)
             return
         path = Path(key)
         view = self.views.get(str(path))

@@ -105,7 +105,7 @@ class ProtocolScreen(JudgeScreen):
     def say(self, text: str) -> None:
         self.query_one("#protocol-message", Static).update(text)
         if text:
-            self.notify(text, severity="error")
+            self.notify(text, severity="error", markup=False)
 
     def render_text(self, v: results.GameView) -> Text:
         a, b = v.teams

@@ -139,7 +139,9 @@ def refuse_second_export(app) -> bool:
     """True, and the judge told to wait, while an export of this app is still running."""
     if not any(w.group == EXPORT_GROUP and not w.is_finished for w in app.workers):
         return False
-    app.notify(_("An export is already running: wait until it ends"), severity="warning")
+    app.notify(
+        _("An export is already running: wait until it ends"), severity="warning", markup=False
+    )
     return True
 
 
@@ -148,13 +150,17 @@ def export_flow(app, export: Exporter | None = None) -> None:
     (see the module)."""
     t = app.tournament
     if t is None:
-        app.notify(_("Open or create a tournament first"), severity="warning")
+        app.notify(_("Open or create a tournament first"), severity="warning", markup=False)
         return
     if refuse_second_export(app):
         return
     export = export or app.exporter
     if export is None:  # an app started without the exports (the command gives them)
-        app.notify(_("Exports are not available here: use `fieldjudge export`"), severity="warning")
+        app.notify(
+            _("Exports are not available here: use `fieldjudge export`"),
+            severity="warning",
+            markup=False,
+        )
         return
     origin = app.screen
 
@@ -240,7 +246,9 @@ def start_export(
             if on_origin:
                 app.push_screen(MessageScreen(_("Export failed"), error))
             else:
-                app.notify(_("Export failed") + f": {error}", severity="error", timeout=30)
+                app.notify(
+                    _("Export failed") + f": {error}", severity="error", timeout=30, markup=False
+                )
             return
         files = written or []
         if on_origin:
@@ -248,7 +256,7 @@ def start_export(
             app.push_screen(MessageScreen(_("Exported"), body + "\n".join(map(str, files))))
         else:
             msg = _("Exported: {n} files in {folder}").format(n=len(files), folder=out)
-            app.notify(msg, timeout=30)
+            app.notify(msg, timeout=30, markup=False)
 
     def work() -> None:  # the worker thread: no widgets, no open tournament of the app
         worker = get_current_worker()
@@ -275,5 +283,7 @@ def start_export(
         with contextlib.suppress(_Cancelled):
             to_app(finished, *outcome)
 
-    app.notify(_("Export started: you can go on working; the files are listed at the end"))
+    app.notify(
+        _("Export started: you can go on working; the files are listed at the end"), markup=False
+    )
     app.run_worker(work, name="export", group=EXPORT_GROUP, thread=True, exit_on_error=False)

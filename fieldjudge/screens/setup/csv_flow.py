@@ -117,7 +117,7 @@ class CsvImportScreen(JudgeScreen):
         self.importing = False
         self._hide_progress()
         if message.error is not None or message.result is None:
-            self.notify(message.error or "", severity="error")
+            self.notify(message.error or "", severity="error", markup=False)
             return
         result = message.result
         if result.errors:
@@ -141,7 +141,7 @@ class CsvImportScreen(JudgeScreen):
                 MessageScreen(msg, listing([rule_text(w) for w in result.warnings]))
             )
         else:
-            self.notify(msg)
+            self.notify(msg, markup=False)
 
     def on_unmount(self) -> None:
         """Leaving the screen (Esc) before the worker is done: Textual cancels a screen's
@@ -152,6 +152,7 @@ class CsvImportScreen(JudgeScreen):
             self.app.notify(
                 _("Import cancelled: the screen was closed before it finished; nothing imported"),
                 severity="warning",
+                markup=False,
             )
 
     # -- the progress bar ----------------------------------------------------------------------

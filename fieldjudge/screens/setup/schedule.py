@@ -71,12 +71,12 @@ class ScheduleScreen(CsvImportScreen):
         if warnings:
             self.app.push_screen(MessageScreen(added, "\n".join(rule_text(w) for w in warnings)))
         else:
-            self.notify(added)
+            self.notify(added, markup=False)
 
     def action_add_game(self) -> None:
         teams = self.t.teams()
         if len(teams) < 2:
-            self.notify(_("Add at least two teams first"), severity="warning")
+            self.notify(_("Add at least two teams first"), severity="warning", markup=False)
             return
         listing = "  ".join(f"{i}. {x['name']}" for i, x in enumerate(teams, 1))
 

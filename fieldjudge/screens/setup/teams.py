@@ -107,7 +107,7 @@ class TeamsScreen(CsvImportScreen):
         """The highlighted team; None, and the judge told to add one, when there is none."""
         tid = self.selected_team()
         if tid is None:
-            self.notify(_("Add a team first (a)"), severity="warning")
+            self.notify(_("Add a team first (a)"), severity="warning", markup=False)
         return tid
 
     def selected_player(self) -> dict | None:
@@ -120,7 +120,7 @@ class TeamsScreen(CsvImportScreen):
         when there is none."""
         tid, p = self.selected_team(), self.selected_player()
         if tid is None or p is None:
-            self.notify(missing, severity="warning")
+            self.notify(missing, severity="warning", markup=False)
         else:
             act(tid, p)
 
@@ -132,7 +132,7 @@ class TeamsScreen(CsvImportScreen):
             done = change()
         except Refused as exc:
             if toast:
-                self.notify(str(exc), severity="error")
+                self.notify(str(exc), severity="error", markup=False)
             else:
                 self.app.push_screen(MessageScreen(_("Not changed"), rule_text(exc)))
             return

@@ -96,10 +96,10 @@ def create_tournament_flow(app) -> None:
             app.close_tournament()
             t = create_from_values(app.data_dir, values)
         except (OSError, Refused) as exc:
-            app.notify(str(exc), severity="error")
+            app.notify(str(exc), severity="error", markup=False)
             return
         app.install_tournament(t)
-        app.notify(_("Tournament created") + f": {t.folder}")
+        app.notify(_("Tournament created") + f": {t.folder}", markup=False)
 
     app.push_screen(
         FormScreen(_("New tournament"), tournament_fields(today()), validate_tournament),
