@@ -9,7 +9,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash
+from fieldjudge.rules.events import GENESIS_HASH, VOID, Event, compute_hash, stored_doc
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 from fieldjudge.services.trust.verify import verify_report
 
@@ -17,25 +17,9 @@ DEFAULT_START = datetime(2026, 5, 16, 10, 0, 0, tzinfo=UTC)
 
 
 def event_doc(e: Event) -> dict[str, Any]:
-    """The document an event is stored as, the signatures only where it has them."""
-    doc: dict[str, Any] = {
-        "id": e.id,
-        "seq": e.seq,
-        "type": e.type,
-        "game_clock_ms": e.game_clock_ms,
-        "wall_time": e.wall_time,
-        "judge": e.judge,
-        "data": dict(e.data),
-        "prev_hash": e.prev_hash,
-        "hash": e.hash,
-    }
-    if e.sig is not None:
-        doc["sig"] = e.sig
-        doc["signer"] = e.signer
-    if e.hj_sig is not None:
-        doc["hj_sig"] = e.hj_sig
-        doc["hj_key"] = e.hj_key
-    return doc
+    """The document an event is stored as (:func:`stored_doc`), its ``data`` a copy the
+    test may change without changing the event."""
+    return {**stored_doc(e), "data": dict(e.data)}
 
 
 class LogBuilder:
