@@ -63,19 +63,38 @@ def read_events(
     ``data`` (a team id, an outcome: replaced in the document's own ``data``, which the
     event holds, by an equal string) are one string per value for this read, not a table
     that outlives it."""
-    strings: dict[str, str] = {}
-    prev = GENESIS_HASH
-    events = []
+    reader = EventReader(odd)
+    add = reader.add
     for doc in docs:
-        e = _event(doc, prev, strings)
-        events.append(e)
+        add(doc)
+    return reader.events
+
+
+class EventReader:
+    """:func:`read_events` one document at a time (a file read line by line builds its
+    events as it goes, never holding all its documents: issue 24). ``events``: those
+    made so far; ``odd``: as :func:`read_events`'s."""
+
+    __slots__ = ("_prev", "_strings", "events", "odd")
+
+    def __init__(self, odd: dict[int, Mapping[str, Any]] | None = None) -> None:
+        self.events: list[Event] = []
+        self.odd = odd
+        self._strings: dict[str, str] = {}
+        self._prev = GENESIS_HASH
+
+    def add(self, doc: Mapping[str, Any]) -> Event:
+        """The next event, made from ``doc``."""
+        e = _event(doc, self._prev, self._strings)
+        self.events.append(e)
+        odd = self.odd
         if odd is not None and (
             e.data is not doc.get("data")
             or tuple(doc) != _KEYS[(e.sig is not None) + 2 * (e.hj_sig is not None)]
         ):
             odd[e.seq] = doc
-        prev = e.hash
-    return events
+        self._prev = e.hash
+        return e
 
 
 def _event(doc: Mapping[str, Any], prev: str, strings: dict[str, str] | None) -> Event:
@@ -218,6 +237,21 @@ def verify_chain(docs: Sequence[Mapping[str, Any]]) -> Phrase | None:
             return Phrase("event #{n}: hash does not match its content", n=i)
         prev = doc["hash"]
     return None
+
+
+def links(doc: Mapping[str, Any], n: int, prev: str) -> bool:
+    """Whether ``doc`` is a good event #``n`` after the hash ``prev``: exactly the checks
+    :func:`verify_chain` makes of it (a file read line by line checks each event as it
+    comes; the full check names the first fault of a file that fails here)."""
+    if doc.get("seq") != n or doc.get("prev_hash") != prev:
+        return False
+    body = dict(doc)
+    pop = dict.pop
+    pop(body, "hash", None), pop(body, "sig", None), pop(body, "signer", None)
+    pop(body, "hj_sig", None), pop(body, "hj_key", None)
+    h = hashlib.sha256(prev.encode())
+    h.update(orjson.dumps(body, option=orjson.OPT_SORT_KEYS))
+    return h.hexdigest() == doc.get("hash")
 
 
 def voided_ids(events: Iterable[Event]) -> set[str]:

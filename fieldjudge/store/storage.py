@@ -218,16 +218,17 @@ def read_file_bytes(path: Path) -> bytes:
 _READ_BUFFER = 1 << 16  # a file is read in blocks of 64 KiB, its lines parsed as they come
 
 
-def read_lines_or_bytes(path: Path) -> lines.Replay | bytes:
+def read_lines_or_bytes(path: Path, take: lines.TakeEvents | None = None) -> lines.Replay | bytes:
     """A file's content: replayed line by line as it is read when it is in the line
     format (its bytes are never in memory whole beside its tables: an open's peak memory,
-    issue 24), else its bytes (``tournament.json``, a schema 1 game file)."""
+    issue 24), else its bytes (``tournament.json``, a schema 1 game file). ``take``: as
+    :func:`lines.replay_lines`'s."""
     try:
         with open(path, "rb", buffering=_READ_BUFFER) as f:
             start = f.read(len(lines.HEADER_PREFIX))
             if start != lines.HEADER_PREFIX:
                 return start + f.read()
-            return lines.replay_lines(itertools.chain((start + f.readline(),), f), Path(path))
+            return lines.replay_lines(itertools.chain((start + f.readline(),), f), Path(path), take)
     except FileNotFoundError as exc:
         raise DamagedFile(path, "missing: the file does not exist") from exc
     except OSError as exc:
@@ -363,7 +364,7 @@ class LineStorage(Storage):
         self._lent = {}
         self._schema = rp.schema
         self._end, self._size, self._records = rp.end, rp.size, rp.records
-        self._live = sum(len(t) for t in rp.data.values())
+        self._live = sum(len(t) for t in rp.data.values()) + rp.taken
         self._written = None
 
     def read(self) -> lines.Data | None:
