@@ -22,9 +22,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from fieldjudge.store import EventLog, lines
+from fieldjudge.store.backup import make_backup
 from fieldjudge.store.errors import DamagedFile
 from fieldjudge.store.eventlog import HANDOVER, ReadLog
-from fieldjudge.store.validate import OnePass
+from fieldjudge.store.storage import TEMP_MARK
+from fieldjudge.store.validate import OnePass, validate_file
 
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
 _APPEND = st.one_of(
@@ -210,3 +212,54 @@ def test_24_an_opens_peak_memory_is_about_what_it_keeps(
         tracemalloc.stop()
     assert kept is not None and len(kept.events) == 2000
     assert peak <= 1.3 * held, (held, peak)
+
+
+def test_24_a_backup_checks_its_copy_a_line_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24: the start's backup of a 2,000-event game never holds the file whole nor
+    its tables (its peak stays under a quarter of the file's size); the copy is the file's
+    bytes, checked before its rename."""
+    _no_fsync(monkeypatch)
+    folder = tmp_path / "t"
+    path = folder / "games" / "g.json"
+    log = EventLog.create(path, "game", {"game_id": "g"}, owner="lap-a")
+    for i in range(2000):
+        log.append("elimination", {"team": "red", "number": i % 15}, judge="j", game_clock_ms=i)
+    log.close()
+    size = path.stat().st_size
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        copy = make_backup(folder, path, only_if_changed=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert copy is not None and copy.read_bytes() == path.read_bytes()
+    assert peak - before <= size / 4, (size, peak - before)
+    assert make_backup(folder, path, only_if_changed=True) is None  # unchanged since
+
+
+@pytest.mark.parametrize("how", [("judge", 3), ("dup", 2, 3), ("owner", "lap-z"), ("cut", 5)])
+def test_24_a_backup_is_made_of_exactly_the_files_the_full_check_accepts(
+    tmp_path: Path, how: tuple
+) -> None:
+    """DESIGN.md "Storage": a damaged file never takes a backup slot (an edited event, a
+    head naming another owner); a file the full check accepts is copied, its events set
+    twice (a line duplicated) or its last line cut off included. No temp file is left."""
+    folder = tmp_path / "t"
+    path = folder / "games" / "g.json"
+    path.parent.mkdir(parents=True)
+    _make(path, _THREE, False)
+    path.write_bytes(_tamper(path.read_bytes(), how))
+    try:
+        validate_file(path)
+        good = True
+    except DamagedFile:
+        good = False
+    copy = make_backup(folder, path)
+    assert (copy is not None) == good
+    if copy is not None:
+        assert copy.read_bytes() == path.read_bytes()
+    assert not list((folder / "backups").rglob(f"*{TEMP_MARK}*"))

@@ -13,7 +13,7 @@ damaged file for it (never overwritten). A file without its meta record is strip
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -57,7 +57,7 @@ def meta_claim(meta: Mapping[str, Any]) -> dict[str, Any]:
     return {k: meta[k] for k in SIGNED_META_FIELDS if k in meta}
 
 
-def signed_meta_of(docs: list[dict[str, Any]]) -> dict[str, Any] | None:
+def signed_meta_of(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """The meta the first event signed (None: no events, or written before signed meta)."""
     data = docs[0].get("data") if docs else None
     claim = data.get(SIGNED_META) if isinstance(data, dict) else None

@@ -4,15 +4,27 @@ writing: format, schema version, and for event logs the hash chain and the head 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from fieldjudge.rules.events import GENESIS_HASH, Event, EventReader, links, verify_chain
+from fieldjudge.rules.events import (
+    GENESIS_HASH,
+    Event,
+    EventReader,
+    links,
+    stored_doc,
+    verify_chain,
+)
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.store import lines, schema
 from fieldjudge.store.errors import DamagedFile
-from fieldjudge.store.storage import load_json_file, parse_file_bytes, read_lines_or_bytes
+from fieldjudge.store.storage import (
+    load_json_file,
+    parse_file_bytes,
+    read_lines_or_bytes,
+    tables_of,
+)
 
 
 def _head_fault(
@@ -106,19 +118,22 @@ class OnePass:
     its fault: the one-pass read accepts exactly the files the full read accepts, with
     the same events."""
 
-    def __init__(self) -> None:
+    def __init__(self, make: bool = True) -> None:
+        """``make``: make the events (False: only check the file, e.g. a backup's)."""
         #: ``seq -> document`` of the events that do not give their document back
         self.odd: dict[int, Mapping[str, Any]] = {}
         self.reader = EventReader(self.odd)
+        self.make = make
+        self.count = 0  # events checked
         self.first: list[dict[str, Any]] = []  # the first event's document
         self.moves: list[dict[str, Any]] = []  # the hand-over events' documents
         self.last = GENESIS_HASH
 
     @classmethod
-    def read(cls, path: Path) -> tuple[lines.Replay | bytes, OnePass | None]:
+    def read(cls, path: Path, make: bool = True) -> tuple[lines.Replay | bytes, OnePass | None]:
         """The file's content, and its events when read in one pass (None: the content
         is the full replay, or bytes, to check as before)."""
-        one = cls()
+        one = cls(make)
         try:
             content = read_lines_or_bytes(path, one.take)
             if isinstance(content, bytes):
@@ -126,23 +141,30 @@ class OnePass:
             one.check(content, path)
         except Exception:  # noqa: BLE001 - any fault at all: the full read names it
             return read_lines_or_bytes(path), None
-        content.taken = len(one.reader.events)
+        content.taken = one.count
         return content, one
 
     @property
     def events(self) -> list[Event]:
         return self.reader.events
 
+    @property
+    def docs(self) -> Sequence[Mapping[str, Any]]:
+        """The event documents, in order, each made again when asked: equal to the ones
+        read (:func:`stored_doc`, or the odd one as read), never all held at once."""
+        return EventDocs(self.events, self.odd)
+
     def take(self, docs: dict[str, Any]) -> None:
         """The events table's documents of one record: each must be the next event,
         keyed by its number, chained to the one before."""
-        add, events = self.reader.add, self.reader.events
+        add = self.reader.add if self.make else None
         for key, doc in docs.items():
-            n = len(events) + 1
+            n = self.count + 1
             if key != str(n) or not links(doc, n, self.last):
                 raise lines.NotInOrder(key)
-            add(doc)
-            self.last = doc["hash"]
+            if add is not None:
+                add(doc)
+            self.count, self.last = n, doc["hash"]
             if n == 1:
                 self.first.append(doc)
             if doc.get("type") == schema.HANDOVER:
@@ -157,9 +179,43 @@ class OnePass:
         meta = schema.meta_of(data) or {}
         head = (data.get("head") or {}).get("1")
         if schema.signed_meta_fault(meta, self.first) or _head_fault(
-            head, meta, len(self.events), self.last, self.moves
+            head, meta, self.count, self.last, self.moves
         ):
             raise lines.NotInOrder("meta or head")
+
+
+class EventDocs(Sequence[Mapping[str, Any]]):
+    """:attr:`OnePass.docs`."""
+
+    def __init__(self, events: list[Event], odd: Mapping[int, Mapping[str, Any]]) -> None:
+        self._events, self._odd = events, odd
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        e = self._events[i]
+        doc = self._odd.get(e.seq)
+        return stored_doc(e) if doc is None else doc
+
+
+def read_checked(path: Path) -> tuple[dict[str, Any], OnePass | None]:
+    """``validate_data(load_json_file(path), path)``'s tables, read in one pass when the
+    file allows it: then its events are the :class:`OnePass`'s, not in the tables."""
+    content, one = OnePass.read(path)
+    if one is not None and not isinstance(content, bytes):
+        return content.data, one
+    return validate_data(tables_of(content, path), path)[0], None
+
+
+def check_file(path: Path) -> None:
+    """:func:`validate_file` without keeping what it reads: a file checked in one pass
+    holds one line at a time (a backup's check, issue 24)."""
+    content, one = OnePass.read(path, make=False)
+    if one is None:
+        validate_data(tables_of(content, path), path)
 
 
 def validate_bytes(raw: bytes, path: Path) -> dict:
