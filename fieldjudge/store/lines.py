@@ -52,8 +52,8 @@ class Replay:
 
 
 #: a reader of the events table as a file is replayed: gets each record's documents of
-#: it (key -> document, in the record's order); raises :class:`NotInOrder` to give up
-TakeEvents = Callable[[dict[str, Any]], None]
+#: it (key -> document, in the record's order); False to give up (:class:`NotInOrder`)
+TakeEvents = Callable[[dict[str, Any]], bool]
 
 
 class NotInOrder(Exception):
@@ -126,7 +126,8 @@ def apply_record(rec: Any, data: Data, take: TakeEvents | None = None) -> int | 
     n = 0
     for table, docs in sets.items():
         if take is not None and table == "events":
-            take(docs)
+            if not take(docs):
+                raise NotInOrder(table)
             data.setdefault(table, {})
             n += len(docs)
             continue

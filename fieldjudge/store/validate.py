@@ -10,9 +10,8 @@ from typing import Any
 
 from fieldjudge.rules.events import (
     GENESIS_HASH,
+    ChainReader,
     Event,
-    EventReader,
-    links,
     stored_doc,
     verify_chain,
 )
@@ -28,7 +27,7 @@ from fieldjudge.store.storage import (
 
 
 def _head_fault(
-    head: Any, meta: dict[str, Any], held: int, last: str, moves: list[dict[str, Any]]
+    head: Any, meta: dict[str, Any], held: int, last: str, moves: Sequence[Mapping[str, Any]]
 ) -> Phrase | None:
     """The fault of the head record of a file holding ``held`` events, the last with the
     hash ``last``; ``moves``: its event documents, or at least every one of type
@@ -120,14 +119,7 @@ class OnePass:
 
     def __init__(self, make: bool = True) -> None:
         """``make``: make the events (False: only check the file, e.g. a backup's)."""
-        #: ``seq -> document`` of the events that do not give their document back
-        self.odd: dict[int, Mapping[str, Any]] = {}
-        self.reader = EventReader(self.odd)
-        self.make = make
-        self.count = 0  # events checked
-        self.first: list[dict[str, Any]] = []  # the first event's document
-        self.moves: list[dict[str, Any]] = []  # the hand-over events' documents
-        self.last = GENESIS_HASH
+        self.chain = ChainReader(make, schema.HANDOVER)
 
     @classmethod
     def read(cls, path: Path, make: bool = True) -> tuple[lines.Replay | bytes, OnePass | None]:
@@ -135,40 +127,31 @@ class OnePass:
         is the full replay, or bytes, to check as before)."""
         one = cls(make)
         try:
-            content = read_lines_or_bytes(path, one.take)
+            content = read_lines_or_bytes(path, one.chain.take)
             if isinstance(content, bytes):
                 return content, None
+            if not one.chain.done():
+                raise lines.NotInOrder("events")
             one.check(content, path)
         except Exception:  # noqa: BLE001 - any fault at all: the full read names it
             return read_lines_or_bytes(path), None
-        content.taken = one.count
+        content.taken = one.chain.count
         return content, one
 
     @property
     def events(self) -> list[Event]:
-        return self.reader.events
+        return self.chain.events
+
+    @property
+    def odd(self) -> dict[int, Mapping[str, Any]]:
+        """``seq -> document`` of the events that do not give their document back."""
+        return self.chain.odd
 
     @property
     def docs(self) -> Sequence[Mapping[str, Any]]:
         """The event documents, in order, each made again when asked: equal to the ones
         read (:func:`stored_doc`, or the odd one as read), never all held at once."""
         return EventDocs(self.events, self.odd)
-
-    def take(self, docs: dict[str, Any]) -> None:
-        """The events table's documents of one record: each must be the next event,
-        keyed by its number, chained to the one before."""
-        add = self.reader.add if self.make else None
-        for key, doc in docs.items():
-            n = self.count + 1
-            if key != str(n) or not links(doc, n, self.last):
-                raise lines.NotInOrder(key)
-            if add is not None:
-                add(doc)
-            self.count, self.last = n, doc["hash"]
-            if n == 1:
-                self.first.append(doc)
-            if doc.get("type") == schema.HANDOVER:
-                self.moves.append(doc)
 
     def check(self, rp: lines.Replay, path: Path) -> None:
         """What :func:`validate_log_data` checks beside the chain (checked as it came)."""
@@ -178,8 +161,9 @@ class OnePass:
             raise lines.NotInOrder("migrate")
         meta = schema.meta_of(data) or {}
         head = (data.get("head") or {}).get("1")
-        if schema.signed_meta_fault(meta, self.first) or _head_fault(
-            head, meta, self.count, self.last, self.moves
+        chain = self.chain
+        if schema.signed_meta_fault(meta, chain.first) or _head_fault(
+            head, meta, chain.count, chain.last, chain.marked
         ):
             raise lines.NotInOrder("meta or head")
 
