@@ -64,8 +64,7 @@ def test_24_21_30_01_an_export_checks_and_folds_each_game_file_from_one_read(
 ) -> None:
     """The check before an export (issue 21: every chain and signature) and the export's
     pass share one read of each game file (issue 24); the documents are the same."""
-    from fieldjudge.services.trust import checks
-    from fieldjudge.store import eventlog
+    from fieldjudge.store import eventlog, validate
 
     folder = tmp_path / "cup"
     demo(folder).close()
@@ -79,7 +78,8 @@ def test_24_21_30_01_an_export_checks_and_folds_each_game_file_from_one_read(
 
         return reading
 
-    monkeypatch.setattr(checks, "load_json_file", counted(checks.load_json_file))
+    # every read of a log file, checked in one pass or in full (store.validate)
+    monkeypatch.setattr(validate, "read_lines_or_bytes", counted(validate.read_lines_or_bytes))
     monkeypatch.setattr(eventlog, "read_file_bytes", counted(eventlog.read_file_bytes))
     out = tmp_path / "out"
     args = ["export", "--tournament", str(folder), "--format", "html", "--out", str(out)]

@@ -78,6 +78,82 @@ def read_events(
     return events
 
 
+class ChainReader:
+    """:func:`verify_chain` and :func:`read_events` at once, a few documents at a time:
+    a file read line by line checks and makes each event as its line comes, never
+    holding all its documents (issue 24).
+
+    ``events``, ``odd``: as :func:`read_events`'s (``make=False``: none made, the file
+    only checked); ``count``, ``last``: the events taken and the last one's hash;
+    ``first``: the first event's document; ``marked``: the documents of type ``mark``."""
+
+    __slots__ = (
+        "_pending",
+        "_strings",
+        "count",
+        "events",
+        "first",
+        "last",
+        "make",
+        "mark",
+        "marked",
+        "odd",
+    )
+
+    def __init__(self, make: bool = True, mark: str = "") -> None:
+        self.events: list[Event] = []
+        self.odd: dict[int, Mapping[str, Any]] = {}
+        self.make, self.mark = make, mark
+        self.count, self.last = 0, GENESIS_HASH
+        self.first: list[Mapping[str, Any]] = []
+        self.marked: list[Mapping[str, Any]] = []
+        self._strings: dict[str, str] = {}
+        self._pending: list[Mapping[str, Any]] = []
+
+    def take(self, docs: Mapping[str, Any]) -> bool:
+        """Take ``docs`` (key -> document, in order) as the next events, checked a few
+        records at a time (:meth:`done` checks the last ones): False (and this reader
+        spoilt) unless each is keyed by its number and passes every check
+        :func:`verify_chain` makes of it."""
+        pending = self._pending
+        pending.append(docs)
+        return len(pending) < _BATCH or self.done()
+
+    def done(self) -> bool:
+        """Check (and make) the events taken so far: :meth:`take`'s answer."""
+        pending, self._pending = self._pending, []
+        n, prev, make, strings, odd = self.count, self.last, self.make, self._strings, self.odd
+        append, mark = self.events.append, self.mark
+        for docs in pending:
+            for key, doc in docs.items():
+                n += 1
+                if key != str(n) or doc.get("seq") != n or doc.get("prev_hash") != prev:
+                    return False
+                body = dict(doc)  # the checks of verify_chain, inlined as there
+                pop = body.pop
+                pop("hash", None), pop("sig", None), pop("signer", None)
+                pop("hj_sig", None), pop("hj_key", None)
+                h = _sha256(prev.encode())
+                h.update(_dumps(body, option=_SORTED))
+                if h.hexdigest() != doc.get("hash"):
+                    return False
+                if make:  # as read_events makes it
+                    e = _event(doc, prev, strings)
+                    append(e)
+                    if (
+                        e.data is not doc.get("data")
+                        or tuple(doc) != _KEYS[(e.sig is not None) + 2 * (e.hj_sig is not None)]
+                    ):
+                        odd[e.seq] = doc
+                prev = doc["hash"]
+                if n == 1:
+                    self.first.append(doc)
+                if doc.get("type") == mark:
+                    self.marked.append(doc)
+        self.count, self.last = n, prev
+        return True
+
+
 def _event(doc: Mapping[str, Any], prev: str, strings: dict[str, str] | None) -> Event:
     # The slots are filled through their descriptors: a frozen dataclass's ``__init__``
     # sets each field through ``object.__setattr__``, twice as slow. ``prev``: the hash
@@ -118,6 +194,8 @@ def _event(doc: Mapping[str, Any], prev: str, strings: dict[str, str] | None) ->
 
 
 _new = object.__new__
+_BATCH = 64  # records a ChainReader holds before it checks them
+_sha256, _dumps, _SORTED = hashlib.sha256, orjson.dumps, orjson.OPT_SORT_KEYS
 _SHORT = 32  # shorter than an event id (which a void's data names): shared within a read
 
 

@@ -8,17 +8,19 @@ damaged file never takes a slot from a good copy.
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
 from fieldjudge.store.errors import DamagedFile
 from fieldjudge.store.storage import (
     atomic_write_bytes,
+    copy_checked,
     copy_durably,
     make_dirs,
     read_file_bytes,
 )
-from fieldjudge.store.validate import validate_bytes
+from fieldjudge.store.validate import check_file, validate_bytes
 
 DEFAULT_KEEP = 10
 
@@ -47,32 +49,40 @@ def make_backup(folder: Path, file: Path, keep: int = DEFAULT_KEEP, only_if_chan
     file = Path(file)
     if not file.exists():
         return None
-    try:
-        raw = read_file_bytes(file)
-    except DamagedFile:
-        return None
     existing = backups_of(folder, file)
     # Compared by content: two writes within one tick of the file system's clock share
     # an mtime, so "newer than the copy" cannot be told from timestamps.
-    # (the copy is read only when its size says it may be the same: a file held twice in
-    # memory is the start's peak for a long game, issue 24)
-    if only_if_changed and existing and _same_bytes(existing[0], raw):
-        return None
+    # (block by block, and only when the sizes match: neither file is ever in memory whole,
+    # nor its tables, at the start's peak for a long game, issue 24)
     try:
-        validate_bytes(raw, file)
-    except DamagedFile:
-        return None
+        if only_if_changed and existing and _same_content(existing[0], file):
+            return None
+    except OSError:
+        return None  # unreadable now: nothing to copy
     d = backup_dir(folder, file)
     make_dirs(d)
     target = d / f"{_stamp()}.json"
-    atomic_write_bytes(target, raw, tag=b"b")
+    # The copy is checked, not the file: the bytes kept are the bytes validated.
+    if not copy_checked(file, target, check_file):
+        return None
     for old in backups_of(folder, file)[keep:]:
         old.unlink(missing_ok=True)
     return target
 
 
-def _same_bytes(path: Path, raw: bytes) -> bool:
-    return path.stat().st_size == len(raw) and path.read_bytes() == raw
+def _same_content(a: Path, b: Path) -> bool:
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        if os.fstat(fa.fileno()).st_size != os.fstat(fb.fileno()).st_size:
+            return False
+        while True:
+            block = fa.read(_BLOCK)
+            if block != fb.read(_BLOCK):
+                return False
+            if not block:
+                return True
+
+
+_BLOCK = 1 << 16
 
 
 def newest_good_backup(folder: Path, file: Path, validate) -> Path | None:

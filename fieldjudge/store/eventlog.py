@@ -39,9 +39,8 @@ from fieldjudge.store.storage import (
     make_dirs,
     parse_file_bytes,
     read_file_bytes,
-    read_lines_or_bytes,
 )
-from fieldjudge.store.validate import validate_data, validate_log_data
+from fieldjudge.store.validate import OnePass, validate_data, validate_log_data
 
 HANDOVER = schema.HANDOVER
 
@@ -87,9 +86,11 @@ class ReadLog:
         """The log in ``path``, read and checked (:class:`DamagedFile` otherwise); None
         for a file in an older format, which :meth:`EventLog.open` migrates."""
         path = Path(path)
-        rp = read_lines_or_bytes(path)
+        rp, one = OnePass.read(path)
         if isinstance(rp, bytes):
             return None
+        if one is not None:
+            return cls(path, dict((rp.data.get("meta") or {}).get("1") or {}), one.events)
         lines.require_log_tables(rp.data, rp.schema, path)
         data, changed, docs = validate_log_data(rp.data, path)
         if changed or docs is None:
@@ -111,21 +112,27 @@ class EventLog:
         db: TinyDB,
         key: WriteKey | None = None,
         docs: list[dict[str, Any]] | None = None,
+        one: OnePass | None = None,
     ):
-        """``docs``: the event documents in order of ``seq``, when the caller has them."""
+        """``docs``: the event documents in order of ``seq``, when the caller has them;
+        ``one``: the events themselves, when the file was read in one pass (the storage
+        then holds none of them)."""
         self.path = Path(path)
         self._db = db
         self._key = key
         self._storage: LineStorage = db.storage  # type: ignore[assignment]
         data = self._storage.data() or {}
         self.meta: dict[str, Any] = dict((data.get("meta") or {}).get("1") or {})
-        if docs is None:
-            docs = schema.sorted_event_docs(data)
         # The events are the documents: the storage does not hold them a second time (a
         # game's memory is its events, once). A document an event does not give back
         # exactly (fields fieldjudge never writes) is kept as read, for a rewrite.
         self._odd: dict[int, Mapping[str, Any]] = {}
-        self.events: list[Event] = read_events(docs, self._odd)
+        if one is not None:
+            self._odd, self.events = one.odd, one.events
+        else:
+            if docs is None:
+                docs = schema.sorted_event_docs(data)
+            self.events = read_events(docs, self._odd)
         self._head: dict[str, Any] = dict((data.get("head") or {}).get("1") or {})
         self._storage.lend("events", self._event_docs)
         # id -> its first event, and the later ones of an id held twice (a log made
@@ -179,9 +186,11 @@ class EventLog:
         verify, the pit): an old-format file is read as it is, migrated in memory only,
         never rewritten."""
         path = Path(path)
-        content = read_lines_or_bytes(path)
+        content, one = OnePass.read(path)
         docs = None  # the events as the chain check saw them, when they are the file's
-        if not isinstance(content, bytes):
+        if one is not None:
+            rp = content  # checked as it was read: its events are ``one``'s
+        elif not isinstance(content, bytes):
             rp = content
             lines.require_log_tables(rp.data, rp.schema, path)
             data, changed, docs = validate_log_data(rp.data, path)
@@ -201,7 +210,7 @@ class EventLog:
             rp = lines.replay(write_log_file(path, data) if rewrite else log_file_bytes(data), path)
         db = TinyDB(path, storage=LineStorage)
         db.storage.prime(rp)  # type: ignore[attr-defined]
-        return cls(path, db, key, docs)
+        return cls(path, db, key, docs, one)
 
     # -- reading -----------------------------------------------------------------------
     @property

@@ -18,7 +18,7 @@ atomically (temp file, fsync, rename, fsync folder) when dead records outweigh l
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,19 @@ class Replay:
     end: int  # byte offset just after the last complete record
     size: int  # bytes read, a cut-off last line included
     records: int  # document records in the file (each ``set`` or ``del`` entry)
+    #: documents of the events table its reader took as they came (not in ``data``)
+    taken: int = 0
+
+
+#: a reader of the events table as a file is replayed: gets each record's documents of
+#: it (key -> document, in the record's order); False to give up (:class:`NotInOrder`)
+TakeEvents = Callable[[dict[str, Any]], bool]
+
+
+class NotInOrder(Exception):
+    """A file whose events are not each appended once, in order (deleted, set twice, out
+    of order, or failing their chain check): a one-pass read gives it to the full one,
+    which names any fault."""
 
 
 def is_lines(raw: bytes) -> bool:
@@ -86,10 +99,12 @@ def file_bytes(data: Mapping[str, Mapping[str, Any]], schema: int) -> bytes:
     return header_bytes(schema) + b"".join(record_bytes(s) for s in _chunks(data))
 
 
-def apply_record(rec: Any, data: Data) -> int | None:
+def apply_record(rec: Any, data: Data, take: TakeEvents | None = None) -> int | None:
     """Apply one parsed record to ``data``; the number of document records, or None if
     ``rec`` is not a change record (then ``data`` is unchanged). Every line of a file
-    passes here when it is opened: plain loops, no set or generator per record."""
+    passes here when it is opened: plain loops, no set or generator per record.
+    ``take``: given the events table's documents instead of ``data`` (which gets the
+    table, empty); a record deleting events raises :class:`NotInOrder`."""
     if not isinstance(rec, dict) or not rec or not rec.keys() <= _RECORD_KEYS:
         return None
     sets = rec.get("set", _NOTHING)
@@ -110,6 +125,12 @@ def apply_record(rec: Any, data: Data) -> int | None:
                 return None
     n = 0
     for table, docs in sets.items():
+        if take is not None and table == "events":
+            if not take(docs):
+                raise NotInOrder(table)
+            data.setdefault(table, {})
+            n += len(docs)
+            continue
         t = data.get(table)
         if t is None:
             data[table] = dict(docs)
@@ -117,6 +138,8 @@ def apply_record(rec: Any, data: Data) -> int | None:
             t.update(docs)
         n += len(docs)
     for table, ids in dels.items():
+        if take is not None and table == "events":
+            raise NotInOrder(table)
         t = data.get(table, {})
         for i in ids:
             t.pop(i, None)
@@ -134,10 +157,11 @@ def replay(raw: bytes, path: Path) -> Replay:
     return replay_lines(io.BytesIO(raw), path)
 
 
-def replay_lines(source: Iterable[bytes], path: Path) -> Replay:
+def replay_lines(source: Iterable[bytes], path: Path, take: TakeEvents | None = None) -> Replay:
     """:func:`replay` of a file's lines (each with its newline, as iterating a binary
     file gives them): a file read this way is never in memory whole beside its tables
-    (an open's peak memory, issue 24)."""
+    (an open's peak memory, issue 24). ``take``: as :func:`apply_record`'s (the events
+    are then not in the tables: the reader sets ``taken``)."""
     it = iter(source)
     first = next(it, b"")
     if not first:
@@ -178,7 +202,7 @@ def replay_lines(source: Iterable[bytes], path: Path) -> Replay:
                 "line {line} is not valid JSON (a damaged record, not a cut-off end)",
                 line=lineno,
             ) from None
-        n = apply_record(rec, data)
+        n = apply_record(rec, data, take)
         if n is None:
             raise DamagedFile(path, "line {line} is not a change record", line=lineno)
         records += n

@@ -13,7 +13,7 @@ damaged file for it (never overwritten). A file without its meta record is strip
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -57,14 +57,14 @@ def meta_claim(meta: Mapping[str, Any]) -> dict[str, Any]:
     return {k: meta[k] for k in SIGNED_META_FIELDS if k in meta}
 
 
-def signed_meta_of(docs: list[dict[str, Any]]) -> dict[str, Any] | None:
+def signed_meta_of(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """The meta the first event signed (None: no events, or written before signed meta)."""
     data = docs[0].get("data") if docs else None
     claim = data.get(SIGNED_META) if isinstance(data, dict) else None
     return claim if isinstance(claim, dict) else None
 
 
-def signed_meta_fault(meta: Mapping[str, Any], docs: list[dict[str, Any]]) -> str | None:
+def signed_meta_fault(meta: Mapping[str, Any], docs: Sequence[Mapping[str, Any]]) -> str | None:
     """Which meta fields differ from what the first event signed (None: none, or nothing
     signed)."""
     claim = signed_meta_of(docs)
@@ -97,7 +97,7 @@ def handover_of(data: Any) -> Handover | None:
     return Handover(a, b) if isinstance(a, str) and isinstance(b, str) and a and b else None
 
 
-def owner_of(meta: dict[str, Any], docs: list[dict[str, Any]]) -> str | None:
+def owner_of(meta: dict[str, Any], docs: Sequence[Mapping[str, Any]]) -> str | None:
     """The owner set at creation, moved along each hand-over event in turn."""
     moves = (handover_of(d.get("data")) for d in docs if d.get("type") == HANDOVER)
     return current_owner(meta.get("owner"), [h for h in moves if h is not None])

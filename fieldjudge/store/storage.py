@@ -95,6 +95,42 @@ def copy_durably(src: Path, dst: Path) -> None:
     atomic_write_bytes(Path(dst), Path(src).read_bytes(), tag=b"b")
 
 
+def copy_checked(src: Path, dst: Path, check: Callable[[Path], None]) -> bool:
+    """Copy ``src`` to ``dst`` a block at a time (never the whole file in memory), as
+    :func:`atomic_write_bytes` writes (temp file, fsync, rename, fsync folder), if
+    ``check`` (raising :class:`DamagedFile`) accepts the copy before its rename: the bytes
+    kept are the bytes checked. False, and nothing left behind, if it refuses them or
+    ``src`` cannot be read."""
+    dst = Path(dst)
+    tmp = dst.with_name(f"{dst.name}{TEMP_MARK}{secrets.token_hex(4)}")
+    try:
+        source = open(src, "rb")  # noqa: SIM115 - closed below
+    except OSError:
+        return False
+    with source:
+        _signal_write(b"b")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            write_all(fd, iter(lambda: source.read(_READ_BUFFER), b""))
+            os.fsync(fd)
+        except BaseException:  # a failed write, as atomic_write_bytes's: raised
+            os.close(fd)
+            tmp.unlink(missing_ok=True)
+            raise
+    os.close(fd)
+    try:
+        check(tmp)
+    except DamagedFile:
+        tmp.unlink(missing_ok=True)
+        return False
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    os.replace(tmp, dst)
+    fsync_dir(dst.parent)
+    return True
+
+
 def _signal_write(tag: bytes) -> None:
     if _HOOK_FD:
         os.write(int(_HOOK_FD), tag)
@@ -218,16 +254,17 @@ def read_file_bytes(path: Path) -> bytes:
 _READ_BUFFER = 1 << 16  # a file is read in blocks of 64 KiB, its lines parsed as they come
 
 
-def read_lines_or_bytes(path: Path) -> lines.Replay | bytes:
+def read_lines_or_bytes(path: Path, take: lines.TakeEvents | None = None) -> lines.Replay | bytes:
     """A file's content: replayed line by line as it is read when it is in the line
     format (its bytes are never in memory whole beside its tables: an open's peak memory,
-    issue 24), else its bytes (``tournament.json``, a schema 1 game file)."""
+    issue 24), else its bytes (``tournament.json``, a schema 1 game file). ``take``: as
+    :func:`lines.replay_lines`'s."""
     try:
         with open(path, "rb", buffering=_READ_BUFFER) as f:
             start = f.read(len(lines.HEADER_PREFIX))
             if start != lines.HEADER_PREFIX:
                 return start + f.read()
-            return lines.replay_lines(itertools.chain((start + f.readline(),), f), Path(path))
+            return lines.replay_lines(itertools.chain((start + f.readline(),), f), Path(path), take)
     except FileNotFoundError as exc:
         raise DamagedFile(path, "missing: the file does not exist") from exc
     except OSError as exc:
@@ -252,10 +289,14 @@ def parse_file_bytes(raw: bytes, path: Path) -> Any:
 
 def load_json_file(path: Path) -> Any:
     """Parse a fieldjudge file (either format) or raise :class:`DamagedFile`."""
-    content = read_lines_or_bytes(path)
+    return tables_of(read_lines_or_bytes(path), Path(path))
+
+
+def tables_of(content: lines.Replay | bytes, path: Path) -> Any:
+    """:func:`load_json_file` of what :func:`read_lines_or_bytes` read."""
     if isinstance(content, bytes):
-        return parse_file_bytes(content, Path(path))
-    lines.require_log_tables(content.data, content.schema, Path(path))
+        return parse_file_bytes(content, path)
+    lines.require_log_tables(content.data, content.schema, path)
     return content.data
 
 
@@ -363,7 +404,7 @@ class LineStorage(Storage):
         self._lent = {}
         self._schema = rp.schema
         self._end, self._size, self._records = rp.end, rp.size, rp.records
-        self._live = sum(len(t) for t in rp.data.values())
+        self._live = sum(len(t) for t in rp.data.values()) + rp.taken
         self._written = None
 
     def read(self) -> lines.Data | None:

@@ -8,7 +8,7 @@ every event, which ``verify`` adds, is :mod:`fieldjudge.services.trust.verify`.)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,7 @@ from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
 from fieldjudge.store.sync_files import handovers_stamp
 from fieldjudge.store.tournament import MARKER_DIR, TOURNAMENT_FILE, anchor_fault
-from fieldjudge.store.validate import validate_data
+from fieldjudge.store.validate import read_checked, validate_data
 
 CONFLICTS = "conflicts"
 #: the head judge's signed decisions on conflicts, below the tournament folder
@@ -71,7 +71,7 @@ def files_of(folder: Path) -> list[Path]:
     return out
 
 
-def event_faults(docs: list[Mapping]) -> list[str]:
+def event_faults(docs: Sequence[Mapping]) -> list[str]:
     faults: list[str] = []
     for d in docs:
         for name, typ in EVENT_FIELDS.items():
@@ -156,7 +156,7 @@ def _owner_of(ctx: Context, kind: str, log_id: str) -> str:
     return ctx.who(a.laptop) if a is not None else Phrase("laptop unknown")
 
 
-def owner_faults(meta: Mapping, docs: list[Mapping], ctx: Context, log_id: str) -> list[str]:
+def owner_faults(meta: Mapping, docs: Sequence[Mapping], ctx: Context, log_id: str) -> list[str]:
     """One writer per game file (issue 22): an event appended by a laptop that did not own
     the game at that point (another laptop's events synced into the file) is a fault. A
     hand-over moves the owner: signed by the head judge on the event, or taken over by the
@@ -208,7 +208,7 @@ def read_log(
     log_id = path.stem.split("--")[0]
     anchor = ctx.heads.get((kind, log_id)) if anchored else None
     try:
-        data, _changed = validate_data(load_json_file(path), path)
+        data, one = read_checked(path)  # one: the events, read as the file was checked
     except DamagedFile as exc:
         rep.faults.append(
             Phrase("{fault} ({laptop})", fault=exc.fault, laptop=_owner_of(ctx, kind, log_id))
@@ -218,12 +218,16 @@ def read_log(
     if data.get("events") is None:
         rep.faults.append(Phrase("no events table ({laptop})", laptop=_owner_of(ctx, kind, log_id)))
         return rep, None
-    docs = sorted(data["events"].values(), key=lambda d: d.get("seq", 0))
+    docs: Sequence[Mapping[str, Any]]
+    if one is None:
+        docs = sorted(data["events"].values(), key=lambda d: d.get("seq", 0))
+    else:  # each made again when asked (the file's events are never all documents at once)
+        docs = one.docs
     faults = event_faults(docs)
     if faults:
         rep.faults += faults
         return rep, None
-    events = read_events(docs)
+    events = read_events(docs) if one is None else one.events
     rep.head = (len(events), events[-1].hash if events else "")
     if anchor is not None:
         cut = anchor_fault(events, (anchor.count, anchor.hash))

@@ -19,7 +19,7 @@ and merge. Every check returns a fault (an English sentence naming what is wrong
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -539,7 +539,7 @@ def tournament_fault(folder: Path, hj_public: str | None) -> str | None:
 def meta_problems(
     log_id: str,
     meta: Mapping[str, Any],
-    docs: list[dict[str, Any]],
+    docs: Sequence[Mapping[str, Any]],
     schedule: Mapping[str, Mapping[str, Any]],
 ) -> tuple[list[str], list[str]]:
     """(faults, notes) of a game file's meta against its first signed event (the store's
