@@ -218,7 +218,7 @@ async def test_void_from_the_log_with_a_reason(demo_folder: Path, gid, clock):
         clock.advance(1_000)
         await keys(pilot, "a 4 2 enter", "b 2 3 o")
         await keys(pilot, "v down")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "VoidDialog")
+        await wait_for(pilot, lambda: bool(screen.query(LogPicker)), "the log in the prompt")
         await keys(pilot, "down enter")  # the second newest: #42's hit
         await wait_for(pilot, lambda: app.screen is screen and screen.prompt.active)
         assert screen.prompt.current.title.startswith("Void event #2? Give the reason\n#2 ")
@@ -397,8 +397,8 @@ async def test_24_the_whole_log_describes_only_the_events_in_view(
         await long_game(screen, 150)
         monkeypatch.setattr(widgets, "describe", counted)
         await keys(pilot, "v down")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "VoidDialog")
-        picker = app.screen.query_one(LogPicker)
+        await wait_for(pilot, lambda: bool(screen.query(LogPicker)), "the log in the prompt")
+        picker = screen.query_one(LogPicker)
         await wait_for(pilot, lambda: bool(described), "the lines in view")
         await pilot.pause()
         assert len(picker.events) == 301  # the clock's start and 300 checks' events
@@ -417,8 +417,8 @@ async def test_24_the_whole_log_pages_to_its_oldest_event_and_leaves_out_the_voi
         await keys(pilot, "a 4 2 enter", "u enter")  # 42: #42's hit, 43: its undo
         assert screen.session.state.player(a, 42).status == m.IN_PLAY
         await keys(pilot, "v down")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "VoidDialog")
-        picker = app.screen.query_one(LogPicker)
+        await wait_for(pilot, lambda: bool(screen.query(LogPicker)), "the log in the prompt")
+        picker = screen.query_one(LogPicker)
         seqs = [e.seq for e in picker.events]
         assert seqs[0] == 43 and 42 not in seqs and seqs[-1] == 1  # newest first
         assert picker.line(0).plain.startswith(" 43 ")  # the undo, naming what it voided

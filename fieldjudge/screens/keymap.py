@@ -89,7 +89,6 @@ KEYMAP: dict[str, list[Binding]] = {
         key("d", "mark('did_not_report')", "Did not report"),
         CLOSE,
     ],
-    "void_dialog": [CANCEL],
     "lineup": [key("enter", "confirm", "Confirm", priority=True), CANCEL],
     # -- chrono and marker check ------------------------------------------------------------
     "marker_check": [

@@ -11,8 +11,8 @@ from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball import model as m
 from fieldjudge.rules.paintball.checks import game_phase_refusal
 from fieldjudge.screens.dialogs.forms import Field, FormScreen
-from fieldjudge.screens.game.dialogs import InspectionDialog, VoidDialog
-from fieldjudge.screens.game.widgets import with_targets
+from fieldjudge.screens.game.dialogs import InspectionDialog
+from fieldjudge.screens.game.widgets import LogPicker, with_targets
 from fieldjudge.screens.widgets.prompt import Choice
 from fieldjudge.services import Refused
 from fieldjudge.services.paintball.event_text import Namer, describe, event_line, event_no
@@ -115,15 +115,22 @@ class CorrectionActions:
         self._ask_reason(target)
 
     def _from_list(self) -> None:
-        """The old way: the whole log, newest first, ↑↓ and Enter."""
+        """The old way: the whole log, newest first, ↑↓ and Enter, in the screen's prompt
+        over the log (issue 24: as a dialog, the whole screen was drawn again under it as
+        it opened and as it closed, a frame and most of the garbage of a void)."""
 
-        def chosen(target_id: str | None) -> None:
-            s = self.session
-            target = s.log.by_id(target_id) if target_id else None
+        def chosen(target_id: str) -> None:
+            target = self.session.log.by_id(target_id)
             if target is not None:
                 self._numbered(target.seq)
 
-        self.app.push_screen(VoidDialog(self.session), chosen)
+        self.prompt.ask_pick(
+            _("Void an event: pick it, then give the reason"),
+            LogPicker(self.session, id="void-list"),
+            chosen,
+            cancelled=lambda: self.say(_("Nothing voided")),
+            hint=_("↑↓ event · Enter: void · Esc: cancel"),
+        )
 
     def _ask_reason(self, target: Event) -> None:
         """The reason, typed in the screen's prompt (no dialog to open and close: issue 24),

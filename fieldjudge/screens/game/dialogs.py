@@ -2,13 +2,11 @@
 see ``game_prompt``):
 
 - :class:`InspectionDialog`: the post-game inspection of 18.02, one key per player.
-- :class:`VoidDialog`: pick any event of the log to void.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -16,7 +14,6 @@ from textual.widgets.option_list import Option
 from fieldjudge.i18n import _
 from fieldjudge.screens import keymap
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, TextDialog
-from fieldjudge.screens.game.widgets import LogPicker
 from fieldjudge.services import Refused
 from fieldjudge.services.paintball.event_text import Namer
 from fieldjudge.services.paintball.game import GameSession
@@ -91,25 +88,3 @@ class InspectionDialog(TextDialog[None]):
         self.reload()
         if not self.session.state.to_inspect():
             self.dismiss(None)
-
-
-class VoidDialog(TextDialog[str | None]):
-    """Pick an event of the log (newest first) to void; returns its id. The log is a
-    :class:`LogPicker`: it builds only the lines in view, whatever the game's length."""
-
-    BINDINGS = keymap.bindings("void_dialog")
-
-    def __init__(self, session: GameSession) -> None:
-        title = _("Void an event: pick it, then give the reason")
-        super().__init__(title, None, _("↑↓ event · Enter: void · Esc: cancel"), "game-dialog")
-        self.session = session
-
-    def compose_body(self) -> ComposeResult:
-        yield LogPicker(self.session, id="void-list")
-
-    def on_mount(self) -> None:
-        self.query_one(LogPicker).focus()
-
-    @on(LogPicker.Picked, "#void-list")
-    def chosen(self, event: LogPicker.Picked) -> None:
-        self.dismiss(event.event_id)

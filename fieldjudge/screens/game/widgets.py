@@ -9,10 +9,8 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Region, Size
-from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual, visualize
@@ -280,36 +278,16 @@ class EventLogView(Widget):
 _EMPTY = Text()
 
 
-class LogPicker(ScrollView, can_focus=True):
+class LogPicker(ScrollView):
     """The events a judge may pick to void, newest first, a line each (a voided event is
-    left out: voiding its void brings it back), the cursor on one; Enter picks it.
+    left out: voiding its void brings it back), the cursor on one. Shown in the game
+    screen's prompt (``PromptPanel.ask_pick``), which hands it the list keys.
 
     Only the lines in view are built, each once while it, the width and the style stay the
     same (issue 24: a list of options built and measured an option per event of the game,
     0.25-0.46 s to open at 5,000 events, and left them all to the garbage collector)."""
 
-    # Textual's own list keys, with its descriptions (the UI catalog translates them)
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page Up", show=False),
-        Binding("pagedown", "page(1)", "Page Down", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
-        Binding("enter", "select", "Select", show=False),
-    ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {"log-picker--cursor"}
-
-    class Picked(Message):
-        """The judge picked the event ``event_id`` in ``picker``."""
-
-        def __init__(self, picker: LogPicker, event_id: str) -> None:
-            super().__init__()
-            self.picker, self.event_id = picker, event_id
-
-        @property
-        def control(self) -> LogPicker:
-            return self.picker
 
     def __init__(self, session: GameSession, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -385,16 +363,15 @@ class LogPicker(ScrollView, can_focus=True):
     def action_last(self) -> None:
         self.move_to(len(self.events) - 1)
 
-    def action_select(self) -> None:
-        if self.events:
-            self.post_message(self.Picked(self, self.events[self.cursor].id))
+    def picked(self) -> str | None:
+        """The id of the event under the cursor (None: no event listed)."""
+        return self.events[self.cursor].id if self.events else None
 
     def on_click(self, event: events.Click) -> None:
-        """A click picks the line under it, as a list of options does."""
+        """A click puts the cursor on the line under it (Enter picks it)."""
         at = event.get_content_offset(self)
         if at is not None and 0 <= self.scroll_offset.y + at.y < len(self.events):
             self.move_to(self.scroll_offset.y + at.y)
-            self.action_select()
 
 
 def with_targets(session: GameSession, shown: list[Event]) -> dict[str, Event]:

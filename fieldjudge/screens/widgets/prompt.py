@@ -15,6 +15,8 @@ reach the screen's own bindings. The screen hands every key to the active prompt
   the validator at once (its message says why) instead of waiting for Enter.
 - :meth:`PromptPanel.ask_text`: a line of text (a name, a void's reason), letters of any
   layout as typed.
+- :meth:`PromptPanel.ask_pick`: a list shown in the prompt (a :class:`Pickable` widget,
+  e.g. the game's log): ↑ ↓ PgUp PgDn Home End move its cursor, Enter picks.
 
 Esc cancels (``cancelled()`` runs, when given). ``then(value)`` runs after the prompt
 closed, so it may open the next one.
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from rich.cells import cell_len
 from rich.table import Table
@@ -32,6 +34,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.events import Key
+from textual.widget import Widget
 from textual.widgets import Static
 
 from fieldjudge.i18n import _, current_language, translator
@@ -50,6 +53,33 @@ async def take_key(screen: Any, prompt: PromptPanel, event: Key) -> None:
         prompt.handle_key(event)
         return
     await run_binding_now(screen, event)
+
+
+class Pickable(Protocol):
+    """A list :meth:`PromptPanel.ask_pick` shows: a widget with a cursor."""
+
+    def action_cursor(self, step: int) -> None: ...
+
+    def action_page(self, step: int) -> None: ...
+
+    def action_first(self) -> None: ...
+
+    def action_last(self) -> None: ...
+
+    def picked(self) -> Any:
+        """The value under the cursor (None: nothing to pick)."""
+        ...
+
+
+#: the keys of a list in the prompt and what each does to it
+PICK_KEYS: dict[str, Callable[[Any], None]] = {
+    "up": lambda w: w.action_cursor(-1),
+    "down": lambda w: w.action_cursor(1),
+    "pageup": lambda w: w.action_page(-1),
+    "pagedown": lambda w: w.action_page(1),
+    "home": lambda w: w.action_first(),
+    "end": lambda w: w.action_last(),
+}
 
 
 @dataclass(frozen=True)
@@ -77,10 +107,11 @@ class Prompt:
     limit: int = 40  # the longest text
     cancelled: Callable[[], None] | None = None  # after Esc
     hint: str = ""  # shown where a refusal goes, while there is none
+    picker: Any = None  # a list shown in the prompt (ask_pick): a Pickable widget
 
     @property
     def is_number(self) -> bool:
-        return not self.choices and not self.text
+        return not self.choices and not self.text and self.picker is None
 
 
 def typed_text(p: Prompt) -> str:
@@ -158,6 +189,23 @@ class PromptPanel(Vertical):
         p.buffer = initial
         self._open(p)
 
+    def ask_pick(
+        self,
+        title: str,
+        picker: Widget,
+        then: Callable[[Any], None],
+        cancelled: Callable[[], None] | None = None,
+        hint: str = "",
+    ) -> None:
+        """``picker`` (a :class:`Pickable` widget) shown under ``title``, ``hint`` (its
+        keys) under it: the list keys move its cursor, Enter runs ``then`` with
+        :meth:`Pickable.picked`; Esc runs ``cancelled``. In the prompt, not a dialog over the screen: nothing else is drawn
+        again (a modal screen redraws the whole screen under it, twice)."""
+        p = Prompt(title, then, cancelled=cancelled)
+        p.picker, p.hint = picker, hint
+        self.mount(picker, after=self.query_one("#prompt-title"))
+        self._open(p)
+
     def set_buffer(self, text: str) -> None:
         """Fill the typed value (e.g. a chrono reading from the device)."""
         if self.current is not None and self.current.is_number:
@@ -170,6 +218,8 @@ class PromptPanel(Vertical):
         self._redraw()
 
     def close(self) -> None:
+        if self.current is not None and self.current.picker is not None:
+            self.current.picker.remove()
         self.current = None
         self.display = False
 
@@ -194,6 +244,10 @@ class PromptPanel(Vertical):
 
     def _body(self, p: Prompt, layout: bool) -> None:
         body = self.query_one("#prompt-body", Static)
+        if body.display != (p.picker is None):  # a list shows its own lines
+            body.display = p.picker is None
+        if p.picker is not None:
+            return
         if p.choices:
             body.update(self._choice_table(p), layout=layout)
         else:
@@ -244,6 +298,12 @@ class PromptPanel(Vertical):
                 self.close()
                 instead()
                 return
+        if p.picker is not None:
+            if event.key in PICK_KEYS:
+                PICK_KEYS[event.key](p.picker)
+            elif event.key == "enter" and (value := p.picker.picked()) is not None:
+                self._finish(value)
+            return
         if p.choices:
             if event.key == "enter" and p.default is not None:
                 self._finish(p.default)
