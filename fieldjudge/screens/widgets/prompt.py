@@ -72,7 +72,7 @@ class Pickable(Protocol):
 
 
 #: the keys of a list in the prompt and what each does to it
-PICK_KEYS: dict[str, Callable[[Any], None]] = {
+PICK_KEYS: dict[str, Callable[[Pickable], None]] = {
     "up": lambda w: w.action_cursor(-1),
     "down": lambda w: w.action_cursor(1),
     "pageup": lambda w: w.action_page(-1),
@@ -199,8 +199,9 @@ class PromptPanel(Vertical):
     ) -> None:
         """``picker`` (a :class:`Pickable` widget) shown under ``title``, ``hint`` (its
         keys) under it: the list keys move its cursor, Enter runs ``then`` with
-        :meth:`Pickable.picked`; Esc runs ``cancelled``. In the prompt, not a dialog over the screen: nothing else is drawn
-        again (a modal screen redraws the whole screen under it, twice)."""
+        :meth:`Pickable.picked`; Esc runs ``cancelled``. In the prompt, not a dialog over
+        the screen: nothing else is drawn again (a modal screen redraws the whole screen
+        under it as it opens and as it closes)."""
         p = Prompt(title, then, cancelled=cancelled)
         p.picker, p.hint = picker, hint
         self.mount(picker, after=self.query_one("#prompt-title"))
@@ -213,6 +214,9 @@ class PromptPanel(Vertical):
             self._redraw()
 
     def _open(self, prompt: Prompt) -> None:
+        old = self.current
+        if old is not None and old.picker is not None and old.picker is not prompt.picker:
+            old.picker.remove()  # a prompt opened over a list: the list goes
         self.current = prompt
         self.display = True
         self._redraw()
