@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Digits, Static
@@ -27,6 +28,15 @@ from fieldjudge.services.paintball.game import GameSession
 
 NAME_WIDTH = 20  # the roster's name column: "shirt name" and one space before the status
 LOG_LINES = 60  # newest first, before the log has a size; then the lines that fit
+
+
+def draw_line(
+    widget: Widget, text: Text, width: int, style: VisualStyle, pad: bool = False
+) -> Strip:
+    """``text`` drawn as one line of ``widget``, ``width`` cells in ``style`` (a blank line
+    for an empty text): what each line widget of the screen keeps while its line stays."""
+    drawn = Visual.to_strips(widget, visualize(widget, text), width, 1, style, pad=pad)
+    return drawn[0] if drawn else Strip.blank(width, style.rich_style)
 
 
 class TeamHeader(Vertical):
@@ -166,8 +176,7 @@ class RosterPanel(Widget):
         kept = self._strips.get(y)
         if kept is not None and kept[0] == key:
             return kept[1]
-        drawn = Visual.to_strips(self, visualize(self, self._line(y)), width, 1, style, pad=True)
-        strip = drawn[0] if drawn else Strip.blank(width, style.rich_style)
+        strip = draw_line(self, self._line(y), width, style, pad=True)
         self._strips[y] = (key, strip)
         return strip
 
@@ -269,8 +278,7 @@ class EventLogView(Widget):
         kept = self._strips.get(id(row))
         if kept is not None and kept[0] is row and kept[1] == (width, style):
             return kept[2]
-        drawn = Visual.to_strips(self, visualize(self, row), width, 1, style)
-        strip = drawn[0] if drawn else Strip.blank(width, style.rich_style)
+        strip = draw_line(self, row, width, style)
         self._strips[id(row)] = (row, (width, style), strip)
         return strip
 
@@ -325,8 +333,7 @@ class LogPicker(ScrollView):
         kept = self._strips.get(index)
         if kept is not None and kept[0] == key:
             return kept[1]
-        drawn = Visual.to_strips(self, visualize(self, self.line(index)), width, 1, style, pad=True)
-        strip = drawn[0] if drawn else Strip.blank(width, style.rich_style)
+        strip = draw_line(self, self.line(index), width, style, pad=True)
         if len(self._strips) > 4 * max(1, self.size.height):  # keep the lines near the view
             top = self.scroll_offset.y
             self._strips = {
