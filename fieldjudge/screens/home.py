@@ -35,7 +35,7 @@ from fieldjudge.screens.setup.tournament import create_tournament_flow
 from fieldjudge.screens.widgets.faults import fault_text, file_faults
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
-from fieldjudge.screens.widgets.table import RowTable
+from fieldjudge.screens.widgets.table import RowTable, plain_cell
 from fieldjudge.services import StoreError
 from fieldjudge.services.paintball.disqualified import CarriedOver, Setups
 from fieldjudge.services.paintball.live import next_game
@@ -96,15 +96,6 @@ def state_text(summary: dict, team_a: str, team_b: str, names: dict[str, str]) -
         in_play = _("in play {a} × {b}").format(a=summary["alive"][0], b=summary["alive"][1])
         return in_play if phase_id == "running" else f"{phase} · {in_play}"
     return phase
-
-
-def _plain(text: str) -> Text:
-    """A cell shown as written: a name or a state is not parsed as Rich markup (``:fire:``
-    in a team name stays as typed, not an emoji; a name edited by hand into ``[/b]`` is
-    not a closing tag the table would raise on), and the table measures and draws it
-    without parsing it first (the one-line cell the table itself makes of a string);
-    ``…`` (one such cell, shared) marks a game whose state is still being read."""
-    return Text(text, no_wrap=True, end="")
 
 
 def one_per_line(hints: str) -> str:
@@ -234,7 +225,7 @@ class HomeScreen(JudgeScreen):
         def cell(text: str) -> Text:
             found = cells_of.get(text)
             if found is None:
-                found = cells_of[text] = _plain(text)
+                found = cells_of[text] = plain_cell(text)
             return found
 
         for g in games:
@@ -257,7 +248,9 @@ class HomeScreen(JudgeScreen):
             self._shown_rows[g["id"]] = row
             start = starts.get(row[0])
             if start is None:
-                start = starts[row[0]] = _plain(datetime.fromisoformat(row[0]).strftime("%H:%M"))
+                start = starts[row[0]] = plain_cell(
+                    datetime.fromisoformat(row[0]).strftime("%H:%M")
+                )
             cells = (start, *map(cell, row[1:]))  # one "…" for every row still pending
             if in_place:
                 for column, value in zip(table.columns, cells, strict=True):
@@ -418,14 +411,14 @@ class HomeScreen(JudgeScreen):
         )
         cells: dict[str, Text] = {}  # one cell per distinct state, shared by its rows
         for gid, text in shown[:-1]:
-            table.update_cell(gid, self._state_column, cells.setdefault(text, _plain(text)))
+            table.update_cell(gid, self._state_column, cells.setdefault(text, plain_cell(text)))
         column = table.columns[self._state_column]
         for gid, text in shown[-1:]:
             # measured only when it may be wider than the column: the widest of a later
             # batch, no wider, made the table measure the 1,000 cells of the column again
             # (issue 24)
             wider = cell_len(text) > column.content_width
-            table.update_cell(gid, self._state_column, _plain(text), update_width=wider)
+            table.update_cell(gid, self._state_column, plain_cell(text), update_width=wider)
         for gid, text in shown:
             self._shown_rows[gid] = (*self._shown_rows[gid][:4], text)
 

@@ -11,14 +11,18 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import CellType, RowKey
 
 
-def as_written(cell: object, one_line: bool = True) -> object:
+def plain_cell(text: str, one_line: bool = True) -> Text:
     """A text cell drawn as written, never parsed as Rich markup: a name, a reason or a
     fault holding ``[/b]`` (a folder edited by hand, a reason typed so) is not a closing
-    tag the table raises on, and ``[red]`` colours nothing. A one-line row's text is cut
-    at the column, a taller row's wrapped, as the table draws a string."""
-    if isinstance(cell, str):
-        return Text(cell, end="", no_wrap=one_line)
-    return cell
+    tag the table raises on, ``[red]`` colours nothing and ``:fire:`` stays as typed, not
+    an emoji; the table measures and draws it without parsing it first. A one-line row's
+    text is cut at the column, a taller row's wrapped, as the table draws a string."""
+    return Text(text, end="", no_wrap=one_line)
+
+
+def as_written(cell: object, one_line: bool = True) -> object:
+    """``cell`` as :func:`plain_cell` draws it, when it is a text."""
+    return plain_cell(cell, one_line) if isinstance(cell, str) else cell
 
 
 class RowTable(DataTable):
