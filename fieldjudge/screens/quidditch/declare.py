@@ -89,14 +89,14 @@ def _row(label: str, key: str, widget) -> Horizontal:
     )
 
 
-def as_written(options: list) -> list:
+def plain_options(options: list) -> list:
     """Select options whose labels (a player's name, a feint named in the catalogue) show
     as written: never parsed as Rich markup (``[/b]`` raised in the list)."""
     return [(Text(label) if isinstance(label, str) else label, v) for label, v in options]
 
 
 def _select_row(label: str, key: str, options: list, **kw) -> Horizontal:
-    return _row(label, key, Select(as_written(options), id=f"qd-{key}", compact=True, **kw))
+    return _row(label, key, Select(plain_options(options), id=f"qd-{key}", compact=True, **kw))
 
 
 def _input_row(label: str, key: str, **kw) -> Horizontal:
@@ -244,7 +244,7 @@ class DeclareModal(JudgeModal[Declaration | None]):
         action = action if isinstance(action, str) else DC.NONE
         targets = valid_targets(self.state, self.pid, action)
         sel = self.query_one("#qd-target", Select)
-        sel.set_options(as_written([(self.setup.label(t), t) for t in targets]))
+        sel.set_options(plain_options([(self.setup.label(t), t) for t in targets]))
         if targets:
             keep = self.current.target if initial else None
             if keep in targets:
@@ -269,7 +269,7 @@ class DeclareModal(JudgeModal[Declaration | None]):
             feint = self.query_one("#qd-feint", Select)
             keep = feint.value
             options = self.feint_options(action)
-            feint.set_options(as_written(options))
+            feint.set_options(plain_options(options))
             if keep in {v for _l, v in options}:
                 feint.value = keep
         self._show_hint()
