@@ -11,7 +11,7 @@ from fieldjudge import i18n
 from fieldjudge.app import make_app
 from fieldjudge.commands.chrono import chrono
 from fieldjudge.commands.quidditch import quidditch
-from fieldjudge.commands.results import export, merge, sign_tournament, verify
+from fieldjudge.commands.results import export, merge, register_laptop, sign_tournament, verify
 from fieldjudge.commands.root import JudgeGroup, accept_global_options, root_options
 from fieldjudge.commands.serve import serve
 from fieldjudge.commands.sync import sync
@@ -70,7 +70,17 @@ def demo(ctx: click.Context, no_ui: bool) -> None:
         _run_app(ctx, root, folder)
 
 
-for command in (chrono, export, verify, merge, quidditch, serve, sync, sign_tournament):
+for command in (
+    chrono,
+    export,
+    verify,
+    merge,
+    quidditch,
+    serve,
+    sync,
+    sign_tournament,
+    register_laptop,
+):
     main.add_command(command)
 
 

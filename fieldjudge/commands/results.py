@@ -248,6 +248,41 @@ def sign_tournament(folder: Path, secret: str) -> None:
     click.echo(_("{folder}: tournament.json signed by the head judge").format(folder=folder))
 
 
+@click.command("register-laptop")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path), required=False)
+@click.option(
+    "--laptop-name",
+    default="",
+    help='This laptop\'s name in the tournament ("Field 1"); the name it has when not given.',
+)
+@click.option(
+    "--secret",
+    default="",
+    envvar="FIELDJUDGE_HEAD_JUDGE_SECRET",
+    help="The head judge's secret (asked for when not given).",
+)
+def register_laptop(folder: Path | None, laptop_name: str, secret: str) -> None:
+    """The head judge registers THIS laptop in the tournament, on this laptop, with his
+    secret: its games count only once he has (with Syncthing or a USB stick alike)."""
+    context = click.get_current_context()
+    name = laptop_name.strip()
+    with _opened(_pick_folder(context, folder), lock=True) as t:
+        if not t.laptop_unregistered() and name in ("", t.keys.name):
+            click.echo(
+                _("{laptop}: already registered by the head judge").format(laptop=t.keys.name)
+            )
+            return
+        if not secret:
+            secret = click.prompt(_("Head judge's secret"), hide_input=True)
+        with refusals_as_messages(StoreError, OSError):
+            t.register_laptop(secret, name)
+        click.echo(
+            _("{laptop} ({fp}): registered by the head judge; its games count").format(
+                laptop=t.keys.name, fp=t.keys.fingerprint
+            )
+        )
+
+
 @click.group(cls=JudgeGroup, name="fieldjudge-results")
 @root_options
 @click.pass_context
@@ -258,7 +293,7 @@ def results_main(ctx: click.Context, data_dir: Path | None, lang: str | None, ju
     ctx.obj.update(data_dir=data_dir, lang=lang, judge=judge)
 
 
-for _command in (export, verify, merge, sign_tournament):
+for _command in (export, verify, merge, sign_tournament, register_laptop):
     results_main.add_command(_command)
 accept_global_options(results_main)
 

@@ -24,7 +24,7 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.chrono.marker_check import open_marker_check
-from fieldjudge.screens.dialogs.forms import Field, FormScreen
+from fieldjudge.screens.dialogs.forms import Field, FormScreen, Values, head_judge_form
 from fieldjudge.screens.quidditch.matches import open_quidditch
 from fieldjudge.screens.results.merge import MergeScreen
 from fieldjudge.screens.results.protocol import ProtocolScreen
@@ -37,6 +37,7 @@ from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.screens.widgets.table import RowTable, plain_cell
 from fieldjudge.services import StoreError
+from fieldjudge.services.laptop import LAPTOP_NAME_MAX as NAME_MAX
 from fieldjudge.services.paintball.disqualified import CarriedOver, Setups
 from fieldjudge.services.paintball.live import next_game
 from fieldjudge.services.sync.conflicts import ConflictWatch
@@ -155,6 +156,7 @@ class HomeScreen(JudgeScreen):
         with Vertical(id="games-pane"):
             yield Static("", id="tournament-title", classes="pane-title", markup=False)
             yield RowTable(id="games")
+            yield Static("", id="laptop-line", markup=False)
             yield Static("", id="pit-line", markup=False)
             yield Static(_("sync: checking…"), id="sync-line", markup=False)
         yield PromptPanel()  # the judge's name, typed in the screen itself (screens/keys.py)
@@ -165,6 +167,7 @@ class HomeScreen(JudgeScreen):
         keys = table.add_columns(_("Time"), _("Field"), _("Team A"), _("Team B"), _("State"))
         self._state_column = keys[-1]
         self.query_one("#pit-line").display = False
+        self.query_one("#laptop-line").display = False
         # Filled now, so the first frame is laid out once, with the rows (the tournament
         # opened by the app before or after this fills them again through reload).
         self._shown = True
@@ -292,6 +295,7 @@ class HomeScreen(JudgeScreen):
         if t is None:
             return
         fault = file_faults("tournament.json", t.tournament_faults())
+        self._show_registration(t.laptop_unregistered())
         # the first frame showed what the app's memory found clean: every row is checked
         # once more against the signatures, registrations and manifests as they are now
         if fault != self._tournament_fault or self._confirmed is not t:
@@ -551,6 +555,62 @@ class HomeScreen(JudgeScreen):
 
     def action_export(self) -> None:
         export_flow(self.app)
+
+    # -- this laptop's registration: with Syncthing or a USB stick alike ------------------
+    def _show_registration(self, unregistered: bool) -> None:
+        """A line under the games while the head judge has not registered this laptop:
+        until he does, its games count nowhere (not in his standings, not in a merge)."""
+        line = self.query_one("#laptop-line", Static)
+        if line.display != unregistered:
+            line.update(
+                "⚠ "
+                + _(
+                    "This laptop is not registered by the head judge: its games count "
+                    "nowhere. Head judge: R, then your secret."
+                )
+            )
+            line.display = unregistered
+
+    def action_register_laptop(self) -> None:
+        """The head judge registers this laptop with his secret, on this laptop."""
+        t = self.app.tournament
+        if not self._need_tournament() or t is None:
+            return
+        if not t.laptop_unregistered():
+            self.notify(
+                _("This laptop ({laptop}) is registered by the head judge").format(
+                    laptop=t.keys.name
+                ),
+                markup=False,
+            )
+            return
+
+        def check(values: Values) -> str | None:
+            name = values["name"].strip()
+            if not name:
+                return _("Type this laptop's name")
+            if len(name) > NAME_MAX:
+                return _("A laptop's name is at most {n} characters").format(n=NAME_MAX)
+            return None
+
+        def run(values: Values) -> str:
+            try:
+                t.register_laptop(values["pin"], values["name"])
+            except StoreError as exc:
+                return rule_text(exc)
+            self.notify(
+                _("This laptop ({laptop}) is registered: its games count").format(
+                    laptop=t.keys.name
+                ),
+                markup=False,
+            )
+            self._confirmed = None  # every game checked again under the registration
+            self._check_tournament()
+            return ""
+
+        title = _("Register this laptop in the tournament ({fp})").format(fp=t.keys.fingerprint)
+        name = Field("name", _("This laptop's name (e.g. Field 2)"), value=t.keys.name)
+        head_judge_form(self.app, title, [name], check, run)
 
     def action_merge(self) -> None:
         if self._need_tournament():

@@ -48,6 +48,14 @@ KEYMAP: dict[str, list[Binding]] = {
         key("r", "reload", "Refresh", show=False),
         key("F", "choose_field", "Field", show=False, tooltip="This laptop's field"),
         key("w", "pit_display", "Pit display", show=False, tooltip="Pit display on/off"),
+        key(
+            "R",
+            "register_laptop",
+            "Register laptop",
+            show=False,
+            key_display="R",
+            tooltip="The head judge registers this laptop (his secret)",
+        ),
     ],
     # -- setup ------------------------------------------------------------------------------
     "teams": [

@@ -30,8 +30,11 @@ from typing import Any
 
 import orjson
 
-from fieldjudge.store.keys import default_config_dir
+from fieldjudge.store.keys import NAME_MAX, default_config_dir
 from fieldjudge.store.storage import atomic_write_bytes, make_dirs
+
+#: the longest name a laptop may have (its key's, and its registration's)
+LAPTOP_NAME_MAX = NAME_MAX
 
 SETTINGS_FILE = "laptop.json"
 KEYMAP_FILE = "keymap.toml"

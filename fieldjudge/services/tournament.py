@@ -51,7 +51,7 @@ from fieldjudge.store import (
 from fieldjudge.store.auth_log import AuthLog
 from fieldjudge.store.eventlog import ReadLog
 from fieldjudge.store.index import SummaryIndex
-from fieldjudge.store.keys import LaptopKeys
+from fieldjudge.store.keys import LaptopKeys, check_laptop_name
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.sync_files import (
     LAPTOP_FILE,
@@ -179,6 +179,18 @@ class TournamentView(Tables):
         """Why ``tournament.json`` (teams, rosters, schedule) is not as the head judge
         signed it; empty: it is."""
         return list(self.trust.tournament_report().faults)
+
+    def laptop_unregistered(self) -> bool:
+        """Whether this laptop waits for the head judge to register it: a tournament with
+        his key counts the games and the manifest of a laptop only once he has signed its
+        registration (``verify``: "which the head judge has not registered"); the head
+        judge does it on this laptop with his secret (:meth:`TournamentService.
+        register_laptop`), with or without Syncthing."""
+        ctx = self.trust.context()
+        if not ctx.hj:
+            return False
+        info = ctx.reg.get(self.keys.laptop_id)
+        return info is None or not info.registered
 
     def game_summary(
         self,
@@ -566,9 +578,15 @@ class TournamentService(TournamentView):
         self.written(write_laptop_file(self.folder, lid, LAPTOP_FILE, orjson.dumps(doc)))
         self.trust.refresh()
 
-    def register_laptop(self, secret: str) -> None:
-        """The head judge registers this laptop's key with his secret (signed)."""
+    def register_laptop(self, secret: str, name: str = "") -> None:
+        """The head judge registers this laptop's key with his secret (signed), under
+        ``name`` when one is given ("Поле 2"; else the name it has). A name that cannot be
+        one (:class:`~fieldjudge.store.keys.BadLaptopName`) is refused before the secret
+        is tried; a wrong secret renames nothing."""
+        new_name = check_laptop_name(name) if name.strip() else self.keys.name
         grant = self.head_judge(secret, authority.REGISTER_LAPTOP)
+        if new_name != self.keys.name:
+            self.keys = self.keys.rename(new_name)
         self._register_laptop(grant)
 
     def _signing_head_judge(self) -> UnlockedHeadJudge | None:

@@ -524,7 +524,9 @@ def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> lis
         ):
             label = theirs.label() if theirs else f"laptop {lid}"
             report.errors.append(
-                f"laptops/{lid}: not merged: {label} is not registered by the head judge"
+                f"laptops/{lid}: not merged: {label} is not registered by the head judge "
+                "(its games neither): he registers it on that laptop with his secret (key R "
+                "on its home screen, or `fieldjudge register-laptop`), then merge again"
             )
             continue
         if isinstance(doc, dict) and not (folder / LAPTOP_FILE).exists():

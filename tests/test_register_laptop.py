@@ -1,0 +1,140 @@
+"""A venue without Syncthing: the laptops share the tournament on a USB stick. A field
+laptop's games count only once the head judge has registered it; he does it on that laptop
+with his secret, by `fieldjudge register-laptop` or key R on its home screen, after or
+before its games were played. Before, `merge` refuses its games and says how to register it;
+after, they merge and `verify` finds every file as its laptop signed it."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fakes import FakeClock
+
+from fieldjudge.app import make_app
+from fieldjudge.cli import main
+from fieldjudge.screens.dialogs.forms import FormScreen
+from fieldjudge.screens.home import HomeScreen
+from fieldjudge.services import open_tournament
+from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
+from fieldjudge.store.anchors import read_laptop_file
+from tests.screen_text import screen_text
+from tests.test_game_helpers import type_text, wait_for
+
+
+@pytest.fixture
+def venue(demo_folder: Path, tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(the head judge's folder, a field laptop's copy from the stick, its config folder:
+    its own key, never registered)."""
+    field = tmp_path / "field" / "demo"
+    shutil.copytree(demo_folder, field, ignore=shutil.ignore_patterns(".cache"))
+    return demo_folder, field, tmp_path / "field-config"
+
+
+def play_on_field_laptop(field: Path, config: Path) -> tuple[str, str]:
+    """The field judge starts an unplayed game on his laptop (registered or not):
+    (its id, the laptop's id)."""
+    tf = open_tournament(field, startup_backup=False, config_dir=config)
+    try:
+        gid = next(g["id"] for g in tf.games() if not tf.game_path(g["id"]).exists())
+        s = GameSession(tf, gid, clock=FakeClock(datetime(2026, 6, 1, 14, tzinfo=UTC)))
+        for team in s.teams:
+            s.append("checkin", {"team": team, "late": False})
+        s.append("clock_start", {})
+        return gid, tf.keys.laptop_id
+    finally:
+        tf.close()
+
+
+def cli(args: list[str], config: Path | None = None, secret: str = ""):
+    env = {"FIELDJUDGE_CONFIG": str(config)} if config else {}
+    return CliRunner().invoke(main, args, input=secret + "\n" if secret else None, env=env)
+
+
+def test_a_usb_stick_day_counts_the_field_laptops_game_once_registered(venue) -> None:
+    head, field, config = venue
+    gid, fid = play_on_field_laptop(field, config)  # played before anyone registered it
+    # the stick to the head judge's laptop: refused, and he is told what to do
+    out = cli(["merge", str(field), "--into", str(head)]).output
+    assert f"laptops/{fid}: not merged:" in out
+    assert "fieldjudge register-laptop" in out and "key R" in out
+    assert f"games/{gid}: not merged:" in out
+    assert not (head / "games" / f"{gid}.json").exists()
+    # on the field laptop: a wrong secret registers nothing
+    wrong = cli(["register-laptop", str(field)], config, secret="не тот секрет")
+    assert wrong.exit_code == 1
+    assert "Wrong head judge's secret" in wrong.output and "Traceback" not in wrong.output
+    assert "hj_sig" not in (read_laptop_file(field, fid) or {})
+    # his secret: registered, under the name he gives it
+    done = cli(["register-laptop", str(field), "--laptop-name", "Поле 2"], config, DEMO_PASSPHRASE)
+    assert done.exit_code == 0, done.output
+    assert "Поле 2" in done.output and "registered by the head judge" in done.output
+    assert (read_laptop_file(field, fid) or {}).get("hj_sig")
+    again = cli(["register-laptop", str(field)], config)  # nothing asked the second time
+    assert again.exit_code == 0 and "already registered" in again.output
+    # the stick again: the game and the laptop come in, and every file holds
+    out = cli(["merge", str(field), "--into", str(head)]).output
+    assert "error" not in out, out
+    assert 'laptop registered from the source: laptop "Поле 2"' in out
+    checked = cli(["verify", str(head)])
+    assert checked.exit_code == 0, checked.output
+    assert f"ok    games/{gid}.json" in checked.output and '"Поле 2"' in checked.output
+    t = open_tournament(head, startup_backup=False)
+    try:
+        assert t.game_faults(gid) == []
+        assert not t.laptop_unregistered()  # the head judge's own laptop
+    finally:
+        t.close()
+
+
+def test_register_laptop_names_a_folder_that_is_no_tournament(tmp_path: Path) -> None:
+    out = cli(["register-laptop", str(tmp_path)])
+    assert out.exit_code == 1
+    assert "holds no tournament" in out.output and "Traceback" not in out.output
+
+
+async def test_the_field_laptops_home_says_it_is_unregistered_until_r_and_his_secret(
+    venue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In Russian, as the judges read it: the warning under the games, R, a wrong secret
+    refused in the form, his secret: the warning gone and the registration signed."""
+    _head, field, config = venue
+    monkeypatch.setenv("FIELDJUDGE_CONFIG", str(config))
+    app = make_app(field.parent, field, lang="ru", judge="Судья поля")
+    async with app.run_test(size=(100, 32)) as pilot:
+        line = lambda: app.screen.query_one("#laptop-line")  # noqa: E731
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, HomeScreen) and line().display, "the warning"
+        )
+        assert "не зарегистрирован главным судьёй" in screen_text(app)
+        assert "R" in str(line().render())
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the secret asked")
+        assert app.screen.form_title.startswith("Зарегистрировать этот ноутбук в турнире")
+        name = app.tournament.keys.name
+        # the name he gives it (the one it has, written over), then a wrong secret
+        await pilot.press(*["backspace"] * len(name))
+        await type_text(pilot, "Поле 2")
+        await pilot.press("enter")
+        await type_text(pilot, "не тот секрет")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen) and app.screen.note)
+        assert "неверный секрет главного судьи" in app.screen.note.lower()
+        assert app.tournament.laptop_unregistered()
+        assert app.tournament.keys.name == name  # a wrong secret renames nothing
+        await pilot.press("enter")  # the name kept, to the secret
+        await type_text(pilot, DEMO_PASSPHRASE)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        await wait_for(pilot, lambda: not line().display, "the warning gone")
+        assert not app.tournament.laptop_unregistered()
+        lid = app.tournament.keys.laptop_id
+        doc = read_laptop_file(field, lid) or {}
+        assert doc.get("hj_sig") and doc.get("name") == "Поле 2"
+        await pilot.press("R")  # nothing more to do: said so, nothing asked
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
