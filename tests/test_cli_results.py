@@ -56,7 +56,13 @@ def test_24_25_the_results_command_speaks_russian_and_takes_the_global_options(
     assert "без загрузки приложения" in out and "Показать эту справку и выйти." in out
     res = runner.invoke(results_main, ["verify", "--lang", "ru", str(tmp_path / "none")])
     assert res.exit_code != 0 and "нет такой папки" in res.output
-    assert set(results_main.commands) == {"export", "verify", "merge", "sign-tournament"}
+    assert set(results_main.commands) == {
+        "export",
+        "verify",
+        "merge",
+        "sign-tournament",
+        "register-laptop",
+    }
 
 
 def test_24_21_30_01_an_export_checks_and_folds_each_game_file_from_one_read(

@@ -64,6 +64,13 @@ def test_a_usb_stick_day_counts_the_field_laptops_game_once_registered(venue) ->
     assert "fieldjudge register-laptop" in out and "key R" in out
     assert f"games/{gid}: not merged:" in out
     assert not (head / "games" / f"{gid}.json").exists()
+    # the same report in Russian, as the head judge reads it: no English word left
+    ru = cli(["--lang", "ru", "merge", str(field), "--into", str(head)]).output
+    assert f"ошибка: laptops/{fid}: не принят: ноутбук" in ru
+    assert "не зарегистрирован главным судьёй (и его игры тоже)" in ru
+    assert f"ошибка: games/{gid}: не принят: событие №1" in ru
+    assert ru.startswith("слияние из demo\nновых журналов игр: 0")
+    assert not any(w in ru for w in ("merged", "error", "event #", "checkin")), ru
     # on the field laptop: a wrong secret registers nothing
     wrong = cli(["register-laptop", str(field)], config, secret="не тот секрет")
     assert wrong.exit_code == 1

@@ -230,6 +230,7 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
         r"--?[\w-]+|\b[A-Z][A-Z0-9_]+\b|\S*/\S*|\S+\.\w+|'[^']*'|\[[^\]]*\]|\{[^}]*\}"
     )
     allowed = {"fieldjudge", "main", "Ctrl", "Syncthing", "JSONL", "ru", "en", "ports", "sign"}
+    allowed |= {"register"}  # the register-laptop command's name
     allowed |= {n for g in (main, *main.commands.values()) for n in getattr(g, "commands", {})}
     allowed |= {"stalker", "decatur", "chrony", "plain", "bE"}  # device formats (--format)
     allowed |= {"lan", "discovery"}  # [default: lan-discovery], as click prints the flag

@@ -287,8 +287,9 @@ def register_laptop(folder: Path | None, laptop_name: str, secret: str) -> None:
 @root_options
 @click.pass_context
 def results_main(ctx: click.Context, data_dir: Path | None, lang: str | None, judge: str) -> None:
-    """The head judge's export, verify, merge and sign-tournament: the same commands as
-    in fieldjudge, without loading the app, so they start sooner and take less memory."""
+    """The head judge's export, verify, merge, sign-tournament and register-laptop: the
+    same commands as in fieldjudge, without loading the app, so they start sooner and take
+    less memory."""
     ctx.ensure_object(dict)
     ctx.obj.update(data_dir=data_dir, lang=lang, judge=judge)
 

@@ -331,5 +331,5 @@ def report_lines(report: merge.MergeReport) -> list[str]:
                 n=differ
             )
         )
-    out.extend(_("Error") + f": {e}" for e in report.errors)
+    out.extend(_("Error") + f": {rule_text(e)}" for e in report.errors)
     return out

@@ -23,9 +23,11 @@ from typing import Any
 
 import orjson
 
-from fieldjudge.i18n import rule_text
+from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules import protocol as pr
+from fieldjudge.rules.event_names import event_type_name
 from fieldjudge.rules.events import Event
+from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.paintball.state import fold
 from fieldjudge.services.paintball.results import setup_for
 from fieldjudge.services.tournament import TournamentService
@@ -65,6 +67,10 @@ class Conflict:
     path: Path  # the other copy, in conflicts/
 
 
+#: the tables a merge adds rows to, as the report names them
+TABLE_WORDS = {"teams": "teams", "players": "players", "games": "games"}
+
+
 @dataclass
 class MergeReport:
     source: str
@@ -86,28 +92,51 @@ class MergeReport:
     laptops_added: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        out = [f"merged from {self.source}"]
+        """The report as ``fieldjudge merge`` prints it, in the UI language."""
+        out = [_("merged from {source}").format(source=self.source)]
         out.append(
-            f"{len(self.added_logs)} new game logs, {len(self.fast_forwarded)} extended, "
-            f"{len(self.unchanged)} unchanged; {self.events_added} events added, "
-            f"{self.duplicates_skipped} duplicates skipped"
+            _(
+                "{new} new game logs, {extended} extended, {unchanged} unchanged; {events} "
+                "events added, {dups} duplicates skipped"
+            ).format(
+                new=len(self.added_logs),
+                extended=len(self.fast_forwarded),
+                unchanged=len(self.unchanged),
+                events=self.events_added,
+                dups=self.duplicates_skipped,
+            )
         )
         added = {k: v for k, v in self.schedule_added.items() if v}
         if added:
             out.append(
-                "added to the tournament: " + ", ".join(f"{v} {k}" for k, v in added.items())
+                _("added to the tournament: {what}").format(
+                    what=", ".join(f"{v} {_(TABLE_WORDS.get(k, k))}" for k, v in added.items())
+                )
             )
-        out.extend(f"change: {c}" for c in self.changes)
-        out.extend(f"laptop registered from the source: {x}" for x in self.laptops_added)
-        out.extend(f"CONFLICT tournament: {c}" for c in self.tournament_conflicts)
-        out.extend(f"REFUSED game: {c}" for c in self.refused_games)
+        out.extend(_("change: {what}").format(what=rule_text(c)) for c in self.changes)
+        out.extend(
+            _("laptop registered from the source: {laptop}").format(laptop=rule_text(x))
+            for x in self.laptops_added
+        )
+        out.extend(
+            _("CONFLICT tournament: {what}").format(what=rule_text(c))
+            for c in self.tournament_conflicts
+        )
+        out.extend(_("REFUSED game: {what}").format(what=rule_text(c)) for c in self.refused_games)
         for c in self.conflicts:
             out.append(
-                f"CONFLICT {c.kind}/{c.log_id}: {c.common} events in common, then {c.ours} here "
-                f"and {c.theirs} there; the other copy is kept as {c.path.name} for the head "
-                f"judge to choose"
+                _(
+                    "CONFLICT {log}: {common} events in common, then {ours} here and {theirs} "
+                    "there; the other copy is kept as {copy} for the head judge to choose"
+                ).format(
+                    log=f"{c.kind}/{c.log_id}",
+                    common=c.common,
+                    ours=c.ours,
+                    theirs=c.theirs,
+                    copy=c.path.name,
+                )
             )
-        out.extend(f"error: {e}" for e in self.errors)
+        out.extend(_("error: {what}").format(what=rule_text(e)) for e in self.errors)
         return out
 
 
@@ -134,14 +163,16 @@ def load_source(path: Path) -> Source:
             raise DamagedFile(tf, "no tournament.json in this folder")
         tournament, _ = validate_data(load_json_file(tf), tf)
         logs: dict[str, dict[str, Any]] = {}
-        errors = []
+        errors: list[str] = []
         for kind in bundle.LOG_FOLDERS:
             logs[kind] = {}
             for p in sorted((path / kind).glob("*.json")):
                 try:
                     logs[kind][p.stem] = bundle.read_log_file(p)
                 except DamagedFile as exc:
-                    errors.append(f"{kind}/{p.name} not merged: {exc.fault}")
+                    errors.append(
+                        Phrase("{log} not merged: {why}", log=f"{kind}/{p.name}", why=exc.fault)
+                    )
         try:
             sig = load_json_file(path / SIG_FILE) if (path / SIG_FILE).exists() else None
         except DamagedFile:
@@ -180,6 +211,11 @@ def _registry(t: TournamentService, src: Source) -> dict[str, identity.LaptopInf
     return reg
 
 
+def _not_merged(log: str, why: str) -> Phrase:
+    """ "<log>: not merged: <why>" (``why`` a phrase, or a text already in the UI language)."""
+    return Phrase("{log}: not merged: {why}", log=log, why=why)
+
+
 def _signature_refusal(
     kind: str, doc: dict, start: int, reg: dict[str, identity.LaptopInfo], hj: str | None
 ) -> str | None:
@@ -190,7 +226,13 @@ def _signature_refusal(
         fault = identity.event_fault(d, reg, hj, hj_types)
         if fault:
             who = identity.laptop_label(reg, d.get("signer"))
-            return f"event #{d.get('seq')} ({d.get('type')}, {who}): {fault}"
+            return Phrase(
+                "event #{seq} ({type}, {laptop}): {why}",
+                seq=d.get("seq"),
+                type=event_type_name(d.get("type")),
+                laptop=who,
+                why=fault,
+            )
     return None
 
 
@@ -244,12 +286,17 @@ def _refused(t: TournamentService, kind: str, log_id: str, doc: dict, start: int
     try:
         evs = [Event.from_doc(dict(d)) for d in events]
     except (KeyError, TypeError, ValueError) as exc:
-        return f"malformed event ({exc!r})"
+        return Phrase("malformed event ({error})", error=repr(exc))
     # head-judge actions reach here only with a valid head-judge signature
     for i, p in enumerate(pr.protocols_before(evs, teams, start), start):
         why = pr.lock_refusal(evs[:i], evs[i].type, evs[i].data, teams, p)
         if why:
-            return f"event #{evs[i].seq} ({evs[i].type}): {rule_text(why)}"
+            return Phrase(
+                "event #{seq} ({type}): {why}",
+                seq=evs[i].seq,
+                type=event_type_name(evs[i].type),
+                why=why,
+            )
     if start < len(evs) and t.game(log_id) is not None:
         try:
             st = fold(setup_for(t, log_id), evs, recheck=True)
@@ -258,7 +305,10 @@ def _refused(t: TournamentService, kind: str, log_id: str, doc: dict, start: int
         late = [n for n in st.rejected if n.seq > evs[start - 1].seq] if start else st.rejected
         if late:
             n = late[0]
-            return f"event #{n.seq} ({n.type}): {rule_text(n.text, t.team_names())}"
+            why = rule_text(n.text, t.team_names())  # the teams by their names
+            return Phrase(
+                "event #{seq} ({type}): {why}", seq=n.seq, type=event_type_name(n.type), why=why
+            )
     return None
 
 
@@ -273,9 +323,14 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
     for (kind, log_id), head in sorted(src_anchors.items()):
         if log_id not in (src.logs.get(kind) or {}):
             report.errors.append(
-                f"{kind}/{log_id}: missing in {src.label} although its manifest records "
-                f"{head.count} events (of {identity.laptop_label(reg, head.laptop)}); "
-                "nothing to merge"
+                Phrase(
+                    "{log}: missing in {source} although its manifest records {n} events (of "
+                    "{laptop}); nothing to merge",
+                    log=f"{kind}/{log_id}",
+                    source=src.label,
+                    n=head.count,
+                    laptop=identity.laptop_label(reg, head.laptop),
+                )
             )
     for kind, logs in src.logs.items():
         for log_id, doc in sorted(logs.items()):
@@ -297,27 +352,34 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
                     [Event.from_doc(dict(d)) for d in theirs], (a.count, a.hash) if a else None
                 )
             except (KeyError, TypeError, ValueError) as exc:
-                cut = f"malformed event ({exc!r})"
+                cut = Phrase("malformed event ({error})", error=repr(exc))
             if cut:
-                report.errors.append(f"{kind}/{log_id}: not merged: {cut}")
+                report.errors.append(_not_merged(f"{kind}/{log_id}", cut))
                 continue
             forged = _signature_refusal(kind, doc, k, reg, t.pinned_hj)
             if forged:
-                report.errors.append(f"{kind}/{log_id}: not merged: {forged}")
+                report.errors.append(_not_merged(f"{kind}/{log_id}", forged))
                 continue
             why = _refused(t, kind, log_id, doc, k)
             if why:
-                report.errors.append(f"{kind}/{log_id}: not merged: {why}")
+                report.errors.append(_not_merged(f"{kind}/{log_id}", why))
                 continue
             if damaged is not None:
                 report.errors.append(
-                    f"{kind}/{log_id}: our copy is damaged ({damaged}); not merged"
+                    Phrase(
+                        "{log}: our copy is damaged ({why}); not merged",
+                        log=f"{kind}/{log_id}",
+                        why=damaged,
+                    )
                 )
                 continue
             if ours is None and kind == "games" and t.anchor(log_id):
                 report.errors.append(
-                    f"{kind}/{log_id}: our copy is missing although the manifest records "
-                    "its events; restore it from a backup first; not merged"
+                    Phrase(
+                        "{log}: our copy is missing although the manifest records its events; "
+                        "restore it from a backup first; not merged",
+                        log=f"{kind}/{log_id}",
+                    )
                 )
                 continue
             report.duplicates_skipped += k
@@ -338,6 +400,13 @@ def merge_logs(t: TournamentService, src: Source, report: MergeReport) -> None:
 
 def _norm(name: Any) -> str:
     return " ".join(str(name or "").split()).casefold()
+
+
+def _player(doc: dict[str, Any]) -> Phrase:
+    """A player's name as the conflict lists it: quoted, "(captain)" after a captain's."""
+    if doc.get("captain"):
+        return Phrase("{name} (captain)", name=repr(doc.get("name")))
+    return Phrase("{name}", name=repr(doc.get("name")))
 
 
 def _plain(doc: dict[str, Any]) -> dict[str, Any]:
@@ -361,7 +430,9 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
 
     why = _unsigned_tournament(t, src)
     if why:
-        report.errors.append(f"tournament.json of {src.label}: not merged: {why}")
+        report.errors.append(
+            Phrase("tournament.json of {source}: not merged: {why}", source=src.label, why=why)
+        )
         return
     # what to add: their rows that are new here, compared with ours read through the tables
     new: dict[str, list[dict[str, Any]]] = {"teams": [], "players": [], "games": []}
@@ -380,7 +451,12 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
                     "team",
                     mine,
                     d,
-                    f"team {tid}: here {mine.get('name')!r}, there {name!r}",
+                    Phrase(
+                        "team {id}: here {ours}, there {theirs}",
+                        id=tid,
+                        ours=repr(mine.get("name")),
+                        theirs=repr(name),
+                    ),
                 )
         elif same_name is not None:
             team_map[str(tid)] = str(same_name.get("id"))
@@ -388,8 +464,12 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
                 "team",
                 same_name,
                 d,
-                f"team {name!r}: id {same_name.get('id')} here, {tid} there "
-                "(the same name: not added twice)",
+                Phrase(
+                    "team {name}: id {ours} here, {theirs} there (the same name: not added twice)",
+                    name=repr(name),
+                    ours=same_name.get("id"),
+                    theirs=tid,
+                ),
             )
         else:
             new["teams"].append(d)
@@ -397,7 +477,7 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
             by_name[_norm(name)] = d
             team_map[str(tid)] = str(tid)
             added["teams"] += 1
-            report.changes.append(f"added team {name!r} (id {tid})")
+            report.changes.append(Phrase("added team {name} (id {id})", name=repr(name), id=tid))
 
     have_p = {(p.get("team_id"), p.get("number")): p for p in t.players()}
     for d in sorted(
@@ -412,16 +492,25 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
             have_p[(team_id, d.get("number"))] = d
             added["players"] += 1
             report.changes.append(
-                f"added player #{d.get('number')} {d.get('name')!r} to team {team_id}"
+                Phrase(
+                    "added player #{number} {name} to team {team}",
+                    number=d.get("number"),
+                    name=repr(d.get("name")),
+                    team=team_id,
+                )
             )
         elif _plain(mine) != _plain(d):
             conflict(
                 "player",
                 mine,
                 d,
-                f"player #{d.get('number')} of team {team_id}: here {mine.get('name')!r}"
-                f"{' (captain)' if mine.get('captain') else ''}, there {d.get('name')!r}"
-                f"{' (captain)' if d.get('captain') else ''}",
+                Phrase(
+                    "player #{number} of team {team}: here {ours}, there {theirs}",
+                    number=d.get("number"),
+                    team=team_id,
+                    ours=_player(mine),
+                    theirs=_player(d),
+                ),
             )
 
     games = t.games()
@@ -441,15 +530,27 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
                     "game",
                     mine,
                     d,
-                    f"game {d.get('id')}: here field {mine.get('field')} at "
-                    f"{mine.get('start')}, there field {d.get('field')} at {d.get('start')}",
+                    Phrase(
+                        "game {game}: here field {field} at {start}, there field {field2} at "
+                        "{start2}",
+                        game=d.get("id"),
+                        field=mine.get("field"),
+                        start=mine.get("start"),
+                        field2=d.get("field"),
+                        start2=d.get("start"),
+                    ),
                 )
             continue
         clash = g_by_slot.get(slot)
         if clash is not None:
             report.refused_games.append(
-                f"game {d.get('id')} not added: field {slot[0]} at {slot[1]} is taken by "
-                f"game {clash.get('id')}"
+                Phrase(
+                    "game {game} not added: field {field} at {start} is taken by game {other}",
+                    game=d.get("id"),
+                    field=slot[0],
+                    start=slot[1],
+                    other=clash.get("id"),
+                )
             )
             conflicts.append({"what": "game_clash", "ours": clash, "theirs": d})
             continue
@@ -457,7 +558,14 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
         g_by_id[d.get("id")] = d
         g_by_slot[slot] = d
         added["games"] += 1
-        report.changes.append(f"added game {d.get('id')} (field {slot[0]} at {slot[1]})")
+        report.changes.append(
+            Phrase(
+                "added game {game} (field {field} at {start})",
+                game=d.get("id"),
+                field=slot[0],
+                start=slot[1],
+            )
+        )
 
     ours_meta = t.meta
     their_meta = (other.get("meta") or {}).get("1") or {}
@@ -468,9 +576,13 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
         settings += [(n, f"setting {n}", a.get(n), b.get(n)) for n in sorted(set(a) | set(b))]
     for name, label, mine, theirs in settings:
         if mine != theirs:
-            conflict(
-                "setting", {name: mine}, {name: theirs}, f"{label}: here {mine!r}, there {theirs!r}"
+            said = Phrase(
+                "{setting}: here {ours}, there {theirs}",
+                setting=label,
+                ours=repr(mine),
+                theirs=repr(theirs),
             )
+            conflict("setting", {name: mine}, {name: theirs}, said)
 
     if other:
         t.add_rows(new)  # one atomic write of tournament.json
@@ -489,14 +601,16 @@ def _unsigned_tournament(t: TournamentService, src: Source) -> str | None:
         return None
     sig = src.tournament_sig
     if not isinstance(sig, dict):
-        return "not signed by the head judge (no tournament.sig)"
+        return Phrase("not signed by the head judge (no tournament.sig)")
     digest = canonical_digest(src.tournament_raw or src.tournament)
     if sig.get("hash") != digest:
-        return "changed since the head judge signed it (edited by hand, or an unsigned change)"
+        return Phrase(
+            "changed since the head judge signed it (edited by hand, or an unsigned change)"
+        )
     if not t.pinned_hj or not verify_signature(
         t.pinned_hj, signed_message("tournament", digest), str(sig.get("sig", ""))
     ):
-        return "tournament.sig is not the signature of this tournament's head judge key"
+        return Phrase("tournament.sig is not the signature of this tournament's head judge key")
     return None
 
 
@@ -524,9 +638,13 @@ def merge_laptops(t: TournamentService, src: Source, report: MergeReport) -> lis
         ):
             label = theirs.label() if theirs else f"laptop {lid}"
             report.errors.append(
-                f"laptops/{lid}: not merged: {label} is not registered by the head judge "
-                "(its games neither): he registers it on that laptop with his secret (key R "
-                "on its home screen, or `fieldjudge register-laptop`), then merge again"
+                Phrase(
+                    "{log}: not merged: {laptop} is not registered by the head judge (its "
+                    "games neither): he registers it on that laptop with his secret (key R on "
+                    "its home screen, or `fieldjudge register-laptop`), then merge again",
+                    log=f"laptops/{lid}",
+                    laptop=label,
+                )
             )
             continue
         if isinstance(doc, dict) and not (folder / LAPTOP_FILE).exists():
@@ -574,21 +692,32 @@ def _merge_marker_checks(
         if k == len(theirs):
             continue  # nothing new
         if k < len(ours):
-            report.errors.append(f"{rel}: not merged: it differs from this folder's copy")
+            report.errors.append(_not_merged(rel, Phrase("it differs from this folder's copy")))
             continue
         bad = None
         for d in theirs[k:]:
             fault = identity.event_fault(d, reg, t.pinned_hj, authority.HEAD_JUDGE_TYPES)
             if fault is None and d.get("signer") != lid:
-                fault = "not signed by the laptop whose log it is"
+                fault = Phrase("not signed by the laptop whose log it is")
             if fault:
-                bad = f"event #{d.get('seq')} ({d.get('type')}): {fault}"
+                bad = Phrase(
+                    "event #{seq} ({type}): {why}",
+                    seq=d.get("seq"),
+                    type=event_type_name(d.get("type")),
+                    why=fault,
+                )
                 break
         if bad is not None:
-            report.errors.append(f"{rel}: not merged: {bad}")
+            report.errors.append(_not_merged(rel, bad))
             continue
         _write_log(path, doc)
-        report.changes.append(f"marker checks of game {gid} from {identity.laptop_label(reg, lid)}")
+        report.changes.append(
+            Phrase(
+                "marker checks of game {game} from {laptop}",
+                game=gid,
+                laptop=identity.laptop_label(reg, lid),
+            )
+        )
 
 
 def merge_into(t: TournamentService, source: Path) -> MergeReport:
