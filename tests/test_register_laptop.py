@@ -10,16 +10,20 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
+import orjson
 import pytest
 from click.testing import CliRunner
 from fakes import FakeClock
 
 from fieldjudge.app import make_app
 from fieldjudge.cli import main
+from fieldjudge.i18n import set_language
 from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.home import HomeScreen
+from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.services import open_tournament
 from fieldjudge.services.paintball.game import GameSession
+from fieldjudge.services.pitview import PitView
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
 from fieldjudge.store.anchors import read_laptop_file
 from tests.screen_text import screen_text
@@ -110,6 +114,7 @@ async def test_the_field_laptops_home_says_it_is_unregistered_until_r_and_his_se
     """In Russian, as the judges read it: the warning under the games, R, a wrong secret
     refused in the form, his secret: the warning gone and the registration signed."""
     _head, field, config = venue
+    play_on_field_laptop(field, config)  # his game so far: on the list, not counted
     monkeypatch.setenv("FIELDJUDGE_CONFIG", str(config))
     app = make_app(field.parent, field, lang="ru", judge="Судья поля")
     async with app.run_test(size=(100, 32)) as pilot:
@@ -118,6 +123,8 @@ async def test_the_field_laptops_home_says_it_is_unregistered_until_r_and_his_se
             pilot, lambda: isinstance(app.screen, HomeScreen) and line().display, "the warning"
         )
         assert "не зарегистрирован главным судьёй" in screen_text(app)
+        await wait_for(pilot, lambda: "НЕ ЗАСЧИТЫВАЕТСЯ: событие №1" in screen_text(app))
+        assert "ПОВРЕЖДЕНО" not in screen_text(app)
         assert "R" in str(line().render())
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the secret asked")
@@ -138,6 +145,8 @@ async def test_the_field_laptops_home_says_it_is_unregistered_until_r_and_his_se
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
         await wait_for(pilot, lambda: not line().display, "the warning gone")
+        await wait_for(pilot, lambda: "НЕ ЗАСЧИТЫВАЕТСЯ" not in screen_text(app), "counted")
+        assert "в игре 5 × 5" in screen_text(app)
         assert not app.tournament.laptop_unregistered()
         lid = app.tournament.keys.laptop_id
         doc = read_laptop_file(field, lid) or {}
@@ -145,3 +154,59 @@ async def test_the_field_laptops_home_says_it_is_unregistered_until_r_and_his_se
         await pilot.press("R")  # nothing more to do: said so, nothing asked
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
+
+
+def pit_game(folder: Path, gid: str) -> dict:
+    live = PitView(folder).live()
+    while live["pending"]:
+        live = PitView(folder).live()
+    return next(g for g in live["games"] if g["id"] == gid)
+
+
+def state_of(folder: Path, gid: str, config: Path | None = None) -> str:
+    """The game's state cell on the home screen of the laptop of ``config``, in English."""
+    t = open_tournament(folder, startup_backup=False, config_dir=config)
+    try:
+        summary = t.game_summary(gid)
+        return fault_text(summary["fault"]) if summary["phase"] == "damaged" else summary["phase"]
+    finally:
+        t.close()
+
+
+def test_a_game_waiting_for_its_laptops_registration_is_not_counted_never_damaged(venue):
+    """The field judge's own game before the head judge registered his laptop, and the same
+    game on the head judge's laptop when it arrives before the laptop's registration (as
+    Syncthing may bring them): «НЕ ЗАСЧИТЫВАЕТСЯ», not «ПОВРЕЖДЕНО». A registration that is
+    there but whose signature is forged is damage, and says so."""
+    head, field, config = venue
+    gid, fid = play_on_field_laptop(field, config)
+    own = state_of(field, gid, config)
+    assert own.startswith("NOT COUNTED: event #1 (checkin, "), own
+    assert "which the head judge has not registered" in own and "DAMAGED" not in own
+    set_language("ru")
+    try:
+        assert state_of(field, gid, config).startswith("НЕ ЗАСЧИТЫВАЕТСЯ: событие №1")
+    finally:
+        set_language("en")
+    # the game file reaches the head judge's laptop before the laptop's folder
+    shutil.copy(field / "games" / f"{gid}.json", head / "games" / f"{gid}.json")
+    arrived = state_of(head, gid)
+    assert arrived.startswith("NOT COUNTED: ") and "not registered in this tournament" in arrived
+    card = pit_game(head, gid)
+    assert card["damaged"] and card["unregistered"] is True
+    # then its registration, signed by no head judge (a hand-made one): damage
+    shutil.copytree(field / "laptops" / fid, head / "laptops" / fid)
+    doc = orjson.loads((head / "laptops" / fid / "laptop.json").read_bytes())
+    doc["hj_sig"] = doc.get("hj_sig") or "A" * 88
+    (head / "laptops" / fid / "laptop.json").write_bytes(orjson.dumps(doc))
+    forged = state_of(head, gid)
+    assert forged.startswith("DAMAGED / UNSIGNED: "), forged
+    card = pit_game(head, gid)
+    assert card["damaged"] and card["unregistered"] is False
+    # registered by the head judge on the field laptop: counted there and, once it has
+    # arrived, here
+    assert cli(["register-laptop", str(field)], config, DEMO_PASSPHRASE).exit_code == 0
+    assert state_of(field, gid, config) == "running"
+    shutil.copy(field / "laptops" / fid / "laptop.json", head / "laptops" / fid / "laptop.json")
+    assert state_of(head, gid) == "running"
+    assert pit_game(head, gid)["damaged"] == ""

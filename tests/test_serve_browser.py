@@ -2,7 +2,8 @@
 protocol): a game played through the app's own non-UI API shows on the page, the new number
 of players in play after an elimination (sent as that game alone, applied without a
 reload), the clock counting down on the page with nothing sent, the new standings once the
-protocol is signed, a game file cut short marked damaged, and "connection lost" when the
+protocol is signed, a game file cut short marked damaged, a game arriving before its
+laptop's registration marked not counted (not damaged), and "connection lost" when the
 server goes away. Screenshots at 1920x1080 and 390x844 go to the
 test's folder (and to ``FIELDJUDGE_SHOTS_DIR`` when set)."""
 
@@ -10,13 +11,15 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from pit_browser import CHROMIUM, Browser
-from pit_helpers import Play, open_demo
+from pit_helpers import Play, field_laptop_copy, open_demo
+from test_register_laptop import play_on_field_laptop
 
 from fieldjudge.serve.server import PitServer
 from fieldjudge.services.pitview import PitView
@@ -114,6 +117,21 @@ async def test_a_game_played_through_the_services_shows_on_the_page(tmp_path: Pa
             "файл повреждён: обрезан: в манифесте записано событий: 17, в файле: 6"
         )
         assert await browser.js("window.notReloaded") is True
+
+        # a game arriving by Syncthing before its laptop's registration: not counted yet,
+        # nothing damaged (the field laptop is not registered here)
+        field = field_laptop_copy(t)
+        other, _laptop = play_on_field_laptop(field, tmp_path / "field-config")
+        shutil.copy(field / "games" / f"{other}.json", t.game_path(other))
+        row = f"document.querySelector('#schedule tr[data-game=\"{other}\"]').textContent"
+        await browser.until(f"{row}.endsWith('НЕ ЗАСЧИТАНА')", True)
+        card = f'#live [data-game="{other}"]'
+        assert await browser.js(f"document.querySelector('{card} .state').textContent") == (
+            "НЕ ЗАСЧИТАНА"
+        )
+        said = await browser.js(f"document.querySelector('{card} > div.damaged').textContent")
+        assert said.startswith("пока не засчитывается: событие №1"), said
+        assert "ПОВРЕЖДЕНО" not in said
 
         server.stop()
         text = await browser.until(

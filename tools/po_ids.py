@@ -56,6 +56,7 @@ CATALOG = PKG / "locale" / "ru" / "LC_MESSAGES" / f"{DOMAIN}.po"
 #: rule-message constructors: name -> (index of the context argument or None, of the msgid)
 RULE_KEYWORDS: dict[str, tuple[int | None, int]] = {
     "Phrase": (None, 0),
+    "Unregistered": (None, 0),  # a Phrase: a signer's registration missing (trust.identity)
     "in_context": (0, 1),
     "RuleMessage": (0, 1),
     "DamagedFile": (None, 1),  # the store's faults: DamagedFile(path, "<fault>", ...)

@@ -36,6 +36,8 @@ def page_strings(lang: str) -> dict[str, str]:
         "st_pending": "…",  # a game not checked yet (the first seconds): no data shown
         # a game whose file is torn, truncated or not the manifest's: the card's state
         "st_damaged": catalog.pgettext("pit display", "DAMAGED"),
+        # a game signed by a laptop the head judge has not registered (yet): nothing torn
+        "st_unregistered": catalog.pgettext("pit display", "NOT COUNTED"),
         "pr_submitted": _("protocol submitted"),
         "pr_signed": _("protocol answered, not all signed"),
         "pr_locked": _("protocol signed"),
@@ -60,5 +62,6 @@ def page_strings(lang: str) -> dict[str, str]:
         "updated": _("updated {time}"),
         "connecting": _("connecting…"),
         "damaged": _("file damaged"),
+        "unregistered": _("not counted yet"),
         "pts": _("pts"),
     }

@@ -49,6 +49,7 @@ from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.disqualified import CarriedOver
 from fieldjudge.services.pitwords import conflict_texts, event_texts, hangs_judged, player_ref
 from fieldjudge.services.trust.checks import Verifier, file_key
+from fieldjudge.services.trust.identity import awaits_registration
 from fieldjudge.store import DamagedFile, TournamentFiles, anchors
 from fieldjudge.store.eventlog import ReadLog, utc_now
 from fieldjudge.store.keys import LaptopKeys
@@ -123,6 +124,12 @@ class _Game:
     def fault_doc(self) -> tuple[str, dict[str, str] | None]:
         """The fault in English (``damaged``) and in each language of the page."""
         return str(self.damaged or ""), _texts(self.damaged)
+
+    @property
+    def unregistered(self) -> bool:
+        """The fault is only a laptop's registration not here or not signed yet: the
+        card says the game does not count yet, not that its file is damaged."""
+        return bool(self.damaged) and awaits_registration(self.damaged)
 
 
 class PitView:
@@ -312,6 +319,7 @@ class PitView:
             "last_events": [],
             "damaged": "",
             "damaged_text": None,
+            "unregistered": False,  # damaged only by a registration not here or not signed
             "conflict": None,
         }
         if g["id"] in self._pending:
@@ -321,10 +329,12 @@ class PitView:
         if cached is None or cached.view is None:
             if cached is not None:
                 doc["damaged"], doc["damaged_text"] = cached.fault_doc()
+                doc["unregistered"] = cached.unregistered
             return doc
         v = cached.view
         st = v.state
         doc["damaged"], doc["damaged_text"] = cached.fault_doc()
+        doc["unregistered"] = cached.unregistered
         # a game whose protocol is submitted or signed is over, whatever its events say now:
         # a head judge's void in a signed protocol (31) may fold it back to its inspection
         over = bool(st.no_show) or v.final or v.protocol.submitted

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.messages import Phrase, joined
+from fieldjudge.services.trust.identity import awaits_registration
 
 
 def fault_text(fault: str) -> str:
     """«ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: <what, which laptop>» ("DAMAGED / UNSIGNED: …"); the
-    fault (a ``Phrase`` of the verifier) in the UI language."""
+    fault (a ``Phrase`` of the verifier) in the UI language. A fault that is only a
+    laptop's registration not here or not signed yet (a game arriving by Syncthing before
+    its laptop's registration, a field laptop the head judge has still to register) is
+    «НЕ ЗАСЧИТЫВАЕТСЯ: …» ("NOT COUNTED: …"): nothing in the file is damaged."""
     if not fault:
         return _("DAMAGED")
+    if awaits_registration(fault):
+        return _("NOT COUNTED: {fault}").format(fault=rule_text(fault))
     return _("DAMAGED / UNSIGNED: {fault}").format(fault=rule_text(fault))
 
 

@@ -109,7 +109,7 @@
 
   // -- live games -----------------------------------------------------------------------
   function stateText(g) {
-    if (g.damaged) return tr("st_damaged");
+    if (g.damaged) return tr(g.unregistered ? "st_unregistered" : "st_damaged");
     if (g.no_show && g.no_show.length) return tr("st_no_show");
     return tr("st_" + g.state);
   }
@@ -166,7 +166,7 @@
       }
     });
     c.append(teams);
-    if (g.damaged) c.append(el("div", "damaged", tr("damaged") + ": " + (g.damaged_text ? g.damaged_text[S.lang] || g.damaged : g.damaged)));
+    if (g.damaged) c.append(el("div", "damaged", tr(g.unregistered ? "unregistered" : "damaged") + ": " + (g.damaged_text ? g.damaged_text[S.lang] || g.damaged : g.damaged)));
     const flags = el("ul", "flags");
     for (const f of g.flags || []) flags.append(el("li", f.state + (f.spare ? " spare" : ""), flagText(g, f)));
     c.append(flags);

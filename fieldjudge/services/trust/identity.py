@@ -53,6 +53,27 @@ META_FIELDS = {
 }
 
 
+class Unregistered(Phrase):
+    """A fault that is only the signer's registration: not in the folder (Syncthing has not
+    brought it yet, or it never was made) or not signed by the head judge. Nothing in the
+    file is damaged; its events count once the head judge has registered the laptop, so it
+    is shown as not counted yet, never as damaged (:func:`awaits_registration`)."""
+
+
+def awaits_registration(fault: object) -> bool:
+    """Whether ``fault`` (a file's faults as the verifier composes them: joined, each under
+    its file's name or its event's number) is only signers' missing registrations."""
+    if isinstance(fault, Unregistered):
+        return True
+    if not isinstance(fault, Phrase):
+        return False
+    params = fault.params
+    if "fault" in params:  # "{file}: {fault}", "event #{seq} (…): {fault}"
+        return awaits_registration(params["fault"])
+    parts = [v for k, v in params.items() if k[:1] == "p" and k[1:].isdigit()]
+    return bool(parts) and len(parts) == len(params) and all(map(awaits_registration, parts))
+
+
 @functools.cache
 def manifest_steps() -> frozenset[str]:
     """The steps at which a laptop records a game's head in its manifest."""
@@ -183,15 +204,19 @@ def event_fault(
     if not sig or not signer:
         return Phrase("unsigned: no laptop signature")
     info = reg.get(str(signer))
+    # a registration not here (yet) or not signed by him (yet) is not damage; a registration
+    # that is there but broken (its JSON, its key, his signature of it) is
     if info is None or not info.public_key:
-        return Phrase(
+        why = Unregistered(
             "signed by laptop {laptop}, which is not registered in this tournament",
             laptop=str(signer),
         )
+        return why if info is None or info.fault is None else Phrase(why.en, **why.params)
     if hj_public and not info.registered:
-        return Phrase(
+        why = Unregistered(
             "signed by {laptop}, which the head judge has not registered", laptop=info.label()
         )
+        return why if info.fault is None else Phrase(why.en, **why.params)
     if not verify_signature(info.public_key, signed_message("event", h), str(sig)):
         return Phrase(
             "the signature of {laptop} does not match the event (edited?)", laptop=info.label()
