@@ -295,31 +295,11 @@ def conflict_detail(v: ConflictView) -> str:
     return "\n".join(lines)
 
 
-TABLES = {"games": "games", "teams": "teams", "players": "players"}
-
-
 def report_lines(report: merge.MergeReport) -> list[str]:
     """The merge report in the UI language."""
-    out = [_("Merged from {source}").format(source=report.source)]
-    out.append(
-        _(
-            "{new} new game logs, {extended} extended, {unchanged} unchanged; {events} events "
-            "added, {dups} duplicates skipped"
-        ).format(
-            new=len(report.added_logs),
-            extended=len(report.fast_forwarded),
-            unchanged=len(report.unchanged),
-            events=report.events_added,
-            dups=report.duplicates_skipped,
-        )
-    )
-    added = {k: v for k, v in report.schedule_added.items() if v}
-    if added:
-        out.append(
-            _("Added to the tournament: {what}").format(
-                what=", ".join(f"{_(TABLES.get(k, k))}: {v}" for k, v in added.items())
-            )
-        )
+    out = [_("Merged from {source}").format(source=report.source), report.counts()]
+    if added := report.added():
+        out.append(_("Added to the tournament: {what}").format(what=added))
     if report.conflicts:
         out.append(
             _("{n} conflicts: the head judge chooses below (o / t)").format(n=len(report.conflicts))

@@ -91,28 +91,29 @@ class MergeReport:
     #: laptops whose registration (and manifest) was taken from the source
     laptops_added: list[str] = field(default_factory=list)
 
+    def counts(self) -> str:
+        """How many logs and events came and were skipped, in the UI language."""
+        return _(
+            "{new} new game logs, {extended} extended, {unchanged} unchanged; {events} events "
+            "added, {dups} duplicates skipped"
+        ).format(
+            new=len(self.added_logs),
+            extended=len(self.fast_forwarded),
+            unchanged=len(self.unchanged),
+            events=self.events_added,
+            dups=self.duplicates_skipped,
+        )
+
+    def added(self) -> str:
+        """The rows added to tournament.json by table ("teams: 2, games: 3"), or ""."""
+        added = {k: v for k, v in self.schedule_added.items() if v}
+        return ", ".join(f"{_(TABLE_WORDS.get(k, k))}: {v}" for k, v in added.items())
+
     def lines(self) -> list[str]:
         """The report as ``fieldjudge merge`` prints it, in the UI language."""
-        out = [_("merged from {source}").format(source=self.source)]
-        out.append(
-            _(
-                "{new} new game logs, {extended} extended, {unchanged} unchanged; {events} "
-                "events added, {dups} duplicates skipped"
-            ).format(
-                new=len(self.added_logs),
-                extended=len(self.fast_forwarded),
-                unchanged=len(self.unchanged),
-                events=self.events_added,
-                dups=self.duplicates_skipped,
-            )
-        )
-        added = {k: v for k, v in self.schedule_added.items() if v}
-        if added:
-            out.append(
-                _("added to the tournament: {what}").format(
-                    what=", ".join(f"{v} {_(TABLE_WORDS.get(k, k))}" for k, v in added.items())
-                )
-            )
+        out = [_("merged from {source}").format(source=self.source), self.counts()]
+        if added := self.added():
+            out.append(_("added to the tournament: {what}").format(what=added))
         out.extend(_("change: {what}").format(what=rule_text(c)) for c in self.changes)
         out.extend(
             _("laptop registered from the source: {laptop}").format(laptop=rule_text(x))
