@@ -29,10 +29,9 @@ The day (6 teams, «Медведи» with a substitute: 6 players, team size 5; 
 
 Then ``fieldjudge export`` (csv standings, html protocols): the standings equal TABLE below.
 
-Laptop 2 must be registered by the head judge (else its games count nowhere); the only ways
-are ``fieldjudge sync setup --register`` (which needs a running Syncthing) or the service
-API, so the test registers it through the service API in its own process (a defect noted
-in the issue: no way in the app or CLI without Syncthing).
+Laptop 2 must be registered by the head judge (else its games count nowhere): its home
+screen says so until he presses R on it and types its name and his secret (no Syncthing
+needed).
 
 Set ``FIELDJUDGE_DAY_CAPTURES`` to a folder to keep the screens of the unknown interval,
 the line-up at check-in, the refused second game and the not-played protocol as text.
@@ -634,23 +633,16 @@ def test_tournament_day_two_laptops_two_fields_standings_by_hand(day: Day):
     t.press(CTRL_Q)
     assert t.exit_code() == 0
 
-    # ---- laptop 2, field 2: registered by the head judge, then its games ----------------
-    register = (
-        "import sys\n"
-        "from fieldjudge.services import open_tournament\n"
-        "t = open_tournament(sys.argv[1], startup_backup=False)\n"
-        "t.register_laptop(sys.argv[2])\n"
-        "t.close()\n"
-    )
-    subprocess.run(
-        [sys.executable, "-c", register, str(folder), SECRET],
-        env=day.env(2),
-        check=True,
-        timeout=60,
-        capture_output=True,
-    )
+    # ---- laptop 2, field 2: the head judge registers it there (R, his secret) -----------
     t = day.run(2, "open", str(folder), "--lang", "ru", "--judge", JUDGE_2)
-    see(t, "Турниры", "синхронизация", "Кубок дня")
+    see(t, "Турниры", "синхронизация", "Кубок дня", "не зарегистрирован главным судьёй")
+    t.press("R")
+    see(t, "Зарегистрировать этот ноутбук в турнире", "Имя этого ноутбука")
+    name = "Имя этого ноутбука"
+    fill_form(t, [(name, "Поле 2"), ("Секрет главного судьи", SECRET)], clear=name)
+    t.press("\r")
+    see(t, "Этот ноутбук (Поле 2)", gone="Зарегистрировать этот ноутбук")  # the notice
+    see(t, gone="не зарегистрирован главным судьёй")
     t.press("F")
     see(t, "Поле этого ноутбука")
     t.press("2\r")
