@@ -13,11 +13,12 @@ def fault_text(fault: str) -> str:
     fault (a ``Phrase`` of the verifier) in the UI language. A fault that is only a
     laptop's registration not here or not signed yet (a game arriving by Syncthing before
     its laptop's registration, a field laptop the head judge has still to register) is
-    «НЕ ЗАСЧИТЫВАЕТСЯ: …» ("NOT COUNTED: …"): nothing in the file is damaged."""
+    «НЕ ЗАСЧИТЫВАЕТСЯ: ноутбук не зарегистрирован»: nothing in the file is damaged, and
+    words that fit a list's cell say so (``verify`` names each event and laptop)."""
     if not fault:
         return _("DAMAGED")
     if awaits_registration(fault):
-        return _("NOT COUNTED: {fault}").format(fault=rule_text(fault))
+        return _("NOT COUNTED: its laptop is not registered")
     return _("DAMAGED / UNSIGNED: {fault}").format(fault=rule_text(fault))
 
 
