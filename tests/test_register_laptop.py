@@ -17,6 +17,7 @@ from fakes import FakeClock
 
 from fieldjudge.app import make_app
 from fieldjudge.cli import main
+from fieldjudge.export import bundle
 from fieldjudge.i18n import set_language
 from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.home import HomeScreen
@@ -162,6 +163,10 @@ async def test_the_field_laptops_home_says_it_is_unregistered_until_r_and_his_se
         assert isinstance(app.screen, HomeScreen)
 
 
+def hashes(path: Path) -> list[str]:
+    return [e["hash"] for e in bundle.read_log_file(path)["events"]]
+
+
 def pit_game(folder: Path, gid: str) -> dict:
     live = PitView(folder).live()
     while live["pending"]:
@@ -214,3 +219,50 @@ def test_a_game_waiting_for_its_laptops_registration_is_not_counted_never_damage
     shutil.copy(field / "laptops" / fid / "laptop.json", head / "laptops" / fid / "laptop.json")
     assert state_of(head, gid) == "running"
     assert pit_game(head, gid)["damaged"] == ""
+
+
+def test_the_head_judges_stick_brings_his_games_to_a_field_laptop(venue) -> None:
+    """The other way: the head judge's folder merged on a field laptop. His games come in;
+    a game he added to the schedule is not written into this laptop's tournament.json
+    (only his laptop changes it) and the report says so; nothing else is refused."""
+    head, field, config = venue
+    assert cli(["register-laptop", str(field)], config, DEMO_PASSPHRASE).exit_code == 0
+    t = open_tournament(head, startup_backup=False)
+    try:
+        gid = next(g["id"] for g in t.games() if not t.game_path(g["id"]).exists())
+        s = GameSession(t, gid, clock=FakeClock(datetime(2026, 6, 1, 14, tzinfo=UTC)))
+        for team in s.teams:
+            s.append("checkin", {"team": team, "late": False})
+    finally:
+        t.close()
+    out = cli(["merge", str(head), "--into", str(field)], config)
+    assert out.exit_code == 0 and "error" not in out.output, out.output
+    assert "1 new game logs" in out.output
+    assert hashes(field / "games" / f"{gid}.json") == hashes(t.game_path(gid))
+    # a game added on his laptop afterwards: not taken here, said so, the rest merged
+    t = open_tournament(head, startup_backup=False)
+    try:
+        a, b = (x["id"] for x in t.teams()[:2])
+        t.add_games(
+            [{"field": "9", "start": datetime(2026, 6, 1, 18, 0), "team_a": a, "team_b": b}]
+        )
+        t.sign_tournament(DEMO_PASSPHRASE)  # as his app signs each change once unlocked
+        s = GameSession(t, gid, clock=FakeClock(datetime(2026, 6, 1, 14, 1, tzinfo=UTC)))
+        s.append("clock_start", {})
+    finally:
+        t.close()
+    out = cli(["merge", str(head), "--into", str(field)], config)
+    assert "error: tournament.json: 1 new rows of demo not taken here: only the head" in out.output
+    assert "copy his tournament.json and tournament.sig onto this laptop" in out.output
+    assert "1 extended" in out.output  # his game's new event came in all the same
+    assert hashes(field / "games" / f"{gid}.json") == hashes(t.game_path(gid))
+    assert cli(["verify", str(field)], config).exit_code == 0
+    # as the report says: his two files copied over, and the new game is scheduled here
+    for name in ("tournament.json", "tournament.sig"):
+        shutil.copy(head / name, field / name)
+    assert cli(["verify", str(field)], config).exit_code == 0
+    t = open_tournament(field, startup_backup=False, config_dir=config)
+    try:
+        assert [g["field"] for g in t.games()].count("9") == 1
+    finally:
+        t.close()

@@ -585,8 +585,20 @@ def merge_tournament(t: TournamentService, src: Source, report: MergeReport) -> 
             )
             conflict("setting", {name: mine}, {name: theirs}, said)
 
-    if other:
-        t.add_rows(new)  # one atomic write of tournament.json
+    if any(new.values()):
+        if t.tournament_write_refusal() is None:
+            t.add_rows(new)  # one atomic write of tournament.json
+        else:  # a field laptop: its copy comes from the head judge's laptop, never a merge
+            report.errors.append(
+                Phrase(
+                    "tournament.json: {n} new rows of {source} not taken here: only the head "
+                    "judge's laptop changes it; to have them here, copy his tournament.json and "
+                    "tournament.sig onto this laptop (the app checks his signature)",
+                    n=sum(map(len, new.values())),
+                    source=src.label,
+                )
+            )
+            added = {k: 0 for k in added}
     report.schedule_added = added
     if conflicts:
         folder = t.folder / CONFLICTS / "tournament"
