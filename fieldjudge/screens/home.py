@@ -258,7 +258,10 @@ class HomeScreen(JudgeScreen):
             if in_place:
                 for column, value in zip(table.columns, cells, strict=True):
                     if table.get_cell(g["id"], column) != value:
-                        table.update_cell(g["id"], column, value)
+                        # a text wider than its column widens it, as a new row's does (a
+                        # state that grew, a fault): never cut; a narrower one lays nothing out
+                        wider = value.cell_len > table.columns[column].content_width
+                        table.update_cell(g["id"], column, value, update_width=wider)
             else:
                 table.add_row(*cells, key=g["id"])
         if self._pending:
