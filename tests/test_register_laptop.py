@@ -77,6 +77,11 @@ def test_a_usb_stick_day_counts_the_field_laptops_game_once_registered(venue) ->
     assert f"ошибка: games/{gid}: не принят: событие №1" in ru
     assert ru.startswith("слияние из demo\nновых журналов игр: 0")
     assert not any(w in ru for w in ("merged", "error", "event #", "checkin")), ru
+    # verify on the field laptop: its game is a fault, and what to do is said
+    checked = cli(["--lang", "ru", "verify", str(field)], config)
+    assert checked.exit_code == 1
+    assert f"ОШИБКА games/{gid}.json" in checked.output
+    assert "1 файл с ошибками ждёт только регистрации своего ноутбука" in checked.output
     # on the field laptop: a wrong secret registers nothing
     wrong = cli(["register-laptop", str(field)], config, secret="не тот секрет")
     assert wrong.exit_code == 1

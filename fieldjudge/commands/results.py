@@ -24,6 +24,7 @@ from fieldjudge.services import (
     open_view,
 )
 from fieldjudge.services.sync.merge import load_source, merge_into
+from fieldjudge.services.trust.identity import awaits_registration
 from fieldjudge.services.trust.verify import verify_on_this_laptop
 
 
@@ -186,6 +187,22 @@ def verify(ctx, folder: Path | None) -> None:
                 ok = f"  {_('ok')}    {rel}"
                 notes = "; ".join(rule_text(n) for n in rep.notes)
                 click.echo(ok + (f"  ({notes})" if notes else ""))
+        waiting = [
+            r for r in reports.values() if r.faults and all(map(awaits_registration, r.faults))
+        ]
+        if waiting:  # nothing damaged in them: what to do, not only what is wrong
+            click.echo(
+                "  "
+                + ngettext(
+                    "{n} file with faults only waits for its laptop's registration: the head "
+                    "judge registers the laptop on it with his secret (key R on its home "
+                    "screen, or `fieldjudge register-laptop`)",
+                    "{n} files with faults only wait for their laptops' registration: the head "
+                    "judge registers each laptop on it with his secret (key R on its home "
+                    "screen, or `fieldjudge register-laptop`)",
+                    len(waiting),
+                ).format(n=len(waiting))
+            )
     if bad:
         click.echo(
             ngettext("{n} file with faults", "{n} files with faults", bad).format(n=bad), err=True
