@@ -136,13 +136,13 @@ async def test_the_field_laptops_home_says_it_is_unregistered_until_r_and_his_se
         # painted, its label (under load the table was once seen drawing the widened
         # column at its old width for a while)
         games = app.screen.query_one("#games")
-        said = "НЕ ЗАСЧИТЫВАЕТСЯ: ноутбук не зарегистрирован"
+        said = "НЕ ЗАСЧИТАНА: ноутбук не зарегистрирован"
         await wait_for(
             pilot,
             lambda: said in [str(c) for c in games.get_column(app.screen._state_column)],
             "the row not counted",
         )
-        await wait_for(pilot, lambda: "Тигры      НЕ ЗАСЧИТЫВАЕТСЯ:" in screen_text(app))
+        await wait_for(pilot, lambda: "Тигры      НЕ ЗАСЧИТАНА:" in screen_text(app))
         assert "ПОВРЕЖДЕНО" not in screen_text(app)
         assert "R" in str(line().render())
         await pilot.press("R")
@@ -166,7 +166,7 @@ async def test_the_field_laptops_home_says_it_is_unregistered_until_r_and_his_se
         await wait_for(pilot, lambda: not line().display, "the warning gone")
         row = "Медведи    Тигры      готова "  # its state once counted
         await wait_for(pilot, lambda: row in screen_text(app), "counted")
-        assert "НЕ ЗАСЧИТЫВАЕТСЯ" not in screen_text(app)
+        assert "НЕ ЗАСЧИТАНА" not in screen_text(app)
         assert not app.tournament.laptop_unregistered()
         lid = app.tournament.keys.laptop_id
         doc = read_laptop_file(field, lid) or {}
@@ -200,7 +200,7 @@ def state_of(folder: Path, gid: str, config: Path | None = None) -> str:
 def test_a_game_waiting_for_its_laptops_registration_is_not_counted_never_damaged(venue):
     """The field judge's own game before the head judge registered his laptop, and the same
     game on the head judge's laptop when it arrives before the laptop's registration (as
-    Syncthing may bring them): «НЕ ЗАСЧИТЫВАЕТСЯ», not «ПОВРЕЖДЕНО». A registration that is
+    Syncthing may bring them): «НЕ ЗАСЧИТАНА», not «ПОВРЕЖДЕНО». A registration that is
     there but whose signature is forged is damage, and says so."""
     head, field, config = venue
     gid, fid = play_on_field_laptop(field, config)
@@ -208,7 +208,7 @@ def test_a_game_waiting_for_its_laptops_registration_is_not_counted_never_damage
     set_language("ru")
     try:
         said = state_of(field, gid, config)
-        assert said == "НЕ ЗАСЧИТЫВАЕТСЯ: ноутбук не зарегистрирован"
+        assert said == "НЕ ЗАСЧИТАНА: ноутбук не зарегистрирован"
     finally:
         set_language("en")
     # the game file reaches the head judge's laptop before the laptop's folder

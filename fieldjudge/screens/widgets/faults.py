@@ -13,7 +13,7 @@ def fault_text(fault: str) -> str:
     fault (a ``Phrase`` of the verifier) in the UI language. A fault that is only a
     laptop's registration not here or not signed yet (a game arriving by Syncthing before
     its laptop's registration, a field laptop the head judge has still to register) is
-    «НЕ ЗАСЧИТЫВАЕТСЯ: ноутбук не зарегистрирован»: nothing in the file is damaged, and
+    «НЕ ЗАСЧИТАНА: ноутбук не зарегистрирован»: nothing in the file is damaged, and
     words that fit a list's cell say so (``verify`` names each event and laptop)."""
     if not fault:
         return _("DAMAGED")
