@@ -279,3 +279,19 @@ def test_the_head_judges_stick_brings_his_games_to_a_field_laptop(venue) -> None
         assert [g["field"] for g in t.games()].count("9") == 1
     finally:
         t.close()
+
+
+def test_a_laptop_name_that_cannot_be_one_is_refused_in_russian(venue) -> None:
+    _head, field, config = venue
+    out = cli(
+        ["--lang", "ru", "register-laptop", str(field), "--laptop-name", "П" * 41],
+        config,
+        DEMO_PASSPHRASE,
+    )
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert "имя ноутбука 'ППППП" in out.output and "длиннее 40 символов" in out.output
+    t = open_tournament(field, startup_backup=False, config_dir=config)
+    try:
+        assert t.laptop_unregistered()  # refused before the secret: nothing signed
+    finally:
+        t.close()

@@ -45,6 +45,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
+from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.os_errors import os_error_of
 from fieldjudge.store.errors import DamagedFile, StoreError
 from fieldjudge.store.storage import fsync_dir, make_dirs, write_all
@@ -65,10 +66,13 @@ class KeyInSharedFolder(StoreError):
 
 
 class BadLaptopName(StoreError):
-    """A laptop name that is empty, too long or holds control or bidi characters."""
+    """A laptop name that is empty, too long or holds control or bidi characters; its
+    ``template`` and ``params`` say it in the UI language (``i18n.rule_text``)."""
 
     def __init__(self, name: str, fault: str) -> None:
         self.name, self.fault = name, fault
+        self.template = "laptop name {name}: {fault}"
+        self.params = {"name": repr(name), "fault": fault}
         super().__init__(f"laptop name {name!r}: {fault}")
 
 
@@ -83,11 +87,11 @@ def check_laptop_name(name: str) -> str:
     """The name, NFC-normalised and trimmed; :class:`BadLaptopName` if unusable."""
     clean = unicodedata.normalize("NFC", str(name)).strip()
     if not clean:
-        raise BadLaptopName(name, "empty")
+        raise BadLaptopName(name, Phrase("it is empty"))
     if len(clean) > NAME_MAX:
-        raise BadLaptopName(name, f"longer than {NAME_MAX} characters")
+        raise BadLaptopName(name, Phrase("longer than {n} characters", n=NAME_MAX))
     if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in clean):
-        raise BadLaptopName(name, "holds control or direction characters")
+        raise BadLaptopName(name, Phrase("holds control or direction characters"))
     return clean
 
 
