@@ -295,3 +295,26 @@ def test_a_laptop_name_that_cannot_be_one_is_refused_in_russian(venue) -> None:
         assert t.laptop_unregistered()  # refused before the secret: nothing signed
     finally:
         t.close()
+
+
+async def test_the_registration_form_refuses_a_name_by_the_services_check(
+    venue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The form's check is the service's (one check of a laptop's name), said in Russian
+    before the secret is tried."""
+    _head, field, config = venue
+    monkeypatch.setenv("FIELDJUDGE_CONFIG", str(config))
+    app = make_app(field.parent, field, lang="ru", judge="Судья поля")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.tournament)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the form")
+        await pilot.press(*["backspace"] * len(app.tournament.keys.name))
+        await type_text(pilot, "П" * 41)
+        await pilot.press("enter")
+        await type_text(pilot, DEMO_PASSPHRASE)
+        await pilot.press("enter")
+        said = "имя ноутбука 'ПППП"  # the service's words, in the form's error line
+        await wait_for(pilot, lambda: said in screen_text(app), "the name refused")
+        assert isinstance(app.screen, FormScreen)
+        assert app.tournament.laptop_unregistered()

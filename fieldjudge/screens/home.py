@@ -37,7 +37,7 @@ from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.screens.widgets.table import RowTable, plain_cell
 from fieldjudge.services import StoreError
-from fieldjudge.services.laptop import LAPTOP_NAME_MAX as NAME_MAX
+from fieldjudge.services.laptop import laptop_name
 from fieldjudge.services.paintball.disqualified import CarriedOver, Setups
 from fieldjudge.services.paintball.live import next_game
 from fieldjudge.services.sync.conflicts import ConflictWatch
@@ -588,12 +588,11 @@ class HomeScreen(JudgeScreen):
             )
             return
 
-        def check(values: Values) -> str | None:
-            name = values["name"].strip()
-            if not name:
-                return _("Type this laptop's name")
-            if len(name) > NAME_MAX:
-                return _("A laptop's name is at most {n} characters").format(n=NAME_MAX)
+        def check(values: Values) -> str | None:  # the service's own check, said at once
+            try:
+                laptop_name(values["name"])
+            except StoreError as exc:
+                return rule_text(exc)
             return None
 
         def run(values: Values) -> str:

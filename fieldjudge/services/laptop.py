@@ -30,11 +30,12 @@ from typing import Any
 
 import orjson
 
-from fieldjudge.store.keys import NAME_MAX, default_config_dir
+from fieldjudge.store.keys import check_laptop_name, default_config_dir
 from fieldjudge.store.storage import atomic_write_bytes, make_dirs
 
-#: the longest name a laptop may have (its key's, and its registration's)
-LAPTOP_NAME_MAX = NAME_MAX
+#: the one check of a laptop's name (its key's and its registration's): the name as kept,
+#: or :class:`~fieldjudge.store.keys.BadLaptopName` saying why not in the UI language
+laptop_name = check_laptop_name
 
 SETTINGS_FILE = "laptop.json"
 KEYMAP_FILE = "keymap.toml"
