@@ -67,10 +67,6 @@ class Conflict:
     path: Path  # the other copy, in conflicts/
 
 
-#: the tables a merge adds rows to, as the report names them
-TABLE_WORDS = {"teams": "teams", "players": "players", "games": "games"}
-
-
 @dataclass
 class MergeReport:
     source: str
@@ -107,7 +103,8 @@ class MergeReport:
     def added(self) -> str:
         """The rows added to tournament.json by table ("teams: 2, games: 3"), or ""."""
         added = {k: v for k, v in self.schedule_added.items() if v}
-        return ", ".join(f"{_(TABLE_WORDS.get(k, k))}: {v}" for k, v in added.items())
+        # the tables' names ("teams", "players", "games") are the catalog's words
+        return ", ".join(f"{_(table)}: {n}" for table, n in added.items())
 
     def lines(self) -> list[str]:
         """The report as ``fieldjudge merge`` prints it, in the UI language."""
@@ -171,9 +168,7 @@ def load_source(path: Path) -> Source:
                 try:
                     logs[kind][p.stem] = bundle.read_log_file(p)
                 except DamagedFile as exc:
-                    errors.append(
-                        Phrase("{log} not merged: {why}", log=f"{kind}/{p.name}", why=exc.fault)
-                    )
+                    errors.append(_not_merged(f"{kind}/{p.name}", exc.fault))
         try:
             sig = load_json_file(path / SIG_FILE) if (path / SIG_FILE).exists() else None
         except DamagedFile:
