@@ -37,12 +37,6 @@ from typing import Any
 import orjson
 import platformdirs
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import (
-    Encoding,
-    NoEncryption,
-    PrivateFormat,
-    PublicFormat,
-)
 
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
 from fieldjudge.rules.messages import Phrase
@@ -96,11 +90,11 @@ def check_laptop_name(name: str) -> str:
 
 
 def _public_b64(private: Ed25519PrivateKey) -> str:
-    return b64encode(private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
+    return b64encode(private.public_key().public_bytes_raw())
 
 
 def _seed_of(private: Ed25519PrivateKey) -> bytes:
-    return private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    return private.private_bytes_raw()
 
 
 @dataclass(frozen=True)

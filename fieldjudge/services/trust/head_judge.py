@@ -46,12 +46,6 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
-from cryptography.hazmat.primitives.serialization import (
-    Encoding,
-    NoEncryption,
-    PrivateFormat,
-    PublicFormat,
-)
 
 from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, key_id
 from fieldjudge.rules.messages import Phrase, phrase
@@ -188,8 +182,8 @@ class HeadJudgeKey:
         secret = normalize_secret(passphrase)
         params.check()
         salt, nonce = os.urandom(16), os.urandom(12)
-        public_raw = private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
-        seed = private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        public_raw = private.public_key().public_bytes_raw()
+        seed = private.private_bytes_raw()
         key = _derive(secret, salt, params)
         sealed = AESGCM(key).encrypt(nonce, seed, _aad(public_raw, params, salt))
         record = {
@@ -237,7 +231,7 @@ class HeadJudgeKey:
         if len(seed) != 32:
             raise DamagedRecord(phrase("damaged_head_judge_record", error="bad key length"))
         private = Ed25519PrivateKey.from_private_bytes(seed)
-        if private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw) != public_raw:
+        if private.public_key().public_bytes_raw() != public_raw:
             raise DamagedRecord(phrase("damaged_head_judge_record", error="key pair mismatch"))
         return UnlockedHeadJudge(public_b64, private)
 
