@@ -9,6 +9,8 @@ import json
 import unicodedata
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fieldjudge.i18n import rule_text
 from fieldjudge.services.trust.head_judge import (
@@ -22,6 +24,7 @@ from fieldjudge.services.trust.head_judge import (
     WeakSecret,
     WrongSecret,
 )
+from fieldjudge.services.trust.secret_strength import secret_weakness
 from fieldjudge.services.trust.signing import signed_message, verify_signature
 
 FAST = ScryptParams(n=2**10, r=8, p=1)  # the KDF's cost is measured in benchmarks/bench_kdf.py
@@ -256,6 +259,46 @@ def test_the_demo_secret_and_passphrases_are_accepted() -> None:
     for good in (DEMO_PASSPHRASE, "судья-демо-2026", SECRET, "северный-ветер-9", "zq8vn3lwk"):
         record, _ = HeadJudgeKey.create(good, FAST)
         assert HeadJudgeKey.unlock(record, good).public_key_b64 == record["public_key"]
+
+
+def test_a_long_passphrase_is_judged_never_a_traceback() -> None:
+    """A head judge's sentence of a secret, longer than the 72 characters the Python port
+    of zxcvbn took (it raised ValueError on the 73rd: the setup form's traceback), is
+    judged by its first 100 characters and set."""
+    for good in (
+        "на рассвете мы выходим на северное поле и ждём свистка судьи у флага " * 2,
+        "zq8vn3lwk-" * 20,
+    ):
+        assert len(good) > 72
+        record, _ = HeadJudgeKey.create(good, FAST)
+        assert HeadJudgeKey.unlock(record, good).public_key_b64 == record["public_key"]
+    with pytest.raises(WeakSecret):
+        HeadJudgeKey.create("a" * 150, FAST)
+
+
+def test_a_secret_that_is_no_text_is_refused_saying_so(made) -> None:
+    """Bytes a command line could not decode reach Python as lone surrogates; they have no
+    UTF-8 form to derive a key from (a traceback, setting or unlocking)."""
+    record, _ = made
+    broken = "секрет-\udcff-жюри-2026"
+    for attempt in (
+        lambda: HeadJudgeKey.create(broken, FAST),
+        lambda: HeadJudgeKey.unlock(record, broken),
+    ):
+        with pytest.raises(SecretTooShort) as info:
+            attempt()
+        assert "not text" in rule_text(info.value.message, lang="en")
+        assert "не текст" in rule_text(info.value.message, lang="ru")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=160))
+def test_any_text_is_judged_without_an_exception(secret: str) -> None:
+    """Whatever is typed (control and combining characters, emoji, lone surrogates of a
+    bad paste), the strength check answers: strong, or why not in both languages."""
+    why = secret_weakness(secret, ("Весенний кубок", "Петров"))
+    if why is not None:
+        assert rule_text(why, lang="en") and rule_text(why, lang="ru")
 
 
 def test_the_tournament_name_counts_against_the_secret(tmp_path) -> None:

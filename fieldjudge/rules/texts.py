@@ -354,6 +354,11 @@ PHRASES: dict[str, tuple[str, str]] = {
     "points_against_rule": ("", "{team}: 30.01 gives {expected} for {what} — record {given}?"),
     # --- the head judge's secret and keys
     "secret_too_short": ("", "The head judge's secret must be at least {minimum} characters long."),
+    "secret_not_text": (
+        "",
+        "The secret holds characters that are not text (a paste or a terminal in another "
+        "encoding): type it again.",
+    ),
     "wrong_secret": ("", "Wrong head judge's secret."),
     "wait_before_retry": ("", "Too many wrong secrets on this laptop: try again in {seconds} s."),
     "key_not_pinned": (

@@ -115,10 +115,16 @@ class DamagedRecord(HeadJudgeError):
 
 def normalize_secret(passphrase: str) -> str:
     """NFC form, so the same passphrase typed on another keyboard layout gives the same
-    bytes (a composed and a decomposed "й" are one passphrase). Refuses short ones."""
+    bytes (a composed and a decomposed "й" are one passphrase). Refuses short ones, and
+    one holding what is no text (bytes a terminal or a command line could not decode, held
+    as lone surrogates): it has no UTF-8 bytes to derive a key from."""
     text = unicodedata.normalize("NFC", str(passphrase))
     if len(text) < MIN_SECRET_CHARS or not text.strip():
         raise SecretTooShort(phrase("secret_too_short", minimum=MIN_SECRET_CHARS))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SecretTooShort(phrase("secret_not_text")) from None
     return text
 
 

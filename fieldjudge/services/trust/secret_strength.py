@@ -2,10 +2,13 @@
 
 A copy of the tournament folder lets anyone guess the secret offline at the scrypt's cost
 (about 0.25 s a try on one core), so a secret from the top of a password list, a repeated
-character or a sequence falls in minutes. The estimate is zxcvbn's (the maintained Python
-port of Dropbox's estimator: dictionaries of the most common passwords, names and words,
-keyboard rows, repeats, sequences, dates); it knows no Russian, so the commonest Russian
-passwords and keyboard rows (``йцукен``) are given to it as user inputs. A secret is refused
+character or a sequence falls in minutes. The estimate is zxcvbn's (Dropbox's estimator:
+dictionaries of the most common passwords, names and words, keyboard rows, repeats,
+sequences, dates), in its Rust implementation, whose lists are built into the library
+rather than loaded at import by every process that could set a secret (the Python port
+cost each start of the app 14 MB and about 30 ms, and refused secrets longer than 72
+characters with an exception). It knows no Russian, so the commonest Russian passwords and
+keyboard rows (``йцукен``) are given to it as user inputs. A secret is refused
 below 10**8 estimated guesses (zxcvbn's score 3, about a year of one core at 0.25 s a try),
 with the reason in the UI language. Only a secret being *set* is checked: an existing
 tournament's secret always unlocks, however weak.
@@ -13,7 +16,7 @@ tournament's secret always unlocks, however weak.
 
 from __future__ import annotations
 
-from zxcvbn import zxcvbn
+from zxcvbn_rs_py import Warning, zxcvbn
 
 from fieldjudge.rules.messages import Phrase, phrase
 
@@ -48,24 +51,39 @@ RUSSIAN_COMMON = (
 # longer secret is judged by its start, which only underestimates it
 _MAX_CHECKED = 100
 
+#: zxcvbn's warning for a weak secret, and the message that says why (its pattern); pairs,
+#: as the binding's warnings compare equal but do not hash
+_WHY = (
+    (Warning.ThisIsATop10Password, "secret_common"),
+    (Warning.ThisIsATop100Password, "secret_common"),
+    (Warning.ThisIsACommonPassword, "secret_common"),
+    (Warning.ThisIsSimilarToACommonlyUsedPassword, "secret_common"),
+    (Warning.AWordByItselfIsEasyToGuess, "secret_common"),
+    (Warning.NamesAndSurnamesByThemselvesAreEasyToGuess, "secret_common"),
+    (Warning.CommonNamesAndSurnamesAreEasyToGuess, "secret_common"),
+    (Warning.RepeatsLikeAaaAreEasyToGuess, "secret_repeated"),
+    (Warning.RepeatsLikeAbcAbcAreOnlySlightlyHarderToGuess, "secret_repeated"),
+    (Warning.SequencesLikeAbcAreEasyToGuess, "secret_sequence"),
+    (Warning.StraightRowsOfKeysAreEasyToGuess, "secret_sequence"),
+    (Warning.ShortKeyboardPatternsAreEasyToGuess, "secret_sequence"),
+)
+
 
 def secret_weakness(secret: str, context: tuple[str, ...] = ()) -> Phrase | None:
     """None when ``secret`` is strong enough to be set, else why not. ``context`` holds
     words an attacker knows too (the tournament's and the head judge's names)."""
     words = [w for w in (*RUSSIAN_COMMON, *context) if w]
-    result = zxcvbn(secret[:_MAX_CHECKED], user_inputs=words)
-    if result["guesses"] >= MIN_GUESSES:
+    checked = secret[:_MAX_CHECKED]
+    result = zxcvbn(checked, user_inputs=words)
+    if result.guesses >= MIN_GUESSES:
         return None
-    patterns = {m["pattern"] for m in result["sequence"]}
-    whole = result["sequence"][0] if len(result["sequence"]) == 1 else None
-    if whole is not None and whole["pattern"] == "repeat":
-        return phrase("secret_repeated")
-    if whole is not None and whole["pattern"] in ("sequence", "spatial"):
-        return phrase("secret_sequence")
-    if "dictionary" in patterns:
+    warning = result.feedback.warning if result.feedback is not None else None
+    for known, why in _WHY:
+        if warning == known:
+            return phrase(why)
+    # zxcvbn warns of nothing for a word of the user inputs (``пароль123``): one of the
+    # common Russian passwords, or a name an attacker knows, is in it
+    lowered = checked.casefold()
+    if any(w.casefold() in lowered for w in words):
         return phrase("secret_common")
-    if "repeat" in patterns:
-        return phrase("secret_repeated")
-    if patterns & {"sequence", "spatial"}:
-        return phrase("secret_sequence")
-    return phrase("secret_guessable", guesses=f"{int(result['guesses']):,}".replace(",", " "))
+    return phrase("secret_guessable", guesses=f"{int(result.guesses):,}".replace(",", " "))
