@@ -54,18 +54,18 @@ _MAX_CHECKED = 100
 #: zxcvbn's warning for a weak secret, and the message that says why (its pattern); pairs,
 #: as the binding's warnings compare equal but do not hash
 _WHY = (
-    (Warning.ThisIsATop10Password, "secret_common"),
-    (Warning.ThisIsATop100Password, "secret_common"),
-    (Warning.ThisIsACommonPassword, "secret_common"),
-    (Warning.ThisIsSimilarToACommonlyUsedPassword, "secret_common"),
-    (Warning.AWordByItselfIsEasyToGuess, "secret_common"),
-    (Warning.NamesAndSurnamesByThemselvesAreEasyToGuess, "secret_common"),
-    (Warning.CommonNamesAndSurnamesAreEasyToGuess, "secret_common"),
-    (Warning.RepeatsLikeAaaAreEasyToGuess, "secret_repeated"),
-    (Warning.RepeatsLikeAbcAbcAreOnlySlightlyHarderToGuess, "secret_repeated"),
-    (Warning.SequencesLikeAbcAreEasyToGuess, "secret_sequence"),
-    (Warning.StraightRowsOfKeysAreEasyToGuess, "secret_sequence"),
-    (Warning.ShortKeyboardPatternsAreEasyToGuess, "secret_sequence"),
+    (Warning.ThisIsATop10Password, phrase("secret_common")),
+    (Warning.ThisIsATop100Password, phrase("secret_common")),
+    (Warning.ThisIsACommonPassword, phrase("secret_common")),
+    (Warning.ThisIsSimilarToACommonlyUsedPassword, phrase("secret_common")),
+    (Warning.AWordByItselfIsEasyToGuess, phrase("secret_common")),
+    (Warning.NamesAndSurnamesByThemselvesAreEasyToGuess, phrase("secret_common")),
+    (Warning.CommonNamesAndSurnamesAreEasyToGuess, phrase("secret_common")),
+    (Warning.RepeatsLikeAaaAreEasyToGuess, phrase("secret_repeated")),
+    (Warning.RepeatsLikeAbcAbcAreOnlySlightlyHarderToGuess, phrase("secret_repeated")),
+    (Warning.SequencesLikeAbcAreEasyToGuess, phrase("secret_sequence")),
+    (Warning.StraightRowsOfKeysAreEasyToGuess, phrase("secret_sequence")),
+    (Warning.ShortKeyboardPatternsAreEasyToGuess, phrase("secret_sequence")),
 )
 
 
@@ -80,7 +80,7 @@ def secret_weakness(secret: str, context: tuple[str, ...] = ()) -> Phrase | None
     warning = result.feedback.warning if result.feedback is not None else None
     for known, why in _WHY:
         if warning == known:
-            return phrase(why)
+            return why
     # zxcvbn warns of nothing for a word of the user inputs (``пароль123``): one of the
     # common Russian passwords, or a name an attacker knows, is in it
     lowered = checked.casefold()
