@@ -15,7 +15,7 @@ from fieldjudge.rules.paintball import model as m
 from fieldjudge.screens.chrono.ingame import InGameChronoScreen
 from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
 from fieldjudge.screens.chrono.show import ReadingShownScreen
-from fieldjudge.screens.dialogs.forms import FormScreen
+from fieldjudge.screens.dialogs.forms import FormInput, FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.setup.teams import TeamsScreen
@@ -176,6 +176,36 @@ async def test_a_form_field_takes_its_own_keys_in_the_order_typed(demo_folder: P
         typed_fast(app, "К", "у")
         await wait_for(pilot, lambda: field.value == "qxyw!Ку", f"qxyw!Ку, not {field.value!r}")
         assert app.screen.focused is field
+
+
+async def test_an_enter_typed_in_a_burst_moves_on_before_the_characters_after_it(
+    demo_folder: Path,
+) -> None:
+    """Round 11's note: «Поле 2» Enter «судья-демо-2026» Enter sent as one write (a paste,
+    a barcode scanner, tmux) left the focus in the first field, which read «Поле
+    2судья-демо-2026»: the Enter moved the focus on only after the characters already
+    queued to the first field. Each Enter now moves on where it comes in the keys, and
+    the last one saves only what was typed before it."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the form")
+        await pilot.pause()
+        form = app.screen
+        name, day, venue = (form.query_one(f"#f-{k}") for k in ("name", "date", "venue"))
+        typed_fast(app, "К", "у", "б", "enter", "ctrl+u", *"2026-06-01", "enter", *"Лес")
+        await wait_for(pilot, lambda: venue.value == "Лес", f"Лес, not {venue.value!r}")
+        assert (name.value, day.value) == ("Куб", "2026-06-01")
+        assert form.focused is venue
+        # the last field's Enter saves what was typed before it, however fast
+        for _ in range(len(form.fields) - 3):
+            await pilot.press("enter")
+        await wait_for(pilot, lambda: form.focused is form.query(FormInput).last())
+        last = form.focused
+        typed_fast(app, "ctrl+u", "1", "2", "3", "4", "enter")
+        await wait_for(pilot, lambda: form.query_one("#form-error").render().plain != "")
+        assert last.value == "1234"
 
 
 async def test_keys_typed_before_a_form_appears_fill_it(demo_folder: Path) -> None:

@@ -207,7 +207,11 @@ KEYMAP: dict[str, list[Binding]] = {
     "declare_modal": [CANCEL, key("ctrl+s", "save", "Save")],
     "result": [BACK, key("c", "copy", "Copy post")],
     # -- dialogs ----------------------------------------------------------------------------
-    "form": [CANCEL, key("ctrl+s", "submit", "Save")],
+    "form": [
+        CANCEL,
+        key("ctrl+s", "submit", "Save"),
+        key("enter", "next", "Next field or save", show=False, priority=True),
+    ],
     "confirm": [key("y,enter", "yes", "Yes"), key("n,escape", "no", "No")],
     "message": [key("escape,enter", "close", "Close")],
     "help": [key("escape,f1,q", "close", "Close")],

@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from textual import events, on
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingsMap
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.widgets import Input, Label, Static
 
 from fieldjudge.i18n import _, rule_text
@@ -87,6 +88,15 @@ class FormInput(Input):
 
     KEYS = BindingsMap(Input.BINDINGS)
 
+    class Typed(Message, bubble=False):
+        """Queued behind the keys this field has been handed: everything typed before an
+        Enter is in it once this is handled (:meth:`FormScreen.action_next`)."""
+
+    def on_form_input_typed(self) -> None:
+        form = self.screen
+        if isinstance(form, FormScreen):
+            form.field_done(self)
+
     async def on_key(self, event: events.Key) -> None:
         bindings = self.KEYS.key_to_bindings.get(event.key)
         if not bindings or event.key in ("enter", "tab", "shift+tab"):
@@ -135,7 +145,7 @@ class FormScreen(JudgeModal[Values | None]):
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).can_focus = False
-        self.query(Input).first().focus()
+        self.query(FormInput).first().focus()
 
     def on_key(self, event: events.Key) -> None:
         """A character typed before the first field has the focus (the form just opened)
@@ -151,12 +161,34 @@ class FormScreen(JudgeModal[Values | None]):
     def values(self) -> Values:
         return {f.key: self.query_one(f"#f-{f.key}", Input).value.strip() for f in self.fields}
 
-    @on(Input.Submitted)
-    def next_or_submit(self, event: Input.Submitted) -> None:
-        inputs = list(self.query(Input))
-        i = inputs.index(event.input)
-        if i + 1 < len(inputs):
-            inputs[i + 1].focus()
+    def action_next(self) -> None:
+        """Enter: the next field, or save after the last one. A priority key: the app runs
+        it before it hands the next key to a field, so the field after it has the focus
+        at once and the characters typed after the Enter go there, however fast they come
+        (a paste, a barcode scanner; a field's own Enter moved the focus only after the
+        characters already queued to it: round 11's «Поле 2судья-демо-2026»). The last
+        field's Enter saves once the characters before it are in (:class:`FormInput.Typed`)."""
+        fields = list(self.query(FormInput))
+        current = self.focused
+        if not isinstance(current, FormInput) or current not in fields:
+            # no field has the focus yet (keys typed as the form opened go to the first
+            # one through this screen's queue, as this Enter does)
+            self.post_message(FormInput.Typed())
+            return
+        i = fields.index(current)
+        if i + 1 < len(fields):
+            self.set_focus(fields[i + 1])
+        else:
+            current.post_message(FormInput.Typed())
+
+    def on_form_input_typed(self) -> None:
+        """An Enter typed before any field had the focus: the first field's."""
+        self.field_done(self.query(FormInput).first())
+
+    def field_done(self, field: FormInput) -> None:
+        fields = list(self.query(FormInput))
+        if field is not fields[-1]:
+            self.set_focus(fields[fields.index(field) + 1])
         else:
             self.action_submit()
 
