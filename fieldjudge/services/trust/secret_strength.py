@@ -51,21 +51,36 @@ RUSSIAN_COMMON = (
 # longer secret is judged by its start, which only underestimates it
 _MAX_CHECKED = 100
 
-#: zxcvbn's warning for a weak secret, and the message that says why (its pattern); pairs,
-#: as the binding's warnings compare equal but do not hash
+#: the message that says why a weak secret is refused, by zxcvbn's warning (the pattern it
+#: found); tuples, as the binding's warnings compare equal but do not hash
 _WHY = (
-    (Warning.ThisIsATop10Password, phrase("secret_common")),
-    (Warning.ThisIsATop100Password, phrase("secret_common")),
-    (Warning.ThisIsACommonPassword, phrase("secret_common")),
-    (Warning.ThisIsSimilarToACommonlyUsedPassword, phrase("secret_common")),
-    (Warning.AWordByItselfIsEasyToGuess, phrase("secret_common")),
-    (Warning.NamesAndSurnamesByThemselvesAreEasyToGuess, phrase("secret_common")),
-    (Warning.CommonNamesAndSurnamesAreEasyToGuess, phrase("secret_common")),
-    (Warning.RepeatsLikeAaaAreEasyToGuess, phrase("secret_repeated")),
-    (Warning.RepeatsLikeAbcAbcAreOnlySlightlyHarderToGuess, phrase("secret_repeated")),
-    (Warning.SequencesLikeAbcAreEasyToGuess, phrase("secret_sequence")),
-    (Warning.StraightRowsOfKeysAreEasyToGuess, phrase("secret_sequence")),
-    (Warning.ShortKeyboardPatternsAreEasyToGuess, phrase("secret_sequence")),
+    (
+        phrase("secret_common"),
+        (
+            Warning.ThisIsATop10Password,
+            Warning.ThisIsATop100Password,
+            Warning.ThisIsACommonPassword,
+            Warning.ThisIsSimilarToACommonlyUsedPassword,
+            Warning.AWordByItselfIsEasyToGuess,
+            Warning.NamesAndSurnamesByThemselvesAreEasyToGuess,
+            Warning.CommonNamesAndSurnamesAreEasyToGuess,
+        ),
+    ),
+    (
+        phrase("secret_repeated"),
+        (
+            Warning.RepeatsLikeAaaAreEasyToGuess,
+            Warning.RepeatsLikeAbcAbcAreOnlySlightlyHarderToGuess,
+        ),
+    ),
+    (
+        phrase("secret_sequence"),
+        (
+            Warning.SequencesLikeAbcAreEasyToGuess,
+            Warning.StraightRowsOfKeysAreEasyToGuess,
+            Warning.ShortKeyboardPatternsAreEasyToGuess,
+        ),
+    ),
 )
 
 
@@ -78,8 +93,8 @@ def secret_weakness(secret: str, context: tuple[str, ...] = ()) -> Phrase | None
     if result.guesses >= MIN_GUESSES:
         return None
     warning = result.feedback.warning if result.feedback is not None else None
-    for known, why in _WHY:
-        if warning == known:
+    for why, warnings in _WHY:
+        if warning in warnings:
             return why
     # zxcvbn warns of nothing for a word of the user inputs (``пароль123``): one of the
     # common Russian passwords, or a name an attacker knows, is in it
