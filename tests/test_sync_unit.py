@@ -127,7 +127,11 @@ class Stub:
         self.thread.start()
 
     def client(self, key: str | None = None) -> svc.SyncthingClient:
-        return svc.SyncthingClient(svc.Endpoint(self.address, key or self.key))
+        # this stub answers from a thread of the test's own process: on a machine busy
+        # with the other test workers it can take longer than the app's half second for a
+        # real Syncthing (a test failed so, 'does not answer ... (TimeoutError)'); the
+        # timeout itself is tested with a server that never answers, below
+        return svc.SyncthingClient(svc.Endpoint(self.address, key or self.key), timeout=10.0)
 
     def close(self) -> None:
         self.server.shutdown()
