@@ -149,3 +149,25 @@ async def test_remapped_keys_work_and_show_in_f1_footer_and_palette(
         await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "teams on T")
         await pilot.press("escape", "s")
         await wait_for(pilot, lambda: isinstance(app.screen, ScheduleScreen), "schedule on s")
+
+
+async def test_enter_moves_a_form_on_when_its_key_is_remapped(
+    demo_folder: Path, tmp_path: Path
+) -> None:
+    """``form.next`` (Enter, which moves a form on where it comes among fast keys) can be
+    remapped like any binding; the form's Enter still moves on, as the field's own key."""
+    from fieldjudge.screens.dialogs.forms import FormScreen
+
+    write_keymap(tmp_path, '"form.next" = "ctrl+n"\n')
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the form")
+        form = app.screen
+        name, day, venue = (form.query_one(f"#f-{k}") for k in ("name", "date", "venue"))
+        await wait_for(pilot, lambda: form.focused is name, "the first field")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: form.focused is day, "Enter: the second field")
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: form.focused is venue, "ctrl+n: the third field")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingsMap
 from textual.containers import Vertical, VerticalScroll
@@ -168,18 +168,23 @@ class FormScreen(JudgeModal[Values | None]):
         (a paste, a barcode scanner; a field's own Enter moved the focus only after the
         characters already queued to it: round 11's «Поле 2судья-демо-2026»). The last
         field's Enter saves once the characters before it are in (:class:`FormInput.Typed`)."""
-        fields = list(self.query(FormInput))
         current = self.focused
-        if not isinstance(current, FormInput) or current not in fields:
+        if not isinstance(current, FormInput):
             # no field has the focus yet (keys typed as the form opened go to the first
             # one through this screen's queue, as this Enter does)
             self.post_message(FormInput.Typed())
-            return
-        i = fields.index(current)
-        if i + 1 < len(fields):
-            self.set_focus(fields[i + 1])
-        else:
+        elif current is self.query(FormInput).last():
             current.post_message(FormInput.Typed())
+        else:
+            self.field_done(current)
+
+    @on(Input.Submitted)
+    def _field_enter(self, event: Input.Submitted) -> None:
+        """The field's own Enter, which reaches it only when ``form.next`` is remapped to
+        another key (keymap.toml): it moves on as it did before that key, after the
+        characters already queued to the field."""
+        if isinstance(event.input, FormInput):
+            self.field_done(event.input)
 
     def on_form_input_typed(self) -> None:
         """An Enter typed before any field had the focus: the first field's."""
