@@ -4,9 +4,13 @@ screen), with a tournament of 120 and of 1,000 games (300 legal events a game: t
 started, then paint checks; ``--filler``: eliminations the rules refuse), against a bare
 Textual app reading the same ``tournament.json`` into a DataTable (issue 24).
 
-Beside them, the floor: the bare app that first imports ``fieldjudge.app`` (the time the
-interpreter takes to load the code fieldjudge runs on; imports are not deferred), so the
-part of a start that is fieldjudge's own work reads as the distance from it.
+fieldjudge is started as a judge starts it: the ``fieldjudge`` command (``fieldjudge --lang
+en open FOLDER``), which loads what every feature of the app needs (the exports' PDF library,
+every subcommand) before the app paints. Beside it, the app alone (``make_app(...).run()``,
+the figure of rounds 10 to 12, without the command's imports), and the floor: the bare app
+that first imports ``fieldjudge.cli`` (the time the interpreter takes to load the code the
+command runs on; imports are not deferred), so the part of a start that is fieldjudge's own
+work reads as the distance from it.
 
 Each run is a fresh process in its own pty (``pyte`` reads the screen; the moment is
 taken when the bytes that make it show arrive). fieldjudge starts cold (the summary index
@@ -34,6 +38,9 @@ GAMES = (120, 1_000)
 PER_GAME = 300
 COLS, ROWS = 120, 40
 TARGETS = {120: 1.5, 1_000: 2.0}
+#: bare: the anchor; floor: its imports plus the command's; cold and warm: the command, its
+#: summary index deleted or current; app: the app alone, cold
+KINDS = ("bare", "floor", "cold", "warm", "app")
 
 CHILD_BARE = """
 import sys
@@ -59,12 +66,13 @@ class Bare(App):
 Bare().run()
 """
 
-#: the bare app that first imports fieldjudge's app module and does nothing else with it:
-#: the floor under every start of fieldjudge (the interpreter loading the code that the app
-#: runs on), shown beside the targets (none is set for it)
-CHILD_FLOOR = "import fieldjudge.app  # noqa: F401\n" + CHILD_BARE
+#: the bare app that first imports the fieldjudge command's module and does nothing else
+#: with it: the floor under every start of fieldjudge (the interpreter loading the code that
+#: the command runs on), shown beside the targets (none is set for it)
+CHILD_FLOOR = "import fieldjudge.cli  # noqa: F401\n" + CHILD_BARE
 
-CHILD_FIELDJUDGE = """
+#: the app alone, without the command's imports (the figure of rounds 10 to 12)
+CHILD_APP = """
 import sys
 from pathlib import Path
 from fieldjudge.app import make_app
@@ -85,9 +93,18 @@ def every_state(lines: list[str]) -> bool:
     return len(rows) >= 10 and not any("…" in ln for ln in rows)
 
 
+def command(folder: Path) -> list[str]:
+    """The ``fieldjudge`` command on one tournament folder, as a judge types it."""
+    return [sys.executable, "-m", "fieldjudge", "--lang", "en", "open", str(folder)]
+
+
+def child(code: str, arg: Path) -> list[str]:
+    return [sys.executable, "-c", code, str(arg)]
+
+
 def one(name: str, argv: list[str]) -> tuple[float, float, float]:
     """(first row, every visible state, peak MB) of one fresh process."""
-    term = Terminal(name, [sys.executable, "-c", *argv], COLS, ROWS)
+    term = Terminal(name, argv, COLS, ROWS)
     try:
         first = term.wait_for(first_row)
         every = term.wait_for(every_state, seconds=120)
@@ -105,20 +122,21 @@ def measure(root: Path, games: int, per_game: int, runs: int, legal: bool = True
     t = build(folder, games * per_game, per_game=per_game, legal=legal)
     t.close()
     tj, index = folder / "tournament.json", folder / ".cache" / "index.json"
-    one("warm-up", [CHILD_FIELDJUDGE, str(folder)])  # the startup backups and bytecode
-    one("warm-up", [CHILD_BARE, str(tj)])
+    one("warm-up", command(folder))  # the startup backups and bytecode
+    one("warm-up", child(CHILD_BARE, tj))
     res: dict[str, dict[str, list[float]]] = {
-        k: {"first": [], "every": [], "mb": []} for k in ("bare", "floor", "cold", "warm")
+        k: {"first": [], "every": [], "mb": []} for k in KINDS
     }
     kinds = [
-        ("bare", [CHILD_BARE, str(tj)]),
-        ("floor", [CHILD_FLOOR, str(tj)]),
-        ("cold", [CHILD_FIELDJUDGE, str(folder)]),
-        ("warm", [CHILD_FIELDJUDGE, str(folder)]),
+        ("bare", child(CHILD_BARE, tj)),
+        ("floor", child(CHILD_FLOOR, tj)),
+        ("cold", command(folder)),
+        ("warm", command(folder)),
+        ("app", child(CHILD_APP, folder)),
     ]
     for run in range(runs):
         for name, argv in kinds[run % len(kinds) :] + kinds[: run % len(kinds)]:
-            if name == "cold":
+            if name in ("cold", "app"):
                 index.unlink(missing_ok=True)
             first, every, mb = one(name, argv)
             res[name]["first"].append(first)
@@ -136,7 +154,10 @@ def measure(root: Path, games: int, per_game: int, runs: int, legal: bool = True
             for k in ("cold", "warm")
             for m in ("first", "every")
         }
-        | {"floor_every": ratios(res["floor"]["every"], bare)},
+        | {
+            "floor_every": ratios(res["floor"]["every"], bare),
+            "app_every": ratios(res["app"]["every"], bare),
+        },
     }
 
 
@@ -160,7 +181,7 @@ def main() -> None:
             r = measure(Path(tmp), games, per_game, runs, legal=not args.filler)
             rows.append(r)
             print(f"{games} games × {per_game} events, {runs} runs, load {r['loadavg']}")
-            for k in ("bare", "floor", "cold", "warm"):
+            for k in KINDS:
                 f, e, mb = r["ms"][k]["first"], r["ms"][k]["every"], r["peak_mb"][k]
                 print(
                     f"  {k:5} first row median {f['median']:6.0f} ms, every state median "
@@ -180,6 +201,7 @@ def main() -> None:
         warm_every={str(r["games"]): r["ratio"]["warm_every"]["median"] for r in rows},
         first_row={str(r["games"]): r["ratio"]["cold_first"]["median"] for r in rows},
         import_floor={str(r["games"]): r["ratio"]["floor_every"]["median"] for r in rows},
+        app_alone_every={str(r["games"]): r["ratio"]["app_every"]["median"] for r in rows},
         peak_mb={str(r["games"]): r["peak_mb"] for r in rows},
         runs=runs,
     )
