@@ -42,6 +42,7 @@ from fieldjudge.store.eventlog import write_log_file
 from fieldjudge.store.keys import LaptopKeys
 from fieldjudge.store.storage import load_json_file
 from fieldjudge.store.verified import load_verified
+from tests.screen_text import screen_text
 from tests.test_game_helpers import wait_for
 
 FAST = ScryptParams(n=2**10)  # the head judge's KDF made cheap for the tests only
@@ -587,8 +588,9 @@ async def home_of(
     folder: Path, lang: str = "en", title_says: str = ""
 ) -> tuple[dict[str, list[str]], str]:
     """The app's home screen (in ``lang``) once every state is shown: {game id: cells},
-    the title. The check of tournament.json runs after the first frame: three frames are
-    waited for, or with ``title_says`` up to twenty, until the title says it."""
+    the title and the fault line under the games. The check of tournament.json runs after
+    the first frame: three frames are waited for, or with ``title_says`` up to twenty,
+    until they say it."""
     app = make_app(folder.parent, folder, lang=lang)
     try:
         async with app.run_test(size=(200, 40)) as pilot:
@@ -608,7 +610,10 @@ async def home_of(
             title = ""
             for _ in range(20 if title_says else 3):
                 await pilot.pause()
-                title = str(app.screen.query_one("#tournament-title", Static).render())
+                title = "\n".join(
+                    str(app.screen.query_one(f"#{name}", Static).render())
+                    for name in ("tournament-title", "fault-line")
+                )
                 if title_says and title_says in title:
                     break
             rows = {str(k.value): [str(c) for c in table().get_row(k)] for k in table().rows}
@@ -656,6 +661,57 @@ async def test_21_a_hand_renamed_team_is_flagged_everywhere(cup: Path, tmp_path:
     assert "DAMAGED / UNSIGNED: tournament.json: changed since the head judge signed it" in title
     shown = [c for cells in rows.values() for c in cells[2:4]]
     assert "Hacked" not in shown and "⚠ Hacked" in shown
+
+
+async def test_21_the_whole_fault_is_said_under_the_games_at_80x24_in_russian(cup: Path) -> None:
+    """At 80 columns a damaged game's state cell and the title are cut after their first
+    words («ПОВРЕЖДЕНО / НЕ ПОДПИСАНО:»): the line under the games says tournament.json's
+    fault whole, and the highlighted game's (its teams, time, field, what is wrong and
+    which laptop), wrapped; the game's goes when the cursor leaves it."""
+    gid = signed_game(cup)
+    path = cup / "games" / f"{gid}.json"
+    data = tables(path)
+    cap = next(e for e in events_of(data) if e["type"] == "flag_capture")
+    a, b = data["meta"]["1"]["team_a"], data["meta"]["1"]["team_b"]
+    cap["data"]["team"] = b if cap["data"]["team"] == a else a
+    write_log_file(path, data)
+    t_path = cup / "tournament.json"
+    doc = load_json_file(t_path)
+    next(iter(doc["teams"].values()))["name"] = "Взломщики"
+    t_path.write_bytes(orjson.dumps(doc))
+    app = make_app(cup.parent, cup, lang="ru")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            table = lambda: app.screen.query_one("#games", DataTable)  # noqa: E731
+            line = lambda: app.screen.query_one("#fault-line", Static)  # noqa: E731
+            said_under = lambda: str(line().render())  # noqa: E731
+            await wait_for(
+                pilot,
+                lambda: table().row_count and "поле" in said_under(),
+                "the game's fault under the games",
+            )
+            assert table().cursor_coordinate.row == 0  # the game played first: the one edited
+            said = " ".join(screen_text(app).split())  # as painted, its wrapping undone
+            box = line().region  # the line under the games as painted, its wrapping undone
+            painted = screen_text(app).splitlines()[box.y : box.bottom]
+            under = " ".join(" ".join(row[box.x : box.right] for row in painted).split())
+            cell = str(table().get_cell(gid, table().ordered_columns[-1].key))
+            assert cell.startswith("ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: цепочка событий нарушена")
+            assert cell not in said  # the cell is cut at 80 columns...
+            start, field, team_a, team_b, _state = (str(c) for c in table().get_row(gid))
+            assert team_a.startswith("⚠ ") and team_b.startswith("⚠ ")  # tournament.json's fault
+            # ...the line under the games says it whole, in Russian
+            assert f"Игра «{team_a} — {team_b}» ({start}, поле {field}): {cell}" in under
+            assert under.startswith(
+                "ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: tournament.json: изменён после подписи главного "
+                "судьи (правка вручную или неподписанное изменение) (ключ главного судьи "
+            )
+            await pilot.press("down")
+            await wait_for(pilot, lambda: "поле" not in said_under(), "the game's line gone")
+            assert line().display  # tournament.json's fault stays
+            assert "tournament.json" in said_under()
+    finally:
+        i18n.set_language("en")
 
 
 def edit_keeping_size_and_time(path: Path) -> None:

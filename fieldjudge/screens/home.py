@@ -127,6 +127,9 @@ class HomeScreen(JudgeScreen):
         self._known: dict[str, dict[str, Any]] = {}  # the summaries shown, by game id
         #: what each row shows, as text (start, field, teams, state), by game id
         self._shown_rows: dict[str, tuple[str, ...]] = {}
+        #: the games whose file is damaged or unsigned: the fault line under the list says
+        #: the highlighted one's fault whole (its cell cuts it at 80 columns)
+        self._damaged: set[str] = set()
         self._changed_logs = None
         self._conflict_watch: ConflictWatch | None = None
         self._tournament_fault = ""  # tournament.json not as the head judge signed it
@@ -156,6 +159,7 @@ class HomeScreen(JudgeScreen):
         with Vertical(id="games-pane"):
             yield Static("", id="tournament-title", classes="pane-title", markup=False)
             yield RowTable(id="games")
+            yield Static("", id="fault-line", markup=False)
             yield Static("", id="laptop-line", markup=False)
             yield Static("", id="pit-line", markup=False)
             yield Static(_("sync: checking…"), id="sync-line", markup=False)
@@ -168,6 +172,7 @@ class HomeScreen(JudgeScreen):
         self._state_column = keys[-1]
         self.query_one("#pit-line").display = False
         self.query_one("#laptop-line").display = False
+        self.query_one("#fault-line").display = False
         # Filled now, so the first frame is laid out once, with the rows (the tournament
         # opened by the app before or after this fills them again through reload).
         self._shown = True
@@ -199,6 +204,8 @@ class HomeScreen(JudgeScreen):
         if t is None:
             table.clear()
             self._shown_rows = {}
+            self._damaged = set()
+            self._show_faults()
             self._set_title(_("No tournament open: pick one on the left or press n"))
             return
         meta = t.meta
@@ -237,6 +244,7 @@ class HomeScreen(JudgeScreen):
                 self._pending.append(g["id"])
             else:
                 self._known[g["id"]] = summary
+            self._note_damaged(g["id"], summary)
             row = (
                 str(g["start"]),
                 str(g["field"]),
@@ -270,8 +278,7 @@ class HomeScreen(JudgeScreen):
             self.call_after_refresh(self._keep, t)
             self.app.home_states_known()  # e.g. the running game offered after a restart
         self.call_after_refresh(self._check_tournament)  # after the first frame
-        if self._tournament_fault:
-            heading += "  —  " + fault_text(self._tournament_fault)
+        self._show_faults()
         if not games:
             self._set_title(heading + "  —  " + _("no games yet: press s"))
             return
@@ -293,7 +300,7 @@ class HomeScreen(JudgeScreen):
 
     def _check_tournament(self) -> None:
         """Whether ``tournament.json`` is as the head judge signed it (the check verify
-        runs); a change shows every team flagged and the fault in the title."""
+        runs); a change shows every team flagged and the fault under the games."""
         t = self.app.tournament
         if t is None:
             return
@@ -393,9 +400,10 @@ class HomeScreen(JudgeScreen):
                 if g["id"] != pending[0]:  # its state is shown already: its summary is current
                     carried.add(self._known.get(g["id"]) or {})
                     continue
-                pending.pop(0)
-                summary = t.game_summary(g["id"], disqualified, setups, g)
+                gid = pending.pop(0)
+                summary = t.game_summary(gid, disqualified, setups, g)
             carried.add(summary)
+            self._note_damaged(gid, summary)
             if g is not None:
                 out[g["id"]] = state_text(summary, g["team_a"], g["team_b"], names)
                 if wanted and g["id"] in wanted:
@@ -428,6 +436,41 @@ class HomeScreen(JudgeScreen):
             table.update_cell(gid, self._state_column, plain_cell(text), update_width=wider)
         for gid, text in shown:
             self._shown_rows[gid] = (*self._shown_rows[gid][:4], text)
+        self._show_faults()
+
+    def _note_damaged(self, gid: str, summary: dict[str, Any] | None) -> None:
+        if summary is not None and summary.get("phase") == "damaged":
+            self._damaged.add(gid)
+        else:
+            self._damaged.discard(gid)
+
+    @on(DataTable.RowHighlighted, "#games")
+    def _row_highlighted(self) -> None:
+        self._show_faults()
+
+    def _show_faults(self) -> None:
+        """The fault line under the games, each fault whole and wrapped (a cell or the title
+        cuts it at 80 columns): ``tournament.json`` not as the head judge signed it, and the
+        highlighted game's file damaged or unsigned, which laptop and what (issue 21).
+        Hidden when neither; drawn again only when its text changes."""
+        lines = [fault_text(self._tournament_fault)] if self._tournament_fault else []
+        gid = self._highlighted_game()
+        row = self._shown_rows.get(gid) if gid in self._damaged else None
+        if row is not None:
+            lines.append(
+                _("Game «{a} — {b}» ({time}, field {field}): {fault}").format(
+                    a=row[2],
+                    b=row[3],
+                    time=datetime.fromisoformat(row[0]).strftime("%H:%M"),
+                    field=row[1],
+                    fault=row[4],
+                )
+            )
+        text = "\n".join(lines)
+        line = self.query_one("#fault-line", Static)
+        if str(line.content) != text:
+            line.update(text)
+        line.display = bool(text)
 
     # -- actions ------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#tournaments")
