@@ -156,3 +156,26 @@ async def test_the_port_dialog_fits_80x24_in_russian(demo_folder: Path) -> None:
         assert device == (
             "Запомненное устройство (принимается только оно): USB serial A1B2C3 (FT232R)"
         )
+
+
+async def test_an_enter_in_a_burst_saves_the_port_as_typed_before_it(demo_folder: Path) -> None:
+    """Round 12's note: Enter in the port field saves the setup, but the characters of the
+    same burst after the Enter (a path pasted with its newline, then more keys) were in the
+    field by the time it saved. The setup saved is what was typed before the Enter; an
+    Enter on the list of ports still picks a port (it is the list's own key)."""
+    from textual.widgets import Input
+
+    from fieldjudge.screens.chrono.setup import ChronoSetupScreen
+    from tests.test_ui_keys import typed_fast
+
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        saved: list = []
+        app.push_screen(ChronoSetupScreen(ChronoConfig("")), saved.append)
+        await wait_for(pilot, lambda: app.screen.query(".dialog-keys"), "the dialog")
+        app.screen.query_one("#port", Input).focus()
+        await pilot.pause()
+        typed_fast(app, *"/dev/ttyS7", "enter", "9")
+        await wait_for(pilot, lambda: saved, "the setup saved")
+        assert saved[0] is not None and saved[0].port == "/dev/ttyS7"

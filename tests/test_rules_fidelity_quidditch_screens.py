@@ -21,6 +21,7 @@ from fieldjudge.services import open_tournament
 from fieldjudge.services.quidditch import QuidditchSession, verify_export
 from tests.test_game_helpers import type_text, wait_for
 from tests.test_quidditch_screen import _match_folder, on_screen
+from tests.test_ui_keys import typed_fast
 
 SEED = "fidelity-seed"
 
@@ -373,3 +374,27 @@ async def test_issue12_17_the_result_screen_maps_a_draw(tmp_path: Path) -> None:
         row = [r.n for r in res.rolls].index(draws[0].n)
         assert str(rolls.get_row_at(row)[3]) == choice_mapping(draws[0].value, draws[0].purpose)
         assert str(rolls.get_row_at(row)[3]).startswith(("option ", "rejected"))
+
+
+async def test_an_enter_in_a_burst_saves_the_declaration_as_typed_before_it(
+    tmp_path: Path,
+) -> None:
+    """Round 12's note: Enter in a field of the declaration saves it, but the characters of
+    the same burst after the Enter (a paste ending in a newline, a scanner) were in the field
+    by the time it saved: «2» Enter «9» declared post 29. The declaration is what was typed
+    before the Enter (4: the order of posts)."""
+    app = make_app(tmp_path / "data", lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        saved: list = []
+        app.push_screen(DeclareModal(make_state(), "g_c1", None), saved.append)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, DeclareModal) and app.screen.query("#qd-hint"),
+            "the declaration",
+        )
+        await pilot.pause()
+        app.screen.query_one("#qd-order", Input).focus()
+        await pilot.pause()
+        typed_fast(app, "2", "enter", "9")
+        await wait_for(pilot, lambda: saved, "the declaration saved")
+        assert saved[0] is not None and saved[0].post_order == 2

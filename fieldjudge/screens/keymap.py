@@ -131,6 +131,7 @@ KEYMAP: dict[str, list[Binding]] = {
     "chrono_setup": [
         CANCEL,
         key("ctrl+s", "save", "Save"),
+        key("enter", "field_enter", "Save from a text field", show=False, priority=True),
         key("ctrl+r", "rescan", "Rescan ports"),
     ],
     "reading_shown": [key("enter", "close", "Close"), CLOSE],
@@ -204,7 +205,11 @@ KEYMAP: dict[str, list[Binding]] = {
         key("h", "seed_hash", "Seed hash"),
         key("ctrl+r", "reveal", "Reveal seed", show=False),
     ],
-    "declare_modal": [CANCEL, key("ctrl+s", "save", "Save")],
+    "declare_modal": [
+        CANCEL,
+        key("ctrl+s", "save", "Save"),
+        key("enter", "field_enter", "Save from a text field", show=False, priority=True),
+    ],
     "result": [BACK, key("c", "copy", "Copy post")],
     # -- dialogs ----------------------------------------------------------------------------
     "form": [

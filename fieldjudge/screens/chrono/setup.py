@@ -15,10 +15,11 @@ from fieldjudge.devices.ports import BAUD_HINTS, BAUDS, DEFAULT_BAUD, list_chron
 from fieldjudge.i18n import _, number
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
+from fieldjudge.screens.dialogs.forms import FormInput, TypedFields
 from fieldjudge.services.paintball.chrono import ChronoConfig, link_tolerance, with_identity
 
 
-class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
+class ChronoSetupScreen(TypedFields, JudgeModal[ChronoConfig | None]):
     """Returns the new config (also stored for the session) or None when cancelled."""
 
     CSS_PATH = "chrono.tcss"
@@ -38,7 +39,7 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
             yield OptionList(id="ports", compact=True)
             with Horizontal(classes="setup-row"):  # one row each: the dialog fits 80×24
                 yield Label(_("Port"), markup=False)
-                yield Input(cur.port, id="port", compact=True)
+                yield FormInput(cur.port, id="port", compact=True)
             with Horizontal(classes="setup-row"):
                 choices = (
                     (_("Baud"), "baud", [(str(b), b) for b in bauds], cur.baud),
@@ -61,7 +62,7 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
             with Horizontal(classes="setup-row"):
                 yield Label(_("Plausible fps"), markup=False)
                 lo, hi = cur.plausible
-                yield Input(f"{lo:g}-{hi:g}", id="plausible", compact=True)
+                yield FormInput(f"{lo:g}-{hi:g}", id="plausible", compact=True)
                 yield Label(_("outside: an error, never a reading"), markup=False)
             hints = ", ".join(f"{k} {v}" for k, v in BAUD_HINTS.items())
             yield Static(_("Factory bauds") + f": {hints}", classes="dialog-note", markup=False)
@@ -102,8 +103,15 @@ class ChronoSetupScreen(JudgeModal[ChronoConfig | None]):
     def _changed(self, _event: Select.Changed) -> None:
         self._show_tolerance()
 
+    def field_done(self, field: FormInput) -> None:
+        """Enter in the port or the speeds saves, with what was typed before it
+        (:class:`TypedFields`)."""
+        self.action_save()
+
     @on(Input.Submitted, "#port, #plausible")
     def _port_submitted(self) -> None:
+        """The field's own Enter, which reaches it only when ``field_enter`` is remapped to
+        another key (keymap.toml): it saves as it did before that key."""
         self.action_save()
 
     def _show_tolerance(self) -> None:

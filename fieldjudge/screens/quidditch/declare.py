@@ -30,6 +30,7 @@ from fieldjudge.rules.quidditch.roster import KEEPER
 from fieldjudge.rules.quidditch.state import CENTRE, MatchState, rings_zone
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
+from fieldjudge.screens.dialogs.forms import FormInput, TypedFields
 
 ACTION_LABELS = {
     DC.NONE: "No ball action",
@@ -100,10 +101,10 @@ def _select_row(label: str, key: str, options: list, **kw) -> Horizontal:
 
 
 def _input_row(label: str, key: str, **kw) -> Horizontal:
-    return _row(label, key, Input(id=f"qd-{key}", compact=True, **kw))
+    return _row(label, key, FormInput(id=f"qd-{key}", compact=True, **kw))
 
 
-class DeclareModal(JudgeModal[Declaration | None]):
+class DeclareModal(TypedFields, JudgeModal[Declaration | None]):
     """Returns the declaration, or None when cancelled."""
 
     BINDINGS = keymap.bindings("declare_modal")
@@ -362,6 +363,12 @@ class DeclareModal(JudgeModal[Declaration | None]):
             return
         self.dismiss(decl)
 
+    def field_done(self, field: FormInput) -> None:
+        """Enter in a text field saves, with what was typed before it (:class:`TypedFields`)."""
+        self.action_save()
+
     @on(Input.Submitted)
     def _submitted(self) -> None:
+        """The field's own Enter, which reaches it only when ``field_enter`` is remapped to
+        another key (keymap.toml): it saves as it did before that key."""
         self.action_save()
