@@ -1,5 +1,5 @@
 """The pit display's first answer on a big tournament (issue 24): from starting the app's
-pit process (``python -m fieldjudge.commands.serve FOLDER --for-app``, what the ``w`` key
+pit process (``python -m fieldjudge.commands.pit FOLDER --for-app``, what the ``w`` key
 starts) to the first 200 of ``/api/live``, and to every game's state known (no game
 ``pending``), on a 120-game tournament of 300 signed events a game, as a judge's laptop
 has it (its app opened the folder once: ``.cache/verified.json``) and cold (no memory).
@@ -115,7 +115,7 @@ def main() -> None:
         shutil.copytree(warm, cold)  # before any memory: as a laptop that never opened it
         (cold / ".cache" / "verified.json").unlink(missing_ok=True)
         remember(warm)
-        pit = [sys.executable, "-m", "fieldjudge.commands.serve", "--port", "0", "--for-app"]
+        pit = [sys.executable, "-m", "fieldjudge.commands.pit", "--port", "0", "--for-app"]
         anchor = [sys.executable, str(Path(__file__).with_name("pit_anchor.py"))]
         got: dict[str, list[float]] = {
             k: [] for k in ("first", "known", "cold_first", "cold", "anchor")

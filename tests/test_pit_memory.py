@@ -27,7 +27,7 @@ from test_tamper import (  # noqa: F401 - the fixtures: a signed demo copy, its 
     stamps,
 )
 
-from fieldjudge.commands.serve import pit_view
+from fieldjudge.commands.pit import pit_view
 from fieldjudge.serve.server import PitServer
 from fieldjudge.services.opening import laptop_keys, open_tournament
 from fieldjudge.services.pitview import PENDING, PitView

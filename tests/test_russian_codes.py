@@ -10,6 +10,8 @@ import errno
 import io
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from datetime import date, timedelta
@@ -599,12 +601,18 @@ def test_25_serve_errors_are_russian_with_lang_ru(demo_folder) -> None:
         busy.bind(("127.0.0.1", 0))
         busy.listen(1)
         port = busy.getsockname()[1]
-        out = CliRunner().invoke(
-            main, ["--lang", "ru", "serve", str(demo_folder), "--port", str(port), "--no-qr"]
+        # the installed command (``serve`` becomes the pit program: never in this process)
+        out = subprocess.run(
+            [sys.executable, "-m", "fieldjudge", "--lang", "ru", "serve", str(demo_folder)]
+            + ["--port", str(port), "--no-qr"],
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
-    assert out.exit_code == 1, out.output
-    assert "адрес уже занят (EADDRINUSE)" in out.output, out.output
-    assert russian_leftovers(out.output) == set(), out.output
+    said = out.stdout + out.stderr
+    assert out.returncode == 1, said
+    assert "адрес уже занят (EADDRINUSE)" in said, said
+    assert russian_leftovers(said) == set(), said
 
 
 def test_25_the_chrono_port_gone_reads_russian_with_the_errno_name(tmp_path) -> None:

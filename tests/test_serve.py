@@ -705,6 +705,11 @@ def test_the_serve_command_prints_the_url_and_a_qr_code_and_stops_on_ctrl_c(tmp_
         url = lines[1].removeprefix("Табло для команд: ").strip()
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url), lines
         assert lines[2].startswith("Открыть можно только на этом ноутбуке.")
+        # the command became the pit program once its options were read (exec): the same
+        # process serves, its Ctrl+C and exit code are the command's; the fieldjudge
+        # command, which opens the app, never loads the web server itself
+        program = Path(f"/proc/{proc.pid}/cmdline").read_bytes().split(b"\0")
+        assert b"fieldjudge.commands.pit" in program, program
         qr = proc.stdout.readline().decode()
         assert qr == qr_text(url).splitlines(keepends=True)[0]
         assert set(qr.strip()) <= {"█", "▀", "▄", " "} and "█" in qr

@@ -1,162 +1,76 @@
-"""``fieldjudge serve``: the read-only pit display of one tournament, until Ctrl+C. The app's
-``w`` runs it as a child process (``--for-app``, :mod:`fieldjudge.serve.process`)."""
+"""``fieldjudge serve``: the pit display, a program of its own
+(:mod:`fieldjudge.commands.pit`) that this command becomes once its options are read
+(``exec``: the same process, its Ctrl+C, its output and its exit code). The ``fieldjudge``
+command opens the app too, and the app never serves the pit display in its own process (its
+``w`` starts the same program as a child): so the web server the pit program loads
+(aiohttp, about 0.4 s of CPU and 12 MB on a slow laptop) is never loaded by a judge's app.
+The options are read here, with their help and errors in the UI language as every
+command's; the program reads them again, the same (:func:`pit_options`)."""
 
 from __future__ import annotations
 
-import errno
-import json
-import signal
+import os
 import sys
-import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
-from fieldjudge import i18n
-from fieldjudge.commands import data_dir, refusals_as_messages
-from fieldjudge.commands.root import accept_global_options_of
-from fieldjudge.i18n import _, rule_text
-from fieldjudge.serve.addresses import DEFAULT_PORT, LAN_HOST, lan_urls
-from fieldjudge.serve.qr import qr_text
-from fieldjudge.serve.server import DEFAULT_MAX_PER_ADDRESS, PitServer, PitServerError
-from fieldjudge.services import TOURNAMENT_FILE, DamagedFile, StoreError
-from fieldjudge.services.opening import laptop_keys
-from fieldjudge.services.pitview import PitView
+from fieldjudge.serve.addresses import DEFAULT_MAX_PER_ADDRESS, DEFAULT_PORT
 
-#: how long the pit display reads games before it answers (and between its answers while
-#: games are left): a big tournament is shown within a second, filled in as it is checked
-FIRST_ANSWER_S = 0.3
+#: the pit display program (``python -m``)
+PIT_PROGRAM = "fieldjudge.commands.pit"
 
 
-def pit_view(folder: Path) -> PitView:
-    """The pit's view of ``folder``: trusting what this laptop's app found clean (its
-    ``.cache/verified.json``, read only), answering within ``FIRST_ANSWER_S``. Without
-    this laptop's key (unreadable, or inside the folder) no memory is trusted: every file
-    is checked."""
-    try:
-        keys = laptop_keys(folder, check=False)
-    except (StoreError, OSError):
-        return PitView(folder, budget_s=FIRST_ANSWER_S)
-    return PitView(folder, keys=keys, budget_s=FIRST_ANSWER_S)
-
-
-def _pick_folder(data_dir: Path) -> Path:
-    if (data_dir / TOURNAMENT_FILE).exists():
-        return data_dir
-    found = sorted(
-        (p.parent for p in data_dir.glob(f"*/{TOURNAMENT_FILE}")),
-        key=lambda f: (f / TOURNAMENT_FILE).stat().st_mtime,
-    )
-    if not found:
-        raise click.ClickException(
-            _(
-                "No tournament in {folder}. Pass the tournament folder: fieldjudge serve FOLDER"
-            ).format(folder=data_dir)
+def pit_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The pit display's FOLDER and options, the same for ``fieldjudge serve`` and for the
+    program it becomes."""
+    for option in reversed(
+        (
+            click.argument(
+                "folder",
+                required=False,
+                type=click.Path(file_okay=False, exists=True, path_type=Path),
+            ),
+            click.option(
+                "--host", default="127.0.0.1", show_default=True, help="Address to listen on."
+            ),
+            click.option(
+                "--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535)
+            ),
+            click.option("--no-qr", is_flag=True, help="Do not print the QR code of the URL."),
+            click.option(
+                "--max-per-address",
+                default=DEFAULT_MAX_PER_ADDRESS,
+                show_default=True,
+                type=click.IntRange(1, 200),
+                help="Connections one device (one address) may hold; more are refused.",
+            ),
         )
-    if len(found) > 1:
-        click.echo(
-            _(
-                "Several tournaments in {folder}; showing the newest. Pass FOLDER to choose another."
-            ).format(folder=data_dir)
-        )
-    return found[-1]
+    ):
+        f = option(f)
+    return f
 
 
-#: how many ports after the chosen one the app's pit display tries when it is taken
-PORTS_TRIED = 20
-
-
-def start_on_free_port(source: PitView, host: str, port: int) -> tuple[PitServer, str, str]:
-    """A pit display server listening on ``port``, else on the next free one (another
-    program, or another fieldjudge, holds 8765): (server, its URL, a note in the UI language
-    naming the port taken when it moved, else ""). Why not, in the UI language, as a
-    ``click.ClickException``."""
-    last = port if port == 0 else port + PORTS_TRIED
-    candidate = port
-    while True:
-        server = PitServer(source, host, candidate)
-        try:
-            url = server.start()
-        except PitServerError as exc:
-            cause = exc.__cause__
-            code = cause.errno if isinstance(cause, OSError) else None
-            if code == errno.EADDRINUSE and candidate < last:
-                candidate += 1  # taken: the next one
-                continue
-            if code == errno.EADDRINUSE:
-                why = _("ports {first}-{last} are all busy").format(first=port, last=last)
-            elif code == errno.EACCES:
-                why = _("no permission to use port {port}").format(port=candidate)
-            elif isinstance(cause, OSError):
-                why = _("the address {host}:{port} cannot be used").format(
-                    host=host, port=candidate
-                )
-            else:
-                why = _("the server did not start in time")
-            raise click.ClickException(why) from exc
-        moved = (
-            _("Port {busy} is busy: the pit display uses port {port}").format(
-                busy=port, port=candidate
-            )
-            if candidate != port
-            else ""
-        )
-        return server, url, moved
-
-
-def typed_addresses(url: str, host: str) -> list[str]:
-    """The addresses to type on a TV or phone: on every interface (the venue network),
-    this laptop's own, none without a network; else the URL the server listens on."""
-    if host not in (LAN_HOST, "::", ""):
-        return [url]
-    return lan_urls(int(url.rstrip("/").rsplit(":", 1)[1]))
-
-
-def _set_when_read_to_end(closed: threading.Event) -> None:
-    sys.stdin.buffer.read()  # the app writes nothing: this returns once it closes the pipe
-    closed.set()
-
-
-def serve_for_app(folder: Path, host: str, port: int) -> None:
-    """The app's pit display: one JSON line once listening (``url``; ``shown``, the address
-    to type, and its ``qr`` code; ``moved``) or why not
-    (``error``, exit code 1), nothing else on the terminal; it stops when the app closes
-    its standard input (or dies) or terminates it."""
-    try:
-        server, url, moved = start_on_free_port(pit_view(folder), host, port)
-    except click.ClickException as exc:
-        click.echo(json.dumps({"error": exc.message}, ensure_ascii=False))
-        sys.exit(1)
-    urls = typed_addresses(url, host)  # "" on the venue network without a network
-    shown = urls[0] if urls else ""  # the address to type on the TV or phone, its QR code
-    qr = qr_text(shown) if shown else ""
-    answer = {"url": url, "shown": shown, "qr": qr, "moved": moved}
-    click.echo(json.dumps(answer, ensure_ascii=False))
-    closed = threading.Event()
-    # a thread, since a pipe has no portable wait with a timeout; it ends with the process
-    threading.Thread(target=_set_when_read_to_end, args=(closed,), daemon=True).start()
-    try:
-        while server.running and not closed.wait(0.2):
-            pass
-    finally:
-        server.stop()
+def pit_command(
+    root: dict, folder: Path | None, host: str, port: int, no_qr: bool, max_per_address: int
+) -> list[str]:
+    """The pit program's command line: the data folder and the language given to the
+    ``fieldjudge`` command, then the options as read."""
+    argv = [sys.executable, "-m", PIT_PROGRAM]
+    if root.get("data_dir"):
+        argv += ["--data-dir", str(root["data_dir"])]
+    if root.get("lang"):
+        argv += ["--lang", str(root["lang"])]
+    if folder is not None:
+        argv.append(str(folder))
+    argv += ["--host", host, "--port", str(port), "--max-per-address", str(max_per_address)]
+    return [*argv, "--no-qr"] if no_qr else argv
 
 
 @click.command()
-@click.argument(
-    "folder", required=False, type=click.Path(file_okay=False, exists=True, path_type=Path)
-)
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--no-qr", is_flag=True, help="Do not print the QR code of the URL.")
-@click.option(
-    "--max-per-address",
-    default=DEFAULT_MAX_PER_ADDRESS,
-    show_default=True,
-    type=click.IntRange(1, 200),
-    help="Connections one device (one address) may hold; more are refused.",
-)
-@click.option("--for-app", is_flag=True, hidden=True, help="Started by the app's w key.")
+@pit_options
 @click.pass_context
 def serve(
     ctx: click.Context,
@@ -165,53 +79,11 @@ def serve(
     port: int,
     no_qr: bool,
     max_per_address: int,
-    for_app: bool,
 ) -> None:
     """Serve the read-only pit display (scoreboard page, /api/live, /api/standings) of a
     tournament FOLDER (default: the newest tournament in the data folder)."""
-    # the terminal's words; the page has ?lang=
-    i18n.set_language((ctx.find_root().obj or {}).get("lang"))
-    folder = folder or _pick_folder(data_dir(ctx))
-    if for_app:
-        serve_for_app(folder, host, port)
-        return
-    source = pit_view(folder)
-    try:
-        name = source.live()["tournament"]["name"]
-    except DamagedFile as exc:
-        raise click.ClickException(f"{exc.path}: {rule_text(exc.fault)}") from None
-    server = PitServer(source, host, port, max_per_address=max_per_address)
-    with refusals_as_messages(PitServerError):
-        url = server.start()
-    # Ctrl+C sets a flag the loop below reads: a KeyboardInterrupt can be raised inside a
-    # callback the interpreter runs on its own (a weak reference's, as an object is freed),
-    # which swallows it ("Exception ignored"), and the server would go on serving
-    stopping = threading.Event()
-    previous = signal.signal(signal.SIGINT, lambda _sig, _frame: stopping.set())
-    try:  # Ctrl+C at any moment once it listens (even while the URL or QR is printed)
-        urls = typed_addresses(url, host) or [url]
-        click.echo(
-            _("Serving {name} ({folder}). Ctrl+C stops it.").format(name=name, folder=folder)
-        )
-        for u in urls:
-            click.echo(_("Pit display: {url}").format(url=u))
-        if host.startswith("127.") or host in ("localhost", "::1"):
-            click.echo(
-                _("Only this laptop can open it. To show it on the venue network: --host 0.0.0.0")
-            )
-        if not no_qr:
-            click.echo(qr_text(urls[0]), nl=False)  # for a phone's camera
-        # short waits, not one endless wait: Ctrl+C may be delivered to the server's
-        # thread, and only a main thread that wakes up runs Python's handler for it
-        while server.running and not stopping.wait(0.2):
-            pass
-    except KeyboardInterrupt:  # a Ctrl+C the handler did not take (another handler's)
-        pass
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        server.stop()
-
-
-if __name__ == "__main__":  # the app's pit display: python -m fieldjudge.commands.serve
-    accept_global_options_of(serve)  # --lang, as after ``fieldjudge serve``
-    serve()
+    root = ctx.find_root().obj or {}
+    argv = pit_command(root, folder, host, port, no_qr, max_per_address)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, argv)  # noqa: S606 - this Python, our own module, no shell

@@ -9,6 +9,8 @@ DEFAULT_PORT = 8765
 #: bound to every interface when the judge chooses the venue network (issue 14: 127.0.0.1
 #: unless a host is given)
 LAN_HOST = "0.0.0.0"  # noqa: S104 - only on the judge's explicit choice
+#: the connections one device (one address) may hold: one pit client can never take them all
+DEFAULT_MAX_PER_ADDRESS = 20
 
 
 def lan_urls(port: int) -> list[str]:

@@ -57,7 +57,7 @@ class PitProcess:
     def launch(cls, folder: Path, host: str, port: int) -> PitProcess:
         """Start the pit display of the tournament ``folder`` on ``host``, on ``port`` or
         the next free one (:meth:`wait_ready` says where, or why not)."""
-        command = [sys.executable, "-m", "fieldjudge.commands.serve", str(folder)]
+        command = [sys.executable, "-m", "fieldjudge.commands.pit", str(folder)]
         command += ["--host", host, "--port", str(port), "--for-app"]
         command += ["--lang", i18n.current_language()]
         try:

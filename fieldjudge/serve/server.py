@@ -47,12 +47,11 @@ from aiohttp import web
 from fieldjudge.i18n import LANGS
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.os_errors import os_error_phrase
-from fieldjudge.serve.addresses import DEFAULT_PORT
+from fieldjudge.serve.addresses import DEFAULT_MAX_PER_ADDRESS, DEFAULT_PORT
 from fieldjudge.serve.feed import Feed
 from fieldjudge.serve.page import page_strings
 
 DEFAULT_MAX_CONNECTIONS = 200
-DEFAULT_MAX_PER_ADDRESS = 20
 
 _log = logging.getLogger("fieldjudge.serve")
 _log.addHandler(logging.NullHandler())
