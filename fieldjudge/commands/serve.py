@@ -54,7 +54,7 @@ def pit_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def pit_command(
-    root: dict, folder: Path | None, host: str, port: int, no_qr: bool, max_per_address: int
+    root: dict, *, folder: Path | None, host: str, port: int, no_qr: bool, max_per_address: int
 ) -> list[str]:
     """The pit program's command line: the data folder and the language given to the
     ``fieldjudge`` command, then the options as read."""
@@ -72,18 +72,10 @@ def pit_command(
 @click.command()
 @pit_options
 @click.pass_context
-def serve(
-    ctx: click.Context,
-    folder: Path | None,
-    host: str,
-    port: int,
-    no_qr: bool,
-    max_per_address: int,
-) -> None:
+def serve(ctx: click.Context, **options: Any) -> None:
     """Serve the read-only pit display (scoreboard page, /api/live, /api/standings) of a
     tournament FOLDER (default: the newest tournament in the data folder)."""
-    root = ctx.find_root().obj or {}
-    argv = pit_command(root, folder, host, port, no_qr, max_per_address)
+    argv = pit_command(ctx.find_root().obj or {}, **options)
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(sys.executable, argv)  # noqa: S606 - this Python, our own module, no shell
