@@ -7,6 +7,8 @@ from itertools import repeat
 from typing import Any
 
 from rich.text import Text
+from textual.coordinate import Coordinate
+from textual.geometry import Size
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellType, RowKey
 
@@ -56,6 +58,17 @@ class RowTable(DataTable):
         super().update_cell(
             row_key, column_key, as_written(value, one_line), update_width=update_width
         )
+
+    def watch_virtual_size(self, old: Size, new: Size) -> None:
+        """The columns measured anew (the table measures them when it is idle, after cells
+        changed): every row is drawn again at the new widths. The table keeps the rows it
+        has drawn by a count of its changes, which measuring does not move, so a row drawn
+        between a cell's change and the measuring stayed cut at the old width («result 3:»
+        under a widened state column) whenever the screen was laid out in between (a line
+        shown under the list, a loaded machine). A change of one cell to itself moves it."""
+        if old.width != new.width and self.row_count and self.columns:
+            first = Coordinate(0, 0)
+            self.update_cell_at(first, self.get_cell_at(first))
 
     def cursor_key(self) -> str | None:
         """The key of the highlighted row; None when the table is empty."""
