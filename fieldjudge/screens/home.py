@@ -210,8 +210,10 @@ class HomeScreen(JudgeScreen):
             return
         meta = t.meta
         field = self.app.laptop.field
-        mine = f" · {_('this laptop: field {field}').format(field=field)}" if field else ""
-        heading = f"{meta['name']} · {meta['date']} · {meta.get('venue', '')}{mine}"
+        # this laptop's field first: the line is cut at 80 columns, and the field is what
+        # N opens the next game of (the tournament's name is in the header above)
+        mine = _("This laptop: field {field}").format(field=field) + " · " if field else ""
+        heading = f"{mine}{meta['name']} · {meta['date']} · {meta.get('venue', '')}"
         names = t.team_names()
         if self._tournament_fault:  # the teams and schedule are not as he signed them
             names = {k: f"⚠ {v}" for k, v in names.items()}
@@ -470,7 +472,8 @@ class HomeScreen(JudgeScreen):
         line = self.query_one("#fault-line", Static)
         if str(line.content) != text:
             line.update(text)
-        line.display = bool(text)
+        if line.display != bool(text):  # set again, it lays the screen out again
+            line.display = bool(text)
 
     # -- actions ------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#tournaments")
