@@ -691,21 +691,27 @@ async def test_21_the_whole_fault_is_said_under_the_games_at_80x24_in_russian(cu
                 "the game's fault under the games",
             )
             assert table().cursor_coordinate.row == 0  # the game played first: the one edited
-            said = " ".join(screen_text(app).split())  # as painted, its wrapping undone
-            box = line().region  # the line under the games as painted, its wrapping undone
-            painted = screen_text(app).splitlines()[box.y : box.bottom]
-            under = " ".join(" ".join(row[box.x : box.right] for row in painted).split())
             cell = str(table().get_cell(gid, table().ordered_columns[-1].key))
             assert cell.startswith("ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: цепочка событий нарушена")
-            assert cell not in said  # the cell is cut at 80 columns...
             start, field, team_a, team_b, _state = (str(c) for c in table().get_row(gid))
             assert team_a.startswith("⚠ ") and team_b.startswith("⚠ ")  # tournament.json's fault
-            # ...the line under the games says it whole, in Russian
-            assert f"Игра «{team_a} — {team_b}» ({start}, поле {field}): {cell}" in under
-            assert under.startswith(
+
+            def painted_under() -> str:
+                """The line under the games as painted, its wrapping undone."""
+                box = line().region
+                painted = screen_text(app).splitlines()[box.y : box.bottom]
+                return " ".join(" ".join(row[box.x : box.right] for row in painted).split())
+
+            # the line under the games says it whole, in Russian (once painted)...
+            game = f"Игра «{team_a} — {team_b}» ({start}, поле {field}): {cell}"
+            await wait_for(pilot, lambda: game in painted_under(), f"{game!r} painted")
+            assert painted_under().startswith(
                 "ПОВРЕЖДЕНО / НЕ ПОДПИСАНО: tournament.json: изменён после подписи главного "
                 "судьи (правка вручную или неподписанное изменение) (ключ главного судьи "
             )
+            # ...its row in the list cut at 80 columns (the header, then the first row)
+            row_painted = screen_text(app).splitlines()[table().region.y + 1]
+            assert f"{team_b}  ПОВРЕЖДЕНО / НЕ ПОДПИС" in row_painted and cell not in row_painted
             await pilot.press("down")
             await wait_for(pilot, lambda: "поле" not in said_under(), "the game's line gone")
             assert line().display  # tournament.json's fault stays
