@@ -472,8 +472,7 @@ class HomeScreen(JudgeScreen):
         line = self.query_one("#fault-line", Static)
         if str(line.content) != text:
             line.update(text)
-        if line.display != bool(text):  # set again, it lays the screen out again
-            line.display = bool(text)
+        line.display = bool(text)
 
     # -- actions ------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#tournaments")
