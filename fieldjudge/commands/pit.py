@@ -11,19 +11,13 @@ import json
 import signal
 import sys
 import threading
-from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
 from fieldjudge import i18n
 from fieldjudge.commands import data_dir, refusals_as_messages
-from fieldjudge.commands.root import (
-    accept_global_options_of,
-    speak,
-    translate_help,
-    typed_language,
-)
+from fieldjudge.commands.root import JudgeCommand, accept_global_options_of
 from fieldjudge.commands.serve import pit_options
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.serve.addresses import LAN_HOST, lan_urls
@@ -152,7 +146,7 @@ def serve_for_app(folder: Path, host: str, port: int) -> None:
         server.stop()
 
 
-@click.command()
+@click.command(cls=JudgeCommand)
 @pit_options
 @click.option("--for-app", is_flag=True, hidden=True, help="Started by the app's w key.")
 @click.pass_context
@@ -213,14 +207,5 @@ def serve(
 accept_global_options_of(serve)  # --data-dir, --lang, as after ``fieldjudge serve``
 
 
-def run(args: Sequence[str] | None = None) -> None:
-    """The program: its help and its errors in the UI language (``--lang``, else the
-    system's), named as the judge types it (``fieldjudge serve``)."""
-    argv = list(sys.argv[1:] if args is None else args)
-    speak(typed_language(argv))
-    translate_help(serve)
-    serve.main(argv, prog_name="fieldjudge serve")
-
-
-if __name__ == "__main__":
-    run()
+if __name__ == "__main__":  # its help and errors named as the judge types it
+    serve.main(prog_name="fieldjudge serve")

@@ -64,15 +64,23 @@ def translate_help(cmd: click.Command) -> None:
             translate_help(sub)
 
 
-class JudgeGroup(click.Group):
-    """A ``fieldjudge`` group: speaks the UI language (``--lang``) before it parses, so
+class Speaks:
+    """A command line that speaks the UI language (``--lang``) before it parses, so
     ``--help`` and click's errors are already in it."""
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
         speak(typed_language(argv))
-        translate_help(self)
+        translate_help(self)  # mixed into a click.Command
         return super().main(argv, *rest, **extra)
+
+
+class JudgeGroup(Speaks, click.Group):
+    """A ``fieldjudge`` group (the command, ``fieldjudge-results``)."""
+
+
+class JudgeCommand(Speaks, click.Command):
+    """A program of one command (the pit display's, :mod:`fieldjudge.commands.pit`)."""
 
 
 def _remember(ctx: click.Context, param: click.Parameter, value):
