@@ -457,15 +457,11 @@ class HomeScreen(JudgeScreen):
         Hidden when neither; drawn again only when its text changes."""
         lines = [fault_text(self._tournament_fault)] if self._tournament_fault else []
         gid = self._highlighted_game()
-        row = self._shown_rows.get(gid) if gid in self._damaged else None
-        if row is not None:
+        if gid in self._damaged:  # its row's cells as the list shows them, its state whole
+            start, field, a, b, fault = map(str, self.query_one("#games", DataTable).get_row(gid))
             lines.append(
                 _("Game «{a} — {b}» ({time}, field {field}): {fault}").format(
-                    a=row[2],
-                    b=row[3],
-                    time=datetime.fromisoformat(row[0]).strftime("%H:%M"),
-                    field=row[1],
-                    fault=row[4],
+                    a=a, b=b, time=start, field=field, fault=fault
                 )
             )
         text = "\n".join(lines)
