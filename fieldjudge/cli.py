@@ -10,12 +10,13 @@ import click
 from fieldjudge import i18n
 from fieldjudge.app import make_app
 from fieldjudge.commands.chrono import chrono
+from fieldjudge.commands.export_process import export_in_child
+from fieldjudge.commands.exporting import export
 from fieldjudge.commands.quidditch import quidditch
-from fieldjudge.commands.results import export, merge, register_laptop, sign_tournament, verify
 from fieldjudge.commands.root import JudgeGroup, accept_global_options, root_options
 from fieldjudge.commands.serve import serve
 from fieldjudge.commands.sync import sync
-from fieldjudge.export.job import export_folder
+from fieldjudge.commands.tournament import merge, register_laptop, sign_tournament, verify
 from fieldjudge.paths import default_data_dir
 from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo, fresh_demo_folder
 
@@ -36,7 +37,7 @@ def main(ctx: click.Context, data_dir: Path | None, lang: str | None, judge: str
 def _run_app(ctx: click.Context, data_dir: Path, folder: Path | None) -> None:
     # the export dialog runs the exports, which sit above the app: given here
     app = make_app(
-        data_dir, folder, lang=ctx.obj["lang"], judge=ctx.obj["judge"], exporter=export_folder
+        data_dir, folder, lang=ctx.obj["lang"], judge=ctx.obj["judge"], exporter=export_in_child
     )
     app.run()
 

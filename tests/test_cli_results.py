@@ -1,19 +1,24 @@
 """``fieldjudge-results`` (issue 24): the head judge's export, verify, merge and
 sign-tournament without loading the app. The same commands as ``fieldjudge``'s, the same
 files written, the same Russian help; the app, its UI and the pit display's server are
-never imported."""
+never imported. It is the one program that exports: ``fieldjudge export`` becomes it, and
+the ``fieldjudge`` command loads no PDF library."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from results_fixtures import demo
 
-from fieldjudge.cli import main
+from fieldjudge.commands import results
+from fieldjudge.commands.exporting import export_command
 from fieldjudge.commands.results import results_main
 
 #: a standings page's "as of" time and the like: the only bytes two exports may differ in
@@ -32,20 +37,101 @@ def test_24_the_results_command_imports_no_app_ui_or_pit_server() -> None:
     assert out.strip() == "[]"
 
 
-def test_24_30_01_the_results_export_writes_the_files_fieldjudge_export_writes(
+def test_24_the_command_that_opens_the_app_loads_no_pdf_library() -> None:
+    """The app's export runs the results program in a child (the PDF library is about
+    0.45 s of CPU and 22 MB of every start on a slow laptop)."""
+    code = (
+        "import sys, fieldjudge.cli; "
+        "print(sorted(m for m in ('fpdf', 'fontTools', 'PIL', 'fieldjudge.export', "
+        "'fieldjudge.commands.results') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
+
+
+def test_24_30_01_fieldjudge_export_writes_the_files_the_results_export_writes(
     tmp_path: Path,
 ) -> None:
-    folder = tmp_path / "cup"
-    demo(folder).close()
-    runner = CliRunner()
-    written = {}
-    for name, group in (("app", main), ("results", results_main)):
+    """``fieldjudge export`` (the installed command's code, in a process: it becomes the
+    results program) with its global options after the subcommand: the same files as
+    ``fieldjudge-results export``, the same output."""
+    data = tmp_path / "data"
+    demo(data / "cup").close()
+    written, said = {}, {}
+    for name in ("command", "results"):
         out = tmp_path / name
-        args = ["export", "--tournament", str(folder), "--format", "html", "--out", str(out)]
-        res = runner.invoke(group, args)
-        assert res.exit_code == 0, res.output
+        args = ["export", "--format", "csv", "--out", str(out), "--lang", "en"]
+        args += ["--data-dir", str(data), "--delimiter", "\\t"]
+        if name == "command":
+            ran = subprocess.run(
+                [sys.executable, "-m", "fieldjudge", *args],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            code, output = ran.returncode, ran.stdout + ran.stderr
+        else:
+            res = CliRunner().invoke(results_main, args)
+            code, output = res.exit_code, res.output
+        assert code == 0, output
         written[name] = {p.name: CLOCK.sub(b"", p.read_bytes()) for p in out.iterdir()}
-    assert len(written["app"]) > 3 and written["app"] == written["results"]
+        said[name] = output.replace(str(out), "OUT")
+    assert len(written["command"]) == 1 and written["command"] == written["results"]
+    (table,) = written["command"].values()
+    assert table.decode("utf-8-sig").startswith("Division\tPlace\tTeam")
+    assert said["command"] == said["results"]
+
+
+# a value of any text a command line can carry (no NUL), dashes and "=" included
+ARG = st.text(st.characters(exclude_characters="\x00", exclude_categories=("Cs",)), max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    data_dir=st.none() | ARG.filter(bool),
+    ui=st.sampled_from([None, "ru", "en"]),
+    folder=st.none() | ARG.filter(bool),
+    game_id=st.none() | ARG,
+    all_games=st.booleans(),
+    fmt=st.sampled_from(["html", "pdf", "csv", "json"]),
+    out=ARG.filter(bool),
+    lang=st.sampled_from([None, "ru", "en"]),
+    delimiter=st.none() | ARG,
+    flags=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+)
+def test_24_the_program_reads_the_options_fieldjudge_export_read(
+    data_dir, ui, folder, game_id, all_games, fmt, out, lang, delimiter, flags
+) -> None:
+    """What ``fieldjudge export`` passes on to the program it becomes: the program reads
+    every option back as the command read it, whatever the text (a value starting with a
+    dash, holding "=" or spaces)."""
+    overwrite, include_unplayed, force = flags
+    options = {
+        "folder": None if folder is None else Path(folder),
+        "game_id": game_id,
+        "all_games": all_games,
+        "fmt": fmt,
+        "out": Path(out),
+        "lang": lang,
+        "delimiter": delimiter,
+        "overwrite": overwrite,
+        "include_unplayed": include_unplayed,
+        "force": force,
+    }
+    root = {"data_dir": None if data_dir is None else Path(data_dir), "lang": ui}
+    argv = export_command(root, **options)
+    assert argv[:3] == [sys.executable, "-m", "fieldjudge.commands.results"]
+    at = argv.index("export")
+    group = results_main.make_context("fieldjudge-results", [*argv[3:at], "export"])
+    read_root = {k: group.params[k] for k in ("data_dir", "lang")}
+    if data_dir is None and os.environ.get("FIELDJUDGE_DATA"):  # the program's default
+        root["data_dir"] = Path(os.environ["FIELDJUDGE_DATA"])
+    assert read_root == root
+    command = results.export.make_context("export", argv[at + 1 :])
+    assert command.params == {**options, "for_app": False}
 
 
 def test_24_25_the_results_command_speaks_russian_and_takes_the_global_options(

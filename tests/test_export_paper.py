@@ -20,6 +20,7 @@ from results_fixtures import demo, finished_game
 from test_game_helpers import wait_for
 
 from fieldjudge.cli import main
+from fieldjudge.commands.results import results_main
 from fieldjudge.export import run_export
 from fieldjudge.export.html import protocol_html
 from fieldjudge.rules import key_ids
@@ -306,8 +307,10 @@ def test_cli_export_pdf_and_global_options_after_the_subcommand(tmp_path):
     made = runner.invoke(main, ["demo", "--no-ui", "--data-dir", str(data)])
     assert made.exit_code == 0, made.output
     out = tmp_path / "out"
+    # the program `fieldjudge export` becomes (the command itself: test_cli_results)
     res = runner.invoke(
-        main, ["export", "--all", "--format", "pdf", "--out", str(out), "--data-dir", str(data)]
+        results_main,
+        ["export", "--all", "--format", "pdf", "--out", str(out), "--data-dir", str(data)],
     )
     assert res.exit_code == 0, res.output
     assert len(list(out.glob("*.pdf"))) == 6
@@ -319,7 +322,7 @@ def test_cli_export_pdf_and_global_options_after_the_subcommand(tmp_path):
     ):
         dest = tmp_path / f"csv{len(extra)}{head[0]}"
         args = ["export", "--format", "csv", "--out", str(dest), "--data-dir", str(data)]
-        res = runner.invoke(main, args + extra)
+        res = runner.invoke(results_main, args + extra)
         assert res.exit_code == 0, res.output
         (csv_file,) = dest.glob("*.csv")
         assert csv_file.read_text(encoding="utf-8-sig").startswith(head)

@@ -1,20 +1,27 @@
-"""The export dialog runs its export in a thread worker (issue 5): the judge's keys work
-while it runs, a second export is refused, the files written (or why not) are shown."""
+"""The export dialog runs its export in the results program, a child process waited for
+by a thread worker (issues 5, 24): the judge's keys work while it runs, a second export is
+refused, the files written (or why not) are shown; a cancelled export stops its child, and a
+child that ends without a result is said, never a traceback."""
 
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
+import pytest
 from results_fixtures import demo, finished_game
 
+from fieldjudge import i18n
 from fieldjudge.app import make_app
+from fieldjudge.commands import export_process
+from fieldjudge.commands.export_process import export_in_child
 from fieldjudge.export import logged_games
-from fieldjudge.export.job import export_folder
 from fieldjudge.export.names import game_stem, tournament_stem
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
-from fieldjudge.screens.results.standings import StandingsScreen
+from fieldjudge.screens.results.standings import ExportFailed, StandingsScreen
 from tests.test_game_helpers import WAIT_S, wait_for
 
 
@@ -32,15 +39,16 @@ def setup_folder(tmp_path: Path) -> Path:
 
 
 class GatedExport:
-    """The service's export, held at its first progress report until the test opens the
-    gate: the export is certainly running while the test presses keys."""
+    """The app's export (the results program in a child), held at its first progress report
+    until the test opens the gate: the export is certainly running while the test presses
+    keys."""
 
     def __init__(self) -> None:
         self.gate = threading.Event()
         self.threads: list[int] = []
         self.seen: list[tuple[int, int]] = []
 
-    def __call__(self, folder, out, fmt, game_id, lang, progress):
+    def __call__(self, folder, out, fmt, game_id, lang, progress, **options):
         self.threads.append(threading.get_ident())
 
         def held(done: int, total: int) -> None:
@@ -49,7 +57,7 @@ class GatedExport:
             if not self.gate.wait(WAIT_S):
                 raise TimeoutError("the test never let the export go on")
 
-        return export_folder(folder, out, fmt, game_id, lang, progress=held)
+        return export_in_child(folder, out, fmt, game_id, lang, progress=held, **options)
 
 
 def notices(app) -> list[str]:
@@ -117,7 +125,7 @@ async def test_export_into_a_file_shows_why_not_a_traceback(tmp_path):
     shutil.rmtree(folder / "exports")
     (folder / "exports").write_text("not a folder")
     # the export the command that starts the app gives it (the app imports no export)
-    app = make_app(tmp_path / "data", folder, lang="en", exporter=export_folder)
+    app = make_app(tmp_path / "data", folder, lang="en", exporter=export_in_child)
     async with app.run_test(size=(110, 40)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
         await pilot.press("S")
@@ -140,7 +148,7 @@ def test_the_exports_own_view_leaves_the_writers_temp_files(tmp_path):
     folder = setup_folder(tmp_path)
     busy = folder / "games" / f"g.json{TEMP_MARK}live"
     busy.write_bytes(b"half a wri")
-    written = export_folder(folder, tmp_path / "out", "csv", lang="en")
+    written = export_in_child(folder, tmp_path / "out", "csv", lang="en")
     assert [p.name for p in written] == [f"standings-{tournament_stem_of(folder)}.csv"]
     assert busy.read_bytes() == b"half a wri"
 
@@ -196,7 +204,7 @@ def test_the_exports_own_view_keeps_the_writers_index(tmp_path):
                 app_side.index.remember_head("g-live", 7, "h7")
                 as_the_app_left_it.append(index.read_bytes())
 
-        written = export_folder(folder, tmp_path / "out", "html", lang="en", progress=meanwhile)
+        written = export_in_child(folder, tmp_path / "out", "html", lang="en", progress=meanwhile)
         assert len(written) == len(played_games(app_side)) + 2
         on_disk = SummaryIndex(folder)
         assert on_disk.last_head("g-live") == (7, "h7")
@@ -220,3 +228,84 @@ async def test_an_app_started_without_the_exports_says_so_on_x(tmp_path):
         await wait_for(pilot, lambda: said in notices(app), "the notice")
         assert isinstance(app.screen, StandingsScreen)
         assert not (folder / "exports").exists() or not any((folder / "exports").iterdir())
+
+
+def running_for(out: Path) -> list[str]:
+    """The live processes (not ended, not waiting to be reaped) whose command line names
+    ``out``: an export child still at work on it."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
+            state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue  # ended meanwhile
+        if str(out) in cmdline and state != "Z":
+            found.append(cmdline)
+    return found
+
+
+def test_a_cancelled_export_stops_its_child_and_returns_nothing(tmp_path):
+    """The app ends (its workers are cancelled) while the export runs: the wait on the child
+    ends, the child is stopped, nothing is listed as written."""
+    folder = setup_folder(tmp_path)
+    out = tmp_path / "out"
+    seen: list[tuple[int, int]] = []
+    assert (
+        export_in_child(
+            folder, out, "html", progress=lambda *p: seen.append(p), cancelled=lambda: bool(seen)
+        )
+        == []
+    )
+    assert seen and running_for(out) == []
+
+
+def test_a_progress_that_raises_stops_the_child_and_goes_on(tmp_path):
+    folder = setup_folder(tmp_path)
+    out = tmp_path / "out"
+
+    class Enough(Exception):
+        pass
+
+    def progress(done: int, total: int) -> None:
+        raise Enough
+
+    with pytest.raises(Enough):
+        export_in_child(folder, out, "html", progress=progress)
+    assert running_for(out) == []
+
+
+def test_the_program_stops_before_writing_when_the_app_is_gone(tmp_path):
+    """The export program started for the app, whose app closed its standard input (it
+    ended or died) before the first game: it writes no file and says nothing more."""
+    folder = setup_folder(tmp_path)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "fieldjudge.commands.results", "export"]
+    command += [f"--tournament={folder}", f"--out={out}", "--for-app"]
+    ran = subprocess.run(  # stdin: an empty pipe, closed at once
+        command, input=b"", capture_output=True, timeout=120, check=False
+    )
+    assert ran.returncode == 1, ran.stderr
+    assert ran.stdout == b"" and b"Traceback" not in ran.stderr
+    assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_a_child_that_ends_without_a_result_is_said(tmp_path, monkeypatch):
+    """The export program dies (killed, out of memory, a crash): the judge reads that it
+    stopped, its exit code and its last word, in the UI language."""
+    crash = "import sys; sys.stderr.write('first\\nMemoryError\\n'); sys.exit(3)"
+    monkeypatch.setattr(
+        export_process, "export_command", lambda root, **options: [sys.executable, "-c", crash]
+    )
+    with pytest.raises(ExportFailed) as failed:
+        export_in_child(tmp_path, tmp_path / "out", "html")
+    assert str(failed.value) == "The export stopped without a result (exit code 3): MemoryError"
+    try:
+        i18n.set_language("ru")
+        with pytest.raises(ExportFailed) as failed:
+            export_in_child(tmp_path, tmp_path / "out", "html")
+    finally:
+        i18n.set_language("en")
+    assert str(failed.value) == "Экспорт остановился, не дав результата (код выхода 3): MemoryError"

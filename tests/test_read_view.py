@@ -13,9 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import fieldjudge
-from fieldjudge.cli import main
 from fieldjudge.commands import results as results_cli
-from fieldjudge.export import job
 from fieldjudge.services import (
     TournamentService,
     TournamentView,
@@ -96,22 +94,21 @@ def test_31_a_view_takes_no_lock_and_its_store_creates_no_file(demo_folder: Path
 
 
 def test_31_the_export_runs_on_a_view(demo_folder: Path, tmp_path: Path, monkeypatch) -> None:
-    """The export worker's and ``fieldjudge-results export``'s tournament is a view."""
+    """``fieldjudge-results export``'s tournament is a view: the program ``fieldjudge
+    export`` becomes, and the app's export dialog runs (with ``--for-app``)."""
     seen: list[object] = []
 
     def run_export(t, *args, **kwargs):
         seen.append(t)
         return []
 
-    monkeypatch.setattr(job, "run_export", run_export)
     monkeypatch.setattr(results_cli, "run_export", run_export)
-    job.export_folder(demo_folder, tmp_path / "out", "csv")
     out = CliRunner().invoke(
-        main,
+        results_cli.results_main,
         ["export", "--tournament", str(demo_folder), "--out", str(tmp_path / "cli")],
     )
     assert out.exit_code == 0, out.output
-    assert len(seen) == 2
+    assert len(seen) == 1
     assert all(isinstance(t, TournamentView) and not isinstance(t, TournamentService) for t in seen)
 
 

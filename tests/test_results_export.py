@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from results_fixtures import demo, import_bundle
 
 from fieldjudge.cli import main
+from fieldjudge.commands.results import results_main
 from fieldjudge.export import run_export
 from fieldjudge.export.names import safe_name
 from fieldjudge.services.demo import DEMO_PASSPHRASE
@@ -133,8 +134,8 @@ def test_cli_verify_and_export(tour, tmp_path):
     runner = CliRunner()
     ok = runner.invoke(main, ["verify", str(tour.folder)])
     assert ok.exit_code == 0, ok.output
-    out = runner.invoke(
-        main,
+    out = runner.invoke(  # the program `fieldjudge export` becomes
+        results_main,
         [
             "export",
             "--tournament",
@@ -148,7 +149,8 @@ def test_cli_verify_and_export(tour, tmp_path):
     )
     assert out.exit_code == 0 and ".csv" in out.output
     bad = runner.invoke(
-        main, ["export", "--tournament", str(tour.folder), "--game", "zz", "--out", str(tmp_path)]
+        results_main,
+        ["export", "--tournament", str(tour.folder), "--game", "zz", "--out", str(tmp_path)],
     )
     assert bad.exit_code != 0 and "no game" in bad.output and "Traceback" not in bad.output
     # a game file broken by hand: verify names it and fails

@@ -42,6 +42,7 @@ from textual.widgets import Input
 from fieldjudge import i18n
 from fieldjudge.app import make_app
 from fieldjudge.cli import main
+from fieldjudge.commands.results import results_main
 from fieldjudge.devices.parsers import FORMATS, UNIT_TO_FPS
 from fieldjudge.devices.reader import DISCONNECTED, ChronoReader, Status, errno_code
 from fieldjudge.devices.simulator import PtyChrono
@@ -268,7 +269,10 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
             "x",
         ],
     ):
-        out = runner.invoke(main, args).output
+        # the export: the program `fieldjudge export` becomes (in a test's process, the
+        # command itself would become it)
+        program = results_main if "export" in args else main
+        out = runner.invoke(program, args).output
         found[" ".join(args[2:4])] = latin_words(syntax.sub(" ", out)) - allowed
 
     def every(cmd, path):  # every subcommand's --help too
@@ -548,8 +552,9 @@ def test_21_25_verify_faults_read_russian_in_verify_row_stamp_and_pit(cup: Path)
     assert f"событие №{seq} (подпись капитана, ноутбук «{laptop}»" in out.output, out.output
     assert "изменён после подписи главного судьи" in out.output
     found["verify"] = russian_leftovers(out.output.replace("ОШИБКА", ""), laptop)
-    refused = CliRunner().invoke(
-        main, ["--lang", "ru", "export", "--tournament", str(cup), "--format", "csv", "--out", "x"]
+    refused = CliRunner().invoke(  # the program `fieldjudge export` becomes
+        results_main,
+        ["--lang", "ru", "export", "--tournament", str(cup), "--format", "csv", "--out", "x"],
     )
     assert refused.exit_code == 1 and "не выгружено: папка турнира" in refused.output
     found["export refused"] = russian_leftovers(refused.output, laptop) - {"force"}

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,3 +32,18 @@ def refusals_as_messages(*kinds: type[Exception], prefix: str = "") -> Iterator[
         yield
     except caught as exc:
         raise click.ClickException(prefix + rule_text(exc)) from None
+
+
+def _set_when_read_to_end(closed: threading.Event) -> None:
+    # the raw descriptor, not sys.stdin's buffer: a daemon thread still inside a buffered
+    # read when the program ends aborts the interpreter's shutdown (exit code -6)
+    while os.read(sys.stdin.fileno(), 4096):
+        pass  # the app writes nothing: this ends once it closes the pipe (or dies)
+    closed.set()
+
+
+def set_when_stdin_closes(closed: threading.Event) -> None:
+    """``closed`` is set once the standard input closes: the app that started this program
+    closed the pipe, or died. A thread, since a pipe has no portable wait with a timeout;
+    it ends with the process."""
+    threading.Thread(target=_set_when_read_to_end, args=(closed,), daemon=True).start()

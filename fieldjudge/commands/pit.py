@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from fieldjudge import i18n
-from fieldjudge.commands import data_dir, refusals_as_messages
+from fieldjudge.commands import data_dir, refusals_as_messages, set_when_stdin_closes
 from fieldjudge.commands.root import JudgeCommand, accept_global_options_of
 from fieldjudge.commands.serve import pit_options
 from fieldjudge.i18n import _, rule_text
@@ -116,11 +116,6 @@ def typed_addresses(url: str, host: str) -> list[str]:
     return lan_urls(int(url.rstrip("/").rsplit(":", 1)[1]))
 
 
-def _set_when_read_to_end(closed: threading.Event) -> None:
-    sys.stdin.buffer.read()  # the app writes nothing: this returns once it closes the pipe
-    closed.set()
-
-
 def serve_for_app(folder: Path, host: str, port: int) -> None:
     """The app's pit display: one JSON line once listening (``url``; ``shown``, the address
     to type, and its ``qr`` code; ``moved``) or why not
@@ -137,8 +132,7 @@ def serve_for_app(folder: Path, host: str, port: int) -> None:
     answer = {"url": url, "shown": shown, "qr": qr, "moved": moved}
     click.echo(json.dumps(answer, ensure_ascii=False))
     closed = threading.Event()
-    # a thread, since a pipe has no portable wait with a timeout; it ends with the process
-    threading.Thread(target=_set_when_read_to_end, args=(closed,), daemon=True).start()
+    set_when_stdin_closes(closed)
     try:
         while server.running and not closed.wait(0.2):
             pass

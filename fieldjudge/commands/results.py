@@ -1,153 +1,119 @@
-"""``fieldjudge export``, ``fieldjudge verify`` and ``fieldjudge merge`` (issue 5).
+"""``fieldjudge-results`` (``python -m fieldjudge.commands.results``): the head judge's
+export, verify, merge, sign-tournament and register-laptop without loading the app. The
+one program that exports: ``fieldjudge export`` becomes it, and the app's export dialog
+runs it as a child (``--for-app``, :mod:`fieldjudge.commands.exporting`).
 
 Every bad input ends with a clear message and a non-zero exit, never a traceback."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
+import json
+import signal
+import threading
 from pathlib import Path
 
 import click
 
-from fieldjudge.commands import data_dir, refusals_as_messages
+from fieldjudge.commands import set_when_stdin_closes
+from fieldjudge.commands.exporting import EXPORT_HELP, export_options, failure_text
 from fieldjudge.commands.root import JudgeGroup, accept_global_options, root_options
+from fieldjudge.commands.tournament import (
+    merge,
+    opened,
+    pick_folder,
+    register_laptop,
+    sign_tournament,
+    verify,
+)
 from fieldjudge.export import run_export
 from fieldjudge.export.job import verified
-from fieldjudge.i18n import _, ngettext, rule_text
-from fieldjudge.services import (
-    TOURNAMENT_FILE,
-    DamagedFile,
-    FolderLocked,
-    StoreError,
-    open_tournament,
-    open_view,
-)
-from fieldjudge.services.sync.merge import load_source, merge_into
-from fieldjudge.services.trust.identity import awaits_registration
-from fieldjudge.services.trust.verify import verify_on_this_laptop
+from fieldjudge.i18n import _, rule_text
+from fieldjudge.services import StoreError
 
 
-def _tournaments(root: Path) -> list[Path]:
-    found = sorted(p.parent for p in Path(root).glob(f"*/{TOURNAMENT_FILE}"))
-    if (Path(root) / TOURNAMENT_FILE).exists():
-        found.insert(0, Path(root))
-    return found
+class _Stop(Exception):
+    """The app asked the export to stop (between two games)."""
 
 
-def _nearby(ctx: click.Context) -> list[Path]:
-    """The current folder if it is a tournament, else every tournament in the data folder."""
-    if (Path.cwd() / TOURNAMENT_FILE).exists():
-        return [Path.cwd()]
-    return _tournaments(data_dir(ctx))
-
-
-def _pick_folder(ctx: click.Context, folder: Path | None) -> Path:
-    if folder is not None:
-        if not (folder / TOURNAMENT_FILE).exists():
-            raise click.ClickException(
-                _("{folder} holds no tournament (no {file})").format(
-                    folder=folder, file=TOURNAMENT_FILE
-                )
-            )
-        return folder
-    found = _nearby(ctx)
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise click.ClickException(_("no tournament found: name its folder with --tournament"))
-    names = "\n  ".join(str(p) for p in found)
-    raise click.ClickException(
-        _("several tournaments; name one with --tournament:") + f"\n  {names}"
-    )
-
-
-@contextlib.contextmanager
-def _opened(folder: Path, lock: bool):
-    """The tournament of ``folder``: with ``lock`` the service (merge, sign), else a
-    read-only view (export)."""
+def _tell_app(message: dict) -> None:
     try:
-        t = open_tournament(folder) if lock else open_view(folder)
-    except FolderLocked as exc:
-        raise click.ClickException(
-            rule_text(exc) + ": " + _("close the app on this tournament first, then run this again")
-        ) from None
-    except DamagedFile as exc:
-        raise click.ClickException(_("damaged file") + " " + rule_text(exc)) from None
+        click.echo(json.dumps(message, ensure_ascii=False))
+    except BrokenPipeError:  # the app is gone: nobody to export for
+        raise _Stop from None
+
+
+def _for_app(ctx: click.Context, run, out: Path) -> None:
+    """The app's export: one JSON line a game done, then the files written or why not
+    (the UI language), nothing else on the terminal. It stops between two games when the
+    app terminates it or closes its standard input (or dies)."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda _sig, _frame: stop.set())
+    set_when_stdin_closes(stop)
+
+    def progress(done: int, total: int) -> None:
+        if stop.is_set():
+            raise _Stop
+        _tell_app({"progress": [done, total]})
+
     try:
-        yield t
-    finally:
-        t.close()
+        written = run(progress)
+    except _Stop:
+        ctx.exit(1)
+    except Exception as exc:  # noqa: BLE001 - every failure is said to the app
+        _tell_app({"error": failure_text(exc, out)})
+        ctx.exit(1)
+    _tell_app({"written": [str(p) for p in written]})
 
 
-@click.command()
-@click.option(
-    "--tournament",
-    "folder",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Tournament folder (default: the current folder or the only one in the data folder).",
-)
-@click.option("--game", "game_id", help="Export this game only.")
-@click.option("--all", "all_games", is_flag=True, help="Export the whole tournament (default).")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["html", "pdf", "csv", "json"]),
-    default="html",
-    show_default=True,
-)
-@click.option(
-    "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Output folder."
-)
-@click.option(
-    "--lang",
-    type=click.Choice(["ru", "en"]),
-    default=None,
-    help="Language of the documents (default: the global --lang, else ru).",
-)
-@click.option(
-    "--delimiter",
-    default=None,
-    help='CSV field separator (default: ";" for Russian documents, "," for English).',
-)
-@click.option("--overwrite", is_flag=True, help="Replace files of the same name (else: new names).")
-@click.option(
-    "--include-unplayed",
-    is_flag=True,
-    help="Also the protocols of games not played (no check-in, no start, no no-show).",
-)
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Export a folder that does not verify: every page stamped as not checked (exit 1).",
-)
+@click.command(help=EXPORT_HELP)
+@export_options
+@click.option("--for-app", is_flag=True, hidden=True, help="Started by the app's export.")
 @click.pass_context
 def export(
-    ctx, folder, game_id, all_games, fmt, out, lang, delimiter, overwrite, include_unplayed, force
+    ctx,
+    folder,
+    game_id,
+    all_games,
+    fmt,
+    out,
+    lang,
+    delimiter,
+    overwrite,
+    include_unplayed,
+    force,
+    for_app,
 ) -> None:
-    """Printable protocols (HTML, PDF: one A4 page per game), standings (HTML, PDF, CSV) or
-    the complete JSON export. A folder that does not verify (what ``fieldjudge verify``
-    checks) is not exported: the faults are named, exit 1; ``--force`` writes it anyway,
-    every page stamped "НЕ ПРОВЕРЕНО: …", and still exits 1."""
     if game_id and all_games:
         raise click.ClickException(_("choose --game ID or --all, not both"))
     lang = lang or (ctx.find_root().obj or {}).get("lang") or "ru"
     if delimiter == "\\t":
         delimiter = "\t"
-    folder = _pick_folder(ctx, folder)
     faults: list[str] = []
-    with _opened(folder, lock=False) as t, refusals_as_messages():
-        written = run_export(
-            t,
-            out,
-            fmt,
-            game_id,
-            lang,
-            overwrite,
-            delimiter=delimiter,
-            include_unplayed=include_unplayed,
-            verify=functools.partial(verified, t, lang, force, faults),
-        )
+
+    def run(progress=None) -> list[Path]:
+        with opened(pick_folder(ctx, folder), lock=False) as t:
+            more = {"progress": progress} if progress else {}
+            return run_export(
+                t,
+                out,
+                fmt,
+                game_id,
+                lang,
+                overwrite,
+                delimiter=delimiter,
+                include_unplayed=include_unplayed,
+                verify=functools.partial(verified, t, lang, force, faults),
+                **more,
+            )
+
+    if for_app:
+        _for_app(ctx, run, out)
+        return
+    try:
+        written = run()
+    except (StoreError, OSError) as exc:
+        raise click.ClickException(failure_text(exc, out)) from None
     for p in written:
         click.echo(str(p))
     if faults:
@@ -155,149 +121,6 @@ def export(
         for f in faults:
             click.echo(f"  {rule_text(f)}", err=True)
         ctx.exit(1)
-
-
-@click.command()
-@click.argument("folder", required=False, type=click.Path(file_okay=False, path_type=Path))
-@click.pass_context
-def verify(ctx, folder: Path | None) -> None:
-    """Check every file's JSON, schema, event chain, protocol lock, signatures (laptops and
-    head judge) and heads against the manifest; name the laptop behind each event; exit 1
-    on any fault.
-
-    Without FOLDER: the current folder if it is a tournament, else every tournament in the
-    data folder."""
-    folders = [folder] if folder is not None else _nearby(ctx)
-    if not folders:
-        raise click.ClickException(_("no tournament to verify"))
-    bad = 0
-    for f in folders:
-        if not Path(f).is_dir():
-            raise click.ClickException(_("{folder}: no such folder").format(folder=f))
-        click.echo(f"{f}:")
-        with refusals_as_messages(prefix=f"{f}: "):
-            reports = verify_on_this_laptop(f)
-        for rel, rep in reports.items():
-            if rep.faults:
-                bad += 1
-                click.echo(f"  {_('FAULT')} {rel}")
-                for fault in rep.faults:
-                    click.echo(f"        {rule_text(fault)}")
-            else:
-                ok = f"  {_('ok')}    {rel}"
-                notes = "; ".join(rule_text(n) for n in rep.notes)
-                click.echo(ok + (f"  ({notes})" if notes else ""))
-        waiting = [
-            r for r in reports.values() if r.faults and all(map(awaits_registration, r.faults))
-        ]
-        if waiting:  # nothing damaged in them: what to do, not only what is wrong
-            click.echo(
-                "  "
-                + ngettext(
-                    "{n} file with faults only waits for its laptop's registration: the head "
-                    "judge registers the laptop on it with his secret (key R on its home "
-                    "screen, or `fieldjudge register-laptop`)",
-                    "{n} files with faults only wait for their laptops' registration: the head "
-                    "judge registers each laptop on it with his secret (key R on its home "
-                    "screen, or `fieldjudge register-laptop`)",
-                    len(waiting),
-                ).format(n=len(waiting))
-            )
-    if bad:
-        click.echo(
-            ngettext("{n} file with faults", "{n} files with faults", bad).format(n=bad), err=True
-        )
-        ctx.exit(1)
-    click.echo(_("all files ok"))
-
-
-@click.command()
-@click.argument("source", type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--into",
-    "folder",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Tournament folder to merge into (default: the one in the data folder with the "
-    "same tournament).",
-)
-@click.pass_context
-def merge(ctx, source: Path, folder: Path | None) -> None:
-    """Import another laptop's tournament folder or JSON export: new events are added,
-    duplicates skipped, diverging games listed as conflicts for the head judge."""
-    if folder is None:
-        with refusals_as_messages(DamagedFile):
-            src = load_source(source)
-        tid = ((src.tournament.get("meta") or {}).get("1") or {}).get("id")
-        same = []
-        for f in _tournaments(data_dir(ctx)):
-            if f.resolve() == source.resolve():
-                continue
-            with contextlib.suppress(Exception), contextlib.closing(open_view(f)) as view:
-                if view.meta.get("id") == tid:
-                    same.append(f)
-        if len(same) != 1:
-            raise click.ClickException(
-                _("name the tournament to merge into with --into FOLDER")
-                + ("" if same else " " + _("(none in the data folder is the same tournament)"))
-            )
-        folder = same[0]
-    with _opened(_pick_folder(ctx, folder), lock=True) as t, refusals_as_messages():
-        report = merge_into(t, source)
-    for line in report.lines():
-        click.echo(line)
-    if report.conflicts:
-        click.echo(_("open the app (key m on the home screen) to choose each conflict"))
-
-
-@click.command("sign-tournament")
-@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
-@click.option(
-    "--secret",
-    prompt="Head judge's secret",
-    hide_input=True,
-    help="The head judge's secret (asked for when not given).",
-)
-def sign_tournament(folder: Path, secret: str) -> None:
-    """The head judge signs tournament.json as it is now (after checking it)."""
-    context = click.get_current_context()
-    with _opened(_pick_folder(context, folder), lock=True) as t, refusals_as_messages(StoreError):
-        t.sign_tournament(secret)
-    click.echo(_("{folder}: tournament.json signed by the head judge").format(folder=folder))
-
-
-@click.command("register-laptop")
-@click.argument("folder", type=click.Path(file_okay=False, path_type=Path), required=False)
-@click.option(
-    "--laptop-name",
-    default="",
-    help='This laptop\'s name in the tournament ("Field 1"); the name it has when not given.',
-)
-@click.option(
-    "--secret",
-    default="",
-    envvar="FIELDJUDGE_HEAD_JUDGE_SECRET",
-    help="The head judge's secret (asked for when not given).",
-)
-def register_laptop(folder: Path | None, laptop_name: str, secret: str) -> None:
-    """The head judge registers THIS laptop in the tournament, on this laptop, with his
-    secret: its games count only once he has (with Syncthing or a USB stick alike)."""
-    context = click.get_current_context()
-    name = laptop_name.strip()
-    with _opened(_pick_folder(context, folder), lock=True) as t:
-        if not t.laptop_unregistered() and name in ("", t.keys.name):
-            click.echo(
-                _("{laptop}: already registered by the head judge").format(laptop=t.keys.name)
-            )
-            return
-        if not secret:
-            secret = click.prompt(_("Head judge's secret"), hide_input=True)
-        with refusals_as_messages(StoreError, OSError):
-            t.register_laptop(secret, name)
-        click.echo(
-            _("{laptop} ({fp}): registered by the head judge; its games count").format(
-                laptop=t.keys.name, fp=t.keys.fingerprint
-            )
-        )
 
 
 @click.group(cls=JudgeGroup, name="fieldjudge-results")

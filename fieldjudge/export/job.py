@@ -1,17 +1,13 @@
-"""An export run off the app's thread (the export dialog's worker): it never shares the
-app's open tournament; it opens its own read-only view of the folder, as ``fieldjudge
-export`` does (no lock, no backup), exports, and closes that view."""
+"""The check before an export (issue 21) and the stamp of a forced one: what
+``fieldjudge export`` (the results program, :mod:`fieldjudge.commands.results`) asks of the
+read-only view it exports from, whether a judge typed it or the app's export dialog
+started it."""
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
-from fieldjudge.export import Progress, no_progress, run_export
 from fieldjudge.i18n import load, rule_text
 from fieldjudge.rules.messages import joined
 from fieldjudge.services import TournamentView
-from fieldjudge.services.opening import open_view
 from fieldjudge.store import Refused
 
 
@@ -44,32 +40,3 @@ def verified(
     if faults and not force:
         raise refusal(faults)
     return stamp_text(faults, lang) if faults else ""
-
-
-def export_folder(
-    folder: Path,
-    out_dir: Path,
-    fmt: str,
-    game_id: str | None = None,
-    lang: str = "ru",
-    progress: Progress = no_progress,
-    include_unplayed: bool = False,
-) -> list[Path]:
-    """Export one game or the whole tournament of ``folder`` into ``out_dir``; returns the
-    files written. ``progress(done, total)`` after each game; it may raise to stop the
-    export between two games. ``include_unplayed``: the games not played too. Raises ``StoreError`` (a refusal, a damaged file) or
-    ``OSError`` (the output folder cannot be written)."""
-    t = open_view(Path(folder))
-    try:
-        return run_export(
-            t,
-            Path(out_dir),
-            fmt,
-            game_id,
-            lang,
-            progress=progress,
-            include_unplayed=include_unplayed,
-            verify=functools.partial(verified, t, lang),
-        )
-    finally:
-        t.close()

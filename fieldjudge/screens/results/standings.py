@@ -1,10 +1,10 @@
 """Standings per division (game points, difference, head-to-head, games, flag hangs),
 updated as games close; and the export dialog of the head judge.
 
-An export runs in a thread worker of the app (a PDF of a whole tournament takes seconds):
-the judge goes on using the app meanwhile. The worker never touches a widget or the app's
-open tournament: it exports through its own read-only view of the folder (the app's
-``exporter``, given by the command that starts the app) and hands its progress and result
+An export is run by the app's ``exporter``, given by the command that starts the app (the
+results program in a child process, :mod:`fieldjudge.commands.export_process`), from a
+thread worker that waits for it: the judge goes on using the app meanwhile. The worker
+never touches a widget or the app's open tournament; it hands the progress and the result
 to the app thread with ``call_from_thread``."""
 
 from __future__ import annotations
@@ -17,21 +17,27 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 from textual.worker import get_current_worker
 
-from fieldjudge.i18n import _, ngettext, rule_text
+from fieldjudge.i18n import _, ngettext
 from fieldjudge.rules.messages import Phrase
-from fieldjudge.rules.os_errors import os_error_phrase
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
 from fieldjudge.screens.dialogs.forms import YES_NO, Field, FormScreen, MessageScreen, Values
 from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.table import RowTable
-from fieldjudge.services import Refused, StoreError
 from fieldjudge.services.paintball import results
 from fieldjudge.services.paintball.standings import scope_lines, standing_rows
 
-#: ``export(folder, out_dir, fmt, game_id, lang, progress=...)`` -> the files written
+#: ``export(folder, out_dir, fmt, game_id, lang, progress=..., cancelled=...)`` -> the
+#: files written; ``progress(done, total)`` after each game, ``cancelled()`` asked while it
+#: waits (true: it stops); why not raised as :class:`ExportFailed`
 Exporter = Callable[..., list[Path]]
+
+
+class ExportFailed(Exception):
+    """An export that failed: the message says why, in the UI language."""
+
+
 EXPORT_GROUP = "export"
 
 
@@ -196,17 +202,10 @@ class _Cancelled(Exception):
     pass
 
 
-def export_error(exc: BaseException, out: Path) -> str:
+def export_error(exc: BaseException) -> str:
     """What the judge reads when an export fails (never a traceback)."""
-    if isinstance(exc, Refused):
-        return rule_text(exc)
-    if isinstance(exc, OSError):
-        where = exc.filename or out
-        return _("Cannot write the files to {folder}").format(folder=where) + (
-            f" ({rule_text(os_error_phrase(exc.errno))})" if exc.errno else ""
-        )
-    if isinstance(exc, StoreError):
-        return rule_text(exc)  # a damaged file: its name and its fault, translated
+    if isinstance(exc, ExportFailed):
+        return str(exc)
     return f"{type(exc).__name__}: {exc}"  # a bug still gives a message, not a crash
 
 
@@ -270,14 +269,20 @@ def start_export(
             to_app(show_progress, done, total)
 
         try:
-            # the games not played only when asked for (an exporter without the option
-            # is given none)
-            more = {"include_unplayed": True} if include_unplayed else {}
-            written = run(folder, out, fmt, None, lang, progress=progress, **more)  # no game: all
+            written = run(
+                folder,
+                out,
+                fmt,
+                None,  # no game: all
+                lang,
+                progress=progress,
+                include_unplayed=include_unplayed,
+                cancelled=lambda: worker.is_cancelled,
+            )
         except _Cancelled:
             return
         except Exception as exc:  # noqa: BLE001 - every failure is shown as a message
-            outcome: tuple[list[Path] | None, str | None] = (None, export_error(exc, out))
+            outcome: tuple[list[Path] | None, str | None] = (None, export_error(exc))
         else:
             outcome = (written, None)
         with contextlib.suppress(_Cancelled):
