@@ -1,5 +1,6 @@
-"""``fieldjudge-results export`` (the README's export without loading the app; ``--via
-fieldjudge``: ``fieldjudge export``, which loads it) of a tournament of 120 and of 1,000
+"""``fieldjudge-results export`` (the README's export without loading the app, the one
+program that exports; ``--via fieldjudge``: ``fieldjudge export``, which loads the command's
+code, then becomes that program with ``exec``) of a tournament of 120 and of 1,000
 games (~300 events a game) as HTML, CSV and JSON -- three CLI processes, as a head judge
 runs them -- against a
 competent exporter in the same run (issue 24): one Python process a format that reads

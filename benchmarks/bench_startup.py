@@ -5,9 +5,10 @@ started, then paint checks; ``--filler``: eliminations the rules refuse), agains
 Textual app reading the same ``tournament.json`` into a DataTable (issue 24).
 
 fieldjudge is started as a judge starts it: the ``fieldjudge`` command (``fieldjudge --lang
-en open FOLDER``), which loads what every feature of the app needs (the exports' PDF library,
-every subcommand) before the app paints. Beside it, the app alone (``make_app(...).run()``,
-the figure of rounds 10 to 12, without the command's imports), and the floor: the bare app
+en open FOLDER``), which loads every subcommand before the app paints (not the exports' PDF
+library nor the pit's web server: their programs run as children). Beside it, the app alone
+(``make_app(...).run()``, the figure of rounds 10 to 12, without the command's imports),
+and the floor: the bare app
 that first imports ``fieldjudge.cli`` (the time the interpreter takes to load the code the
 command runs on; imports are not deferred), so the part of a start that is fieldjudge's own
 work reads as the distance from it.
