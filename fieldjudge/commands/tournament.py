@@ -1,8 +1,8 @@
 """``fieldjudge verify``, ``fieldjudge merge``, ``fieldjudge sign-tournament`` and
 ``fieldjudge register-laptop`` (issues 5, 21): the head judge's tools on a tournament
 folder, in the ``fieldjudge`` command and in ``fieldjudge-results``
-(:mod:`fieldjudge.commands.results`). The export is in the results program alone
-(:mod:`fieldjudge.commands.exporting`): this module loads no PDF library.
+(:mod:`fieldjudge.commands.results`). The export is the results program's alone
+(:mod:`fieldjudge.commands.exporting` says why): this module loads no PDF library.
 
 Every bad input ends with a clear message and a non-zero exit, never a traceback."""
 
@@ -43,6 +43,8 @@ def _nearby(ctx: click.Context) -> list[Path]:
 
 
 def pick_folder(ctx: click.Context, folder: Path | None) -> Path:
+    """The tournament a command works on: ``folder``, else the current folder or the only
+    tournament in the data folder; why none, as the command's error."""
     if folder is not None:
         if not (folder / TOURNAMENT_FILE).exists():
             raise click.ClickException(
