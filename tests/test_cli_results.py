@@ -6,6 +6,7 @@ the ``fieldjudge`` command loads no PDF library."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -25,30 +26,25 @@ from fieldjudge.commands.results import results_main
 CLOCK = re.compile(rb"\d{2}[.:]\d{2}([.:]\d{2,4})?")
 
 
-def test_24_the_results_command_imports_no_app_ui_or_pit_server() -> None:
-    code = (
-        "import sys, fieldjudge.commands.results; "
-        "print(sorted(m for m in ('textual', 'aiohttp', 'segno', 'serial', 'fieldjudge.app', "
-        "'fieldjudge.screens', 'fieldjudge.serve') if m in sys.modules))"
-    )
+def loaded_by(module: str, names: tuple[str, ...]) -> list[str]:
+    """Which of ``names`` a fresh interpreter has loaded once it imported ``module``."""
+    code = f"import sys, {module}; print(sorted(m for m in {names!r} if m in sys.modules))"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert out.strip() == "[]"
+    return ast.literal_eval(out)
+
+
+def test_24_the_results_command_imports_no_app_ui_or_pit_server() -> None:
+    app = ("textual", "aiohttp", "segno", "serial", "fieldjudge.app", "fieldjudge.screens")
+    assert loaded_by("fieldjudge.commands.results", (*app, "fieldjudge.serve")) == []
 
 
 def test_24_the_command_that_opens_the_app_loads_no_pdf_library() -> None:
     """The app's export runs the results program in a child (the PDF library is about
     0.45 s of CPU and 22 MB of every start on a slow laptop)."""
-    code = (
-        "import sys, fieldjudge.cli; "
-        "print(sorted(m for m in ('fpdf', 'fontTools', 'PIL', 'fieldjudge.export', "
-        "'fieldjudge.commands.results') if m in sys.modules))"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    assert out.strip() == "[]"
+    pdf = ("fpdf", "fontTools", "PIL", "fieldjudge.export", "fieldjudge.commands.results")
+    assert loaded_by("fieldjudge.cli", pdf) == []
 
 
 def test_24_30_01_fieldjudge_export_writes_the_files_the_results_export_writes(
