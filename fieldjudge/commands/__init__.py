@@ -37,8 +37,11 @@ def refusals_as_messages(*kinds: type[Exception], prefix: str = "") -> Iterator[
 def _set_when_read_to_end(closed: threading.Event) -> None:
     # the raw descriptor, not sys.stdin's buffer: a daemon thread still inside a buffered
     # read when the program ends aborts the interpreter's shutdown (exit code -6)
-    while os.read(sys.stdin.fileno(), 4096):
-        pass  # the app writes nothing: this ends once it closes the pipe (or dies)
+    try:
+        while os.read(sys.stdin.fileno(), 4096):
+            pass  # the app writes nothing: this ends once it closes the pipe (or dies)
+    except (OSError, ValueError):  # no standard input at all: as closed
+        pass
     closed.set()
 
 

@@ -219,9 +219,10 @@ def start_export(
     run: Exporter,
     include_unplayed: bool,
 ) -> None:
-    """Run the export in a thread worker of the app; progress goes to the standings
-    screen's progress line, the result to a message (on ``origin``, the screen the export
-    was asked from) or a notice (on any other screen, not to take the judge's keys)."""
+    """Run the export (``run``: the app's, a child process) from a thread worker of the app
+    that waits for it; progress goes to the standings screen's progress line, the result
+    to a message (on ``origin``, the screen the export was asked from) or a notice (on any
+    other screen, not to take the judge's keys)."""
 
     def show_progress(done: int, total: int) -> None:  # app thread
         for line in app.screen.query("#export-progress"):
