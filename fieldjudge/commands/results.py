@@ -7,6 +7,7 @@ Every bad input ends with a clear message and a non-zero exit, never a traceback
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import signal
@@ -26,7 +27,7 @@ from fieldjudge.commands.tournament import (
     sign_tournament,
     verify,
 )
-from fieldjudge.export import run_export
+from fieldjudge.export import Progress, no_progress, run_export
 from fieldjudge.export.job import verified
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.services import StoreError
@@ -57,13 +58,15 @@ def _for_app(ctx: click.Context, run, out: Path) -> None:
         _tell_app({"progress": [done, total]})
 
     try:
-        written = run(progress)
+        answer = {"written": [str(p) for p in run(progress)]}
     except _Stop:
         ctx.exit(1)
     except Exception as exc:  # noqa: BLE001 - every failure is said to the app
-        _tell_app({"error": failure_text(exc, out)})
+        answer = {"error": failure_text(exc, out)}
+    with contextlib.suppress(_Stop):  # an app gone meanwhile hears nothing
+        _tell_app(answer)
+    if "error" in answer:
         ctx.exit(1)
-    _tell_app({"written": [str(p) for p in written]})
 
 
 @click.command(help=EXPORT_HELP)
@@ -91,9 +94,8 @@ def export(
         delimiter = "\t"
     faults: list[str] = []
 
-    def run(progress=None) -> list[Path]:
+    def run(progress: Progress = no_progress) -> list[Path]:
         with opened(pick_folder(ctx, folder), lock=False) as t:
-            more = {"progress": progress} if progress else {}
             return run_export(
                 t,
                 out,
@@ -102,9 +104,9 @@ def export(
                 lang,
                 overwrite,
                 delimiter=delimiter,
+                progress=progress,
                 include_unplayed=include_unplayed,
                 verify=functools.partial(verified, t, lang, force, faults),
-                **more,
             )
 
     if for_app:
