@@ -122,6 +122,34 @@ def test_n_goes_to_the_unfinished_game_first_then_the_next(tournament):
     assert live.running_game_of_laptop(t) is None
 
 
+def test_the_game_offered_after_a_restart_is_found_without_opening_a_log(tournament, monkeypatch):
+    """After a restart the app offers this laptop's live game once the home screen's
+    summaries are current: each summary names its file's owner, so no log is opened (a
+    head judge's laptop holds every field's live games, each a whole log to read); a
+    summary that names none (an export's) still has the log say."""
+    t = tournament
+    g4 = by_teams(t, "Медведи", "Тигры")
+    GameSession(t, g4, clock=FakeClock(T0)).start_clock()
+    for g in t.games():  # the home screen's pass
+        t.game_summary(g["id"])
+    opened: list[str] = []
+    game_log = t.game_log
+
+    def opening(game_id: str, create: bool = False):
+        opened.append(game_id)
+        return game_log(game_id, create=create)
+
+    monkeypatch.setattr(t, "game_log", opening)
+    assert live.running_game_of_laptop(t) == g4 and opened == []
+    cached = t.cached_game_summary
+    monkeypatch.setattr(
+        t,
+        "cached_game_summary",
+        lambda gid: {k: v for k, v in (cached(gid) or {}).items() if k != "owner"},
+    )
+    assert live.running_game_of_laptop(t) == g4 and opened == [g4]
+
+
 def test_30_01_protocol_shows_the_line_up_and_a_team_playing_with_fewer(tournament):
     t = tournament
     team, sub = add_substitute(t, "Медведи")

@@ -80,6 +80,8 @@ class ReadLog:
     path: Path
     meta: dict[str, Any]
     events: list[Event]
+    #: the laptop whose file it is, as its head record says (``EventLog.owner``)
+    owner: str | None = None
 
     @classmethod
     def read(cls, path: Path) -> ReadLog | None:
@@ -90,13 +92,20 @@ class ReadLog:
         if isinstance(rp, bytes):
             return None
         if one is not None:
-            return cls(path, dict((rp.data.get("meta") or {}).get("1") or {}), one.events)
+            meta = dict((rp.data.get("meta") or {}).get("1") or {})
+            return cls(path, meta, one.events, head_owner(rp.data))
         lines.require_log_tables(rp.data, rp.schema, path)
         data, changed, docs = validate_log_data(rp.data, path)
         if changed or docs is None:
             return None
         meta = dict((data.get("meta") or {}).get("1") or {})
-        return cls(path, meta, read_events(docs))
+        return cls(path, meta, read_events(docs), head_owner(data))
+
+
+def head_owner(data: Mapping[str, Any]) -> str | None:
+    """The owner a log file's head record names (its tables as read), None when none."""
+    owner = ((data.get("head") or {}).get("1") or {}).get("owner")
+    return owner if isinstance(owner, str) else None
 
 
 class EventLog:

@@ -30,11 +30,10 @@ UNFINISHED_PHASES = (*LIVE_PHASES, "ended", "inspection")
 UNPLAYED_PHASES = ("scheduled", "open", "not_started")
 
 
-def _phase(t: Any, game_id: str, cached: bool = False) -> str:
-    """The game's phase from its summary (``cached``: only a summary the index holds
-    current, reading no game file; "" when it holds none)."""
+def _phase(t: Any, game_id: str) -> str:
+    """The game's phase from its summary."""
     try:
-        summary = t.cached_game_summary(game_id) if cached else t.game_summary(game_id)
+        summary = t.game_summary(game_id)
     except Exception:  # noqa: BLE001 - a damaged file: its own screen says so
         return "damaged"
     return str((summary or {}).get("phase", ""))
@@ -96,12 +95,21 @@ def next_game(t: Any, field: str) -> str | None:
 
 def running_game_of_laptop(t: Any) -> str | None:
     """The live game whose file this laptop owns (offered again after a restart), from the
-    summaries the index holds (the home screen has made them current: nothing is folded)."""
+    summaries the index holds (the home screen has made them current: nothing is folded,
+    and no log is opened when its summary names its owner)."""
     for g in t.games():
-        if not t.game_path(g["id"]).exists() or _phase(t, g["id"], True) not in LIVE_PHASES:
+        if not t.game_path(g["id"]).exists():
             continue
         try:
-            owner = t.game_log(g["id"], create=False).owner
+            summary = t.cached_game_summary(g["id"]) or {}
+        except Exception:  # noqa: BLE001 - a damaged file: its own screen says so
+            continue
+        if summary.get("phase") not in LIVE_PHASES:
+            continue
+        try:  # a summary an export made names no owner: the log says
+            owner = (
+                summary["owner"] if "owner" in summary else t.game_log(g["id"], create=False).owner
+            )
         except Exception:  # noqa: BLE001 - a damaged file: its own screen says so
             continue
         if may_append(owner, t.owner_id) is None:

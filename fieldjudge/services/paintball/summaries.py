@@ -36,9 +36,13 @@ def summarize(
         return {"phase": "scheduled", "events": 0, "not_played": True}
     try:
         setup = setup_for(t, game_id, log, disqualified, setups, game)
-        return summary_of_view(view_from_events(t, game_id, list(log.events), setup, game))
+        summary = summary_of_view(view_from_events(t, game_id, list(log.events), setup, game))
     except Exception:  # noqa: BLE001 - a summary must never stop the home screen
-        return {"phase": "open", "events": len(log.events)}
+        summary = {"phase": "open", "events": len(log.events)}
+    # whose file it is: the offer to reopen this laptop's live game after a restart reads
+    # it here, not by opening every live game's log (services.paintball.live)
+    summary["owner"] = log.owner
+    return summary
 
 
 def summary_of_view(v: GameView) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from fieldjudge.store import HANDOVER, DamagedFile
 from fieldjudge.store.anchors import canonical_digest, read_tournament_sig
 from fieldjudge.store.anchors import heads_stamp as anchors_stamp
 from fieldjudge.store.auth_log import read_all as read_attempts
-from fieldjudge.store.eventlog import ReadLog
+from fieldjudge.store.eventlog import ReadLog, head_owner
 from fieldjudge.store.pins import HeadJudgePins
 from fieldjudge.store.storage import load_json_file
 from fieldjudge.store.sync_files import handovers_stamp
@@ -271,7 +271,7 @@ def read_log(
                 laptop=ctx.who(lid or None),
             )
         )
-    return rep, (None if rep.faults else ReadLog(path, dict(meta), events))
+    return rep, (None if rep.faults else ReadLog(path, dict(meta), events, head_owner(data)))
 
 
 def verify_decision(path: Path, ctx: Context) -> FileReport:
