@@ -217,6 +217,32 @@ async def test_keys_typed_before_a_form_appears_fill_it(demo_folder: Path) -> No
         assert isinstance(app.screen, HomeScreen)
 
 
+async def test_a_form_typed_in_the_same_burst_as_its_key_fills_it(demo_folder: Path) -> None:
+    """Round 13's note: the key that opens a form and the form's fields typed in one burst
+    (a judge typing on through a stall of the laptop): the app had handed the keys after
+    ``n`` to the home screen before ``n`` opened the form, so they acted as the home
+    screen's keys («Л» is ``k``: the marker check) and the form stayed empty. They go on
+    to the form now, in the order typed, its Enter moving from field to field."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.pause()
+        typed_fast(app, "n", "К", "у", "б", "enter", "ctrl+u", *"2026-06-01", "enter", *"Лес")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, FormScreen) and app.screen.query("#f-venue"),
+            "the form",
+        )
+        form = app.screen
+        venue = form.query_one("#f-venue", FormInput)
+        await wait_for(pilot, lambda: venue.value == "Лес", "the third field")
+        values = {k: form.query_one(f"#f-{k}", FormInput).value for k in ("name", "date")}
+        assert values == {"name": "Куб", "date": "2026-06-01"}
+        assert form.focused is venue
+        assert app.screen_stack[-2:] == [app.screen_stack[-2], form]
+        assert isinstance(app.screen_stack[-2], HomeScreen)  # nothing else was opened
+
+
 async def test_typed_reading_on_the_marker_check_typed_fast(demo_folder: Path, monkeypatch) -> None:
     monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
     app = make_app(demo_folder.parent, demo_folder, lang="en")

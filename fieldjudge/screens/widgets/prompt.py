@@ -20,6 +20,11 @@ reach the screen's own bindings. The screen hands every key to the active prompt
 
 Esc cancels (``cancelled()`` runs, when given). ``then(value)`` runs after the prompt
 closed, so it may open the next one.
+
+A key typed ahead of a screen that opens (in the same burst as the key that opened it: a
+form's fields behind ``n``, a judge typing on through a stall of the laptop) was handed by
+the app to this screen before the other one covered it; :func:`take_key` hands it on to the
+screen on top, in the order typed (:func:`hand_on`).
 """
 
 from __future__ import annotations
@@ -34,8 +39,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.events import Key
+from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from fieldjudge.i18n import _, current_language, translator
 from fieldjudge.rules.messages import separator
@@ -44,8 +50,15 @@ from fieldjudge.screens.keys import APP_KEYS, key_label, key_matches, run_bindin
 
 async def take_key(screen: Any, prompt: PromptPanel, event: Key) -> None:
     """A screen's ``on_key`` with an inline prompt: the open prompt takes every key (the
-    app's own keys aside), else the screen's binding runs now (``run_binding_now``)."""
+    app's own keys aside), else the screen's binding runs now (``run_binding_now``); a
+    key that arrives once another screen covers this one goes on to that one
+    (:func:`hand_on`)."""
     if event.key in APP_KEYS:
+        return
+    if not screen.is_active and screen.app.screen is not screen:
+        event.stop()
+        event.prevent_default()
+        hand_on(screen.app.screen, Key(event.key, event.character))
         return
     if prompt.active and screen.is_active:
         event.stop()
@@ -53,6 +66,30 @@ async def take_key(screen: Any, prompt: PromptPanel, event: Key) -> None:
         prompt.handle_key(event)
         return
     await run_binding_now(screen, event)
+
+
+def hand_on(top: Screen, key: Key) -> None:
+    """Give ``key`` (typed ahead of ``top``, the screen on top) to the screen on top once
+    ``top`` is mounted and its focus set (a form's first field): through ``top``'s queue
+    (behind its mount), then the app's (behind the focus its mount asked for), so the keys
+    handed on keep the order typed. Each is taken as the judge would see it taken on the
+    screen on top when it comes: a text field or an open prompt gets it through the app
+    (which runs a form's priority Enter as it reads it), else the screen's binding runs at
+    once (an Esc that closes it runs before the key after it, which then goes to the
+    screen under it), else the app reads it."""
+
+    async def take() -> None:
+        app = top.app
+        now = app.screen
+        if now is not top and not now.is_mounted:  # another screen opened meanwhile
+            hand_on(now, key)
+            return
+        prompts = now.query(PromptPanel)
+        typing = isinstance(now.focused, Input) or any(p.active for p in prompts)
+        if typing or not await run_binding_now(now, key):
+            app.post_message(Key(key.key, key.character))
+
+    top.call_later(top.app.call_later, take)
 
 
 class Pickable(Protocol):
