@@ -132,17 +132,17 @@ async def test_the_field_laptops_home_says_it_is_unregistered_until_r_and_his_se
         )
         said = "не зарегистрирован главным судьёй"  # painted a frame after it is shown
         await wait_for(pilot, lambda: said in screen_text(app), "the warning painted")
-        # the row says why in words that fit (the game's screen shows the whole fault);
-        # painted, its label (under load the table was once seen drawing the widened
-        # column at its old width for a while)
+        # the row says what kind of fault in a word that fits (the line under the games
+        # says it whole for the highlighted game, as the game's screen does); painted, its
+        # label (under load the table was once seen drawing the widened column at its old
+        # width for a while)
         games = app.screen.query_one("#games")
-        said = "НЕ ЗАСЧИТАНА: ноутбук не зарегистрирован"
         await wait_for(
             pilot,
-            lambda: said in [str(c) for c in games.get_column(app.screen._state_column)],
+            lambda: "НЕ ЗАСЧИТАНА" in [str(c) for c in games.get_column(app.screen._state_column)],
             "the row not counted",
         )
-        await wait_for(pilot, lambda: "Тигры      НЕ ЗАСЧИТАНА:" in screen_text(app))
+        await wait_for(pilot, lambda: "Тигры      НЕ ЗАСЧИТАНА" in screen_text(app))
         assert "ПОВРЕЖДЕНО" not in screen_text(app)
         assert "R" in str(line().render())
         await pilot.press("R")

@@ -327,7 +327,7 @@ async def test_a_state_that_grows_in_place_widens_its_column(
 ) -> None:
     """A row whose state changes in place (the list read again, the same games, the new
     state known at once) to a text wider than its column widens the column, as a new row's
-    text and a summarised state do: a fault is never cut after its first words."""
+    text and a summarised state do: a state is never cut after its first words."""
     app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
@@ -335,16 +335,18 @@ async def test_a_state_that_grows_in_place_widens_its_column(
         ids = [g["id"] for g in app.tournament.games()]
         await wait_for(pilot, lambda: "…" not in [str(t.get_cell(g, state)) for g in ids])
         before = t.columns[state].content_width
-        fault = "missing: the manifest records 12 events of this game " * 2
         known = app.tournament.cached_game_summaries
+        first = app.tournament.games()[0]
+        names = app.tournament.team_names()
 
-        def summaries(game_ids):  # the first game's state known at once, and long
+        def summaries(game_ids):  # the first game's state known at once, and longer
             out = known(game_ids)
-            out[ids[0]] = {"phase": "damaged", "fault": fault}
+            out[ids[0]] = {"phase": "no_show", "no_show": [first["team_a"], first["team_b"]]}
             return out
 
         monkeypatch.setattr(app.tournament, "cached_game_summaries", summaries)
         app.screen.reload_games()
         cell = t.get_cell(ids[0], state)
-        assert str(cell) == f"DAMAGED / UNSIGNED: {fault}" and cell.cell_len > before
+        both = f"{names[first['team_a']]}, {names[first['team_b']]}"
+        assert str(cell) == f"no-show: {both}" and cell.cell_len > before
         await wait_for(pilot, lambda: t.columns[state].content_width >= cell.cell_len, "wider")

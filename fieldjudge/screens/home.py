@@ -32,7 +32,7 @@ from fieldjudge.screens.results.standings import StandingsScreen, export_flow
 from fieldjudge.screens.setup.schedule import ScheduleScreen
 from fieldjudge.screens.setup.teams import TeamsScreen
 from fieldjudge.screens.setup.tournament import create_tournament_flow
-from fieldjudge.screens.widgets.faults import fault_text, file_faults
+from fieldjudge.screens.widgets.faults import fault_label, fault_text, file_faults
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.screens.widgets.table import RowTable, plain_cell
@@ -129,7 +129,7 @@ class HomeScreen(JudgeScreen):
         self._shown_rows: dict[str, tuple[str, ...]] = {}
         #: the games whose file is damaged or unsigned: the fault line under the list says
         #: the highlighted one's fault whole (its cell cuts it at 80 columns)
-        self._damaged: set[str] = set()
+        self._damaged: dict[str, str] = {}  # game -> its fault's label in the cell
         self._changed_logs = None
         self._conflict_watch: ConflictWatch | None = None
         self._tournament_fault = ""  # tournament.json not as the head judge signed it
@@ -204,7 +204,7 @@ class HomeScreen(JudgeScreen):
         if t is None:
             table.clear()
             self._shown_rows = {}
-            self._damaged = set()
+            self._damaged = {}
             self._show_faults()
             self._set_title(_("No tournament open: pick one on the left or press n"))
             return
@@ -264,7 +264,8 @@ class HomeScreen(JudgeScreen):
                 start = starts[row[0]] = plain_cell(
                     datetime.fromisoformat(row[0]).strftime("%H:%M")
                 )
-            cells = (start, *map(cell, row[1:]))  # one "…" for every row still pending
+            # one "…" for every row still pending
+            cells = (start, *map(cell, row[1:4]), cell(self._cell_text(g["id"], row[4])))
             if in_place:
                 for column, value in zip(table.columns, cells, strict=True):
                     if table.get_cell(g["id"], column) != value:
@@ -423,7 +424,11 @@ class HomeScreen(JudgeScreen):
         column again for each measured cell narrower than the column)."""
         table = self.query_one("#games", DataTable)
         shown = sorted(
-            ((gid, text) for gid, text in states.items() if gid in table.rows),
+            (
+                (gid, self._cell_text(gid, text))
+                for gid, text in states.items()
+                if gid in table.rows
+            ),
             key=lambda item: cell_len(item[1]),
         )
         cells: dict[str, Text] = {}  # one cell per distinct state, shared by its rows
@@ -436,15 +441,22 @@ class HomeScreen(JudgeScreen):
             # (issue 24)
             wider = cell_len(text) > column.content_width
             table.update_cell(gid, self._state_column, plain_cell(text), update_width=wider)
-        for gid, text in shown:
-            self._shown_rows[gid] = (*self._shown_rows[gid][:4], text)
+        for gid, text in states.items():
+            if gid in self._shown_rows:  # the state whole (the fault line reads it)
+                self._shown_rows[gid] = (*self._shown_rows[gid][:4], text)
         self._show_faults()
 
     def _note_damaged(self, gid: str, summary: dict[str, Any] | None) -> None:
         if summary is not None and summary.get("phase") == "damaged":
-            self._damaged.add(gid)
+            self._damaged[gid] = fault_label(summary.get("fault") or "")
         else:
-            self._damaged.discard(gid)
+            self._damaged.pop(gid, None)
+
+    def _cell_text(self, gid: str, state: str) -> str:
+        """A game's state as its cell shows it: a fault by its kind only (the line under
+        the list says it whole when the game is highlighted; whole in the cell, it widened
+        the column beyond an 80-column screen)."""
+        return self._damaged.get(gid, state)
 
     @on(DataTable.RowHighlighted, "#games")
     def _row_highlighted(self) -> None:
@@ -458,7 +470,8 @@ class HomeScreen(JudgeScreen):
         lines = [fault_text(self._tournament_fault)] if self._tournament_fault else []
         gid = self._highlighted_game()
         if gid in self._damaged:  # its row's cells as the list shows them, its state whole
-            start, field, a, b, fault = map(str, self.query_one("#games", DataTable).get_row(gid))
+            start, field, a, b, _label = map(str, self.query_one("#games", DataTable).get_row(gid))
+            fault = self._shown_rows[gid][4]
             lines.append(
                 _("Game «{a} — {b}» ({time}, field {field}): {fault}").format(
                     a=a, b=b, time=start, field=field, fault=fault

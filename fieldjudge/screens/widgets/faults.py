@@ -22,6 +22,16 @@ def fault_text(fault: str) -> str:
     return _("DAMAGED / UNSIGNED: {fault}").format(fault=rule_text(fault))
 
 
+def fault_label(fault: str) -> str:
+    """The fault in a list's cell, which a whole fault would widen beyond an 80-column
+    screen: what kind it is, «ПОВРЕЖДЕНО» (damaged or unsigned) or «НЕ ЗАСЧИТАНА» (its
+    laptop not registered); the line under the list says it whole (:func:`fault_text`)
+    for the highlighted game."""
+    if fault and awaits_registration(fault):
+        return _("NOT COUNTED")
+    return _("DAMAGED")
+
+
 def file_faults(file: str, faults: list[str]) -> str:
     """The faults of one file, each after its name ("tournament.json: …"), as one text."""
     return joined([Phrase("{file}: {fault}", file=file, fault=f) for f in faults]) if faults else ""
