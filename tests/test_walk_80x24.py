@@ -281,7 +281,8 @@ def test_issue_25_7_every_screen_fits_80x24_in_russian(walk):
     whole(t, "Водружение флага: Медведи #11 Алексей Смирнов", "[c] чист")
     w.capture("flag-hang")
     t.press("c")
-    whole(t, "Хронограф маркера флагоносца, фпс")
+    # the prompt's switch says what it switches, its key as on a Russian keyboard
+    whole(t, "Хронограф маркера флагоносца, фпс", "m/ь: запрещённый режим стрельбы")
     t.press("285\r")
     whole(
         t,

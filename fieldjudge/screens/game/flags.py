@@ -148,7 +148,7 @@ class FlagActions:
             done,
             validate=self.humane(check),
             decimal=True,
-            toggles={"m": toggle},
+            toggles={"m": (_("forbidden mode"), toggle)},
         )
         self._attach_hang_device()
 

@@ -135,7 +135,8 @@ class Prompt:
     numbers: list[int] = field(default_factory=list)  # roster numbers (auto-accept)
     validate: Callable[[Any], str | None] | None = None
     decimal: bool = False
-    toggles: dict[str, Callable[[], str]] = field(default_factory=dict)  # key -> new title
+    #: key -> (what it switches, shown after the key; the switch, returning the new title)
+    toggles: dict[str, tuple[str, Callable[[], str]]] = field(default_factory=dict)
     exits: dict[str, Callable[[], None]] = field(default_factory=dict)  # key -> instead
     numbers_only: bool = False  # digits no number starts with: refused at once
     buffer: str = ""
@@ -196,7 +197,7 @@ class PromptPanel(Vertical):
         numbers: Sequence[int] = (),
         validate: Callable[[Any], str | None] | None = None,
         decimal: bool = False,
-        toggles: dict[str, Callable[[], str]] | None = None,
+        toggles: dict[str, tuple[str, Callable[[], str]]] | None = None,
         initial: str = "",
         exits: dict[str, Callable[[], None]] | None = None,
         numbers_only: bool = False,
@@ -297,8 +298,8 @@ class PromptPanel(Vertical):
     @staticmethod
     def _typed_line(p: Prompt) -> str:
         keys = _("Enter: accept · Esc: cancel")
-        for key in p.toggles:
-            keys += f" · {key}"
+        for key, (what, _switch) in p.toggles.items():
+            keys += f" · {key_label(key, current_language())}: {what}"
         return f"› {typed_text(p)}▏    {keys}"
 
     @staticmethod
@@ -370,9 +371,9 @@ class PromptPanel(Vertical):
         elif ch in ".," and p.decimal and "." not in p.buffer:
             p.buffer += "."
         else:
-            for key, toggle in p.toggles.items():
+            for key, (_what, switch) in p.toggles.items():
                 if key_matches(event, key):
-                    p.title = toggle()
+                    p.title = switch()
         if self.current is p:
             self._redraw()
 
