@@ -28,7 +28,7 @@ from fieldjudge.services.trust.head_judge import (
     HeadJudgeKey,
     KeyNotPinned,
     ScryptParams,
-    SecretTooShort,
+    UnusableSecret,
     WrongSecret,
 )
 from fieldjudge.store.auth_log import AuthLog, BadLaptopId, read_all
@@ -193,7 +193,7 @@ def test_refusals_that_are_not_guesses_are_not_counted(tmp_path: Path, made) -> 
     record, _ = made
     guard = SecretGuard(AuthLog(tmp_path, LAPTOP))
     forged, _ = HeadJudgeKey.create("чужой-пароль-1", FAST)
-    with pytest.raises(SecretTooShort):
+    with pytest.raises(UnusableSecret):
         guard.unlock_head_judge(record, "1234", T0, record["public_key"])
     with pytest.raises(KeyNotPinned):
         guard.unlock_head_judge(forged, "чужой-пароль-1", T0, record["public_key"])

@@ -20,7 +20,7 @@ from fieldjudge.services.trust.head_judge import (
     HeadJudgeKey,
     KeyNotPinned,
     ScryptParams,
-    SecretTooShort,
+    UnusableSecret,
     WeakSecret,
     WrongSecret,
 )
@@ -87,9 +87,9 @@ def test_a_wrong_secret_raises_with_a_message_in_both_languages(made) -> None:
 def test_a_secret_under_8_characters_is_refused(made) -> None:
     record, _ = made
     for short in ("", "1234567", "судья12", "       "[:7], " " * 8, "\t" * 9):
-        with pytest.raises(SecretTooShort) as info:
+        with pytest.raises(UnusableSecret) as info:
             HeadJudgeKey.create(short, FAST)
-        with pytest.raises(SecretTooShort):
+        with pytest.raises(UnusableSecret):
             HeadJudgeKey.unlock(record, short)
     assert rule_text(info.value, lang="en") == (
         "The head judge's secret must be at least 8 characters long."
@@ -250,7 +250,7 @@ def test_a_common_or_trivial_new_secret_is_refused_saying_why(
     anyone try the top of a password list offline."""
     with pytest.raises(WeakSecret) as info:
         HeadJudgeKey.create(weak, FAST)
-    assert isinstance(info.value, SecretTooShort)  # callers that catch it still refuse
+    assert isinstance(info.value, UnusableSecret)  # callers that catch it still refuse
     assert why_en in rule_text(info.value.message, lang="en")
     assert why_ru in rule_text(info.value.message, lang="ru")
 
@@ -285,7 +285,7 @@ def test_a_secret_that_is_no_text_is_refused_saying_so(made) -> None:
         lambda: HeadJudgeKey.create(broken, FAST),
         lambda: HeadJudgeKey.unlock(record, broken),
     ):
-        with pytest.raises(SecretTooShort) as info:
+        with pytest.raises(UnusableSecret) as info:
             attempt()
         assert "not text" in rule_text(info.value.message, lang="en")
         assert "не текст" in rule_text(info.value.message, lang="ru")

@@ -123,7 +123,7 @@ def create_tournament(
     and registers itself signed by it; ``tournament.json`` is signed from the start."""
     record, unlocked = (None, None)
     if head_judge_secret is not None:  # a quidditch-only folder has no head judge
-        # SecretTooShort, WeakSecret
+        # UnusableSecret, WeakSecret
         record, unlocked = HeadJudgeKey.create(head_judge_secret, kdf, (name, head_judge))
     key = WriteKey()
     keys = keys or laptop_keys(Path(folder), config_dir)

@@ -80,7 +80,7 @@ class SecretGuard:
         self.check_allowed(now)
         # refusals that involve no guess are raised before anything is logged
         HeadJudgeKey.check_pinned(record, pinned_public_key)  # DamagedRecord, KeyNotPinned
-        normalize_secret(passphrase)  # SecretTooShort
+        normalize_secret(passphrase)  # UnusableSecret
         self.attempt(now)
         unlocked = HeadJudgeKey.unlock(record, passphrase, pinned_public_key)
         self.record_success(now)

@@ -92,11 +92,12 @@ class HeadJudgeError(Exception):
         self.message = message
 
 
-class SecretTooShort(HeadJudgeError):
-    pass
+class UnusableSecret(HeadJudgeError):
+    """A secret no key is derived from: shorter than the minimum, blank, or holding what
+    is no text (:func:`normalize_secret`)."""
 
 
-class WeakSecret(SecretTooShort):
+class WeakSecret(UnusableSecret):
     """A new secret that is common, repeated, a sequence or otherwise quickly guessed
     (:func:`fieldjudge.services.trust.secret_strength.secret_weakness`)."""
 
@@ -120,11 +121,11 @@ def normalize_secret(passphrase: str) -> str:
     as lone surrogates): it has no UTF-8 bytes to derive a key from."""
     text = unicodedata.normalize("NFC", str(passphrase))
     if len(text) < MIN_SECRET_CHARS or not text.strip():
-        raise SecretTooShort(phrase("secret_too_short", minimum=MIN_SECRET_CHARS))
+        raise UnusableSecret(phrase("secret_too_short", minimum=MIN_SECRET_CHARS))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise SecretTooShort(phrase("secret_not_text")) from None
+        raise UnusableSecret(phrase("secret_not_text")) from None
     return text
 
 
@@ -222,7 +223,7 @@ class HeadJudgeKey:
         """The head judge's key, if ``passphrase`` is right.
 
         Raises :class:`KeyNotPinned` (before any KDF work) if ``pinned_public_key`` is given
-        and the record holds another key; :class:`SecretTooShort`; :class:`DamagedRecord`;
+        and the record holds another key; :class:`UnusableSecret`; :class:`DamagedRecord`;
         :class:`WrongSecret`. Services always pass the pinned key.
         """
         public_b64, params, salt, nonce, sealed = _parse(record)
