@@ -243,6 +243,25 @@ async def test_a_form_typed_in_the_same_burst_as_its_key_fills_it(demo_folder: P
         assert isinstance(app.screen_stack[-2], HomeScreen)  # nothing else was opened
 
 
+async def test_a_team_typed_in_the_same_burst_as_its_key_is_added(demo_folder: Path) -> None:
+    """The same on a screen without an inline prompt: ``a`` on the teams screen, the name
+    and Enter in the same burst add the team by that name (the keys had reached the teams
+    screen after the form covered it, and were lost)."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "the teams")
+        await pilot.pause()
+        typed_fast(app, "a", *"Вепри", "enter")
+        await wait_for(
+            pilot,
+            lambda: "Вепри" in app.tournament.team_names().values(),
+            "the team added",
+        )
+        assert isinstance(app.screen, TeamsScreen)
+
+
 async def test_typed_reading_on_the_marker_check_typed_fast(demo_folder: Path, monkeypatch) -> None:
     monkeypatch.setattr("fieldjudge.services.paintball.chrono.default_config", lambda: None)
     app = make_app(demo_folder.parent, demo_folder, lang="en")

@@ -23,8 +23,8 @@ closed, so it may open the next one.
 
 A key typed ahead of a screen that opens (in the same burst as the key that opened it: a
 form's fields behind ``n``, a judge typing on through a stall of the laptop) was handed by
-the app to this screen before the other one covered it; :func:`take_key` hands it on to the
-screen on top, in the order typed (:func:`hand_on`).
+the app to the screen under it before the other one covered it; every screen hands such a
+key on to the screen on top, in the order typed (:func:`hand_on`, from ``screens/base.py``).
 """
 
 from __future__ import annotations
@@ -51,14 +51,9 @@ from fieldjudge.screens.keys import APP_KEYS, key_label, key_matches, run_bindin
 async def take_key(screen: Any, prompt: PromptPanel, event: Key) -> None:
     """A screen's ``on_key`` with an inline prompt: the open prompt takes every key (the
     app's own keys aside), else the screen's binding runs now (``run_binding_now``); a
-    key that arrives once another screen covers this one goes on to that one
-    (:func:`hand_on`)."""
+    key that arrives once another screen covers this one is left to the screen's base
+    class, which hands it on to that one (``screens/base.py``, :func:`hand_on`)."""
     if event.key in APP_KEYS:
-        return
-    if not screen.is_active and screen.app.screen is not screen:
-        event.stop()
-        event.prevent_default()
-        hand_on(screen.app.screen, Key(event.key, event.character))
         return
     if prompt.active and screen.is_active:
         event.stop()
