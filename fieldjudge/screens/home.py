@@ -127,9 +127,9 @@ class HomeScreen(JudgeScreen):
         self._known: dict[str, dict[str, Any]] = {}  # the summaries shown, by game id
         #: what each row shows, as text (start, field, teams, state), by game id
         self._shown_rows: dict[str, tuple[str, ...]] = {}
-        #: the games whose file is damaged or unsigned: the fault line under the list says
-        #: the highlighted one's fault whole (its cell cuts it at 80 columns)
-        self._damaged: dict[str, str] = {}  # game -> its fault's label in the cell
+        #: the games whose file is damaged or unsigned, each with the word its cell shows
+        #: (what kind of fault): the line under the list says the highlighted one's whole
+        self._damaged: dict[str, str] = {}
         self._changed_logs = None
         self._conflict_watch: ConflictWatch | None = None
         self._tournament_fault = ""  # tournament.json not as the head judge signed it

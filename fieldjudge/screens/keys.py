@@ -5,11 +5,11 @@
   (a focused ``Input`` or an inline prompt taking text keeps the letter). This table is the
   only one: the app's fallback (``FieldJudgeApp.on_key``), the screens that take their own
   keys (:func:`run_binding_now`) and the inline prompt's choices all read it.
-- **A binding run when the key reaches the screen** (:func:`run_binding_now`): a screen
-  with an inline prompt handles each key in arrival order, so an action that opens the
-  prompt has run before the next key arrives and ``a 4 2 Enter`` typed in one burst reaches
-  the prompt (Textual runs non-priority bindings only when the key has bubbled up to the
-  app, behind keys already handed to the screen).
+- **A binding run when the key reaches the screen** (:func:`run_binding_now`): every screen
+  (``screens/base.py``) handles each key in arrival order, so an action that opens a prompt
+  or a form has run before the next key arrives and ``a 4 2 Enter`` typed in one burst
+  reaches the prompt (Textual runs non-priority bindings only when the key has bubbled up to
+  the app, behind keys already handed to the screen).
 """
 
 from __future__ import annotations
@@ -71,8 +71,8 @@ async def run_binding_now(screen: Screen, event: Key) -> bool:
     """Run the binding ``event`` names on ``screen`` (a widget's or the screen's own, not
     the app's: those stay with Textual) before the next key is handled; True if it ran.
 
-    Only on the screen on top: a key still reaching a screen a dialog covers goes on up to
-    the app, which applies the bindings of the screen on top (the dialog's)."""
+    Only on the screen on top: a key still reaching a screen a dialog covers is handed on
+    to the dialog (``screens/base.py``)."""
     if event.key in APP_KEYS or not screen.is_active:
         return False
     active = binding_for(screen, event)
