@@ -453,3 +453,36 @@ async def test_a_reason_typed_as_markup_is_shown_as_written(demo_folder: Path, g
         await wait_for(pilot, lambda: screen.prompt.active, "the undo's question")
         await pilot.pause()
         assert "[/b] [red]x" in screen_text(app)
+
+
+async def test_the_footer_shows_the_keys_of_the_phase_and_the_others_still_answer(
+    demo_folder: Path, gid, clock
+):
+    """Before the start no Time! nor flag hang in the footer; while the game runs, every
+    key; once it is over (the inspection, the protocol), neither the clock nor the
+    eliminations nor the hang, Undo and Back stay. A key left out still answers: Out A
+    after the end says why not, citing the rule, and changes nothing."""
+
+    def shown() -> set[str]:
+        return {str(k.action) for k in screen.query("FooterKey")}
+
+    async with game_screen(demo_folder, gid) as (app, pilot, screen):
+        await wait_for(pilot, lambda: "start_resume" in shown(), "the footer")
+        assert "time_stop" not in shown() and "flag_hang" not in shown()
+        assert {"eliminate('a')", "undo"} <= shown()
+        await keys(pilot, "space")
+        await wait_for(pilot, lambda: "time_stop" in shown(), "Time! once the clock runs")
+        assert {"start_resume", "eliminate('a')", "flag_hang"} <= shown()
+        clock.advance(60_000)
+        await keys(pilot, "f a 1 1")
+        clock.advance(30_000)
+        await keys(pilot, "H", "c 2 8 7 . 5 enter")
+        await inspect_all(app, pilot, screen)
+        await wait_for(pilot, lambda: "start_resume" not in shown(), "the keys of a game over")
+        over = {"time_stop", "eliminate('a')", "eliminate('b')", "flag_hang"}
+        assert not over & shown() and {"undo", "back"} <= shown()
+        events = len(screen.session.events)
+        await keys(pilot, "a")
+        notice = lambda: str(screen.query_one("#notice").render())  # noqa: E731
+        await wait_for(pilot, lambda: "18.02: the game is over" in notice(), "why not")
+        assert len(screen.session.events) == events and app.screen is screen

@@ -50,6 +50,22 @@ from fieldjudge.services import Refused
 from fieldjudge.services.paintball.event_text import Namer, clock, describe, reason_with_section
 from fieldjudge.services.paintball.game import GameSession, SecondPlayerNeeded
 
+#: the footer's keys that have nothing to do in a phase: left out of it, so that it shows
+#: what the judge does next (the keys still answer, each saying why not, citing the rule)
+_NOT_YET = frozenset({"time_stop", "flag_hang"})
+_OVER = frozenset({"start_resume", "time_stop", "eliminate('a')", "eliminate('b')", "flag_hang"})
+
+
+def resting_actions(phase: str) -> frozenset[str]:
+    """The actions of the footer's keys with nothing to do in ``phase``: Time! and the
+    flag hang before the start; the clock, eliminations and the hang once the game is
+    over (the inspection, the protocol)."""
+    if phase == m.NOT_STARTED:
+        return _NOT_YET
+    if phase in (m.ENDED, m.INSPECTION, m.FINAL):
+        return _OVER
+    return frozenset()
+
 
 class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
     """The live game; the keys of checks (24-25), corrections (18.02, undo, void) and flags
@@ -220,7 +236,13 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         self._show_notice()
         if st.phase == m.INSPECTION and self._last_phase not in (m.INSPECTION, m.FINAL):
             self.call_after_refresh(self.action_inspection)
+        if resting_actions(st.phase) != resting_actions(self._last_phase):
+            self.refresh_bindings()  # the footer's keys for the new phase
         self._last_phase = st.phase
+
+    def resting_actions(self) -> frozenset[str]:
+        """The footer's keys with nothing to do in this phase (``widgets/footer.py``)."""
+        return resting_actions(self.session.state.phase)
 
     def _show_notice(self) -> None:
         bar = self._notice

@@ -1,5 +1,7 @@
 """A footer that never cuts a key in the middle ("^q Вы…" at 80 columns): the keys that do
 not fit whole are left out (F1 and Ctrl+P list every key), the palette key always stays.
+A screen may leave out the keys that have nothing to do now (``resting_actions()``: the
+game's clock and eliminations once it is over): they still work, and say why not.
 
 Drop-in for Textual's ``Footer`` (``from fieldjudge.screens.widgets.footer import Footer``);
 widths follow the padding ``app.tcss`` gives ``FooterKey`` (one space before the key and
@@ -60,12 +62,18 @@ class Footer(TextualFooter):
             self._width(),
             self.compact,
             self.show_command_palette,
+            self._resting(),
             tuple(
                 (b.key, b.key_display, b.description, b.action, b.group, enabled, tooltip)
                 for (_node, b, enabled, tooltip) in self.screen.active_bindings.values()
                 if b.show or b.action == "command_palette"
             ),
         )
+
+    def _resting(self) -> frozenset[str]:
+        """The actions the screen says have nothing to do now (none if it says nothing)."""
+        resting = getattr(self.screen, "resting_actions", None)
+        return resting() if callable(resting) else frozenset()
 
     async def recompose(self) -> None:
         if not self.is_attached:
@@ -82,7 +90,8 @@ class Footer(TextualFooter):
         # recomposes as before (``recompose`` compares what the keys were made from).
         self.bindings_changed(self.screen)  # Textual's footer composes its keys from now on
         self._composed = self._shown()
-        items = list(super().compose())
+        resting = self._resting()
+        items = [i for i in super().compose() if not (is_footer_key(i) and i.action in resting)]
         keys = [i for i in items if is_footer_key(i) and "-command-palette" not in i.classes]
         others = [i for i in items if i not in keys]
         for item in items:
