@@ -221,3 +221,39 @@ async def test_32_03_a_team_no_show_is_not_replayed(tmp_path):
         await wait_for(pilot, lambda: "32.03" in str(msg.render()))
         assert str(msg.render()) == "32.03: a no-show caused by a team is not replayed"
         assert len(app.tournament.game_log(screen.game_id).events) == n
+
+
+async def test_31_the_protocol_footer_shows_the_next_step(tmp_path):
+    """The footer offers what the protocol waits for (31): Submit until it is submitted,
+    then each captain's signature until his team has answered and the refusal until both
+    have; the keys left out still answer (a third signature is refused, citing 31)."""
+    folder, game_id = setup_folder(tmp_path)
+    app = make_app(tmp_path / "data", folder, lang="en", wall=FakeClock())
+    async with app.run_test(size=(110, 40)) as pilot:
+        await open_protocol(pilot, app, 4)
+        screen = app.screen
+
+        def shown() -> set[str]:
+            return {str(k.action) for k in screen.query("FooterKey")}
+
+        await wait_for(pilot, lambda: "submit" in shown(), "Submit offered")
+        assert not {"sign(0)", "sign(1)", "refuse"} & shown()
+        await pilot.press("u")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "submit" not in shown(), "Submit done")
+        assert {"sign(0)", "sign(1)", "refuse"} <= shown()
+        await pilot.press("1")
+        await type_form(pilot, "Ivan")
+        await wait_for(pilot, lambda: "sign(0)" not in shown(), "captain A answered")
+        assert {"sign(1)", "refuse"} <= shown()
+        await pilot.press("2")
+        await type_form(pilot, "Oleg")
+        await wait_for(pilot, lambda: proto(app, game_id)[0].locked)
+        await wait_for(pilot, lambda: not {"sign(1)", "refuse"} & shown(), "both answered")
+        assert "correct" in shown()
+        n = len(proto(app, game_id)[1].events)
+        await pilot.press("1")
+        await type_form(pilot, "Third")
+        message = lambda: str(screen.query_one("#protocol-message").render())  # noqa: E731
+        await wait_for(pilot, lambda: "31: the protocol is signed" in message(), "the refusal")
+        assert len(proto(app, game_id)[1].events) == n

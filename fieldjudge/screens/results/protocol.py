@@ -101,6 +101,26 @@ class ProtocolScreen(JudgeScreen):
             self.say(rule_text(exc))  # a damaged file: its name and fault, translated
             return
         self.query_one("#protocol-body", Static).update(self.render_text(self.view))
+        self.refresh_bindings()  # the footer's keys for the protocol as it is now
+
+    def resting_actions(self) -> frozenset[str]:
+        """The footer's keys with nothing to do now (``widgets/footer.py``; each still
+        answers, citing 31): submitting once submitted, or before the game is over; a
+        captain's signature or refusal before the protocol is submitted and once his team
+        has answered."""
+        v = self.view
+        if v is None:
+            return frozenset()
+        p, teams = v.protocol, v.teams
+        resting = set()
+        if p.submitted or not v.final:
+            resting.add("submit")
+        for side, team in enumerate(teams):
+            if not p.submitted or p.answered(team):
+                resting.add(f"sign({side})")
+        if not p.submitted or p.all_answered:
+            resting.add("refuse")
+        return frozenset(resting)
 
     def say(self, text: str) -> None:
         self.query_one("#protocol-message", Static).update(text)
