@@ -22,7 +22,7 @@ from fieldjudge.i18n import set_language
 from fieldjudge.screens.dialogs.forms import FormScreen
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.widgets.faults import fault_text
-from fieldjudge.services import open_tournament
+from fieldjudge.services import Refused, open_tournament
 from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.pitview import PitView
 from fieldjudge.services.trust.head_judge import DEMO_PASSPHRASE
@@ -318,3 +318,52 @@ async def test_the_registration_form_refuses_a_name_by_the_services_check(
         await wait_for(pilot, lambda: said in screen_text(app), "the name refused")
         assert isinstance(app.screen, FormScreen)
         assert app.tournament.laptop_unregistered()
+
+
+async def test_the_head_judge_signs_a_team_added_without_his_secret_in_the_app(
+    demo_folder: Path,
+) -> None:
+    """A team added on the head judge's laptop in a session where he has not typed his
+    secret leaves tournament.json unsigned: every team flagged and the fault under the
+    games, which now says T signs it. T, a wrong secret (refused in the form), his secret:
+    the fault is gone and the names are shown as signed."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.tournament)
+        app.tournament.add_team("Вепри")
+        app.screen._check_tournament()
+        fault = lambda: str(app.screen.query_one("#fault-line").render())  # noqa: E731
+        await wait_for(pilot, lambda: "T: главный судья подписывает как есть" in fault())
+        assert "tournament.json: изменён после подписи главного судьи" in fault()
+        await pilot.press("T")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "his secret asked")
+        assert app.screen.form_title.startswith("Подписать команды и расписание")
+        await type_text(pilot, "не тот секрет")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen) and app.screen.note)
+        assert "неверный секрет главного судьи" in app.screen.note.lower()
+        assert app.tournament.tournament_faults()  # still unsigned
+        await type_text(pilot, DEMO_PASSPHRASE)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        await wait_for(pilot, lambda: not app.screen.query_one("#fault-line").display)
+        assert app.tournament.tournament_faults() == []
+        await wait_for(pilot, lambda: "⚠" not in screen_text(app), "the names as signed")
+        await pilot.press("T")  # nothing left to sign: said, no form
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+
+def test_a_field_laptop_does_not_sign_the_tournament(venue) -> None:
+    """Only the laptop that writes tournament.json signs it (a field laptop's
+    tournament.sig would be a Syncthing conflict with the head judge's)."""
+    _head, field, config = venue
+    t = open_tournament(field, startup_backup=False, config_dir=config)
+    try:
+        before = (field / "tournament.sig").read_bytes()
+        with pytest.raises(Refused) as refused:
+            t.sign_tournament(DEMO_PASSPHRASE)
+        assert "only on the head judge's laptop" in str(refused.value)
+        assert (field / "tournament.sig").read_bytes() == before
+    finally:
+        t.close()

@@ -468,6 +468,9 @@ class HomeScreen(JudgeScreen):
         highlighted game's file damaged or unsigned, which laptop and what (issue 21).
         Hidden when neither; drawn again only when its text changes."""
         lines = [fault_text(self._tournament_fault)] if self._tournament_fault else []
+        t = self.app.tournament
+        if lines and t is not None and t.tournament_write_refusal() is None:
+            lines[0] += " · " + _("T: the head judge signs it as it is")  # on his laptop
         gid = self._highlighted_game()
         if gid in self._damaged:  # its row's cells as the list shows them, its state whole
             start, field, a, b, _label = map(str, self.query_one("#games", DataTable).get_row(gid))
@@ -667,6 +670,36 @@ class HomeScreen(JudgeScreen):
         title = _("Register this laptop in the tournament ({fp})").format(fp=t.keys.fingerprint)
         name = Field("name", _("This laptop's name (e.g. Field 2)"), value=t.keys.name)
         head_judge_form(self.app, title, [name], check, run)
+
+    def action_sign_tournament(self) -> None:
+        """The head judge signs ``tournament.json`` as it is now, with his secret: a change
+        of the teams or the schedule made on this laptop without it (every team flagged,
+        the fault under the games), once he has checked it (t, s)."""
+        t = self.app.tournament
+        if not self._need_tournament() or t is None:
+            return
+        if not self._tournament_fault:
+            self.notify(_("The teams and schedule are as the head judge signed them"), markup=False)
+            return
+
+        def run(values: Values) -> str:
+            try:
+                t.sign_tournament(values["pin"])
+            except StoreError as exc:
+                return rule_text(exc)
+            self.notify(
+                _("The head judge signed the teams and schedule as they are now"), markup=False
+            )
+            self._check_tournament()
+            return ""
+
+        head_judge_form(
+            self.app,
+            _("Sign the teams and schedule as they are now (check them first: t, s)"),
+            [],
+            lambda values: None,
+            run,
+        )
 
     def action_merge(self) -> None:
         if self._need_tournament():

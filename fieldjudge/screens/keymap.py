@@ -56,6 +56,14 @@ KEYMAP: dict[str, list[Binding]] = {
             key_display="R",
             tooltip="The head judge registers this laptop (his secret)",
         ),
+        key(
+            "T",
+            "sign_tournament",
+            "Sign the tournament",
+            show=False,
+            key_display="T",
+            tooltip="The head judge signs the teams and schedule as they are now (his secret)",
+        ),
     ],
     # -- setup ------------------------------------------------------------------------------
     "teams": [

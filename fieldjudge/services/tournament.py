@@ -611,7 +611,11 @@ class TournamentService(TournamentView):
             self.trust.refresh()
 
     def sign_tournament(self, secret: str) -> None:
-        """The head judge signs tournament.json as it is now (after checking it)."""
+        """The head judge signs tournament.json as it is now (after checking it), on the
+        laptop that writes it (its signature beside it is that laptop's file too)."""
+        why = self.tournament_write_refusal()
+        if why is not None:
+            raise Refused(why)
         self.head_judge(secret, authority.SIGN_TOURNAMENT)
         self._sign_tournament()
 
