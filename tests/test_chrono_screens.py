@@ -181,6 +181,30 @@ async def test_over_300_not_admitted_then_fixed_and_retested(demo_folder: Path, 
         assert screen.state.team_players(screen.setup.team_a)[0].marker_result == "admitted"
 
 
+async def test_19_the_footer_offers_a_checks_steps_once_a_player_is_picked(
+    demo_folder: Path, no_port
+) -> None:
+    """Before a player is picked the footer offers none of a check's steps (19.03-19.06:
+    slap, trigger released, verdict…), which only say «pick a player»; once his check is
+    open they are offered, and gone again after his verdict."""
+
+    def shown(screen) -> set[str]:
+        return {str(k.action) for k in screen.query("FooterKey")}
+
+    async with judging(demo_folder) as (app, pilot):
+        gid = next_game(app)
+        screen = await open_check(app, pilot, gid)
+        await wait_for(pilot, lambda: "checkin" in shown(screen), "the footer")
+        assert not {"slap(False)", "released", "verdict"} & shown(screen)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "slap(False)" in shown(screen), "the check's steps")
+        await pilot.press("a", "m", "s")
+        await shots(pilot, app, [288.0, 289.0], 150)
+        await pilot.press("r", "v")
+        await wait_for(pilot, lambda: verdicts(app.tournament, gid), "the verdict")
+        await wait_for(pilot, lambda: "slap(False)" not in shown(screen), "the steps gone")
+
+
 async def test_rate_of_fire_94_ms_fails_96_ms_passes(demo_folder: Path, no_port) -> None:
     async with judging(demo_folder) as (app, pilot):
         gid = next_game(app)

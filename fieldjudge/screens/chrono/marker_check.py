@@ -80,6 +80,21 @@ def now_local() -> datetime:
     return datetime.now()
 
 
+#: the steps of a player's check (19.03-19.06): nothing to do before a player is picked
+CHECK_STEPS = frozenset(
+    {
+        "slap(False)",
+        "slap(True)",
+        "released",
+        "missed_ball",
+        "type_reading",
+        "accept",
+        "modes('ok')",
+        "verdict",
+    }
+)
+
+
 class MarkerCheckScreen(JudgeScreen):
     CSS_PATH = "chrono.tcss"
     SCREEN_TITLE = "Marker check"
@@ -110,6 +125,7 @@ class MarkerCheckScreen(JudgeScreen):
         self.dq: dict = {}
         self._dirty_timer = None
         self._check_cost = 0.0  # seconds the last check_marker took
+        self._resting_shown = True  # the footer shows no step of a check (no player yet)
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -264,9 +280,17 @@ class MarkerCheckScreen(JudgeScreen):
         self._dirty_timer = None
         self._render_check()
 
+    def resting_actions(self) -> frozenset[str]:
+        """The footer's keys with nothing to do now (``widgets/footer.py``; each still
+        says so): the steps of a player's check while no player is being checked."""
+        return CHECK_STEPS if self.current is None else frozenset()
+
     def _render_check(self) -> None:
         if not self.is_mounted:
             return
+        if (self.current is None) != self._resting_shown:  # the footer's keys for it
+            self._resting_shown = self.current is None
+            self.refresh_bindings()
         cfg = session_config(self.app)
         tol = link_tolerance(cfg.baud, cfg.fmt) if cfg else link_tolerance(9600, "auto")
         set_text(self.query_one("#mc-tolerance", Static), tolerance_note(tol))
