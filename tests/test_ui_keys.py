@@ -17,6 +17,7 @@ from fieldjudge.screens.chrono.marker_check import MarkerCheckScreen
 from fieldjudge.screens.chrono.show import ReadingShownScreen
 from fieldjudge.screens.dialogs.forms import FormInput, FormScreen
 from fieldjudge.screens.game.dialogs import InspectionDialog
+from fieldjudge.screens.game.screen import GameScreen
 from fieldjudge.screens.home import HomeScreen
 from fieldjudge.screens.setup.teams import TeamsScreen
 from tests.test_game_helpers import (
@@ -261,6 +262,31 @@ async def test_a_team_typed_in_the_same_burst_as_its_key_is_added(demo_folder: P
             "the team added",
         )
         assert isinstance(app.screen, TeamsScreen)
+
+
+async def test_a_game_opened_and_judged_in_one_burst_takes_every_key(
+    demo_folder: Path, monkeypatch
+) -> None:
+    """``N`` (this field's next game), Space (the clock) and ``a 4 2`` Enter (team A's #42
+    out) typed in one burst from the home screen: the game opens, its clock runs and #42
+    is out, in that order; the keys behind ``N`` reach the game once it is on screen, its
+    inline prompt taking the digits."""
+    fake_clock(monkeypatch)
+    app = make_app(demo_folder.parent, demo_folder, lang="ru", judge="Судья")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        app.laptop.field = "1"
+        await pilot.pause()
+        typed_fast(app, "N", "space", "a", "4", "2", "enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, GameScreen) and len(app.screen.session.events) >= 2,
+            "the game started and #42 out",
+        )
+        s = app.screen.session
+        assert [e.type for e in s.events] == ["clock_start", "elimination"]
+        team_a = s.teams[0]
+        assert s.events[1].data["players"] == [{"team": team_a, "number": 42}]
 
 
 async def test_typed_reading_on_the_marker_check_typed_fast(demo_folder: Path, monkeypatch) -> None:
