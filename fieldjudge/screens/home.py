@@ -133,6 +133,7 @@ class HomeScreen(JudgeScreen):
         self._changed_logs = None
         self._conflict_watch: ConflictWatch | None = None
         self._tournament_fault = ""  # tournament.json not as the head judge signed it
+        self._signs_here = False  # ...and he may sign it on this laptop (T)
         self._confirmed: Any = None  # the tournament whose rows were checked after its first frame
 
     def compose(self) -> ComposeResult:
@@ -309,6 +310,8 @@ class HomeScreen(JudgeScreen):
             return
         fault = file_faults("tournament.json", t.tournament_faults())
         self._show_registration(t.laptop_unregistered())
+        # asked once a check, not at every move of the cursor (the fault line's hint)
+        self._signs_here = bool(fault) and t.tournament_write_refusal() is None
         # the first frame showed what the app's memory found clean: every row is checked
         # once more against the signatures, registrations and manifests as they are now
         if fault != self._tournament_fault or self._confirmed is not t:
@@ -468,9 +471,8 @@ class HomeScreen(JudgeScreen):
         highlighted game's file damaged or unsigned, which laptop and what (issue 21).
         Hidden when neither; drawn again only when its text changes."""
         lines = [fault_text(self._tournament_fault)] if self._tournament_fault else []
-        t = self.app.tournament
-        if lines and t is not None and t.tournament_write_refusal() is None:
-            lines[0] += " · " + _("T: the head judge signs it as it is")  # on his laptop
+        if lines and self._signs_here:  # on his laptop
+            lines[0] += " · " + _("T: the head judge signs it as it is")
         gid = self._highlighted_game()
         if gid in self._damaged:  # its row's cells as the list shows them, its state whole
             start, field, a, b, _label = map(str, self.query_one("#games", DataTable).get_row(gid))
