@@ -43,7 +43,7 @@ class _Judge:
         screen = cast(Screen, self)
         if event.key in APP_KEYS:
             return
-        if screen.is_active or screen.app.screen is screen:
+        if screen.is_active:  # the screen on top
             await run_binding_now(screen, event)
             return
         event.stop()
