@@ -5,6 +5,7 @@ child that ends without a result is said, never a traceback."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -284,9 +285,12 @@ def test_the_program_stops_before_writing_when_the_app_is_gone(tmp_path):
     out = tmp_path / "out"
     command = [sys.executable, "-m", "fieldjudge.commands.results", "export"]
     command += [f"--tournament={folder}", f"--out={out}", "--for-app"]
-    ran = subprocess.run(  # stdin: an empty pipe, closed at once
-        command, input=b"", capture_output=True, timeout=120, check=False
-    )
+    read_end, write_end = os.pipe()
+    os.close(write_end)  # stdin: a pipe already closed before the program starts
+    try:
+        ran = subprocess.run(command, stdin=read_end, capture_output=True, timeout=120, check=False)
+    finally:
+        os.close(read_end)
     assert ran.returncode == 1, ran.stderr
     assert ran.stdout == b"" and b"Traceback" not in ran.stderr
     assert not out.exists() or list(out.iterdir()) == []
