@@ -90,6 +90,7 @@ def protocol_section(t: TournamentView, v, tr: Tr, lang: str) -> str:
         f"<h1>{escape(d.heading)}</h1>",
         '<p class="meta">' + "<br>".join(escape(m) for m in (*d.meta, d.times) if m) + "</p>",
         f"<h2>{escape(lb['Result'])} (30.01)</h2>",
+        *([f'<p class="provisional"><b>{escape(d.provisional)}</b></p>'] if d.provisional else []),
         _table(d.result_headers, d.result_rows, num_cols=(1, 2, 3)),
         f"<p>{escape(lb['Outcome'])}: <b>{escape(d.outcome)}</b></p>",
     ]

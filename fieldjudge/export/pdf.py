@@ -132,6 +132,8 @@ def draw_protocol(pdf: FPDF, d: ProtocolDoc, size: float) -> None:
             _p(pdf, m, size)
     pdf.ln(size * 0.3)
     _h(pdf, f"{lb['Result']} (30.01)", size)
+    if d.provisional:  # a game not over yet
+        _p(pdf, d.provisional, size, "B")
     _table(pdf, d.result_headers, d.result_rows, size, widths=(34, 16, 14, 18, 18))
     _p(pdf, f"{lb['Outcome']}: {d.outcome}", size + 1, "B")
     for s in d.struck:

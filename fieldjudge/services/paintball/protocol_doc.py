@@ -90,6 +90,9 @@ class ProtocolDoc:
     times: str = ""
     #: the settings of this game that differ from the rulebook's defaults, in plain words
     footnotes: list[str] = field(default_factory=list)
+    #: a game not over yet (30.02: the points are proposed at its end): its result is
+    #: provisional, said above it as the protocol screen says it; empty once it is over
+    provisional: str = ""
 
 
 def senior_judge(v) -> str:
@@ -454,6 +457,11 @@ def protocol_doc(t: TournamentView, v, tr: Tr, lang: str) -> ProtocolDoc:
             tr("game not played")
             if v.not_played
             else outcome_text(r.outcome, pr.outcome_team(r), name, tr)
+        ),
+        provisional=(
+            ""
+            if v.not_played or v.final
+            else tr("The game is not over yet: the result below is provisional")
         ),
         struck=struck_lines(v, tr),
         no_show=", ".join(name(x) for x in sorted(r.no_show))
