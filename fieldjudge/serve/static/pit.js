@@ -31,10 +31,12 @@
   }
   function two(n) { return String(n).padStart(2, "0"); }
   function hhmmss(d) { return two(d.getHours()) + ":" + two(d.getMinutes()) + ":" + two(d.getSeconds()); }
-  function fmtClock(ms) {
-    const s = Math.max(0, Math.ceil(ms / 1000));
-    return Math.floor(s / 60) + ":" + two(s % 60);
-  }
+  function mss(s) { return Math.floor(s / 60) + ":" + two(s % 60); }
+  // the countdown: time left rounded up to a second (rules.timefmt.format_time_left)
+  function fmtClock(ms) { return mss(Math.max(0, Math.ceil(ms / 1000))); }
+  // an event's game time: seconds floored, as the app and the protocol show it
+  // (rules.timefmt.format_game_clock)
+  function fmtElapsed(ms) { return mss(Math.max(0, Math.floor(ms / 1000))); }
   function hhmm(iso) {
     const m = /T(\d\d:\d\d)/.exec(iso || "");
     return m ? m[1] : iso || "";
@@ -173,7 +175,7 @@
     const events = el("ol", "events");
     for (const e of g.last_events || []) {
       const li = el("li");
-      li.append(el("span", "t", e.clock_ms === null || e.clock_ms === undefined ? "" : fmtClock(e.clock_ms)), document.createTextNode(words(e.text)));
+      li.append(el("span", "t", e.clock_ms === null || e.clock_ms === undefined ? "" : fmtElapsed(e.clock_ms)), document.createTextNode(words(e.text)));
       events.append(li);
     }
     c.append(events);
