@@ -236,3 +236,17 @@ async def test_new_match_set_up_by_keys_from_csv(tmp_path: Path) -> None:
     assert setup.settings.cap == 90 and setup.feints.get("Финт Ястреба").bonus_max == 12
     assert setup.player("a_chaser1").name == "Кэп Орлов" and setup.player("a_chaser1").matches == 7
     assert setup.player("b_seeker1").practices == 1 and setup.teams[1].short == "С"
+
+
+async def test_no_matches_hint_is_whole_at_80x24_under_a_long_folder_path(tmp_path: Path):
+    """The hint that says which key starts a match is on a line of its own: after the
+    tournament's folder path it fell off an 80-column terminal («матчей пока»)."""
+    from tests.screen_text import screen_text
+
+    data = tmp_path / ("папка-площадки-" * 3) / "data"
+    app = make_app(data, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+        await on_screen(pilot, MatchesScreen)
+        hint = "матчей пока нет: нажмите n (или d для демо)"
+        await wait_for(pilot, lambda: hint in screen_text(app), "the whole hint on screen")

@@ -82,9 +82,12 @@ class MatchesScreen(TablePane):
         if t is None:
             return
         rows = match_list(t)
+        # the title is one line: with no match yet, the hint takes the folder's place
+        # (after a long folder path it fell off an 80-column terminal)
         self.query_one("#qm-title", Static).update(
             f"{t.name} · {t.folder}"
-            + ("" if rows else "  —  " + _("no matches yet: press n (or d for a demo)"))
+            if rows
+            else f"{t.name}  —  " + _("no matches yet: press n (or d for a demo)")
         )
         self.table.refill(
             (
