@@ -38,12 +38,14 @@ from fieldjudge.services import (
     TOURNAMENT_FILE,
     DamagedFile,
     FolderLocked,
+    Refused,
     StoreError,
     TournamentService,
     open_tournament,
 )
 from fieldjudge.services.laptop import LaptopSettings, load_keymap
 from fieldjudge.services.paintball.chrono import ChronoSession
+from fieldjudge.services.paintball.game import GameSession
 from fieldjudge.services.paintball.live import game_number, running_game_of_laptop
 from fieldjudge.services.sync.syncthing import Rescan, SyncStatusProvider, rescan_for
 
@@ -144,6 +146,9 @@ class FieldJudgeApp(App[None]):
         self._pit: PitProcess | None = None  # the pit display's process while it runs
         self._pit_lan = False  # served on the venue network (the judge's choice)
         self._bells: dict[str, GameBell] = {}
+        # games whose screen the judge left while they were in play: their clock runs on
+        # and they still end at 0:00 (``tick_left_games``) until their screen opens again
+        self._left_games: dict[str, GameSession] = {}
         self.bells_rung: list[str] = []  # why the bell rang, in order (minute, time)
         # what the export dialog runs: the exports sit above the app, so the command that
         # starts the app gives it (None: this app makes no export)
@@ -171,6 +176,7 @@ class FieldJudgeApp(App[None]):
             self.set_judge(self.judge)
         self.show_subtitle()
         self.load_keymap()
+        self.set_interval(1.0, self.tick_left_games)
         if self.initial_folder is not None:
             # after a restart (a crash): the game this laptop was running is offered again
             # once the home screen knows every game's state (``home_states_known``)
@@ -226,6 +232,44 @@ class FieldJudgeApp(App[None]):
         if reason and self.laptop.bell:
             self.bells_rung.append(reason)
             self.bell()
+
+    def game_left_in_play(self, session: GameSession) -> None:
+        """The judge left the screen of a game still in play (Esc, to the standings, say):
+        its clock runs on, and the game ends at 0:00 as it does on its screen, so the pit
+        display and the head judge see it over in time (and the bell still rings at one
+        minute left), until its screen is opened again."""
+        st = session.state
+        if st.clock.started and not st.ended:
+            self._left_games[session.game_id] = session
+
+    def game_screen_opened(self, game_id: str) -> None:
+        """The game's own screen keeps its clock from now on."""
+        self._left_games.pop(game_id, None)
+
+    def tick_left_games(self) -> None:
+        for game_id, session in list(self._left_games.items()):
+            if session.tournament is not self.tournament:  # its tournament was closed
+                del self._left_games[game_id]
+                continue
+            try:
+                end = session.tick()
+            except Refused as exc:  # e.g. the head judge locked it meanwhile
+                del self._left_games[game_id]
+                self.notify(session.humanize(exc), severity="error", markup=False)
+                continue
+            self.game_bell(session)
+            if end is None and not session.state.ended:
+                continue
+            del self._left_games[game_id]
+            self.refresh_home()
+            if end is not None:
+                a, b = session.teams
+                self.notify(
+                    _("Time ran out: game «{a} — {b}» is over (0:00)").format(
+                        a=session.team_name(a), b=session.team_name(b)
+                    ),
+                    markup=False,
+                )
 
     def action_toggle_bell(self) -> None:
         self.laptop.bell = not self.laptop.bell

@@ -185,3 +185,38 @@ async def test_30_01_game_screen_warns_of_a_team_of_fewer(demo_folder: Path, clo
     async with game_screen(demo_folder, ids["Медведи-Тигры"], lang="ru") as (app, pilot, screen):
         notice = text(screen.query_one("#notice", Static))
         assert "«Тигры»: в заявке 4 игроков, меньше 5" in notice
+
+
+async def test_a_game_left_in_play_still_ends_at_0_00(demo_folder: Path, clock):
+    """The judge leaves the screen of a game in play (Esc, to the standings, say): its
+    clock runs on and the game ends at 0:00 as it does on its screen, so the pit display
+    and the head judge see it over in time; reopened, its screen shows it over."""
+    ids = prepare(demo_folder, start="Медведи-Тигры")
+    gid = ids["Медведи-Тигры"]
+    app = make_app(demo_folder.parent, demo_folder)
+    async with app.run_test(size=(100, 32), notifications=True) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+        await keys(pilot, "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        await keys(pilot, "escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
+        t = app.tournament
+        assert t is not None
+        length = GameSession(t, gid).setup.settings.game_length_ms
+        clock.advance(length - 1_000)  # 0:01 left: still in play
+        app.tick_left_games()  # what the app runs once a second
+        assert t.game_log(gid).events[-1].type != "game_end"
+        clock.advance(1_000)  # 0:00: the app's next check ends it
+
+        def ended() -> bool:
+            last = t.game_log(gid).events[-1]
+            return last.type == "game_end" and last.game_clock_ms == length
+
+        await wait_for(pilot, ended, "the game over at 0:00")
+        assert t.game_log(gid).events[-1].data == {"reason": "clock"}
+        shown = "Time ran out: game «Медведи — Тигры» is over (0:00)"
+        toasts = app._notifications  # noqa: SLF001 - the toasts shown
+        await wait_for(pilot, lambda: shown in [str(n.message) for n in toasts], "the judge told")
+        app.open_game(gid)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game again")
+        assert app.screen.session.state.ended

@@ -150,7 +150,12 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         )
         self.refresh_all()
         self._show_faults()
+        self.app.game_screen_opened(self.session.game_id)
         self.set_interval(0.25, self.tick)
+
+    def on_unmount(self) -> None:
+        # left while in play: the app keeps its clock and ends it at 0:00
+        self.app.game_left_in_play(self.session)
 
     def _show_faults(self) -> None:
         """What of this game, or of the teams and schedule, is not as signed (the check
@@ -279,6 +284,8 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         self.app.game_bell(self.session)  # one minute left, "Time!", the end (a setting)
         if end is not None:
             self.notice_text = _("Time ran out: the game is over (0:00)")
+            self.refresh_all()
+        elif self.session.state.phase != self._last_phase:  # changed by an append elsewhere
             self.refresh_all()
         else:
             self._clock.show(self.session)

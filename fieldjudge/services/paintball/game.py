@@ -525,7 +525,10 @@ class GameSession:
 
     def tick(self) -> Event | None:
         """End the game when the running clock shows 0:00 (appends ``game_end`` by the
-        clock at the game length). Returns the event or None."""
+        clock at the game length). Returns the event or None. The state is brought up to
+        the log first: an event appended to it otherwise (the head judge's, through the
+        services) may have stopped or ended the game."""
+        self._refold()
         if not clock_run_out(self.state, self.clock.now()):
             return None
         return self.append(ev.GAME_END, {"reason": "clock"})
