@@ -100,3 +100,21 @@ def test_the_walk_fails_on_an_english_word() -> None:
     """The check itself: English words are found; allowed words and paths are not."""
     text = "Протокол: not_started · Esc Назад · CSV · ./exports/cup.pdf · home.teams · хэш ab12cd34ef56"
     assert ascii_words(text) == {"not_started"}
+
+
+async def test_marker_check_hint_is_whole_at_80x24(demo_folder: Path, tmp_path, monkeypatch):
+    """With no player picked, the marker check says how to pick one; at 80 columns the
+    line wraps rather than stopping at «выберите в списке и»."""
+    monkeypatch.setenv("STHOMEDIR", str(tmp_path / "no-syncthing"))
+    fake_clock(monkeypatch)
+    app = make_app(demo_folder.parent, demo_folder, lang="ru", pit_port=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press(*["down"] * 4, "k")  # the first game of round 2, not played
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "MarkerCheckScreen", "k")
+        await wait_for(pilot, lambda: "Игрок не выбран:" in screen_text(app), "the hint")
+        lines = [ln.rstrip() for ln in screen_text(app).splitlines()]
+        at = next(i for i, ln in enumerate(lines) if "Игрок не выбран:" in ln)
+        column = lines[at].index("Игрок не выбран:")
+        shown = " ".join(ln[column:].strip() for ln in lines[at : at + 3])
+        assert "Игрок не выбран: выберите в списке и нажмите Enter" in shown, lines[at : at + 3]
