@@ -111,3 +111,32 @@ def test_a_scheduled_team_cannot_be_removed(tournament) -> None:
                            "team_a": team["id"], "team_b": g["team_a"]}])  # fmt: skip
     with pytest.raises(Refused, match="scheduled games"):
         editor.remove_team(team["id"])
+
+
+async def test_a_taken_number_is_said_in_the_form_and_nothing_typed_is_lost(demo_folder: Path):
+    """Adding a player whose shirt number the team already has: the refusal is said in
+    the form, which stays open with the name typed; the number corrected, he is added.
+    (It once closed the form with a notification, and the judge typed it all again.)"""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        t = app.tournament
+        tigers = t.team_by_name("Тигры")
+        before = t.players(tigers["id"])
+        await open_teams(app, pilot, "Тигры")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        form = app.screen
+        await type_text(pilot, "7")
+        await pilot.press("enter")
+        await type_text(pilot, "Запасной Игрок")
+        await pilot.press("enter", "enter")  # captain? n (as given): save
+        error = form.query_one("#form-error")
+        await wait_for(pilot, lambda: "уже занят" in str(error.render()), "the refusal")
+        assert app.screen is form and t.players(tigers["id"]) == before
+        await pilot.press("shift+tab", "shift+tab", "ctrl+u")  # back to the number
+        await type_text(pilot, "8")
+        await pilot.press("enter", "enter", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "the form closed")
+        added = [p for p in t.players(tigers["id"]) if p["number"] == 8]
+        assert [(p["name"], p["captain"]) for p in added] == [("Запасной Игрок", False)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -124,17 +125,14 @@ class TeamsScreen(CsvImportScreen):
         else:
             act(tid, p)
 
-    def _try(self, change, select=None, player: int | None = None, *, toast=False) -> None:
+    def _try(self, change, select=None, player: int | None = None) -> None:
         """Run a roster change and show the list again, the team ``select`` (or
         ``select(what the change returned)``) highlighted; a refusal is shown with its
-        reason (``toast``: in a notification) and changes nothing."""
+        reason and changes nothing."""
         try:
             done = change()
         except Refused as exc:
-            if toast:
-                self.notify(str(exc), severity="error", markup=False)
-            else:
-                self.app.push_screen(MessageScreen(_("Not changed"), rule_text(exc)))
+            self.app.push_screen(MessageScreen(_("Not changed"), rule_text(exc)))
             return
         self.reload(select=select(done) if callable(select) else select, player=player)
 
@@ -143,6 +141,28 @@ class TeamsScreen(CsvImportScreen):
         self.app.push_screen(
             FormScreen(title, fields, check), lambda v: None if v is None else run(v)
         )
+
+    def ask_change(self, title: str, fields: list[Field], check, change, select=None) -> None:
+        """A form whose values make one change when the judge saves it: a refusal (a shirt
+        number taken, a team name in use) is said in the form, which stays open with all
+        that was typed, so only the wrong value is typed again. ``select``: the team to
+        highlight after (or ``select(what the change returned)``)."""
+        done: list[Any] = []
+
+        def validate(v: Values) -> str | None:
+            if (problem := check(v)) is not None:
+                return problem
+            try:
+                done.append(change(v))
+            except Refused as exc:
+                return rule_text(exc)
+            return None
+
+        def after(v: Values | None) -> None:
+            if v is not None and done:
+                self.reload(select=select(done[-1]) if callable(select) else select)
+
+        self.app.push_screen(FormScreen(title, fields, validate), after)
 
     def confirm(self, question: str, run) -> None:
         self.app.push_screen(ConfirmScreen(question), lambda yes: run() if yes else None)
@@ -198,24 +218,26 @@ class TeamsScreen(CsvImportScreen):
         )
 
     def action_add_team(self) -> None:
-        def run(v: Values) -> None:
-            self._try(lambda: self.t.add_team(v["name"]), lambda team: team["id"], toast=True)
-
-        self.ask(_("Add team"), [Field("name", _("Team name"))], _team_check, run)
+        self.ask_change(
+            _("Add team"),
+            [Field("name", _("Team name"))],
+            _team_check,
+            lambda v: self.t.add_team(v["name"]),
+            lambda team: team["id"],
+        )
 
     def action_add_player(self) -> None:
         if (tid := self.team_or_say()) is None:
             return
 
-        def run(v: Values) -> None:
-            number, captain = int(v["number"]), YES_NO.get(v["captain"].lower(), False)
-            self._try(lambda: self.t.add_player(tid, number, v["name"], captain), tid, toast=True)
-
-        self.ask(
+        self.ask_change(
             _("Add player") + f": {self.t.team(tid)['name']}",
             _player_fields("", "", "n"),
             _player_check,
-            run,
+            lambda v: self.t.add_player(
+                tid, int(v["number"]), v["name"], YES_NO.get(v["captain"].lower(), False)
+            ),
+            tid,
         )
 
     def action_import_csv(self) -> None:
