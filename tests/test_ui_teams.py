@@ -140,3 +140,37 @@ async def test_a_taken_number_is_said_in_the_form_and_nothing_typed_is_lost(demo
         await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "the form closed")
         added = [p for p in t.players(tigers["id"]) if p["number"] == 8]
         assert [(p["name"], p["captain"]) for p in added] == [("Запасной Игрок", False)]
+
+
+async def test_editing_into_a_taken_number_keeps_the_form(demo_folder: Path):
+    """Editing a player of a team that has not played into a number another player
+    wears: said in the form, which stays open; another number is then saved."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        t = app.tournament
+        team = t.add_team("Лисы")
+        t.add_player(team["id"], 5, "Анна", True)
+        t.add_player(team["id"], 6, "Борис")
+        screen = await open_teams(app, pilot, "Лисы")
+        await pilot.press("tab", "down", "e")  # Борис, #6
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        form = app.screen
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "5")
+        await pilot.press("enter", "end")
+        await type_text(pilot, " Б.")
+        await pilot.press("enter", "enter")
+        error = form.query_one("#form-error")
+        await wait_for(pilot, lambda: str(error.render()).strip() != "", "the refusal")
+        assert app.screen is form
+        assert [p["number"] for p in t.players(team["id"])] == [5, 6]
+        await pilot.press("shift+tab", "shift+tab", "ctrl+u")
+        await type_text(pilot, "16")
+        await pilot.press("enter", "enter", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "the form closed")
+        assert [(p["number"], p["name"]) for p in t.players(team["id"])] == [
+            (5, "Анна"),
+            (16, "Борис Б."),
+        ]
+        assert screen.selected_player()["number"] == 16

@@ -125,7 +125,7 @@ class TeamsScreen(CsvImportScreen):
         else:
             act(tid, p)
 
-    def _try(self, change, select=None, player: int | None = None) -> None:
+    def _try(self, change, select=None) -> None:
         """Run a roster change and show the list again, the team ``select`` (or
         ``select(what the change returned)``) highlighted; a refusal is shown with its
         reason and changes nothing."""
@@ -134,7 +134,7 @@ class TeamsScreen(CsvImportScreen):
         except Refused as exc:
             self.app.push_screen(MessageScreen(_("Not changed"), rule_text(exc)))
             return
-        self.reload(select=select(done) if callable(select) else select, player=player)
+        self.reload(select=select(done) if callable(select) else select)
 
     def ask(self, title: str, fields: list[Field], check, run) -> None:
         """A form; ``run`` gets its values unless the judge cancels."""
@@ -142,11 +142,14 @@ class TeamsScreen(CsvImportScreen):
             FormScreen(title, fields, check), lambda v: None if v is None else run(v)
         )
 
-    def ask_change(self, title: str, fields: list[Field], check, change, select=None) -> None:
+    def ask_change(
+        self, title: str, fields: list[Field], check, change, select=None, player=None
+    ) -> None:
         """A form whose values make one change when the judge saves it: a refusal (a shirt
         number taken, a team name in use) is said in the form, which stays open with all
         that was typed, so only the wrong value is typed again. ``select``: the team to
-        highlight after (or ``select(what the change returned)``)."""
+        highlight after (or ``select(what the change returned)``); ``player(values)``: the
+        player to highlight in its roster."""
         done: list[Any] = []
 
         def validate(v: Values) -> str | None:
@@ -160,7 +163,10 @@ class TeamsScreen(CsvImportScreen):
 
         def after(v: Values | None) -> None:
             if v is not None and done:
-                self.reload(select=select(done[-1]) if callable(select) else select)
+                self.reload(
+                    select=select(done[-1]) if callable(select) else select,
+                    player=player(v) if player is not None else None,
+                )
 
         self.app.push_screen(FormScreen(title, fields, validate), after)
 
@@ -191,19 +197,19 @@ class TeamsScreen(CsvImportScreen):
         self.on_player(_("No player to edit: pick one in the roster (Tab)"), self.edit_player)
 
     def edit_player(self, tid: str, p: dict) -> None:
-        def run(v: Values) -> None:
-            number, captain = int(v["number"]), YES_NO.get(v["captain"].lower(), False)
-            self._try(
-                lambda: self.editor.edit_player(tid, p["number"], number, v["name"], captain),
-                select=tid,
-                player=number,
-            )
-
-        self.ask(
+        self.ask_change(
             _("Edit player") + f": {self.t.team(tid)['name']} #{p['number']}",
             _player_fields(str(p["number"]), p["name"], "y" if p["captain"] else "n"),
             _player_check,
-            run,
+            lambda v: self.editor.edit_player(
+                tid,
+                p["number"],
+                int(v["number"]),
+                v["name"],
+                YES_NO.get(v["captain"].lower(), False),
+            ),
+            tid,
+            player=lambda v: int(v["number"]),
         )
 
     def action_remove_player(self) -> None:
