@@ -42,3 +42,27 @@ async def test_pit_event_time_is_floored_as_on_the_laptop_and_the_protocol(tmp_p
         await browser.close()
         server.stop()
         t.close()
+
+
+async def test_pit_says_time_is_up_for_a_running_clock_at_0_00(tmp_path: Path):
+    """A game whose field laptop is off when its time runs out has no game end in its log
+    yet: its card says «Время вышло» at 0:00, not «Игра идёт»; a game with time left still
+    says «Игра идёт»."""
+    t = open_demo(tmp_path / "demo")
+    over = Play(t, 4, start=datetime.now(UTC) - timedelta(minutes=30))
+    over.start()
+    on = Play(t, 5, start=datetime.now(UTC) - timedelta(seconds=30))
+    on.start()
+    server = PitServer(PitView(t.folder), "127.0.0.1", 0, heartbeat_s=1.0)
+    browser = Browser(tmp_path, server.start())
+    state = "(id) => document.querySelector('#live [data-game=\"' + id + '\"] [data-role=state]')"
+    clock = "(id) => document.querySelector('#live [data-game=\"' + id + '\"] [data-role=clock]')"
+    try:
+        await browser.open()
+        await browser.until(f"({state})({over.game_id!r}).textContent", "Время вышло")
+        assert await browser.js(f"({clock})({over.game_id!r}).textContent") == "0:00"
+        assert await browser.js(f"({state})({on.game_id!r}).textContent") == "Игра идёт"
+    finally:
+        await browser.close()
+        server.stop()
+        t.close()

@@ -28,6 +28,8 @@ def page_strings(lang: str) -> dict[str, str]:
         "carried_by": _("carried by {player}"),
         "st_scheduled": _("Scheduled"),
         "st_running": _("Game on"),
+        # a running clock at 0:00 with no end from the field laptop yet (it is off, say)
+        "st_time_up": _("Time is up"),
         "st_time_stopped": _("Time!"),
         "st_hang_check": _("Flag hang check"),
         "st_ended": _("Post-game inspection"),

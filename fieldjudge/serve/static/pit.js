@@ -140,10 +140,12 @@
     const head = el("div", "card-head");
     const field = el("span", "field", tr("field") + "\u00a0" + g.field);
     field.dataset.role = "field";
-    head.append(field, el("span", "state " + (g.damaged ? "damaged" : g.state), stateText(g)));
+    const state = el("span", "state " + (g.damaged ? "damaged" : g.state), stateText(g));
+    state.dataset.role = "state";
+    head.append(field, state);
     const clock = el("span", "clock");
     clock.dataset.role = "clock";
-    if (g.clock && !g.damaged && clockAt[g.id]) clocks.push({ node: clock, game: g.id });
+    if (g.clock && !g.damaged && clockAt[g.id]) clocks.push({ node: clock, game: g.id, state: g.state === "running" ? state : null });
     head.append(clock);
     c.append(head);
     if (g.conflict) {
@@ -280,7 +282,11 @@
     const now = performance.now();
     for (const c of clocks) {
       const k = clockAt[c.game];
-      if (k) c.node.textContent = fmtClock(k.running ? k.remaining - (now - k.at) : k.remaining);
+      if (!k) continue;
+      const left = k.running ? k.remaining - (now - k.at) : k.remaining;
+      c.node.textContent = fmtClock(left);
+      // 0:00 on a running clock and no end from the field laptop yet: not "Game on"
+      if (c.state && k.running && left <= 0) c.state.textContent = tr("st_time_up");
     }
   }
   setInterval(tick, 250);
