@@ -179,3 +179,28 @@ async def test_an_enter_in_a_burst_saves_the_port_as_typed_before_it(demo_folder
         typed_fast(app, *"/dev/ttyS7", "enter", "9")
         await wait_for(pilot, lambda: saved, "the setup saved")
         assert saved[0] is not None and saved[0].port == "/dev/ttyS7"
+
+
+async def test_enter_on_the_port_list_picks_the_first_port_at_once(
+    demo_folder: Path, monkeypatch
+) -> None:
+    """The list of ports opens with its first port highlighted: Enter picks it (Enter
+    once did nothing until an arrow key had highlighted one)."""
+    from textual.widgets import Input
+
+    from fieldjudge.devices.ports import PortInfo
+    from fieldjudge.screens.chrono.setup import ChronoSetupScreen
+
+    ports = [
+        PortInfo("/dev/ttyUSB0", DEVICE.by_id, "FT232R USB UART", True, "A1B2C3"),
+        PortInfo("/dev/ttyS0", None, "", False),
+    ]
+    monkeypatch.setattr("fieldjudge.screens.chrono.setup.list_chrono_ports", lambda: ports)
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        app.push_screen(ChronoSetupScreen(ChronoConfig("")))
+        await wait_for(pilot, lambda: app.screen.query("#ports"), "the dialog")
+        port = app.screen.query_one("#port", Input)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: port.value == DEVICE.by_id, "the first port picked")

@@ -517,3 +517,20 @@ async def test_flag_hang_check_takes_the_speed_from_the_device(
         assert st.hangs[-1].counted is True and st.hang_team == a
         assert (st.end_reason, st.end_ms) == ("flag_hang", 60_000)
         await wait_for(pilot, lambda: not feed_.is_attached, "the feed leaves with the prompt")
+
+
+async def test_in_game_chrono_enter_picks_the_first_player_at_once(
+    demo_folder: Path, no_port
+) -> None:
+    """Opened with no player named, the list's first player is highlighted: Enter picks
+    him and ``t`` types his reading (Enter once did nothing and ``t`` said «pick a player
+    first»)."""
+    async with judging(demo_folder) as (app, pilot):
+        session, _gid = await _running_game(app, pilot)
+        app.push_screen(InGameChronoScreen(session, None, None))
+        await wait_for(pilot, lambda: isinstance(app.screen, InGameChronoScreen), "the screen")
+        screen = app.screen
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.readings is not None, "a player picked")
+        first = next(iter(session.state.team_players(session.teams[0])))
+        assert (screen.readings.team, screen.readings.number) == (first.team, first.number)

@@ -120,6 +120,8 @@ class InGameChronoScreen(JudgeScreen):
             ol.add_option(Option(Text(self._label(p.team, p.number)), id=f"{p.team}|{p.number}"))
         if not ol.option_count:
             ol.add_option(Option(_("Nobody on the field with a marker"), disabled=True))
+        else:
+            ol.highlighted = 0  # Enter picks the first at once (it once did nothing)
 
     def _label(self, team: str, number: int) -> str:
         p = self.session.state.player(team, number)

@@ -92,6 +92,8 @@ class ChronoSetupScreen(TypedFields, JudgeModal[ChronoConfig | None]):
             ports.add_option(Option(Text(p.label), id=p.open_path))
         if not found:
             ports.add_option(Option(_("No serial ports found"), id="", disabled=True))
+        else:
+            ports.highlighted = 0  # Enter picks the first port at once
 
     @on(OptionList.OptionSelected, "#ports")
     def port_chosen(self, event: OptionList.OptionSelected) -> None:
