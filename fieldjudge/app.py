@@ -239,7 +239,13 @@ class FieldJudgeApp(App[None]):
         display and the head judge see it over in time (and the bell still rings at one
         minute left), until its screen is opened again."""
         st = session.state
-        if st.clock.started and not st.ended:
+        if session.tournament is not self.tournament or not st.clock.started or st.ended:
+            return  # the tournament closed (the app quitting), or nothing left to end
+        try:
+            mine = session.tournament.game_write_refusal(session.game_id) is None
+        except StoreError:  # its file is gone or damaged: its screen says so when opened
+            mine = False
+        if mine:  # another laptop's game ends on that laptop
             self._left_games[session.game_id] = session
 
     def game_screen_opened(self, game_id: str) -> None:

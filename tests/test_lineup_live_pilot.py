@@ -220,3 +220,34 @@ async def test_a_game_left_in_play_still_ends_at_0_00(demo_folder: Path, clock):
         app.open_game(gid)
         await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game again")
         assert app.screen.session.state.ended
+
+
+async def test_another_laptops_game_left_in_play_is_not_ended_here(
+    demo_folder: Path, clock, tmp_path: Path
+):
+    """A game another laptop runs, looked at here and left: this laptop does not try to
+    end it at 0:00 (it may not write it; that laptop ends it), and says nothing about it."""
+    from pit_helpers import field_laptop_copy, start_on_field_laptop
+
+    from tests.test_game_helpers import T0
+
+    t = open_tournament(demo_folder, startup_backup=False)
+    try:
+        field = field_laptop_copy(t)
+        gid = start_on_field_laptop(t, field, tmp_path / "field-config", 4, T0)
+    finally:
+        t.close()
+    app = make_app(demo_folder.parent, demo_folder)
+    async with app.run_test(size=(100, 32), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        app.open_game(gid)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        await keys(pilot, "escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
+        t = app.tournament
+        assert t is not None
+        clock.advance(GameSession(t, gid).setup.settings.game_length_ms + 1_000)
+        app.tick_left_games()
+        await pilot.pause()
+        assert t.game_log(gid).events[-1].type == "clock_start"
+        assert list(app._notifications) == []  # noqa: SLF001 - the toasts shown
