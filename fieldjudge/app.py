@@ -253,6 +253,7 @@ class FieldJudgeApp(App[None]):
         self._left_games.pop(game_id, None)
 
     def tick_left_games(self) -> None:
+        """Once a second: each left game ends at 0:00 as its screen would end it."""
         for game_id, session in list(self._left_games.items()):
             if session.tournament is not self.tournament:  # its tournament was closed
                 del self._left_games[game_id]
