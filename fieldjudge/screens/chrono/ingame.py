@@ -39,6 +39,7 @@ from fieldjudge.screens.chrono.text import (
     shot_list,
 )
 from fieldjudge.screens.chrono.widgets import BigDigits, set_text
+from fieldjudge.screens.widgets.choices import fill_options
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.prompt import PromptPanel, take_key
 from fieldjudge.services import Refused
@@ -114,14 +115,14 @@ class InGameChronoScreen(JudgeScreen):
 
     # -- players --------------------------------------------------------------------------
     def _fill_players(self) -> None:
-        ol = self.query_one("#cg-players", OptionList)
-        ol.clear_options()
-        for p in chrono_candidates(self.session.state, self.session.teams):
-            ol.add_option(Option(Text(self._label(p.team, p.number)), id=f"{p.team}|{p.number}"))
-        if not ol.option_count:
-            ol.add_option(Option(_("Nobody on the field with a marker"), disabled=True))
-        else:
-            ol.highlighted = 0  # Enter picks the first at once (it once did nothing)
+        fill_options(
+            self.query_one("#cg-players", OptionList),
+            (
+                Option(Text(self._label(p.team, p.number)), id=f"{p.team}|{p.number}")
+                for p in chrono_candidates(self.session.state, self.session.teams)
+            ),
+            _("Nobody on the field with a marker"),
+        )
 
     def _label(self, team: str, number: int) -> str:
         p = self.session.state.player(team, number)

@@ -16,6 +16,7 @@ from fieldjudge.i18n import _, number
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.dialogs.forms import FormInput, TypedFields
+from fieldjudge.screens.widgets.choices import fill_options
 from fieldjudge.services.paintball.chrono import ChronoConfig, link_tolerance, with_identity
 
 
@@ -81,19 +82,16 @@ class ChronoSetupScreen(TypedFields, JudgeModal[ChronoConfig | None]):
         self.query_one("#ports", OptionList).focus()
 
     def action_rescan(self) -> None:
-        ports = self.query_one("#ports", OptionList)
-        ports.clear_options()
         try:
             found = list_chrono_ports()
         except Exception as exc:  # noqa: BLE001 - show, never a traceback
             found = []
             self.query_one("#setup-error", Static).update(_("Cannot list ports") + f": {exc}")
-        for p in found:
-            ports.add_option(Option(Text(p.label), id=p.open_path))
-        if not found:
-            ports.add_option(Option(_("No serial ports found"), id="", disabled=True))
-        else:
-            ports.highlighted = 0  # Enter picks the first port at once
+        fill_options(
+            self.query_one("#ports", OptionList),
+            (Option(Text(p.label), id=p.open_path) for p in found),
+            _("No serial ports found"),
+        )
 
     @on(OptionList.OptionSelected, "#ports")
     def port_chosen(self, event: OptionList.OptionSelected) -> None:

@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from fieldjudge.i18n import _
 from fieldjudge.screens import keymap
 from fieldjudge.screens.dialogs.forms import Field, FormScreen, TextDialog
+from fieldjudge.screens.widgets.choices import fill_options
 from fieldjudge.services import Refused
 from fieldjudge.services.paintball.event_text import Namer
 from fieldjudge.services.paintball.game import GameSession
@@ -39,14 +40,13 @@ class InspectionDialog(TextDialog[None]):
 
     def reload(self) -> None:
         namer = Namer(self.session.names, self.session.state)
-        ol = self.query_one(OptionList)
-        ol.clear_options()
-        for p in self.session.state.to_inspect():
-            ol.add_option(
+        fill_options(
+            self.query_one(OptionList),
+            (
                 Option(Text(namer.player_full(p.team, p.number)), id=f"{p.team}|{p.number}")
-            )
-        if ol.option_count:
-            ol.highlighted = 0
+                for p in self.session.state.to_inspect()
+            ),
+        )
 
     def action_mark(self, result: str) -> None:
         ol = self.query_one(OptionList)
