@@ -139,7 +139,7 @@ class ProtocolScreen(JudgeScreen):
         ]
         if v.not_played:  # no check-in, no start, no no-show: no result, never a draw
             lines += ["", f"{_('Result')} (30.01): {_('game not played')}"]
-        elif not v.final:
+        elif v.provisional:
             lines.append(_("The game is not over yet: the result below is provisional"))
         if not v.not_played:
             lines += [

@@ -459,9 +459,7 @@ def protocol_doc(t: TournamentView, v, tr: Tr, lang: str) -> ProtocolDoc:
             else outcome_text(r.outcome, pr.outcome_team(r), name, tr)
         ),
         provisional=(
-            ""
-            if v.not_played or v.final
-            else tr("The game is not over yet: the result below is provisional")
+            tr("The game is not over yet: the result below is provisional") if v.provisional else ""
         ),
         struck=struck_lines(v, tr),
         no_show=", ".join(name(x) for x in sorted(r.no_show))

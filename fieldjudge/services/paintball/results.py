@@ -170,6 +170,12 @@ class GameView:
         return not_played(self.state)
 
     @property
+    def provisional(self) -> bool:
+        """Played but not over: its result is provisional (30.02: the points are proposed
+        at the end), as the protocol screen and the exported protocol both say."""
+        return not self.not_played and not self.final
+
+    @property
     def phase(self) -> str:
         if self.state.no_show and self.protocol.phase == pr.OPEN:
             return "no_show"
