@@ -206,7 +206,7 @@ class TeamsScreen(CsvImportScreen):
                 p["number"],
                 int(v["number"]),
                 v["name"],
-                YES_NO.get(v["captain"].lower(), False),
+                _captain(v),
             ),
             tid,
             player=lambda v: int(v["number"]),
@@ -240,9 +240,7 @@ class TeamsScreen(CsvImportScreen):
             _("Add player") + f": {self.t.team(tid)['name']}",
             _player_fields("", "", "n"),
             _player_check,
-            lambda v: self.t.add_player(
-                tid, int(v["number"]), v["name"], YES_NO.get(v["captain"].lower(), False)
-            ),
+            lambda v: self.t.add_player(tid, int(v["number"]), v["name"], _captain(v)),
             tid,
         )
 
@@ -263,6 +261,11 @@ class TeamsScreen(CsvImportScreen):
             lambda raw, progress: parse(raw, team_size, progress),
             apply,
         )
+
+
+def _captain(v: Values) -> bool:
+    """The form's answer to "Captain? (y/n)" (blank: no)."""
+    return YES_NO.get(v["captain"].lower(), False)
 
 
 def _player_check(v: Values) -> str | None:
