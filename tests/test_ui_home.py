@@ -5,6 +5,7 @@ display on a key, the sync status line."""
 from __future__ import annotations
 
 import json
+import threading
 import urllib.request
 from pathlib import Path
 
@@ -261,20 +262,32 @@ def toasts(app) -> list[str]:
     return [str(n.message) for n in app._notifications]  # noqa: SLF001 - the toasts shown
 
 
-async def test_24_the_judge_goes_on_while_the_pit_display_starts(demo_folder: Path) -> None:
+async def test_24_the_judge_goes_on_while_the_pit_display_starts(
+    demo_folder: Path, monkeypatch
+) -> None:
     """Issue 24: the pit display starts in its own process (it reads the whole tournament
     first): w says it is starting and the judge goes on; once it listens on another
     screen, its address is said without covering that screen."""
+    # the app hears the child's line only once the judge is on the teams screen: on a quick
+    # machine the child listened before `t`, the panel opened on the home screen (rightly)
+    # and took the key (a clean-clone run failed so)
+    judge_went_on = threading.Event()
+    read_line = process.PitProcess.wait_ready
+
+    def wait_ready(pit: process.PitProcess, timeout_s: float | None = None) -> None:
+        judge_went_on.wait(60)
+        read_line(pit, timeout_s)
+
+    monkeypatch.setattr(process.PitProcess, "wait_ready", wait_ready)
     app = make_app(demo_folder.parent, demo_folder, lang="ru", pit_port=0)
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None and table(app).row_count)
         await pilot.press("w")
-        # its process reads the tournament: nothing waits for it (on a quick machine it may
-        # listen already by the time the key has been handled)
-        await wait_for(pilot, lambda: app.pit_starting() or app.pit_running(), "started")
+        await wait_for(pilot, app.pit_starting, "started")  # nothing waits for its process
         await wait_for(pilot, lambda: "Запускаю табло…" in toasts(app), "the starting note")
         await pilot.press("t")  # the teams, while the pit display reads the tournament
         await wait_for(pilot, lambda: type(app.screen).__name__ == "TeamsScreen", "teams")
+        judge_went_on.set()
         await wait_for(pilot, app.pit_running, "the pit display listening")
         url = app.pit_url()
         await wait_for(pilot, lambda: f"Табло для команд: {url}" in toasts(app), "its address")
