@@ -71,6 +71,8 @@ async def test_new_team_renamed_player_edited_and_removed_by_keys(demo_folder: P
 
 
 async def test_a_team_that_played_is_refused_with_the_reason(demo_folder: Path) -> None:
+    """Renaming a team that played, or editing one of its players, is refused before a
+    form opens (nothing typed in vain); removing a player, after the question."""
     app = make_app(demo_folder.parent, demo_folder, lang="ru")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
@@ -78,18 +80,21 @@ async def test_a_team_that_played_is_refused_with_the_reason(demo_folder: Path) 
         bears = t.team_by_name("Медведи")
         before = t.players(bears["id"])
         await open_teams(app, pilot, "Медведи")
-        await pilot.press("r")
-        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
-        await type_text(pilot, "2")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the refusal")
-        text = str(app.screen.query_one("VerticalScroll Static").render())
-        assert text == (
+        refusal = (
             "Медведи уже играла (10:00 на поле 1, Медведи — Драконы): её события и протоколы "
             "называют команду и игроков, поэтому состав остаётся прежним"
         )
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the refusal")
+        assert str(app.screen.query_one("VerticalScroll Static").render()) == refusal
         await pilot.press("enter")
-        await pilot.press("tab", "X")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen))
+        await pilot.press("tab", "e")
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the refusal")
+        assert str(app.screen.query_one("VerticalScroll Static").render()) == refusal
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen))
+        await pilot.press("X")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the refusal")
@@ -174,3 +179,29 @@ async def test_editing_into_a_taken_number_keeps_the_form(demo_folder: Path):
             (16, "Борис Б."),
         ]
         assert screen.selected_player()["number"] == 16
+
+
+async def test_a_team_name_in_use_is_said_in_the_rename_form(demo_folder: Path):
+    """Renaming a team to another team's name: said in the form, which stays open with
+    what was typed; a free name is then saved. (It closed the form, with a message box.)"""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        t = app.tournament
+        team = t.add_team("Лисы")
+        screen = await open_teams(app, pilot, "Лисы")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+        form = app.screen
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "Медведи")
+        await pilot.press("enter")
+        error = form.query_one("#form-error")
+        await wait_for(pilot, lambda: "уже есть" in str(error.render()), "the refusal")
+        assert app.screen is form and t.team(team["id"])["name"] == "Лисы"
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "Лисицы")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "the form closed")
+        assert t.team(team["id"])["name"] == "Лисицы"
+        assert screen.selected_team() == team["id"]

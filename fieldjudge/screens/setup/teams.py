@@ -132,15 +132,22 @@ class TeamsScreen(CsvImportScreen):
         try:
             done = change()
         except Refused as exc:
-            self.app.push_screen(MessageScreen(_("Not changed"), rule_text(exc)))
+            self._say_refused(exc)
             return
         self.reload(select=select(done) if callable(select) else select)
 
-    def ask(self, title: str, fields: list[Field], check, run) -> None:
-        """A form; ``run`` gets its values unless the judge cancels."""
-        self.app.push_screen(
-            FormScreen(title, fields, check), lambda v: None if v is None else run(v)
-        )
+    def _say_refused(self, exc: Refused) -> None:
+        self.app.push_screen(MessageScreen(_("Not changed"), rule_text(exc)))
+
+    def _played(self, tid: str) -> bool:
+        """The team has played: its roster stays as it was, said before a form opens (the
+        judge types nothing that cannot be saved)."""
+        try:
+            self.editor.refuse_if_played(tid)
+        except Refused as exc:
+            self._say_refused(exc)
+            return True
+        return False
 
     def ask_change(
         self, title: str, fields: list[Field], check, change, select=None, player=None
@@ -176,12 +183,15 @@ class TeamsScreen(CsvImportScreen):
     def action_rename_team(self) -> None:
         if (tid := self.team_or_say()) is None:
             return
+        if self._played(tid):
+            return
         name = self.t.team(tid)["name"]
-        self.ask(
+        self.ask_change(
             _("Rename team") + f": {name}",
             [Field("name", _("Team name"), name)],
             _team_check,
-            lambda v: self._try(lambda: self.editor.rename_team(tid, v["name"]), select=tid),
+            lambda v: self.editor.rename_team(tid, v["name"]),
+            tid,
         )
 
     def action_remove_team(self) -> None:
@@ -197,6 +207,8 @@ class TeamsScreen(CsvImportScreen):
         self.on_player(_("No player to edit: pick one in the roster (Tab)"), self.edit_player)
 
     def edit_player(self, tid: str, p: dict) -> None:
+        if self._played(tid):
+            return
         self.ask_change(
             _("Edit player") + f": {self.t.team(tid)['name']} #{p['number']}",
             _player_fields(str(p["number"]), p["name"], "y" if p["captain"] else "n"),

@@ -45,7 +45,9 @@ class RosterEditor:
             b=names.get(g["team_b"], "?"),
         )
 
-    def _refuse_if_played(self, team_id: str) -> None:
+    def refuse_if_played(self, team_id: str) -> None:
+        """Refused (with the game it played) once the team has events: the screens ask it
+        before opening a form, so the judge types nothing that cannot be saved."""
         played = self.played(team_id)
         if played:
             raise Refused(
@@ -83,12 +85,12 @@ class RosterEditor:
                     name=name, other=lookalike
                 )
             )
-        self._refuse_if_played(team_id)
+        self.refuse_if_played(team_id)
         self.t.rename_team(team["id"], name)
 
     def remove_team(self, team_id: str) -> None:
         team = self._team(team_id)
-        self._refuse_if_played(team_id)
+        self.refuse_if_played(team_id)
         games = self.t.games_of(team_id)
         if games:
             raise Refused(
@@ -114,7 +116,7 @@ class RosterEditor:
             raise Refused(_("Number {number} is already in this team").format(number=new_number))
         if captain and any(p["captain"] and p["number"] != number for p in roster):
             raise Refused(_("This team already has a captain"))
-        self._refuse_if_played(team_id)
+        self.refuse_if_played(team_id)
         changes = {"number": new_number, "name": name, "captain": captain}
         self.t.update_player(team_id, number, changes)
 
@@ -122,5 +124,5 @@ class RosterEditor:
         self._team(team_id)
         if not any(p["number"] == number for p in self.t.players(team_id)):
             raise Refused(_("No player number {number} in this team").format(number=number))
-        self._refuse_if_played(team_id)
+        self.refuse_if_played(team_id)
         self.t.remove_player(team_id, number)
