@@ -133,6 +133,12 @@ def _(message: str) -> str:
     return _catalogs().gettext(message)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` as translated under ``context`` (a word the app uses in two senses),
+    else as :func:`_` translates it."""
+    return _catalogs().pgettext(context, message)
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The plural form of ``n`` in the UI language (Russian has three: 1 игра, 3 игры,
     5 игр); format the result with ``n``."""

@@ -118,3 +118,19 @@ async def test_marker_check_hint_is_whole_at_80x24(demo_folder: Path, tmp_path, 
         column = lines[at].index("Игрок не выбран:")
         shown = " ".join(ln[column:].strip() for ln in lines[at : at + 3])
         assert "Игрок не выбран: выберите в списке и нажмите Enter" in shown, lines[at : at + 3]
+
+
+async def test_a_lists_keys_are_named_as_keys_in_russian_help(demo_folder: Path) -> None:
+    """F1 on a screen with a table: Textual's Home and End keys read «В начало» and «В
+    конец». Their English words are also the home screen's title and a game's end, and F1
+    said «home  Главный экран», «end  Окончание»."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("S")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "StandingsScreen")
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
+        keys = {key: title for key, title, _id in app.screen.keys}
+        assert (keys["home"], keys["end"]) == ("В начало", "В конец")
+        assert "Главный экран" not in keys.values() and "Окончание" not in keys.values()

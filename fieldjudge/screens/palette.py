@@ -19,7 +19,7 @@ from textual.command import Hit, Hits
 from textual.screen import Screen
 from textual.system_commands import SystemCommandsProvider
 
-from fieldjudge.i18n import _
+from fieldjudge.i18n import _, pgettext
 
 HIDDEN_ACTIONS = {"command_palette", "app.command_palette", "help_quit"}
 # Textual's keys every screen has (Tab, Shift+Tab, copy): in F1, not in the palette
@@ -61,11 +61,26 @@ def screen_actions(screen: Screen, widgets: bool = False) -> list[ScreenAction]:
         if ident in seen:
             continue  # an alias (another key of the same action)
         seen.add(ident)
-        title = _(b.tooltip) if b.tooltip else _(b.description)
+        if b.tooltip:
+            title = _(b.tooltip)
+        else:
+            title = _key_word(b.description) if rank == 1 else _(b.description)
         key = app.get_key_display(b)
         action = ScreenAction(key, title, b.action, active.node, active.enabled, b.id or "")
         rows.append((rank, action))
     return [action for _rank, action in sorted(rows, key=lambda row: row[0])]  # a stable sort
+
+
+def _key_word(description: str) -> str:
+    """A list's or a field's own key (Textual's words): a few of its English words name
+    something else in the app ("Home" is the home screen, "End" a game's end, "Submit" the
+    protocol's filling in), so they have translations of their own."""
+    own = {
+        "Home": pgettext("key of a list", "Home"),
+        "End": pgettext("key of a list", "End"),
+        "Submit": pgettext("key of a list", "Submit"),
+    }
+    return own.get(description) or _(description)
 
 
 class JudgeCommands(SystemCommandsProvider):
