@@ -280,10 +280,14 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
         for name, sub in getattr(cmd, "commands", {}).items():
             yield from every(sub, [*path, name])
 
+    marked = []  # a docstring's reST quotes (``fieldjudge verify``) printed as they are
     for path in every(main, []):
         out = runner.invoke(main, ["--lang", "ru", *path, "--help"]).output
         found[" ".join(path) + " --help"] = latin_words(syntax.sub(" ", out)) - allowed
+        english_help = runner.invoke(main, ["--lang", "en", *path, "--help"]).output
+        marked += [" ".join(path) for text in (out, english_help) if "``" in text]
     assert {k: sorted(w) for k, w in found.items() if w} == {}
+    assert marked == []
     demo_out = runner.invoke(
         main, ["--lang", "ru", "--data-dir", str(tmp_path / "e"), "demo", "--no-ui"]
     )

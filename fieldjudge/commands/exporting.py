@@ -34,8 +34,8 @@ from fieldjudge.services import StoreError
 RESULTS_PROGRAM = "fieldjudge.commands.results"
 
 EXPORT_HELP = """Printable protocols (HTML, PDF: one A4 page per game), standings (HTML, PDF, CSV) or
-the complete JSON export. A folder that does not verify (what ``fieldjudge verify``
-checks) is not exported: the faults are named, exit 1; ``--force`` writes it anyway,
+the complete JSON export. A folder that does not verify (what fieldjudge verify
+checks) is not exported: the faults are named, exit 1; --force writes it anyway,
 every page stamped "НЕ ПРОВЕРЕНО: …", and still exits 1."""  # noqa: E501 - the message id
 
 
