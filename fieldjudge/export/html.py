@@ -45,11 +45,16 @@ def translator(lang: str) -> Tr:
 game_time = format_game_clock  # the one rule of every screen and export (rules.timefmt)
 
 
-def page_head(title: str, lang: str) -> str:
-    """What a page holds before its body."""
+#: the standings as the PDF prints them (``export.pdf.standings_pdf``): landscape A4 and
+#: 10 pt, where eleven columns fit (on a portrait page the last ones were cut off)
+STANDINGS_CSS = "@page { size: A4 landscape; }\nbody { font-size: 10pt; }\n"
+
+
+def page_head(title: str, lang: str, css: str = "") -> str:
+    """What a page holds before its body; ``css``: the page's own rules after the common."""
     return (
         f'<!DOCTYPE html>\n<html lang="{escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f"<title>{escape(title)}</title>\n<style>{CSS}{css}</style>\n</head>\n<body>\n"
     )
 
 
@@ -57,8 +62,8 @@ def page_head(title: str, lang: str) -> str:
 PAGE_TAIL = "\n</body>\n</html>\n"
 
 
-def page(title: str, body: str, lang: str) -> str:
-    return page_head(title, lang) + body + PAGE_TAIL
+def page(title: str, body: str, lang: str, css: str = "") -> str:
+    return page_head(title, lang, css) + body + PAGE_TAIL
 
 
 def _table(headers: Iterable[str], rows: Iterable[Iterable[object]], num_cols=()) -> str:
@@ -190,4 +195,5 @@ def standings_html(
             )
         )
     parts += [f"<p>{escape(line)}</p>" for line in notes]
-    return page(f"{tr('Standings')} — {meta.get('name', '')}", "\n".join(parts), lang)
+    title = f"{tr('Standings')} — {meta.get('name', '')}"
+    return page(title, "\n".join(parts), lang, STANDINGS_CSS)
