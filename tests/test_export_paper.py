@@ -501,3 +501,19 @@ def test_shipped_font_covers_russian_and_marks_what_it_lacks():
     assert clean(russian + " № — «» ✓ → ½") == russian + " № — «» ✓ → ½"
     assert clean("Команда 🐻") == "Команда ?"  # never dropped silently
     assert (FONTS / "LICENSE-DejaVu.txt").read_text(encoding="utf-8").startswith("DejaVu Sans")
+
+
+def test_32_03_a_no_show_says_whose_fault_in_one_phrase(tmp_path):
+    """The demo's 10:20 game on field 2: Барсы did not come (32.01), by their own fault
+    (32.03, the default). The paper once read «Барсы (По вине (32.03): команды)»."""
+    t = demo(tmp_path / "cup")
+    try:
+        html = run_export(t, tmp_path / "html", "html")
+        pdf = run_export(t, tmp_path / "pdf", "pdf")
+    finally:
+        t.close()
+    line = "Неявка (32.01–32.02): Барсы — по вине команды (32.03)"
+    (page,) = [p for p in html if p.name.startswith("protocol-") and "Барсы" in p.name]
+    assert line in " ".join(html_text(page.read_text(encoding="utf-8")).parts)
+    (paper,) = [p for p in pdf if p.name.startswith("protocol-") and "Барсы" in p.name]
+    assert line in " ".join(pdf_pages(paper)[0].split())

@@ -161,7 +161,7 @@ async def test_32_03_no_show_asks_the_cause_organisers_may_be_replayed(tmp_path)
         (e,) = [x for x in log.events if x.type == "no_show"]
         assert e.data["cause"] == "organisers"
         body = str(screen.query_one("#protocol-body").render())
-        assert "Caused by (32.03): the organisers · may be replayed by the head judge" in body
+        assert " — caused by the organisers (32.03) · may be replayed by the head judge" in body
         st = screen.view.state
         assert st.no_show_cause == "organisers"
         assert replay_refusal(st, head_judge=True, round_open=True) is None

@@ -32,8 +32,8 @@ from fieldjudge.services import StoreError
 from fieldjudge.services.paintball import results, standings
 from fieldjudge.services.paintball.event_text import Namer, describe, event_no, reason_label
 from fieldjudge.services.paintball.protocol_doc import (
-    CAUSE_TEXT,
     local_time,
+    no_show_text,
     outcome_text,
     senior_judge,
     sign_lines,
@@ -151,13 +151,11 @@ class ProtocolScreen(JudgeScreen):
         for s in struck_lines(v, _):
             lines.append(f"  {STRIKE}{s.old}{STRIKE_END} → {s.new} ({s.why})")
         if r.no_show:
-            lines.append(f"  {_('No-show')}: " + ", ".join(v.name(x) for x in sorted(r.no_show)))
-            cause = v.state.no_show_cause or "team"  # 32.03
             lines.append(
-                f"  {_('Caused by (32.03)')}: {_(CAUSE_TEXT.get(cause, cause))}"
+                f"  {_('No-show')}: {no_show_text(v, v.name, _)}"
                 + (
                     " · " + _("may be replayed by the head judge within the round")
-                    if cause == "organisers"
+                    if v.state.no_show_cause == "organisers"  # 32.03
                     else ""
                 )
             )

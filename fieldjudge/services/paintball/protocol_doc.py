@@ -377,6 +377,17 @@ def settings_footnotes(settings: Settings, tr: Tr, lang: str = "ru") -> list[str
 CAUSE_TEXT = {"team": "the team", "organisers": "the organisers"}  # 32.03
 
 
+def no_show_text(v, name: Callable[[str], str], tr: Tr) -> str:
+    """Who did not show up and through whose fault: «Барсы — по вине команды (32.03)»
+    ("" when both teams came)."""
+    absent = sorted(v.result.no_show)
+    if not absent:
+        return ""
+    cause = v.state.no_show_cause or "team"  # 32.03: the team's, unless the judge said
+    whose = tr("caused by {whom} (32.03)").format(whom=tr(CAUSE_TEXT.get(cause, cause)))
+    return f"{', '.join(name(x) for x in absent)} — {whose}"
+
+
 def lineup_line(v, name: Callable[[str], str], tr: Tr) -> str:
     """30.01: who played, for a game with a recorded line-up or a team of fewer than the
     team size ("" otherwise: a full roster that played whole needs no line)."""
@@ -462,12 +473,7 @@ def protocol_doc(t: TournamentView, v, tr: Tr, lang: str) -> ProtocolDoc:
             tr("The game is not over yet: the result below is provisional") if v.provisional else ""
         ),
         struck=struck_lines(v, tr),
-        no_show=", ".join(name(x) for x in sorted(r.no_show))
-        + (
-            f" ({tr('Caused by (32.03)')}: {tr(CAUSE_TEXT.get(cause, cause))})"
-            if r.no_show and (cause := v.state.no_show_cause or "team")
-            else ""
-        ),
+        no_show=no_show_text(v, name, tr),
         elim_headers=[tr("Time"), tr("Team"), tr("No."), tr("Player"), tr("Reason"), tr("Section")],
         elim_rows=elim_rows,
         pen_headers=[tr("Time"), tr("Team"), tr("No."), tr("Cause"), tr("Penalty")],
