@@ -113,6 +113,8 @@ async def test_round_entered_by_keys_is_resolved_posted_and_stored(tmp_path: Pat
         assert "throw_up" not in outcomes and "quaffle" not in outcomes
         shown = str(app.screen.query_one("#qres-post", Static).render())
         assert shown == post  # the whole post on the screen, as copied
+        saved = str(app.screen.query_one("#qres-saved", Static).render())
+        assert saved == f"Сохранено в {path}"  # the whole path, wrapped on a line of its own
         await pilot.press("escape")
         await on_screen(pilot, RoundScreen)
         assert screen.state.round_no == 2 and screen.decls == {}

@@ -81,9 +81,13 @@ class ResultScreen(JudgeScreen):
                 id="qres-outcomes",
                 markup=False,
             )
+            yield Static(_("Round post (copied and saved)"), classes="pane-title", markup=False)
+            # the file's path on a line of its own, wrapped: a title is one line, and at 80
+            # columns it stopped at «сохранён в»
             yield Static(
-                _("Round post (copied; saved to {path})").format(path=self.resolved.path),
-                classes="pane-title",
+                _("Saved to {path}").format(path=self.resolved.path),
+                id="qres-saved",
+                classes="dialog-note",
                 markup=False,
             )
             yield Static(self.resolved.post, id="qres-post", markup=False)
