@@ -17,6 +17,7 @@ import time
 from datetime import date, timedelta
 from pathlib import Path
 
+import click
 import orjson
 import pypdf
 import serial
@@ -237,6 +238,7 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
     allowed |= {n for g in (main, *main.commands.values()) for n in getattr(g, "commands", {})}
     allowed |= {"stalker", "decatur", "chrony", "plain", "bE"}  # device formats (--format)
     allowed |= {"lan", "discovery"}  # [default: lan-discovery], as click prints the flag
+    allowed |= {"auto", "html", "pdf", "csv", "json"}  # a --format's values, as typed
     runner = CliRunner()
     found = {}
     for args in (
@@ -294,6 +296,20 @@ def test_25_the_command_line_speaks_russian_with_lang_ru(tmp_path, monkeypatch) 
     assert f"секрет главного судьи демо-турнира: {DEMO_PASSPHRASE}" in demo_out.output
     english = runner.invoke(main, ["--lang", "en", "--help"]).output  # and back in English
     assert "Show this message and exit." in english and "Folder holding the tournaments." in english
+
+
+def test_every_option_of_every_command_says_what_it_does() -> None:
+    """``--help`` of each command explains each option it lists (``chrono listen --baud``,
+    ``export --format``, ``serve --port`` and four more once printed only their names)."""
+
+    def bare(cmd, path):
+        for p in cmd.params:
+            if isinstance(p, click.Option) and not p.hidden and not p.help:
+                yield f"{' '.join(path)} {p.opts[0]}"
+        for name, sub in getattr(cmd, "commands", {}).items():
+            yield from bare(sub, [*path, name])
+
+    assert list(bare(main, ["fieldjudge"])) == []
 
 
 def pdf_words_and_sizes(path) -> tuple[list[str], set[float], tuple[float, float]]:

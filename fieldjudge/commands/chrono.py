@@ -83,9 +83,21 @@ def ports_cmd(as_json: bool) -> None:
     help="Device path, /dev/serial/by-id name or COM port "
     "(default: the chronograph chosen on this laptop, that device only).",
 )
-@click.option("--baud", "-b", type=int, default=DEFAULT_BAUD, show_default=True)
 @click.option(
-    "--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="auto", show_default=True
+    "--baud",
+    "-b",
+    type=int,
+    default=DEFAULT_BAUD,
+    show_default=True,
+    help="The serial port's speed the chronograph is set to (bauds).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMAT_CHOICES),
+    default="auto",
+    show_default=True,
+    help="How the chronograph writes a reading (auto: learnt from its first lines).",
 )
 @click.option(
     "--unit",
@@ -101,7 +113,13 @@ def ports_cmd(as_json: bool) -> None:
     show_default=True,
     help="Slower readings are errors (noise, a wrong unit), never readings.",
 )
-@click.option("--max-fps", type=float, default=PLAUSIBLE_FPS[1], show_default=True)
+@click.option(
+    "--max-fps",
+    type=float,
+    default=PLAUSIBLE_FPS[1],
+    show_default=True,
+    help="Faster readings are errors (noise, a wrong unit), never readings.",
+)
 def listen_cmd(
     port: str | None, baud: int, fmt: str, unit: str, min_fps: float, max_fps: float
 ) -> None:
@@ -220,13 +238,20 @@ of JSON lines {"delay_s": 0.05, "hex": "3238372e340d"}.
     help="When the first of them comes, after the last shot of the burst (19.05 counts "
     "the shots within 500 ms of r: press r as the burst stops).",
 )
-@click.option("--after-release-gap-ms", type=float, default=200.0, show_default=True)
+@click.option(
+    "--after-release-gap-ms",
+    type=float,
+    default=200.0,
+    show_default=True,
+    help="Time between the shots fired after the release.",
+)
 @click.option(
     "--format",
     "fmt",
     type=click.Choice(("plain", "stalker-a", "decatur", "stalker-be")),
     default="plain",
     show_default=True,
+    help="Write each reading as this chronograph model does.",
 )
 @click.option("--count", type=int, default=None, help="Shots to send (default: endless).")
 @click.option("--seed", type=int, default=None, help="Seed for a repeatable stream.")

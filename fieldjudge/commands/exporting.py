@@ -61,6 +61,7 @@ def export_options(f: Callable[..., Any]) -> Callable[..., Any]:
                 type=click.Choice(["html", "pdf", "csv", "json"]),
                 default="html",
                 show_default=True,
+                help="html or pdf to print, csv for a spreadsheet, json: everything.",
             ),
             click.option(  # a file of that name: said as the export's own failure
                 "--out",

@@ -37,7 +37,11 @@ def pit_options(f: Callable[..., Any]) -> Callable[..., Any]:
                 "--host", default="127.0.0.1", show_default=True, help="Address to listen on."
             ),
             click.option(
-                "--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535)
+                "--port",
+                default=DEFAULT_PORT,
+                show_default=True,
+                type=click.IntRange(0, 65535),
+                help="Port to listen on (0: any free one).",
             ),
             click.option("--no-qr", is_flag=True, help="Do not print the QR code of the URL."),
             click.option(
