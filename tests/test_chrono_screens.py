@@ -459,6 +459,7 @@ async def test_unplug_shows_disconnected_then_recovers(demo_folder: Path, sim: P
         await open_check(app, pilot, next_game(app))
         f = feed(app)
         await wait_for(pilot, lambda: f.state == "connected", "connected")
+        assert f.state_text == f"Chrono connected: {sim.path}, 9600 baud"  # not "@ 9600"
         sim.write(encode_frame(281.0) + b"\x07garbage\r")
         await wait_for(pilot, lambda: f.readings == 1 and f.garbled == 1, "reading + garbled")
         sim.unplug()
@@ -534,3 +535,15 @@ async def test_in_game_chrono_enter_picks_the_first_player_at_once(
         await wait_for(pilot, lambda: screen.readings is not None, "a player picked")
         first = next(iter(session.state.team_players(session.teams[0])))
         assert (screen.readings.team, screen.readings.number) == (first.team, first.number)
+
+
+async def test_the_feed_says_its_link_in_russian(demo_folder: Path, sim: PtyChrono) -> None:
+    """«Хронограф подключён: <порт>, 9600 бод»: it said «… @ 9600», and while connecting
+    «@ 9600 · auto · fps», the command line's words in the Russian UI."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru", judge="Судья")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None, "the tournament")
+        await open_check(app, pilot, next_game(app))
+        f = feed(app)
+        await wait_for(pilot, lambda: f.state == "connected", "connected")
+        assert f.state_text == f"Хронограф подключён: {sim.path}, 9600 бод"

@@ -134,7 +134,7 @@ class ChronoFeed(Vertical):
         self._gen += 1
         self._released = threading.Event()
         waits = [e for e in (previous, after) if e is not None]
-        self._set_state(DISCONNECTED, _("Connecting to") + f" {self.config.label}…")
+        self._set_state(DISCONNECTED, _("Connecting to {link}…").format(link=self._link()))
         self._read(self.config, self._gen, waits, self._released)
 
     def stop(self) -> None:
@@ -223,12 +223,18 @@ class ChronoFeed(Vertical):
         self.garbled += 1
         self._render_counts()
 
+    def _link(self) -> str:
+        """«/dev/ttyUSB0, 9600 бод» in the UI language (the config's own label says
+        ``@ 9600 · auto · fps``, words of the command line)."""
+        c = self.config
+        return "" if c is None else _("{port}, {baud} baud").format(port=c.port, baud=c.baud)
+
     def on_chrono_feed_status_received(self, message: StatusReceived) -> None:
         if self._stale(message):
             return
         st = message.status
         if st.state == CONNECTED:
-            self._set_state(CONNECTED, _("Chrono connected") + f": {st.message}")
+            self._set_state(CONNECTED, _("Chrono connected: {link}").format(link=self._link()))
         elif st.state == DISCONNECTED:
             self._set_state(
                 DISCONNECTED,
