@@ -107,6 +107,11 @@ async def open_check(app, pilot, gid: str, checked_in: bool = True) -> MarkerChe
     return screen
 
 
+def highlighted(screen) -> str | None:
+    """The key ("team|number") of the marker check list's highlighted player."""
+    return screen.query_one("#mc-roster").cursor_key()
+
+
 async def shots(pilot, app, fps_list, gap_ms: float, start: float | None = None) -> float:
     span = (len(fps_list) - 1) * gap_ms / 1000
     t0 = time.monotonic() - span - 0.01 if start is None else start  # all before "now"
@@ -218,8 +223,10 @@ async def test_rate_of_fire_94_ms_fails_96_ms_passes(demo_folder: Path, no_port)
         assert screen.last_check.min_interval_ms == 96.0
         await pilot.press("v")
         await wait_for(pilot, lambda: len(verdicts(app.tournament, gid)) == 1)
-        # player 2: 94 ms → fails; plays without a marker (19.07)
-        await pilot.press("down", "enter", "a", "m", "s")
+        # player 2 (highlighted after player 1's verdict): 94 ms → fails; plays without a
+        # marker (19.07)
+        assert highlighted(screen) == f"{screen.setup.team_a}|11"
+        await pilot.press("enter", "a", "m", "s")
         await shots(pilot, app, [285.0, 285.5, 286.0], 94)
         await pilot.press("r")
         await wait_for(pilot, lambda: screen.last_check and not screen.last_check.admitted)
@@ -273,9 +280,9 @@ async def test_late_checkin_is_flagged_and_approval_needs_the_head_judges_secret
         assert "no verdict yet" in app.screen.body
         await pilot.press("escape")
         for i in range(5):  # every player of team A plays without a marker (19.07)
-            await pilot.press("w")
+            await pilot.press("w")  # then the next player is highlighted
             await wait_for(pilot, lambda n=i: len(verdicts(app.tournament, gid)) == n + 1)
-            await pilot.press("down")
+        assert highlighted(screen) == f"{g['team_b']}|7"  # team B's first, after team A's
         await pilot.press("up", "h")
         await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the secret form")
         await type_text(pilot, "wrong-secret")
@@ -547,3 +554,31 @@ async def test_the_feed_says_its_link_in_russian(demo_folder: Path, sim: PtyChro
         f = feed(app)
         await wait_for(pilot, lambda: f.state == "connected", "connected")
         assert f.state_text == f"Хронограф подключён: {sim.path}, 9600 бод"
+
+
+async def test_19_after_a_verdict_the_next_player_is_highlighted(demo_folder: Path, no_port):
+    """A judge checks a team's markers one after another: after a player's verdict the
+    highlight is on the next player without one, so Enter starts his check (it stayed on
+    the player just checked: Down, Enter each time). A marker that failed (19.06, to be
+    fixed and checked again) keeps the highlight on its player."""
+    async with judging(demo_folder) as (app, pilot):
+        gid = next_game(app)
+        screen = await open_check(app, pilot, gid)
+        a = screen.setup.team_a
+        await pilot.press("enter", "a", "m", "s")
+        await shots(pilot, app, [288.0, 289.0], 150)
+        await pilot.press("r", "v")
+        await wait_for(pilot, lambda: len(verdicts(app.tournament, gid)) == 1, "#7 admitted")
+        assert highlighted(screen) == f"{a}|11"
+        await pilot.press("enter", "a", "m", "s")  # #11: over 300 fps, to be fixed (19.06)
+        await shots(pilot, app, [301.0, 302.0], 150)
+        await pilot.press("r", "v")
+        await wait_for(pilot, lambda: isinstance(app.screen, FailedMarkerScreen), "19.06")
+        await pilot.press("f")
+        await wait_for(pilot, lambda: len(verdicts(app.tournament, gid)) == 2, "#11 refused")
+        assert highlighted(screen) == f"{a}|11"
+        await pilot.press("enter", "a", "m", "s")  # fixed: checked again, admitted
+        await shots(pilot, app, [290.0, 291.0], 150)
+        await pilot.press("r", "v")
+        await wait_for(pilot, lambda: len(verdicts(app.tournament, gid)) == 3, "#11 admitted")
+        assert highlighted(screen) == f"{a}|23"

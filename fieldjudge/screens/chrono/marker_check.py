@@ -450,8 +450,24 @@ class MarkerCheckScreen(JudgeScreen):
         team, number = cur.team, cur.number
         if self._run(lambda: self.service.verdict(team, number, result, cur.record(check), note)):
             self.current = None
+            if result != "not_admitted":  # 19.06: a failed marker is fixed and checked again
+                self._highlight_next(team, number)
             self._render_check()
             self.notify(self._label(team, number) + ": " + result_text(result), markup=False)
+
+    def _highlight_next(self, team: str, number: int) -> None:
+        """After a player's last verdict (admitted, or playing without a marker) the
+        list's highlight moves to the next player without one (in the roster's order,
+        round to the top), so Enter starts his check at once; it stays when every player
+        has one."""
+        rows = [(t, p) for t in self.setup.teams for p in self.state.team_players(t)]  # reload's
+        here = next((i for i, (t, p) in enumerate(rows) if (t, p.number) == (team, number)), None)
+        if here is None:
+            return
+        for i in [*range(here + 1, len(rows)), *range(here)]:
+            if rows[i][1].marker_result is None:
+                self.query_one("#mc-roster", RowTable).move_cursor(row=i)
+                return
 
     def action_verdict(self) -> None:
         cur = self._need_player()
