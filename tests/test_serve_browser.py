@@ -178,3 +178,43 @@ async def test_english_page_and_the_fallback_when_the_stream_is_refused(tmp_path
         await browser.close()
         server.stop()
         t.close()
+
+
+EVENT_EDGES_JS = """(() => {
+  const items = document.querySelectorAll('#live [data-game="%s"] .events li');
+  return Array.from(items).map(li => {
+    const r = document.createRange();
+    r.selectNodeContents(li.lastChild);
+    const rects = r.getClientRects();
+    return [li.firstChild.textContent, Math.round(rects[0].left), Math.round(rects[rects.length - 1].left)];
+  });
+})()"""
+
+
+async def test_a_cards_events_start_at_one_edge_untimed_ones_with_a_dash(tmp_path: Path) -> None:
+    """A game card's events: the game time in a column of its own, so every event's words
+    (their wrapped lines too) start at one edge; an event before the start has no game time
+    and shows «—», as the laptop does (it was shown one space in, out of line)."""
+    t = open_demo(tmp_path / "demo")
+    server = PitServer(PitView(t.folder), "127.0.0.1", 0)
+    url = server.start()
+    browser = Browser(tmp_path, "about:blank")
+    try:
+        p = Play(t)
+        number = p.number(p.a, 1)
+        p.add("old_paint", {"team": p.a, "number": number, "spot": "левый рукав"})  # 29.10
+        p.start()
+        p.eliminate(p.a, 1)
+        await browser.open()
+        await browser.send("Page.navigate", url=url)
+        await browser.until(
+            f"document.querySelectorAll('#live [data-game=\"{p.game_id}\"] .events li').length", 3
+        )
+        await browser.screenshot(tmp_path / "pit-events-390x844.png", 390, 844, True)
+        edges = await browser.js(EVENT_EDGES_JS % p.game_id)
+        assert [e[0] for e in edges] == ["0:05", "0:00", "—"]
+        assert len({x for e in edges for x in e[1:]}) == 1, edges  # one edge, wrapped too
+    finally:
+        await browser.close()
+        server.stop()
+        t.close()

@@ -177,7 +177,8 @@
     const events = el("ol", "events");
     for (const e of g.last_events || []) {
       const li = el("li");
-      li.append(el("span", "t", e.clock_ms === null || e.clock_ms === undefined ? "" : fmtElapsed(e.clock_ms)), document.createTextNode(words(e.text)));
+      // an event before the start (a check-in, a marker check) has no game time: "—", as on the laptop
+      li.append(el("span", "t", e.clock_ms === null || e.clock_ms === undefined ? "—" : fmtElapsed(e.clock_ms)), document.createTextNode(words(e.text)));
       events.append(li);
     }
     c.append(events);
