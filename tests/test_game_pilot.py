@@ -459,8 +459,8 @@ async def test_the_footer_shows_the_keys_of_the_phase_and_the_others_still_answe
     demo_folder: Path, gid, clock
 ):
     """Before the start no Time! nor flag hang in the footer; while the game runs, every
-    key; once it is over (the inspection, the protocol), neither the clock nor the
-    eliminations nor the hang, Undo and Back stay. A key left out still answers: Out A
+    key but the inspection; once it is over, neither the clock nor the eliminations nor
+    the hang, and the inspection (18.02) until it is done; Undo and Back stay. A key left out still answers: Out A
     after the end says why not, citing the rule, and changes nothing."""
 
     def shown() -> set[str]:
@@ -470,16 +470,21 @@ async def test_the_footer_shows_the_keys_of_the_phase_and_the_others_still_answe
         await wait_for(pilot, lambda: "start_resume" in shown(), "the footer")
         assert "time_stop" not in shown() and "flag_hang" not in shown()
         assert {"eliminate('a')", "undo"} <= shown()
+        assert "inspection" not in shown()
         await keys(pilot, "space")
         await wait_for(pilot, lambda: "time_stop" in shown(), "Time! once the clock runs")
         assert {"start_resume", "eliminate('a')", "flag_hang"} <= shown()
+        assert "inspection" not in shown()
         clock.advance(60_000)
         await keys(pilot, "f a 1 1")
         clock.advance(30_000)
         await keys(pilot, "H", "c 2 8 7 . 5 enter")
+        # the hang counted: the inspection (18.02) is what the footer offers next
+        await wait_for(pilot, lambda: "inspection" in shown(), "the inspection's key")
+        assert "start_resume" not in shown()
         await inspect_all(app, pilot, screen)
-        await wait_for(pilot, lambda: "start_resume" not in shown(), "the keys of a game over")
-        over = {"time_stop", "eliminate('a')", "eliminate('b')", "flag_hang"}
+        await wait_for(pilot, lambda: "inspection" not in shown(), "the keys of a game over")
+        over = {"start_resume", "time_stop", "eliminate('a')", "eliminate('b')", "flag_hang"}
         assert not over & shown() and {"undo", "back"} <= shown()
         events = len(screen.session.events)
         await keys(pilot, "a")

@@ -92,7 +92,7 @@ KEYMAP: dict[str, list[Binding]] = {
         key("p", "paint_check", "Paint check", show=False),
         key("n", "neutral", "Neutral", show=False),
         key("c", "chrono", "Chrono", show=False),
-        key("i", "inspection", "Inspection", show=False),
+        key("i", "inspection", "Inspection"),  # in the footer once the game is over (18.02)
         key("v", "void", "Void by number", show=False),
         key("E", "end_by_judge", "End game (judge)", show=False, key_display="E"),
         key("o", "old_paint", "Old paint", show=False),

@@ -52,19 +52,23 @@ from fieldjudge.services.paintball.game import GameSession, SecondPlayerNeeded
 
 #: the footer's keys that have nothing to do in a phase: left out of it, so that it shows
 #: what the judge does next (the keys still answer, each saying why not, citing the rule)
-_NOT_YET = frozenset({"time_stop", "flag_hang"})
+_NOT_YET = frozenset({"time_stop", "flag_hang", "inspection"})
+_IN_PLAY = frozenset({"inspection"})
 _OVER = frozenset({"start_resume", "time_stop", "eliminate('a')", "eliminate('b')", "flag_hang"})
 
 
 def resting_actions(phase: str) -> frozenset[str]:
-    """The actions of the footer's keys with nothing to do in ``phase``: Time! and the
-    flag hang before the start; the clock, eliminations and the hang once the game is
-    over (the inspection, the protocol)."""
+    """The actions of the footer's keys with nothing to do in ``phase``: Time!, the flag
+    hang and the inspection before the start; the inspection in play; the clock,
+    eliminations and the hang once the game is over, when the footer offers the
+    inspection (18.02) instead."""
     if phase == m.NOT_STARTED:
         return _NOT_YET
-    if phase in (m.ENDED, m.INSPECTION, m.FINAL):
+    if phase == m.FINAL:
+        return _OVER | _IN_PLAY  # inspected: the protocol is next (home screen)
+    if phase in (m.ENDED, m.INSPECTION):
         return _OVER
-    return frozenset()
+    return _IN_PLAY
 
 
 class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
