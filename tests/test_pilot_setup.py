@@ -108,6 +108,7 @@ async def test_import_roster_by_keys_reports_bad_rows_then_imports(
 
 
 async def test_add_game_by_keys_refuses_double_booking(demo_folder: Path) -> None:
+    """A team booked twice at once: refused in the form; the start corrected, added."""
     app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
@@ -126,10 +127,20 @@ async def test_add_game_by_keys_refuses_double_booking(demo_folder: Path) -> Non
         await type_text(pilot, names[first["team_a"]])
         await pilot.press("enter")
         await type_text(pilot, names[first["team_b"]])
+        form = app.screen
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen))
-        assert "booked twice" in app.screen.body
-        assert len(app.tournament.games()) == n
+        # said in the form, which keeps what was typed (it closed, and all was typed again)
+        error = form.query_one("#form-error")
+        await wait_for(pilot, lambda: "booked twice" in str(error.render()), "the refusal")
+        assert app.screen is form and len(app.tournament.games()) == n
+        await pilot.press("shift+tab", "shift+tab", "ctrl+u")  # back to the start
+        await type_text(pilot, "13:00")
+        await pilot.press("enter", "enter", "enter")
+        await wait_for(pilot, lambda: len(app.tournament.games()) == n + 1, "the game added")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ScheduleScreen")
+        added = app.tournament.games()[-1]
+        assert (added["field"], added["start"][-5:]) == ("3", "13:00")
+        assert (added["team_a"], added["team_b"]) == (first["team_a"], first["team_b"])
 
 
 async def test_f1_lists_the_keys_of_the_current_screen(demo_folder: Path) -> None:

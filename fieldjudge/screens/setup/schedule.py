@@ -79,34 +79,32 @@ class ScheduleScreen(CsvImportScreen):
             self.notify(_("Add at least two teams first"), severity="warning", markup=False)
             return
         listing = "  ".join(f"{i}. {x['name']}" for i, x in enumerate(teams, 1))
+        warned: list[list[str]] = []  # what the game added was warned about (32.03)
 
-        def check(v: Values) -> str | None:
+        def add(v: Values) -> str | None:
+            """Check the values and add the game: a refusal (a team or a field booked twice
+            at once) is said in the form, which keeps what was typed."""
             if not v["field"]:
                 return _("Enter the field")
             try:
-                parse_time(v["start"], self.t.day)
+                start = parse_time(v["start"], self.t.day)
             except ValueError:
                 return _("Start must be HH:MM")
-            for side in ("team_a", "team_b"):
-                if resolve_team(self.t, v[side]) is None:
+            a, b = resolve_team(self.t, v["team_a"]), resolve_team(self.t, v["team_b"])
+            for side, team in (("team_a", a), ("team_b", b)):
+                if team is None:
                     return _("Unknown team") + f": {v[side]!r}"
+            assert a is not None and b is not None  # noqa: S101 - said above when not
+            game = {"field": v["field"], "start": start, "team_a": a["id"], "team_b": b["id"]}
+            try:
+                warned.append(self.t.add_games([game]))
+            except Refused as exc:
+                return rule_text(exc)
             return None
 
         def done(v: Values | None) -> None:
-            if v is None:
-                return
-            game = {
-                "field": v["field"],
-                "start": parse_time(v["start"], self.t.day),
-                "team_a": resolve_team(self.t, v["team_a"])["id"],
-                "team_b": resolve_team(self.t, v["team_b"])["id"],
-            }
-            try:
-                warnings = self.t.add_games([game])
-            except Refused as exc:
-                self.app.push_screen(MessageScreen(_("Game not added"), str(exc)))
-                return
-            self._report(warnings, _("Game added"))
+            if v is not None and warned:
+                self._report(warned[-1], _("Game added"))
 
         fields = [
             Field("field", _("Field"), "1"),
@@ -114,7 +112,7 @@ class ScheduleScreen(CsvImportScreen):
             Field("team_a", _("Team A (number or name)")),
             Field("team_b", _("Team B (number or name)")),
         ]
-        self.app.push_screen(FormScreen(_("Add game"), fields, check, note=listing), done)
+        self.app.push_screen(FormScreen(_("Add game"), fields, add, note=listing), done)
 
     def action_import_csv(self) -> None:
         def apply(result) -> str:
