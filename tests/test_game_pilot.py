@@ -486,8 +486,13 @@ async def test_the_footer_shows_the_keys_of_the_phase_and_the_others_still_answe
         await wait_for(pilot, lambda: "inspection" not in shown(), "the keys of a game over")
         over = {"start_resume", "time_stop", "eliminate('a')", "eliminate('b')", "flag_hang"}
         assert not over & shown() and {"undo", "back"} <= shown()
+        notice = lambda: str(screen.query_one("#notice").render())  # noqa: E731
+        # what comes next, and the keys that lead there (31)
+        await wait_for(pilot, lambda: "the protocol is next: Esc, then p" in notice())
         events = len(screen.session.events)
         await keys(pilot, "a")
-        notice = lambda: str(screen.query_one("#notice").render())  # noqa: E731
         await wait_for(pilot, lambda: "18.02: the game is over" in notice(), "why not")
         assert len(screen.session.events) == events and app.screen is screen
+        await keys(pilot, "escape", "p")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ProtocolScreen")
+        assert app.screen.game_id == gid

@@ -255,7 +255,11 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
 
     def _show_notice(self) -> None:
         bar = self._notice
-        text = self.notice_text or _(PHASE_HINT.get(self.session.state.phase, ""))
+        phase = self.session.state.phase
+        text = self.notice_text or _(PHASE_HINT.get(phase, ""))
+        if phase == m.FINAL and self.notice_text and not self.notice_text.startswith("⚠"):
+            # how it ended (a counted hang: 23.03), then what comes next: the protocol (31)
+            text = f"{self.notice_text} · {_(PHASE_HINT[phase])}"
         only = self.session.state.only_team_in_play  # 23.03
         if only is not None and not self.notice_text.startswith("⚠"):
             # 23.03: a team with nobody left does not end the game; say who may still win

@@ -55,7 +55,7 @@ PHASE_HINT = {
     m.STOPPED: "Space: resume the clock",
     m.HANG_CHECK: "H: enter the flag-hang verdict (paint check and chrono)",
     m.INSPECTION: "i: post-game inspection of the unhit players",
-    m.FINAL: "The game is over; the protocol is next",
+    m.FINAL: "The game is over; the protocol is next: Esc, then p",
 }
 
 END_TEXT = {
