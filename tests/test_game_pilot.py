@@ -496,3 +496,28 @@ async def test_the_footer_shows_the_keys_of_the_phase_and_the_others_still_answe
         await keys(pilot, "escape", "p")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "ProtocolScreen")
         assert app.screen.game_id == gid
+
+
+async def test_20_the_in_game_chrono_opens_only_while_a_reading_can_be_recorded(
+    demo_folder: Path, gid, clock
+):
+    """c before the start and once the game is over says why not (the rule's section) and
+    opens nothing: the chrono screen opened, the judge picked a player and typed a reading,
+    and only its record was refused («18.02: игра окончена…»)."""
+    async with game_screen(demo_folder, gid, lang="ru") as (app, pilot, screen):
+        notice = lambda: str(screen.query_one("#notice").render())  # noqa: E731
+        await keys(pilot, "c")
+        await wait_for(pilot, lambda: notice().startswith("⚠"), "not started")
+        assert app.screen is screen
+        await keys(pilot, "space", "c")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "InGameChronoScreen")
+        await keys(pilot, "escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        clock.advance(420_000)  # 7:00 ran out
+        await wait_for(pilot, lambda: screen.session.state.ended, "the end")
+        await wait_for(pilot, lambda: isinstance(app.screen, InspectionDialog))
+        await keys(pilot, "escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await keys(pilot, "c")
+        await wait_for(pilot, lambda: "18.02: игра окончена" in notice(), "why not")
+        assert app.screen is screen

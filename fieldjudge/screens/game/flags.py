@@ -196,4 +196,7 @@ class FlagActions:
 
     # -- chrono ---------------------------------------------------------------------------
     def action_chrono(self) -> None:
-        self.app.push_screen(InGameChronoScreen(self.session, team=None, number=None))
+        # refused before its screen opens (not started, a hang pending, the game over):
+        # the reading it would take could not be recorded (20)
+        if not self.phase_refused(ev.CHRONO_READING):
+            self.app.push_screen(InGameChronoScreen(self.session, team=None, number=None))
