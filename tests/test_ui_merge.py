@@ -18,6 +18,11 @@ from fieldjudge.services.demo_history import Script, play
 from tests.test_game_helpers import type_text, wait_for
 
 
+def footer(screen) -> set[str]:
+    """The actions of the keys the screen's footer shows."""
+    return {str(k.action) for k in screen.query("FooterKey")}
+
+
 def two_laptops(tmp_path):
     base = tmp_path / "base"
     t = demo(base)
@@ -41,14 +46,19 @@ async def test_conflict_shows_teams_time_field_and_the_differing_events(tmp_path
         await wait_for(pilot, lambda: app.tournament is not None)
         await pilot.press("m")
         await wait_for(pilot, lambda: isinstance(app.screen, MergeScreen))
+        screen = app.screen
+        decide = {"keep('ours')", "keep('theirs')"}
+        # nothing to decide yet: the footer offers the import, not o and t
+        await wait_for(pilot, lambda: "import_source" in footer(screen), "the footer")
+        assert not decide & footer(screen)
         await pilot.press("i")
         await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
         await type_text(pilot, str(b))
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, MergeScreen))
-        screen = app.screen
         table = screen.query_one("#conflicts", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, "the conflict")
+        await wait_for(pilot, lambda: decide <= footer(screen), "o and t offered")
         row = [str(c) for c in table.get_row_at(0)]
         start = datetime.fromisoformat(game["start"]).strftime("%H:%M")
         teams = f"{names[game['team_a']]} — {names[game['team_b']]}"

@@ -40,6 +40,9 @@ class MergeScreen(JudgeScreen):
         "judge's secret is asked and his decision is recorded, signed."
     )
     BINDINGS = keymap.bindings("merge")
+    #: the game logs and the tournament-file differences to decide (``reload``)
+    views: dict[str, ConflictView] = {}
+    differences: dict[str, TournamentConflict] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -62,9 +65,12 @@ class MergeScreen(JudgeScreen):
         self.query_one("#tournament-conflicts", DataTable).add_columns(
             _("What differs"), _("This laptop"), _("The other laptop")
         )
-        self.views: dict[str, ConflictView] = {}
-        self.differences: dict[str, TournamentConflict] = {}
         self.reload()
+
+    def resting_actions(self) -> frozenset[str]:
+        """The footer's keys with nothing to do now (``widgets/footer.py``): keeping ours
+        or taking theirs while there is nothing to decide (each still answers)."""
+        return frozenset() if self.views or self.differences else _NOTHING_TO_DECIDE
 
     def reload(self) -> None:
         table = self.query_one("#conflicts", DataTable)
@@ -84,6 +90,7 @@ class MergeScreen(JudgeScreen):
         elif diffs.row_count:
             diffs.focus()
         self.show_detail()
+        self.refresh_bindings()  # o and t in the footer once there is something to decide
 
     @on(DataTable.RowHighlighted, "#conflicts")
     def show_detail(self) -> None:
@@ -205,6 +212,9 @@ WHAT_TEXT = {
     "game_clash": "game, field and time taken",
     "setting": "setting",
 }
+
+
+_NOTHING_TO_DECIDE = frozenset({"keep('ours')", "keep('theirs')"})
 
 
 def _value(c: TournamentConflict, doc: Any, names: dict[str, str]) -> str:
