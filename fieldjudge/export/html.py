@@ -115,6 +115,9 @@ def protocol_section(t: TournamentView, v, tr: Tr, lang: str) -> str:
     out.append(_table(d.pen_headers, d.pen_rows, (2,)))
     for n in d.notes:
         out.append(f"<p>{escape(n)}</p>")
+    if d.flagged:
+        out.append(f"<h2>{escape(lb['For the head judge'])}</h2>")
+        out += [f"<p>{escape(n)}</p>" for n in d.flagged]
     out.append(f"<h2>{escape(lb['Signatures'])} (31)</h2>")
     out.append(f"<p>{escape(d.submitted)}</p>")
     out.append('<table class="signatures"><tbody>')

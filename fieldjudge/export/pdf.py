@@ -151,6 +151,10 @@ def draw_protocol(pdf: FPDF, d: ProtocolDoc, size: float) -> None:
     _table(pdf, d.pen_headers, d.pen_rows, size, widths=(9, 20, 7, 30, 34))
     for n in d.notes:
         _p(pdf, n, size)
+    if d.flagged:
+        _h(pdf, lb["For the head judge"], size)
+        for n in d.flagged:
+            _p(pdf, n, size)
     _h(pdf, f"{lb['Signatures']} (31)", size)
     _p(pdf, d.submitted, size)
     pdf.ln(size * 0.3)

@@ -172,7 +172,7 @@ class ProtocolScreen(JudgeScreen):
         if not elims:
             lines.append("  —")
         pens = [c for c in v.state.chrono if c.penalty != "none"]
-        notes = [*v.state.team_penalties, *v.state.penalty_reports, *v.state.flagged]
+        notes = [*v.state.team_penalties, *v.state.penalty_reports]
         lines += ["", _("Penalties") + ":"]
         for c in pens:
             verdict = rule_text(c.text, v.names)
@@ -181,6 +181,9 @@ class ProtocolScreen(JudgeScreen):
             lines.append(f"  {rule_text(n.text, v.names)}")
         if not pens and not notes:
             lines.append("  —")
+        if v.state.flagged:  # as the paper says it: never among the penalties
+            lines += ["", _("For the head judge") + ":"]
+            lines += [f"  {rule_text(n.text, v.names)}" for n in v.state.flagged]
         p = v.protocol
         lines += ["", _("Signatures") + " (31):"]
         if p.submission is not None:

@@ -76,7 +76,7 @@ class ProtocolDoc:
     elim_rows: list[tuple]
     pen_headers: list[str]
     pen_rows: list[tuple]
-    notes: list[str]
+    notes: list[str]  # the team penalties (20.05, 28.02), under the penalties
     submitted: str
     signatures: list[SignLine]
     events: int
@@ -93,6 +93,9 @@ class ProtocolDoc:
     #: a game not over yet (30.02: the points are proposed at its end): its result is
     #: provisional, said above it as the protocol screen says it; empty once it is over
     provisional: str = ""
+    #: the records flagged for the head judge (a game ended by the judge's decision, a
+    #: reading over 320 fps): a heading of their own, never among the penalties
+    flagged: list[str] = field(default_factory=list)
 
 
 def senior_judge(v) -> str:
@@ -437,7 +440,8 @@ def protocol_doc(t: TournamentView, v, tr: Tr, lang: str) -> ProtocolDoc:
     pen_rows = penalty_rows(v, tr, lang)
     # 20.05 / 28.02 team penalties and what the head judge must look at; the 18.02 points
     # are in the penalties table
-    notes = [rule_text(n.text, v.names, lang) for n in (*v.state.team_penalties, *v.state.flagged)]
+    notes = [rule_text(n.text, v.names, lang) for n in v.state.team_penalties]
+    flagged = [rule_text(n.text, v.names, lang) for n in v.state.flagged]
     proto = v.protocol
     if proto.submission is not None:
         submitted = (
@@ -479,6 +483,7 @@ def protocol_doc(t: TournamentView, v, tr: Tr, lang: str) -> ProtocolDoc:
         pen_headers=[tr("Time"), tr("Team"), tr("No."), tr("Cause"), tr("Penalty")],
         pen_rows=pen_rows,
         notes=notes,
+        flagged=flagged,
         submitted=submitted,
         signatures=sign_lines(t, v, tr),
         events=len(v.events),
@@ -496,6 +501,7 @@ def protocol_doc(t: TournamentView, v, tr: Tr, lang: str) -> ProtocolDoc:
                 "No-show",
                 "Eliminations",
                 "Penalties",
+                "For the head judge",
                 "Signatures",
                 "Events",
                 "Head hash of the event chain",
