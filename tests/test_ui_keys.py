@@ -316,7 +316,8 @@ async def test_the_key_that_closes_the_inspection_does_not_open_the_chrono(
     demo_folder: Path, monkeypatch
 ) -> None:
     """18.02: c marks the last player clean and closes the inspection; that same c does not
-    also act on the game screen behind (its c is the in-game chrono). The next c does."""
+    also act on the game screen behind (its c is the in-game chrono, which after the game
+    says why not). The next c does."""
     clock = fake_clock(monkeypatch)
     gid = game_id(demo_folder)
     app = make_app(demo_folder.parent, demo_folder, lang="en", judge="Test judge")
@@ -335,9 +336,11 @@ async def test_the_key_that_closes_the_inspection_does_not_open_the_chrono(
         await wait_for(pilot, lambda: screen.session.state.phase == m.FINAL, "final")
         await wait_for(pilot, lambda: app.screen is screen, "back on the game screen")
         await pilot.pause()
-        assert app.screen is screen  # the closing c opened nothing
-        await pilot.press("c")  # a new press: the chrono
-        await wait_for(pilot, lambda: isinstance(app.screen, InGameChronoScreen), "the chrono")
+        notice = lambda: str(screen.query_one("#notice").render())  # noqa: E731
+        assert app.screen is screen and "18.02" not in notice()  # the closing c did nothing
+        await pilot.press("c")  # a new press: the chrono, refused once the game is over (20)
+        await wait_for(pilot, lambda: "18.02: the game is over" in notice(), "why not")
+        assert app.screen is screen
 
 
 @pytest.mark.parametrize("closing", ["escape", "enter"])
