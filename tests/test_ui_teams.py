@@ -27,14 +27,20 @@ async def open_teams(app, pilot, team_name: str) -> TeamsScreen:
     return screen
 
 
+def foxes(t) -> dict:
+    """A team that has not played: Лисы, #5 Анна (captain) and #6 Борис."""
+    team = t.add_team("Лисы")
+    t.add_player(team["id"], 5, "Анна", True)
+    t.add_player(team["id"], 6, "Борис")
+    return team
+
+
 async def test_new_team_renamed_player_edited_and_removed_by_keys(demo_folder: Path) -> None:
     app = make_app(demo_folder.parent, demo_folder, lang="en")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
         t = app.tournament
-        team = t.add_team("Лисы")
-        t.add_player(team["id"], 5, "Анна", True)
-        t.add_player(team["id"], 6, "Борис")
+        team = foxes(t)
         screen = await open_teams(app, pilot, "Лисы")
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
@@ -154,9 +160,7 @@ async def test_editing_into_a_taken_number_keeps_the_form(demo_folder: Path):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
         t = app.tournament
-        team = t.add_team("Лисы")
-        t.add_player(team["id"], 5, "Анна", True)
-        t.add_player(team["id"], 6, "Борис")
+        team = foxes(t)
         screen = await open_teams(app, pilot, "Лисы")
         await pilot.press("tab", "down", "e")  # Борис, #6
         await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
