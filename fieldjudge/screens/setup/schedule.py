@@ -91,10 +91,8 @@ class ScheduleScreen(CsvImportScreen):
             except ValueError:
                 return _("Start must be HH:MM")
             a, b = resolve_team(self.t, v["team_a"]), resolve_team(self.t, v["team_b"])
-            for side, team in (("team_a", a), ("team_b", b)):
-                if team is None:
-                    return _("Unknown team") + f": {v[side]!r}"
-            assert a is not None and b is not None  # noqa: S101 - said above when not
+            if a is None or b is None:
+                return _("Unknown team") + f": {v['team_a' if a is None else 'team_b']!r}"
             game = {"field": v["field"], "start": start, "team_a": a["id"], "team_b": b["id"]}
             try:
                 warned.append(self.t.add_games([game]))

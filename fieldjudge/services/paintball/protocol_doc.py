@@ -438,8 +438,8 @@ def protocol_doc(t: TournamentView, v, tr: Tr, lang: str) -> ProtocolDoc:
             (format_game_clock(e.game_clock_ms), name(p.team), p.number, p.name, label, e.section)
         )
     pen_rows = penalty_rows(v, tr, lang)
-    # 20.05 / 28.02 team penalties and what the head judge must look at; the 18.02 points
-    # are in the penalties table
+    # 20.05 / 28.02 team penalties under the penalties (the 18.02 points are in their
+    # table); what the head judge must look at under a heading of its own
     notes = [rule_text(n.text, v.names, lang) for n in v.state.team_penalties]
     flagged = [rule_text(n.text, v.names, lang) for n in v.state.flagged]
     proto = v.protocol
