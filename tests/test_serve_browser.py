@@ -218,3 +218,33 @@ async def test_a_cards_events_start_at_one_edge_untimed_ones_with_a_dash(tmp_pat
         await browser.close()
         server.stop()
         t.close()
+
+
+async def test_on_a_phone_a_cards_state_is_shown_whole(tmp_path: Path) -> None:
+    """390 px wide: a game waiting for its inspection says «Осмотр после игры» whole, under
+    the field's name, the clock beside them (it read «Осмотр после…»)."""
+    t = open_demo(tmp_path / "demo")
+    server = PitServer(PitView(t.folder), "127.0.0.1", 0)
+    url = server.start()
+    browser = Browser(tmp_path, "about:blank")
+    try:
+        p = Play(t)
+        p.start()
+        p.s.end_by_judge("гроза")  # its unhit players wait for the inspection (18.02)
+        await browser.open()
+        await browser.send(
+            "Emulation.setDeviceMetricsOverride",
+            width=390,
+            height=844,
+            deviceScaleFactor=1,
+            mobile=True,
+        )
+        await browser.send("Page.navigate", url=url)
+        state = f"document.querySelector('#live [data-game=\"{p.game_id}\"] .card-head .state')"
+        await browser.until(f"{state} && {state}.textContent", "Осмотр после игры")
+        await browser.screenshot(tmp_path / "pit-inspection-390x844.png", 390, 844, True)
+        assert await browser.js(f"{state}.scrollWidth <= {state}.clientWidth") is True  # not cut
+    finally:
+        await browser.close()
+        server.stop()
+        t.close()
