@@ -13,6 +13,7 @@ import json
 import re
 import shutil
 import time
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -151,13 +152,25 @@ async def test_a_game_played_through_the_services_shows_on_the_page(tmp_path: Pa
     assert (tmp_path / "pit-390x844.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-async def test_english_page_and_the_fallback_when_the_stream_is_refused(tmp_path: Path) -> None:
-    """``?lang=en``; and a browser without server-sent events polls the JSON instead."""
+@asynccontextmanager
+async def pit_page(tmp_path: Path):
+    """The demo tournament, its pit server and a browser on a blank page: (tournament, the
+    page's URL, browser); all closed after."""
     t = open_demo(tmp_path / "demo")
     server = PitServer(PitView(t.folder), "127.0.0.1", 0)
     url = server.start()
     browser = Browser(tmp_path, "about:blank")
     try:
+        yield t, url, browser
+    finally:
+        await browser.close()
+        server.stop()
+        t.close()
+
+
+async def test_english_page_and_the_fallback_when_the_stream_is_refused(tmp_path: Path) -> None:
+    """``?lang=en``; and a browser without server-sent events polls the JSON instead."""
+    async with pit_page(tmp_path) as (t, url, browser):
         await browser.open()
         await browser.send("Page.enable")
         await browser.send(
@@ -174,10 +187,6 @@ async def test_english_page_and_the_fallback_when_the_stream_is_refused(tmp_path
             f"document.querySelector('#live [data-game=\"{p.game_id}\"] .state').textContent",
             "Game on",
         )
-    finally:
-        await browser.close()
-        server.stop()
-        t.close()
 
 
 EVENT_EDGES_JS = """(() => {
@@ -195,11 +204,7 @@ async def test_a_cards_events_start_at_one_edge_untimed_ones_with_a_dash(tmp_pat
     """A game card's events: the game time in a column of its own, so every event's words
     (their wrapped lines too) start at one edge; an event before the start has no game time
     and shows «—», as the laptop does (it was shown one space in, out of line)."""
-    t = open_demo(tmp_path / "demo")
-    server = PitServer(PitView(t.folder), "127.0.0.1", 0)
-    url = server.start()
-    browser = Browser(tmp_path, "about:blank")
-    try:
+    async with pit_page(tmp_path) as (t, url, browser):
         p = Play(t)
         number = p.number(p.a, 1)
         p.add("old_paint", {"team": p.a, "number": number, "spot": "левый рукав"})  # 29.10
@@ -214,20 +219,12 @@ async def test_a_cards_events_start_at_one_edge_untimed_ones_with_a_dash(tmp_pat
         edges = await browser.js(EVENT_EDGES_JS % p.game_id)
         assert [e[0] for e in edges] == ["0:05", "0:00", "—"]
         assert len({x for e in edges for x in e[1:]}) == 1, edges  # one edge, wrapped too
-    finally:
-        await browser.close()
-        server.stop()
-        t.close()
 
 
 async def test_on_a_phone_a_cards_state_is_shown_whole(tmp_path: Path) -> None:
     """390 px wide: a game waiting for its inspection says «Осмотр после игры» whole, under
     the field's name, the clock beside them (it read «Осмотр после…»)."""
-    t = open_demo(tmp_path / "demo")
-    server = PitServer(PitView(t.folder), "127.0.0.1", 0)
-    url = server.start()
-    browser = Browser(tmp_path, "about:blank")
-    try:
+    async with pit_page(tmp_path) as (t, url, browser):
         p = Play(t)
         p.start()
         p.s.end_by_judge("гроза")  # its unhit players wait for the inspection (18.02)
@@ -244,7 +241,3 @@ async def test_on_a_phone_a_cards_state_is_shown_whole(tmp_path: Path) -> None:
         await browser.until(f"{state} && {state}.textContent", "Осмотр после игры")
         await browser.screenshot(tmp_path / "pit-inspection-390x844.png", 390, 844, True)
         assert await browser.js(f"{state}.scrollWidth <= {state}.clientWidth") is True  # not cut
-    finally:
-        await browser.close()
-        server.stop()
-        t.close()
