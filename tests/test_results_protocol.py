@@ -86,6 +86,20 @@ def test_31_correction_applies_to_the_result():
     assert any("31" in n for n in fixed.notes)
 
 
+def test_32_01_no_show_only_before_the_start():
+    """32.01: a no-show is ruled before the game starts; once started, the refusal says so
+    (not the pre-game check-in's 19.01)."""
+    from fieldjudge.rules.paintball.checks import game_phase_refusal
+
+    setup = demo_setup()
+    log = LogBuilder()
+    assert game_phase_refusal(fold(setup, log.events), "no_show") is None
+    log.add("clock_start")
+    why = game_phase_refusal(fold(setup, log.events), "no_show")
+    assert why is not None and str(why).startswith("32.01: a no-show is ruled before")
+    assert str(game_phase_refusal(fold(setup, log.events), "checkin")).startswith("19.01")
+
+
 def test_32_03_no_show_gap():
     end = datetime(2026, 5, 16, 10, 7)
     assert pr.no_show_gap_refusal("A", None, end, 12) is None

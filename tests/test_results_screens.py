@@ -62,18 +62,14 @@ async def test_31_close_sign_lock_correct_with_the_head_judges_secret(tmp_path):
         # any event on a locked game is refused with a message
         p, log = proto(app, game_id)
         n = len(log.events)
+        # a no-show on a locked game (31, 32.01) is refused before the head judge types
+        # the form and his secret
         await pilot.press("n")
-        await type_form(pilot, "1", "", "", DEMO_PASSPHRASE)
         await wait_for(
             pilot, lambda: "locked" in str(screen.query_one("#protocol-message").render())
         )
+        assert app.screen is screen
         assert len(log.events) == n
-        # issue 12.13: the refused form opens again with what was typed (secret cleared)
-        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
-        assert app.screen.values() == {"absent": "1", "reason": "late", "cause": "team", "pin": ""}
-        assert "locked" in app.screen.note
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen is screen)
         # the head judge corrects the total: a wrong secret is refused and logged with time
         # and laptop; after three this laptop waits 30 s (across restarts)
         a, b = log.meta["team_a"], log.meta["team_b"]
@@ -214,12 +210,11 @@ async def test_32_03_a_team_no_show_is_not_replayed(tmp_path):
         await _no_show(pilot, app, "team")
         await wait_for(pilot, lambda: app.screen is screen and screen.view.state.no_show)
         n = len(app.tournament.game_log(screen.game_id).events)
-        await pilot.press("R")
-        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
-        await type_form(pilot, DEMO_PASSPHRASE)
+        await pilot.press("R")  # refused before the head judge types his secret
         msg = screen.query_one("#protocol-message")
         await wait_for(pilot, lambda: "32.03" in str(msg.render()))
         assert str(msg.render()) == "32.03: a no-show caused by a team is not replayed"
+        assert app.screen is screen
         assert len(app.tournament.game_log(screen.game_id).events) == n
 
 
@@ -237,7 +232,15 @@ async def test_31_the_protocol_footer_shows_the_next_step(tmp_path):
             return {str(k.action) for k in screen.query("FooterKey")}
 
         await wait_for(pilot, lambda: "submit" in shown(), "Submit offered")
-        assert not {"sign(0)", "sign(1)", "refuse"} & shown()
+        # the game is over: no no-show (32.01); no correction before both answered (31)
+        assert not {"sign(0)", "sign(1)", "refuse", "no_show", "correct"} & shown()
+        await pilot.press("c")  # still answers: refused before the head judge's form
+        message = lambda: str(screen.query_one("#protocol-message").render())  # noqa: E731
+        await wait_for(pilot, lambda: "31" in message(), "correction refused")
+        assert app.screen is screen
+        await pilot.press("n")
+        await wait_for(pilot, lambda: "32.01" in message(), "no-show refused")
+        assert app.screen is screen
         await pilot.press("u")
         await pilot.press("y")
         await wait_for(pilot, lambda: "submit" not in shown(), "Submit done")
@@ -250,10 +253,9 @@ async def test_31_the_protocol_footer_shows_the_next_step(tmp_path):
         await type_form(pilot, "Oleg")
         await wait_for(pilot, lambda: proto(app, game_id)[0].locked)
         await wait_for(pilot, lambda: not {"sign(1)", "refuse"} & shown(), "both answered")
-        assert "correct" in shown()
+        assert "correct" in shown() and "no_show" not in shown()
         n = len(proto(app, game_id)[1].events)
         await pilot.press("1")
         await type_form(pilot, "Third")
-        message = lambda: str(screen.query_one("#protocol-message").render())  # noqa: E731
         await wait_for(pilot, lambda: "31: the protocol is signed" in message(), "the refusal")
         assert len(proto(app, game_id)[1].events) == n

@@ -73,6 +73,10 @@ RULES: dict[str, tuple[str | None, str]] = {
         "32.01",
         "this game was recorded as a no-show; nothing more can be logged",
     ),
+    "no_show_after_start": (
+        "32.01",
+        "a no-show is ruled before the game starts; this game has been started",
+    ),
     "before_game_only": (
         "19.01",
         "pre-game check-in, marker checks and the start happen before the game",

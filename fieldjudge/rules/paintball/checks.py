@@ -119,7 +119,7 @@ def game_phase_refusal(st: m.GameState, etype: str, reason: str | None = None) -
         return None if phase == m.NOT_STARTED else rule("markers_down_before_start")
     if etype in PRE_GAME:
         if phase != m.NOT_STARTED:
-            return rule("before_game_only")
+            return rule("no_show_after_start" if etype == ev.NO_SHOW else "before_game_only")
         return None
     if etype == ev.INSPECTION:
         if phase != m.INSPECTION:

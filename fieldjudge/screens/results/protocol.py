@@ -107,7 +107,8 @@ class ProtocolScreen(JudgeScreen):
         """The footer's keys with nothing to do now (``widgets/footer.py``; each still
         answers, citing 31): submitting once submitted, or before the game is over; a
         captain's signature or refusal before the protocol is submitted and once his team
-        has answered."""
+        has answered; the head judge's correction before both captains answered, and his
+        no-show once the game has started or ended (32.01)."""
         v = self.view
         if v is None:
             return frozenset()
@@ -120,6 +121,10 @@ class ProtocolScreen(JudgeScreen):
                 resting.add(f"sign({side})")
         if not p.submitted or p.all_answered:
             resting.add("refuse")
+        if results.correction_form_refusal(v):
+            resting.add("correct")
+        if results.no_show_form_refusal(v):
+            resting.add("no_show")
         return frozenset(resting)
 
     def say(self, text: str) -> None:
@@ -280,9 +285,16 @@ class ProtocolScreen(JudgeScreen):
         ]
         self.app.push_screen(FormScreen(_("A captain refuses to sign"), fields, check), done)
 
+    def refused_before_form(self, why: str | None) -> bool:
+        """Say why a head judge's action is refused now, before he types its form and his
+        secret (True: refused)."""
+        if why:
+            self.say(rule_text(why, self.view.names if self.view else None))
+        return bool(why)
+
     def action_correct(self) -> None:
         v = self.view
-        if v is None:
+        if v is None or self.refused_before_form(results.correction_form_refusal(v)):
             return
         a, b = v.teams
         now_code = outcome_code(v.result, v.teams)
@@ -346,7 +358,7 @@ class ProtocolScreen(JudgeScreen):
 
     def action_no_show(self) -> None:
         v = self.view
-        if v is None:
+        if v is None or self.refused_before_form(results.no_show_form_refusal(v)):
             return
         a, b = v.teams
 
@@ -386,7 +398,10 @@ class ProtocolScreen(JudgeScreen):
 
     def action_replay(self) -> None:
         """32.03: only an organisers' no-show is replayed, by the head judge, within the
-        round (the engine's replay_refusal says why not)."""
+        round (the engine's replay_refusal says why not, before the secret is typed)."""
+        v = self.view
+        if v is None or self.refused_before_form(results.replay_form_refusal(self.t, v)):
+            return
 
         def run(values: Values) -> None:
             results.replay_no_show(self.t, self.game_id, values["pin"], judge=self.app.judge)
@@ -399,8 +414,7 @@ class ProtocolScreen(JudgeScreen):
         v = self.view
         if v is None:
             return
-        if not v.protocol.locked:
-            self.say(_(rule_text(rule("locked_void_not_locked"))))
+        if self.refused_before_form(None if v.protocol.locked else rule("locked_void_not_locked")):
             return
         by_seq = {str(e.seq): e.id for e in results.locked_void_targets(self.t, v)}
 

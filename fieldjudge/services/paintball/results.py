@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from fieldjudge.rules import protocol as pr
 from fieldjudge.rules.events import VOID, Event
 from fieldjudge.rules.messages import rule
-from fieldjudge.rules.paintball.checks import refusal, replay_refusal
+from fieldjudge.rules.paintball.checks import game_phase_refusal, refusal, replay_refusal
 from fieldjudge.rules.paintball.clock import parse_wall
 from fieldjudge.rules.paintball.scoring import GameResult, not_played
 from fieldjudge.rules.paintball.scoring import game_result as engine_result
@@ -426,6 +426,28 @@ def no_show_refusal(t: GameWriter, game_id: str, absent: list[str], now: datetim
         if why:
             return why
     return None
+
+
+def no_show_form_refusal(v: GameView) -> str | None:
+    """Why no no-show can be ruled in this game, whichever team is absent: asked before the
+    head judge types the form and his secret (31: a locked protocol; 32.01: only before
+    the start, and once)."""
+    return pr.lock_refusal(v.events, pr.NO_SHOW, {}, v.teams, v.protocol) or (
+        game_phase_refusal(v.state, pr.NO_SHOW)
+    )
+
+
+def correction_form_refusal(v: GameView) -> str | None:
+    """Why the head judge cannot correct the total yet (31: only once both captains have
+    signed or refused): asked before he types the form and his secret."""
+    return None if v.protocol.all_answered else rule("correct_before_answers")
+
+
+def replay_form_refusal(t: GameWriter, v: GameView) -> str | None:
+    """Why this game's no-show cannot be replayed (32.03), asked before the head judge
+    types his secret."""
+    round_open = no_show_round_open(t, str(v.game["id"]))
+    return replay_refusal(v.state, head_judge=True, round_open=round_open)
 
 
 def record_no_show(
