@@ -134,3 +134,20 @@ async def test_a_lists_keys_are_named_as_keys_in_russian_help(demo_folder: Path)
         keys = {key: title for key, title, _id in app.screen.keys}
         assert (keys["home"], keys["end"]) == ("В начало", "В конец")
         assert "Главный экран" not in keys.values() and "Окончание" not in keys.values()
+
+
+async def test_the_protocol_names_each_figure_of_a_result(demo_folder: Path, tmp_path, monkeypatch):
+    """30.01 on the protocol screen: the points in words with their Russian plural and the
+    survivor difference named (it read «3 очк., +3, сохранено 5»: an abbreviation and a
+    bare number)."""
+    monkeypatch.setenv("STHOMEDIR", str(tmp_path / "no-syncthing"))
+    fake_clock(monkeypatch)
+    app = make_app(demo_folder.parent, demo_folder, lang="ru", pit_port=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await pilot.press("p")  # the first game: Медведи 3:0 Драконы, signed
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ProtocolScreen", "p")
+        text = screen_text(app)
+        assert "Медведи: 3 очка · разница +2 · сохранено 4" in text, text
+        assert "Драконы: 0 очков · разница -2 · сохранено 2" in text, text
+        assert "очк." not in text

@@ -147,11 +147,15 @@ class ProtocolScreen(JudgeScreen):
         elif v.provisional:
             lines.append(_("The game is not over yet: the result below is provisional"))
         if not v.not_played:
+            diff, survivors = _("difference"), _("survivors")
             lines += [
                 "",
                 f"{_('Result')} (30.01): {outcome_text(r.outcome, pr.outcome_team(r), v.name, _)}",
-                f"  {v.name(a)}: {r.points[a]} {_('pts')}, {r.diff[a]:+d}, {_('survivors')} {r.survivors.get(a, 0)}",
-                f"  {v.name(b)}: {r.points[b]} {_('pts')}, {r.diff[b]:+d}, {_('survivors')} {r.survivors.get(b, 0)}",
+                *(
+                    f"  {v.name(x)}: {rule_text(pr.points_count(r.points[x]))}"
+                    f" · {diff} {r.diff[x]:+d} · {survivors} {r.survivors.get(x, 0)}"
+                    for x in (a, b)
+                ),
             ]
         for s in struck_lines(v, _):
             lines.append(f"  {STRIKE}{s.old}{STRIKE_END} → {s.new} ({s.why})")
