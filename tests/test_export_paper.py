@@ -458,7 +458,7 @@ async def test_head_judge_rules_flag_held_by_keys_on_the_protocol_screen(signed_
         names = app.tournament.team_names()
         ruled = f"Результат (30.01): удержание флага до конца игры ({names[a]})"
         await wait_for(pilot, lambda: ruled in body_text(app), "the corrected protocol")
-        assert f"  {names[a]}: 2 очк." in body_text(app)
+        assert f"  {names[a]}: 2 очка · разница" in body_text(app)
 
 
 async def test_standings_screen_says_which_games_count(tmp_path):

@@ -385,7 +385,7 @@ async def test_18_02_penalty_points_subtracted_and_printed_on_the_protocol(
         await wait_for(pilot, lambda: isinstance(app.screen, ProtocolScreen), "the protocol")
         await wait_for(pilot, lambda: app.screen.view is not None, "the view")
         body = str(app.screen.query_one("#protocol-body").render())
-        assert f"  {names[a]}: 0 pts" in body  # flag held 2 - 2 penalty points
+        assert f"  {names[a]}: 0 points · difference" in body  # flag held 2 - 2 penalty points
         assert f"18.02: hit found on {names[a]} #23 at the inspection: 2 penalty point(s)" in body
         assert app.screen.view.result.penalty_points == {a: 2}
     # the printed protocol (HTML; the PDF draws the same document) shows both
