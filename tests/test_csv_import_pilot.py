@@ -13,7 +13,7 @@ from fieldjudge.app import make_app
 from fieldjudge.csv_import import parse_roster
 from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.setup.teams import TeamsScreen
-from tests.test_game_helpers import type_text, wait_for
+from tests.test_game_helpers import sign_later, type_text, wait_for
 
 # Players per team in the written rosters. A megabyte of teams of 10 is 1,645 teams, and
 # the import compares every new team's name with every team before it for look-alikes
@@ -127,6 +127,7 @@ async def test_one_megabyte_roster_imports_with_progress_and_keys_still_work(
         )
         await wait_for(pilot, lambda: not screen.importing and bar() is None, "the bar goes")
         assert f"Imported {-(-players // TEAM)} teams, {players} players" in notes(app)
+        await sign_later(pilot, app)
         assert app.screen is screen
 
 

@@ -125,3 +125,17 @@ def name_prompt_open(app) -> bool:
 
     screen = app.screen
     return isinstance(screen, HomeScreen) and screen.query_one(PromptPanel).active
+
+
+def signature_asked(app) -> bool:
+    """The head judge is asked to sign a change of the teams or schedule just made
+    (``CsvImportScreen.offer_signature``): a form with his secret only."""
+    screen = app.screen
+    fields = getattr(screen, "fields", None)
+    return fields is not None and [f.key for f in fields] == ["pin"]
+
+
+async def sign_later(pilot, app) -> None:
+    """Wait for the head judge's signature to be asked after a change, and press Esc."""
+    await wait_for(pilot, lambda: signature_asked(app), "the head judge asked to sign")
+    await pilot.press("escape")

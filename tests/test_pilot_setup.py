@@ -11,7 +11,7 @@ from fieldjudge.screens.dialogs.forms import FormScreen, MessageScreen
 from fieldjudge.screens.dialogs.help import HelpScreen
 from fieldjudge.services import open_tournament
 from fieldjudge.services.trust.head_judge import HeadJudgeKey
-from tests.test_game_helpers import name_prompt_open, type_text, wait_for
+from tests.test_game_helpers import name_prompt_open, sign_later, type_text, wait_for
 
 
 async def test_create_tournament_by_keys(tmp_path: Path) -> None:
@@ -98,6 +98,7 @@ async def test_import_roster_by_keys_reports_bad_rows_then_imports(
         await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the warnings")
         assert "fewer than 5" in app.screen.body
         await pilot.press("escape")
+        await sign_later(pilot, app)  # asked under the warnings: the demo was signed
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "TeamsScreen")
         team = app.tournament.team_by_name("Лисы")
         assert [p["name"] for p in app.tournament.players(team["id"])] == ["Анна", "Борис"]
@@ -137,6 +138,7 @@ async def test_add_game_by_keys_refuses_double_booking(demo_folder: Path) -> Non
         await type_text(pilot, "13:00")
         await pilot.press("enter", "enter", "enter")
         await wait_for(pilot, lambda: len(app.tournament.games()) == n + 1, "the game added")
+        await sign_later(pilot, app)
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ScheduleScreen")
         added = app.tournament.games()[-1]
         assert (added["field"], added["start"][-5:]) == ("3", "13:00")

@@ -26,6 +26,7 @@ from tests.test_game_helpers import (
     keys,
     name_prompt_open,
     open_game,
+    sign_later,
     wait_for,
 )
 
@@ -261,6 +262,7 @@ async def test_a_team_typed_in_the_same_burst_as_its_key_is_added(demo_folder: P
             lambda: "Вепри" in app.tournament.team_names().values(),
             "the team added",
         )
+        await sign_later(pilot, app)  # the demo's teams were signed: he is asked once
         assert isinstance(app.screen, TeamsScreen)
 
 

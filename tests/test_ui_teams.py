@@ -10,9 +10,10 @@ import pytest
 from fieldjudge.app import make_app
 from fieldjudge.screens.dialogs.forms import ConfirmScreen, FormScreen, MessageScreen
 from fieldjudge.screens.setup.teams import TeamsScreen
+from fieldjudge.services.demo import DEMO_PASSPHRASE
 from fieldjudge.services.paintball.rosters import RosterEditor
 from fieldjudge.store import Refused
-from tests.test_game_helpers import type_text, wait_for
+from tests.test_game_helpers import sign_later, signature_asked, type_text, wait_for
 
 
 async def open_teams(app, pilot, team_name: str) -> TeamsScreen:
@@ -148,6 +149,7 @@ async def test_a_taken_number_is_said_in_the_form_and_nothing_typed_is_lost(demo
         await pilot.press("shift+tab", "shift+tab", "ctrl+u")  # back to the number
         await type_text(pilot, "8")
         await pilot.press("enter", "enter", "enter")
+        await sign_later(pilot, app)  # the demo's teams were signed: asked once
         await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "the form closed")
         added = [p for p in t.players(tigers["id"]) if p["number"] == 8]
         assert [(p["name"], p["captain"]) for p in added] == [("Запасной Игрок", False)]
@@ -209,3 +211,59 @@ async def test_a_team_name_in_use_is_said_in_the_rename_form(demo_folder: Path):
         await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen), "the form closed")
         assert t.team(team["id"])["name"] == "Лисицы"
         assert screen.selected_team() == team["id"]
+
+
+async def add_player(pilot, app, number: str, name: str) -> None:
+    await pilot.press("p")
+    await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the player form")
+    await type_text(pilot, number)
+    await pilot.press("enter")
+    await type_text(pilot, name)
+    await pilot.press("enter", "enter")
+
+
+async def test_a_change_of_signed_teams_asks_the_head_judge_to_sign_it(demo_folder: Path):
+    """A substitute added on the head judge's laptop to teams he signed, his key not
+    unlocked since the app opened: he is asked for his secret at once (it showed every
+    team flagged «ПОВРЕЖДЕНО / НЕ ПОДПИСАНО» with no word on the teams screen). Signed,
+    the next change of the session is signed without asking."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        t = app.tournament
+        assert t.tournament_faults() == []
+        screen = await open_teams(app, pilot, "Тигры")
+        await add_player(pilot, app, "99", "Олег Запасной")
+        await wait_for(pilot, lambda: signature_asked(app), "the head judge asked to sign")
+        assert "не подписано" in app.screen.form_title
+        assert t.tournament_faults() != []  # stored, not yet signed
+        await type_text(pilot, DEMO_PASSPHRASE)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen, "back on the teams screen")
+        await wait_for(pilot, lambda: t.tournament_faults() == [], "signed")
+        await add_player(pilot, app, "98", "Пётр Запасной")
+        tigers = t.team_by_name("Тигры")["id"]
+        await wait_for(pilot, lambda: len(t.players(tigers)) == 7, "the second one added")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert not signature_asked(app) and t.tournament_faults() == []
+
+
+async def test_a_signature_put_off_is_said_and_not_asked_again(demo_folder: Path):
+    """Esc at the head judge's secret: the judge is told every team shows as changed until
+    it is signed with T on the home screen; a later change does not ask again."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        t = app.tournament
+        screen = await open_teams(app, pilot, "Тигры")
+        await add_player(pilot, app, "99", "Олег Запасной")
+        await sign_later(pilot, app)
+        await wait_for(pilot, lambda: app.screen is screen)
+        said = [str(n.message) for n in app._notifications]  # noqa: SLF001 - the toasts shown
+        assert any("(T на главном экране)" in m for m in said), said
+        assert t.tournament_faults() != []
+        await add_player(pilot, app, "98", "Пётр Запасной")
+        tigers = t.team_by_name("Тигры")["id"]
+        await wait_for(pilot, lambda: len(t.players(tigers)) == 7, "the second one added")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert not signature_asked(app)

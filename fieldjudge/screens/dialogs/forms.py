@@ -282,17 +282,21 @@ def head_judge_form(
     fields: list[Field],
     check: Callable[[Values], str | None],
     run: Callable[[Values], str],
+    cancelled: Callable[[], None] | None = None,
 ) -> None:
     """A form ending with the head judge's secret. ``run`` acts on the values and returns
     why it refused them ("" when done): the form then opens again with what was typed
-    kept (the secret cleared) and the reason shown."""
+    kept (the secret cleared) and the reason shown. ``cancelled``: called on Esc."""
 
     def checked(vals: Values) -> str | None:
         return check(vals) or (None if vals["pin"] else _("Type the head judge's secret"))
 
     def ask(fields: list[Field], error: str) -> None:
         def done(values: Values | None) -> None:
-            if values and (why := run(values)):
+            if values is None:
+                if cancelled is not None:
+                    cancelled()
+            elif why := run(values):
                 ask([f.kept(values) for f in fields], why)
 
         note = f"⚠ {error}" if error else ""

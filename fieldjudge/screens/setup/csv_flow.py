@@ -20,9 +20,15 @@ from textual.worker import get_current_worker
 from fieldjudge.csv_import import CsvImportError, ParseResult, Progress, read_csv_file
 from fieldjudge.i18n import _, rule_text
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.dialogs.forms import Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.dialogs.forms import (
+    Field,
+    FormScreen,
+    MessageScreen,
+    Values,
+    head_judge_form,
+)
 from fieldjudge.screens.widgets.footer import Footer
-from fieldjudge.services import Refused
+from fieldjudge.services import Refused, StoreError
 
 MAX_SHOWN = 60  # bad rows listed in the dialog; the count of the rest follows
 
@@ -59,11 +65,57 @@ def listing(lines: list[str]) -> str:
 
 
 class CsvImportScreen(JudgeScreen):
-    """A screen with a ``reload()`` that imports CSV files: ``self.start_csv_import(...)``."""
+    """A screen with a ``reload()`` that imports CSV files: ``self.start_csv_import(...)``,
+    and changes the teams or the schedule (``tournament.json``): each ``reload()`` ends
+    with :meth:`offer_signature`."""
 
     _csv_gen = 0
     _csv_apply: Apply | None = None
     importing = False
+    #: tournament.json was as the head judge signed it when last looked at (None: not yet)
+    _signed: bool | None = None
+
+    def offer_signature(self) -> None:
+        """A change just left ``tournament.json`` unsigned (the head judge's key is not
+        unlocked in this session): every team would show flagged as changed by hand. On the
+        laptop that writes it, the head judge is asked for his secret at once, which signs
+        it and every later change of the session; Esc leaves it for T on the home screen,
+        and says so. Not asked when it was already unsigned (a hand edit is his to check)."""
+        t = self.app.tournament
+        signed = not t.tournament_faults()
+        was, self._signed = self._signed, signed
+        if not was or signed or t.tournament_write_refusal() is not None:
+            return
+
+        def run(values: Values) -> str:
+            try:
+                t.sign_tournament(values["pin"])
+            except StoreError as exc:  # a wrong secret, a wait after three
+                return rule_text(exc)
+            self._signed = True
+            self.notify(
+                _("The head judge signed the teams and schedule as they are now"), markup=False
+            )
+            return ""
+
+        def later() -> None:
+            self.notify(
+                _(
+                    "Not signed: every team shows as changed until the head judge signs "
+                    "(T on the home screen)"
+                ),
+                severity="warning",
+                markup=False,
+            )
+
+        head_judge_form(
+            self.app,
+            _("The change is not signed: the head judge signs the teams and schedule (Esc: later)"),
+            [],
+            lambda _v: None,
+            run,
+            later,
+        )
 
     def start_csv_import(self, title: str, header: str, parse: Parse, apply: Apply) -> None:
         """Ask for the path, then parse it off the UI thread; ``apply`` stores the rows

@@ -65,6 +65,7 @@ class ScheduleScreen(CsvImportScreen):
                 names.get(g["team_b"], "?"),
                 key=g["id"],
             )
+        self.offer_signature()
 
     def _report(self, warnings: list[str], added: str) -> None:
         self.reload()

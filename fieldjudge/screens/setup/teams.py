@@ -83,6 +83,7 @@ class TeamsScreen(CsvImportScreen):
                 teams.move_cursor(row=i)
         self._want_player = player
         self.show_roster()
+        self.offer_signature()
 
     def selected_team(self) -> str | None:
         return self.query_one("#teams", RowTable).cursor_key()
