@@ -163,3 +163,83 @@ def test_30_01_protocol_shows_the_line_up_and_a_team_playing_with_fewer(tourname
     played = ", ".join(f"#{n}" for n in four)
     assert f"Состав на игру (30.01): Медведи: {played} (4 из 5) · Тигры:" in html
     assert "(5 из 5)" in html
+
+
+def test_30_01_a_substitute_added_after_a_game_is_not_in_its_roster(demo_folder):
+    """A player added to a team that has played (a substitute arriving later in the day)
+    joins the roster of its games still to come only: the game it played keeps the roster
+    it was started with. Folded with six players and no line-up, its start had become
+    illegal (30.01) and every later event with it: ``verify`` failed the signed game and
+    its result could change."""
+    from fakes import verify_folder
+
+    from fieldjudge.services import open_tournament
+
+    t = open_tournament(demo_folder)
+    try:
+        played = by_teams(t, "Соколы", "Ястребы")  # 10:20, locked in the demo
+        before = results.game_view(t, played)
+        assert verify_folder(demo_folder)[f"games/{played}.json"] == []
+        team, sub = add_substitute(t, "Ястребы")
+        assert t.players(team)[-1].get("joined_after") == [played]
+        after = results.game_view(t, played)
+        assert not after.state.rejected
+        assert (after.result.points, after.result.survivors) == (
+            before.result.points,
+            before.result.survivors,
+        )
+        assert sub not in {p.number for p in after.state.team_players(team)}
+        assert verify_folder(demo_folder)[f"games/{played}.json"] == []
+        # the game still to come has him: the line-up is chosen before its start
+        later = GameSession(t, by_teams(t, "Драконы", "Ястребы"), clock=FakeClock(T0))
+        assert sub in {p.number for p in later.lineup_choice(team).roster}
+        assert later.lineup_needed() == team
+    finally:
+        t.close()
+
+
+def test_30_01_a_player_added_during_a_game_does_not_join_it(tournament):
+    t = tournament
+    gid = by_teams(t, "Медведи", "Тигры")
+    s = GameSession(t, gid, clock=FakeClock(T0), judge="J")
+    s.start_clock()
+    team, sub = add_substitute(t, "Медведи")
+    again = GameSession(t, gid, clock=FakeClock(T0), judge="J")
+    assert sub not in {p.number for p in again.state.team_players(team)}
+    assert not again.state.rejected and again.state.alive(team) == 5
+    with pytest.raises(Refused):
+        again.eliminate(team, sub)
+
+
+def test_30_01_a_roster_imported_after_a_game_joins_only_the_games_to_come(tournament):
+    from fieldjudge.csv_import import RosterRow
+
+    t = tournament
+    played = by_teams(t, "Соколы", "Ястребы")
+    t.import_roster([RosterRow(2, "Ястребы", 98, "Поздний Игрок", False)])
+    team = {v: k for k, v in t.team_names().items()}["Ястребы"]
+    (late,) = [p for p in t.players(team) if p["number"] == 98]
+    assert late["joined_after"] == [played]
+    assert 98 not in {p.number for p in results.game_view(t, played).state.team_players(team)}
+
+
+def test_30_01_verify_names_the_team_of_a_roster_edited_by_hand(demo_folder):
+    """A sixth player written into a team's roster by hand, after it played (no record of
+    the games he joined after): ``verify`` fails the tournament file and the game whose
+    start it makes illegal, naming the team as the app does («Ястребы», not its id)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from fieldjudge.commands.results import results_main
+
+    path = demo_folder / "tournament.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    team = next(k for k, v in data["teams"].items() if v["name"] == "Ястребы")
+    team_id = data["teams"][team]["id"]
+    data["players"]["999"] = {"team_id": team_id, "number": 99, "name": "Вписан", "captain": False}
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    res = CliRunner().invoke(results_main, ["verify", "--lang", "ru", str(demo_folder)])
+    assert res.exit_code == 1
+    assert "30.01: в заявке «Ястребы» 6 игроков" in res.output, res.output
+    assert f"«{team_id}»" not in res.output

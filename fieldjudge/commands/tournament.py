@@ -25,7 +25,7 @@ from fieldjudge.services import (
 )
 from fieldjudge.services.sync.merge import load_source, merge_into
 from fieldjudge.services.trust.identity import awaits_registration
-from fieldjudge.services.trust.verify import verify_on_this_laptop
+from fieldjudge.services.trust.verify import team_names, verify_on_this_laptop
 
 
 def _tournaments(root: Path) -> list[Path]:
@@ -102,15 +102,16 @@ def verify(ctx, folder: Path | None) -> None:
         click.echo(f"{f}:")
         with refusals_as_messages(prefix=f"{f}: "):
             reports = verify_on_this_laptop(f)
+        names = team_names(f)  # a rule's message names a team by its id
         for rel, rep in reports.items():
             if rep.faults:
                 bad += 1
                 click.echo(f"  {_('FAULT')} {rel}")
                 for fault in rep.faults:
-                    click.echo(f"        {rule_text(fault)}")
+                    click.echo(f"        {rule_text(fault, names)}")
             else:
                 ok = f"  {_('ok')}    {rel}"
-                notes = "; ".join(rule_text(n) for n in rep.notes)
+                notes = "; ".join(rule_text(n, names) for n in rep.notes)
                 click.echo(ok + (f"  ({notes})" if notes else ""))
         waiting = [
             r for r in reports.values() if r.faults and all(map(awaits_registration, r.faults))

@@ -66,6 +66,9 @@ from fieldjudge.store.verified import load_verified, save_verified
 
 T = TypeVar("T")
 
+#: a game's summary phases before its start (a player added then may play it)
+NOT_STARTED = ("scheduled", "not_started")
+
 
 def translated(exc: Refused) -> Refused:
     """A store refusal with its message in the UI language (engine messages stay as they
@@ -479,7 +482,24 @@ class TournamentService(TournamentView):
         self._change(self.store.remove_team, team_id)
 
     def add_player(self, team_id: str, number: int, name: str, captain: bool = False) -> dict:
-        return self._change(self.store.add_player, team_id, number, name, captain)
+        """A player added to the team's roster; for a team that has started games already
+        (a substitute arriving later), not to theirs: see :meth:`started_games`."""
+        joined_after = self.started_games(team_id)
+        return self._change(
+            self.store.add_player, team_id, number, name, captain, joined_after=joined_after
+        )
+
+    def started_games(self, team_id: str) -> list[str]:
+        """The team's games started (or ruled) already. A player added to its roster now
+        "joined after" them: each keeps the roster it was started with (30.01: who could
+        play it), so its result, the survivors and its line-up check stay as they were,
+        and ``verify`` finds its log as legal as when it was played. A game whose file is
+        damaged counts as started."""
+        return [
+            g["id"]
+            for g in self.games_of(team_id)
+            if self.game_summary(g["id"]).get("phase", "scheduled") not in NOT_STARTED
+        ]
 
     def update_player(self, team_id: str, number: int, changes: dict[str, Any]) -> None:
         self._change(self.store.update_player, team_id, number, changes)
@@ -488,7 +508,10 @@ class TournamentService(TournamentView):
         self._change(self.store.remove_player, team_id, number)
 
     def import_roster(self, rows: Iterable[RosterRow]) -> tuple[int, int]:
-        return self._change(self.store.import_roster, rows)
+        """Rows added in one write; a player added to a team that has started games joins
+        its roster after them (:meth:`started_games`)."""
+        joined_after = {t["id"]: ids for t in self.teams() if (ids := self.started_games(t["id"]))}
+        return self._change(self.store.import_roster, rows, joined_after=joined_after)
 
     def add_games(self, games: list[dict[str, Any]]) -> list[str]:
         return self._change(self.store.add_games, games)

@@ -7,7 +7,7 @@ with ``Query`` and written through TinyDB's API; every change is one atomic writ
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import date, datetime, timedelta
 from typing import Any, Protocol
@@ -17,6 +17,10 @@ from tinydb import Query, TinyDB, where
 from fieldjudge.rules.names import clean_name, confusable_with, name_problem
 from fieldjudge.rules.schedule import Slot, check_schedule
 from fieldjudge.store.errors import MsgId, Refused, RefusedMany, WriteKey
+
+#: a player's games started before he was added to the roster (a later substitute): the
+#: rosters those games were played with leave him out (``Setups``)
+JOINED_AFTER = "joined_after"
 
 
 class RosterRow(Protocol):
@@ -206,7 +210,10 @@ class TableWrites(Tables):
         name: str,
         captain: bool = False,
         key: WriteKey | None = None,
+        joined_after: Sequence[str] = (),
     ) -> dict:
+        """``joined_after``: the ids of the team's games started before he was added (not
+        in their rosters); kept only when there are some."""
         name = clean_name(name)
         if not name:
             raise Refused("a player needs a name")
@@ -220,6 +227,8 @@ class TableWrites(Tables):
         if captain and any(p["captain"] for p in roster):
             raise Refused("this team already has a captain")
         player = {"team_id": team_id, "number": number, "name": name, "captain": captain}
+        if joined_after:
+            player[JOINED_AFTER] = list(joined_after)
         with self.writing(key) as db:
             db.table("players").insert(player)
         return player
@@ -235,10 +244,14 @@ class TableWrites(Tables):
             db.table("players").remove(self._player(team_id, number))
 
     def import_roster(
-        self, rows: Iterable[RosterRow], key: WriteKey | None = None
+        self,
+        rows: Iterable[RosterRow],
+        key: WriteKey | None = None,
+        joined_after: Mapping[str, Sequence[str]] | None = None,
     ) -> tuple[int, int]:
         """Add all rows in one atomic write (new teams created). Refuses, changing nothing,
-        if any row clashes with a player already stored. Returns (teams added, players)."""
+        if any row clashes with a player already stored. Returns (teams added, players).
+        ``joined_after``: by team id, its games started already (as :meth:`add_player`)."""
         existing = {clean_name(t["name"]).casefold(): t["id"] for t in self.teams()}
         names = {clean_name(t["name"]).casefold(): t["name"] for t in self.teams()}
         taken = {(p["team_id"], p["number"]) for p in self.players()}
@@ -287,9 +300,10 @@ class TableWrites(Tables):
                     Refused("line {line}: {team} already has a captain", line=r.line, team=team)
                 )
                 continue
-            new_players.append(
-                {"team_id": tid, "number": r.number, "name": player, "captain": r.captain}
-            )
+            doc = {"team_id": tid, "number": r.number, "name": player, "captain": r.captain}
+            if started := (joined_after or {}).get(tid):
+                doc[JOINED_AFTER] = list(started)
+            new_players.append(doc)
         if errors:
             raise RefusedMany(errors)
         with self.writing(key) as db:

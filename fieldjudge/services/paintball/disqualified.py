@@ -10,6 +10,7 @@ from typing import Any
 from fieldjudge.rules.paintball import events as ev
 from fieldjudge.rules.paintball.setup import GameSetup, RosterPlayer, Settings
 from fieldjudge.rules.paintball.state import disqualified_in, fold
+from fieldjudge.store.tables import JOINED_AFTER
 
 
 def setup_of(
@@ -29,12 +30,23 @@ class Setups:
     def __init__(self, t: Any, teams: Iterable[str] | None = None) -> None:
         players = t.players() if teams is None else [p for x in teams for p in t.players(x)]
         rosters: dict[str, list[RosterPlayer]] = {}
+        #: (team, number) of a player added after games of his team started: those games
+        self._joined_after: dict[tuple[str, int], frozenset[str]] = {}
         for p in players:  # in order of number within a team
-            rosters.setdefault(p["team_id"], []).append(
-                RosterPlayer(int(p["number"]), str(p["name"]), bool(p.get("captain")))
-            )
+            player = RosterPlayer(int(p["number"]), str(p["name"]), bool(p.get("captain")))
+            rosters.setdefault(p["team_id"], []).append(player)
+            if after := p.get(JOINED_AFTER):
+                self._joined_after[(p["team_id"], player.number)] = frozenset(map(str, after))
         self._rosters = {team: tuple(ps) for team, ps in rosters.items()}
         self._settings = Settings.from_dict(t.settings)
+
+    def roster(self, team: str, game_id: str) -> tuple[RosterPlayer, ...]:
+        """The team's roster for the game: a player added once it had started is left
+        out (30.01: it was played with the roster it had)."""
+        late = self._joined_after
+        return tuple(
+            p for p in self._rosters.get(team, ()) if game_id not in late.get((team, p.number), ())
+        )
 
     def of(
         self, g: Mapping[str, Any], disqualified: frozenset[tuple[str, int]] = frozenset()
@@ -44,7 +56,7 @@ class Setups:
         return GameSetup(
             str(g["id"]),
             *teams,
-            {team: self._rosters.get(team, ()) for team in teams},
+            {team: self.roster(team, str(g["id"])) for team in teams},
             self._settings,
             disqualified=disqualified,
         )

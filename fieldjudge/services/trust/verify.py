@@ -82,6 +82,16 @@ def verify_report(folder: Path, pins: HeadJudgePins | None = None) -> dict[str, 
     return out
 
 
+def team_names(folder: Path) -> dict[str, str]:
+    """{team id: name} of the folder's tournament, read-only, for the report's messages
+    (a rule names a team by its id); empty when the tournament file cannot be read (its
+    own report says why)."""
+    try:
+        return snapshot_tournament(Path(folder)).team_names()
+    except (DamagedFile, KeyError, TypeError, ValueError, AttributeError, OSError):
+        return {}
+
+
 def verify_on_this_laptop(folder: Path) -> dict[str, FileReport]:
     """:func:`verify_report` against the head judge keys this laptop pinned."""
     return verify_report(folder, HeadJudgePins())
