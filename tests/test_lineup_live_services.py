@@ -243,3 +243,24 @@ def test_30_01_verify_names_the_team_of_a_roster_edited_by_hand(demo_folder):
     assert res.exit_code == 1
     assert "30.01: в заявке «Ястребы» 6 игроков" in res.output, res.output
     assert f"«{team_id}»" not in res.output
+
+
+def test_30_01_a_late_substitute_typed_wrong_is_put_right_until_he_could_play(tournament):
+    """A substitute added after his team played is on no roster of a game with events yet:
+    his number or name typed wrong can be put right, or he can go. Once a game he could
+    play has events (its line-up), he stays as he is, as the team's other players do."""
+    from fieldjudge.services.paintball.rosters import RosterEditor
+
+    t = tournament
+    editor = RosterEditor(t)
+    team, sub = add_substitute(t, "Ястребы")
+    editor.edit_player(team, sub, 98, "Олег Исправленный", False)
+    (fixed,) = [p for p in t.players(team) if p["number"] == 98]
+    assert fixed["name"] == "Олег Исправленный" and fixed["joined_after"]
+    with pytest.raises(Refused, match="already played"):
+        editor.edit_player(team, 7, 7, "Другое Имя", True)  # played at 10:20
+    s = GameSession(t, by_teams(t, "Драконы", "Ястребы"), clock=FakeClock(T0), judge="J")
+    s.set_lineup(team, [7, 11, 23, 42, 98])
+    with pytest.raises(Refused, match="#98 Олег Исправленный was on the roster"):
+        editor.remove_player(team, 98)
+    assert any(p["number"] == 98 for p in t.players(team))

@@ -78,8 +78,8 @@ async def test_new_team_renamed_player_edited_and_removed_by_keys(demo_folder: P
 
 
 async def test_a_team_that_played_is_refused_with_the_reason(demo_folder: Path) -> None:
-    """Renaming a team that played, or editing one of its players, is refused before a
-    form opens (nothing typed in vain); removing a player, after the question."""
+    """Renaming a team that played, or editing or removing one of its players, is refused
+    before a form or a question opens (nothing typed in vain)."""
     app = make_app(demo_folder.parent, demo_folder, lang="ru")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.tournament is not None)
@@ -102,9 +102,8 @@ async def test_a_team_that_played_is_refused_with_the_reason(demo_folder: Path) 
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, TeamsScreen))
         await pilot.press("X")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the refusal")
+        assert str(app.screen.query_one("VerticalScroll Static").render()) == refusal
         assert t.team(bears["id"])["name"] == "Медведи"
         assert t.players(bears["id"]) == before
 
@@ -267,3 +266,27 @@ async def test_a_signature_put_off_is_said_and_not_asked_again(demo_folder: Path
         await wait_for(pilot, lambda: len(t.players(tigers)) == 7, "the second one added")
         await wait_for(pilot, lambda: app.screen is screen)
         assert not signature_asked(app)
+
+
+async def test_a_late_substitute_of_a_team_that_played_can_be_put_right(demo_folder: Path):
+    """A substitute added after «Медведи» played is on no roster of a game with events:
+    e opens his form (his name typed wrong is put right), where the team's other players
+    are refused before it opens."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        t = app.tournament
+        bears = t.team_by_name("Медведи")["id"]
+        t.add_player(bears, 99, "Олег Запасной")
+        screen = await open_teams(app, pilot, "Медведи")
+        await pilot.press("tab", *["down"] * 5)
+        await wait_for(pilot, lambda: screen.selected_player()["number"] == 99, "#99")
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "his form")
+        await pilot.press("enter", "ctrl+u")
+        await type_text(pilot, "Олег Запасный")
+        await pilot.press("enter", "enter")
+        await wait_for(pilot, lambda: t.players(bears)[-1]["name"] == "Олег Запасный", "saved")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.press(*["up"] * 5, "e")  # #7 played at 10:00
+        await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the refusal")

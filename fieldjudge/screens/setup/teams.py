@@ -140,11 +140,12 @@ class TeamsScreen(CsvImportScreen):
     def _say_refused(self, exc: Refused) -> None:
         self.app.push_screen(MessageScreen(_("Not changed"), rule_text(exc)))
 
-    def _played(self, tid: str) -> bool:
-        """The team has played: its roster stays as it was, said before a form opens (the
-        judge types nothing that cannot be saved)."""
+    def _played(self, tid: str, number: int | None = None) -> bool:
+        """The team has played (``number``: with that player on its roster): its roster
+        stays as it was, said before a form opens (the judge types nothing that cannot be
+        saved)."""
         try:
-            self.editor.refuse_if_played(tid)
+            self.editor.refuse_if_played(tid, number)
         except Refused as exc:
             self._say_refused(exc)
             return True
@@ -208,7 +209,7 @@ class TeamsScreen(CsvImportScreen):
         self.on_player(_("No player to edit: pick one in the roster (Tab)"), self.edit_player)
 
     def edit_player(self, tid: str, p: dict) -> None:
-        if self._played(tid):
+        if self._played(tid, p["number"]):
             return
         self.ask_change(
             _("Edit player") + f": {self.t.team(tid)['name']} #{p['number']}",
@@ -229,6 +230,8 @@ class TeamsScreen(CsvImportScreen):
         self.on_player(_("No player to remove: pick one in the roster (Tab)"), self.remove_player)
 
     def remove_player(self, tid: str, p: dict) -> None:
+        if self._played(tid, p["number"]):
+            return
         self.confirm(
             _("Remove #{number} {name} from the roster?").format(
                 number=p["number"], name=p["name"]

@@ -18,6 +18,7 @@ from fieldjudge.i18n import _, rule_text
 from fieldjudge.rules.names import clean_name, confusable_with, name_problem
 from fieldjudge.services.tournament import TournamentService
 from fieldjudge.store import Refused
+from fieldjudge.store.tables import JOINED_AFTER
 
 NOT_PLAYED = ("scheduled",)
 
@@ -45,10 +46,24 @@ class RosterEditor:
             b=names.get(g["team_b"], "?"),
         )
 
-    def refuse_if_played(self, team_id: str) -> None:
+    def refuse_if_played(self, team_id: str, number: int | None = None) -> None:
         """Refused (with the game it played) once the team has events: the screens ask it
-        before opening a form, so the judge types nothing that cannot be saved."""
+        before opening a form, so the judge types nothing that cannot be saved.
+        ``number``: one player's change only, refused once he could have played: a game
+        of the team has events and he was on its roster (not added after its start, as a
+        late substitute is: his number or name typed wrong can still be put right)."""
         played = self.played(team_id)
+        if number is not None:
+            player = next((p for p in self.t.players(team_id) if p["number"] == number), {})
+            later = set(player.get(JOINED_AFTER, ()))
+            played = [g for g in played if g["id"] not in later]
+            if played and later:
+                raise Refused(
+                    _(
+                        "#{number} {name} was on the roster of {game}: its events and "
+                        "protocols may name him, so he stays as he is"
+                    ).format(number=number, name=player["name"], game=self._describe(played[0]))
+                )
         if played:
             raise Refused(
                 _(
@@ -116,7 +131,7 @@ class RosterEditor:
             raise Refused(_("Number {number} is already in this team").format(number=new_number))
         if captain and any(p["captain"] and p["number"] != number for p in roster):
             raise Refused(_("This team already has a captain"))
-        self.refuse_if_played(team_id)
+        self.refuse_if_played(team_id, number)
         changes = {"number": new_number, "name": name, "captain": captain}
         self.t.update_player(team_id, number, changes)
 
@@ -124,5 +139,5 @@ class RosterEditor:
         self._team(team_id)
         if not any(p["number"] == number for p in self.t.players(team_id)):
             raise Refused(_("No player number {number} in this team").format(number=number))
-        self.refuse_if_played(team_id)
+        self.refuse_if_played(team_id, number)
         self.t.remove_player(team_id, number)
