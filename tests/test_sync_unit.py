@@ -400,6 +400,7 @@ def test_sync_setup_refuses_a_bad_device_id_and_a_folder_without_id(tmp_path):
     assert r.exit_code == 1 and "not a Syncthing device ID: X" in r.output
     r = CliRunner().invoke(main, ["sync", "setup", "--tournament", str(tmp_path)])
     assert r.exit_code == 1 and "holds no tournament yet" in r.output
+    assert "--tournament FOLDER" in r.output and "--folder-id" in r.output  # either laptop
     assert not (tmp_path / ".stignore").exists()
 
 

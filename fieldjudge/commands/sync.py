@@ -217,8 +217,9 @@ def setup(
     if not folder_id:
         raise click.ClickException(
             _(
-                "{folder} holds no tournament yet: give the folder ID the head judge's "
-                "laptop printed with --folder-id"
+                "{folder} holds no tournament yet: on the head judge's laptop, name the "
+                "tournament's folder with --tournament FOLDER; a field laptop joining it "
+                "gives the folder ID his laptop printed with --folder-id"
             ).format(folder=folder)
         )
     if ensure_stignore(folder):
