@@ -57,6 +57,11 @@ async def test_30_01_judge_picks_five_of_six_and_the_sixth_cannot_be_eliminated_
         s = screen.session
         bears = s.teams[0]
         first = s.setup.rosters[bears][0].number
+        # before the start every one of the six shows in play: the hint says why
+        notice = screen.query_one("#notice", Static)
+        assert text(notice) == (
+            "Пробел: выбрать состав Медведи на игру (в заявке 6, играют 5), затем пойдёт время"
+        )
         await keys(pilot, "space")  # start: the roster has 6, so the line-up comes first
         await wait_for(pilot, lambda: isinstance(app.screen, LineupScreen), "the line-up")
         count = app.screen.query_one("#lineup-count", Static)

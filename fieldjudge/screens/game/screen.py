@@ -49,6 +49,7 @@ from fieldjudge.screens.widgets.prompt import Choice, PromptPanel, take_key
 from fieldjudge.services import Refused
 from fieldjudge.services.paintball.event_text import Namer, clock, describe, reason_with_section
 from fieldjudge.services.paintball.game import GameSession, SecondPlayerNeeded
+from fieldjudge.services.paintball.lineup import lineup_needed
 
 #: the footer's keys that have nothing to do in a phase: left out of it, so that it shows
 #: what the judge does next (the keys still answer, each saying why not, citing the rule)
@@ -257,6 +258,18 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         bar = self._notice
         phase = self.session.state.phase
         text = self.notice_text or _(PHASE_HINT.get(phase, ""))
+        st = self.session.state
+        if phase == m.NOT_STARTED and not self.notice_text and (team := lineup_needed(st)):
+            # 30.01: a roster longer than the team size shows every player in play until
+            # the line-up is picked; say that the start asks for it
+            text = _(
+                "Space: pick who of {team} plays ({count} on the roster, {size} play), "
+                "then the clock starts"
+            ).format(
+                team=self.session.team_name(team),
+                count=len(st.lineup(team)),
+                size=st.setup.settings.team_size,
+            )
         if phase == m.FINAL and self.notice_text and not self.notice_text.startswith("⚠"):
             # how it ended (a counted hang: 23.03), then what comes next: the protocol (31)
             text = f"{self.notice_text} · {_(PHASE_HINT[phase])}"
