@@ -290,3 +290,15 @@ async def test_a_late_substitute_of_a_team_that_played_can_be_put_right(demo_fol
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press(*["up"] * 5, "e")  # #7 played at 10:00
         await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen), "the refusal")
+
+
+async def test_the_russian_player_form_answers_captain_in_russian(demo_folder: Path):
+    """«Капитан? (д/н)» with «н» given (it read «(y/n)» and «n» in the Russian form)."""
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        await open_teams(app, pilot, "Тигры")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen), "the player form")
+        labels = [f.label for f in app.screen.fields]
+        assert labels[-1] == "Капитан? (д/н)" and app.screen.values()["captain"] == "н"

@@ -19,7 +19,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Label, Static
 
-from fieldjudge.i18n import _, rule_text
+from fieldjudge.i18n import _, pgettext, rule_text
 from fieldjudge.rules.names import name_problem
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal, ResultType
@@ -64,6 +64,12 @@ def name_check(label: str, value: str) -> str | None:
 
 #: a yes/no field's answers, Latin and Russian keys
 YES_NO = typed({True: ("y", "yes", "д", "да"), False: ("n", "no", "н", "нет")})
+
+
+def yes_no(value: bool) -> str:
+    """A yes/no field's answer as the UI language types it (y/n, д/н): any of
+    :data:`YES_NO` is read back."""
+    return pgettext("a form's answer", "y") if value else pgettext("a form's answer", "n")
 
 
 def parse_check(parse: Callable[[Values], object]) -> Callable[[Values], str | None]:

@@ -21,7 +21,14 @@ from fieldjudge.i18n import _, ngettext
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeScreen
-from fieldjudge.screens.dialogs.forms import YES_NO, Field, FormScreen, MessageScreen, Values
+from fieldjudge.screens.dialogs.forms import (
+    YES_NO,
+    Field,
+    FormScreen,
+    MessageScreen,
+    Values,
+    yes_no,
+)
 from fieldjudge.screens.widgets.faults import fault_text
 from fieldjudge.screens.widgets.footer import Footer
 from fieldjudge.screens.widgets.table import RowTable
@@ -192,7 +199,7 @@ def export_flow(app, export: Exporter | None = None) -> None:
         Field("format", _("Format: html, pdf, csv or json"), "html"),
         Field("out", _("Output folder"), str(t.folder / "exports")),
         Field("lang", _("Language of the documents (ru, en)"), "ru"),
-        Field("unplayed", _("Also the games not played (y/n)"), "n"),
+        Field("unplayed", _("Also the games not played (y/n)"), yes_no(False)),
     ]
     title = _("Export") + f": {_('the whole tournament')}"
     app.push_screen(FormScreen(title, fields, check), done)

@@ -21,6 +21,7 @@ from fieldjudge.screens.dialogs.forms import (
     MessageScreen,
     Values,
     name_check,
+    yes_no,
 )
 from fieldjudge.screens.setup.csv_flow import CsvImportScreen
 from fieldjudge.screens.widgets.footer import Footer
@@ -213,7 +214,7 @@ class TeamsScreen(CsvImportScreen):
             return
         self.ask_change(
             _("Edit player") + f": {self.t.team(tid)['name']} #{p['number']}",
-            _player_fields(str(p["number"]), p["name"], "y" if p["captain"] else "n"),
+            _player_fields(str(p["number"]), p["name"], yes_no(p["captain"])),
             _player_check,
             lambda v: self.editor.edit_player(
                 tid,
@@ -254,7 +255,7 @@ class TeamsScreen(CsvImportScreen):
 
         self.ask_change(
             _("Add player") + f": {self.t.team(tid)['name']}",
-            _player_fields("", "", "n"),
+            _player_fields("", "", yes_no(False)),
             _player_check,
             lambda v: self.t.add_player(tid, int(v["number"]), v["name"], _captain(v)),
             tid,
