@@ -167,6 +167,21 @@ def test_standings_head_to_head_breaks_remaining_tie():
     assert "head-to-head 3 pts" in rows[0].tie_break and rows[2].tie_break == ""
 
 
+def test_standings_tied_teams_that_never_met_say_so():
+    """Two teams level on points and difference that have not played each other: no
+    head-to-head figure to show (it read «0 pts, +0 diff» as if they had drawn)."""
+    from fieldjudge.i18n import rule_text
+
+    results = [gr("a", "x", 0, 3, -2, "g1"), gr("b", "y", 0, 3, -2, "g2")]
+    rows = {r.team: r for r in standings(results)}
+    assert rows["a"].rank == rows["b"].rank
+    for t in ("a", "b"):
+        assert rule_text(rows[t].tie_break, lang="en") == (
+            "head-to-head: has not played the teams level with it"
+        )
+        assert rule_text(rows[t].tie_break, lang="ru") == "личных встреч с равными по очкам не было"
+
+
 def test_standings_full_tie_shares_rank_and_counts_flag_hangs():
     a = GameResult("g", ("x", "y"), {"x": 1, "y": 1}, {"x": 0, "y": 0}, {"x": 2, "y": 2}, "draw")
     h = GameResult(

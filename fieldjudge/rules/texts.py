@@ -316,6 +316,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "team_note": ("", "team {team}: {verdict}"),
     "ended_by_judge": ("", "game ended by a judge: {note}"),
     "head_to_head": ("", "head-to-head {points} pts, {diff:+d} diff"),
+    "head_to_head_none": ("", "head-to-head: has not played the teams level with it"),
     "flagged": ("", "; flagged for the head judge"),
     "group_1_1": ("", "group removal 1+1"),
     "removed": ("", "player removed"),

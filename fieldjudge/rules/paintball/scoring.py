@@ -235,15 +235,16 @@ class StandingRow:
 TALLY = ("games", "points", "diff", "flag_hangs", "wins", "draws", "losses", "no_shows")
 
 
-def _h2h(results: list[GameResult], group: set[str]) -> dict[str, tuple[int, int]]:
-    """Points and difference in the games among ``group`` only."""
-    acc = {t: [0, 0] for t in group}
+def _h2h(results: list[GameResult], group: set[str]) -> dict[str, tuple[int, int, int]]:
+    """Points, difference and number of the games among ``group`` only."""
+    acc = {t: [0, 0, 0] for t in group}
     for r in results:
         if set(r.teams) <= group:
             for t in r.teams:
                 acc[t][0] += r.points[t]
                 acc[t][1] += r.diff[t]
-    return {t: (v[0], v[1]) for t, v in acc.items()}
+                acc[t][2] += 1
+    return {t: (v[0], v[1], v[2]) for t, v in acc.items()}
 
 
 def standings(results: Iterable[GameResult], teams: Iterable[str] = ()) -> list[StandingRow]:
@@ -274,11 +275,15 @@ def standings(results: Iterable[GameResult], teams: Iterable[str] = ()) -> list[
     full_key: dict[str, tuple] = {}
     notes: dict[str, str] = {}
     for k, group in groups.items():
-        h2h = _h2h(res, group) if len(group) > 1 else {t: (0, 0) for t in group}
+        h2h = _h2h(res, group) if len(group) > 1 else {t: (0, 0, 0) for t in group}
         for t in group:
             full_key[t] = (-k[0], -k[1], -h2h[t][0], -h2h[t][1])
-            if len(group) > 1:
-                notes[t] = phrase("head_to_head", points=h2h[t][0], diff=h2h[t][1])
+            if len(group) > 1:  # a team that met none of them has no head-to-head figure
+                notes[t] = (
+                    phrase("head_to_head", points=h2h[t][0], diff=h2h[t][1])
+                    if h2h[t][2]
+                    else phrase("head_to_head_none")
+                )
     order = sorted(tally, key=lambda t: (full_key[t], t))
     rows: list[StandingRow] = []
     for i, t in enumerate(order):
