@@ -175,3 +175,17 @@ def test_24_21_30_01_an_export_checks_and_folds_each_game_file_from_one_read(
     assert res.exit_code == 0, res.output
     logged = sorted(p.stem for p in (folder / "games").glob("*.json"))
     assert len(logged) > 3 and sorted(reads) == logged
+
+
+def test_25_a_path_of_the_wrong_kind_is_named_in_russian(tmp_path: Path) -> None:
+    """click names the kind of path it wanted: «Папка … — файл.» (it read «Directory»,
+    the type's name made before the language was chosen)."""
+    from fieldjudge.cli import main
+
+    f = tmp_path / "bad.json"
+    f.write_text("{}")
+    for program in (main, results_main):
+        res = CliRunner().invoke(program, ["--lang", "ru", "verify", str(f)])
+        assert res.exit_code == 2 and f"Папка '{f}' — файл." in res.output, res.output
+    res = CliRunner().invoke(main, ["--lang", "en", "verify", str(f)])
+    assert f"Directory '{f}' is a file." in res.output, res.output

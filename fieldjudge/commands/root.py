@@ -55,6 +55,10 @@ def translate_help(cmd: click.Command) -> None:
         prompt = obj.__dict__.setdefault("prompt_en", getattr(obj, "prompt", None))
         if isinstance(prompt, str):  # an option asked for when not given
             obj.prompt = i18n._(prompt)  # type: ignore[union-attr]
+        kind = getattr(obj, "type", None)
+        if isinstance(kind, click.Path):  # "file", "directory" or "path", named in its errors
+            name = kind.__dict__.setdefault("name_en", kind.name)
+            kind.name = gettext.gettext(name)
     # click makes its --help option once per command, in the language of that moment
     help_option = cmd.get_help_option(click.Context(cmd))
     if help_option is not None:
