@@ -18,6 +18,7 @@ from fieldjudge.commands.serve import serve
 from fieldjudge.commands.sync import sync
 from fieldjudge.commands.tournament import merge, register_laptop, sign_tournament, verify
 from fieldjudge.paths import default_data_dir
+from fieldjudge.services import TOURNAMENT_FILE
 from fieldjudge.services.demo import DEMO_PASSPHRASE, create_demo, fresh_demo_folder
 
 
@@ -47,6 +48,14 @@ def _run_app(ctx: click.Context, data_dir: Path, folder: Path | None) -> None:
 @click.pass_context
 def open(ctx: click.Context, folder: Path) -> None:  # noqa: A001 - the subcommand's name
     """Open the app on one tournament FOLDER."""
+    if not (folder / TOURNAMENT_FILE).exists() and not (folder / "games").is_dir():
+        # not a tournament at all (a typo, a stick not mounted): not a damaged file to restore
+        raise click.ClickException(
+            i18n._(
+                "{folder} holds no tournament (no {file}): name a tournament's folder, or run "
+                "`fieldjudge` and press n for a new one"
+            ).format(folder=folder, file=TOURNAMENT_FILE)
+        )
     _run_app(ctx, folder.parent, folder)
 
 

@@ -189,3 +189,14 @@ def test_25_a_path_of_the_wrong_kind_is_named_in_russian(tmp_path: Path) -> None
         assert res.exit_code == 2 and f"Папка '{f}' — файл." in res.output, res.output
     res = CliRunner().invoke(main, ["--lang", "en", "verify", str(f)])
     assert f"Directory '{f}' is a file." in res.output, res.output
+
+
+def test_open_refuses_a_folder_that_holds_no_tournament(tmp_path: Path) -> None:
+    """``fieldjudge open`` on an empty folder (a typo, a stick not mounted) says there is
+    no tournament there; it opened the app on a «damaged file» with a restore key. A
+    tournament folder that lost its tournament.json still opens (its backups restore it)."""
+    from fieldjudge.cli import main
+
+    res = CliRunner().invoke(main, ["--lang", "ru", "open", str(tmp_path)])
+    assert res.exit_code == 1
+    assert f"в {tmp_path} нет турнира (нет tournament.json): укажите папку турнира" in res.output
