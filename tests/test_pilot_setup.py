@@ -185,6 +185,20 @@ async def test_damaged_tournament_file_is_named_and_backup_offered(demo_folder: 
         assert kept == [b"{not json"]  # the damaged file is set aside, never deleted
 
 
+async def test_a_damaged_file_without_a_backup_offers_no_restore_key(demo_folder: Path) -> None:
+    """No good backup: the dialog says to call the head judge and offers only Esc (it
+    offered «r: restore», which answered that there was nothing to restore)."""
+    import shutil
+
+    shutil.rmtree(demo_folder / "backups", ignore_errors=True)
+    (demo_folder / "tournament.json").write_bytes(b"{not json")
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DamagedFileScreen")
+        assert app.screen.backup is None and app.screen.keys_line == "Esc: закрыть"
+        assert "позовите главного судью" in app.screen.body
+
+
 async def test_damaged_game_file_is_named_and_its_backup_restored(demo_folder: Path) -> None:
     from fieldjudge.store.backup import make_backup
 

@@ -28,7 +28,8 @@ class DamagedFileScreen(TextDialog[None]):
             body += _("r: move the damaged file to damaged/ and restore this backup")
         else:
             body += _("No good backup was found: call the head judge.")
-        super().__init__(_("Damaged file"), body, _("r: restore   Esc: close"))
+        keys = _("r: restore   Esc: close") if backup else _("Esc: close")  # r: nothing to restore
+        super().__init__(_("Damaged file"), body, keys)
         self.folder = Path(folder)
         self.error = error
         self.backup = backup
