@@ -54,6 +54,9 @@ STARTUP_BACKUP_DELAY_S = 1.0
 BACKUP_WAITS_FOR_STATES_S = 30.0
 # Textual's key names as a keyboard prints them (the footer, F1 and the palette show them).
 KEY_NAMES = {"esc": "Esc", "space": "Space", "tab": "Tab", "shift+tab": "Shift+Tab"}
+#: ...and those a Russian keyboard prints in Latin letters too (never translated: "Home"
+#: is also the home screen's title in the catalog)
+KEY_CAPS = {"home": "Home", "end": "End", "pgup": "PgUp", "pgdn": "PgDn", "delete": "Del"}
 THEMES = ("textual-dark", "textual-light", "fieldjudge-sun")
 SUN_THEME = Theme(
     # Sunlight: black on white, saturated accents, no translucent greys (issue 12, item 18).
@@ -538,6 +541,9 @@ class FieldJudgeApp(App[None]):
         shown = super().get_key_display(binding)
         if re.fullmatch(r"f\d{1,2}", shown):
             return shown.upper()
+        ctrl, key = ("^", shown[1:]) if shown.startswith("^") else ("", shown)  # ^pgup
+        if key in KEY_CAPS:
+            return ctrl + KEY_CAPS[key]
         return _(KEY_NAMES.get(shown, shown)) if shown in KEY_NAMES else shown
 
     # -- global actions -----------------------------------------------------------------

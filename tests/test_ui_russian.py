@@ -15,6 +15,7 @@ from tests.test_game_helpers import fake_clock, wait_for
 ALLOWED = {
     "fieldjudge",  # the program's name in the header
     "Esc", "Enter", "Tab", "Shift", "Ctrl", "F1",  # key names as printed on the keys
+    "Home", "End", "PgUp", "PgDn", "Del",
     "CSV", "PIN", "HTML", "JSON", "PDF",  # formats and the PIN, as Russian writes them
     "http",  # the pit display's address
 }  # fmt: skip
@@ -132,7 +133,14 @@ async def test_a_lists_keys_are_named_as_keys_in_russian_help(demo_folder: Path)
         await pilot.press("f1")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
         keys = {key: title for key, title, _id in app.screen.keys}
-        assert (keys["home"], keys["end"]) == ("В начало", "В конец")
+        # the keys themselves as a keyboard prints them (it said «home», «pgup», «^pgup»)
+        assert (keys["Home"], keys["End"]) == ("В начало", "В конец")
+        assert (keys["PgUp"], keys["PgDn"], keys["^PgUp"]) == (
+            "Страница вверх",
+            "Страница вниз",
+            "Страница влево",
+        )
+        assert not {"home", "end", "pgup", "pgdn"} & set(keys)
         assert "Главный экран" not in keys.values() and "Окончание" not in keys.values()
 
 
