@@ -203,7 +203,7 @@ def test_signature_is_stored_beside_the_hash_outside_the_hashed_content(tmp_path
 @pytest.mark.parametrize(
     ("content", "fault"),
     [
-        (b'{"meta": {"1": {"schema": 1', "not valid JSON"),
+        (b'{"meta": {"1": {"schema": 1', "not valid JSON at line 1, column 28"),
         (b'{"meta": {"1": {"schema": 99, "kind": "game"}}, "events": {}}', "schema version 99"),
         (b"[1, 2]", "not a JSON object"),
         (b"", "empty file (0 bytes)"),

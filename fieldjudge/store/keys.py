@@ -198,7 +198,12 @@ class LaptopKeys:
         try:
             doc = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
-            raise DamagedFile(path, "not valid JSON ({error})", error=str(exc)) from exc
+            raise DamagedFile(
+                path,
+                "not valid JSON at line {line}, column {column}",
+                line=exc.lineno,
+                column=exc.colno,
+            ) from exc
         if not isinstance(doc, dict) or doc.get("schema") != KEY_SCHEMA:
             raise DamagedFile(path, "not a fieldjudge laptop key (schema 1)")
         seed = b64decode_strict(doc.get("private_key", ""))

@@ -284,7 +284,12 @@ def parse_file_bytes(raw: bytes, path: Path) -> Any:
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise DamagedFile(path, "not valid JSON ({error})", error=str(exc)) from exc
+        raise DamagedFile(
+            path,
+            "not valid JSON at line {line}, column {column}",
+            line=exc.lineno,
+            column=exc.colno,
+        ) from exc
 
 
 def load_json_file(path: Path) -> Any:
