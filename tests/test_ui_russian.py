@@ -159,3 +159,22 @@ async def test_the_protocol_names_each_figure_of_a_result(demo_folder: Path, tmp
         assert "Медведи: 3 очка · разница +2 · сохранено 4" in text, text
         assert "Драконы: 0 очков · разница -2 · сохранено 2" in text, text
         assert "очк." not in text
+
+
+async def test_a_code_field_takes_the_key_in_place_of_a_russian_letter(demo_folder: Path):
+    """The head judge's outcome code (h1, f2, d) typed with the Russian layout on: «р1»
+    is h1 (it was refused with a bell, nothing shown); a name field keeps Russian."""
+    from fieldjudge.screens.dialogs.forms import Field, FormScreen
+
+    app = make_app(demo_folder.parent, demo_folder, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.tournament is not None)
+        form = FormScreen(
+            "x",
+            [Field("outcome", "код", restrict=r"[hfdHFD]?[12]?"), Field("reason", "причина")],
+        )
+        app.push_screen(form)  # pushed here, not by a key: typed once its field has the focus
+        await wait_for(pilot, lambda: app.screen is form and form.focused is not None)
+        await pilot.press("р", "1", "enter", "р", "е")
+        await wait_for(pilot, lambda: form.values()["reason"] == "ре", "the reason typed")
+        assert form.values()["outcome"] == "h1"

@@ -7,6 +7,7 @@ or None (form closes and returns the values).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -23,6 +24,7 @@ from fieldjudge.i18n import _, pgettext, rule_text
 from fieldjudge.rules.names import name_problem
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal, ResultType
+from fieldjudge.screens.keys import latin_letter
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,18 @@ class FormInput(Input):
         event.stop()
         event.prevent_default()
         await self.run_action(bindings[0].action)
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        """A field that takes Latin codes only (``restrict``: the outcome's h1/f2/d, a
+        choice's letter): a letter typed with the Russian layout on is the key in its
+        place (``р1`` is ``h1``), as outside text fields; it was refused with a bell and
+        nothing shown. Text the field takes as it is typed stays as it is."""
+        if self.restrict and any(latin_letter(c) for c in text):
+            value = self.value
+            a, b = sorted((max(0, start), min(len(value), end)))
+            if re.fullmatch(self.restrict, f"{value[:a]}{text}{value[b:]}") is None:
+                text = "".join(latin_letter(c) or c for c in text)
+        super().replace(text, start, end)
 
 
 class TypedFields:
