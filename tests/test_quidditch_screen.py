@@ -252,3 +252,22 @@ async def test_no_matches_hint_is_whole_at_80x24_under_a_long_folder_path(tmp_pa
         await on_screen(pilot, MatchesScreen)
         hint = "матчей пока нет: нажмите n (или d для демо)"
         await wait_for(pilot, lambda: hint in screen_text(app), "the whole hint on screen")
+
+
+def test_the_ring_is_typed_in_either_language_and_either_layout():
+    """The shooter's private ring: l/m/r, 1/2/3, the word, or in Russian л/с/п; l, m, r
+    typed with the Russian layout on (д, ь, к) are the keys in their place. Anything else
+    is refused with the letters to type."""
+    import pytest
+
+    from fieldjudge.screens.quidditch.declare import parse_ring
+
+    for typed, ring in [
+        ("l", "left"), ("M", "middle"), ("3", "right"), ("middle", "middle"),
+        ("л", "left"), ("С", "middle"), ("п", "right"),
+        ("д", "left"), ("ь", "middle"), ("к", "right"),
+    ]:  # fmt: skip
+        assert parse_ring(typed) == ring, typed
+    assert parse_ring("  ") is None
+    with pytest.raises(ValueError, match="l, m or r"):
+        parse_ring("x")

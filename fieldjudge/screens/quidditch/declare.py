@@ -31,6 +31,7 @@ from fieldjudge.rules.quidditch.state import CENTRE, MatchState, rings_zone
 from fieldjudge.screens import keymap
 from fieldjudge.screens.base import JudgeModal
 from fieldjudge.screens.dialogs.forms import FormInput, TypedFields
+from fieldjudge.screens.keys import latin_letter
 
 ACTION_LABELS = {
     DC.NONE: "No ball action",
@@ -50,6 +51,8 @@ ACTION_LABELS = {
 }
 RING_LABELS = {"left": "Left", "middle": "Middle", "right": "Right"}
 RING_KEYS = {"l": "left", "m": "middle", "r": "right", "1": "left", "2": "middle", "3": "right"}
+#: the same typed in Russian: левое, среднее, правое
+RING_KEYS_RU = {"л": "left", "с": "middle", "п": "right"}
 FLAG_LABELS = {
     "5.1": "5.1 penalty awarded by the judge (against this team)",
     "11.1": "11.1 outcome written in the post",
@@ -66,10 +69,14 @@ def action_label(action: str) -> str:
 
 
 def parse_ring(text: str) -> str | None:
-    """The shooter's ring typed as l/m/r, 1/2/3 or the English word; None if empty."""
+    """The shooter's ring typed as l/m/r, 1/2/3, л/с/п or the English word; None if empty.
+    l, m or r typed with the Russian layout on (д, ь, к) is read as the key in its place."""
     t = text.strip().lower()
     if not t:
         return None
+    if t in RING_KEYS_RU:
+        return RING_KEYS_RU[t]
+    t = latin_letter(t) or t
     if t in RING_KEYS:
         return RING_KEYS[t]
     if t in RING_LABELS:
@@ -149,7 +156,7 @@ class DeclareModal(TypedFields, JudgeModal[Declaration | None]):
                     "secret-ring",
                     value=(c.ring or "") if c.action in SHOTS else "",
                     password=True,
-                    placeholder="l / m / r",
+                    placeholder=_("l / m / r"),
                 )
                 yield _select_row(
                     _("Ring"),
