@@ -42,7 +42,7 @@ from fieldjudge.rules.key_ids import b64decode_strict, b64encode, fingerprint, k
 from fieldjudge.rules.messages import Phrase
 from fieldjudge.rules.os_errors import os_error_of
 from fieldjudge.store.errors import DamagedFile, StoreError
-from fieldjudge.store.storage import fsync_dir, make_dirs, write_all
+from fieldjudge.store.storage import fsync_dir, json_document, make_dirs, write_all
 
 KEY_FILE = "laptop_key.json"
 KEY_SCHEMA = 1
@@ -195,15 +195,7 @@ class LaptopKeys:
         if os.name == "posix" and mode & 0o077:
             os.chmod(path, 0o600)
             notes.append(f"permissions of {path.name} were {mode:04o}, set to 0600")
-        try:
-            doc = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise DamagedFile(
-                path,
-                "not valid JSON at line {line}, column {column}",
-                line=exc.lineno,
-                column=exc.colno,
-            ) from exc
+        doc = json_document(raw, path)
         if not isinstance(doc, dict) or doc.get("schema") != KEY_SCHEMA:
             raise DamagedFile(path, "not a fieldjudge laptop key (schema 1)")
         seed = b64decode_strict(doc.get("private_key", ""))

@@ -281,6 +281,12 @@ def parse_file_bytes(raw: bytes, path: Path) -> Any:
         return rp.data
     if not raw.strip():
         raise DamagedFile(path, "empty file ({size} bytes)", size=len(raw))
+    return json_document(raw, path)
+
+
+def json_document(raw: bytes, path: Path) -> Any:
+    """One JSON document of the file at ``path``; :class:`DamagedFile` naming the line and
+    column where it stops being JSON (in the UI language, never the parser's words)."""
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
