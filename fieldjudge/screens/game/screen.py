@@ -256,9 +256,9 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
 
     def _show_notice(self) -> None:
         bar = self._notice
-        phase = self.session.state.phase
-        text = self.notice_text or _(PHASE_HINT.get(phase, ""))
         st = self.session.state
+        phase = st.phase
+        text = self.notice_text or _(PHASE_HINT.get(phase, ""))
         if phase == m.NOT_STARTED and not self.notice_text and (team := lineup_needed(st)):
             # 30.01: a roster longer than the team size shows every player in play until
             # the line-up is picked; say that the start asks for it
@@ -273,7 +273,7 @@ class GameScreen(CheckActions, CorrectionActions, FlagActions, JudgeScreen):
         if phase == m.FINAL and self.notice_text and not self.notice_text.startswith("⚠"):
             # how it ended (a counted hang: 23.03), then what comes next: the protocol (31)
             text = f"{self.notice_text} · {_(PHASE_HINT[phase])}"
-        only = self.session.state.only_team_in_play  # 23.03
+        only = st.only_team_in_play  # 23.03
         if only is not None and not self.notice_text.startswith("⚠"):
             # 23.03: a team with nobody left does not end the game; say who may still win
             note = self.session.humanize(rule("only_team_in_play", team=Team(only)))
