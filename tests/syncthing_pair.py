@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import time
+import urllib.parse
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -203,6 +204,18 @@ def share(a: Syncthing, b: Syncthing, folder_id: str, path_a: Path, path_b: Path
         share_folder(
             me.client, folder_id, path, [other.device_id], watcher_delay_s=1, rescan_interval_s=2
         )
+        retry_pulls_soon(me, folder_id)
+
+
+def retry_pulls_soon(st: Syncthing, folder_id: str) -> None:
+    """A pull that failed is tried again after 1 s. Syncthing fails a pull when the file
+    changed while it copied it (a game file appended to during a play, its laptop's
+    manifest beside it) and tries again after ``pullerPauseS``: 60 s by default, the
+    whole deadline of a test (``SYNC_S``), which then failed on a loaded machine with
+    every event already there."""
+    path = f"/rest/config/folders/{urllib.parse.quote(folder_id)}"
+    st.client.request("PATCH", path, {"pullerPauseS": 1})
+    assert st.client.get(path)["pullerPauseS"] == 1
 
 
 def connected(a: Syncthing, b: Syncthing) -> bool:

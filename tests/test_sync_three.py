@@ -19,7 +19,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from fakes import verify_folder
-from syncthing_pair import HAVE_SYNCTHING, Syncthing, connected, pause, poll, resume
+from syncthing_pair import (
+    HAVE_SYNCTHING,
+    Syncthing,
+    connected,
+    pause,
+    poll,
+    resume,
+    retry_pulls_soon,
+)
 
 from fieldjudge.cli import main
 from fieldjudge.export import bundle
@@ -119,6 +127,8 @@ class Venue:
         share_folder(head.client, self.folder_id, self.dir["head"], [f1.device_id, f2.device_id])
         for k in ("f1", "f2"):
             share_folder(trio[k].client, self.folder_id, self.dir[k], [head.device_id])
+        for st in trio.values():
+            retry_pulls_soon(st, self.folder_id)
         made = files(self.dir["head"])
         poll(lambda: all(files(self.dir[k]) == made for k in ("f1", "f2")), SYNC_S)
         self.stack = contextlib.ExitStack()
